@@ -1,0 +1,42 @@
+# Set-up and everyday commands. Each target installs only what is missing, so
+# running it a second time skips the work already done.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8888
+
+.PHONY: lab test unit bench notebooks setup-notebook setup-test graphviz clean
+
+## make lab: set up, then start JupyterLab on the tutorials in notebooks/
+lab: setup-notebook graphviz
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT)
+
+## make test: set up with the test extras, then run every test
+test: setup-test graphviz
+	$(PY) -m pytest
+
+## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
+bench: setup-test graphviz
+	$(PY) bench/engine.py
+
+setup-notebook: $(VENV)/.installed-notebook
+setup-test: $(VENV)/.installed-test
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-notebook: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[notebook]'
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-notebook
+
+## make graphviz: make sure Graphviz's dot program is installed
+graphviz:
+	@sh tools/ensure-system-package dot graphviz
+
+clean:
+	rm -rf $(VENV) build *.egg-info

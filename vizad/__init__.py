@@ -1,0 +1,45 @@
+"""vizad: a Jupyter-first interactive visualizer of automatic differentiation.
+
+An AD engine over numpy values: build a graph with Variables and ops, extend it with adjoint
+nodes (reverse mode) or tangent nodes (forward mode), and evaluate it with an Executor::
+
+    import vizad as vz
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+    g1, g2 = vz.gradients(y, [x1, x2])
+    vz.Executor([y, g1, g2]).run({x1: 2.0, x2: 5.0})
+"""
+
+from .errors import (EvaluationError, FeedError, GradcheckError, GraphError, NodeTypeError,
+                     ShapeError, VizadError)
+from .node import Node, TupleShape, Variable, constant
+from .op import ElementwiseOp, Op, register, registry
+from .ops import (add, add_n, broadcast_to, cos, div, exp, expand_dims, heaviside, identity,
+                  log, log_softmax, make_tuple, matmul, mean, mul, neg, ones_like, power, relu,
+                  reshape, sigmoid, sin, size, sqrt, sub, sum, sum_to_shape, tanh, transpose,
+                  tuple_get, zeros_like)
+from .graph import numbering, ranked_order, topo_sort
+from .executor import Executor, evaluate
+from .reverse import Adjoints, Partial, build_adjoints, gradients
+from .forward import Tangents, build_tangents, jvp
+from .gradcheck import DirectionCheck, GradcheckReport, gradcheck, numerical_gradient
+
+__version__ = "0.1.0"
+
+__all__ = [
+    # graph
+    "Node", "Variable", "constant", "TupleShape", "Op", "ElementwiseOp", "register", "registry",
+    "topo_sort", "ranked_order", "numbering",
+    # ops
+    "add", "sub", "mul", "div", "neg", "power", "identity", "add_n",
+    "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "heaviside",
+    "matmul", "transpose", "reshape", "sum", "mean", "broadcast_to", "sum_to_shape",
+    "expand_dims", "size", "log_softmax", "ones_like", "zeros_like", "make_tuple", "tuple_get",
+    # modes and evaluation
+    "gradients", "build_adjoints", "Adjoints", "Partial", "jvp", "build_tangents", "Tangents",
+    "Executor", "evaluate", "numerical_gradient", "gradcheck", "GradcheckReport",
+    "DirectionCheck",
+    # errors
+    "VizadError", "GraphError", "NodeTypeError", "FeedError", "ShapeError", "EvaluationError",
+    "GradcheckError",
+]

@@ -1,0 +1,116 @@
+"""Evaluating a graph: the Executor computes a plan once and runs it on any feed dict."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from .errors import EvaluationError, FeedError, ShapeError
+from .graph import as_node_list, topo_sort
+from .node import Node, TupleShape, _numeric_array
+from .ops import CONSTANT, VARIABLE
+
+__all__ = ["Executor", "evaluate"]
+
+
+class Executor:
+    """Evaluates a list of nodes. The plan (topological order, input slots, bound compute
+    functions) is made once here and reused by every :meth:`run`."""
+
+    def __init__(self, nodes: Node | Iterable[Node]):
+        self.nodes: list[Node] = as_node_list(nodes, "Executor")
+        order = topo_sort(self.nodes)
+        slot = {node: k for k, node in enumerate(order)}
+        self._order = order
+        self._slot = slot
+        self._initial: list[Any] = [None] * len(order)
+        self._variables: list[tuple[int, Node]] = []
+        self._steps: list[tuple[Any, tuple[int, ...], int]] = []
+        for k, node in enumerate(order):
+            if node.op is CONSTANT:
+                self._initial[k] = node.attrs["value"]
+            elif node.op is VARIABLE:
+                self._variables.append((k, node))
+            else:
+                self._steps.append((node.op._bind(node), tuple(slot[i] for i in node.inputs), k))
+        self._outputs = [slot[n] for n in self.nodes]
+
+    @property
+    def variables(self) -> list[Node]:
+        """The Variables that every run must be fed."""
+        return [node for _, node in self._variables]
+
+    def run(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
+        """The values of the nodes (numpy arrays; tuples of arrays for tuple values)."""
+        values = self._values(feed_dict)
+        return [_as_array(values[k]) for k in self._outputs]
+
+    def _values(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
+        """Every node's value, by position in the plan's order."""
+        values = list(self._initial)
+        for k, node in self._variables:
+            values[k] = _feed_value(feed_dict, node)
+        k = -1
+        try:
+            for fn, inputs, k in self._steps:
+                values[k] = fn(*[values[i] for i in inputs])
+        except Exception as exc:
+            node = self._order[k]
+            raise _evaluation_error(node, [values[self._slot[i]] for i in node.inputs],
+                                    exc) from None
+        return values
+
+    def values_by_node(self, feed_dict: Mapping[Node, Any]) -> dict[Node, Any]:
+        """Every node's value (not only the outputs), keyed by node: for traces."""
+        return dict(zip(self._order, self._values(feed_dict)))
+
+
+def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None = None):
+    """One-off evaluation: the value of a node, or a list of values for a list of nodes."""
+    values = Executor(nodes).run(feed_dict or {})
+    return values[0] if isinstance(nodes, Node) else values
+
+
+def _as_array(value: Any) -> Any:
+    return tuple(_as_array(v) for v in value) if isinstance(value, tuple) else np.asarray(value)
+
+
+def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
+    try:
+        value = feed_dict[node]
+    except KeyError:
+        fed = ", ".join(sorted(repr(str(n)) for n in feed_dict if isinstance(n, Node))) or "nothing"
+        raise FeedError(f"Variable {node.name!r} (node #{node.id}) is not in the feed dict "
+                        f"(it has {fed})") from None
+    except TypeError:
+        raise FeedError(f"the feed dict must map Variable nodes to values, got "
+                        f"{type(feed_dict).__name__}") from None
+    value = _numeric_array(value, f"feed value of Variable {node.name!r}")
+    declared = node.attrs["shape"]
+    if declared is not None and np.shape(value) != declared:
+        raise FeedError(f"Variable {node.name!r} is declared with shape {declared} "
+                        f"but was fed shape {np.shape(value)}")
+    return value
+
+
+def _evaluation_error(node: Node, inputs: list[Any], exc: Exception) -> Exception:
+    """A clear error for an op that failed: the node, the op and the input shapes."""
+    shapes = [_shape_of(v) for v in inputs]
+    try:
+        node.op.infer_shape(shapes, node.attrs)
+    except ShapeError as shape_exc:
+        return ShapeError(f"{node._describe()}: {shape_exc}")
+    except Exception:
+        pass
+    shown = ", ".join(map(str, shapes))
+    error = EvaluationError(f"{node._describe()}: op {node.op.name!r} failed on inputs of "
+                            f"shapes {shown}: {type(exc).__name__}: {exc}")
+    error.original = exc
+    return error
+
+
+def _shape_of(value: Any):
+    if isinstance(value, tuple):
+        return TupleShape(_shape_of(v) for v in value)
+    return np.shape(value)

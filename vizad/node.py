@@ -1,0 +1,214 @@
+"""Nodes of the computational graph.
+
+A :class:`Node` is an immutable record: the op that computes it, its inputs (a tuple: ``a * a``
+has two edges), the op's attributes, an optional name, an id from a counter (creation order,
+never ``id()``), and its static shape when it is known at build time (``None`` otherwise).
+Nodes hash by identity. Leaves are Variables (fed at run time) and constants.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+import numbers
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+from .errors import FeedError, GraphError, NodeTypeError, ShapeError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .op import Op
+
+__all__ = ["Node", "Variable", "constant", "as_node", "static_shape", "TupleShape"]
+
+Shape = tuple  # a tuple of ints; None where unknown
+
+_ids = itertools.count(1)
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+#: The record (an ``Adjoints`` or ``Tangents``) whose construction is creating nodes right now.
+_ORIGIN: contextvars.ContextVar = contextvars.ContextVar("vizad_origin", default=None)
+#: Shapes known from an evaluation, used while building adjoint/tangent nodes.
+_SHAPE_HINTS: contextvars.ContextVar = contextvars.ContextVar("vizad_shape_hints", default=None)
+
+_NUMERIC_KINDS = frozenset("biufc")
+
+
+class TupleShape(tuple):
+    """The static shape of a tuple-valued node: one shape (or None) per element."""
+
+    def __repr__(self) -> str:
+        return "TupleShape" + tuple.__repr__(self)
+
+
+class Node:
+    """One value of the computational graph: ``op(*inputs, **attrs)``.
+
+    Build nodes with ops (``vz.sin(x)``) or operators (``x * y + 2``), never directly.
+    """
+
+    __slots__ = ("op", "inputs", "attrs", "name", "id", "shape", "origin")
+
+    # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
+    __array_ufunc__ = None
+
+    op: "Op"
+    inputs: tuple["Node", ...]
+    attrs: Mapping[str, Any]
+    name: str | None
+    id: int
+    shape: Shape | None
+    origin: Any
+
+    def __init__(self, op: "Op", inputs: tuple["Node", ...] = (),
+                 attrs: Mapping[str, Any] | None = None, name: str | None = None,
+                 shape: Shape | None = None):
+        put = object.__setattr__
+        put(self, "op", op)
+        put(self, "inputs", inputs)
+        put(self, "attrs", MappingProxyType(dict(attrs)) if attrs else _EMPTY)
+        put(self, "name", name)
+        put(self, "id", next(_ids))
+        put(self, "shape", shape)
+        put(self, "origin", _ORIGIN.get())
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"Node is immutable: cannot set {key!r} on {self._describe()}")
+
+    __delattr__ = __setattr__
+
+    # -- display -------------------------------------------------------------------------
+    def _small_constant(self) -> bool:
+        return self.op is _ops.CONSTANT and self.attrs["value"].size <= 4
+
+    def _short(self) -> str:
+        """A one-token name: the node's name or a small constant's value, else ``#id``."""
+        if self.name is not None:
+            return self.name
+        return self._expression() if self._small_constant() else f"#{self.id}"
+
+    def _expression(self) -> str:
+        """``mul(x1, #4)``: the op and its inputs' short names (never recursive)."""
+        if self._small_constant():
+            return np.array2string(self.attrs["value"], separator=", ")
+        if self.op is _ops.CONSTANT:
+            return f"constant{self.shape}"
+        return f"{self.op.name}({', '.join(i._short() for i in self.inputs)})"
+
+    def _describe(self) -> str:
+        """``node #7 mul(x1, x2)``: used in error messages."""
+        if not self.inputs and self.name is not None:
+            return f"node #{self.id} {self.op.name} {self.name!r}"
+        label = f" {self.name!r}" if self.name is not None else ""
+        return f"node #{self.id}{label} {self._expression()}"
+
+    def __str__(self) -> str:
+        return self.name if self.name is not None else self._expression()
+
+    def __repr__(self) -> str:
+        shape = "" if self.shape is None else f" shape={self.shape}"
+        return f"<Node #{self.id} {self}{shape}>"
+
+    # -- operators -----------------------------------------------------------------------
+    def __add__(self, other): return _ops.add(self, other)
+    def __radd__(self, other): return _ops.add(other, self)
+    def __sub__(self, other): return _ops.sub(self, other)
+    def __rsub__(self, other): return _ops.sub(other, self)
+    def __mul__(self, other): return _ops.mul(self, other)
+    def __rmul__(self, other): return _ops.mul(other, self)
+    def __truediv__(self, other): return _ops.div(self, other)
+    def __rtruediv__(self, other): return _ops.div(other, self)
+    def __pow__(self, other): return _ops.power(self, other)
+    def __matmul__(self, other): return _ops.matmul(self, other)
+    def __rmatmul__(self, other): return _ops.matmul(other, self)
+    def __neg__(self): return _ops.neg(self)
+    def __pos__(self): return self
+
+    def __rpow__(self, other):
+        raise NodeTypeError(
+            f"{other!r} ** node: only constant exponents are supported (node ** p); "
+            f"write exp(log(base) * node) for a node exponent")
+
+    def __bool__(self):
+        return True
+
+    def __iter__(self):
+        raise NodeTypeError(f"{self._describe()} is not iterable; "
+                            "use vz.tuple_get(t, i) to read an element of a tuple value")
+
+    def __getitem__(self, index):
+        if isinstance(index, int):
+            return _ops.tuple_get(self, index)
+        raise NodeTypeError(f"{self._describe()}: only integer indexing of tuple values is supported")
+
+
+def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple:
+    """``value`` as a numpy array (or tuple of arrays), or a clear error naming ``what``."""
+    if isinstance(value, tuple):
+        return tuple(_numeric_array(v, what, error) for v in value)
+    try:
+        array = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise error(f"{what}: cannot make a numeric array of {type(value).__name__} "
+                    f"value {value!r:.60}: {exc}") from None
+    if array.dtype.kind not in _NUMERIC_KINDS:
+        raise error(f"{what}: expected a number or numeric array, got "
+                    f"{type(value).__name__} {value!r:.60} (dtype {array.dtype})")
+    return array
+
+
+def Variable(name: str, shape: Shape | None = None) -> Node:
+    """An input of the graph, fed at run time. ``shape=None`` means any shape."""
+    if not isinstance(name, str):
+        raise NodeTypeError(f"Variable name must be a str, got {type(name).__name__} {name!r}")
+    if shape is not None:
+        shape = _as_shape(shape, f"Variable {name!r}")
+    return Node(_ops.VARIABLE, (), {"shape": shape}, name=name, shape=shape)
+
+
+def constant(value: Any, name: str | None = None) -> Node:
+    """A constant node holding a (read-only copy of a) numeric value."""
+    array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
+    if isinstance(array, tuple):
+        raise GraphError("constant: tuple values are built with vz.make_tuple")
+    array = array.copy()
+    array.setflags(write=False)
+    return Node(_ops.CONSTANT, (), {"value": array}, name=name, shape=array.shape)
+
+
+def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
+    """``value`` itself if it is a Node; a constant for a number or numeric array."""
+    if isinstance(value, Node):
+        return value
+    if isinstance(value, (numbers.Number, np.ndarray, np.generic)) or (
+            isinstance(value, (list, tuple)) and not isinstance(value, str)):
+        try:
+            return constant(value)
+        except GraphError:
+            pass
+    raise NodeTypeError(
+        f"{op_name}: input {position} is a {type(value).__name__} ({value!r:.60}); "
+        f"expected a Node, a number or a numeric numpy array")
+
+
+def _as_shape(shape: Any, what: str) -> Shape:
+    try:
+        result = tuple(int(d) for d in shape)
+    except TypeError:
+        raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}") from None
+    if any(d < 0 for d in result):
+        raise ShapeError(f"{what}: shape {result} has a negative dimension")
+    return result
+
+
+def static_shape(node: Node):
+    """The shape of ``node`` known before running: its static shape, else a hint, else None."""
+    if node.shape is not None:
+        return node.shape
+    hints = _SHAPE_HINTS.get()
+    return hints.get(node) if hints else None
+
+
+from . import ops as _ops  # noqa: E402  (ops need Node; Node's operators need ops)

@@ -1,0 +1,233 @@
+"""The op protocol: one object holds the whole definition of an operation.
+
+An op says how to compute its value on numpy arrays (``compute``), how to build the adjoint
+nodes of its inputs from graph ops (``vjp``, reverse mode), how to build its tangent node
+(``jvp``, forward mode), its static shape (``infer_shape``) and the LaTeX that the derivation
+text uses (``latex``, ``partial_latex``, ``vjp_latex``).
+
+Elementwise ops only state their *local partial derivatives* ∂v/∂xᵢ as graph nodes
+(``partials``); :class:`ElementwiseOp` derives ``vjp`` (v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ) and ``jvp``
+(v̇ⱼ = Σ v̇ᵢ ∂vⱼ/∂vᵢ) from them, and reduces broadcast adjoints back to each input's shape
+with the one shared ``sum_to_shape`` op.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from .errors import GraphError, ShapeError
+from .node import Node, TupleShape, as_node, static_shape
+
+__all__ = ["Op", "ElementwiseOp", "registry", "register", "broadcast_shapes", "reduce_target",
+           "broadcast_tangent"]
+
+_REGISTRY: dict[str, "Op"] = {}
+
+
+def register(op: "Op") -> "Op":
+    """Add ``op`` to the registry that the test-suite loops over; returns ``op``."""
+    if op.name in _REGISTRY and _REGISTRY[op.name] is not op:
+        raise GraphError(f"an op named {op.name!r} is registered already")
+    _REGISTRY[op.name] = op
+    return op
+
+
+def registry() -> dict[str, "Op"]:
+    """The registered ops by name (a copy)."""
+    return dict(_REGISTRY)
+
+
+class Op:
+    """Base class of every op. Subclass it, define ``compute`` and ``vjp``, and call an
+    instance on nodes (or numbers) to build a node::
+
+        class Square(vz.Op):
+            name = "square"
+            def compute(self, x): return x * x
+            def vjp(self, node, adjoint):
+                (x,) = node.inputs
+                return [adjoint * 2 * x]
+        square = Square()
+    """
+
+    #: Name shown in drawings, traces and error messages (default: the class name, lowered).
+    name: str = ""
+    #: Number of inputs, or None for any number.
+    arity: int | None = None
+    #: Short label for drawings (``"×"``); default: the name.
+    symbol: str | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not cls.__dict__.get("name"):
+            cls.name = cls.__name__.lower()
+
+    # -- building nodes ------------------------------------------------------------------
+    def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
+        nodes = tuple(as_node(x, self.name, k) for k, x in enumerate(inputs))
+        if self.arity is not None and len(nodes) != self.arity:
+            raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(nodes)}")
+        shape = None
+        shapes = [n.shape for n in nodes]
+        try:
+            shape = self.infer_shape(shapes, attrs)
+        except ShapeError as exc:
+            args = ", ".join(n._short() for n in nodes)
+            raise ShapeError(f"{self.name}({args}): {exc}") from None
+        return Node(self, nodes, attrs, name=name, shape=shape)
+
+    # -- the definition ------------------------------------------------------------------
+    def compute(self, *values: Any, **attrs: Any) -> Any:
+        """The value of the node from its input values (numpy arrays)."""
+        raise NotImplementedError(f"op {self.name!r} defines no compute")
+
+    def vjp(self, node: Node, adjoint: Node) -> Sequence[Node | None]:
+        """Reverse mode: one adjoint node per input (None for a zero or unneeded adjoint)."""
+        raise NotImplementedError(f"op {self.name!r} defines no vjp, so reverse mode cannot "
+                                  "differentiate through it")
+
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
+        """Forward mode: the tangent node of ``node`` from its inputs' tangents (None = zero)."""
+        raise NotImplementedError(f"op {self.name!r} defines no jvp, so forward mode cannot "
+                                  "differentiate through it")
+
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+        """The static shape of the output from the inputs' static shapes (None if unknown).
+        Raise ShapeError for shapes that cannot fit."""
+        return None
+
+    # -- LaTeX for the derivation text ---------------------------------------------------
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
+        """The op applied to LaTeX arguments, e.g. ``\\ln v_1``."""
+        return rf"\operatorname{{{self.name}}}\left({', '.join(args)}\right)"
+
+    def partial_latex(self, args: Sequence[str], attrs: Mapping[str, Any],
+                      index: int) -> str | None:
+        """The local partial derivative ∂v/∂(input ``index``) in LaTeX, when it is a formula."""
+        return None
+
+    def vjp_latex(self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any],
+                  index: int) -> str | None:
+        """The partial adjoint v̄ᵢ→ⱼ as LaTeX, e.g. ``\\bar v_5 \\cos v_2``."""
+        partial = self.partial_latex(args, attrs, index)
+        if partial is None:
+            return None
+        return _latex_product(adjoint, partial)
+
+    # -- for the executor ----------------------------------------------------------------
+    def _bind(self, node: Node) -> Callable[..., Any]:
+        """A function of the input values that computes ``node``; attributes are bound."""
+        if node.attrs:
+            compute, attrs = self.compute, dict(node.attrs)
+            return lambda *values: compute(*values, **attrs)
+        return self.compute
+
+    def __repr__(self) -> str:
+        return f"<op {self.name}>"
+
+
+def _latex_product(left: str, right: str) -> str:
+    if right == "1":
+        return left
+    if right == "-1":
+        return "-" + left
+    return f"{left} {right}"
+
+
+# -- elementwise ops ---------------------------------------------------------------------
+def broadcast_shapes(*shapes: Any) -> Any:
+    """numpy's broadcasting rule on static shapes; None if any is unknown."""
+    result: tuple = ()
+    for shape in shapes:
+        if shape is None:
+            return None
+        if shape == result or not shape:
+            continue
+        if not result:
+            result = shape
+            continue
+        longer, shorter = (result, shape) if len(result) >= len(shape) else (shape, result)
+        pad = (1,) * (len(longer) - len(shorter)) + tuple(shorter)
+        dims = []
+        for a, b in zip(longer, pad):
+            if a != b and a != 1 and b != 1:
+                raise ShapeError(f"shapes {tuple(result)} and {tuple(shape)} do not broadcast")
+            dims.append(b if a == 1 else a)
+        result = tuple(dims)
+    return result
+
+
+def reduce_target(node: Node) -> Any:
+    """What ``sum_to_shape``/``broadcast_to``/``reshape`` should aim for to match ``node``:
+    its static shape when known, else the node itself (its value's shape, read at run time)."""
+    shape = static_shape(node)
+    return node if shape is None or isinstance(shape, TupleShape) else shape
+
+
+class ElementwiseOp(Op):
+    """An op applied element by element, broadcasting its inputs like numpy.
+
+    Subclasses define ``compute`` and ``partials`` (∂v/∂xᵢ as nodes, or the numbers 1, -1, 0);
+    ``vjp`` and ``jvp`` follow from them.
+    """
+
+    def partials(self, node: Node) -> Sequence[Node | int]:
+        """The local partial derivatives ∂node/∂input as graph nodes (or 1, -1, 0)."""
+        raise NotImplementedError(f"op {self.name!r} defines no partials")
+
+    def infer_shape(self, shapes, attrs):
+        return broadcast_shapes(*shapes)
+
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
+        return [_sum_to_input(_times(adjoint, p), x, node)
+                for x, p in zip(node.inputs, self.partials(node))]
+
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
+        terms = [_times(t, p) for t, p in zip(tangents, self.partials(node)) if t is not None]
+        terms = [t for t in terms if t is not None]
+        if not terms:
+            return None
+        total = terms[0] if len(terms) == 1 else _ops.add_n(*terms)
+        return broadcast_tangent(total, node, tangents)
+
+
+def _times(adjoint: Node, partial: Node | int) -> Node | None:
+    """adjoint × partial, with the partial 1 giving an identity node (so that each partial
+    adjoint is a node of its own) and 0 giving None."""
+    if isinstance(partial, Node):
+        return _ops.mul(adjoint, partial)
+    if partial == 0:
+        return None
+    if partial == 1:
+        return _ops.identity(adjoint)
+    if partial == -1:
+        return _ops.neg(adjoint)
+    return _ops.mul(adjoint, partial)
+
+
+def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) -> Node:
+    """Broadcast a tangent to the shape of ``node`` unless it provably has it already: when
+    every input has a tangent, or one input with a tangent provably has the output's shape."""
+    if all(t is not None for t in tangents) or any(
+            t is not None and _has_output_shape(x, node) for x, t in zip(node.inputs, tangents)):
+        return total
+    return _ops.broadcast_to(total, reduce_target(node))
+
+
+def _has_output_shape(x: Node, node: Node) -> bool:
+    """Whether input ``x`` of an elementwise ``node`` provably has the output's shape."""
+    x_shape, out_shape = static_shape(x), static_shape(node)
+    if x_shape is not None:
+        return x_shape == out_shape
+    # broadcasting against scalars never changes x's shape
+    return all(static_shape(o) == () for o in node.inputs if o is not x)
+
+
+def _sum_to_input(adjoint: Node | None, x: Node, node: Node) -> Node | None:
+    """Reduce a broadcast adjoint to the shape of input ``x`` unless it provably has it."""
+    if adjoint is None or _has_output_shape(x, node):
+        return adjoint
+    return _ops.sum_to_shape(adjoint, reduce_target(x))
+
+
+from . import ops as _ops  # noqa: E402

@@ -1,0 +1,239 @@
+"""Arithmetic: add, sub, mul, div, neg, power, identity and add_n (the sum of partial adjoints)."""
+
+from __future__ import annotations
+
+import numbers
+
+from ..errors import GraphError, NodeTypeError, ShapeError
+from ..node import Node
+from ..op import ElementwiseOp, broadcast_tangent, register
+
+__all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
+
+
+class Add(ElementwiseOp):
+    """a + b, broadcasting."""
+    arity, symbol = 2, "+"
+
+    def compute(self, a, b):
+        return a + b
+
+    def partials(self, node):
+        return [1, 1]
+
+    def jvp(self, node, tangents):
+        ta, tb = tangents
+        total = add(ta, tb) if ta is not None and tb is not None else identity(ta if ta is not None else tb)
+        return broadcast_tangent(total, node, tangents)
+
+    def latex(self, args, attrs):
+        return f"{args[0]} + {args[1]}"
+
+    def partial_latex(self, args, attrs, index):
+        return "1"
+
+
+class Sub(ElementwiseOp):
+    """a − b, broadcasting. One node, as in the lecture's v7 = v6 − v5."""
+    arity, symbol = 2, "−"
+
+    def compute(self, a, b):
+        return a - b
+
+    def partials(self, node):
+        return [1, -1]
+
+    def jvp(self, node, tangents):
+        ta, tb = tangents
+        if ta is not None and tb is not None:
+            total = sub(ta, tb)
+        else:
+            total = identity(ta) if ta is not None else neg(tb)
+        return broadcast_tangent(total, node, tangents)
+
+    def latex(self, args, attrs):
+        return f"{args[0]} - {args[1]}"
+
+    def partial_latex(self, args, attrs, index):
+        return "1" if index == 0 else "-1"
+
+
+class Mul(ElementwiseOp):
+    """a × b, elementwise, broadcasting."""
+    arity, symbol = 2, "×"
+
+    def compute(self, a, b):
+        return a * b
+
+    def partials(self, node):
+        a, b = node.inputs
+        return [b, a]
+
+    def latex(self, args, attrs):
+        return rf"{args[0]} \times {args[1]}"
+
+    def partial_latex(self, args, attrs, index):
+        return args[1 - index]
+
+
+class Div(ElementwiseOp):
+    """a / b, elementwise, broadcasting."""
+    arity, symbol = 2, "÷"
+    domain = ((-2.0, 2.0), (0.5, 2.0))
+
+    def compute(self, a, b):
+        return a / b
+
+    def partials(self, node):
+        a, b = node.inputs
+        return [div(1.0, b), neg(div(node, b))]
+
+    def latex(self, args, attrs):
+        return rf"\frac{{{args[0]}}}{{{args[1]}}}"
+
+    def partial_latex(self, args, attrs, index):
+        a, b = args
+        return rf"\frac{{1}}{{{b}}}" if index == 0 else rf"-\frac{{{a}}}{{{b}^{{2}}}}"
+
+    def vjp_latex(self, args, adjoint, attrs, index):
+        a, b = args
+        if index == 0:
+            return rf"\frac{{{adjoint}}}{{{b}}}"
+        return rf"-\frac{{{adjoint} {a}}}{{{b}^{{2}}}}"
+
+
+class Neg(ElementwiseOp):
+    """−a."""
+    arity, symbol = 1, "−"
+
+    def compute(self, a):
+        return -a
+
+    def partials(self, node):
+        return [-1]
+
+    def jvp(self, node, tangents):
+        return neg(tangents[0])
+
+    def latex(self, args, attrs):
+        return f"-{args[0]}"
+
+    def partial_latex(self, args, attrs, index):
+        return "-1"
+
+
+class Identity(ElementwiseOp):
+    """The value itself: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ when ∂vⱼ/∂vᵢ = 1."""
+    arity, symbol = 1, "id"
+
+    def compute(self, a):
+        return a
+
+    def infer_shape(self, shapes, attrs):
+        return shapes[0]
+
+    def partials(self, node):
+        return [1]
+
+    def latex(self, args, attrs):
+        return args[0]
+
+    def partial_latex(self, args, attrs, index):
+        return "1"
+
+
+class Power(ElementwiseOp):
+    """a ** p for a constant exponent p (a number)."""
+    arity = 1
+    domain = ((0.5, 2.0),)
+
+    def compute(self, a, p):
+        return a ** p
+
+    def partials(self, node):
+        (a,) = node.inputs
+        p = node.attrs["p"]
+        if p == 1:
+            return [1]
+        if p == 2:
+            return [mul(2.0, a)]
+        return [mul(float(p), power(a, p - 1))]
+
+    def latex(self, args, attrs):
+        return f"{{{args[0]}}}^{{{_number(attrs['p'])}}}"
+
+    def partial_latex(self, args, attrs, index):
+        p = attrs["p"]
+        if p == 2:
+            return f"2 {args[0]}"
+        return f"{_number(p)} {{{args[0]}}}^{{{_number(p - 1)}}}"
+
+
+class AddN(ElementwiseOp):
+    """x₁ + x₂ + … : sums the partial adjoints v̄ᵢ→ⱼ into v̄ᵢ (tuple values too)."""
+    name, symbol = "add_n", "+"
+
+    def compute(self, *values):
+        total = values[0]
+        if isinstance(total, tuple):
+            return tuple(_add_all(items) for items in zip(*values))
+        for v in values[1:]:
+            total = total + v
+        return total
+
+    def infer_shape(self, shapes, attrs):
+        known = {s for s in shapes if s is not None}
+        if len(known) > 1:
+            raise ShapeError(f"add_n sums values of one shape, got shapes {sorted(known, key=str)}")
+        return known.pop() if len(known) == 1 and None not in shapes else None
+
+    def partials(self, node):
+        return [1] * len(node.inputs)
+
+    def vjp(self, node, adjoint):
+        return [identity(adjoint) for _ in node.inputs]  # equal shapes: nothing to reduce
+
+    def latex(self, args, attrs):
+        return " + ".join(args)
+
+    def partial_latex(self, args, attrs, index):
+        return "1"
+
+
+def _add_all(items):
+    total = items[0]
+    for v in items[1:]:
+        total = total + v
+    return total
+
+
+def _number(p) -> str:
+    return f"{p:g}" if isinstance(p, float) else str(p)
+
+
+add = register(Add())
+sub = register(Sub())
+mul = register(Mul())
+div = register(Div())
+neg = register(Neg())
+identity = register(Identity())
+_POWER = register(Power())
+_ADD_N = register(AddN())
+
+
+def power(a, p) -> Node:
+    """a ** p with a constant exponent ``p`` (a Python or numpy number)."""
+    if isinstance(p, Node):
+        raise NodeTypeError(f"power: the exponent must be a constant number, got "
+                            f"{p._describe()}; write exp(p * log(a)) for a node exponent")
+    if not isinstance(p, numbers.Real):
+        raise NodeTypeError(f"power: the exponent must be a number, got {type(p).__name__} {p!r}")
+    p = int(p) if float(p).is_integer() and not isinstance(p, bool) else float(p)
+    return _POWER(a, p=p)
+
+
+def add_n(*nodes) -> Node:
+    """The sum of one or more nodes of the same shape (or of tuple values of the same layout)."""
+    if not nodes:
+        raise GraphError("add_n needs at least one input")
+    return _ADD_N(*nodes)

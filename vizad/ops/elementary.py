@@ -1,0 +1,150 @@
+"""Elementary functions, one input each: exp, log, sin, cos, tanh, sigmoid, relu, sqrt.
+
+Each states its local partial derivative ∂v/∂x as a graph (reusing the node's own value where
+that is cheaper, as for exp, tanh, sigmoid and sqrt) and as LaTeX.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..op import ElementwiseOp, register
+from .arithmetic import div, mul, neg, sub
+
+__all__ = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "heaviside"]
+
+
+class _Unary(ElementwiseOp):
+    arity = 1
+    #: LaTeX template of the op, with {x} for the argument.
+    template = r"\operatorname{{name}}({x})"
+    #: LaTeX template of the local partial derivative, with {x} for the argument.
+    partial_template: str | None = None
+
+    def infer_shape(self, shapes, attrs):
+        return shapes[0]
+
+    def latex(self, args, attrs):
+        return self.template.format(x=args[0])
+
+    def partial_latex(self, args, attrs, index):
+        return None if self.partial_template is None else self.partial_template.format(x=args[0])
+
+
+class Exp(_Unary):
+    """eˣ."""
+    template, partial_template = "e^{{{x}}}", "e^{{{x}}}"
+
+    def compute(self, x):
+        return np.exp(x)
+
+    def partials(self, node):
+        return [node]
+
+
+class Log(_Unary):
+    """The natural logarithm ln x."""
+    template, partial_template = r"\ln {x}", r"\frac{{1}}{{{x}}}"
+    domain = ((0.2, 3.0),)
+
+    def compute(self, x):
+        return np.log(x)
+
+    def partials(self, node):
+        return [div(1.0, node.inputs[0])]
+
+    def vjp_latex(self, args, adjoint, attrs, index):
+        return rf"\frac{{{adjoint}}}{{{args[0]}}}"
+
+
+class Sin(_Unary):
+    """sin x."""
+    template, partial_template = r"\sin {x}", r"\cos {x}"
+
+    def compute(self, x):
+        return np.sin(x)
+
+    def partials(self, node):
+        return [cos(node.inputs[0])]
+
+
+class Cos(_Unary):
+    """cos x."""
+    template, partial_template = r"\cos {x}", r"-\sin {x}"
+
+    def compute(self, x):
+        return np.cos(x)
+
+    def partials(self, node):
+        return [neg(sin(node.inputs[0]))]
+
+
+class Tanh(_Unary):
+    """tanh x."""
+    template, partial_template = r"\tanh {x}", r"\left(1 - \tanh^{{2}} {x}\right)"
+
+    def compute(self, x):
+        return np.tanh(x)
+
+    def partials(self, node):
+        return [sub(1.0, mul(node, node))]
+
+
+class Sigmoid(_Unary):
+    """The logistic function σ(x) = 1 / (1 + e⁻ˣ), computed without overflow."""
+    template = r"\sigma\left({x}\right)"
+    partial_template = r"\sigma\left({x}\right)\left(1 - \sigma\left({x}\right)\right)"
+
+    def compute(self, x):
+        # 1/(1+e^-x) for x >= 0 and e^x/(1+e^x) for x < 0: no overflow either way.
+        e = np.exp(-np.abs(x))
+        return np.where(np.greater_equal(x, 0), 1.0 / (1.0 + e), e / (1.0 + e))
+
+    def partials(self, node):
+        return [mul(node, sub(1.0, node))]
+
+
+class Relu(_Unary):
+    """max(x, 0)."""
+    template = r"\operatorname{{relu}}\left({x}\right)"
+    partial_template = r"H\left({x}\right)"
+
+    def compute(self, x):
+        return np.maximum(x, 0)
+
+    def partials(self, node):
+        return [heaviside(node.inputs[0])]
+
+
+class Sqrt(_Unary):
+    """√x."""
+    template, partial_template = r"\sqrt{{{x}}}", r"\frac{{1}}{{2\sqrt{{{x}}}}}"
+    domain = ((0.2, 3.0),)
+
+    def compute(self, x):
+        return np.sqrt(x)
+
+    def partials(self, node):
+        return [div(0.5, node)]
+
+
+class Heaviside(_Unary):
+    """The step function H(x): 1 where x > 0, else 0 (the derivative of relu)."""
+    template, partial_template = r"H\left({x}\right)", "0"
+
+    def compute(self, x):
+        return np.heaviside(x, 0.0)
+
+    def partials(self, node):
+        return [0]
+
+
+exp = register(Exp())
+log = register(Log())
+sin = register(Sin())
+cos = register(Cos())
+tanh = register(Tanh())
+sigmoid = register(Sigmoid())
+relu = register(Relu())
+sqrt = register(Sqrt())
+heaviside = register(Heaviside())

@@ -1,0 +1,53 @@
+"""Neural-network ops with rules of their own: log_softmax."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..op import Op, register
+from .arithmetic import mul, sub
+from .elementary import exp
+from .tensor import _axes, _normalize_axes, sum
+
+__all__ = ["log_softmax"]
+
+
+class LogSoftmax(Op):
+    """log softmax(x) along ``axis``: x − log Σ eˣ, computed stably (shifted by the max).
+
+    Its vjp is v̄ − softmax(x) Σ v̄ (softmax read as e to the node's own value), not the
+    chain of exp, sum and log, which overflows and wastes work."""
+    name, arity, symbol = "log_softmax", 1, "log softmax"
+
+    def compute(self, x, axis):
+        shifted = x - np.max(x, axis=axis, keepdims=True)
+        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+    def infer_shape(self, shapes, attrs):
+        (s,) = shapes
+        if s is not None:
+            _normalize_axes(attrs["axis"], len(s), s, "log_softmax")
+        return s
+
+    def vjp(self, node, adjoint):
+        axis = node.attrs["axis"]
+        return [sub(adjoint, mul(exp(node), sum(adjoint, axis, keepdims=True)))]
+
+    def jvp(self, node, tangents):
+        (t,) = tangents
+        axis = node.attrs["axis"]
+        return sub(t, sum(mul(exp(node), t), axis, keepdims=True))
+
+    def latex(self, args, attrs):
+        return rf"\log\operatorname{{softmax}}\left({args[0]}\right)"
+
+    def vjp_latex(self, args, adjoint, attrs, index):
+        return rf"{adjoint} - \operatorname{{softmax}}\left({args[0]}\right) \textstyle\sum {adjoint}"
+
+
+_LOG_SOFTMAX = register(LogSoftmax())
+
+
+def log_softmax(a, axis: int = -1):
+    """log softmax of ``a`` along ``axis``, numerically stable."""
+    return _LOG_SOFTMAX(a, axis=_axes(axis, "log_softmax"))

@@ -1,0 +1,126 @@
+"""Values made from other values: ones_like, zeros_like, and tuple values.
+
+A tuple value's adjoint is a tuple: the adjoint of ``make_tuple(a, b)`` is read element by
+element with ``tuple_get``, and the adjoint of ``tuple_get(t, i)`` is a tuple holding the adjoint
+at ``i`` and zeros elsewhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import GraphError, ShapeError
+from ..node import Node, TupleShape, static_shape
+from ..op import Op, register
+
+__all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get"]
+
+
+def _map(fn, value):
+    return tuple(_map(fn, v) for v in value) if isinstance(value, tuple) else fn(value)
+
+
+class _Like(Op):
+    arity = 1
+    fill: int
+
+    def compute(self, a):
+        return _map(np.ones_like if self.fill else np.zeros_like, a)
+
+    def infer_shape(self, shapes, attrs):
+        return shapes[0]
+
+    def vjp(self, node, adjoint):
+        return [None]
+
+    def jvp(self, node, tangents):
+        return None
+
+    def latex(self, args, attrs):
+        return rf"\mathbf{{{self.fill}}}"
+
+
+class OnesLike(_Like):
+    """An array of ones shaped like the input (a tuple of them for a tuple)."""
+    name, symbol, fill = "ones_like", "1", 1
+
+
+class ZerosLike(_Like):
+    """An array of zeros shaped like the input (a tuple of them for a tuple)."""
+    name, symbol, fill = "zeros_like", "0", 0
+
+
+class MakeTuple(Op):
+    """A tuple value made of its inputs' values."""
+    name, symbol = "make_tuple", "tuple"
+
+    def compute(self, *values):
+        return values
+
+    def infer_shape(self, shapes, attrs):
+        return TupleShape(shapes)
+
+    def vjp(self, node, adjoint):
+        return [tuple_get(adjoint, k) for k in range(len(node.inputs))]
+
+    def jvp(self, node, tangents):
+        return make_tuple(*(t if t is not None else zeros_like(x)
+                            for x, t in zip(node.inputs, tangents)))
+
+    def latex(self, args, attrs):
+        return rf"\left({', '.join(args)}\right)"
+
+
+class TupleGet(Op):
+    """Element ``index`` of a tuple value."""
+    name, arity = "tuple_get", 1
+
+    def compute(self, t, index):
+        return t[index]
+
+    def infer_shape(self, shapes, attrs):
+        (s,) = shapes
+        if s is None:
+            return None
+        if not isinstance(s, TupleShape):
+            raise ShapeError(f"tuple_get reads a tuple value, got a value of shape {s}")
+        if not -len(s) <= attrs["index"] < len(s):
+            raise ShapeError(f"index {attrs['index']} is out of range for a tuple of {len(s)}")
+        return s[attrs["index"]]
+
+    def vjp(self, node, adjoint):
+        (t,) = node.inputs
+        layout = static_shape(t)
+        if not isinstance(layout, TupleShape):
+            raise GraphError(f"{node._describe()}: the adjoint of a tuple is a tuple, and the "
+                             f"length of {t._describe()} is unknown; give its op an infer_shape "
+                             "that returns a vz.TupleShape")
+        i = node.attrs["index"] % len(layout)
+        return [make_tuple(*(adjoint if k == i else zeros_like(tuple_get(t, k))
+                             for k in range(len(layout))))]
+
+    def jvp(self, node, tangents):
+        return tuple_get(tangents[0], node.attrs["index"])
+
+    def latex(self, args, attrs):
+        return f"{args[0]}_{{[{attrs['index']}]}}"
+
+
+ones_like = register(OnesLike())
+zeros_like = register(ZerosLike())
+_MAKE_TUPLE = register(MakeTuple())
+_TUPLE_GET = register(TupleGet())
+
+
+def make_tuple(*nodes) -> Node:
+    """A tuple value of the given nodes."""
+    if not nodes:
+        raise GraphError("make_tuple needs at least one element")
+    return _MAKE_TUPLE(*nodes)
+
+
+def tuple_get(t, index: int) -> Node:
+    """Element ``index`` of the tuple value ``t``."""
+    if not isinstance(index, (int, np.integer)):
+        raise GraphError(f"tuple_get: index must be an int, got {index!r}")
+    return _TUPLE_GET(t, index=int(index))

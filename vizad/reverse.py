@@ -1,0 +1,168 @@
+"""Reverse mode by extending the graph with adjoint nodes.
+
+For every node vᵢ in reverse topological order, the adjoint v̄ᵢ = Σⱼ v̄ᵢ→ⱼ is the sum of its
+partial adjoints v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ, one per consumer j, and the op of vᵢ builds the partial
+adjoints of its own inputs from v̄ᵢ with graph ops. The gradients are ordinary nodes: they can be
+evaluated, drawn, and differentiated again. The :class:`Adjoints` record keeps which node is
+which partial adjoint and which node is each sum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .errors import GraphError, ShapeError
+from .graph import as_node_list, ranked_order
+from .node import _ORIGIN, _SHAPE_HINTS, Node, TupleShape, as_node, static_shape
+from .ops import add_n, ones_like, zeros_like
+
+__all__ = ["Partial", "Adjoints", "build_adjoints", "gradients"]
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ: what consumer vⱼ passes back to one of its inputs."""
+
+    #: vⱼ, the node that consumes vᵢ.
+    consumer: Node
+    #: The position of vᵢ among the consumer's inputs (``a * a`` has two partials).
+    index: int
+    #: The adjoint node that computes v̄ᵢ→ⱼ.
+    node: Node
+
+
+class Adjoints:
+    """The record of one reverse-mode extension of a graph (see :func:`build_adjoints`).
+
+    Nodes created while building it have ``node.origin`` set to this record.
+    """
+
+    output: Node
+    wrt: tuple[Node, ...]
+    seed: Node
+    #: The forward nodes that received an adjoint, in reverse topological (display) order.
+    order: tuple[Node, ...]
+    #: The adjoint of each node of ``wrt`` (zeros_like where y does not depend on it).
+    gradients: list[Node]
+
+    def __init__(self, output: Node, wrt: tuple[Node, ...]):
+        self.output, self.wrt = output, wrt
+        self._adjoint: dict[Node, Node] = {}
+        self._partials: dict[Node, list[Partial]] = {}
+
+    def adjoint(self, node: Node) -> Node | None:
+        """The node computing v̄ for forward node ``node`` (None: no path to the output)."""
+        return self._adjoint.get(node)
+
+    def partials(self, node: Node) -> tuple[Partial, ...]:
+        """The partial adjoints v̄ᵢ→ⱼ of forward node ``node``, one per consumer edge."""
+        return tuple(self._partials.get(node, ()))
+
+    @property
+    def adjoints(self) -> Mapping[Node, Node]:
+        """Every forward node's adjoint node."""
+        return dict(self._adjoint)
+
+    def __repr__(self) -> str:
+        return (f"<Adjoints of {self.output} w.r.t. {', '.join(map(str, self.wrt))}: "
+                f"{len(self.order)} adjoints>")
+
+
+def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
+                   shapes: Mapping[Node, Any] | None = None) -> Adjoints:
+    """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
+
+    ``seed`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y)). ``shapes`` maps
+    nodes to shapes known from an evaluation, so that sum-to-shape nodes are only added where
+    broadcasting really happened (without it, Variables declared without a shape get them
+    wherever broadcasting is possible).
+    """
+    y = as_node(y, "gradients")
+    wrt = tuple(as_node_list(wrt, "gradients: wrt"))
+    record = Adjoints(y, wrt)
+    origin_token = _ORIGIN.set(record)
+    hints_token = _SHAPE_HINTS.set(shapes)
+    try:
+        _extend(record, y, wrt, seed)
+    finally:
+        _SHAPE_HINTS.reset(hints_token)
+        _ORIGIN.reset(origin_token)
+    return record
+
+
+def gradients(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
+              shapes: Mapping[Node, Any] | None = None) -> list[Node]:
+    """The gradient nodes of ``y`` w.r.t. each node of ``wrt``, by extending the graph.
+
+    The record of which node is which partial adjoint is ``gradients[0].origin`` (an
+    :class:`Adjoints`); :func:`build_adjoints` returns it directly.
+    """
+    return build_adjoints(y, wrt, seed, shapes=shapes).gradients
+
+
+def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any) -> None:
+    forward = ranked_order(y)
+    depends = set(wrt)
+    for node in forward:
+        if node not in depends and any(i in depends for i in node.inputs):
+            depends.add(node)
+
+    record.seed = _seed(y, seed)
+    adjoint, partials = record._adjoint, record._partials
+    order = []
+    for node in reversed(forward):
+        if node not in depends:
+            continue
+        if node is y:
+            total = record.seed
+        else:
+            incoming = partials.get(node)
+            if not incoming:           # every path to y has a zero partial (e.g. relu's mask)
+                continue
+            total = incoming[0].node if len(incoming) == 1 else add_n(*(p.node for p in incoming))
+        adjoint[node] = total
+        order.append(node)
+        if not node.inputs:
+            continue
+        for k, (inp, g) in enumerate(zip(node.inputs, _vjp(node, total))):
+            if g is not None and inp in depends:
+                partials.setdefault(inp, []).append(Partial(node, k, g))
+    record.order = tuple(order)
+    record.gradients = [adjoint[w] if w in adjoint else zeros_like(w) for w in wrt]
+
+
+def _seed(y: Node, seed: Any) -> Node:
+    if seed is None:
+        return ones_like(y)
+    node = as_node(seed, "gradients: seed")
+    s, t = static_shape(node), static_shape(y)
+    if s is not None and t is not None and s != t:
+        raise ShapeError(f"gradients: the seed has shape {s} but the output {y._describe()} "
+                         f"has shape {t}")
+    return node
+
+
+def _vjp(node: Node, adjoint: Node) -> list[Node | None]:
+    """The op's partial adjoints for the inputs of ``node``, checked."""
+    op = node.op
+    grads = op.vjp(node, adjoint)
+    try:
+        grads = list(grads)
+    except TypeError:
+        raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned "
+                         f"{type(grads).__name__}, not a list with one adjoint per input") from None
+    if len(grads) != len(node.inputs):
+        raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned {len(grads)} "
+                         f"adjoint(s) for {len(node.inputs)} input(s)")
+    for k, (inp, g) in enumerate(zip(node.inputs, grads)):
+        if g is None:
+            continue
+        if not isinstance(g, Node):
+            raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned a "
+                             f"{type(g).__name__} for input {k}; expected a Node or None")
+        gs, xs = static_shape(g), static_shape(inp)
+        if gs is not None and xs is not None and gs != xs and not isinstance(xs, TupleShape):
+            raise ShapeError(f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
+                             f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}")
+    return grads
