@@ -6,6 +6,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from ._gc import gc_paused
 from .errors import EvaluationError, FeedError, ShapeError
 from .graph import as_node_list, topo_sort
 from .node import Node, TupleShape, _numeric_array
@@ -20,6 +21,10 @@ class Executor:
 
     def __init__(self, nodes: Node | Iterable[Node]):
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
+        with gc_paused():
+            self._plan()
+
+    def _plan(self) -> None:
         order = topo_sort(self.nodes)
         slot = {node: k for k, node in enumerate(order)}
         self._order = order
@@ -27,13 +32,15 @@ class Executor:
         self._initial: list[Any] = [None] * len(order)
         self._variables: list[tuple[int, Node]] = []
         self._steps: list[tuple[Any, tuple[int, ...], int]] = []
+        steps = self._steps
         for k, node in enumerate(order):
-            if node.op is CONSTANT:
+            op = node.op
+            if op is CONSTANT:
                 self._initial[k] = node.attrs["value"]
-            elif node.op is VARIABLE:
+            elif op is VARIABLE:
                 self._variables.append((k, node))
             else:
-                self._steps.append((node.op._bind(node), tuple(slot[i] for i in node.inputs), k))
+                steps.append((op._bind(node), tuple([slot[i] for i in node.inputs]), k))
         self._outputs = [slot[n] for n in self.nodes]
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ._gc import gc_paused
 from .errors import GraphError, NodeTypeError
 from .graph import ranked_order
 from .node import _ORIGIN, _SHAPE_HINTS, Node, as_node, static_shape
@@ -57,7 +58,8 @@ def build_tangents(y: Node, tangents: Mapping[Node, Any], *,
     origin_token = _ORIGIN.set(record)
     hints_token = _SHAPE_HINTS.set(shapes)
     try:
-        _extend(record, y, tangents)
+        with gc_paused():
+            _extend(record, y, tangents)
     finally:
         _SHAPE_HINTS.reset(hints_token)
         _ORIGIN.reset(origin_token)

@@ -73,13 +73,21 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
             variables.append(node)
             depth[node] = 0
             continue
-        d = depth[node] = 1 + max((depth[i] for i in node.inputs), default=-1)
+        d = 0
+        for i in node.inputs:
+            e = depth[i] + 1
+            if e > d:
+                d = e
+        depth[node] = d
         if d == len(buckets):
-            buckets.append([])
-        buckets[d].append(node)
+            buckets.append([node])
+        else:
+            buckets[d].append(node)
     ranked = sorted(variables, key=_creation)
     for bucket in buckets:
-        ranked.extend(sorted(bucket, key=_creation))
+        if len(bucket) > 1:
+            bucket.sort(key=_creation)
+        ranked += bucket
     return ranked
 
 

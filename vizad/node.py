@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextvars
 import itertools
 import numbers
+from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -34,6 +35,8 @@ _ORIGIN: contextvars.ContextVar = contextvars.ContextVar("vizad_origin", default
 _SHAPE_HINTS: contextvars.ContextVar = contextvars.ContextVar("vizad_shape_hints", default=None)
 
 _NUMERIC_KINDS = frozenset("biufc")
+_get_origin = _ORIGIN.get
+_get_hints = _SHAPE_HINTS.get
 
 
 class TupleShape(tuple):
@@ -49,35 +52,32 @@ class Node:
     Build nodes with ops (``vz.sin(x)``) or operators (``x * y + 2``), never directly.
     """
 
-    __slots__ = ("op", "inputs", "attrs", "name", "id", "shape", "origin")
+    __slots__ = ("_op", "_inputs", "_attrs", "_name", "_id", "_shape", "_origin")
 
     # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
     __array_ufunc__ = None
 
-    op: "Op"
-    inputs: tuple["Node", ...]
-    attrs: Mapping[str, Any]
-    name: str | None
-    id: int
-    shape: Shape | None
-    origin: Any
-
     def __init__(self, op: "Op", inputs: tuple["Node", ...] = (),
                  attrs: Mapping[str, Any] | None = None, name: str | None = None,
                  shape: Shape | None = None):
-        put = object.__setattr__
-        put(self, "op", op)
-        put(self, "inputs", inputs)
-        put(self, "attrs", MappingProxyType(dict(attrs)) if attrs else _EMPTY)
-        put(self, "name", name)
-        put(self, "id", next(_ids))
-        put(self, "shape", shape)
-        put(self, "origin", _ORIGIN.get())
+        # ``attrs`` is owned by the node from here on (ops pass a fresh ``**attrs`` dict).
+        self._op = op
+        self._inputs = inputs
+        self._attrs = MappingProxyType(attrs) if attrs else _EMPTY
+        self._name = name
+        self._id = next(_ids)
+        self._shape = shape
+        self._origin = _get_origin()
 
-    def __setattr__(self, key, value):
-        raise AttributeError(f"Node is immutable: cannot set {key!r} on {self._describe()}")
-
-    __delattr__ = __setattr__
+    # Read-only fields: a node never changes after it is built.
+    op = property(attrgetter("_op"), doc="The op that computes this node.")
+    inputs = property(attrgetter("_inputs"), doc="The input nodes, in order (a tuple).")
+    attrs = property(attrgetter("_attrs"), doc="The op's attributes (read-only mapping).")
+    name = property(attrgetter("_name"), doc="The name given by the user, or None.")
+    id = property(attrgetter("_id"), doc="Creation number: unique, increasing, deterministic.")
+    shape = property(attrgetter("_shape"), doc="The static shape, or None when unknown.")
+    origin = property(attrgetter("_origin"),
+                      doc="The Adjoints/Tangents record whose construction made this node.")
 
     # -- display -------------------------------------------------------------------------
     def _small_constant(self) -> bool:
@@ -193,21 +193,38 @@ def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
         f"expected a Node, a number or a numeric numpy array")
 
 
-def _as_shape(shape: Any, what: str) -> Shape:
+def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
+    """``shape`` as a tuple of ints (one -1 allowed if ``allow_unknown``), or a ShapeError."""
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
     try:
         result = tuple(int(d) for d in shape)
-    except TypeError:
+    except (TypeError, ValueError):
         raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}") from None
+    if allow_unknown and result.count(-1) == 1:
+        return result
     if any(d < 0 for d in result):
         raise ShapeError(f"{what}: shape {result} has a negative dimension")
     return result
 
 
+def shapes_conflict(a: Any, b: Any) -> bool:
+    """Whether two static shapes are both known and differ (None is unknown, also inside
+    a TupleShape)."""
+    if a is None or b is None:
+        return False
+    if isinstance(a, TupleShape) or isinstance(b, TupleShape):
+        return (not isinstance(a, TupleShape) or not isinstance(b, TupleShape) or len(a) != len(b)
+                or any(shapes_conflict(x, y) for x, y in zip(a, b)))
+    return a != b
+
+
 def static_shape(node: Node):
     """The shape of ``node`` known before running: its static shape, else a hint, else None."""
-    if node.shape is not None:
-        return node.shape
-    hints = _SHAPE_HINTS.get()
+    shape = node._shape
+    if shape is not None:
+        return shape
+    hints = _get_hints()
     return hints.get(node) if hints else None
 
 

@@ -13,6 +13,7 @@ with the one shared ``sum_to_shape`` op.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
 from .errors import GraphError, ShapeError
@@ -64,17 +65,18 @@ class Op:
 
     # -- building nodes ------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
-        nodes = tuple(as_node(x, self.name, k) for k, x in enumerate(inputs))
-        if self.arity is not None and len(nodes) != self.arity:
-            raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(nodes)}")
-        shape = None
-        shapes = [n.shape for n in nodes]
+        for x in inputs:
+            if x.__class__ is not Node:
+                inputs = tuple(as_node(x, self.name, k) for k, x in enumerate(inputs))
+                break
+        if self.arity is not None and len(inputs) != self.arity:
+            raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")
         try:
-            shape = self.infer_shape(shapes, attrs)
+            shape = self.infer_shape([n.shape for n in inputs], attrs)
         except ShapeError as exc:
-            args = ", ".join(n._short() for n in nodes)
+            args = ", ".join(n._short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
-        return Node(self, nodes, attrs, name=name, shape=shape)
+        return Node(self, inputs, attrs, name, shape)
 
     # -- the definition ------------------------------------------------------------------
     def compute(self, *values: Any, **attrs: Any) -> Any:
@@ -109,17 +111,15 @@ class Op:
     def vjp_latex(self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any],
                   index: int) -> str | None:
         """The partial adjoint v̄ᵢ→ⱼ as LaTeX, e.g. ``\\bar v_5 \\cos v_2``."""
-        partial = self.partial_latex(args, attrs, index)
-        if partial is None:
-            return None
-        return _latex_product(adjoint, partial)
+        local = self.partial_latex(args, attrs, index)
+        return None if local is None else _latex_product(adjoint, local)
 
     # -- for the executor ----------------------------------------------------------------
     def _bind(self, node: Node) -> Callable[..., Any]:
         """A function of the input values that computes ``node``; attributes are bound."""
-        if node.attrs:
-            compute, attrs = self.compute, dict(node.attrs)
-            return lambda *values: compute(*values, **attrs)
+        attrs = node.attrs
+        if attrs:
+            return partial(self.compute, **attrs)
         return self.compute
 
     def __repr__(self) -> str:

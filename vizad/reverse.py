@@ -9,19 +9,18 @@ which partial adjoint and which node is each sum.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
+from ._gc import gc_paused
 from .errors import GraphError, ShapeError
 from .graph import as_node_list, ranked_order
-from .node import _ORIGIN, _SHAPE_HINTS, Node, TupleShape, as_node, static_shape
+from .node import _ORIGIN, _SHAPE_HINTS, Node, as_node, shapes_conflict, static_shape
 from .ops import add_n, ones_like, zeros_like
 
 __all__ = ["Partial", "Adjoints", "build_adjoints", "gradients"]
 
 
-@dataclass(frozen=True)
-class Partial:
+class Partial(NamedTuple):
     """A partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ: what consumer vⱼ passes back to one of its inputs."""
 
     #: vⱼ, the node that consumes vᵢ.
@@ -84,7 +83,8 @@ def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
     origin_token = _ORIGIN.set(record)
     hints_token = _SHAPE_HINTS.set(shapes)
     try:
-        _extend(record, y, wrt, seed)
+        with gc_paused():
+            _extend(record, y, wrt, seed)
     finally:
         _SHAPE_HINTS.reset(hints_token)
         _ORIGIN.reset(origin_token)
@@ -105,8 +105,10 @@ def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any) -> None
     forward = ranked_order(y)
     depends = set(wrt)
     for node in forward:
-        if node not in depends and any(i in depends for i in node.inputs):
-            depends.add(node)
+        for i in node.inputs:
+            if i in depends:
+                depends.add(node)
+                break
 
     record.seed = _seed(y, seed)
     adjoint, partials = record._adjoint, record._partials
@@ -137,7 +139,7 @@ def _seed(y: Node, seed: Any) -> Node:
         return ones_like(y)
     node = as_node(seed, "gradients: seed")
     s, t = static_shape(node), static_shape(y)
-    if s is not None and t is not None and s != t:
+    if shapes_conflict(s, t):
         raise ShapeError(f"gradients: the seed has shape {s} but the output {y._describe()} "
                          f"has shape {t}")
     return node
@@ -158,11 +160,11 @@ def _vjp(node: Node, adjoint: Node) -> list[Node | None]:
     for k, (inp, g) in enumerate(zip(node.inputs, grads)):
         if g is None:
             continue
-        if not isinstance(g, Node):
+        if g.__class__ is not Node:
             raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned a "
                              f"{type(g).__name__} for input {k}; expected a Node or None")
         gs, xs = static_shape(g), static_shape(inp)
-        if gs is not None and xs is not None and gs != xs and not isinstance(xs, TupleShape):
+        if gs is not None and xs is not None and shapes_conflict(gs, xs):
             raise ShapeError(f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
                              f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}")
     return grads

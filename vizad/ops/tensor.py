@@ -66,7 +66,7 @@ def _with_target(op: Op, a, target, **attrs) -> Node:
     """Build ``op(a)`` aiming at ``target``: a shape tuple, or a node whose shape is used."""
     if isinstance(target, Node):
         return op(a, target, **attrs)
-    return op(a, shape=_as_shape(target, op.name), **attrs)
+    return op(a, shape=_as_shape(target, op.name, allow_unknown=op is _RESHAPE), **attrs)
 
 
 class _TargetShapeOp(Op):

@@ -1,0 +1,1 @@
+"""Compatibility layers: the APIs of course assignments, over vizad's engine."""
