@@ -31,8 +31,7 @@ class Executor:
         self._slot = slot
         self._initial: list[Any] = [None] * len(order)
         self._variables: list[tuple[int, Node]] = []
-        self._steps: list[tuple[Any, tuple[int, ...], int]] = []
-        steps = self._steps
+        steps = []
         for k, node in enumerate(order):
             op = node.op
             if op is CONSTANT:
@@ -42,6 +41,8 @@ class Executor:
             else:
                 steps.append((op._bind(node), tuple([slot[i] for i in node.inputs]), k))
         self._outputs = [slot[n] for n in self.nodes]
+        self._steps = steps
+        self._lean_steps = _with_releases(steps, set(self._outputs))
 
     @property
     def variables(self) -> list[Node]:
@@ -53,15 +54,23 @@ class Executor:
         values = self._values(feed_dict)
         return [_as_array(values[k]) for k in self._outputs]
 
-    def _values(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
-        """Every node's value, by position in the plan's order."""
+    def _values(self, feed_dict: Mapping[Node, Any], keep_all: bool = False) -> list[Any]:
+        """Node values by position in the plan's order. Unless ``keep_all``, an intermediate
+        value is dropped as soon as its last consumer has run: that keeps peak memory low
+        and lets numpy reuse freed buffers instead of faulting in fresh pages."""
         values = list(self._initial)
         for k, node in self._variables:
             values[k] = _feed_value(feed_dict, node)
         k = -1
         try:
-            for fn, inputs, k in self._steps:
-                values[k] = fn(*[values[i] for i in inputs])
+            if keep_all:
+                for fn, inputs, k in self._steps:
+                    values[k] = fn(*[values[i] for i in inputs])
+            else:
+                for fn, inputs, k, dead in self._lean_steps:
+                    values[k] = fn(*[values[i] for i in inputs])
+                    for i in dead:
+                        values[i] = None
         except Exception as exc:
             node = self._order[k]
             raise _evaluation_error(node, [values[self._slot[i]] for i in node.inputs],
@@ -70,13 +79,27 @@ class Executor:
 
     def values_by_node(self, feed_dict: Mapping[Node, Any]) -> dict[Node, Any]:
         """Every node's value (not only the outputs), keyed by node: for traces."""
-        return dict(zip(self._order, self._values(feed_dict)))
+        return dict(zip(self._order, self._values(feed_dict, keep_all=True)))
 
 
 def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None = None):
     """One-off evaluation: the value of a node, or a list of values for a list of nodes."""
     values = Executor(nodes).run(feed_dict or {})
     return values[0] if isinstance(nodes, Node) else values
+
+
+def _with_releases(steps: list, keep: set[int]) -> list:
+    """Each step with the slots whose last use it is (never outputs or leaves)."""
+    last_use: dict[int, int] = {}
+    computed = {k for _, _, k in steps}
+    for s, (_, inputs, _) in enumerate(steps):
+        for i in inputs:
+            last_use[i] = s
+    dead: list[list[int]] = [[] for _ in steps]
+    for i, s in last_use.items():
+        if i in computed and i not in keep:
+            dead[s].append(i)
+    return [(fn, inputs, k, tuple(d)) for (fn, inputs, k), d in zip(steps, dead)]
 
 
 def _as_array(value: Any) -> Any:

@@ -167,6 +167,8 @@ class MatMul(Op):
     name, arity, symbol = "matmul", 2, "@"
 
     def compute(self, a, b, trans_a=False, trans_b=False):
+        if np.ndim(a) != 2 or np.ndim(b) != 2:
+            raise ShapeError("matmul takes 2-D operands")
         return np.matmul(a.T if trans_a else a, b.T if trans_b else b)
 
     def infer_shape(self, shapes, attrs):

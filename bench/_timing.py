@@ -1,0 +1,34 @@
+"""Small timing helpers shared by the benchmarks: medians of repeated runs."""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from typing import Callable
+
+
+def median_time(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> float:
+    """The median wall time of ``fn()`` in seconds over ``repeat`` runs."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def machine() -> str:
+    import os
+
+    import numpy as np
+    try:
+        from threadpoolctl import threadpool_info
+        blas = ", ".join(f"{i['internal_api']} {i.get('version')} ({i['num_threads']} threads)"
+                         for i in threadpool_info() if i["user_api"] == "blas")
+    except ImportError:
+        blas = "BLAS unknown"
+    return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"numpy {np.__version__}, {blas}")

@@ -1,0 +1,148 @@
+"""The CSE 599W assignment-1 API: the checks a course's own autodiff tests make."""
+
+import numpy as np
+
+import vizad.compat.autodiff as ad
+
+
+def test_identity():
+    x2 = ad.Variable(name="x2")
+    y = x2
+    (grad_x2,) = ad.gradients(y, [x2])
+    x2_val = 2 * np.ones(3)
+    y_val, grad_x2_val = ad.Executor([y, grad_x2]).run(feed_dict={x2: x2_val})
+    assert isinstance(y, ad.Node)
+    assert np.array_equal(y_val, x2_val)
+    assert np.array_equal(grad_x2_val, np.ones_like(x2_val))
+
+
+def test_add_and_mul_by_const():
+    x2 = ad.Variable(name="x2")
+    for y, grad in ((5 + x2, 1), (x2 + 5, 1), (5 * x2, 5), (x2 * 5, 5),
+                    (ad.add_byconst_op(x2, 5), 1), (ad.mul_byconst_op(x2, 5), 5)):
+        (grad_x2,) = ad.gradients(y, [x2])
+        x2_val = 2 * np.ones(3)
+        y_val, grad_x2_val = ad.Executor([y, grad_x2]).run(feed_dict={x2: x2_val})
+        assert isinstance(y, ad.Node)
+        assert np.array_equal(grad_x2_val, np.ones_like(x2_val) * grad)
+    x = ad.Variable(name="x")
+    assert np.array_equal(ad.Executor([5 * x + 2]).run({x: np.arange(3)})[0], [2, 7, 12])
+
+
+def test_two_vars_and_mixes():
+    x1, x2, x3, x4 = (ad.Variable(name=f"x{k}") for k in range(1, 5))
+    x1_val, x2_val, x3_val, x4_val = (k * np.ones(3) for k in range(1, 5))
+    feed = {x1: x1_val, x2: x2_val, x3: x3_val, x4: x4_val}
+
+    y = ad.add_op(x2, x3)
+    g2, g3 = ad.gradients(y, [x2, x3])
+    y_val, g2_val, g3_val = ad.Executor([y, g2, g3]).run(feed)
+    assert np.array_equal(y_val, x2_val + x3_val)
+    assert np.array_equal(g2_val, np.ones(3)) and np.array_equal(g3_val, np.ones(3))
+
+    y = ad.mul_op(x2, x3)
+    g2, g3 = ad.gradients(y, [x2, x3])
+    y_val, g2_val, g3_val = ad.Executor([y, g2, g3]).run(feed)
+    assert np.array_equal(y_val, x2_val * x3_val)
+    assert np.array_equal(g2_val, x3_val) and np.array_equal(g3_val, x2_val)
+
+    y = x1 + x2 * x3 * x1
+    g1, g2, g3 = ad.gradients(y, [x1, x2, x3])
+    y_val, g1_val, g2_val, g3_val = ad.Executor([y, g1, g2, g3]).run(feed)
+    assert np.array_equal(y_val, x1_val + x2_val * x3_val * x1_val)
+    assert np.array_equal(g1_val, 1 + x2_val * x3_val)
+    assert np.array_equal(g2_val, x3_val * x1_val)
+    assert np.array_equal(g3_val, x2_val * x1_val)
+
+    y = x1 + x2 * x3 * x4
+    grads = ad.gradients(y, [x1, x2, x3, x4])
+    values = ad.Executor([y] + grads).run(feed)
+    assert np.array_equal(values[0], x1_val + x2_val * x3_val * x4_val)
+    for got, want in zip(values[1:], (np.ones(3), x3_val * x4_val, x2_val * x4_val,
+                                      x2_val * x3_val)):
+        assert np.array_equal(got, want)
+
+    z = x2 * x2 + x2 + x3 + 3
+    y = z * z + x3
+    g2, g3 = ad.gradients(y, [x2, x3])
+    y_val, g2_val, g3_val = ad.Executor([y, g2, g3]).run(feed)
+    z_val = x2_val * x2_val + x2_val + x3_val + 3
+    assert np.array_equal(y_val, z_val * z_val + x3_val)
+    assert np.array_equal(g2_val, 2 * z_val * (2 * x2_val + 1))
+    assert np.array_equal(g3_val, 2 * z_val + 1)
+
+
+def test_grad_of_grad():
+    x2, x3 = ad.Variable(name="x2"), ad.Variable(name="x3")
+    y = x2 * x2 + x2 * x3
+    g2, g3 = ad.gradients(y, [x2, x3])
+    g22, g23 = ad.gradients(g2, [x2, x3])
+    x2_val, x3_val = 2 * np.ones(3), 3 * np.ones(3)
+    values = ad.Executor([y, g2, g3, g22, g23]).run({x2: x2_val, x3: x3_val})
+    assert np.array_equal(values[0], x2_val * x2_val + x2_val * x3_val)
+    assert np.array_equal(values[1], 2 * x2_val + x3_val)
+    assert np.array_equal(values[2], x2_val)
+    assert np.array_equal(values[3], 2 * np.ones(3))
+    assert np.array_equal(values[4], np.ones(3))
+
+
+def test_matmul_two_vars_with_flags():
+    x2, x3 = ad.Variable(name="x2"), ad.Variable(name="x3")
+    x2_val = np.array([[1, 2], [3, 4], [5, 6]])  # 3x2, integers
+    x3_val = np.array([[7, 8, 9], [10, 11, 12]])  # 2x3
+    y = ad.matmul_op(x2, x3)
+    g2, g3 = ad.gradients(y, [x2, x3])
+    y_val, g2_val, g3_val = ad.Executor([y, g2, g3]).run({x2: x2_val, x3: x3_val})
+    ones = np.ones_like(x2_val @ x3_val)
+    assert np.array_equal(y_val, x2_val @ x3_val)
+    assert np.array_equal(g2_val, ones @ x3_val.T)
+    assert np.array_equal(g3_val, x2_val.T @ ones)
+
+    y = ad.matmul_op(x2, x3, trans_A=True, trans_B=True)   # (3x2)ᵀ (2x3)ᵀ = 2x2
+    g2, g3 = ad.gradients(y, [x2, x3])
+    y_val, g2_val, g3_val = ad.Executor([y, g2, g3]).run({x2: x2_val, x3: x3_val})
+    assert np.array_equal(y_val, x2_val.T @ x3_val.T)
+    ones = np.ones((2, 2), dtype=int)
+    assert np.array_equal(g2_val, (ones @ x3_val).T)
+    assert np.array_equal(g3_val, (x2_val @ ones).T)
+
+
+def test_course_example_and_helpers():
+    x1 = ad.Variable(name="x1")
+    x2 = x1 + 3
+    x3 = x1 + 5
+    y = x2 * x3
+    grads = ad.gradients(y, [x1, x2, x3])
+    executor = ad.Executor([y] + grads)
+    y_val, g1, g2, g3 = executor.run(feed_dict={x1: 1 * np.ones(3)})
+    assert np.array_equal(y_val, 24 * np.ones(3))
+    assert np.array_equal(g1, 10 * np.ones(3))
+    assert np.array_equal(g2, 6 * np.ones(3)) and np.array_equal(g3, 4 * np.ones(3))
+    assert executor.eval_node_list[0] is y
+    order = ad.find_topo_sort([y])
+    assert order[0] is x1 and order[-1] is y
+    assert all(order.index(i) < order.index(n) for n in order for i in n.inputs)
+    s = ad.sum_node_list([x1, x2, x3])
+    assert ad.Executor([s]).run({x1: np.zeros(2)})[0].tolist() == [8, 8]
+    z = ad.oneslike_op(x1) + ad.zeroslike_op(x1)
+    assert ad.Executor([z]).run({x1: np.zeros(2)})[0].tolist() == [1, 1]
+    p = ad.placeholder_op()
+    assert ad.Executor([p * 2]).run({p: 3})[0] == 6
+
+
+def test_op_in_the_assignment_style():
+    class SquareOp(ad.Op):
+        def compute(self, node, input_vals):
+            assert isinstance(node, ad.Node)
+            return input_vals[0] ** 2
+
+        def gradient(self, node, output_grad):
+            return [output_grad * 2 * node.inputs[0]]
+
+    square = SquareOp()
+    x = ad.Variable(name="x")
+    y = square(x) + x
+    (g,) = ad.gradients(y, [x])
+    y_val, g_val = ad.Executor([y, g]).run({x: np.array([1, 2, 3])})
+    assert np.array_equal(y_val, [2, 6, 12])
+    assert np.array_equal(g_val, [3, 5, 7])
