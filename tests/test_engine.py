@@ -85,6 +85,14 @@ def test_course_example_multi_var_chain_rule():
     np.testing.assert_array_equal(g3, x1_val + 3)
 
 
+def test_course_example_numbering_shows_constants_by_value():
+    x1 = vz.Variable("x1")
+    x2, x3 = x1 + 3, x1 + 5
+    y = x2 * x3
+    assert vz.numbering(y) == {x1: 1, x2: 2, x3: 3, y: 4}
+    assert len(vz.ranked_order(y)) == 6      # the constants 3 and 5 are nodes all the same
+
+
 def test_reused_nodes_keep_every_edge():
     a = vz.Variable("a")
     b = a + a

@@ -33,10 +33,16 @@ class Tangents:
     def __init__(self, output: Node):
         self.output = output
         self._tangent: dict[Node, Node] = {}
+        self._locals: dict[Node, list] = {}
 
     def tangent(self, node: Node) -> Node | None:
         """The tangent node v̇ of forward node ``node`` (None: it is zero)."""
         return self._tangent.get(node)
+
+    def locals(self, node: Node) -> list | None:
+        """The local partials ∂node/∂input (nodes or numbers) used for its tangent, when its
+        op states them (elementwise ops); None otherwise."""
+        return self._locals.get(node)
 
     @property
     def tangents(self) -> Mapping[Node, Node]:
@@ -92,7 +98,9 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any]) -> None:
             inputs = [tangent.get(i) for i in node.inputs]
             if all(t is None for t in inputs):
                 continue
-            t = node.op.jvp(node, inputs)
+            t, locals_ = node.op._jvp_parts(node, inputs)
+            if locals_ is not None:
+                record._locals[node] = locals_
             if t is None:
                 continue
             if not isinstance(t, Node):

@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 
 from .errors import GraphError, NodeTypeError
 from .node import Node
-from .ops import VARIABLE
+from .ops import CONSTANT, VARIABLE
 
 __all__ = ["topo_sort", "ranked_order", "numbering", "as_node_list"]
 
@@ -63,6 +63,7 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
     from the leaves; constants have depth 0), ties by creation order. For the lecture example
     ``log(x1) + x1*x2 - sin(x2)`` this gives v1 = x1, v2 = x2, v3 = ln v1, v4 = v1 × v2,
     v5 = sin v2, v6 = v3 + v4, v7 = v6 − v5. Linear time: nodes are bucketed by depth.
+    (:func:`numbering` numbers this order, leaving out constants.)
     """
     order = topo_sort(outputs)
     depth: dict[Node, int] = {}
@@ -92,8 +93,10 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
 
 
 def numbering(outputs: Node | Sequence[Node]) -> dict[Node, int]:
-    """Display numbers 1…N (v1 … vN) in :func:`ranked_order`."""
-    return {node: k for k, node in enumerate(ranked_order(outputs), start=1)}
+    """Display numbers 1…N (v1 … vN) in :func:`ranked_order`, for every node but the
+    constants, which views show by their value (v2 = v1 + 3)."""
+    ranked = (n for n in ranked_order(outputs) if n.op is not CONSTANT)
+    return {node: k for k, node in enumerate(ranked, start=1)}
 
 
 def _creation(node: Node) -> int:

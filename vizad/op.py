@@ -98,6 +98,16 @@ class Op:
         Raise ShapeError for shapes that cannot fit."""
         return None
 
+    # -- for the engines: the rules with their intermediate parts -----------------------
+    def _vjp_parts(self, node: Node, adjoint: Node) -> tuple[Any, list | None, list | None]:
+        """``(vjp result, local partials or None, unreduced partial adjoints or None)``; the
+        walkthrough shows the local partials ∂vⱼ/∂vᵢ and the sum-to-shape steps."""
+        return self.vjp(node, adjoint), None, None
+
+    def _jvp_parts(self, node: Node, tangents: Sequence[Node | None]) -> tuple[Any, list | None]:
+        """``(jvp result, local partials or None)``."""
+        return self.jvp(node, tangents), None
+
     # -- LaTeX for the derivation text ---------------------------------------------------
     def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         """The op applied to LaTeX arguments, e.g. ``\\ln v_1``."""
@@ -179,11 +189,26 @@ class ElementwiseOp(Op):
         return broadcast_shapes(*shapes)
 
     def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
-        return [_sum_to_input(_times(adjoint, p), x, node)
-                for x, p in zip(node.inputs, self.partials(node))]
+        return self._vjp_parts(node, adjoint)[0]
 
     def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
-        terms = [_times(t, p) for t, p in zip(tangents, self.partials(node)) if t is not None]
+        return self._jvp_parts(node, tangents)[0]
+
+    def _vjp_parts(self, node, adjoint):
+        locals_ = list(self.partials(node))
+        raw = [_times(adjoint, p) for p in locals_]
+        reduced = [_sum_to_input(r, x, node) for r, x in zip(raw, node.inputs)]
+        unreduced = [r if g is not r else None for r, g in zip(raw, reduced)]
+        return reduced, locals_, unreduced
+
+    def _jvp_parts(self, node, tangents):
+        locals_ = list(self.partials(node))
+        return self._tangent(node, tangents, locals_), locals_
+
+    def _tangent(self, node: Node, tangents: Sequence[Node | None],
+                 partials: Sequence[Node | int]) -> Node | None:
+        """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape."""
+        terms = [_times(t, p) for t, p in zip(tangents, partials) if t is not None]
         terms = [t for t in terms if t is not None]
         if not terms:
             return None
@@ -193,7 +218,7 @@ class ElementwiseOp(Op):
 
 def _times(adjoint: Node, partial: Node | int) -> Node | None:
     """adjoint × partial, with the partial 1 giving an identity node (so that each partial
-    adjoint is a node of its own) and 0 giving None."""
+    adjoint is a node of its own), -1 a negation, and 0 None (no contribution)."""
     if isinstance(partial, Node):
         return _ops.mul(adjoint, partial)
     if partial == 0:

@@ -29,6 +29,12 @@ class Partial(NamedTuple):
     index: int
     #: The adjoint node that computes v̄ᵢ→ⱼ.
     node: Node
+    #: The local partial derivative ∂vⱼ/∂vᵢ, as a node or a number, when the op states it
+    #: (elementwise ops); None otherwise (matmul's is a Jacobian, custom ops give only a vjp).
+    local: Node | float | None = None
+    #: v̄ⱼ ∂vⱼ/∂vᵢ before ``sum_to_shape`` reduced it to vᵢ's shape, where broadcasting
+    #: happened (``node`` is then the sum_to_shape node); None otherwise.
+    unreduced: Node | None = None
 
 
 class Adjoints:
@@ -127,9 +133,11 @@ def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any) -> None
         order.append(node)
         if not node.inputs:
             continue
-        for k, (inp, g) in enumerate(zip(node.inputs, _vjp(node, total))):
+        grads, locals_, unreduced = _vjp(node, total)
+        for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
-                partials.setdefault(inp, []).append(Partial(node, k, g))
+                partials.setdefault(inp, []).append(Partial(
+                    node, k, g, locals_ and locals_[k], unreduced and unreduced[k]))
     record.order = tuple(order)
     record.gradients = [adjoint[w] if w in adjoint else zeros_like(w) for w in wrt]
 
@@ -145,10 +153,11 @@ def _seed(y: Node, seed: Any) -> Node:
     return node
 
 
-def _vjp(node: Node, adjoint: Node) -> list[Node | None]:
-    """The op's partial adjoints for the inputs of ``node``, checked."""
+def _vjp(node: Node, adjoint: Node):
+    """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
+    and unreduced partial adjoints when the op gives them."""
     op = node.op
-    grads = op.vjp(node, adjoint)
+    grads, locals_, unreduced = op._vjp_parts(node, adjoint)
     try:
         grads = list(grads)
     except TypeError:
@@ -167,4 +176,4 @@ def _vjp(node: Node, adjoint: Node) -> list[Node | None]:
         if gs is not None and xs is not None and shapes_conflict(gs, xs):
             raise ShapeError(f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
                              f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}")
-    return grads
+    return grads, locals_, unreduced

@@ -21,7 +21,7 @@ class Add(ElementwiseOp):
     def partials(self, node):
         return [1, 1]
 
-    def jvp(self, node, tangents):
+    def _tangent(self, node, tangents, partials):
         ta, tb = tangents
         total = add(ta, tb) if ta is not None and tb is not None else identity(ta if ta is not None else tb)
         return broadcast_tangent(total, node, tangents)
@@ -43,7 +43,7 @@ class Sub(ElementwiseOp):
     def partials(self, node):
         return [1, -1]
 
-    def jvp(self, node, tangents):
+    def _tangent(self, node, tangents, partials):
         ta, tb = tangents
         if ta is not None and tb is not None:
             total = sub(ta, tb)
@@ -112,7 +112,7 @@ class Neg(ElementwiseOp):
     def partials(self, node):
         return [-1]
 
-    def jvp(self, node, tangents):
+    def _tangent(self, node, tangents, partials):
         return neg(tangents[0])
 
     def latex(self, args, attrs):
