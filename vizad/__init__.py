@@ -23,6 +23,9 @@ from .executor import Executor, evaluate
 from .reverse import Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
 from .gradcheck import DirectionCheck, GradcheckReport, gradcheck, numerical_gradient
+from .trace import (AdjointRole, CheckFailure, Contribution, Derivation, ForwardStep,
+                    ForwardTrace, ReverseStep, ReverseTrace, TangentTerm, trace_forward,
+                    trace_reverse)
 
 __version__ = "0.1.0"
 
@@ -39,6 +42,9 @@ __all__ = [
     "gradients", "build_adjoints", "Adjoints", "Partial", "jvp", "build_tangents", "Tangents",
     "Executor", "evaluate", "numerical_gradient", "gradcheck", "GradcheckReport",
     "DirectionCheck",
+    # walkthroughs
+    "trace_reverse", "trace_forward", "ReverseTrace", "ForwardTrace", "ReverseStep",
+    "ForwardStep", "Contribution", "TangentTerm", "AdjointRole", "CheckFailure", "Derivation",
     # errors
     "VizadError", "GraphError", "NodeTypeError", "FeedError", "ShapeError", "EvaluationError",
     "GradcheckError",

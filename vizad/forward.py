@@ -53,9 +53,13 @@ class Tangents:
 
 
 def build_tangents(y: Node, tangents: Mapping[Node, Any], *,
-                   shapes: Mapping[Node, Any] | None = None) -> Tangents:
+                   shapes: Mapping[Node, Any] | None = None,
+                   all_locals: bool = False) -> Tangents:
     """Extend the graph of ``y`` with tangent nodes, seeded by ``tangents``
-    ({input node: tangent value or node}); inputs not listed have a zero tangent."""
+    ({input node: tangent value or node}); inputs not listed have a zero tangent.
+
+    With ``all_locals``, the local partials are built for nodes with a zero tangent too (a
+    walkthrough shows v̇₅ = v̇₂ cos v₂ = 0 × 0.284 = 0)."""
     y = as_node(y, "jvp")
     if not isinstance(tangents, Mapping):
         raise NodeTypeError(f"jvp: tangents must be a dict {{input node: value or node}}, "
@@ -65,7 +69,7 @@ def build_tangents(y: Node, tangents: Mapping[Node, Any], *,
     hints_token = _SHAPE_HINTS.set(shapes)
     try:
         with gc_paused():
-            _extend(record, y, tangents)
+            _extend(record, y, tangents, all_locals)
     finally:
         _SHAPE_HINTS.reset(hints_token)
         _ORIGIN.reset(origin_token)
@@ -79,7 +83,7 @@ def jvp(y: Node, tangents: Mapping[Node, Any], *,
     return build_tangents(y, tangents, shapes=shapes).tangent_of_output
 
 
-def _extend(record: Tangents, y: Node, given: Mapping[Node, Any]) -> None:
+def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bool) -> None:
     seeds = {}
     for node, value in given.items():
         if not isinstance(node, Node):
@@ -97,6 +101,10 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any]) -> None:
         else:
             inputs = [tangent.get(i) for i in node.inputs]
             if all(t is None for t in inputs):
+                if all_locals:
+                    _, locals_ = node.op._jvp_parts(node, inputs)
+                    if locals_ is not None:
+                        record._locals[node] = locals_
                 continue
             t, locals_ = node.op._jvp_parts(node, inputs)
             if locals_ is not None:

@@ -1,0 +1,203 @@
+"""Text shared by every view: the one escaping function, number formatting, and LaTeX.
+
+Every piece of user text (names, values) goes through :func:`escape` before it meets DOT or
+HTML. Numbers are formatted like the lecture (3 decimals, trailing zeros dropped: 5.5, 2,
+-0.284); small tensors are written out, larger ones shown by shape.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import numpy as np
+
+__all__ = ["escape", "format_number", "format_value", "latex_value", "latex_name",
+           "latex_to_text", "SMALL_TENSOR"]
+
+#: Tensors with at most this many elements are written out in full.
+SMALL_TENSOR = 12
+
+
+def escape(text: Any) -> str:
+    """``text`` made safe inside HTML and Graphviz HTML-like labels: ``& < > " '`` become
+    entities, and backslashes, braces and newlines are kept as literal characters."""
+    out = html.escape(str(text), quote=True)
+    return out.replace("\\", "&#92;").replace("{", "&#123;").replace("}", "&#125;") \
+              .replace("\n", "&#10;").replace("\r", "&#13;")
+
+
+def format_number(x: Any, decimals: int = 3) -> str:
+    """A scalar with ``decimals`` decimals, trailing zeros dropped: 5.5, 2, -0.284, 1e-07."""
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (complex, np.complexfloating)):
+        return f"{complex(x):.{decimals}g}"
+    x = float(x)
+    if not np.isfinite(x):
+        return "nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")
+    if x != 0 and (abs(x) >= 1e6 or abs(x) < 10 ** -decimals):
+        return f"{x:.{max(decimals - 1, 1)}e}".replace("e-0", "e-").replace("e+0", "e+")
+    text = f"{x:.{decimals}f}".rstrip("0").rstrip(".") if decimals > 0 else f"{x:.0f}"
+    return "0" if text in ("-0", "") else text
+
+
+def format_value(value: Any, decimals: int = 3, small: int = SMALL_TENSOR) -> str:
+    """A value as plain text: a scalar, a small tensor written out, a larger one by shape;
+    a tuple value element by element."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(format_value(v, decimals, small) for v in value) + ")"
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return format_number(array, decimals)
+    if array.size <= small:
+        return _nested(array, lambda x: format_number(x, decimals))
+    return f"array{array.shape}"
+
+
+def _nested(array: np.ndarray, fmt) -> str:
+    if array.ndim == 1:
+        return "[" + ", ".join(fmt(x) for x in array) + "]"
+    return "[" + ", ".join(_nested(a, fmt) for a in array) + "]"
+
+
+def latex_value(value: Any, decimals: int = 3, small: int = SMALL_TENSOR) -> str:
+    """A value as LaTeX: scalars as numbers, small vectors and matrices as bmatrix, others by
+    shape."""
+    if isinstance(value, tuple):
+        return r"\left(" + ", ".join(latex_value(v, decimals, small) for v in value) + r"\right)"
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return format_number(array, decimals)
+    if array.size <= small and array.ndim <= 2:
+        rows = array.reshape(1, -1) if array.ndim == 1 else array
+        body = r" \\ ".join(" & ".join(format_number(x, decimals) for x in row) for row in rows)
+        return r"\begin{bmatrix}" + body + r"\end{bmatrix}"
+    return r"\text{array of shape }" + _latex_shape(array.shape)
+
+
+def _latex_shape(shape: tuple) -> str:
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+_SIMPLE_NAME = re.compile(r"^([A-Za-z]+)(\d*)$")
+_LATEX_SPECIAL = {"\\": r"\backslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
+                  "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}"}
+
+
+def latex_name(name: str) -> str:
+    """A user's name as LaTeX: ``x1`` → ``x_{1}``, ``W`` → ``W``, anything else as escaped
+    upright text, so that no name can inject LaTeX commands."""
+    match = _SIMPLE_NAME.match(name)
+    if match:
+        letters, digits = match.groups()
+        letters = letters if len(letters) == 1 else rf"\mathrm{{{letters}}}"
+        return f"{letters}_{{{digits}}}" if digits else letters
+    safe = "".join(_LATEX_SPECIAL.get(c, c) for c in name.replace("\n", " "))
+    return rf"\text{{{safe}}}"
+
+
+# -- LaTeX to plain text --------------------------------------------------------------------
+_SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+_SUP = str.maketrans("0123456789+-=()Tn", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ")
+_SYMBOLS = {"times": "×", "cdot": "·", "sigma": "σ", "sum": "Σ", "partial": "∂", "to": "→",
+            "cos": "cos", "sin": "sin", "ln": "ln", "log": "log", "tanh": "tanh", "exp": "exp",
+            "textstyle": "", "left": "", "right": "", ",": " ", ";": " ", "quad": "  ",
+            "backslash": "\\", "infty": "∞", "Sigma": "Σ"}
+
+
+def latex_to_text(latex: str) -> str:
+    """The LaTeX that vizad writes, as readable plain text: ``\\bar{v}_{5} \\cos v_{2}`` →
+    ``v̄₅ cos v₂``, ``\\frac{1}{v_{1}}`` → ``1/v₁``. For tables and text reprs."""
+    text, _ = _convert(latex, 0, "")
+    return re.sub(r"\s+", " ", text).replace("∂ ", "∂").strip()
+
+
+def _unescape_text(body: str) -> str:
+    """The inside of ``\text{…}`` as written by :func:`latex_name`, unescaped."""
+    return re.sub(r"\\(backslash\{\}|[{}_#$%&]|\^\{\}|~\{\})",
+                  lambda m: "\\" if m.group(1).startswith("backslash") else m.group(1)[0],
+                  body)
+
+
+def _group(s: str, i: int) -> tuple[str, int]:
+    """The argument at ``s[i]``: a braced group's inside, a command, or one character."""
+    while i < len(s) and s[i] == " ":
+        i += 1
+    if i >= len(s):
+        return "", i
+    if s[i] == "{":
+        depth, j = 0, i
+        while j < len(s):
+            if s[j] == "\\":
+                j += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(s[j], 0)
+            if depth == 0:
+                return s[i + 1:j], j + 1
+            j += 1
+        return s[i + 1:], len(s)
+    if s[i] == "\\":
+        m = re.match(r"\\([A-Za-z]+|.)", s[i:])
+        return m.group(0), i + len(m.group(0))
+    return s[i], i + 1
+
+
+def _arg(s: str, i: int) -> tuple[str, int]:
+    raw, i = _group(s, i)
+    return latex_to_text(raw), i
+
+
+def _wrap(text: str) -> str:
+    """``text`` in parentheses unless it is one token (v̄₃, ∂y, 0.5, -2)."""
+    return text if re.fullmatch(r"-?[^\s+\-×/·()]+", text) else f"({text})"
+
+
+def _convert(s: str, i: int, out: str) -> tuple[str, int]:
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            m = re.match(r"\\([A-Za-z]+|.)", s[i:])
+            name, i = m.group(1), i + len(m.group(0))
+            if name == "frac":
+                num, i = _arg(s, i)
+                den, i = _arg(s, i)
+                out += f"{_wrap(num)}/{_wrap(den)}"
+            elif name in ("bar", "dot", "overline"):
+                body, i = _arg(s, i)
+                out += body[:1] + ("\u0307" if name == "dot" else "\u0304") + body[1:]
+            elif name == "sqrt":
+                body, i = _arg(s, i)
+                out += "√" + _wrap(body)
+            elif name in ("operatorname", "mathrm", "text", "mathbf", "mathit"):
+                body, i = _group(s, i)
+                out += _unescape_text(body) if name == "text" else latex_to_text(body)
+            elif name == "begin":
+                env, i = _group(s, i)
+                end = s.find(r"\end{" + env + "}", i)
+                body = s[i:end if end >= 0 else len(s)]
+                i = end + len(env) + 6 if end >= 0 else len(s)
+                rows = [latex_to_text(r).replace(" & ", ", ").replace("&", ",")
+                        for r in body.split(r"\\")]
+                out += "[" + "; ".join(rows) + "]"
+            elif name in _SYMBOLS:
+                out += _SYMBOLS[name]
+            elif name in "{}_^#$%&~":
+                out += name
+            else:
+                out += name
+        elif c in "_^":
+            body, i = _arg(s, i + 1)
+            table = _SUB if c == "_" else _SUP
+            converted = body.translate(table)
+            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ" for ch in converted) and converted:
+                out += converted
+            else:
+                out += ("_" if c == "_" else "^") + _wrap(body)
+        elif c in "{}":
+            i += 1
+        else:
+            out += c
+            i += 1
+    return out, i

@@ -1,0 +1,205 @@
+"""Building walkthroughs: evaluate the graph that reverse or forward mode built, and read every
+step's values off it (no second implementation of the maths)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from .._gc import gc_paused
+from ..executor import Executor
+from ..forward import build_tangents
+from ..graph import as_node_list, numbering, ranked_order
+from ..node import Node, TupleShape, as_node
+from ..ops import CONSTANT, VARIABLE
+from ..reverse import build_adjoints
+from ..text import latex_name, latex_value
+from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
+from .traces import ForwardTrace, ReverseTrace
+
+__all__ = ["trace_reverse", "trace_forward"]
+
+
+def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
+                  feed: Mapping[Node, Any] | None = None, *, decimals: int = 3) -> ReverseTrace:
+    """The reverse-mode walkthrough of ``y`` at ``feed``: one step per node in reverse
+    topological order, v̄ᵢ = Σⱼ v̄ᵢ→ⱼ with v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ.
+
+    ``wrt`` defaults to every Variable of the graph. The adjoint graph is built with the shapes
+    of this evaluation, so sum-to-shape steps appear exactly where broadcasting happened.
+    """
+    y = as_node(y, "trace_reverse")
+    feed = dict(feed or {})
+    forward = Executor([y]).values_by_node(feed)
+    wrt = _default_wrt(y) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
+    record = build_adjoints(y, wrt, shapes={n: _shape(v) for n, v in forward.items()})
+    with gc_paused():
+        wanted = _adjoint_graph_nodes(record)
+        values = Executor([y] + wanted).values_by_node(feed)
+        numbers = numbering(y)
+        names = _Names(numbers)
+        steps = []
+        for index, node in enumerate(record.order):
+            contributions = tuple(_contribution(p, record, values, names)
+                                  for p in record.partials(node))
+            adjoint_node = record.adjoint(node)
+            steps.append(ReverseStep(
+                index=index, node=node, label=names.label(node), symbol=names.symbol(node),
+                definition=names.definition(node), value=values[node],
+                shape=_shape(values[node]), contributions=contributions,
+                adjoint=values[adjoint_node], adjoint_node=adjoint_node))
+    return ReverseTrace(y, tuple(wrt), feed, tuple(steps), record, values, numbers, decimals)
+
+
+def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
+                  tangents: Mapping[Node, Any] | None = None, *,
+                  decimals: int = 3) -> ForwardTrace:
+    """The forward-mode walkthrough of ``y`` at ``feed`` seeded with ``tangents`` ({input:
+    tangent}): one step per node in topological order, v̇ᵢ = Σₖ v̇ₖ ∂vᵢ/∂vₖ.
+
+    ``tangents`` defaults to ẋ = 1 for the first Variable (∂/∂x₁, as in the lecture).
+    """
+    y = as_node(y, "trace_forward")
+    feed = dict(feed or {})
+    forward = Executor([y]).values_by_node(feed)
+    if tangents is None:
+        first = _default_wrt(y)[:1]
+        tangents = {x: np.ones_like(np.asarray(forward[x], dtype=float)) for x in first}
+    record = build_tangents(y, tangents, shapes={n: _shape(v) for n, v in forward.items()},
+                            all_locals=True)
+    with gc_paused():
+        wanted = []
+        for node in record.order:
+            wanted.append(record.tangent(node))
+        for node in ranked_order(y):
+            wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
+        values = Executor([y] + wanted).values_by_node(feed)
+        numbers = numbering(y)
+        names = _Names(numbers)
+        steps = []
+        for node in ranked_order(y):
+            if node.op is CONSTANT:
+                continue
+            tangent_node = record.tangent(node)
+            value = values[node]
+            tangent = values[tangent_node] if tangent_node is not None else _zeros_like(value)
+            seeded = node in record.seeds
+            terms = () if seeded or not node.inputs else tuple(
+                _term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
+            steps.append(ForwardStep(
+                index=len(steps), node=node, label=names.label(node), symbol=names.symbol(node),
+                definition=names.definition(node), value=value, shape=_shape(value),
+                tangent=tangent, tangent_node=tangent_node, terms=terms, seeded=seeded))
+    return ForwardTrace(y, dict(record.seeds), feed, tuple(steps), record, values, numbers,
+                        decimals)
+
+
+# -- helpers --------------------------------------------------------------------------------
+class _Names:
+    """Labels and LaTeX symbols from the display numbering; constants by their value."""
+
+    def __init__(self, numbers: Mapping[Node, int]):
+        self.numbers = numbers
+
+    def label(self, node: Node) -> str:
+        k = self.numbers.get(node)
+        return f"v{k}" if k is not None else _constant_text(node)
+
+    def symbol(self, node: Node) -> str:
+        k = self.numbers.get(node)
+        if k is not None:
+            return f"v_{{{k}}}"
+        if node.op is CONSTANT:
+            if node.name is not None:
+                return latex_name(node.name)
+            return latex_value(node.attrs["value"])
+        return rf"\text{{node {node.id}}}"
+
+    def definition(self, node: Node) -> str:
+        if node.op is VARIABLE:
+            return latex_name(node.name)
+        return node.op.latex([self.symbol(i) for i in node.inputs], node.attrs)
+
+
+def _constant_text(node: Node) -> str:
+    if node.op is CONSTANT:
+        return node.name if node.name is not None else str(node)
+    return f"node {node.id}"
+
+
+def _default_wrt(y: Node) -> list[Node]:
+    return [n for n in ranked_order(y) if n.op is VARIABLE]
+
+
+def _adjoint_graph_nodes(record) -> list[Node]:
+    """Every node of the adjoint graph that a step reads, in walkthrough order."""
+    wanted: list[Node] = []
+    for node in record.order:
+        wanted.append(record.adjoint(node))
+        for p in record.partials(node):
+            wanted.append(p.node)
+            if isinstance(p.local, Node):
+                wanted.append(p.local)
+            if p.unreduced is not None:
+                wanted.append(p.unreduced)
+    wanted.extend(record.gradients)
+    return wanted
+
+
+def _contribution(p, record, values, names: _Names) -> Contribution:
+    consumer = p.consumer
+    args = [names.symbol(i) for i in consumer.inputs]
+    adjoint_symbol = rf"\bar{{v}}_{{{names.numbers[consumer]}}}" \
+        if consumer in names.numbers else r"\bar{y}"
+    op = consumer.op
+    if isinstance(p.local, Node):
+        local = values[p.local]
+    elif p.local is not None:
+        local = p.local
+    else:
+        local = _local_from_ratio(values[p.node], values[record.adjoint(consumer)])
+    return Contribution(
+        consumer=consumer, consumer_label=names.label(consumer), index=p.index,
+        local=local, local_latex=op.partial_latex(args, consumer.attrs, p.index),
+        partial=values[p.node], partial_latex=op.vjp_latex(args, adjoint_symbol, consumer.attrs,
+                                                           p.index),
+        partial_node=p.node, local_node=p.local if isinstance(p.local, Node) else None,
+        unreduced=values[p.unreduced] if p.unreduced is not None else None,
+        unreduced_node=p.unreduced)
+
+
+def _local_from_ratio(partial, adjoint):
+    """∂vⱼ/∂vᵢ = v̄ᵢ→ⱼ / v̄ⱼ for scalars, when the op gives only a vjp; None for tensors (where
+    the local derivative is a Jacobian) and where v̄ⱼ is 0."""
+    if isinstance(partial, tuple) or isinstance(adjoint, tuple):
+        return None
+    if np.size(partial) != 1 or np.size(adjoint) != 1 or float(np.ravel(adjoint)[0]) == 0:
+        return None
+    return float(np.ravel(partial)[0]) / float(np.ravel(adjoint)[0])
+
+
+def _term(x: Node, k: int, node: Node, record, values, names: _Names) -> TangentTerm:
+    t_node = record.tangent(x)
+    tangent = values[t_node] if t_node is not None else _zeros_like(values[x])
+    locals_ = record.locals(node)
+    local = None
+    if locals_ is not None:
+        p = locals_[k]
+        local = values[p] if isinstance(p, Node) else p
+    args = [names.symbol(i) for i in node.inputs]
+    return TangentTerm(input=x, input_symbol=names.symbol(x), tangent=tangent, local=local,
+                       local_latex=node.op.partial_latex(args, node.attrs, k))
+
+
+def _shape(value: Any):
+    if isinstance(value, tuple):
+        return TupleShape(_shape(v) for v in value)
+    return np.shape(value)
+
+
+def _zeros_like(value: Any):
+    if isinstance(value, tuple):
+        return tuple(_zeros_like(v) for v in value)
+    return np.zeros_like(np.asarray(value, dtype=np.result_type(np.asarray(value), float)))
+

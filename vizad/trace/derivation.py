@@ -1,0 +1,158 @@
+"""The lecture-style derivation lines of a walkthrough, in LaTeX.
+
+Reverse:  v̄2 = v̄5 ∂v5/∂v2 + v̄4 ∂v4/∂v2 = v̄5 cos v2 + v̄4 v1 = −0.284 + 2 = 1.716
+Forward:  v̇4 = v̇1 v2 + v̇2 v1 = 1 × 5 + 0 × 2 = 5
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..text import latex_to_text, latex_value
+from .records import ForwardStep, ReverseStep
+
+__all__ = ["Derivation", "reverse_line", "forward_line"]
+
+
+class Derivation:
+    """LaTeX lines shown as rendered maths in Jupyter; ``str()`` gives plain text."""
+
+    def __init__(self, lines: Sequence[str]):
+        self.lines = list(lines)
+
+    def latex(self) -> str:
+        body = r" \\ ".join(_align(line) for line in self.lines)
+        return r"\begin{aligned}" + body + r"\end{aligned}"
+
+    def _repr_latex_(self) -> str:
+        return "$$" + self.latex() + "$$"
+
+    def __str__(self) -> str:
+        return "\n".join(latex_to_text(line) for line in self.lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, k):
+        return self.lines[k]
+
+
+def _align(line: str) -> str:
+    """Align the lines on their first '='."""
+    return line.replace(" = ", " &= ", 1)
+
+
+def _bar(symbol: str) -> str:
+    return _accent(r"\bar", symbol)
+
+
+def _dot(symbol: str) -> str:
+    return _accent(r"\dot", symbol)
+
+
+def _accent(accent: str, symbol: str) -> str:
+    """``\\bar{v}_{5}`` from ``v_{5}``; a non-v symbol gets the accent whole."""
+    m = re.fullmatch(r"v_\{(\d+)\}", symbol)
+    return rf"{accent}{{v}}_{{{m.group(1)}}}" if m else rf"{accent}{{{symbol}}}"
+
+
+def _join(terms: Sequence[str]) -> str:
+    """``a + b - c`` from terms that may start with a minus sign."""
+    out = ""
+    for k, term in enumerate(terms):
+        term = term.strip()
+        if k == 0:
+            out = term
+        elif term.startswith("-"):
+            out += " - " + term[1:].lstrip()
+        else:
+            out += " + " + term
+    return out
+
+
+def _number(value: Any, decimals: int) -> str:
+    return latex_value(value, decimals)
+
+
+def reverse_line(step: ReverseStep, decimals: int = 3) -> str:
+    """The derivation of one reverse step's adjoint."""
+    lhs = _bar(step.symbol)
+    total = _number(step.adjoint, decimals)
+    if step.is_output:
+        return rf"{lhs} = \frac{{\partial y}}{{\partial {step.symbol}}} = {total}"
+    i = step.symbol
+    parts = [lhs]
+    parts.append(_join([rf"{_bar(_symbol_of(c))} \frac{{\partial {_symbol_of(c)}}}{{\partial {i}}}"
+                        for c in step.contributions]))
+    if all(c.partial_latex is not None for c in step.contributions):
+        parts.append(_join([_reduced(c.partial_latex, c) for c in step.contributions]))
+    if len(step.contributions) > 1:
+        parts.append(_join([_number(c.partial, decimals) for c in step.contributions]))
+    parts.append(total)
+    return " = ".join(_dedupe(parts))
+
+
+def _symbol_of(contribution) -> str:
+    return contribution.consumer_label.replace("v", "v_{", 1) + "}" \
+        if re.fullmatch(r"v\d+", contribution.consumer_label) else contribution.consumer_label
+
+
+def _reduced(latex: str, contribution) -> str:
+    """The partial adjoint's formula, wrapped in the sum-to-shape step where it happened."""
+    if not contribution.reduced:
+        return latex
+    shape = np.shape(contribution.partial)
+    target = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+    return rf"\textstyle\sum_{{\to {target}}}\left({latex}\right)"
+
+
+def _dedupe(parts: list[str]) -> list[str]:
+    out: list[str] = []
+    for part in parts:
+        if not out or part != out[-1]:
+            out.append(part)
+    return out
+
+
+def forward_line(step: ForwardStep, decimals: int = 3) -> str:
+    """The tangent rule of one forward step, with symbols and then numbers."""
+    lhs = _dot(step.symbol)
+    total = _number(step.tangent, decimals)
+    if step.seeded or not step.terms:
+        return f"{lhs} = {total}"
+    parts = [lhs]
+    if all(t.local_latex is not None for t in step.terms):
+        parts.append(_join([_product(_dot(t.input_symbol), t.local_latex) for t in step.terms
+                            if t.local_latex != "0"]) or "0")
+        if all(t.local is not None for t in step.terms):
+            parts.append(_join([_number_product(t.tangent, t.local, decimals)
+                                for t in step.terms if t.local_latex != "0"]) or "0")
+    parts.append(total)
+    return " = ".join(_dedupe(parts))
+
+
+def _product(left: str, right: str) -> str:
+    reciprocal = re.fullmatch(r"\\frac\{1\}\{(.*)\}", right)
+    if reciprocal:
+        return rf"\frac{{{left}}}{{{reciprocal.group(1)}}}"
+    if right == "1":
+        return left
+    if right == "-1":
+        return "-" + left
+    return f"{left} {right}"
+
+
+def _number_product(tangent: Any, local: Any, decimals: int) -> str:
+    t = _number(tangent, decimals)
+    if isinstance(local, (int, float)) and not isinstance(local, bool):
+        if local == 1:
+            return t
+        if local == -1:
+            return "-" + t if not t.startswith("-") else t[1:]
+    return rf"{t} \times {_number(local, decimals)}"
