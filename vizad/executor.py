@@ -8,7 +8,7 @@ import numpy as np
 
 from ._gc import gc_paused
 from .errors import EvaluationError, FeedError, ShapeError
-from .graph import as_node_list, topo_sort
+from .graph import _topo_sort, as_node_list
 from .node import Node, TupleShape, _numeric_array
 from .ops import CONSTANT, VARIABLE
 
@@ -19,13 +19,16 @@ class Executor:
     """Evaluates a list of nodes. The plan (topological order, input slots, bound compute
     functions) is made once here and reused by every :meth:`run`."""
 
-    def __init__(self, nodes: Node | Iterable[Node]):
+    def __init__(self, nodes: Node | Iterable[Node], *, given: Iterable[Node] = ()):
+        """``given``: nodes whose values every run supplies in the feed dict, as if they were
+        Variables (what they depend on is not evaluated)."""
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
+        self._given = frozenset(given)
         with gc_paused():
             self._plan()
 
     def _plan(self) -> None:
-        order = topo_sort(self.nodes)
+        order = _topo_sort(self.nodes, self._given)
         slot = {node: k for k, node in enumerate(order)}
         self._order = order
         self._slot = slot
@@ -36,13 +39,13 @@ class Executor:
             op = node.op
             if op is CONSTANT:
                 self._initial[k] = node.attrs["value"]
-            elif op is VARIABLE:
+            elif op is VARIABLE or node in self._given:
                 self._variables.append((k, node))
             else:
                 steps.append((op._bind(node), tuple([slot[i] for i in node.inputs]), k))
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
-        self._lean_steps = _with_releases(steps, set(self._outputs))
+        self._lean_steps: list | None = None    # made on the first run()
 
     @property
     def variables(self) -> list[Node]:
@@ -67,6 +70,8 @@ class Executor:
                 for fn, inputs, k in self._steps:
                     values[k] = fn(*[values[i] for i in inputs])
             else:
+                if self._lean_steps is None:
+                    self._lean_steps = _with_releases(self._steps, set(self._outputs))
                 for fn, inputs, k, dead in self._lean_steps:
                     values[k] = fn(*[values[i] for i in inputs])
                     for i in dead:
@@ -110,12 +115,17 @@ def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
     try:
         value = feed_dict[node]
     except KeyError:
+        if node.op is not VARIABLE:
+            raise FeedError(f"{node._describe()} is given to this Executor but not in the feed "
+                            "dict") from None
         fed = ", ".join(sorted(repr(str(n)) for n in feed_dict if isinstance(n, Node))) or "nothing"
         raise FeedError(f"Variable {node.name!r} (node #{node.id}) is not in the feed dict "
                         f"(it has {fed})") from None
     except TypeError:
         raise FeedError(f"the feed dict must map Variable nodes to values, got "
                         f"{type(feed_dict).__name__}") from None
+    if node.op is not VARIABLE:
+        return value     # a given intermediate value, computed by an earlier evaluation
     value = _numeric_array(value, f"feed value of Variable {node.name!r}")
     declared = node.attrs["shape"]
     if declared is not None and np.shape(value) != declared:

@@ -5,7 +5,7 @@ No recursion on graph depth anywhere: a chain of 200,000 nodes is an ordinary gr
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Container, Iterable, Sequence
 
 from .errors import GraphError, NodeTypeError
 from .node import Node
@@ -24,19 +24,25 @@ def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node
     return items
 
 
-def topo_sort(outputs: Node | Iterable[Node]) -> list[Node]:
+def topo_sort(outputs: Node | Iterable[Node], stop: Container[Node] = ()) -> list[Node]:
     """Every node that ``outputs`` depend on, each after all of its inputs.
 
     Depth-first, iterative, in input order, so the same graph always gives the same order.
-    Raises GraphError naming a node on the cycle if the graph has one.
+    Nodes in ``stop`` are listed but not walked into. Raises GraphError naming a node on the
+    cycle if the graph has one.
     """
+    return _topo_sort(as_node_list(outputs, "topo_sort"), stop)
+
+
+def _topo_sort(outputs: list[Node], stop: Container[Node] = ()) -> list[Node]:
+    """:func:`topo_sort` of a list already checked to hold only nodes."""
     order: list[Node] = []
     done: set[Node] = set()
     on_path: set[Node] = set()
-    for root in as_node_list(outputs, "topo_sort"):
+    for root in outputs:
         if root in done:
             continue
-        stack = [(root, iter(root.inputs))]
+        stack = [(root, iter(() if root in stop else root.inputs))]
         on_path.add(root)
         while stack:
             node, pending = stack[-1]
@@ -46,7 +52,7 @@ def topo_sort(outputs: Node | Iterable[Node]) -> list[Node]:
                 if inp in on_path:
                     raise GraphError(f"the graph has a cycle through {inp._describe()}")
                 on_path.add(inp)
-                stack.append((inp, iter(inp.inputs)))
+                stack.append((inp, iter(() if inp in stop else inp.inputs)))
                 break
             else:
                 stack.pop()
@@ -95,8 +101,13 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
 def numbering(outputs: Node | Sequence[Node]) -> dict[Node, int]:
     """Display numbers 1…N (v1 … vN) in :func:`ranked_order`, for every node but the
     constants, which views show by their value (v2 = v1 + 3)."""
-    ranked = (n for n in ranked_order(outputs) if n.op is not CONSTANT)
-    return {node: k for k, node in enumerate(ranked, start=1)}
+    return number_ranked(ranked_order(outputs))
+
+
+def number_ranked(ranked: Iterable[Node]) -> dict[Node, int]:
+    """:func:`numbering` from an already computed :func:`ranked_order`."""
+    numbered = (n for n in ranked if n.op is not CONSTANT)
+    return {node: k for k, node in enumerate(numbered, start=1)}
 
 
 def _creation(node: Node) -> int:

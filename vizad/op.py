@@ -203,6 +203,8 @@ class ElementwiseOp(Op):
 
     def _jvp_parts(self, node, tangents):
         locals_ = list(self.partials(node))
+        if all(t is None for t in tangents):
+            return None, locals_
         return self._tangent(node, tangents, locals_), locals_
 
     def _tangent(self, node: Node, tangents: Sequence[Node | None],

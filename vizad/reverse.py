@@ -75,7 +75,8 @@ class Adjoints:
 
 
 def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
-                   shapes: Mapping[Node, Any] | None = None) -> Adjoints:
+                   shapes: Mapping[Node, Any] | None = None,
+                   _ranked: list[Node] | None = None) -> Adjoints:
     """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
 
     ``seed`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y)). ``shapes`` maps
@@ -90,7 +91,7 @@ def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
     hints_token = _SHAPE_HINTS.set(shapes)
     try:
         with gc_paused():
-            _extend(record, y, wrt, seed)
+            _extend(record, y, wrt, seed, _ranked or ranked_order(y))
     finally:
         _SHAPE_HINTS.reset(hints_token)
         _ORIGIN.reset(origin_token)
@@ -107,8 +108,8 @@ def gradients(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
     return build_adjoints(y, wrt, seed, shapes=shapes).gradients
 
 
-def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any) -> None:
-    forward = ranked_order(y)
+def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any,
+            forward: list[Node]) -> None:
     depends = set(wrt)
     for node in forward:
         for i in node.inputs:

@@ -103,6 +103,9 @@ class BroadcastTo(_TargetShapeOp):
     def jvp(self, node, tangents):
         return _with_target(self, tangents[0], _target_of(node))
 
+    def vjp_latex(self, args, adjoint, attrs, index):
+        return rf"\textstyle\sum_{{\to \text{{shape}}}} {adjoint}" if index == 0 else None
+
 
 class SumToShape(_TargetShapeOp):
     """Sum a broadcast adjoint back to an input's shape: the one place where the adjoints of
@@ -149,6 +152,9 @@ class Reshape(_TargetShapeOp):
 
     def jvp(self, node, tangents):
         return _with_target(self, tangents[0], _target_of(node))
+
+    def vjp_latex(self, args, adjoint, attrs, index):
+        return rf"\operatorname{{reshape}}\left({adjoint}\right)" if index == 0 else None
 
 
 def _target_of(node: Node):
@@ -250,6 +256,9 @@ class Transpose(Op):
     def jvp(self, node, tangents):
         return transpose(tangents[0], node.attrs.get("axes"))
 
+    def vjp_latex(self, args, adjoint, attrs, index):
+        return f"{adjoint}^{{T}}" if attrs.get("axes") is None else None
+
     def latex(self, args, attrs):
         if attrs.get("axes") is None:
             return f"{args[0]}^{{T}}"
@@ -278,6 +287,10 @@ class _Reduction(Op):
 
     def jvp(self, node, tangents):
         return type(self).build(tangents[0], node.attrs.get("axis"), node.attrs.get("keepdims"))
+
+    def vjp_latex(self, args, adjoint, attrs, index):
+        spread = rf"\operatorname{{broadcast}}\left({adjoint}\right)"
+        return spread if self.name == "sum" else rf"\frac{{{spread}}}{{n}}"
 
     def latex(self, args, attrs):
         axis = attrs.get("axis")

@@ -10,7 +10,7 @@ import numpy as np
 from .._gc import gc_paused
 from ..executor import Executor
 from ..forward import build_tangents
-from ..graph import as_node_list, numbering, ranked_order
+from ..graph import as_node_list, number_ranked, ranked_order
 from ..node import Node, TupleShape, as_node
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import build_adjoints
@@ -32,12 +32,13 @@ def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
     y = as_node(y, "trace_reverse")
     feed = dict(feed or {})
     forward = Executor([y]).values_by_node(feed)
-    wrt = _default_wrt(y) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
-    record = build_adjoints(y, wrt, shapes={n: _shape(v) for n, v in forward.items()})
+    ranked = ranked_order(y)
+    wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
+    record = build_adjoints(y, wrt, shapes={n: _shape(v) for n, v in forward.items()},
+                            _ranked=ranked)
     with gc_paused():
-        wanted = _adjoint_graph_nodes(record)
-        values = Executor([y] + wanted).values_by_node(feed)
-        numbers = numbering(y)
+        values = _evaluate_extension(_adjoint_graph_nodes(record), forward, feed)
+        numbers = number_ranked(ranked)
         names = _Names(numbers)
         steps = []
         for index, node in enumerate(record.order):
@@ -63,8 +64,9 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
     y = as_node(y, "trace_forward")
     feed = dict(feed or {})
     forward = Executor([y]).values_by_node(feed)
+    ranked = ranked_order(y)
     if tangents is None:
-        first = _default_wrt(y)[:1]
+        first = _default_wrt(ranked)[:1]
         tangents = {x: np.ones_like(np.asarray(forward[x], dtype=float)) for x in first}
     record = build_tangents(y, tangents, shapes={n: _shape(v) for n, v in forward.items()},
                             all_locals=True)
@@ -72,13 +74,13 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
         wanted = []
         for node in record.order:
             wanted.append(record.tangent(node))
-        for node in ranked_order(y):
+        for node in ranked:
             wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
-        values = Executor([y] + wanted).values_by_node(feed)
-        numbers = numbering(y)
+        values = _evaluate_extension(wanted, forward, feed)
+        numbers = number_ranked(ranked)
         names = _Names(numbers)
         steps = []
-        for node in ranked_order(y):
+        for node in ranked:
             if node.op is CONSTANT:
                 continue
             tangent_node = record.tangent(node)
@@ -96,11 +98,27 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
 
 
 # -- helpers --------------------------------------------------------------------------------
+def _evaluate_extension(nodes: list[Node], forward: dict[Node, Any],
+                        feed: Mapping[Node, Any]) -> dict[Node, Any]:
+    """The values of the nodes a graph extension added, reusing the forward values already
+    computed; returns every value, forward ones included."""
+    values = Executor(nodes, given=forward).values_by_node({**feed, **forward})
+    return {**forward, **values}
+
+
 class _Names:
     """Labels and LaTeX symbols from the display numbering; constants by their value."""
 
     def __init__(self, numbers: Mapping[Node, int]):
         self.numbers = numbers
+        self._args: dict[Node, list[str]] = {}
+
+    def args(self, node: Node) -> list[str]:
+        """The symbols of a node's inputs (cached: a node has one contribution per input)."""
+        args = self._args.get(node)
+        if args is None:
+            args = self._args[node] = [self.symbol(i) for i in node.inputs]
+        return args
 
     def label(self, node: Node) -> str:
         k = self.numbers.get(node)
@@ -119,7 +137,7 @@ class _Names:
     def definition(self, node: Node) -> str:
         if node.op is VARIABLE:
             return latex_name(node.name)
-        return node.op.latex([self.symbol(i) for i in node.inputs], node.attrs)
+        return node.op.latex(self.args(node), node.attrs)
 
 
 def _constant_text(node: Node) -> str:
@@ -128,8 +146,8 @@ def _constant_text(node: Node) -> str:
     return f"node {node.id}"
 
 
-def _default_wrt(y: Node) -> list[Node]:
-    return [n for n in ranked_order(y) if n.op is VARIABLE]
+def _default_wrt(ranked: list[Node]) -> list[Node]:
+    return [n for n in ranked if n.op is VARIABLE]
 
 
 def _adjoint_graph_nodes(record) -> list[Node]:
@@ -149,7 +167,7 @@ def _adjoint_graph_nodes(record) -> list[Node]:
 
 def _contribution(p, record, values, names: _Names) -> Contribution:
     consumer = p.consumer
-    args = [names.symbol(i) for i in consumer.inputs]
+    args = names.args(consumer)
     adjoint_symbol = rf"\bar{{v}}_{{{names.numbers[consumer]}}}" \
         if consumer in names.numbers else r"\bar{y}"
     op = consumer.op
@@ -187,7 +205,7 @@ def _term(x: Node, k: int, node: Node, record, values, names: _Names) -> Tangent
     if locals_ is not None:
         p = locals_[k]
         local = values[p] if isinstance(p, Node) else p
-    args = [names.symbol(i) for i in node.inputs]
+    args = names.args(node)
     return TangentTerm(input=x, input_symbol=names.symbol(x), tangent=tangent, local=local,
                        local_latex=node.op.partial_latex(args, node.attrs, k))
 
