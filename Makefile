@@ -19,6 +19,7 @@ test: setup-test graphviz
 ## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
 bench: setup-test graphviz
 	$(PY) bench/engine.py
+	$(PY) bench/trace.py
 
 setup-notebook: $(VENV)/.installed-notebook
 setup-test: $(VENV)/.installed-test

@@ -37,28 +37,29 @@ def topo_sort(outputs: Node | Iterable[Node], stop: Container[Node] = ()) -> lis
 def _topo_sort(outputs: list[Node], stop: Container[Node] = ()) -> list[Node]:
     """:func:`topo_sort` of a list already checked to hold only nodes."""
     order: list[Node] = []
-    done: set[Node] = set()
-    on_path: set[Node] = set()
+    append = order.append
+    state: dict[Node, bool] = {}      # False: on the current path; True: done
+    get = state.get
     for root in outputs:
-        if root in done:
+        if root in state:
             continue
+        state[root] = False
         stack = [(root, iter(() if root in stop else root.inputs))]
-        on_path.add(root)
         while stack:
             node, pending = stack[-1]
             for inp in pending:
-                if inp in done:
+                seen = get(inp)
+                if seen:
                     continue
-                if inp in on_path:
+                if seen is False:
                     raise GraphError(f"the graph has a cycle through {inp._describe()}")
-                on_path.add(inp)
+                state[inp] = False
                 stack.append((inp, iter(() if inp in stop else inp.inputs)))
                 break
             else:
                 stack.pop()
-                on_path.discard(node)
-                done.add(node)
-                order.append(node)
+                state[node] = True
+                append(node)
     return order
 
 

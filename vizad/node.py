@@ -35,6 +35,7 @@ _ORIGIN: contextvars.ContextVar = contextvars.ContextVar("vizad_origin", default
 _SHAPE_HINTS: contextvars.ContextVar = contextvars.ContextVar("vizad_shape_hints", default=None)
 
 _NUMERIC_KINDS = frozenset("biufc")
+_PYTHON_NUMBERS = frozenset({float, int, bool})
 _get_origin = _ORIGIN.get
 _get_hints = _SHAPE_HINTS.get
 
@@ -170,10 +171,13 @@ def Variable(name: str, shape: Shape | None = None) -> Node:
 
 def constant(value: Any, name: str | None = None) -> Node:
     """A constant node holding a (read-only copy of a) numeric value."""
-    array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
-    if isinstance(array, tuple):
-        raise GraphError("constant: tuple values are built with vz.make_tuple")
-    array = array.copy()
+    if type(value) in _PYTHON_NUMBERS:       # the common case: a literal in an expression
+        array = np.array(value)
+    else:
+        array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
+        if isinstance(array, tuple):
+            raise GraphError("constant: tuple values are built with vz.make_tuple")
+        array = array.copy()
     array.setflags(write=False)
     return Node(_ops.CONSTANT, (), {"value": array}, name=name, shape=array.shape)
 
@@ -182,6 +186,8 @@ def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
     """``value`` itself if it is a Node; a constant for a number or numeric array."""
     if isinstance(value, Node):
         return value
+    if type(value) in _PYTHON_NUMBERS:
+        return constant(value)
     if isinstance(value, (numbers.Number, np.ndarray, np.generic)) or (
             isinstance(value, (list, tuple)) and not isinstance(value, str)):
         try:
