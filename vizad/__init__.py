@@ -20,12 +20,11 @@ from .ops import (add, add_n, broadcast_to, cos, div, exp, expand_dims, heavisid
                   tuple_get, zeros_like)
 from .graph import numbering, ranked_order, topo_sort
 from .executor import Executor, evaluate
-from .reverse import Adjoints, Partial, build_adjoints, gradients
+from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
 from .gradcheck import DirectionCheck, GradcheckReport, gradcheck, numerical_gradient
-from .trace import (AdjointRole, CheckFailure, Contribution, Derivation, ForwardStep,
-                    ForwardTrace, ReverseStep, ReverseTrace, TangentTerm, trace_forward,
-                    trace_reverse)
+from .trace import (CheckFailure, Contribution, Derivation, ForwardStep, ForwardTrace,
+                    ReverseStep, ReverseTrace, TangentTerm, trace_forward, trace_reverse)
 
 __version__ = "0.1.0"
 
@@ -39,12 +38,13 @@ __all__ = [
     "matmul", "transpose", "reshape", "sum", "mean", "broadcast_to", "sum_to_shape",
     "expand_dims", "size", "log_softmax", "ones_like", "zeros_like", "make_tuple", "tuple_get",
     # modes and evaluation
-    "gradients", "build_adjoints", "Adjoints", "Partial", "jvp", "build_tangents", "Tangents",
+    "gradients", "build_adjoints", "Adjoints", "Partial", "AdjointRole",
+    "jvp", "build_tangents", "Tangents",
     "Executor", "evaluate", "numerical_gradient", "gradcheck", "GradcheckReport",
     "DirectionCheck",
     # walkthroughs
     "trace_reverse", "trace_forward", "ReverseTrace", "ForwardTrace", "ReverseStep",
-    "ForwardStep", "Contribution", "TangentTerm", "AdjointRole", "CheckFailure", "Derivation",
+    "ForwardStep", "Contribution", "TangentTerm", "CheckFailure", "Derivation",
     # errors
     "VizadError", "GraphError", "NodeTypeError", "FeedError", "ShapeError", "EvaluationError",
     "GradcheckError",

@@ -15,6 +15,7 @@ from .graph import ranked_order
 from .node import _ORIGIN, _SHAPE_HINTS, Node, as_node, static_shape
 from .op import reduce_target
 from .ops import broadcast_to, zeros_like
+from .reverse import AdjointRole
 
 __all__ = ["Tangents", "build_tangents", "jvp"]
 
@@ -43,6 +44,18 @@ class Tangents:
         """The local partials ∂node/∂input (nodes or numbers) used for its tangent, when its
         op states them (elementwise ops); None otherwise."""
         return self._locals.get(node)
+
+    def roles(self) -> dict[Node, tuple]:
+        """What each tangent node computes: "seed", "tangent" or "local" (see AdjointRole)."""
+        roles: dict[Node, list] = {}
+        for node in self.order:
+            kind = "seed" if node in self.seeds else "tangent"
+            roles.setdefault(self._tangent[node], []).append(AdjointRole(kind, node))
+        for node, locals_ in self._locals.items():
+            for p in locals_:
+                if isinstance(p, Node):
+                    roles.setdefault(p, []).append(AdjointRole("local", node, node))
+        return {node: tuple(r) for node, r in roles.items()}
 
     @property
     def tangents(self) -> Mapping[Node, Node]:

@@ -17,7 +17,7 @@ from .graph import as_node_list, ranked_order
 from .node import _ORIGIN, _SHAPE_HINTS, Node, as_node, shapes_conflict, static_shape
 from .ops import add_n, ones_like, zeros_like
 
-__all__ = ["Partial", "Adjoints", "build_adjoints", "gradients"]
+__all__ = ["Partial", "AdjointRole", "Adjoints", "build_adjoints", "gradients"]
 
 
 class Partial(NamedTuple):
@@ -35,6 +35,21 @@ class Partial(NamedTuple):
     #: v̄ⱼ ∂vⱼ/∂vᵢ before ``sum_to_shape`` reduced it to vᵢ's shape, where broadcasting
     #: happened (``node`` is then the sum_to_shape node); None otherwise.
     unreduced: Node | None = None
+
+
+class AdjointRole(NamedTuple):
+    """What a node made by a graph extension computes, for drawings.
+
+    ``kind`` is "seed" (v̄ of the output), "adjoint" (the sum v̄ᵢ), "partial" (v̄ᵢ→ⱼ),
+    "unreduced" (v̄ⱼ ∂vⱼ/∂vᵢ before a sum-to-shape step) or "local" (∂vⱼ/∂vᵢ); in forward
+    mode "seed" (v̇ of a seeded input), "tangent" (v̇ᵢ) or "local".
+    """
+
+    kind: str
+    #: vᵢ, the forward node this is about.
+    of: Node
+    #: vⱼ for partials, unreduced partials and locals; None otherwise.
+    consumer: Node | None = None
 
 
 class Adjoints:
@@ -68,6 +83,21 @@ class Adjoints:
     def adjoints(self) -> Mapping[Node, Node]:
         """Every forward node's adjoint node."""
         return dict(self._adjoint)
+
+    def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
+        """What each adjoint node computes (a node can be a partial and a sum at once)."""
+        roles: dict[Node, list[AdjointRole]] = {}
+        for node in self.order:
+            kind = "seed" if node is self.output else "adjoint"
+            roles.setdefault(self._adjoint[node], []).append(AdjointRole(kind, node))
+            for p in self._partials.get(node, ()):
+                roles.setdefault(p.node, []).append(AdjointRole("partial", node, p.consumer))
+                if p.unreduced is not None:
+                    roles.setdefault(p.unreduced, []).append(
+                        AdjointRole("unreduced", node, p.consumer))
+                if isinstance(p.local, Node):
+                    roles.setdefault(p.local, []).append(AdjointRole("local", node, p.consumer))
+        return {node: tuple(r) for node, r in roles.items()}
 
     def __repr__(self) -> str:
         return (f"<Adjoints of {self.output} w.r.t. {', '.join(map(str, self.wrt))}: "

@@ -2,10 +2,9 @@
 
 from .build import trace_forward, trace_reverse
 from .derivation import Derivation
-from .records import (AdjointRole, CheckFailure, Contribution, ForwardStep, ReverseStep,
-                      TangentTerm)
+from .records import CheckFailure, Contribution, ForwardStep, ReverseStep, TangentTerm
 from .traces import ForwardTrace, ReverseTrace
 
 __all__ = ["trace_forward", "trace_reverse", "ReverseTrace", "ForwardTrace", "ReverseStep",
-           "ForwardStep", "Contribution", "TangentTerm", "AdjointRole", "CheckFailure",
+           "ForwardStep", "Contribution", "TangentTerm", "CheckFailure",
            "Derivation"]

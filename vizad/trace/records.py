@@ -119,17 +119,3 @@ class CheckFailure(NamedTuple):
 
     def __str__(self) -> str:
         return self.message
-
-
-class AdjointRole(NamedTuple):
-    """What a node of the adjoint graph computes, for drawings.
-
-    ``kind`` is one of "seed" (v̄ of the output), "adjoint" (the sum v̄ᵢ), "partial" (v̄ᵢ→ⱼ),
-    "unreduced" (v̄ⱼ ∂vⱼ/∂vᵢ before a sum-to-shape step) or "local" (∂vⱼ/∂vᵢ).
-    """
-
-    kind: str
-    #: vᵢ, the forward node this is about.
-    of: Node
-    #: vⱼ for partials, unreduced partials and locals; None for seeds and sums.
-    consumer: Node | None = None

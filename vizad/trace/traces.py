@@ -8,7 +8,8 @@ from ..node import Node
 from ..text import format_value, latex_to_text
 from .derivation import Derivation, forward_line, reverse_line
 from .display import html_table, text_table
-from .records import AdjointRole, ForwardStep, ReverseStep
+from ..reverse import AdjointRole
+from .records import ForwardStep, ReverseStep
 
 __all__ = ["ReverseTrace", "ForwardTrace"]
 
@@ -124,20 +125,7 @@ class ReverseTrace(_Trace):
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """The extended-graph view: what each adjoint node computes (seed, sum, partial,
         unreduced partial, local partial)."""
-        roles: dict[Node, list[AdjointRole]] = {}
-
-        def add(node, role):
-            roles.setdefault(node, []).append(role)
-
-        for step in self.steps:
-            add(step.adjoint_node, AdjointRole("seed" if step.is_output else "adjoint", step.node))
-            for c in step.contributions:
-                add(c.partial_node, AdjointRole("partial", step.node, c.consumer))
-                if c.unreduced_node is not None:
-                    add(c.unreduced_node, AdjointRole("unreduced", step.node, c.consumer))
-                if c.local_node is not None:
-                    add(c.local_node, AdjointRole("local", step.node, c.consumer))
-        return {node: tuple(r) for node, r in roles.items()}
+        return self.record.roles()
 
     def _title(self) -> str:
         wrt = ", ".join(str(w) for w in self.wrt)
