@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
 
-.PHONY: lab test unit bench notebooks setup-notebook setup-test graphviz clean
+.PHONY: lab test bench golden setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -20,6 +20,10 @@ test: setup-test graphviz
 bench: setup-test graphviz
 	$(PY) bench/engine.py
 	$(PY) bench/trace.py
+
+## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
+golden: setup-test graphviz
+	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py -k golden
 
 setup-notebook: $(VENV)/.installed-notebook
 setup-test: $(VENV)/.installed-test

@@ -23,6 +23,7 @@ from .executor import Executor, evaluate
 from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
 from .gradcheck import DirectionCheck, GradcheckReport, gradcheck, numerical_gradient
+from .render import Drawing, GraphvizNotFoundError, Layout, draw
 from .trace import (CheckFailure, Contribution, Derivation, ForwardStep, ForwardTrace,
                     ReverseStep, ReverseTrace, TangentTerm, trace_forward, trace_reverse)
 
@@ -45,6 +46,8 @@ __all__ = [
     # walkthroughs
     "trace_reverse", "trace_forward", "ReverseTrace", "ForwardTrace", "ReverseStep",
     "ForwardStep", "Contribution", "TangentTerm", "CheckFailure", "Derivation",
+    # drawings
+    "draw", "Drawing", "Layout", "GraphvizNotFoundError",
     # errors
     "VizadError", "GraphError", "NodeTypeError", "FeedError", "ShapeError", "EvaluationError",
     "GradcheckError",

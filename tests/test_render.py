@@ -1,0 +1,201 @@
+"""Drawings: golden DOT, determinism, escaping, real Graphviz, no Graphviz, large graphs,
+and per-step restyling without a new layout.
+
+Regenerate the golden files deliberately with ``make golden`` (VIZAD_REGENERATE_GOLDEN=1).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vizad as vz
+from vizad.render import layout as layout_module
+
+GOLDEN = Path(__file__).parent / "golden"
+REGENERATE = os.environ.get("VIZAD_REGENERATE_GOLDEN") == "1"
+
+
+def lecture_trace():
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+    return vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+
+
+def course_trace():
+    x1 = vz.Variable("x1")
+    x2, x3 = x1 + 3, x1 + 5
+    return vz.trace_reverse(x2 * x3, [x1, x2, x3], {x1: 2.0})
+
+
+def _forward_of(trace):
+    return vz.trace_forward(trace.output, trace.feed)
+
+
+CASES = {
+    "lecture_forward": lambda: vz.draw(lecture_trace(), "forward"),
+    "lecture_adjoint": lambda: vz.draw(lecture_trace(), "adjoint"),
+    "lecture_backprop": lambda: vz.draw(lecture_trace(), "backprop"),
+    "lecture_adjoint_step5": lambda: vz.draw(lecture_trace(), "adjoint", step=5),
+    "lecture_forward_mode_step3": lambda: vz.draw(_forward_of(lecture_trace()), "adjoint", step=3),
+    "course_adjoint": lambda: vz.draw(course_trace(), "adjoint"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_dot(name):
+    source = CASES[name]().source
+    path = GOLDEN / f"{name}.dot"
+    if REGENERATE or not path.exists():
+        if not REGENERATE:
+            pytest.fail(f"no golden file {path.name}: run `make golden` to create it")
+        path.write_text(source)
+    assert source == path.read_text(), f"{name} differs from {path}; `make golden` if deliberate"
+
+
+def test_golden_lecture_content():
+    """What the lecture's pictures must show, independent of the golden files."""
+    forward = vz.draw(lecture_trace(), "forward").source
+    for k in range(1, 8):
+        assert re.search(rf"\bv{k} \[label=<<B>v{chr(0x2080 + k)}", forward)
+    assert "v₁ × v₂" in forward and "rankdir=LR" in forward
+    adjoint = vz.draw(lecture_trace(), "adjoint").source
+    for text in ("v̄₂→₅", "v̄₂→₄", "v̄₁→₄", "v̄₁→₃", "v̄₇ (seed)", "∂v₅/∂v₂", "= 1.716",
+                 "cluster_forward", "adjoint graph (built by gradients)"):
+        assert text in adjoint, text
+    backprop = vz.draw(lecture_trace(), "backprop").source
+    assert "v̄₂ = 1.716" in backprop and "v̄₁ = 5.5" in backprop
+
+
+def test_same_graph_gives_byte_identical_dot_in_fresh_processes():
+    code = ("import vizad as vz\n"
+            "x1, x2 = vz.Variable('x1'), vz.Variable('x2')\n"
+            "y = vz.log(x1) + x1 * x2 - vz.sin(x2)\n"
+            "t = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})\n"
+            "print(vz.draw(t, 'adjoint', step=4).source)\n"
+            "print(vz.draw(vz.gradients(y, [x1, x2]), 'adjoint').source)\n")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)]
+    assert runs[0] == runs[1] and "digraph vizad" in runs[0]
+
+
+EVIL = ["<img src=x onerror=alert(1)>", 'say "hi"', "{brace}", "back\\slash", "new\nline",
+        "a & b", "x</B><BR/>"]
+
+
+@pytest.mark.parametrize("name", EVIL)
+def test_user_text_is_escaped_in_dot_and_svg(name):
+    x = vz.Variable(name)
+    trace = vz.trace_reverse(vz.sin(x) * 2, [x], {x: 1.0})
+    drawing = vz.draw(trace, "adjoint")
+    source = drawing.source
+    assert vz.text.escape(name) in source      # the one escaping function was applied …
+    assert name not in source                  # … and the raw text appears nowhere
+    svg = drawing.pipe(format="svg").decode()
+    root = ET.fromstring(svg)              # well-formed: nothing broke out of the label
+    texts = "".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    shown = name.replace("\n", "")
+    assert shown.replace(" ", "") in texts.replace(" ", "").replace("\xa0", "")
+    assert not list(root.iter("{http://www.w3.org/2000/svg}img")) and "<img" not in svg
+
+
+def test_renders_with_the_real_dot_to_svg_and_png(tmp_path):
+    drawing = vz.draw(lecture_trace(), "adjoint", step=2)
+    svg = drawing.pipe(format="svg").decode()
+    assert svg.lstrip().startswith("<?xml") and 'id="v7"' in svg
+    png = Path(drawing.render(tmp_path / "lecture", format="png", cleanup=True))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    bundle = drawing._repr_mimebundle_()
+    assert "image/svg+xml" in bundle and bundle["text/plain"].startswith("<vizad drawing:")
+
+
+def test_without_dot(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    drawing = vz.draw(lecture_trace(), "adjoint")
+    assert "digraph vizad" in drawing.source           # building DOT needs no Graphviz
+    with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz.*conda.*brew"):
+        drawing.pipe(format="svg")
+    with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz"):
+        drawing.render("/tmp/never", format="png")
+    bundle = drawing._repr_mimebundle_()
+    assert list(bundle) == ["text/plain"] and "apt-get install graphviz" in bundle["text/plain"]
+    assert repr(drawing).startswith("<vizad drawing: Adjoint graph of v₇")
+    with pytest.raises(vz.GraphvizNotFoundError):
+        vz.Layout(lecture_trace(), "forward")
+
+
+def test_layout_once_then_restyle_without_dot(monkeypatch):
+    layout = vz.Layout(lecture_trace(), "adjoint")
+    calls = []
+    monkeypatch.setattr(layout_module.subprocess, "run", lambda *a, **k: calls.append(a))
+    plain = layout.svg()
+    step5 = layout.svg(5)
+    assert not calls                                      # stepping never runs dot
+    assert "<style>" not in plain and "<style>" in step5
+    assert re.sub(r"<style>.*?</style>", "", step5, flags=re.S) == plain   # same layout
+    css = re.search(r"<style>(.*?)</style>", step5, re.S).group(1)
+    assert f"#{layout.scope} #v2>path" in css             # v₂ is the current node
+    assert "#F0E442" in css
+    assert layout.svg(0) != step5 and layout.steps == 7
+    with pytest.raises(IndexError, match="out of range"):
+        layout.svg(7)
+
+
+def test_highlight_states_follow_the_walkthrough():
+    trace = lecture_trace()
+    scene = vz.render.build_scene(trace, "adjoint")
+    lit = vz.render.highlight(scene, 5)                    # v̄₂
+    assert lit.states["v2"] == "current"
+    assert lit.states["v5"] == lit.states["v4"] == "consumer"
+    assert lit.states["v7"] == lit.states["v6"] == "done" and lit.states["v1"] == "pending"
+    involved = {scene.ids[c.partial_node] for c in trace.steps[5].contributions}
+    involved.add(scene.ids[trace.steps[5].adjoint_node])
+    assert involved <= {i for i, s in lit.states.items() if s == "involved"}
+
+
+def test_large_graph_is_summarised():
+    x = vz.Variable("x")
+    y = x
+    for k in range(5000):
+        y = vz.sin(y) if k % 2 else y * 1.001
+    drawing = vz.draw(y)
+    assert "summarised" in drawing.source and "chains collapsed" in drawing.source
+    boxes = [line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line]
+    assert len(boxes) < 50
+    assert drawing.pipe(format="svg")
+
+
+def test_large_wide_graph_is_grouped_into_bands():
+    rng = np.random.default_rng(0)
+    xs = [vz.Variable(f"x{k}") for k in range(40)]
+    nodes = list(xs)
+    for _ in range(3000):
+        a, b = rng.integers(0, len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b])
+    drawing = vz.draw(vz.add_n(*nodes[-30:]), max_boxes=120)
+    assert "grouped by depth" in drawing.source
+    boxes = [line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line]
+    assert 10 < len(boxes) <= 120
+
+
+def test_bad_arguments():
+    trace = lecture_trace()
+    with pytest.raises(ValueError, match="view must be one of"):
+        vz.draw(trace, "sideways")
+    with pytest.raises(ValueError, match="needs a trace"):
+        vz.draw(trace.output, "forward", step=1)
+    with pytest.raises(ValueError, match="backprop view"):
+        vz.draw(trace.output, "backprop")
+
+
+def test_drawing_nodes_of_a_gradient_of_gradient():
+    x = vz.Variable("x")
+    (g,) = vz.gradients(x * x * x, [x])
+    (h,) = vz.gradients(g, [x])
+    source = vz.draw(h, "adjoint").source
+    assert "adjoint graph 1" in source and "adjoint graph 2" in source

@@ -1,0 +1,83 @@
+"""Lay out once, restyle per step: the SVG a stepper shows.
+
+``dot`` runs once per (target, view). A step's SVG is that SVG with a small CSS block that
+restyles the boxes and edges of the step by id: positions never move between steps, and
+stepping never runs ``dot`` again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+import subprocess
+
+from .dot import GraphvizNotFoundError, to_drawing
+from .highlight import highlight
+from .palette import css_rules
+from .scene import build_scene
+from .summary import summarize
+
+__all__ = ["Layout"]
+
+_scopes = itertools.count(1)
+_PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
+
+
+class Layout:
+    """The laid-out SVG of a trace (or of nodes) in one view, and the SVG of any step.
+
+    ``Layout(trace, "adjoint").svg(3)`` is step 3 highlighted; ``timeout`` bounds the one
+    ``dot`` run (seconds).
+    """
+
+    def __init__(self, target, view: str = "forward", *, decimals: int = 3,
+                 max_boxes: int = 400, timeout: float = 30.0, failed=frozenset()):
+        self.scene = summarize(build_scene(target, view, decimals), max_boxes)
+        self.view = view
+        self.failed = frozenset(failed)
+        self.scope = f"vizad-svg-{next(_scopes)}"
+        self.dot_source = to_drawing(self.scene).source
+        self._svg = _inline(_run_dot(self.dot_source, timeout), self.scope)
+        self._head, self._tail = self._svg.split("<!--vizad-style-->", 1)
+
+    @property
+    def steps(self) -> int:
+        return len(self.scene.trace.steps) if self.scene.trace is not None else 0
+
+    def svg(self, step: int | None = None) -> str:
+        """The SVG with ``step`` highlighted (no highlight for None)."""
+        if step is None or self.scene.trace is None:
+            return self._head + self._tail
+        lit = highlight(self.scene, step, self.failed)
+        by_state: dict[str, list[str]] = {}
+        for item_id, state in lit.states.items():
+            by_state.setdefault(state, []).append(item_id)
+        css = css_rules(self.scope, by_state, sorted(lit.edges))
+        return f"{self._head}<style>{css}</style>{self._tail}"
+
+    def _repr_html_(self) -> str:
+        return self.svg()
+
+
+def _run_dot(source: str, timeout: float) -> str:
+    exe = shutil.which("dot")
+    if exe is None:
+        raise GraphvizNotFoundError("laying out a graph")
+    try:
+        done = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise TimeoutError(f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
+                           "draw it with a smaller max_boxes to summarise it") from None
+    if done.returncode != 0:
+        raise RuntimeError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
+    return done.stdout.decode()
+
+
+def _inline(svg: str, scope: str) -> str:
+    """Graphviz's SVG ready to inline in HTML: no XML prolog or comments, the root <svg> with
+    the scope id, and a marker where a step's <style> goes."""
+    svg = _PROLOG.sub("", svg).strip()
+    svg = re.sub(r"<svg\b", f'<svg id="{scope}" class="vizad-graph"', svg, count=1)
+    return re.sub(r"(<svg\b[^>]*>)", r"\1<!--vizad-style-->", svg, count=1)
