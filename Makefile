@@ -20,6 +20,7 @@ test: setup-test graphviz
 bench: setup-test graphviz
 	$(PY) bench/engine.py
 	$(PY) bench/trace.py
+	$(PY) bench/render.py
 
 ## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
 golden: setup-test graphviz
