@@ -12,8 +12,10 @@ PORT   ?= 8888
 lab: setup-notebook graphviz
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT)
 
-## make test: set up with the test extras, then run every test
+## make test: set up with the test extras, then run every test (the browser tests need
+## Debian's chromium: installed here when we may, otherwise those tests are skipped)
 test: setup-test graphviz
+	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	$(PY) -m pytest
 
 ## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
@@ -21,6 +23,7 @@ bench: setup-test graphviz
 	$(PY) bench/engine.py
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
+	$(PY) bench/widget.py
 
 ## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
 golden: setup-test graphviz

@@ -24,6 +24,9 @@ from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
 from .gradcheck import DirectionCheck, GradcheckReport, gradcheck, numerical_gradient
 from .render import Drawing, GraphvizNotFoundError, Layout, draw
+from .widget import Stepper, step
+from .export import export_html
+from .expr import ExpressionError, parse_expression
 from .trace import (CheckFailure, Contribution, Derivation, ForwardStep, ForwardTrace,
                     ReverseStep, ReverseTrace, TangentTerm, trace_forward, trace_reverse)
 
@@ -48,6 +51,8 @@ __all__ = [
     "ForwardStep", "Contribution", "TangentTerm", "CheckFailure", "Derivation",
     # drawings
     "draw", "Drawing", "Layout", "GraphvizNotFoundError",
+    # the debugger
+    "Stepper", "step", "export_html", "parse_expression", "ExpressionError",
     # errors
     "VizadError", "GraphError", "NodeTypeError", "FeedError", "ShapeError", "EvaluationError",
     "GradcheckError",

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["escape", "format_number", "format_value", "latex_value", "latex_name",
-           "latex_to_text", "SMALL_TENSOR"]
+           "latex_to_text", "pretty_label", "SMALL_TENSOR"]
 
 #: Tensors with at most this many elements are written out in full.
 SMALL_TENSOR = 12
@@ -96,6 +96,11 @@ def latex_name(name: str) -> str:
         return f"{letters}_{{{digits}}}" if digits else letters
     safe = "".join(_LATEX_SPECIAL.get(c, c) for c in name.replace("\n", " "))
     return rf"\text{{{safe}}}"
+
+
+def pretty_label(label: str) -> str:
+    """``v12`` → ``v₁₂``, ``v̄2`` → ``v̄₂``: the digits of a label as subscripts."""
+    return re.sub(r"(?<=[v\u0304\u0307])(\d+)", lambda m: m.group(1).translate(_SUB), label)
 
 
 # -- LaTeX to plain text --------------------------------------------------------------------

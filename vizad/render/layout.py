@@ -45,16 +45,24 @@ class Layout:
     def steps(self) -> int:
         return len(self.scene.trace.steps) if self.scene.trace is not None else 0
 
-    def svg(self, step: int | None = None) -> str:
-        """The SVG with ``step`` highlighted (no highlight for None)."""
-        if step is None or self.scene.trace is None:
-            return self._head + self._tail
+    @property
+    def template(self) -> str:
+        """The laid-out SVG with the marker ``<!--vizad-style-->`` where a step's CSS goes."""
+        return self._svg
+
+    def css(self, step: int) -> str:
+        """The CSS that highlights ``step`` in this layout."""
         lit = highlight(self.scene, step, self.failed)
         by_state: dict[str, list[str]] = {}
         for item_id, state in lit.states.items():
             by_state.setdefault(state, []).append(item_id)
-        css = css_rules(self.scope, by_state, sorted(lit.edges))
-        return f"{self._head}<style>{css}</style>{self._tail}"
+        return css_rules(self.scope, by_state, sorted(lit.edges))
+
+    def svg(self, step: int | None = None) -> str:
+        """The SVG with ``step`` highlighted (no highlight for None)."""
+        if step is None or self.scene.trace is None:
+            return self._head + self._tail
+        return f"{self._head}<style>{self.css(step)}</style>{self._tail}"
 
     def _repr_html_(self) -> str:
         return self.svg()
@@ -79,5 +87,6 @@ def _inline(svg: str, scope: str) -> str:
     """Graphviz's SVG ready to inline in HTML: no XML prolog or comments, the root <svg> with
     the scope id, and a marker where a step's <style> goes."""
     svg = _PROLOG.sub("", svg).strip()
-    svg = re.sub(r"<svg\b", f'<svg id="{scope}" class="vizad-graph"', svg, count=1)
+    svg = re.sub(r"<svg\b", f'<svg id="{scope}" class="vizad-graph" '
+                 'style="max-width:100%;height:auto"', svg, count=1)
     return re.sub(r"(<svg\b[^>]*>)", r"\1<!--vizad-style-->", svg, count=1)

@@ -1,0 +1,122 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright, and a real JupyterLab server.
+
+Without /usr/bin/chromium (and Playwright's Python package) the browser tests are skipped with
+a message saying how to enable them. Servers are started on 127.0.0.1 on a free port, in a
+temporary folder, and stopped by their process id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+HOW_TO_ENABLE = ("browser tests need Debian's chromium at /usr/bin/chromium and the playwright "
+                 "package: `sudo apt-get install chromium` then `make test` (never "
+                 "`playwright install`)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO_ENABLE)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip(HOW_TO_ENABLE)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+            "--disable-dev-shm-usage"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page_errors():
+    """Collects console errors and page errors of a page: call ``watch(page)``."""
+    errors: list[str] = []
+
+    def watch(page):
+        page.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+        return page
+    watch.errors = errors
+    return watch
+
+
+def artifact(name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / name
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory):
+    """A JupyterLab server in a temporary folder: yields (base url, folder)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO_ENABLE)
+    root = tmp_path_factory.mktemp("lab")
+    port = _free_port()
+    env = dict(os.environ)
+    overrides = root / "app-settings"
+    overrides.mkdir()
+    (overrides / "overrides.json").write_text(json.dumps({
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                        "checkForUpdates": False}}))
+    env["JUPYTER_CONFIG_DIR"] = str(root / "config")
+    env["JUPYTER_RUNTIME_DIR"] = str(root / "runtime")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(root / "workspaces")
+    log = open(root / "server.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip", "127.0.0.1",
+         "--port", str(port), "--IdentityProvider.token=", "--ServerApp.password=",
+         "--allow-root", "--ServerApp.root_dir", str(root),
+         f"--LabApp.app_settings_dir={overrides}", "--LabApp.news_url=",
+         "--LabApp.extension_manager=readonly"],
+        stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=2)
+                break
+            except OSError:
+                if process.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("JupyterLab did not start:\n" +
+                                       (root / "server.log").read_text()[-3000:])
+                time.sleep(0.5)
+        yield url, root
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)      # the server and the kernels it started
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+        log.close()
+        shutil.copy(root / "server.log", artifact("jupyterlab-server.log"))

@@ -1,0 +1,7 @@
+"""``python -m vizad``: see :mod:`vizad.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
