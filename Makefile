@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
 
-.PHONY: lab test bench golden setup-notebook setup-test graphviz clean
+.PHONY: lab test bench golden notebooks setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -24,6 +24,12 @@ bench: setup-test graphviz
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
+
+## make notebooks: re-execute every tutorial and store its outputs (review the diff)
+notebooks: setup-test graphviz
+	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace \
+	    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
+	    --ExecutePreprocessor.store_widget_state=True notebooks/*.ipynb
 
 ## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
 golden: setup-test graphviz

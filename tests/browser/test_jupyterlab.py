@@ -13,7 +13,7 @@ import pytest
 
 from conftest import artifact
 
-NOTEBOOK = Path(__file__).with_name("stepper.ipynb")
+NOTEBOOK = Path(__file__).parent / "data" / "stepper.ipynb"
 #: (current node, v̄ of that node) for steps 1 … 7 of the lecture's reverse walkthrough
 EXPECTED = [("v7", "1"), ("v6", "1"), ("v5", "-1"), ("v4", "1"), ("v3", "1"), ("v2", "1.716"),
             ("v1", "5.5")]

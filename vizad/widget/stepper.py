@@ -93,6 +93,10 @@ class Stepper(w.VBox):
         self._set_speed({"new": self.speed.value})
         self._render()
 
+    def __repr__(self) -> str:
+        mode = "reverse" if isinstance(self.trace, ReverseTrace) else "forward"
+        return f"<vizad Stepper: {mode} mode, step {self.step + 1} of {self.n_steps}>"
+
     # -- the Python API ------------------------------------------------------------------
     @property
     def n_steps(self) -> int:
