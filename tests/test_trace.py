@@ -218,8 +218,8 @@ def test_text_repr_is_short_and_deterministic(lecture):
         return repr(vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0}))
     first, second = build(), build()
     assert first == second and "0x" not in first
-    assert first.splitlines()[0] == "Reverse trace of v7 w.r.t. x1, x2: 7 steps"
-    assert "v̄2→5 = -0.284, v̄2→4 = 2" in first
+    assert first.splitlines()[0] == "Reverse trace of v₇ w.r.t. x1, x2: 7 steps"
+    assert "v̄₂→₅ = -0.284, v̄₂→₄ = 2" in first
     assert len(first.splitlines()) == 9
 
 

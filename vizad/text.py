@@ -100,7 +100,7 @@ def latex_name(name: str) -> str:
 
 def pretty_label(label: str) -> str:
     """``v12`` → ``v₁₂``, ``v̄2`` → ``v̄₂``: the digits of a label as subscripts."""
-    return re.sub(r"(?<=[v\u0304\u0307])(\d+)", lambda m: m.group(1).translate(_SUB), label)
+    return re.sub(r"(?<=[v\u0304\u0307→])(\d+)", lambda m: m.group(1).translate(_SUB), label)
 
 
 # -- LaTeX to plain text --------------------------------------------------------------------

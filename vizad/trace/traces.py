@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from ..node import Node
-from ..text import format_value, latex_to_text
+from ..text import format_value, latex_to_text, pretty_label
 from .derivation import Derivation, forward_line, reverse_line
 from .display import html_table, text_table
 from ..reverse import AdjointRole
@@ -133,16 +133,17 @@ class ReverseTrace(_Trace):
                 f"{len(self.steps)} steps")
 
     def _label_or_name(self, node):
-        return self.label(node) if node in self.numbers else str(node)
+        return pretty_label(self.label(node)) if node in self.numbers else str(node)
 
     def _header(self):
         return ["step", "vᵢ", "definition", "value", "partial adjoints v̄ᵢ→ⱼ", "v̄ᵢ"]
 
     def _row(self, step: ReverseStep, d: int) -> list[str]:
         bar = "v̄" + step.label[1:] if step.label.startswith("v") else step.label
-        parts = ", ".join(f"{bar}→{c.consumer_label[1:]} = {format_value(c.partial, d)}"
+        parts = ", ".join(pretty_label(f"{bar}→{c.consumer_label[1:]}")
+                          + f" = {format_value(c.partial, d)}"
                           for c in step.contributions) or "seed"
-        return [str(step.index), step.label, latex_to_text(step.definition),
+        return [str(step.index), pretty_label(step.label), latex_to_text(step.definition),
                 format_value(step.value, d), parts, format_value(step.adjoint, d)]
 
     def _line(self, step, d):
@@ -165,18 +166,24 @@ class ForwardTrace(_Trace):
         return self.step_of(node).tangent
 
     def _title(self) -> str:
-        seeds = ", ".join(f"{s}̇ = {format_value(self.values.get(t), self.decimals)}"
+        seeds = ", ".join(f"{_dotted(str(s))} = {format_value(self.values[t], self.decimals)}"
                           if t in self.values else str(s) for s, t in self.seeds.items())
-        return f"Forward trace of {self.label(self.output) if self.output in self.numbers else self.output} " \
-               f"with {seeds}: {len(self.steps)} steps"
+        what = pretty_label(self.label(self.output)) if self.output in self.numbers \
+            else str(self.output)
+        return f"Forward trace of {what} with {seeds}: {len(self.steps)} steps"
 
     def _header(self):
         return ["step", "vᵢ", "definition", "value", "tangent rule", "v̇ᵢ"]
 
     def _row(self, step: ForwardStep, d: int) -> list[str]:
         rule = latex_to_text(forward_line(step, d))
-        return [str(step.index), step.label, latex_to_text(step.definition),
+        return [str(step.index), pretty_label(step.label), latex_to_text(step.definition),
                 format_value(step.value, d), rule, format_value(step.tangent, d)]
 
     def _line(self, step, d):
         return forward_line(step, d)
+
+
+def _dotted(name: str) -> str:
+    """ẋ1 from x1: the tangent's dot over the first letter."""
+    return name[:1] + "\u0307" + name[1:]
