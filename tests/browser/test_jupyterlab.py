@@ -81,6 +81,7 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
             table = page.locator(".vizad-stepper .vz-contributions").inner_text()
             assert "-0.284" in table and "v̄₅ cos v₂" in table
             page.screenshot(path=artifact("stepper-step6-v2.png"), full_page=True)
+            page.locator(".vizad-stepper").screenshot(path=artifact("stepper-widget.png"))
     median = sorted(timings)[len(timings) // 2]
     print(f"\nclick-to-update in JupyterLab: median {median * 1e3:.0f} ms, "
           f"max {max(timings) * 1e3:.0f} ms (target <= 200 ms)")
