@@ -141,3 +141,18 @@ def add_scaled(a, b, s):
     if isinstance(a, tuple):
         return tuple(add_scaled(x, y, s) for x, y in zip(a, b))
     return a + s * b
+
+
+def central_gradient(objective, point: list, eps: float) -> list:
+    """∂ objective / ∂ point[k], entry by entry, by central differences."""
+    result = []
+    for k, x in enumerate(point):
+        numeric = np.zeros_like(x)
+        for index in np.ndindex(x.shape):
+            up = [p.copy() for p in point]
+            down = [p.copy() for p in point]
+            up[k][index] += eps
+            down[k][index] -= eps
+            numeric[index] = (objective(up) - objective(down)) / (2 * eps)
+        result.append(numeric)
+    return result

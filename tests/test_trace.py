@@ -1,7 +1,6 @@
 """Walkthroughs: the lecture's v̇ and v̄ tables, the course example, tensors, and checks."""
 
 import math
-import re
 
 import numpy as np
 import pytest

@@ -9,7 +9,7 @@ import numpy as np
 from ._gc import gc_paused
 from .errors import EvaluationError, FeedError, ShapeError
 from .graph import _topo_sort, as_node_list
-from .node import Node, TupleShape, _numeric_array
+from .node import Node, _numeric_array, shape_of
 from .ops import CONSTANT, VARIABLE
 
 __all__ = ["Executor", "evaluate"]
@@ -136,7 +136,7 @@ def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
 
 def _evaluation_error(node: Node, inputs: list[Any], exc: Exception) -> Exception:
     """A clear error for an op that failed: the node, the op and the input shapes."""
-    shapes = [_shape_of(v) for v in inputs]
+    shapes = [shape_of(v) for v in inputs]
     try:
         node.op.infer_shape(shapes, node.attrs)
     except ShapeError as shape_exc:
@@ -148,9 +148,3 @@ def _evaluation_error(node: Node, inputs: list[Any], exc: Exception) -> Exceptio
                             f"shapes {shown}: {type(exc).__name__}: {exc}")
     error.original = exc
     return error
-
-
-def _shape_of(value: Any):
-    if isinstance(value, tuple):
-        return TupleShape(_shape_of(v) for v in value)
-    return np.shape(value)

@@ -22,7 +22,7 @@ from .errors import FeedError, GraphError, NodeTypeError, ShapeError
 if TYPE_CHECKING:  # pragma: no cover
     from .op import Op
 
-__all__ = ["Node", "Variable", "constant", "as_node", "static_shape", "TupleShape"]
+__all__ = ["Node", "Variable", "constant", "as_node", "static_shape", "shape_of", "TupleShape"]
 
 Shape = tuple  # a tuple of ints; None where unknown
 
@@ -223,6 +223,13 @@ def shapes_conflict(a: Any, b: Any) -> bool:
         return (not isinstance(a, TupleShape) or not isinstance(b, TupleShape) or len(a) != len(b)
                 or any(shapes_conflict(x, y) for x, y in zip(a, b)))
     return a != b
+
+
+def shape_of(value: Any):
+    """The shape of a value: a tuple of ints, or a TupleShape for a tuple value."""
+    if isinstance(value, tuple):
+        return TupleShape(shape_of(v) for v in value)
+    return np.shape(value)
 
 
 def static_shape(node: Node):

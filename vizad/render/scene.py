@@ -89,10 +89,8 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
             drawn = ranked_order(outputs)
             extension = [n for n in drawn if n.origin is not None]
             records = _unique(n.origin for n in extension)
-            if records:
+            if records:     # else nothing was generated: the adjoint view is the forward view
                 outputs = [r.output for r in records]
-            else:   # nothing was generated: the adjoint view is the forward view
-                outputs = outputs
     builder = _Builder(view, values, decimals)
     forward = ranked_order(outputs)
     if trace is None and view == "adjoint":

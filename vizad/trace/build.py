@@ -11,7 +11,7 @@ from .._gc import gc_paused
 from ..executor import Executor
 from ..forward import build_tangents
 from ..graph import as_node_list, number_ranked, ranked_order
-from ..node import Node, TupleShape, as_node
+from ..node import Node, as_node, shape_of
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import build_adjoints
 from ..text import latex_name, latex_value
@@ -34,7 +34,7 @@ def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
     forward = Executor([y]).values_by_node(feed)
     ranked = ranked_order(y)
     wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
-    record = build_adjoints(y, wrt, shapes={n: _shape(v) for n, v in forward.items()},
+    record = build_adjoints(y, wrt, shapes={n: shape_of(v) for n, v in forward.items()},
                             _ranked=ranked)
     with gc_paused():
         values = _evaluate_extension(_adjoint_graph_nodes(record), forward, feed)
@@ -48,7 +48,7 @@ def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
             steps.append(ReverseStep(
                 index=index, node=node, label=names.label(node), symbol=names.symbol(node),
                 definition=names.definition(node), value=values[node],
-                shape=_shape(values[node]), contributions=contributions,
+                shape=shape_of(values[node]), contributions=contributions,
                 adjoint=values[adjoint_node], adjoint_node=adjoint_node))
     return ReverseTrace(y, tuple(wrt), feed, tuple(steps), record, values, numbers, decimals)
 
@@ -68,7 +68,7 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
     if tangents is None:
         first = _default_wrt(ranked)[:1]
         tangents = {x: np.ones_like(np.asarray(forward[x], dtype=float)) for x in first}
-    record = build_tangents(y, tangents, shapes={n: _shape(v) for n, v in forward.items()},
+    record = build_tangents(y, tangents, shapes={n: shape_of(v) for n, v in forward.items()},
                             all_locals=True)
     with gc_paused():
         wanted = []
@@ -91,7 +91,7 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
                 _term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
             steps.append(ForwardStep(
                 index=len(steps), node=node, label=names.label(node), symbol=names.symbol(node),
-                definition=names.definition(node), value=value, shape=_shape(value),
+                definition=names.definition(node), value=value, shape=shape_of(value),
                 tangent=tangent, tangent_node=tangent_node, terms=terms, seeded=seeded))
     return ForwardTrace(y, dict(record.seeds), feed, tuple(steps), record, values, numbers,
                         decimals)
@@ -208,12 +208,6 @@ def _term(x: Node, k: int, node: Node, record, values, names: _Names) -> Tangent
     args = names.args(node)
     return TangentTerm(input=x, input_symbol=names.symbol(x), tangent=tangent, local=local,
                        local_latex=node.op.partial_latex(args, node.attrs, k))
-
-
-def _shape(value: Any):
-    if isinstance(value, tuple):
-        return TupleShape(_shape(v) for v in value)
-    return np.shape(value)
 
 
 def _zeros_like(value: Any):
