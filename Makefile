@@ -5,12 +5,14 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
+# JupyterLab refuses to run as root unless told it may (containers, CI machines)
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test bench golden notebooks setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 ## make test: set up with the test extras, then run every test (the browser tests need
 ## Debian's chromium: installed here when we may, otherwise those tests are skipped)
