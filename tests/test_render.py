@@ -142,6 +142,12 @@ def test_layout_once_then_restyle_without_dot(monkeypatch):
     assert f"#{layout.scope} #v2>path" in css             # v₂ is the current node
     assert "#F0E442" in css
     assert layout.svg(0) != step5 and layout.steps == 7
+    # values that later steps compute are hidden: v̄₁ (a9, pending at step 5), not v̄₂ (current)
+    scene_ids = layout.scene.ids
+    trace = layout.scene.trace
+    v1_adjoint = scene_ids[trace.steps[6].adjoint_node]
+    v2_adjoint = scene_ids[trace.steps[5].adjoint_node]
+    assert f"#{v1_adjoint} text:last-of-type" in css and f"#{v2_adjoint} text:last-of-type" not in css
     with pytest.raises(IndexError, match="out of range"):
         layout.svg(7)
 

@@ -7,6 +7,7 @@ temporary folder, and stopped by their process id.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -75,29 +76,29 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def jupyterlab(tmp_path_factory):
-    """A JupyterLab server in a temporary folder: yields (base url, folder)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(HOW_TO_ENABLE)
-    root = tmp_path_factory.mktemp("lab")
+@contextlib.contextmanager
+def _server(app: str, root: Path):
+    """A Jupyter server (``jupyterlab`` or ``notebook``, i.e. Notebook 7) in ``root`` on a free
+    port of 127.0.0.1; yields its base url and stops it, with its kernels, by process id."""
     port = _free_port()
     env = dict(os.environ)
     overrides = root / "app-settings"
-    overrides.mkdir()
+    overrides.mkdir(exist_ok=True)
     (overrides / "overrides.json").write_text(json.dumps({
         "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
                                                         "checkForUpdates": False}}))
     env["JUPYTER_CONFIG_DIR"] = str(root / "config")
     env["JUPYTER_RUNTIME_DIR"] = str(root / "runtime")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(root / "workspaces")
-    log = open(root / "server.log", "w")
+    log_path = root / f"{app}-server.log"
+    log = open(log_path, "w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip", "127.0.0.1",
+        [sys.executable, "-m", app, "--no-browser", "--ip", "127.0.0.1",
          "--port", str(port), "--IdentityProvider.token=", "--ServerApp.password=",
          "--allow-root", "--ServerApp.root_dir", str(root),
-         f"--LabApp.app_settings_dir={overrides}", "--LabApp.news_url=",
-         "--LabApp.extension_manager=readonly"],
+         "--ServerApp.disable_check_xsrf=True",   # lets the tests DELETE leftover sessions
+         *([f"--LabApp.app_settings_dir={overrides}", "--LabApp.news_url=",
+            "--LabApp.extension_manager=readonly"] if app == "jupyterlab" else [])],
         stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -108,10 +109,9 @@ def jupyterlab(tmp_path_factory):
                 break
             except OSError:
                 if process.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("JupyterLab did not start:\n" +
-                                       (root / "server.log").read_text()[-3000:])
+                    raise RuntimeError(f"{app} did not start:\n" + log_path.read_text()[-3000:])
                 time.sleep(0.5)
-        yield url, root
+        yield url
     finally:
         os.killpg(process.pid, signal.SIGTERM)      # the server and the kernels it started
         try:
@@ -119,4 +119,24 @@ def jupyterlab(tmp_path_factory):
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
         log.close()
-        shutil.copy(root / "server.log", artifact("jupyterlab-server.log"))
+        shutil.copy(log_path, artifact(log_path.name))
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory):
+    """A JupyterLab server in a temporary folder: yields (base url, folder)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO_ENABLE)
+    root = tmp_path_factory.mktemp("lab")
+    with _server("jupyterlab", root) as url:
+        yield url, root
+
+
+@pytest.fixture(scope="session")
+def notebook7(tmp_path_factory):
+    """A Notebook 7 server in a temporary folder: yields (base url, folder)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO_ENABLE)
+    root = tmp_path_factory.mktemp("nb7")
+    with _server("notebook", root) as url:
+        yield url, root

@@ -38,6 +38,7 @@ class Layout:
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
         self.dot_source = to_drawing(self.scene).source
+        self._kinds = {item.id: item.kind for item in self.scene.items}
         self._svg = _inline(_run_dot(self.dot_source, timeout), self.scope)
         self._head, self._tail = self._svg.split("<!--vizad-style-->", 1)
 
@@ -56,7 +57,10 @@ class Layout:
         by_state: dict[str, list[str]] = {}
         for item_id, state in lit.states.items():
             by_state.setdefault(state, []).append(item_id)
-        return css_rules(self.scope, by_state, sorted(lit.edges))
+        # the walkthrough does not give away what later steps compute: hide their values
+        unknown = [i for i in by_state.get("pending", ())
+                   if self.view == "backprop" or self._kinds.get(i) in ("adjoint", "tangent")]
+        return css_rules(self.scope, by_state, sorted(lit.edges), unknown)
 
     def svg(self, step: int | None = None) -> str:
         """The SVG with ``step`` highlighted (no highlight for None)."""

@@ -75,10 +75,15 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
     return attrs
 
 
-def css_rules(scope: str, node_states: dict[str, list[str]], edges: list[str]) -> str:
-    """CSS restyling a laid-out SVG: for each state, the ids of the boxes in it, and the ids
-    of the highlighted edges. Ids are vizad's own (letters, digits, '_'), never user text."""
+def css_rules(scope: str, node_states: dict[str, list[str]], edges: list[str],
+              hide_last_line: list[str] = ()) -> str:
+    """CSS restyling a laid-out SVG: for each state, the ids of the boxes in it, the ids of
+    the highlighted edges, and the boxes whose last line (a value not computed yet at this
+    step) is hidden. Ids are vizad's own (letters, digits, '_'), never user text."""
     rules = []
+    if hide_last_line:
+        rules.append(",".join(f"#{scope} #{i} text:last-of-type" for i in hide_last_line) +
+                     "{visibility:hidden}")
     for state, ids in node_states.items():
         if not ids:
             continue
