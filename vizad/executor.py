@@ -71,7 +71,8 @@ class Executor:
                     values[k] = fn(*[values[i] for i in inputs])
             else:
                 if self._lean_steps is None:
-                    self._lean_steps = _with_releases(self._steps, set(self._outputs))
+                    with gc_paused():
+                        self._lean_steps = _with_releases(self._steps, set(self._outputs))
                 for fn, inputs, k, dead in self._lean_steps:
                     values[k] = fn(*[values[i] for i in inputs])
                     for i in dead:

@@ -243,6 +243,8 @@ def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) 
 
 def _has_output_shape(x: Node, node: Node) -> bool:
     """Whether input ``x`` of an elementwise ``node`` provably has the output's shape."""
+    if len(node.inputs) == 1:      # one input: nothing to broadcast against
+        return True
     x_shape, out_shape = static_shape(x), static_shape(node)
     if x_shape is not None:
         return x_shape == out_shape

@@ -203,8 +203,11 @@ def _vjp(node: Node, adjoint: Node):
         if g.__class__ is not Node:
             raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned a "
                              f"{type(g).__name__} for input {k}; expected a Node or None")
-        gs, xs = static_shape(g), static_shape(inp)
-        if gs is not None and xs is not None and shapes_conflict(gs, xs):
+        gs = static_shape(g)
+        if gs is None:
+            continue
+        xs = static_shape(inp)
+        if xs is not None and shapes_conflict(gs, xs):
             raise ShapeError(f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
                              f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}")
     return grads, locals_, unreduced
