@@ -29,6 +29,11 @@ def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
     ``wrt`` defaults to every Variable of the graph. The adjoint graph is built with the shapes
     of this evaluation, so sum-to-shape steps appear exactly where broadcasting happened.
     """
+    with gc_paused():   # one pause for the whole build: it allocates ~10 objects per node
+        return _trace_reverse(y, wrt, feed, decimals)
+
+
+def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     y = as_node(y, "trace_reverse")
     feed = dict(feed or {})
     forward = Executor([y]).values_by_node(feed)
@@ -36,20 +41,19 @@ def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
     wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
     record = build_adjoints(y, wrt, shapes={n: shape_of(v) for n, v in forward.items()},
                             _ranked=ranked)
-    with gc_paused():
-        values = _evaluate_extension(_adjoint_graph_nodes(record), forward, feed)
-        numbers = number_ranked(ranked)
-        names = _Names(numbers)
-        steps = []
-        for index, node in enumerate(record.order):
-            contributions = tuple(_contribution(p, record, values, names)
-                                  for p in record.partials(node))
-            adjoint_node = record.adjoint(node)
-            steps.append(ReverseStep(
-                index=index, node=node, label=names.label(node), symbol=names.symbol(node),
-                definition=names.definition(node), value=values[node],
-                shape=shape_of(values[node]), contributions=contributions,
-                adjoint=values[adjoint_node], adjoint_node=adjoint_node))
+    values = _evaluate_extension(_adjoint_graph_nodes(record), forward, feed)
+    numbers = number_ranked(ranked)
+    names = _Names(numbers)
+    steps = []
+    for index, node in enumerate(record.order):
+        contributions = tuple(_contribution(p, record, values, names)
+                              for p in record.partials(node))
+        adjoint_node = record.adjoint(node)
+        steps.append(ReverseStep(
+            index=index, node=node, label=names.label(node), symbol=names.symbol(node),
+            definition=names.definition(node), value=values[node],
+            shape=shape_of(values[node]), contributions=contributions,
+            adjoint=values[adjoint_node], adjoint_node=adjoint_node))
     return ReverseTrace(y, tuple(wrt), feed, tuple(steps), record, values, numbers, decimals)
 
 
@@ -61,6 +65,11 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
 
     ``tangents`` defaults to ẋ = 1 for the first Variable (∂/∂x₁, as in the lecture).
     """
+    with gc_paused():
+        return _trace_forward(y, feed, tangents, decimals)
+
+
+def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
     y = as_node(y, "trace_forward")
     feed = dict(feed or {})
     forward = Executor([y]).values_by_node(feed)
@@ -70,29 +79,28 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
         tangents = {x: np.ones_like(np.asarray(forward[x], dtype=float)) for x in first}
     record = build_tangents(y, tangents, shapes={n: shape_of(v) for n, v in forward.items()},
                             all_locals=True)
-    with gc_paused():
-        wanted = []
-        for node in record.order:
-            wanted.append(record.tangent(node))
-        for node in ranked:
-            wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
-        values = _evaluate_extension(wanted, forward, feed)
-        numbers = number_ranked(ranked)
-        names = _Names(numbers)
-        steps = []
-        for node in ranked:
-            if node.op is CONSTANT:
-                continue
-            tangent_node = record.tangent(node)
-            value = values[node]
-            tangent = values[tangent_node] if tangent_node is not None else _zeros_like(value)
-            seeded = node in record.seeds
-            terms = () if seeded or not node.inputs else tuple(
-                _term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
-            steps.append(ForwardStep(
-                index=len(steps), node=node, label=names.label(node), symbol=names.symbol(node),
-                definition=names.definition(node), value=value, shape=shape_of(value),
-                tangent=tangent, tangent_node=tangent_node, terms=terms, seeded=seeded))
+    wanted = []
+    for node in record.order:
+        wanted.append(record.tangent(node))
+    for node in ranked:
+        wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
+    values = _evaluate_extension(wanted, forward, feed)
+    numbers = number_ranked(ranked)
+    names = _Names(numbers)
+    steps = []
+    for node in ranked:
+        if node.op is CONSTANT:
+            continue
+        tangent_node = record.tangent(node)
+        value = values[node]
+        tangent = values[tangent_node] if tangent_node is not None else _zeros_like(value)
+        seeded = node in record.seeds
+        terms = () if seeded or not node.inputs else tuple(
+            _term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
+        steps.append(ForwardStep(
+            index=len(steps), node=node, label=names.label(node), symbol=names.symbol(node),
+            definition=names.definition(node), value=value, shape=shape_of(value),
+            tangent=tangent, tangent_node=tangent_node, terms=terms, seeded=seeded))
     return ForwardTrace(y, dict(record.seeds), feed, tuple(steps), record, values, numbers,
                         decimals)
 
