@@ -197,6 +197,8 @@ def test_bad_arguments():
         vz.draw(trace.output, "forward", step=1)
     with pytest.raises(ValueError, match="backprop view"):
         vz.draw(trace.output, "backprop")
+    with pytest.raises(ValueError, match="nothing to draw"):
+        vz.draw([])
 
 
 def test_drawing_nodes_of_a_gradient_of_gradient():

@@ -110,6 +110,8 @@ def test_bad_arguments():
     x = vz.Variable("x")
     with pytest.raises(ValueError, match="view must be one of"):
         vz.Stepper(vz.trace_reverse(x * 2, [x], {x: 1.0}), view="sideways")
+    with pytest.raises(ValueError, match="no steps"):
+        vz.Stepper(vz.trace_reverse(vz.constant(2.0) * 3, [x], {x: 1.0}))
 
 
 def test_export_html_is_self_contained(tmp_path):

@@ -80,6 +80,8 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
         records = [trace.record]
     else:
         outputs = as_node_list(target, "draw")
+        if not outputs:
+            raise ValueError("draw: nothing to draw (give a node, a list of nodes or a trace)")
         values = {}
         if view == "backprop":
             raise ValueError("the backprop view lays adjoint values on the forward graph: "

@@ -42,6 +42,9 @@ class Stepper(w.VBox):
                             f"vz.trace_forward), got {type(trace).__name__}")
         if view not in _VIEWS:
             raise ValueError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
+        if not trace.steps:
+            raise ValueError("this trace has no steps to walk through: the output does not "
+                             "depend on the inputs it was traced with respect to")
         self.trace = trace
         self.decimals = trace.decimals if decimals is None else decimals
         if check is None:
