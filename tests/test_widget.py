@@ -124,3 +124,7 @@ def test_export_html_is_self_contained(tmp_path):
     assert "<script>alert(1)</script>" not in page      # user text escaped everywhere
     assert page.count("<script") == 2                   # our data and our stepper only
     assert math.isclose(trace.adjoint(x), 3 * (1 - np.tanh(0.5) ** 2))
+    with pytest.raises(ValueError, match="no steps"):
+        vz.export_html(vz.trace_reverse(vz.constant(1.0) + 1, [x], {x: 0.0}), tmp_path / "e.html")
+    with pytest.raises(TypeError, match="trace or a Stepper"):
+        vz.export_html(x, tmp_path / "e.html")

@@ -106,6 +106,9 @@ def export_html(target, path: str | Path, *, title: str | None = None,
     if view not in _VIEWS:
         raise ValueError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
     n = len(trace.steps)
+    if not n:
+        raise ValueError("this trace has no steps to export: the output does not depend on "
+                         "the inputs it was traced with respect to")
     frames = {}
     for v in _VIEWS:
         layout = Layout(trace, v, failed=frozenset(failures))
