@@ -72,7 +72,7 @@ class Op:
         if self.arity is not None and len(inputs) != self.arity:
             raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")
         try:
-            shape = self.infer_shape([n.shape for n in inputs], attrs)
+            shape = self.infer_shape([n._shape for n in inputs], attrs)   # hot: slot read
         except ShapeError as exc:
             args = ", ".join(n._short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
