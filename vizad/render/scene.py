@@ -8,7 +8,7 @@ adjoint or tangent graph), never ``id()``, so the same graph gives the same scen
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +90,7 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
         if view == "adjoint":
             drawn = ranked_order(outputs)
             extension = [n for n in drawn if n.origin is not None]
-            records = _unique(n.origin for n in extension)
+            records = list(dict.fromkeys(n.origin for n in extension))   # records hash by identity
             if records:     # else nothing was generated: the adjoint view is the forward view
                 outputs = [r.output for r in records]
     builder = _Builder(view, values, decimals)
@@ -119,20 +119,10 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
                  trace=trace)
 
 
-def _unique(items: Iterable) -> list:
-    seen, out = set(), []
-    for item in items:
-        if id(item) not in seen:
-            seen.add(id(item))
-            out.append(item)
-    return out
-
-
 def _extension_nodes(record) -> list[Node]:
     """The nodes a record's graph extension added, that its steps read."""
-    roots = [n for n in record.roles()]
     forward = set(ranked_order(record.output))
-    return [n for n in ranked_order(roots) if n not in forward]
+    return [n for n in ranked_order(list(record.roles())) if n not in forward]
 
 
 def _title(view, outputs, trace, builder) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..text import escape, format_value, latex_to_text
+from ..text import escape
 
 __all__ = ["html_table", "text_table"]
 
@@ -41,10 +41,3 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], limit: int 
         lines.append(f"… {len(rows) - limit} more steps")
     return "\n".join(lines)
 
-
-def text(latex: str) -> str:
-    return latex_to_text(latex)
-
-
-def value(v, decimals: int) -> str:
-    return format_value(v, decimals)
