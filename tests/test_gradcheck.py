@@ -76,3 +76,15 @@ def test_gradcheck_needs_fed_variables():
         vz.gradcheck(a * 2, [a * 1], {a: 1.0})
     with pytest.raises(vz.FeedError, match="not in the feed"):
         vz.numerical_gradient(a * 2, [a], {})
+
+
+def test_gradcheck_with_a_cotangent_checks_the_vjp_of_a_tuple_output():
+    a, b = vz.Variable("a"), vz.Variable("b")
+    t = vz.make_tuple(a * b, vz.sin(a))
+    w = (np.array([1.0, -2.0]), np.array([0.5, 3.0]))
+    feed = {a: np.array([0.3, 0.7]), b: np.array([1.5, -1.0])}
+    report = vz.gradcheck(t, [a, b], feed, cotangent=w)
+    assert report.ok
+    ga, gb = vz.numerical_gradient(t, [a, b], feed, cotangent=w)
+    np.testing.assert_allclose(ga, w[0] * feed[b] + w[1] * np.cos(feed[a]), rtol=1e-7)
+    np.testing.assert_allclose(gb, w[0] * feed[a], rtol=1e-7)

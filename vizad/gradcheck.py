@@ -3,6 +3,9 @@
 Central differences (f(θ+εδ) − f(θ−εδ)) / 2ε have error O(ε²), against O(ε) for one-sided ones.
 Along a random unit direction δ they check δᵀ∇f in two evaluations however many inputs there
 are; per coordinate they check every entry of the gradient and name the worst one.
+
+The function checked is ⟨w, y⟩ for a ``cotangent`` w (default: all ones, i.e. sum(y)), which is
+what ``gradients(y, wrt, seed=w)`` differentiates; w may be a tuple for a tuple-valued y.
 """
 
 from __future__ import annotations
@@ -15,15 +18,30 @@ import numpy as np
 from .errors import FeedError, GradcheckError
 from .executor import Executor
 from .graph import as_node_list
-from .node import Node
-from .ops import VARIABLE
+from .node import Node, constant
+from .ops import VARIABLE, make_tuple
 from .reverse import gradients
 
-__all__ = ["numerical_gradient", "gradcheck", "GradcheckReport", "DirectionCheck"]
+__all__ = ["numerical_gradient", "gradcheck", "GradcheckReport", "DirectionCheck", "inner",
+           "value_node"]
 
 
-def _objective(y: Node, wrt: list[Node], feed: Mapping[Node, Any]):
-    """f(values of wrt) = sum of y, with the rest of the feed held fixed."""
+def inner(a: Any, b: Any) -> float:
+    """⟨a, b⟩ summed over every entry; tuple (or list) values element by element."""
+    if isinstance(a, (tuple, list)):
+        return sum(inner(x, z) for x, z in zip(a, b))
+    return float(np.sum(np.asarray(a) * np.asarray(b)))
+
+
+def value_node(value: Any) -> Node:
+    """A constant node for a value; a make_tuple of constants for a tuple value."""
+    return make_tuple(*(value_node(v) for v in value)) if isinstance(value, tuple) \
+        else constant(value)
+
+
+def _objective(y: Node, wrt: list[Node], feed: Mapping[Node, Any], cotangent: Any = None):
+    """f(values of wrt) = ⟨cotangent, y⟩ (the sum of y without one), the rest of the feed
+    held fixed."""
     for w in wrt:
         if w.op is not VARIABLE:
             raise FeedError(f"central differences perturb fed inputs: {w._describe()} is not a "
@@ -36,16 +54,18 @@ def _objective(y: Node, wrt: list[Node], feed: Mapping[Node, Any]):
 
     def f(values: list[np.ndarray]) -> float:
         base.update(zip(wrt, values))
-        return float(np.sum(executor.run(base)[0]))
+        out = executor.run(base)[0]
+        return float(np.sum(out)) if cotangent is None else inner(cotangent, out)
 
     return f, point
 
 
 def numerical_gradient(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any],
-                       eps: float = 1e-6) -> list[np.ndarray]:
-    """∂ sum(y) / ∂w for each Variable w of ``wrt`` by central differences, entry by entry."""
+                       eps: float = 1e-6, cotangent: Any = None) -> list[np.ndarray]:
+    """∂⟨cotangent, y⟩ / ∂w (∂ sum(y) / ∂w without one) for each Variable w of ``wrt``, by
+    central differences, entry by entry."""
     wrt = as_node_list(wrt, "numerical_gradient: wrt")
-    f, point = _objective(y, wrt, feed)
+    f, point = _objective(y, wrt, feed, cotangent)
     result = []
     for k, value in enumerate(point):
         grad = np.zeros_like(value)
@@ -92,18 +112,20 @@ class GradcheckReport:
 def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
               eps: float = 1e-6, rtol: float = 1e-5, atol: float = 1e-6,
               directions: int = 3, coordinates: bool = True, seed: int = 0,
-              raise_on_failure: bool = True) -> GradcheckReport:
+              cotangent: Any = None, raise_on_failure: bool = True) -> GradcheckReport:
     """Compare reverse mode with central differences, along ``directions`` random unit
     directions δ (δᵀ∇f ≈ (f(θ+εδ) − f(θ−εδ)) / 2ε) and, if ``coordinates``, entry by entry.
+    f is ⟨cotangent, y⟩ (sum(y) by default); ``seed`` seeds the random directions.
 
     An entry passes when |reverse − central| ≤ atol + rtol·|central|. Raises GradcheckError
     naming the worst input when anything fails (or returns the report, if not
     ``raise_on_failure``).
     """
     wrt = as_node_list(wrt, "gradcheck: wrt")
-    f, point = _objective(y, wrt, feed)
+    f, point = _objective(y, wrt, feed, cotangent)
+    w = None if cotangent is None else value_node(cotangent)
     analytic = [np.asarray(g, dtype=np.float64)
-                for g in Executor(gradients(y, wrt)).run(feed)]
+                for g in Executor(gradients(y, wrt, seed=w)).run(feed)]
     ok = True
 
     def close(a, n):
@@ -123,7 +145,7 @@ def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
 
     errors = []
     if coordinates:
-        for node, a, n in zip(wrt, analytic, numerical_gradient(y, wrt, feed, eps)):
+        for node, a, n in zip(wrt, analytic, numerical_gradient(y, wrt, feed, eps, cotangent)):
             errors.append((node, float(np.max(np.abs(a - n), initial=0.0))))
             ok &= bool(np.all(close(a, n)))
     worst = max(errors, key=lambda e: e[1], default=(None, 0.0))

@@ -1,5 +1,9 @@
 """A local gradient check of every step: each op alone, at the input values the trace
-recorded, against central differences. A custom op with a wrong vjp is found at its node."""
+recorded, against central differences. A custom op with a wrong vjp is found at its node.
+
+The vjp is checked by :func:`vizad.gradcheck` on the op alone (seeded with a random cotangent);
+the jvp, when the op has one, against central differences along a random tangent.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,9 @@ import numpy as np
 
 from ..executor import Executor
 from ..forward import jvp
-from ..node import Node, Variable, constant
+from ..gradcheck import gradcheck, value_node
+from ..node import Node, Variable
 from ..ops import make_tuple
-from ..reverse import gradients
 from .records import CheckFailure
 
 __all__ = ["check_trace", "check_op"]
@@ -19,6 +23,7 @@ __all__ = ["check_trace", "check_op"]
 #: Inputs with at most this many entries in all are checked entry by entry; larger ones along
 #: random directions.
 _ENTRYWISE = 64
+
 
 def check_trace(trace, eps: float, rtol: float, atol: float, seed: int) -> list[CheckFailure]:
     failures = []
@@ -53,88 +58,53 @@ def check_op(node: Node, inputs: list[Any], eps: float = 1e-6, rtol: float = 1e-
         point += [np.array(e, dtype=np.float64) for e in elements]
         args.append(make_tuple(*leaves) if isinstance(value, tuple) else leaves[0])
     local = node.op(*args, **dict(node.attrs))
+    feed = dict(zip(xs, point))
     run = Executor([local])
-
-    def f(values):
-        return run.run(dict(zip(xs, values)))[0]
-
-    out = f(point)
-    w = _random_like(out, rng)
     problems = []
 
-    # reverse: ⟨δ, Jᵀw⟩ against (⟨w, f(x+εδ)⟩ − ⟨w, f(x−εδ)⟩) / 2ε
-    grads = Executor(gradients(local, xs, seed=_constant_like(w))).run(dict(zip(xs, point)))
-    if sum(p.size for p in point) <= _ENTRYWISE:
-        directions = _unit_vectors(point)
-    else:
-        directions = [_random_like(point, rng) for _ in range(3)]
-    worst, where = 0.0, ""
-    for delta in directions:
-        numeric = (_inner(w, f(_axpy(point, delta, eps))) -
-                   _inner(w, f(_axpy(point, delta, -eps)))) / (2 * eps)
-        exact = _inner(grads, delta)
-        error = abs(exact - numeric)
-        if error > atol + rtol * abs(numeric) and error > worst:
-            worst, where = error, f"vjp gives {exact:.6g}, central differences {numeric:.6g}"
-    if worst:
-        problems.append(("vjp", worst, where))
+    entrywise = sum(p.size for p in point) <= _ENTRYWISE
+    report = gradcheck(local, xs, feed, eps=eps, rtol=rtol, atol=atol, seed=seed,
+                       cotangent=_random_like(run.run(feed)[0], rng),
+                       directions=0 if entrywise else 3, coordinates=entrywise,
+                       raise_on_failure=False)
+    if not report.ok:
+        worst = max(report.directions, key=lambda d: d.error, default=None)
+        if report.worst_input is not None:
+            error, detail = report.worst_error, (f"worst entry of the adjoint of input "
+                                                 f"{xs.index(report.worst_input)}")
+        else:
+            error, detail = worst.error, (f"vjp gives {worst.analytic:.6g}, central "
+                                          f"differences {worst.numeric:.6g}")
+        problems.append(("vjp", error, detail))
 
     # forward: Jv against (f(x+εv) − f(x−εv)) / 2ε, when the op has a jvp
-    v = _random_like(point, rng)
+    v = [rng.standard_normal(p.shape) for p in point]
     try:
-        tangent_node = jvp(local, dict(zip(xs, (_constant_like(t) for t in v))))
+        tangent_node = jvp(local, {x: value_node(t) for x, t in zip(xs, v)})
     except NotImplementedError:
         return problems
-    tangent = Executor([tangent_node]).run(dict(zip(xs, point)))[0]
-    numeric = _scale(_sub(f(_axpy(point, v, eps)), f(_axpy(point, v, -eps))), 1 / (2 * eps))
-    error = _max_abs(_sub(tangent, numeric))
-    scale = _max_abs(numeric)
-    if error > atol + rtol * scale:
+    tangent = Executor([tangent_node]).run(feed)[0]
+    up = run.run(dict(zip(xs, (p + eps * d for p, d in zip(point, v)))))[0]
+    down = run.run(dict(zip(xs, (p - eps * d for p, d in zip(point, v)))))[0]
+    numeric = _map2(lambda a, b: (np.asarray(a, float) - b) / (2 * eps), up, down)
+    error = _max_abs(_map2(lambda a, b: np.asarray(a, float) - b, tangent, numeric))
+    if error > atol + rtol * _max_abs(numeric):
         problems.append(("jvp", error, f"largest entry difference {error:.3g}"))
     return problems
 
+
 # -- values that may be tuples ---------------------------------------------------------------
-def _floats(v):
-    return tuple(_floats(x) for x in v) if isinstance(v, tuple) else np.array(v, dtype=np.float64)
+def _random_like(value, rng):
+    if isinstance(value, tuple):
+        return tuple(_random_like(x, rng) for x in value)
+    return rng.standard_normal(np.shape(value))
 
-def _size(v) -> int:
-    return sum(_size(x) for x in v) if isinstance(v, (tuple, list)) else np.size(v)
 
-def _random_like(v, rng):
-    if isinstance(v, (tuple, list)):
-        return type(v)(_random_like(x, rng) for x in v)
-    return rng.standard_normal(np.shape(v))
+def _map2(fn, a, b):
+    return tuple(_map2(fn, x, y) for x, y in zip(a, b)) if isinstance(a, tuple) else fn(a, b)
 
-def _constant_like(v) -> Node:
-    return make_tuple(*(_constant_like(x) for x in v)) if isinstance(v, tuple) else constant(v)
 
-def _inner(a, b) -> float:
-    if isinstance(a, (tuple, list)):
-        return sum(_inner(x, y) for x, y in zip(a, b))
-    return float(np.sum(np.asarray(a) * np.asarray(b)))
-
-def _axpy(point, delta, s):
-    if isinstance(point, (tuple, list)):
-        return type(point)(_axpy(p, d, s) for p, d in zip(point, delta))
-    return point + s * delta
-
-def _sub(a, b):
-    if isinstance(a, tuple):
-        return tuple(_sub(x, y) for x, y in zip(a, b))
-    return np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-
-def _scale(a, s):
-    return tuple(_scale(x, s) for x in a) if isinstance(a, tuple) else a * s
-
-def _max_abs(a) -> float:
-    if isinstance(a, tuple):
-        return max((_max_abs(x) for x in a), default=0.0)
-    return float(np.max(np.abs(a), initial=0.0))
-
-def _unit_vectors(point: list[np.ndarray]):
-    """One direction per entry of the point: e₁, e₂, …"""
-    for k, array in enumerate(point):
-        for index in np.ndindex(array.shape):
-            direction = [np.zeros_like(p) for p in point]
-            direction[k][index] = 1.0
-            yield direction
+def _max_abs(value) -> float:
+    if isinstance(value, tuple):
+        return max((_max_abs(x) for x in value), default=0.0)
+    return float(np.max(np.abs(value), initial=0.0))
