@@ -122,21 +122,21 @@ def _server(app: str, root: Path):
         shutil.copy(log_path, artifact(log_path.name))
 
 
+def _serve(tmp_path_factory, app: str):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO_ENABLE)
+    root = tmp_path_factory.mktemp(app)
+    with _server(app, root) as url:
+        yield url, root
+
+
 @pytest.fixture(scope="session")
 def jupyterlab(tmp_path_factory):
     """A JupyterLab server in a temporary folder: yields (base url, folder)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(HOW_TO_ENABLE)
-    root = tmp_path_factory.mktemp("lab")
-    with _server("jupyterlab", root) as url:
-        yield url, root
+    yield from _serve(tmp_path_factory, "jupyterlab")
 
 
 @pytest.fixture(scope="session")
 def notebook7(tmp_path_factory):
     """A Notebook 7 server in a temporary folder: yields (base url, folder)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(HOW_TO_ENABLE)
-    root = tmp_path_factory.mktemp("nb7")
-    with _server("notebook", root) as url:
-        yield url, root
+    yield from _serve(tmp_path_factory, "notebook")

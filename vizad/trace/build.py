@@ -34,13 +34,9 @@ def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
 
 
 def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
-    y = as_node(y, "trace_reverse")
-    feed = dict(feed or {})
-    forward = Executor([y]).values_by_node(feed)
-    ranked = ranked_order(y)
+    y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_reverse")
     wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
-    record = build_adjoints(y, wrt, shapes={n: shape_of(v) for n, v in forward.items()},
-                            _ranked=ranked)
+    record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
     values = _evaluate_extension(_adjoint_graph_nodes(record), forward, feed)
     numbers = number_ranked(ranked)
     names = _Names(numbers)
@@ -70,15 +66,11 @@ def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
 
 
 def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
-    y = as_node(y, "trace_forward")
-    feed = dict(feed or {})
-    forward = Executor([y]).values_by_node(feed)
-    ranked = ranked_order(y)
+    y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_forward")
     if tangents is None:
         first = _default_wrt(ranked)[:1]
         tangents = {x: np.ones_like(np.asarray(forward[x], dtype=float)) for x in first}
-    record = build_tangents(y, tangents, shapes={n: shape_of(v) for n, v in forward.items()},
-                            all_locals=True)
+    record = build_tangents(y, tangents, shapes=shapes, all_locals=True)
     wanted = []
     for node in record.order:
         wanted.append(record.tangent(node))
@@ -106,6 +98,16 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
 
 
 # -- helpers --------------------------------------------------------------------------------
+def _forward_pass(y, feed, what: str):
+    """The output as a node, the feed, every forward value, the display order, and the
+    evaluated shapes that the graph extension is built with."""
+    y = as_node(y, what)
+    feed = dict(feed or {})
+    forward = Executor([y]).values_by_node(feed)
+    shapes = {n: shape_of(v) for n, v in forward.items()}
+    return y, feed, forward, ranked_order(y), shapes
+
+
 def _evaluate_extension(nodes: list[Node], forward: dict[Node, Any],
                         feed: Mapping[Node, Any]) -> dict[Node, Any]:
     """The values of the nodes a graph extension added, reusing the forward values already
