@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["escape", "format_number", "format_value", "latex_value", "latex_name",
+__all__ = ["escape", "format_number", "format_value", "latex_value", "latex_name", "latex_shape",
            "latex_to_text", "pretty_label", "SMALL_TENSOR"]
 
 #: Tensors with at most this many elements are written out in full.
@@ -74,10 +74,11 @@ def latex_value(value: Any, decimals: int = 3, small: int = SMALL_TENSOR) -> str
         rows = array.reshape(1, -1) if array.ndim == 1 else array
         body = r" \\ ".join(" & ".join(format_number(x, decimals) for x in row) for row in rows)
         return r"\begin{bmatrix}" + body + r"\end{bmatrix}"
-    return r"\text{array of shape }" + _latex_shape(array.shape)
+    return r"\text{array of shape }" + latex_shape(array.shape)
 
 
-def _latex_shape(shape: tuple) -> str:
+def latex_shape(shape: tuple) -> str:
+    """``(3,)``, ``(2, 3)``: a shape as Python writes it."""
     return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 

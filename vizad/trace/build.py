@@ -15,6 +15,7 @@ from ..node import Node, as_node, shape_of
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import build_adjoints
 from ..text import latex_name, latex_value
+from .derivation import bar
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
 from .traces import ForwardTrace, ReverseTrace
 
@@ -178,8 +179,7 @@ def _adjoint_graph_nodes(record) -> list[Node]:
 def _contribution(p, record, values, names: _Names) -> Contribution:
     consumer = p.consumer
     args = names.args(consumer)
-    adjoint_symbol = rf"\bar{{v}}_{{{names.numbers[consumer]}}}" \
-        if consumer in names.numbers else r"\bar{y}"
+    symbol = names.symbol(consumer)
     op = consumer.op
     if isinstance(p.local, Node):
         local = values[p.local]
@@ -188,10 +188,11 @@ def _contribution(p, record, values, names: _Names) -> Contribution:
     else:
         local = _local_from_ratio(values[p.node], values[record.adjoint(consumer)])
     return Contribution(
-        consumer=consumer, consumer_label=names.label(consumer), index=p.index,
+        consumer=consumer, consumer_label=names.label(consumer), consumer_symbol=symbol,
+        index=p.index,
         local=local, local_latex=op.partial_latex(args, consumer.attrs, p.index),
-        partial=values[p.node], partial_latex=op.vjp_latex(args, adjoint_symbol, consumer.attrs,
-                                                           p.index),
+        partial=values[p.node],
+        partial_latex=op.vjp_latex(args, bar(symbol), consumer.attrs, p.index),
         partial_node=p.node, local_node=p.local if isinstance(p.local, Node) else None,
         unreduced=values[p.unreduced] if p.unreduced is not None else None,
         unreduced_node=p.unreduced)

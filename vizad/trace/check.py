@@ -70,7 +70,7 @@ def check_op(node: Node, inputs: list[Any], eps: float = 1e-6, rtol: float = 1e-
     if not report.ok:
         worst = max(report.directions, key=lambda d: d.error, default=None)
         if report.worst_input is not None:
-            error, detail = report.worst_error, (f"worst entry of the adjoint of input "
+            error, detail = report.worst_error, (f"largest in the adjoint of input "
                                                  f"{xs.index(report.worst_input)}")
         else:
             error, detail = worst.error, (f"vjp gives {worst.analytic:.6g}, central "

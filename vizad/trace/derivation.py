@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..text import latex_to_text, latex_value
+from ..text import latex_shape, latex_to_text, latex_value
 from .records import ForwardStep, ReverseStep
 
 __all__ = ["Derivation", "reverse_line", "forward_line"]
@@ -48,7 +48,8 @@ def _align(line: str) -> str:
     return line.replace(" = ", " &= ", 1)
 
 
-def _bar(symbol: str) -> str:
+def bar(symbol: str) -> str:
+    """``\bar{v}_{5}``, the adjoint of ``v_{5}``."""
     return _accent(r"\bar", symbol)
 
 
@@ -76,39 +77,29 @@ def _join(terms: Sequence[str]) -> str:
     return out
 
 
-def _number(value: Any, decimals: int) -> str:
-    return latex_value(value, decimals)
-
-
 def reverse_line(step: ReverseStep, decimals: int = 3) -> str:
     """The derivation of one reverse step's adjoint."""
-    lhs = _bar(step.symbol)
-    total = _number(step.adjoint, decimals)
+    lhs = bar(step.symbol)
+    total = latex_value(step.adjoint, decimals)
     if step.is_output:
         return rf"{lhs} = \frac{{\partial y}}{{\partial {step.symbol}}} = {total}"
     i = step.symbol
     parts = [lhs]
-    parts.append(_join([rf"{_bar(_symbol_of(c))} \frac{{\partial {_symbol_of(c)}}}{{\partial {i}}}"
-                        for c in step.contributions]))
+    parts.append(_join([rf"{bar(c.consumer_symbol)} \frac{{\partial {c.consumer_symbol}}}"
+                        rf"{{\partial {i}}}" for c in step.contributions]))
     if all(c.partial_latex is not None for c in step.contributions):
         parts.append(_join([_reduced(c.partial_latex, c) for c in step.contributions]))
     if len(step.contributions) > 1:
-        parts.append(_join([_number(c.partial, decimals) for c in step.contributions]))
+        parts.append(_join([latex_value(c.partial, decimals) for c in step.contributions]))
     parts.append(total)
     return " = ".join(_dedupe(parts))
-
-
-def _symbol_of(contribution) -> str:
-    return contribution.consumer_label.replace("v", "v_{", 1) + "}" \
-        if re.fullmatch(r"v\d+", contribution.consumer_label) else contribution.consumer_label
 
 
 def _reduced(latex: str, contribution) -> str:
     """The partial adjoint's formula, wrapped in the sum-to-shape step where it happened."""
     if not contribution.reduced:
         return latex
-    shape = np.shape(contribution.partial)
-    target = "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+    target = latex_shape(np.shape(contribution.partial))
     return rf"\textstyle\sum_{{\to {target}}}\left({latex}\right)"
 
 
@@ -123,7 +114,7 @@ def _dedupe(parts: list[str]) -> list[str]:
 def forward_line(step: ForwardStep, decimals: int = 3) -> str:
     """The tangent rule of one forward step, with symbols and then numbers."""
     lhs = _dot(step.symbol)
-    total = _number(step.tangent, decimals)
+    total = latex_value(step.tangent, decimals)
     if step.seeded or not step.terms:
         return f"{lhs} = {total}"
     parts = [lhs]
@@ -149,10 +140,10 @@ def _product(left: str, right: str) -> str:
 
 
 def _number_product(tangent: Any, local: Any, decimals: int) -> str:
-    t = _number(tangent, decimals)
+    t = latex_value(tangent, decimals)
     if isinstance(local, (int, float)) and not isinstance(local, bool):
         if local == 1:
             return t
         if local == -1:
             return "-" + t if not t.startswith("-") else t[1:]
-    return rf"{t} \times {_number(local, decimals)}"
+    return rf"{t} \times {latex_value(local, decimals)}"

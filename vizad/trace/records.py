@@ -21,9 +21,10 @@ __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFa
 class Contribution(NamedTuple):
     """What consumer vⱼ passes back to vᵢ: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ."""
 
-    #: vⱼ, the forward node that consumes vᵢ, and its label ("v5").
+    #: vⱼ, the forward node that consumes vᵢ, its label ("v5") and its LaTeX ("v_{5}").
     consumer: Node
     consumer_label: str
+    consumer_symbol: str
     #: The position of vᵢ among vⱼ's inputs (``v1 * v1`` gives two contributions).
     index: int
     #: ∂vⱼ/∂vᵢ: its value (None when the op gives only a vjp, as matmul does) and its LaTeX
