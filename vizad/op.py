@@ -13,6 +13,7 @@ with the one shared ``sum_to_shape`` op.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
@@ -122,7 +123,7 @@ class Op:
                   index: int) -> str | None:
         """The partial adjoint v̄ᵢ→ⱼ as LaTeX, e.g. ``\\bar v_5 \\cos v_2``."""
         local = self.partial_latex(args, attrs, index)
-        return None if local is None else _latex_product(adjoint, local)
+        return None if local is None else latex_product(adjoint, local)
 
     # -- for the executor ----------------------------------------------------------------
     def _bind(self, node: Node) -> Callable[..., Any]:
@@ -136,7 +137,12 @@ class Op:
         return f"<op {self.name}>"
 
 
-def _latex_product(left: str, right: str) -> str:
+def latex_product(left: str, right: str) -> str:
+    """``left`` times the local derivative ``right`` in LaTeX, as a person writes it:
+    ``v̄`` for 1, ``-v̄`` for −1, ``\\frac{v̄}{x}`` for ``\\frac{1}{x}``."""
+    reciprocal = re.fullmatch(r"\\frac\{1\}\{(.*)\}", right)
+    if reciprocal:
+        return rf"\frac{{{left}}}{{{reciprocal.group(1)}}}"
     if right == "1":
         return left
     if right == "-1":

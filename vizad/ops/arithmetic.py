@@ -96,9 +96,9 @@ class Div(ElementwiseOp):
         return rf"\frac{{1}}{{{b}}}" if index == 0 else rf"-\frac{{{a}}}{{{b}^{{2}}}}"
 
     def vjp_latex(self, args, adjoint, attrs, index):
-        a, b = args
         if index == 0:
-            return rf"\frac{{{adjoint}}}{{{b}}}"
+            return super().vjp_latex(args, adjoint, attrs, index)     # \frac{v̄}{b}
+        a, b = args
         return rf"-\frac{{{adjoint} {a}}}{{{b}^{{2}}}}"
 
 

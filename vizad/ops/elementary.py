@@ -53,9 +53,6 @@ class Log(_Unary):
     def partials(self, node):
         return [div(1.0, node.inputs[0])]
 
-    def vjp_latex(self, args, adjoint, attrs, index):
-        return rf"\frac{{{adjoint}}}{{{args[0]}}}"
-
 
 class Sin(_Unary):
     """sin x."""

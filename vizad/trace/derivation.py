@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..op import latex_product
 from ..text import latex_shape, latex_to_text, latex_value
 from .records import ForwardStep, ReverseStep
 
@@ -119,24 +120,13 @@ def forward_line(step: ForwardStep, decimals: int = 3) -> str:
         return f"{lhs} = {total}"
     parts = [lhs]
     if all(t.local_latex is not None for t in step.terms):
-        parts.append(_join([_product(_dot(t.input_symbol), t.local_latex) for t in step.terms
+        parts.append(_join([latex_product(_dot(t.input_symbol), t.local_latex) for t in step.terms
                             if t.local_latex != "0"]) or "0")
         if all(t.local is not None for t in step.terms):
             parts.append(_join([_number_product(t.tangent, t.local, decimals)
                                 for t in step.terms if t.local_latex != "0"]) or "0")
     parts.append(total)
     return " = ".join(_dedupe(parts))
-
-
-def _product(left: str, right: str) -> str:
-    reciprocal = re.fullmatch(r"\\frac\{1\}\{(.*)\}", right)
-    if reciprocal:
-        return rf"\frac{{{left}}}{{{reciprocal.group(1)}}}"
-    if right == "1":
-        return left
-    if right == "-1":
-        return "-" + left
-    return f"{left} {right}"
 
 
 def _number_product(tangent: Any, local: Any, decimals: int) -> str:
