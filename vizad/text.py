@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["escape", "format_number", "format_value", "latex_value", "latex_name", "latex_shape",
-           "latex_to_text", "pretty_label", "SMALL_TENSOR"]
+           "latex_to_text", "pretty_label", "marked", "BAR", "DOT", "SMALL_TENSOR"]
 
 #: Tensors with at most this many elements are written out in full.
 SMALL_TENSOR = 12
@@ -97,6 +97,14 @@ def latex_name(name: str) -> str:
         return f"{letters}_{{{digits}}}" if digits else letters
     safe = "".join(_LATEX_SPECIAL.get(c, c) for c in name.replace("\n", " "))
     return rf"\text{{{safe}}}"
+
+
+BAR, DOT = "\u0304", "\u0307"     # combining macron (adjoint v̄) and dot above (tangent v̇)
+
+
+def marked(label: str, mark: str) -> str:
+    """``label`` with a combining ``mark`` on its first letter: v̄₂ from v₂, ẋ1 from x1."""
+    return label[:1] + mark + label[1:]
 
 
 def pretty_label(label: str) -> str:

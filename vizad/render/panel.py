@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..text import escape, format_value, latex_to_text, pretty_label
+from ..text import BAR, DOT, escape, format_value, latex_to_text, marked, pretty_label
 from ..trace import ReverseTrace
 from ..trace.derivation import forward_line, reverse_line
 
@@ -55,13 +55,13 @@ def step_panel(trace, k: int, failures: Mapping[int, str] | None = None, *,
     parts = [head]
     if reverse:
         parts.append(_contributions(step, d))
-        bar = pretty_label("v̄" + step.label[1:])
+        bar = pretty_label(marked(step.label, BAR))
         parts.append(f'<div class="vz-sum">{escape(bar)} = '
                      f'{"seed" if step.is_output else "Σ v̄ᵢ→ⱼ"} = '
                      f'<b>{escape(format_value(step.adjoint, d))}</b></div>')
         parts.append(_math(reverse_line(step, d), math))
     else:
-        dot = pretty_label("v̇" + step.label[1:])
+        dot = pretty_label(marked(step.label, DOT))
         parts.append(f'<div class="vz-sum">{escape(dot)} = '
                      f'<b>{escape(format_value(step.tangent, d))}</b>'
                      f'{" (seed)" if step.seeded else ""}</div>')
@@ -95,14 +95,14 @@ def running_table(trace, k: int, failures: Mapping[int, str] | None = None,
     """The adjoints (or tangents) of steps 0 … k."""
     d = trace.decimals if decimals is None else decimals
     reverse = isinstance(trace, ReverseTrace)
-    mark = "v̄" if reverse else "v̇"
+    mark = BAR if reverse else DOT
     rows = []
     for j, step in enumerate(trace.steps[:k + 1]):
         value = step.adjoint if reverse else step.tangent
         css = ' class="vz-bad"' if failures and j in failures else (
             ' class="vz-now"' if j == k else "")
         status = "✗" if failures and j in failures else ""
-        rows.append(f"<tr{css}><td>{escape(pretty_label(mark + step.label[1:]))}</td>"
+        rows.append(f"<tr{css}><td>{escape(pretty_label(marked(step.label, mark)))}</td>"
                     f"<td>{escape(format_value(value, d))}</td><td>{status}</td></tr>")
     title = "adjoints so far" if reverse else "tangents so far"
     return (f'<div class="vz-panel"><div class="vz-muted">{title}</div><table><tbody>'

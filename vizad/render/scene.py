@@ -17,7 +17,7 @@ from ..graph import as_node_list, number_ranked, ranked_order
 from ..node import Node
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import Adjoints
-from ..text import format_number, format_value, latex_to_text
+from ..text import BAR, DOT, format_number, format_value, latex_to_text, marked, pretty_label
 from ..trace import ForwardTrace, ReverseTrace
 
 __all__ = ["Item", "Edge", "Scene", "build_scene", "VIEWS"]
@@ -152,7 +152,7 @@ class _Builder:
         if node in self.names:
             return self.names[node]
         if node in self.numbers:
-            return "v" + _sub(self.numbers[node])
+            return pretty_label(f"v{self.numbers[node]}")
         if node.op is CONSTANT:
             return node.name if node.name is not None else preview(node.attrs["value"],
                                                                   self.decimals)
@@ -245,13 +245,13 @@ class _Builder:
             return None
         role = roles[0]
         i = self.label(role.of)
-        bar = _accent(i, "\u0304")
+        bar = marked(i, BAR)
         if role.kind == "seed":
-            return _accent(i, "\u0307") if isinstance(node.origin, Tangents) else bar
+            return marked(i, DOT) if isinstance(node.origin, Tangents) else bar
         if role.kind == "adjoint":
             return bar
         if role.kind == "tangent":
-            return _accent(i, "\u0307")
+            return marked(i, DOT)
         j = self.label(role.consumer)
         if role.kind == "partial":
             return f"{bar}→{j[1:] if j.startswith('v') else j}"
@@ -264,23 +264,14 @@ class _Builder:
     # -- backprop ----------------------------------------------------------------------
     def annotate_backprop(self, trace) -> None:
         reverse = isinstance(trace, ReverseTrace)
-        mark = "\u0304" if reverse else "\u0307"
+        mark = BAR if reverse else DOT
         extra = {}
         for step in trace.steps:
             value = step.adjoint if reverse else step.tangent
-            extra[step.node] = f"{_accent(self.label(step.node), mark)} = " \
+            extra[step.node] = f"{marked(self.label(step.node), mark)} = " \
                                f"{preview(value, self.decimals)}"
         self.items = [Item(i.id, i.kind, i.lines + ((extra[i.node],) if i.node in extra else ()),
                            i.node, i.cluster) for i in self.items]
-
-
-def _accent(label: str, mark: str) -> str:
-    """v̄₂ from v₂: the combining mark goes right after the letter."""
-    return label[:1] + mark + label[1:] if label else label
-
-
-def _sub(k: int) -> str:
-    return str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
 def _latex(label: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from ..node import Node
-from ..text import format_value, latex_to_text, pretty_label
+from ..text import BAR, DOT, format_value, latex_to_text, marked, pretty_label
 from .derivation import Derivation, forward_line, reverse_line
 from .display import html_table, text_table
 from ..reverse import AdjointRole
@@ -139,7 +139,7 @@ class ReverseTrace(_Trace):
         return ["step", "vᵢ", "definition", "value", "partial adjoints v̄ᵢ→ⱼ", "v̄ᵢ"]
 
     def _row(self, step: ReverseStep, d: int) -> list[str]:
-        bar = "v̄" + step.label[1:] if step.label.startswith("v") else step.label
+        bar = marked(step.label, BAR)
         parts = ", ".join(pretty_label(f"{bar}→{c.consumer_label[1:]}")
                           + f" = {format_value(c.partial, d)}"
                           for c in step.contributions) or "seed"
@@ -166,7 +166,7 @@ class ForwardTrace(_Trace):
         return self.step_of(node).tangent
 
     def _title(self) -> str:
-        seeds = ", ".join(f"{_dotted(str(s))} = {format_value(self.values[t], self.decimals)}"
+        seeds = ", ".join(f"{marked(str(s), DOT)} = {format_value(self.values[t], self.decimals)}"
                           if t in self.values else str(s) for s, t in self.seeds.items())
         what = pretty_label(self.label(self.output)) if self.output in self.numbers \
             else str(self.output)
@@ -183,7 +183,3 @@ class ForwardTrace(_Trace):
     def _line(self, step, d):
         return forward_line(step, d)
 
-
-def _dotted(name: str) -> str:
-    """ẋ1 from x1: the tangent's dot over the first letter."""
-    return name[:1] + "\u0307" + name[1:]
