@@ -286,7 +286,7 @@ class _Reduction(Op):
         return broadcast_to(adjoint, reduce_target(node.inputs[0]))
 
     def jvp(self, node, tangents):
-        return type(self).build(tangents[0], node.attrs.get("axis"), node.attrs.get("keepdims"))
+        return self(tangents[0], **node.attrs)     # linear: the same reduction of the tangent
 
     def vjp_latex(self, args, adjoint, attrs, index):
         spread = rf"\operatorname{{broadcast}}\left({adjoint}\right)"
@@ -308,10 +308,6 @@ class Sum(_Reduction):
     def vjp(self, node, adjoint):
         return [self._spread(node, adjoint)]
 
-    @staticmethod
-    def build(a, axis=None, keepdims=False):
-        return sum(a, axis, keepdims)
-
 
 class Mean(_Reduction):
     """The mean over ``axis`` (all axes when None)."""
@@ -329,10 +325,6 @@ class Mean(_Reduction):
         else:
             count = size(a, axis)
         return [div(self._spread(node, adjoint), count)]
-
-    @staticmethod
-    def build(a, axis=None, keepdims=False):
-        return mean(a, axis, keepdims)
 
 
 class ExpandDims(Op):
