@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 import vizad as vz
-from vizad.gradcheck import inner, value_node as seed_node  # noqa: F401  (used by the tests)
+from vizad.gradcheck import inner, random_like, value_node as seed_node  # noqa: F401
 
 LEAVES = {"variable", "constant"}
 
@@ -119,12 +119,6 @@ def all_cases() -> list[tuple[str, Case]]:
 
 
 # -- helpers on (possibly tuple) values --------------------------------------------------
-def random_like(value, rng):
-    if isinstance(value, tuple):
-        return tuple(random_like(v, rng) for v in value)
-    return rng.standard_normal(np.shape(value))
-
-
 def add_scaled(a, b, s):
     if isinstance(a, tuple):
         return tuple(add_scaled(x, y, s) for x, y in zip(a, b))

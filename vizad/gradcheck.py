@@ -23,7 +23,7 @@ from .ops import VARIABLE, make_tuple
 from .reverse import gradients
 
 __all__ = ["numerical_gradient", "gradcheck", "GradcheckReport", "DirectionCheck", "inner",
-           "value_node"]
+           "random_like", "value_node"]
 
 
 def inner(a: Any, b: Any) -> float:
@@ -31,6 +31,13 @@ def inner(a: Any, b: Any) -> float:
     if isinstance(a, (tuple, list)):
         return sum(inner(x, z) for x, z in zip(a, b))
     return float(np.sum(np.asarray(a) * np.asarray(b)))
+
+
+def random_like(value: Any, rng: np.random.Generator) -> Any:
+    """Standard normal values shaped like ``value`` (a tuple for a tuple value)."""
+    if isinstance(value, tuple):
+        return tuple(random_like(v, rng) for v in value)
+    return rng.standard_normal(np.shape(value))
 
 
 def value_node(value: Any) -> Node:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..executor import Executor
 from ..forward import jvp
-from ..gradcheck import gradcheck, value_node
+from ..gradcheck import gradcheck, random_like, value_node
 from ..node import Node, Variable
 from ..ops import make_tuple
 from .records import CheckFailure
@@ -64,7 +64,7 @@ def check_op(node: Node, inputs: list[Any], eps: float = 1e-6, rtol: float = 1e-
 
     entrywise = sum(p.size for p in point) <= _ENTRYWISE
     report = gradcheck(local, xs, feed, eps=eps, rtol=rtol, atol=atol, seed=seed,
-                       cotangent=_random_like(run.run(feed)[0], rng),
+                       cotangent=random_like(run.run(feed)[0], rng),
                        directions=0 if entrywise else 3, coordinates=entrywise,
                        raise_on_failure=False)
     if not report.ok:
@@ -94,12 +94,6 @@ def check_op(node: Node, inputs: list[Any], eps: float = 1e-6, rtol: float = 1e-
 
 
 # -- values that may be tuples ---------------------------------------------------------------
-def _random_like(value, rng):
-    if isinstance(value, tuple):
-        return tuple(_random_like(x, rng) for x in value)
-    return rng.standard_normal(np.shape(value))
-
-
 def _map2(fn, a, b):
     return tuple(_map2(fn, x, y) for x, y in zip(a, b)) if isinstance(a, tuple) else fn(a, b)
 
