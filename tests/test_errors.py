@@ -31,8 +31,10 @@ def test_shapes_that_do_not_matmul():
         vz.evaluate(a @ b, {a: np.ones((2, 3)), b: np.ones((4, 5))})
     with pytest.raises(vz.ShapeError, match=r"\(2, 3\) and \(4, 5\)"):
         vz.Variable("C", shape=(2, 3)) @ vz.Variable("D", shape=(4, 5))
-    with pytest.raises(vz.ShapeError, match="2-D"):
-        vz.evaluate(a @ b, {a: np.ones(3), b: np.ones((3, 1))})
+    with pytest.raises(vz.ShapeError, match="the left one is a scalar"):
+        vz.evaluate(a @ b, {a: np.float64(3.0), b: np.ones((3, 1))})
+    with pytest.raises(vz.ShapeError, match=r"batch\) dimensions of shapes \(2, 3, 4\) and \(5, 4, 1\)"):
+        vz.Variable("E", shape=(2, 3, 4)) @ vz.Variable("F", shape=(5, 4, 1))
 
 
 def test_feed_value_that_is_not_numeric():

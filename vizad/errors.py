@@ -1,7 +1,9 @@
 """Exceptions raised by vizad.
 
 Every error names what it is about (the node, the op, the shapes) so that a learner can
-find the problem in their own graph, not deep inside numpy.
+find the problem in their own graph, not deep inside numpy. Every error vizad raises on purpose
+is a :class:`VizadError`, so ``except vz.VizadError`` catches them all; each also derives from the
+builtin exception a Python user would expect (ValueError, TypeError, KeyError, RuntimeError).
 """
 
 from __future__ import annotations
@@ -14,6 +16,11 @@ __all__ = [
     "ShapeError",
     "EvaluationError",
     "GradcheckError",
+    "ArgumentError",
+    "StepNotFoundError",
+    "RenderError",
+    "GraphvizNotFoundError",
+    "ExpressionError",
 ]
 
 
@@ -22,7 +29,8 @@ class VizadError(Exception):
 
 
 class GraphError(VizadError, ValueError):
-    """The graph itself is wrong: a cycle, a bad input to an op, a bad vjp result."""
+    """The graph itself is wrong: a cycle, a bad input to an op, a bad vjp result, an op
+    class that breaks the op protocol."""
 
 
 class NodeTypeError(VizadError, TypeError):
@@ -47,3 +55,39 @@ class GradcheckError(VizadError, AssertionError):
     def __init__(self, message: str, report=None):
         super().__init__(message)
         self.report = report
+
+
+class ArgumentError(VizadError, ValueError, TypeError):
+    """An argument of a vizad function is not one it accepts: a view or mode name, an object
+    of the wrong kind, a trace without steps."""
+
+
+class StepNotFoundError(VizadError, KeyError):
+    """A trace has no step for the node asked about."""
+
+    def __str__(self) -> str:          # KeyError would show the message's repr
+        return str(self.args[0]) if self.args else ""
+
+
+class RenderError(VizadError, RuntimeError):
+    """Graphviz failed to lay out a drawing."""
+
+
+#: How to install Graphviz's dot program, on each platform.
+INSTALL_HINT = ("install Graphviz's dot program: `sudo apt-get install graphviz` (Debian, "
+                "Ubuntu), `conda install -c conda-forge graphviz` (conda) or "
+                "`brew install graphviz` (macOS); `make lab` and `make test` do it for you")
+
+
+class GraphvizNotFoundError(RenderError):
+    """Rendering needs Graphviz's ``dot`` program, which is not installed; the message says how
+    to install it."""
+
+    def __init__(self, what: str = "rendering a drawing"):
+        super().__init__(f"{what} needs Graphviz's `dot` program, which was not found: "
+                         f"{INSTALL_HINT}. The DOT source (drawing.source) works without it.")
+
+
+class ExpressionError(VizadError, ValueError):
+    """An expression given to the command line (or ``parse_expression``) is not one vizad
+    accepts; the message points at the offending part."""

@@ -9,8 +9,9 @@ import numpy as np
 from ._gc import gc_paused
 from .errors import EvaluationError, FeedError, ShapeError
 from .graph import _topo_sort, as_node_list
-from .node import Node, _numeric_array, shape_of
+from .node import Node, _numeric_array, constant_value
 from .ops import CONSTANT, VARIABLE
+from .tree import as_array, shape_of
 
 __all__ = ["Executor", "evaluate"]
 
@@ -38,24 +39,19 @@ class Executor:
         for k, node in enumerate(order):
             op = node.op
             if op is CONSTANT:
-                self._initial[k] = node.attrs["value"]
+                self._initial[k] = constant_value(node)
             elif op is VARIABLE or node in self._given:
                 self._variables.append((k, node))
             else:
-                steps.append((op._bind(node), tuple([slot[i] for i in node.inputs]), k))
+                steps.append((op.bind(node), tuple([slot[i] for i in node.inputs]), k))
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
         self._lean_steps: list | None = None    # made on the first run()
 
-    @property
-    def variables(self) -> list[Node]:
-        """The Variables that every run must be fed."""
-        return [node for _, node in self._variables]
-
     def run(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
         """The values of the nodes (numpy arrays; tuples of arrays for tuple values)."""
         values = self._values(feed_dict)
-        return [_as_array(values[k]) for k in self._outputs]
+        return [as_array(values[k]) for k in self._outputs]
 
     def _values(self, feed_dict: Mapping[Node, Any], keep_all: bool = False) -> list[Any]:
         """Node values by position in the plan's order. Unless ``keep_all``, an intermediate
@@ -84,8 +80,8 @@ class Executor:
         return values
 
     def values_by_node(self, feed_dict: Mapping[Node, Any]) -> dict[Node, Any]:
-        """Every node's value (not only the outputs), keyed by node: for traces."""
-        return dict(zip(self._order, self._values(feed_dict, keep_all=True)))
+        """Every node's value (not only the outputs) as arrays, keyed by node: for traces."""
+        return dict(zip(self._order, map(as_array, self._values(feed_dict, keep_all=True))))
 
 
 def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None = None):
@@ -106,10 +102,6 @@ def _with_releases(steps: list, keep: set[int]) -> list:
         if i in computed and i not in keep:
             dead[s].append(i)
     return [(fn, inputs, k, tuple(d)) for (fn, inputs, k), d in zip(steps, dead)]
-
-
-def _as_array(value: Any) -> Any:
-    return tuple(_as_array(v) for v in value) if isinstance(value, tuple) else np.asarray(value)
 
 
 def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:

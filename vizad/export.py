@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .errors import ArgumentError
 from .render import Layout
 from .render.panel import PANEL_CSS, running_table, step_panel
 from .text import escape, pretty_label
@@ -102,12 +103,12 @@ def export_html(target, path: str | Path, *, title: str | None = None,
         for failure in trace.check():
             failures.setdefault(failure.step, failure.message)
     else:
-        raise TypeError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
+        raise ArgumentError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
     if view not in _VIEWS:
-        raise ValueError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
+        raise ArgumentError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
     n = len(trace.steps)
     if not n:
-        raise ValueError("this trace has no steps to export: the output does not depend on "
+        raise ArgumentError("this trace has no steps to export: the output does not depend on "
                          "the inputs it was traced with respect to")
     frames = {}
     for v in _VIEWS:

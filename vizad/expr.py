@@ -12,7 +12,7 @@ import ast
 import operator
 
 from . import ops
-from .errors import VizadError
+from .errors import ExpressionError
 from .node import Node, Variable, constant
 
 __all__ = ["parse_expression", "ExpressionError", "FUNCTIONS"]
@@ -24,10 +24,6 @@ FUNCTIONS = {name: getattr(ops, name) for name in (
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul}
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
-
-
-class ExpressionError(VizadError, ValueError):
-    """An expression that is not valid, with where the problem is."""
 
 
 def parse_expression(text: str) -> tuple[Node, dict[str, Node]]:

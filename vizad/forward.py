@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ._gc import gc_paused
 from .errors import GraphError, NodeTypeError
 from .graph import ranked_order
-from .node import _ORIGIN, _SHAPE_HINTS, Node, as_node, static_shape
-from .op import reduce_target
-from .ops import broadcast_to, zeros_like
+from .node import Node, as_node, extending, static_shape
+from .op import ElementwiseOp, elementwise_jvp, local_partials, reduce_target
+from .ops import broadcast_to, mul, ones_like, zeros_like
 from .reverse import AdjointRole
 
 __all__ = ["Tangents", "build_tangents", "jvp"]
@@ -57,10 +56,6 @@ class Tangents:
                     roles.setdefault(p, []).append(AdjointRole("local", x, node))
         return {node: tuple(r) for node, r in roles.items()}
 
-    @property
-    def tangents(self) -> Mapping[Node, Node]:
-        return dict(self._tangent)
-
     def __repr__(self) -> str:
         return f"<Tangents of {self.output}: {len(self.order)} tangents>"
 
@@ -78,14 +73,8 @@ def build_tangents(y: Node, tangents: Mapping[Node, Any], *,
         raise NodeTypeError(f"jvp: tangents must be a dict {{input node: value or node}}, "
                             f"got {type(tangents).__name__}")
     record = Tangents(y)
-    origin_token = _ORIGIN.set(record)
-    hints_token = _SHAPE_HINTS.set(shapes)
-    try:
-        with gc_paused():
-            _extend(record, y, tangents, all_locals)
-    finally:
-        _SHAPE_HINTS.reset(hints_token)
-        _ORIGIN.reset(origin_token)
+    with extending(record, shapes):
+        _extend(record, y, tangents, all_locals)
     return record
 
 
@@ -114,23 +103,31 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
         else:
             inputs = [tangent.get(i) for i in node.inputs]
             if all(t is None for t in inputs):
-                if all_locals:
-                    _, locals_ = node.op._jvp_parts(node, inputs)
-                    if locals_ is not None:
-                        record._locals[node] = locals_
+                if all_locals and isinstance(node.op, ElementwiseOp):
+                    record._locals[node] = local_partials(node)
                 continue
-            t, locals_ = node.op._jvp_parts(node, inputs)
-            if locals_ is not None:
-                record._locals[node] = locals_
+            t = _jvp(node, inputs, record)
             if t is None:
                 continue
-            if not isinstance(t, Node):
-                raise GraphError(f"jvp of op {node.op.name!r} at {node._describe()} returned "
-                                 f"a {type(t).__name__}; expected a Node or None")
         tangent[node] = t
         order.append(node)
     record.order = tuple(order)
     record.tangent_of_output = tangent[y] if y in tangent else zeros_like(y)
+
+
+def _jvp(node: Node, tangents: list, record: Tangents) -> Node | None:
+    """The op's tangent of ``node`` from its inputs' tangents, checked; an elementwise op's
+    local partials are kept on the record for the walkthrough."""
+    op = node.op
+    if isinstance(op, ElementwiseOp):    # the rule follows from the partials it states
+        locals_ = record._locals[node] = local_partials(node)
+        t = elementwise_jvp(node, tangents, locals_)
+    else:
+        t = op.jvp(node, tangents)
+    if t is not None and not isinstance(t, Node):
+        raise GraphError(f"jvp of op {op.name!r} at {node._describe()} returned a "
+                         f"{type(t).__name__}; expected a Node or None")
+    return t
 
 
 def _seed_node(node: Node, value: Any) -> Node:
@@ -138,6 +135,9 @@ def _seed_node(node: Node, value: Any) -> Node:
     unless it provably has it (a node given as tangent is used as it is)."""
     if isinstance(value, Node):
         return value
+    if type(value) in (float, int):
+        # a Python number is weakly typed: the tangent takes the input's shape and float type
+        return ones_like(node) if value == 1 else mul(value, ones_like(node))
     t = as_node(value, f"jvp: tangent of {node._short()}")
     ts, ns = static_shape(t), static_shape(node)
     if ts is not None and ts == ns:

@@ -11,40 +11,55 @@ from __future__ import annotations
 import contextvars
 import itertools
 import numbers
+from contextlib import contextmanager
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
 
 import numpy as np
 
+from ._gc import gc_paused
 from .errors import FeedError, GraphError, NodeTypeError, ShapeError
+from .tree import TupleShape, shape_of, shapes_conflict
 
 if TYPE_CHECKING:  # pragma: no cover
     from .op import Op
 
-__all__ = ["Node", "Variable", "constant", "as_node", "static_shape", "shape_of", "TupleShape"]
+__all__ = ["Node", "Variable", "constant", "as_node", "static_shape", "shape_of", "TupleShape",
+           "shapes_conflict", "extending"]
 
 Shape = tuple  # a tuple of ints; None where unknown
 
 _ids = itertools.count(1)
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
-#: The record (an ``Adjoints`` or ``Tangents``) whose construction is creating nodes right now.
-_ORIGIN: contextvars.ContextVar = contextvars.ContextVar("vizad_origin", default=None)
-#: Shapes known from an evaluation, used while building adjoint/tangent nodes.
-_SHAPE_HINTS: contextvars.ContextVar = contextvars.ContextVar("vizad_shape_hints", default=None)
-
 _NUMERIC_KINDS = frozenset("biufc")
 _PYTHON_NUMBERS = frozenset({float, int, bool})
-_get_origin = _ORIGIN.get
-_get_hints = _SHAPE_HINTS.get
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
 
 
-class TupleShape(tuple):
-    """The static shape of a tuple-valued node: one shape (or None) per element."""
+class _Extension(NamedTuple):
+    #: The record (an ``Adjoints`` or ``Tangents``) whose construction is creating nodes.
+    record: Any
+    #: Shapes known from an evaluation, read by :func:`static_shape` while building.
+    hints: Mapping["Node", Any] | None
 
-    def __repr__(self) -> str:
-        return "TupleShape" + tuple.__repr__(self)
+
+_EXTENSION: contextvars.ContextVar = contextvars.ContextVar("vizad_extension", default=None)
+_get_extension = _EXTENSION.get
+
+
+@contextmanager
+def extending(record: Any, shapes: Mapping["Node", Any] | None = None) -> Iterator[None]:
+    """The state of one graph extension: nodes built inside belong to ``record``
+    (``node.origin``) and :func:`static_shape` sees ``shapes``; the cyclic GC is paused while
+    the many new nodes are built."""
+    token = _EXTENSION.set(_Extension(record, shapes))
+    try:
+        with gc_paused():
+            yield
+    finally:
+        _EXTENSION.reset(token)
 
 
 class Node:
@@ -68,7 +83,8 @@ class Node:
         self._name = name
         self._id = next(_ids)
         self._shape = shape
-        self._origin = _get_origin()
+        extension = _get_extension()
+        self._origin = extension.record if extension is not None else None
 
     # Read-only fields: a node never changes after it is built.
     op = property(attrgetter("_op"), doc="The op that computes this node.")
@@ -170,16 +186,34 @@ def Variable(name: str, shape: Shape | None = None) -> Node:
 
 
 def constant(value: Any, name: str | None = None) -> Node:
-    """A constant node holding a (read-only copy of a) numeric value."""
+    """A constant node holding a (read-only copy of a) numeric value.
+
+    A Python number is *weakly typed*, as in NumPy 2 and JAX: ``x * 2.0`` keeps the float type
+    of ``x`` (float32 stays float32) and ``x + 1`` keeps an integer type. A numpy scalar or
+    array keeps its own dtype and takes part in type promotion as numpy says.
+    """
     if type(value) in _PYTHON_NUMBERS:       # the common case: a literal in an expression
+        if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
+            raise GraphError(f"constant {value}: integers beyond 64 bits are not supported; "
+                             "write it as a float if that is what you mean")
         array = np.array(value)
+        attrs = {"value": array, "weak": True}
     else:
         array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
         if isinstance(array, tuple):
             raise GraphError("constant: tuple values are built with vz.make_tuple")
         array = array.copy()
+        attrs = {"value": array}
     array.setflags(write=False)
-    return Node(_ops.CONSTANT, (), {"value": array}, name=name, shape=array.shape)
+    return Node(_ops.CONSTANT, (), attrs, name=name, shape=array.shape)
+
+
+def constant_value(node: Node) -> Any:
+    """The value a constant node gives: its array, or for a weakly typed Python number the
+    number itself (so that numpy keeps the other operand's dtype)."""
+    attrs = node.attrs
+    value = attrs["value"]
+    return value.item() if attrs.get("weak") else value
 
 
 def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
@@ -214,30 +248,13 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
     return result
 
 
-def shapes_conflict(a: Any, b: Any) -> bool:
-    """Whether two static shapes are both known and differ (None is unknown, also inside
-    a TupleShape)."""
-    if a is None or b is None:
-        return False
-    if isinstance(a, TupleShape) or isinstance(b, TupleShape):
-        return (not isinstance(a, TupleShape) or not isinstance(b, TupleShape) or len(a) != len(b)
-                or any(shapes_conflict(x, y) for x, y in zip(a, b)))
-    return a != b
-
-
-def shape_of(value: Any):
-    """The shape of a value: a tuple of ints, or a TupleShape for a tuple value."""
-    if isinstance(value, tuple):
-        return TupleShape(shape_of(v) for v in value)
-    return np.shape(value)
-
-
 def static_shape(node: Node):
     """The shape of ``node`` known before running: its static shape, else a hint, else None."""
     shape = node._shape
     if shape is not None:
         return shape
-    hints = _get_hints()
+    extension = _get_extension()
+    hints = extension.hints if extension is not None else None
     return hints.get(node) if hints else None
 
 

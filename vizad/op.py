@@ -20,8 +20,9 @@ from typing import Any, Callable, Mapping, Sequence
 from .errors import GraphError, ShapeError
 from .node import Node, TupleShape, as_node, static_shape
 
-__all__ = ["Op", "ElementwiseOp", "registry", "register", "broadcast_shapes", "reduce_target",
-           "broadcast_tangent"]
+__all__ = ["Op", "ElementwiseOp", "Symbolic", "ZERO", "ONE", "MINUS_ONE", "registry", "register",
+           "broadcast_shapes", "reduce_target", "broadcast_tangent", "local_partials",
+           "elementwise_vjp", "elementwise_jvp"]
 
 _REGISTRY: dict[str, "Op"] = {}
 
@@ -99,16 +100,6 @@ class Op:
         Raise ShapeError for shapes that cannot fit."""
         return None
 
-    # -- for the engines: the rules with their intermediate parts -----------------------
-    def _vjp_parts(self, node: Node, adjoint: Node) -> tuple[Any, list | None, list | None]:
-        """``(vjp result, local partials or None, unreduced partial adjoints or None)``; the
-        walkthrough shows the local partials ∂vⱼ/∂vᵢ and the sum-to-shape steps."""
-        return self.vjp(node, adjoint), None, None
-
-    def _jvp_parts(self, node: Node, tangents: Sequence[Node | None]) -> tuple[Any, list | None]:
-        """``(jvp result, local partials or None)``."""
-        return self.jvp(node, tangents), None
-
     # -- LaTeX for the derivation text ---------------------------------------------------
     def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         """The op applied to LaTeX arguments, e.g. ``\\ln v_1``."""
@@ -126,8 +117,10 @@ class Op:
         return None if local is None else latex_product(adjoint, local)
 
     # -- for the executor ----------------------------------------------------------------
-    def _bind(self, node: Node) -> Callable[..., Any]:
-        """A function of the input values that computes ``node``; attributes are bound."""
+    def bind(self, node: Node) -> Callable[..., Any]:
+        """The function of the input values that computes ``node``, made once when a plan is
+        made. The default binds the node's attributes to ``compute``; an adapter for another
+        calling convention (the CSE 599W ``compute(node, input_vals)``) overrides it."""
         attrs = node.attrs
         if attrs:
             return partial(self.compute, **attrs)
@@ -151,6 +144,20 @@ def latex_product(left: str, right: str) -> str:
 
 
 # -- elementwise ops ---------------------------------------------------------------------
+class Symbolic(float):
+    """A local partial derivative that is a known constant: :data:`ZERO`, :data:`ONE` or
+    :data:`MINUS_ONE`. No node is built for it: a partial adjoint v̄ⱼ × 1 is an identity node,
+    v̄ⱼ × (−1) a negation, and v̄ⱼ × 0 no contribution at all."""
+
+    def __repr__(self) -> str:
+        return {0.0: "vz.ZERO", 1.0: "vz.ONE", -1.0: "vz.MINUS_ONE"}[float(self)]
+
+
+#: ∂v/∂x = 0 (no contribution), 1 (the adjoint passes through) and −1 (it is negated).
+ZERO, ONE, MINUS_ONE = Symbolic(0), Symbolic(1), Symbolic(-1)
+_SYMBOLIC = {0: ZERO, 1: ONE, -1: MINUS_ONE}
+
+
 def broadcast_shapes(*shapes: Any) -> Any:
     """numpy's broadcasting rule on static shapes; None if any is unknown."""
     result: tuple = ()
@@ -183,59 +190,99 @@ def reduce_target(node: Node) -> Any:
 class ElementwiseOp(Op):
     """An op applied element by element, broadcasting its inputs like numpy.
 
-    Subclasses define ``compute`` and ``partials`` (∂v/∂xᵢ as nodes, or the numbers 1, -1, 0);
-    ``vjp`` and ``jvp`` follow from them.
+    Subclasses define ``compute`` and ``partials`` (∂v/∂xᵢ as graph nodes, or the symbolic
+    :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`); ``vjp`` (v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ, summed back to
+    each input's shape) and ``jvp`` (v̇ⱼ = Σᵢ v̇ᵢ ∂vⱼ/∂vᵢ) follow from them, so a subclass that
+    defines ``vjp`` or ``jvp`` is refused: subclass :class:`Op` to write the rules yourself.
     """
 
-    def partials(self, node: Node) -> Sequence[Node | int]:
-        """The local partial derivatives ∂node/∂input as graph nodes (or 1, -1, 0)."""
+    #: False for ops whose inputs all have the output's shape (add_n): nothing to reduce.
+    broadcasting: bool = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for rule in ("vjp", "jvp"):
+            if rule in cls.__dict__:
+                raise GraphError(
+                    f"{cls.__name__} defines {rule}, but an ElementwiseOp derives vjp and jvp "
+                    "from its partials (which the walkthroughs show as ∂vⱼ/∂vᵢ): define "
+                    f"partials(node) instead, or subclass vz.Op to write {rule} yourself")
+
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
+        """The local partial derivatives ∂node/∂input as graph nodes (or ZERO, ONE,
+        MINUS_ONE), one per input."""
         raise NotImplementedError(f"op {self.name!r} defines no partials")
 
     def infer_shape(self, shapes, attrs):
         return broadcast_shapes(*shapes)
 
     def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
-        return self._vjp_parts(node, adjoint)[0]
+        return elementwise_vjp(node, adjoint, local_partials(node))[0]
 
     def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
-        return self._jvp_parts(node, tangents)[0]
-
-    def _vjp_parts(self, node, adjoint):
-        locals_ = list(self.partials(node))
-        raw = [_times(adjoint, p) for p in locals_]
-        reduced = [_sum_to_input(r, x, node) for r, x in zip(raw, node.inputs)]
-        unreduced = [r if g is not r else None for r, g in zip(raw, reduced)]
-        return reduced, locals_, unreduced
-
-    def _jvp_parts(self, node, tangents):
-        locals_ = list(self.partials(node))
-        if all(t is None for t in tangents):
-            return None, locals_
-        return self._tangent(node, tangents, locals_), locals_
-
-    def _tangent(self, node: Node, tangents: Sequence[Node | None],
-                 partials: Sequence[Node | int]) -> Node | None:
-        """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape."""
-        terms = [_times(t, p) for t, p in zip(tangents, partials) if t is not None]
-        terms = [t for t in terms if t is not None]
-        if not terms:
-            return None
-        total = terms[0] if len(terms) == 1 else _ops.add_n(*terms)
-        return broadcast_tangent(total, node, tangents)
+        return elementwise_jvp(node, tangents, local_partials(node))
 
 
-def _times(adjoint: Node, partial: Node | int) -> Node | None:
-    """adjoint × partial, with the partial 1 giving an identity node (so that each partial
-    adjoint is a node of its own), -1 a negation, and 0 None (no contribution)."""
-    if isinstance(partial, Node):
-        return _ops.mul(adjoint, partial)
+def local_partials(node: Node) -> list[Node | Symbolic]:
+    """The partials of an elementwise ``node``, checked: one per input, each a Node or a
+    Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
+    op = node.op
+    result = list(op.partials(node))
+    if len(result) != len(node.inputs):
+        raise GraphError(f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
+                         f"partial(s) for {len(node.inputs)} input(s)")
+    for k, p in enumerate(result):
+        if p.__class__ is Node or p.__class__ is Symbolic:
+            continue
+        if isinstance(p, (int, float)) and p in _SYMBOLIC:
+            result[k] = _SYMBOLIC[p]
+        else:
+            raise GraphError(f"partials of op {op.name!r} at {node._describe()} gave a "
+                             f"{type(p).__name__} for input {k}; expected a Node or "
+                             "vz.ZERO / vz.ONE / vz.MINUS_ONE")
+    return result
+
+
+def times(value: Node, partial: Node | Symbolic) -> Node | None:
+    """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
+    its own), MINUS_ONE a negation, ZERO None (no contribution)."""
+    if partial.__class__ is Node:
+        return _ops.mul(value, partial)
     if partial == 0:
         return None
-    if partial == 1:
-        return _ops.identity(adjoint)
-    if partial == -1:
-        return _ops.neg(adjoint)
-    return _ops.mul(adjoint, partial)
+    return _ops.identity(value) if partial == 1 else _ops.neg(value)
+
+
+def elementwise_vjp(node: Node, adjoint: Node, partials: Sequence[Node | Symbolic]):
+    """``(partial adjoints reduced to each input's shape, the unreduced ones where a
+    sum_to_shape step was needed, else None)`` of an elementwise node."""
+    raw = [times(adjoint, p) for p in partials]
+    if not node.op.broadcasting:
+        return raw, [None] * len(raw)
+    reduced = [_sum_to_input(r, x, node) for r, x in zip(raw, node.inputs)]
+    return reduced, [r if g is not r else None for r, g in zip(raw, reduced)]
+
+
+def elementwise_jvp(node: Node, tangents: Sequence[Node | None],
+                    partials: Sequence[Node | Symbolic]) -> Node | None:
+    """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape: v̇ᵢ
+    alone (as an identity node) for a partial of 1, v̇ₐ ± v̇ᵦ for two partials of ±1."""
+    terms = [(t, p) for t, p in zip(tangents, partials) if t is not None and p != 0]
+    if not terms:
+        return None
+    if len(terms) == 1:
+        total = times(*terms[0])
+    elif len(terms) == 2 and all(p.__class__ is Symbolic for _, p in terms):
+        (ta, pa), (tb, pb) = terms
+        if pa == 1:
+            total = _ops.add(ta, tb) if pb == 1 else _ops.sub(ta, tb)
+        else:
+            total = _ops.sub(tb, ta) if pb == 1 else _ops.neg(_ops.add(ta, tb))
+    else:
+        total = _ops.add_n(*(t if p == 1 else times(t, p) for t, p in terms))
+    if not node.op.broadcasting:
+        return total
+    return broadcast_tangent(total, node, tangents)
 
 
 def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) -> Node:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from ._gc import gc_paused
 from .errors import GraphError, ShapeError
 from .graph import as_node_list, ranked_order
-from .node import _ORIGIN, _SHAPE_HINTS, Node, as_node, shapes_conflict, static_shape
+from .node import Node, as_node, extending, static_shape
+from .op import ElementwiseOp, Symbolic, elementwise_vjp, local_partials
 from .ops import add_n, ones_like, zeros_like
+from .tree import shapes_conflict
 
 __all__ = ["Partial", "AdjointRole", "Adjoints", "build_adjoints", "gradients"]
 
@@ -29,9 +30,10 @@ class Partial(NamedTuple):
     index: int
     #: The adjoint node that computes v̄ᵢ→ⱼ.
     node: Node
-    #: The local partial derivative ∂vⱼ/∂vᵢ, as a node or a number, when the op states it
-    #: (elementwise ops); None otherwise (matmul's is a Jacobian, custom ops give only a vjp).
-    local: Node | float | None = None
+    #: The local partial derivative ∂vⱼ/∂vᵢ, as a node or a :class:`vizad.Symbolic` (ONE,
+    #: MINUS_ONE), when the op states it (elementwise ops); None otherwise (matmul's is a
+    #: Jacobian, custom ops give only a vjp).
+    local: Node | Symbolic | None = None
     #: v̄ⱼ ∂vⱼ/∂vᵢ before ``sum_to_shape`` reduced it to vᵢ's shape, where broadcasting
     #: happened (``node`` is then the sum_to_shape node); None otherwise.
     unreduced: Node | None = None
@@ -79,11 +81,6 @@ class Adjoints:
         """The partial adjoints v̄ᵢ→ⱼ of forward node ``node``, one per consumer edge."""
         return tuple(self._partials.get(node, ()))
 
-    @property
-    def adjoints(self) -> Mapping[Node, Node]:
-        """Every forward node's adjoint node."""
-        return dict(self._adjoint)
-
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """What each adjoint node computes (a node can be a partial and a sum at once)."""
         roles: dict[Node, list[AdjointRole]] = {}
@@ -117,14 +114,8 @@ def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
     y = as_node(y, "gradients")
     wrt = tuple(as_node_list(wrt, "gradients: wrt"))
     record = Adjoints(y, wrt)
-    origin_token = _ORIGIN.set(record)
-    hints_token = _SHAPE_HINTS.set(shapes)
-    try:
-        with gc_paused():
-            _extend(record, y, wrt, seed, _ranked or ranked_order(y))
-    finally:
-        _SHAPE_HINTS.reset(hints_token)
-        _ORIGIN.reset(origin_token)
+    with extending(record, shapes):
+        _extend(record, y, wrt, seed, _ranked or ranked_order(y))
     return record
 
 
@@ -188,7 +179,11 @@ def _vjp(node: Node, adjoint: Node):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
     and unreduced partial adjoints when the op gives them."""
     op = node.op
-    grads, locals_, unreduced = op._vjp_parts(node, adjoint)
+    if isinstance(op, ElementwiseOp):    # the rule follows from the partials it states
+        locals_ = local_partials(node)
+        grads, unreduced = elementwise_vjp(node, adjoint, locals_)
+    else:
+        grads, locals_, unreduced = op.vjp(node, adjoint), None, None
     try:
         grads = list(grads)
     except TypeError:

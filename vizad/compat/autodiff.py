@@ -46,7 +46,7 @@ class Op(_Op):
     def vjp(self, node, adjoint):
         return self.gradient(node, adjoint)
 
-    def _bind(self, node):
+    def bind(self, node):
         compute = self.compute
         return lambda *values: compute(node, list(values))
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from ..errors import GraphError, NodeTypeError, ShapeError
 from ..node import Node
-from ..op import ElementwiseOp, broadcast_tangent, register
+from ..op import MINUS_ONE, ONE, ZERO, ElementwiseOp, register
+from ..tree import merge_shapes, shapes_conflict
+from .. import tree
 
 __all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
 
@@ -19,12 +23,8 @@ class Add(ElementwiseOp):
         return a + b
 
     def partials(self, node):
-        return [1, 1]
+        return [ONE, ONE]
 
-    def _tangent(self, node, tangents, partials):
-        ta, tb = tangents
-        total = add(ta, tb) if ta is not None and tb is not None else identity(ta if ta is not None else tb)
-        return broadcast_tangent(total, node, tangents)
 
     def latex(self, args, attrs):
         return f"{args[0]} + {args[1]}"
@@ -41,15 +41,8 @@ class Sub(ElementwiseOp):
         return a - b
 
     def partials(self, node):
-        return [1, -1]
+        return [ONE, MINUS_ONE]
 
-    def _tangent(self, node, tangents, partials):
-        ta, tb = tangents
-        if ta is not None and tb is not None:
-            total = sub(ta, tb)
-        else:
-            total = identity(ta) if ta is not None else neg(tb)
-        return broadcast_tangent(total, node, tangents)
 
     def latex(self, args, attrs):
         return f"{args[0]} - {args[1]}"
@@ -79,7 +72,6 @@ class Mul(ElementwiseOp):
 class Div(ElementwiseOp):
     """a / b, elementwise, broadcasting."""
     arity, symbol = 2, "÷"
-    domain = ((-2.0, 2.0), (0.5, 2.0))
 
     def compute(self, a, b):
         return a / b
@@ -110,10 +102,8 @@ class Neg(ElementwiseOp):
         return -a
 
     def partials(self, node):
-        return [-1]
+        return [MINUS_ONE]
 
-    def _tangent(self, node, tangents, partials):
-        return neg(tangents[0])
 
     def latex(self, args, attrs):
         return f"-{args[0]}"
@@ -133,7 +123,7 @@ class Identity(ElementwiseOp):
         return shapes[0]
 
     def partials(self, node):
-        return [1]
+        return [ONE]
 
     def latex(self, args, attrs):
         return args[0]
@@ -143,68 +133,69 @@ class Identity(ElementwiseOp):
 
 
 class Power(ElementwiseOp):
-    """a ** p for a constant exponent p (a number)."""
+    """a ** p for a constant exponent p (a number). Integer a keeps integer values for p ≥ 0
+    and becomes float for negative p, as the maths says (numpy would refuse)."""
     arity = 1
-    domain = ((0.5, 2.0),)
 
     def compute(self, a, p):
+        if p < 0 and np.asarray(a).dtype.kind in "biu":
+            return np.power(a, float(p))
         return a ** p
 
     def partials(self, node):
         (a,) = node.inputs
         p = node.attrs["p"]
+        if p == 0:
+            return [ZERO]          # the derivative of a constant power 0 is exactly 0
         if p == 1:
-            return [1]
+            return [ONE]
         if p == 2:
-            return [mul(2.0, a)]
-        return [mul(float(p), power(a, p - 1))]
+            return [mul(2, a)]
+        return [mul(p, power(a, p - 1))]
 
     def latex(self, args, attrs):
         return f"{{{args[0]}}}^{{{_number(attrs['p'])}}}"
 
     def partial_latex(self, args, attrs, index):
         p = attrs["p"]
+        if p == 0:
+            return "0"
+        if p == 1:
+            return "1"
         if p == 2:
             return f"2 {args[0]}"
         return f"{_number(p)} {{{args[0]}}}^{{{_number(p - 1)}}}"
 
 
 class AddN(ElementwiseOp):
-    """x₁ + x₂ + … : sums the partial adjoints v̄ᵢ→ⱼ into v̄ᵢ (tuple values too)."""
+    """x₁ + x₂ + … of values of one shape: sums the partial adjoints v̄ᵢ→ⱼ into v̄ᵢ. Tuple
+    values are added element by element (nested tuples too)."""
     name, symbol = "add_n", "+"
+    broadcasting = False
 
     def compute(self, *values):
         total = values[0]
-        if isinstance(total, tuple):
-            return tuple(_add_all(items) for items in zip(*values))
         for v in values[1:]:
-            total = total + v
+            total = tree.add(total, v)
         return total
 
     def infer_shape(self, shapes, attrs):
-        known = {s for s in shapes if s is not None}
-        if len(known) > 1:
-            raise ShapeError(f"add_n sums values of one shape, got shapes {sorted(known, key=str)}")
-        return known.pop() if len(known) == 1 and None not in shapes else None
+        merged = shapes[0]
+        for s in shapes[1:]:
+            if shapes_conflict(merged, s):
+                raise ShapeError(f"add_n sums values of one shape, got shapes "
+                                 f"{', '.join(map(str, shapes))}")
+            merged = merge_shapes(merged, s)
+        return merged
 
     def partials(self, node):
-        return [1] * len(node.inputs)
-
-    def vjp(self, node, adjoint):
-        return [identity(adjoint) for _ in node.inputs]  # equal shapes: nothing to reduce
+        return [ONE] * len(node.inputs)
 
     def latex(self, args, attrs):
         return " + ".join(args)
 
     def partial_latex(self, args, attrs, index):
         return "1"
-
-
-def _add_all(items):
-    total = items[0]
-    for v in items[1:]:
-        total = total + v
-    return total
 
 
 def _number(p) -> str:

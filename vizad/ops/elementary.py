@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..op import ElementwiseOp, register
+from ..op import ZERO, ElementwiseOp, register
+from ..tree import floating_dtype
 from .arithmetic import div, mul, neg, sub
 
 __all__ = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "heaviside"]
@@ -45,7 +46,6 @@ class Exp(_Unary):
 class Log(_Unary):
     """The natural logarithm ln x."""
     template, partial_template = r"\ln {x}", r"\frac{{1}}{{{x}}}"
-    domain = ((0.2, 3.0),)
 
     def compute(self, x):
         return np.log(x)
@@ -116,7 +116,6 @@ class Relu(_Unary):
 class Sqrt(_Unary):
     """√x."""
     template, partial_template = r"\sqrt{{{x}}}", r"\frac{{1}}{{2\sqrt{{{x}}}}}"
-    domain = ((0.2, 3.0),)
 
     def compute(self, x):
         return np.sqrt(x)
@@ -131,10 +130,10 @@ class Heaviside(_Unary):
 
     def compute(self, x):
         # x > 0 as 0.0/1.0 in x's float type (np.heaviside is several times slower)
-        return np.greater(x, 0).astype(np.result_type(x, np.float32))
+        return np.greater(x, 0).astype(floating_dtype(x))
 
     def partials(self, node):
-        return [0]
+        return [ZERO]
 
 
 exp = register(Exp())

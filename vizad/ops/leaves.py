@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import GraphError
 from ..op import Op
 
 __all__ = ["VARIABLE", "CONSTANT"]
@@ -13,7 +14,7 @@ class VariableOp(Op):
     arity = 0
 
     def compute(self, *values, **attrs):  # the executor feeds variables; never called
-        raise RuntimeError("a Variable's value comes from the feed dict")
+        raise GraphError("a Variable's value comes from the feed dict")
 
     def vjp(self, node, adjoint):
         return []
@@ -30,8 +31,8 @@ class ConstantOp(Op):
     name = "constant"
     arity = 0
 
-    def compute(self, value):
-        return value
+    def compute(self, value, weak=False):
+        return value.item() if weak else value
 
     def vjp(self, node, adjoint):
         return []

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import tree
 from ..errors import GraphError, ShapeError
-from ..node import Node, TupleShape, static_shape
+from ..node import Node, static_shape
+from ..tree import TupleShape
 from ..op import Op, register
 
 __all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get"]
-
-
-def _map(fn, value):
-    return tuple(_map(fn, v) for v in value) if isinstance(value, tuple) else fn(value)
 
 
 class _Like(Op):
@@ -25,7 +23,7 @@ class _Like(Op):
     fill: int
 
     def compute(self, a):
-        return _map(np.ones_like if self.fill else np.zeros_like, a)
+        return tree.ones_like(a) if self.fill else tree.zeros_like(a)
 
     def infer_shape(self, shapes, attrs):
         return shapes[0]

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..node import Node, _as_shape, static_shape
-from ..op import Op, reduce_target, register
+from ..op import Op, broadcast_shapes, reduce_target, register
+from ..tree import floating_dtype
 from .arithmetic import add, div
 
 __all__ = ["matmul", "transpose", "reshape", "sum", "mean", "broadcast_to", "sum_to_shape",
@@ -101,7 +102,7 @@ class BroadcastTo(_TargetShapeOp):
         return [sum_to_shape(adjoint, reduce_target(node.inputs[0]))] + [None] * (len(node.inputs) - 1)
 
     def jvp(self, node, tangents):
-        return _with_target(self, tangents[0], _target_of(node))
+        return _target_jvp(self, node, tangents)
 
     def vjp_latex(self, args, adjoint, attrs, index):
         return rf"\textstyle\sum_{{\to \text{{shape}}}} {adjoint}" if index == 0 else None
@@ -125,7 +126,7 @@ class SumToShape(_TargetShapeOp):
         return [broadcast_to(adjoint, reduce_target(node.inputs[0]))] + [None] * (len(node.inputs) - 1)
 
     def jvp(self, node, tangents):
-        return _with_target(self, tangents[0], _target_of(node))
+        return _target_jvp(self, node, tangents)
 
 
 class Reshape(_TargetShapeOp):
@@ -151,15 +152,20 @@ class Reshape(_TargetShapeOp):
         return [reshape(adjoint, reduce_target(node.inputs[0]))] + [None] * (len(node.inputs) - 1)
 
     def jvp(self, node, tangents):
-        return _with_target(self, tangents[0], _target_of(node))
+        return _target_jvp(self, node, tangents)
 
     def vjp_latex(self, args, adjoint, attrs, index):
         return rf"\operatorname{{reshape}}\left({adjoint}\right)" if index == 0 else None
 
 
-def _target_of(node: Node):
-    """The target of a target-shape node, in the form it was built with."""
-    return node.inputs[1] if len(node.inputs) > 1 else node.attrs["shape"]
+def _target_jvp(op: Op, node: Node, tangents) -> Node | None:
+    """The tangent of a target-shape node: the same op on the data's tangent (these ops are
+    linear in the data). A target given as a node only lends its shape: its tangent plays no
+    part, and with no tangent on the data the result's tangent is zero."""
+    if tangents[0] is None:
+        return None
+    target = node.inputs[1] if len(node.inputs) > 1 else node.attrs["shape"]
+    return _with_target(op, tangents[0], target)
 
 
 def _check_broadcastable(small, big, what):
@@ -169,40 +175,62 @@ def _check_broadcastable(small, big, what):
 
 
 class MatMul(Op):
-    """The matrix product op(A) op(B) of 2-D arrays, op = transpose where its flag is set."""
+    """numpy's matmul of op(A) and op(B), op = swapping the last two axes where its flag is
+    set (nothing for a 1-D operand): matrix products, 1-D operands as vectors (vector·matrix,
+    matrix·vector, the dot product) and stacks of matrices whose leading dimensions broadcast.
+    The adjoints are reduced back to each operand's shape."""
     name, arity, symbol = "matmul", 2, "@"
 
     def compute(self, a, b, trans_a=False, trans_b=False):
-        if np.ndim(a) != 2 or np.ndim(b) != 2:
-            raise ShapeError("matmul takes 2-D operands")
-        return np.matmul(a.T if trans_a else a, b.T if trans_b else b)
+        return np.matmul(_swap_last(a) if trans_a else a, _swap_last(b) if trans_b else b)
 
     def infer_shape(self, shapes, attrs):
         sa, sb = shapes
         for s, side in ((sa, "left"), (sb, "right")):
-            if s is not None and len(s) != 2:
-                raise ShapeError(f"matmul takes 2-D operands; the {side} one has shape {s}")
+            if s is not None and len(s) == 0:
+                raise ShapeError(f"matmul takes operands of 1 or more dimensions; the {side} "
+                                 "one is a scalar (use mul)")
         if sa is None or sb is None:
             return None
-        m, k = sa[::-1] if attrs.get("trans_a") else sa
-        k2, n = sb[::-1] if attrs.get("trans_b") else sb
-        if k != k2:
-            raise ShapeError(f"shapes {sa}{'ᵀ' if attrs.get('trans_a') else ''} and "
-                             f"{sb}{'ᵀ' if attrs.get('trans_b') else ''} do not matmul "
-                             f"(inner dimensions {k} and {k2})")
-        return (m, n)
+        ta, tb = attrs.get("trans_a"), attrs.get("trans_b")
+        ea, eb = _swapped(sa, ta), _swapped(sb, tb)
+        a2 = (1,) + ea if len(ea) == 1 else ea
+        b2 = eb + (1,) if len(eb) == 1 else eb
+        if a2[-1] != b2[-2]:
+            raise ShapeError(f"shapes {sa}{'ᵀ' if ta and len(sa) > 1 else ''} and "
+                             f"{sb}{'ᵀ' if tb and len(sb) > 1 else ''} do not matmul "
+                             f"(inner dimensions {a2[-1]} and {b2[-2]})")
+        try:
+            batch = broadcast_shapes(a2[:-2], b2[:-2])
+        except ShapeError:
+            raise ShapeError(f"the leading (batch) dimensions of shapes {sa} and {sb} do not "
+                             "broadcast") from None
+        return batch + ea[-2:-1] + eb[-1:] if len(eb) > 1 else batch + ea[-2:-1]
 
     def vjp(self, node, adjoint):
         a, b = node.inputs
         ta, tb = node.attrs["trans_a"], node.attrs["trans_b"]
-        if not ta and not tb:     # C = A B
-            return [matmul(adjoint, b, trans_b=True), matmul(a, adjoint, trans_a=True)]
-        if ta and not tb:         # C = Aᵀ B
-            return [matmul(b, adjoint, trans_b=True), matmul(a, adjoint)]
-        if not ta and tb:         # C = A Bᵀ
-            return [matmul(adjoint, b), matmul(adjoint, a, trans_a=True)]
-        return [matmul(b, adjoint, trans_a=True, trans_b=True),   # C = Aᵀ Bᵀ
-                matmul(adjoint, a, trans_a=True, trans_b=True)]
+        sa, sb = static_shape(a), static_shape(b)
+        if sa is None or sb is None:
+            # dimensions unknown while building: the rule for operands of 2 or more
+            # dimensions, reduced at run time to each operand's shape (broadcast batches)
+            ga, gb = _matmul_adjoints(a, b, adjoint, ta, tb)
+            return [sum_to_shape(ga, a), sum_to_shape(gb, b)]
+        va, vb = len(sa) == 1, len(sb) == 1
+        # a 1-D operand is a row (left) or a column (right) of a matrix, as in numpy
+        a2 = expand_dims(a, 0) if va else a
+        b2 = expand_dims(b, -1) if vb else b
+        lost = (-2,) * va + (-1,) * vb
+        c2 = expand_dims(adjoint, lost) if lost else adjoint
+        ga, gb = _matmul_adjoints(a2, b2, c2, ta and not va, tb and not vb)
+        sa2 = (1,) + tuple(sa) if va else tuple(sa)
+        sb2 = tuple(sb) + (1,) if vb else tuple(sb)
+        batch = broadcast_shapes(sa2[:-2], sb2[:-2])
+        if sa2[:-2] != batch:
+            ga = sum_to_shape(ga, sa2)
+        if sb2[:-2] != batch:
+            gb = sum_to_shape(gb, sb2)
+        return [reshape(ga, sa) if va else ga, reshape(gb, sb) if vb else gb]
 
     def jvp(self, node, tangents):
         a, b = node.inputs
@@ -228,6 +256,28 @@ class MatMul(Op):
             (True, True): (f"{b}^{{T}} {adjoint}^{{T}}", f"{adjoint}^{{T}} {a}^{{T}}"),
         }
         return table[(ta, tb)][index]
+
+
+def _swap_last(x):
+    """x with its last two axes swapped (a 1-D x as it is)."""
+    return np.swapaxes(x, -1, -2) if np.ndim(x) >= 2 else x
+
+
+def _swapped(shape: tuple, flag) -> tuple:
+    return shape[:-2] + (shape[-1], shape[-2]) if flag and len(shape) >= 2 else tuple(shape)
+
+
+def _matmul_adjoints(a: Node, b: Node, adjoint: Node, ta: bool, tb: bool):
+    """Ā and B̄ of C = op(A) op(B) for operands of 2 or more dimensions (batch dimensions as
+    in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed."""
+    if not ta and not tb:     # C = A B
+        return matmul(adjoint, b, trans_b=True), matmul(a, adjoint, trans_a=True)
+    if ta and not tb:         # C = Aᵀ B
+        return matmul(b, adjoint, trans_b=True), matmul(a, adjoint)
+    if not ta and tb:         # C = A Bᵀ
+        return matmul(adjoint, b), matmul(adjoint, a, trans_a=True)
+    return (matmul(b, adjoint, trans_a=True, trans_b=True),     # C = Aᵀ Bᵀ
+            matmul(adjoint, a, trans_a=True, trans_b=True))
 
 
 class Transpose(Op):
@@ -351,13 +401,14 @@ class ExpandDims(Op):
 
 
 class Size(Op):
-    """The number of elements over ``axis`` (all when None), as a float; no gradient."""
+    """The number of elements over ``axis`` (all when None), in the input's float type
+    (float64 for integer inputs); no gradient."""
     arity = 1
 
     def compute(self, a, axis=None):
         shape = np.shape(a)
         axes = range(len(shape)) if axis is None else axis
-        return np.float64(math.prod(shape[k] for k in axes))
+        return floating_dtype(a).type(math.prod(shape[k] for k in axes))
 
     def infer_shape(self, shapes, attrs):
         return ()
@@ -381,13 +432,21 @@ _SIZE = register(Size())
 
 
 def matmul(a, b, trans_a: bool = False, trans_b: bool = False) -> Node:
-    """op(a) @ op(b) for 2-D a and b, op = transpose where the flag is set."""
+    """op(a) @ op(b) as numpy's ``@`` (1-D operands as vectors, leading dimensions as batches),
+    op = swapping the last two axes where the flag is set."""
     return _MATMUL(a, b, trans_a=bool(trans_a), trans_b=bool(trans_b))
 
 
 def transpose(a, axes=None) -> Node:
-    """Permute the axes of ``a`` (reverse them when ``axes`` is None)."""
-    return _TRANSPOSE(a, axes=_axes(axes, "transpose"))
+    """Permute the axes of ``a`` (reverse them when ``axes`` is None); negative axes count
+    from the end, as in numpy."""
+    axes = _axes(axes, "transpose")
+    if axes is not None:
+        n = len(axes)
+        if any(not -n <= k < n for k in axes) or len({k % n for k in axes}) != n:
+            raise ShapeError(f"transpose: axes {axes} are not a permutation of {n} axes")
+        axes = tuple(k % n for k in axes)
+    return _TRANSPOSE(a, axes=axes)
 
 
 def reshape(a, shape) -> Node:

@@ -12,24 +12,12 @@ from typing import Mapping
 
 import graphviz
 
-from ..errors import VizadError
+from ..errors import INSTALL_HINT, GraphvizNotFoundError
 from ..text import escape
 from .palette import FONT, dot_attrs, edge_attrs
 from .scene import Scene
 
 __all__ = ["Drawing", "GraphvizNotFoundError", "to_drawing", "INSTALL_HINT"]
-
-INSTALL_HINT = ("install Graphviz's dot program: `sudo apt-get install graphviz` (Debian, "
-                "Ubuntu), `conda install -c conda-forge graphviz` (conda) or "
-                "`brew install graphviz` (macOS); `make lab` and `make test` do it for you")
-
-
-class GraphvizNotFoundError(VizadError, RuntimeError):
-    """Rendering needs Graphviz's ``dot`` program, which is not installed."""
-
-    def __init__(self, what: str = "rendering a drawing"):
-        super().__init__(f"{what} needs Graphviz's `dot` program, which was not found: "
-                         f"{INSTALL_HINT}. The DOT source (drawing.source) works without it.")
 
 
 class Drawing(graphviz.Digraph):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..errors import ArgumentError
 from ..trace import ReverseTrace
 from .scene import Scene
 
@@ -23,7 +24,7 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
     """The states of ``scene``'s boxes at ``step`` of its trace."""
     trace = scene.trace
     if trace is None:
-        raise ValueError("highlighting a step needs a trace: draw vz.trace_reverse(...) or "
+        raise ArgumentError("highlighting a step needs a trace: draw vz.trace_reverse(...) or "
                          "vz.trace_forward(...), not nodes")
     n = len(trace.steps)
     if not -n <= step < n:

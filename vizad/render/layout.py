@@ -12,7 +12,8 @@ import re
 import shutil
 import subprocess
 
-from .dot import GraphvizNotFoundError, to_drawing
+from ..errors import GraphvizNotFoundError, RenderError
+from .dot import to_drawing
 from .highlight import highlight
 from .palette import css_rules
 from .scene import build_scene
@@ -80,10 +81,10 @@ def _run_dot(source: str, timeout: float) -> str:
         done = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True,
                               timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        raise TimeoutError(f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
+        raise RenderError(f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
                            "draw it with a smaller max_boxes to summarise it") from None
     if done.returncode != 0:
-        raise RuntimeError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
+        raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
     return done.stdout.decode()
 
 

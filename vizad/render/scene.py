@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..forward import Tangents
 from ..graph import as_node_list, number_ranked, ranked_order
 from ..node import Node
@@ -71,7 +72,7 @@ class Scene:
 def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
     """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``."""
     if view not in VIEWS:
-        raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
+        raise ArgumentError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
     trace = target if isinstance(target, (ReverseTrace, ForwardTrace)) else None
     if trace is not None:
         outputs = [trace.output]
@@ -81,10 +82,10 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
     else:
         outputs = as_node_list(target, "draw")
         if not outputs:
-            raise ValueError("draw: nothing to draw (give a node, a list of nodes or a trace)")
+            raise ArgumentError("draw: nothing to draw (give a node, a list of nodes or a trace)")
         values = {}
         if view == "backprop":
-            raise ValueError("the backprop view lays adjoint values on the forward graph: "
+            raise ArgumentError("the backprop view lays adjoint values on the forward graph: "
                              "draw a trace (vz.trace_reverse(...)), not nodes")
         records, extension = [], []
         if view == "adjoint":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
+from ..errors import StepNotFoundError
 from ..node import Node
 from ..text import BAR, DOT, format_value, latex_to_text, marked, pretty_label
 from .derivation import Derivation, forward_line, reverse_line
@@ -49,7 +50,7 @@ class _Trace:
         try:
             return self._by_node[node]
         except KeyError:
-            raise KeyError(f"{node._describe()} has no step in this {self.kind} trace") from None
+            raise StepNotFoundError(f"{node._describe()} has no step in this {self.kind} trace") from None
 
     def label(self, node: Node) -> str:
         """``v4`` for a numbered node."""

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 import ipywidgets as w
 import traitlets
 
+from ..errors import ArgumentError
 from ..node import Node
 from ..render import Layout
 from ..render.panel import PANEL_CSS, running_table, step_panel
@@ -38,12 +39,12 @@ class Stepper(w.VBox):
     def __init__(self, trace: ReverseTrace | ForwardTrace, view: str = "adjoint", *,
                  check: bool | None = None, decimals: int | None = None, **kwargs):
         if not isinstance(trace, (ReverseTrace, ForwardTrace)):
-            raise TypeError(f"Stepper steps through a trace (vz.trace_reverse or "
+            raise ArgumentError(f"Stepper steps through a trace (vz.trace_reverse or "
                             f"vz.trace_forward), got {type(trace).__name__}")
         if view not in _VIEWS:
-            raise ValueError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
+            raise ArgumentError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
         if not trace.steps:
-            raise ValueError("this trace has no steps to walk through: the output does not "
+            raise ArgumentError("this trace has no steps to walk through: the output does not "
                              "depend on the inputs it was traced with respect to")
         self.trace = trace
         self.decimals = trace.decimals if decimals is None else decimals
@@ -173,4 +174,4 @@ def step(y: Node, wrt: Node | Iterable[Node] | None = None,
             first = wrt if isinstance(wrt, Node) else list(wrt)[0]
             tangents = {first: 1.0}
         return Stepper(trace_forward(y, feed, tangents, decimals=decimals), view)
-    raise ValueError(f"mode must be 'reverse' or 'forward', got {mode!r}")
+    raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
