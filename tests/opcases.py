@@ -13,7 +13,8 @@ from typing import Callable
 import numpy as np
 
 import vizad as vz
-from vizad.gradcheck import inner, random_like, value_node as seed_node  # noqa: F401
+from vizad.gradcheck import value_node as seed_node  # noqa: F401
+from vizad.tree import inner, random_like  # noqa: F401
 
 LEAVES = {"variable", "constant"}
 

@@ -10,10 +10,11 @@ nodes (reverse mode) or tangent nodes (forward mode), and evaluate it with an Ex
     vz.Executor([y, g1, g2]).run({x1: 2.0, x2: 5.0})
 """
 
-from .errors import (EvaluationError, FeedError, GradcheckError, GraphError, NodeTypeError,
-                     ShapeError, VizadError)
+from .errors import (ArgumentError, EvaluationError, ExpressionError, FeedError, GradcheckError,
+                     GraphError, GraphvizNotFoundError, NodeTypeError, RenderError, ShapeError,
+                     StepNotFoundError, VizadError)
 from .node import Node, TupleShape, Variable, constant
-from .op import ElementwiseOp, Op, register, registry
+from .op import MINUS_ONE, ONE, ZERO, ElementwiseOp, Op, Symbolic, register, registry
 from .ops import (add, add_n, broadcast_to, cos, div, exp, expand_dims, heaviside, identity,
                   log, log_softmax, make_tuple, matmul, mean, mul, neg, ones_like, power, relu,
                   reshape, sigmoid, sin, size, sqrt, sub, sum, sum_to_shape, tanh, transpose,
@@ -22,11 +23,12 @@ from .graph import numbering, ranked_order, topo_sort
 from .executor import Executor, evaluate
 from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
-from .gradcheck import DirectionCheck, GradcheckReport, gradcheck, numerical_gradient
-from .render import Drawing, GraphvizNotFoundError, Layout, draw
+from .gradcheck import (DirectionCheck, GradcheckReport, default_tolerances, gradcheck,
+                        numerical_gradient)
+from .render import Drawing, Layout, draw
 from .widget import Stepper, step
 from .export import export_html
-from .expr import ExpressionError, parse_expression
+from .expr import parse_expression
 from .trace import (CheckFailure, Contribution, Derivation, ForwardStep, ForwardTrace,
                     ReverseStep, ReverseTrace, TangentTerm, trace_forward, trace_reverse)
 
@@ -35,6 +37,7 @@ __version__ = "0.1.0"
 __all__ = [
     # graph
     "Node", "Variable", "constant", "TupleShape", "Op", "ElementwiseOp", "register", "registry",
+    "Symbolic", "ZERO", "ONE", "MINUS_ONE",
     "topo_sort", "ranked_order", "numbering",
     # ops
     "add", "sub", "mul", "div", "neg", "power", "identity", "add_n",
@@ -45,6 +48,7 @@ __all__ = [
     "gradients", "build_adjoints", "Adjoints", "Partial", "AdjointRole",
     "jvp", "build_tangents", "Tangents",
     "Executor", "evaluate", "numerical_gradient", "gradcheck", "GradcheckReport",
+    "default_tolerances",
     "DirectionCheck",
     # walkthroughs
     "trace_reverse", "trace_forward", "ReverseTrace", "ForwardTrace", "ReverseStep",
@@ -55,5 +59,5 @@ __all__ = [
     "Stepper", "step", "export_html", "parse_expression", "ExpressionError",
     # errors
     "VizadError", "GraphError", "NodeTypeError", "FeedError", "ShapeError", "EvaluationError",
-    "GradcheckError",
+    "GradcheckError", "ArgumentError", "StepNotFoundError", "RenderError",
 ]

@@ -1,17 +1,32 @@
-"""Checking gradients against central differences.
+"""Checking gradients against central differences, without crying wolf.
 
-Central differences (f(θ+εδ) − f(θ−εδ)) / 2ε have error O(ε²), against O(ε) for one-sided ones.
-Along a random unit direction δ they check δᵀ∇f in two evaluations however many inputs there
-are; per coordinate they check every entry of the gradient and name the worst one.
+The function checked is f(θ) = ⟨w, y(θ)⟩ for a cotangent w — by default a *random* one
+(seeded, and kept in the report), like JAX's ``check_grads``: with w all ones, a wrong
+transpose, a sum along the wrong axis of a square matrix or swapped tuple elements would go
+unnoticed. w may be a tuple for a tuple-valued y.
 
-The function checked is ⟨w, y⟩ for a ``cotangent`` w (default: all ones, i.e. sum(y)), which is
-what ``gradients(y, wrt, seed=w)`` differentiates; w may be a tuple for a tuple-valued y.
+Each derivative of f (along a coordinate, or along a random direction) is estimated by central
+differences that adapt to the point:
+
+- the step is relative to the size of the input entry, and shrinks (×1/10, down to 10⁻⁸ of
+  it) until the estimate is stable or a value outside the function's domain is avoided;
+- two steps h and 2h give a Richardson estimate (error O(h⁴)) and an *error estimate*: the
+  difference between them (truncation) plus the rounding error of f at its size (ε·|f|/h);
+  an entry passes when |analytic − numeric| ≤ atol + rtol·|numeric| + 3 × that error
+  estimate, so large magnitudes and points near a domain edge do not raise false alarms;
+- a kink at the point itself (relu or heaviside at 0: the one-sided slopes disagree at every
+  step size) is reported as *not differentiable here*, not as a failure; a kink within the
+  step only shrinks the step.
+
+Inputs are perturbed in float64 whatever their type, so a float32 graph is checked against
+accurate differences, with float32 tolerances (rtol 2e-3) for its float32 gradient.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -21,77 +36,137 @@ from .graph import as_node_list
 from .node import Node, constant
 from .ops import VARIABLE, make_tuple
 from .reverse import gradients
+from .tree import inner, leaves, random_like
 
-__all__ = ["numerical_gradient", "gradcheck", "GradcheckReport", "DirectionCheck", "inner",
-           "random_like", "value_node"]
+__all__ = ["numerical_gradient", "gradcheck", "GradcheckReport", "DirectionCheck",
+           "NumericDerivative", "central_derivative", "value_node", "default_tolerances"]
 
-
-def inner(a: Any, b: Any) -> float:
-    """⟨a, b⟩ summed over every entry; tuple (or list) values element by element."""
-    if isinstance(a, (tuple, list)):
-        return sum(inner(x, z) for x, z in zip(a, b))
-    return float(np.sum(np.asarray(a) * np.asarray(b)))
-
-
-def random_like(value: Any, rng: np.random.Generator) -> Any:
-    """Standard normal values shaped like ``value`` (a tuple for a tuple value)."""
-    if isinstance(value, tuple):
-        return tuple(random_like(v, rng) for v in value)
-    return rng.standard_normal(np.shape(value))
+#: The first relative step, the number of times it is divided by 10, and float64's epsilon.
+_FIRST_STEP, _LEVELS, _EPS = 1e-3, 6, float(np.finfo(np.float64).eps)
 
 
 def value_node(value: Any) -> Node:
     """A constant node for a value; a make_tuple of constants for a tuple value."""
     return make_tuple(*(value_node(v) for v in value)) if isinstance(value, tuple) \
-        else constant(value)
+        else constant(np.asarray(value))
 
 
-def _objective(y: Node, wrt: list[Node], feed: Mapping[Node, Any], cotangent: Any = None):
-    """f(values of wrt) = ⟨cotangent, y⟩ (the sum of y without one), the rest of the feed
-    held fixed."""
-    for w in wrt:
-        if w.op is not VARIABLE:
-            raise FeedError(f"central differences perturb fed inputs: {w._describe()} is not a "
-                            "Variable")
-        if w not in feed:
-            raise FeedError(f"Variable {w.name!r} is not in the feed dict")
-    executor = Executor([y])
-    base = dict(feed)
-    point = [np.array(feed[w], dtype=np.float64) for w in wrt]
+def default_tolerances(*values: Any) -> tuple[float, float]:
+    """(rtol, atol) fitting the least precise float type among ``values``: (1e-5, 1e-8) for
+    float64, (2e-3, 1e-5) for float32 and float16."""
+    for v in values:
+        for leaf in leaves(v):
+            dtype = np.asarray(leaf).dtype
+            if dtype.kind == "f" and dtype.itemsize < 8:
+                return 2e-3, 1e-5
+    return 1e-5, 1e-8
 
-    def f(values: list[np.ndarray]) -> float:
-        base.update(zip(wrt, values))
-        out = executor.run(base)[0]
-        return float(np.sum(out)) if cotangent is None else inner(cotangent, out)
 
-    return f, point
+@dataclass(frozen=True)
+class NumericDerivative:
+    """g'(0) by central differences: the estimate, an estimate of its error, and whether g is
+    differentiable at 0 ("ok"), has a kink there ("kink"), or could not be resolved to a stable
+    value at any step ("unresolved")."""
+    value: float
+    error: float
+    status: str = "ok"
+
+
+def central_derivative(g: Callable[[float], float], *, rtol: float = 1e-5, atol: float = 1e-8,
+                       first_step: float = _FIRST_STEP) -> NumericDerivative:
+    """g'(0) by Richardson-extrapolated central differences with an error estimate, shrinking
+    the step until the estimate is stable (see the module's docstring)."""
+    g0 = g(0.0)
+    levels = []                     # (estimate, error, kinked) per step size tried
+    for k in range(_LEVELS):
+        h = first_step * 10.0 ** -k
+        fp, fm, fp2, fm2 = g(h), g(-h), g(2 * h), g(-2 * h)
+        if not all(map(math.isfinite, (fp, fm, fp2, fm2))):
+            continue                # outside the domain: a smaller step
+        d1, d2 = (fp - fm) / (2 * h), (fp2 - fm2) / (4 * h)
+        rounding = 4 * _EPS * max(abs(fp), abs(fm), abs(fp2), abs(fm2), abs(g0)) / h
+        truncation = abs(d2 - d1) / 3
+        # one-sided slopes: their difference is h·g'' for a smooth g, a constant jump at a kink
+        jump1 = (fp - 2 * g0 + fm) / h
+        jump2 = (fp2 - 2 * g0 + fm2) / (2 * h)
+        kinked = abs(jump1) > 10 * rounding and abs(jump2 - 2 * jump1) > 0.5 * abs(jump1)
+        estimate = d1 + (d1 - d2) / 3
+        levels.append((estimate, truncation, rounding, kinked))
+        # stop when the estimate is good enough, or when a smaller step would only add rounding
+        if not kinked and (truncation + rounding <= 0.1 * (atol + rtol * abs(estimate))
+                           or truncation <= rounding):
+            return NumericDerivative(estimate, truncation + rounding)
+    if not levels:
+        return NumericDerivative(math.nan, math.inf, "unresolved")
+    if len(levels) >= 2 and levels[-1][3] and levels[-2][3]:
+        return NumericDerivative(levels[-1][0], levels[-1][1] + levels[-1][2], "kink")
+    estimate, truncation, rounding, _ = min((lv for lv in levels if not lv[3]),
+                                            key=lambda lv: lv[1] + lv[2], default=levels[-1])
+    settled = truncation <= max(rounding, 0.1 * (atol + rtol * abs(estimate)))
+    return NumericDerivative(estimate, truncation + rounding, "ok" if settled else "unresolved")
+
+
+class _Objective:
+    """f(values of wrt) = ⟨w, y⟩, the rest of the feed held fixed, evaluated in float64."""
+
+    def __init__(self, y: Node, wrt: list[Node], feed: Mapping[Node, Any], cotangent: Any):
+        for w in wrt:
+            if w.op is not VARIABLE:
+                raise FeedError(f"central differences perturb fed inputs: {w._describe()} is "
+                                "not a Variable")
+            if w not in feed:
+                raise FeedError(f"Variable {w.name!r} is not in the feed dict")
+        self.executor = Executor([y])
+        self.wrt, self.base, self.cotangent = wrt, dict(feed), cotangent
+        self.point = [np.array(feed[w], dtype=np.float64) for w in wrt]
+        #: The scale of each entry: steps are relative to it (never below 1e-2).
+        self.scale = [np.maximum(np.abs(p), 1e-2) for p in self.point]
+
+    def __call__(self, values: list[np.ndarray]) -> float:
+        self.base.update(zip(self.wrt, values))
+        with np.errstate(all="ignore"):        # probes outside the domain give NaN: a smaller step
+            out = self.executor.run(self.base)[0]
+        if self.cotangent is None:
+            return float(sum(np.sum(leaf, dtype=np.float64) for leaf in leaves(out)))
+        return inner(self.cotangent, out)
+
+    def along(self, direction: list[np.ndarray]) -> Callable[[float], float]:
+        """t ↦ f(θ + t·direction)."""
+        return lambda t: self([p + t * d for p, d in zip(self.point, direction)])
+
+    def entries(self):
+        """(input k, index, the direction of that entry scaled to its size, the scale)."""
+        for k, p in enumerate(self.point):
+            for index in np.ndindex(p.shape):
+                direction = [np.zeros_like(q) for q in self.point]
+                direction[k][index] = self.scale[k][index]
+                yield k, index, direction, float(self.scale[k][index])
 
 
 def numerical_gradient(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any],
-                       eps: float = 1e-6, cotangent: Any = None) -> list[np.ndarray]:
-    """∂⟨cotangent, y⟩ / ∂w (∂ sum(y) / ∂w without one) for each Variable w of ``wrt``, by
-    central differences, entry by entry."""
+                       eps: float = _FIRST_STEP, cotangent: Any = None) -> list[np.ndarray]:
+    """∂⟨cotangent, y⟩ / ∂w (∂ sum(y) / ∂w without one) for each Variable w of ``wrt``, entry
+    by entry, by adaptive central differences; ``eps`` is the first relative step. An entry
+    where y is not differentiable gets the central estimate (the mean of the one-sided
+    slopes)."""
     wrt = as_node_list(wrt, "numerical_gradient: wrt")
-    f, point = _objective(y, wrt, feed, cotangent)
-    result = []
-    for k, value in enumerate(point):
-        grad = np.zeros_like(value)
-        for index in np.ndindex(value.shape):
-            shifted = [v.copy() for v in point]
-            shifted[k][index] = value[index] + eps
-            up = f(shifted)
-            shifted[k][index] = value[index] - eps
-            grad[index] = (up - f(shifted)) / (2 * eps)
-        result.append(grad)
+    f = _Objective(y, wrt, feed, cotangent)
+    result = [np.zeros_like(p) for p in f.point]
+    for k, index, direction, scale in f.entries():
+        result[k][index] = central_derivative(f.along(direction), first_step=eps).value / scale
     return result
 
 
 @dataclass(frozen=True)
 class DirectionCheck:
-    """δᵀ∇f from reverse mode against (f(θ+εδ) − f(θ−εδ)) / 2ε along one unit direction δ."""
+    """δᵀ∇f from reverse mode against central differences along one random direction δ
+    (scaled entry by entry to the inputs' sizes)."""
     analytic: float
     numeric: float
     error: float
+    #: The estimated error of the central difference itself.
+    numeric_error: float = 0.0
+    status: str = "ok"
 
 
 @dataclass(frozen=True)
@@ -105,6 +180,11 @@ class GradcheckReport:
     errors: tuple[tuple[Node, float], ...]
     directions: tuple[DirectionCheck, ...]
     tolerance: str = field(default="")
+    #: The cotangent w of f = ⟨w, y⟩ (random unless one was given).
+    cotangent: Any = None
+    #: Entries where y is not differentiable (a kink) or the differences did not settle:
+    #: (input, index, "kink" or "unresolved"); reported, not failed.
+    not_checked: tuple[tuple[Node, tuple, str], ...] = ()
 
     def __str__(self) -> str:
         lines = [f"gradcheck {'passed' if self.ok else 'FAILED'} ({self.tolerance})"]
@@ -113,54 +193,78 @@ class GradcheckReport:
         for d in self.directions:
             lines.append(f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, "
                          f"error {d.error:.3g}")
+        for node, index, why in self.not_checked:
+            what = "not differentiable here (a kink)" if why == "kink" else \
+                "central differences did not settle"
+            lines.append(f"  {str(node)}{list(index)}: {what}; not checked")
         return "\n".join(lines)
 
 
 def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
-              eps: float = 1e-6, rtol: float = 1e-5, atol: float = 1e-6,
+              eps: float = _FIRST_STEP, rtol: float | None = None, atol: float | None = None,
               directions: int = 3, coordinates: bool = True, seed: int = 0,
               cotangent: Any = None, raise_on_failure: bool = True) -> GradcheckReport:
-    """Compare reverse mode with central differences, along ``directions`` random unit
-    directions δ (δᵀ∇f ≈ (f(θ+εδ) − f(θ−εδ)) / 2ε) and, if ``coordinates``, entry by entry.
-    f is ⟨cotangent, y⟩ (sum(y) by default); ``seed`` seeds the random directions.
+    """Compare reverse mode with central differences of f = ⟨w, y⟩ along ``directions``
+    random directions and, if ``coordinates``, entry by entry.
 
-    An entry passes when |reverse − central| ≤ atol + rtol·|central|. Raises GradcheckError
+    ``cotangent`` is w; by default a random one drawn with ``seed`` (which also seeds the
+    directions) and returned in the report. ``rtol``/``atol`` default to the precision of the
+    values (:func:`default_tolerances`); ``eps`` is the first relative step. An entry passes
+    when |reverse − central| ≤ atol·(1 + |∇f|ₘₐₓ) + rtol·|central| + 3 × the estimated error of
+    the central difference; entries at a kink are reported, not failed. Raises GradcheckError
     naming the worst input when anything fails (or returns the report, if not
     ``raise_on_failure``).
     """
     wrt = as_node_list(wrt, "gradcheck: wrt")
-    f, point = _objective(y, wrt, feed, cotangent)
-    w = None if cotangent is None else value_node(cotangent)
-    analytic = [np.asarray(g, dtype=np.float64)
-                for g in Executor(gradients(y, wrt, seed=w)).run(feed)]
+    rng = np.random.default_rng(seed)
+    if cotangent is None:
+        cotangent = random_like(Executor([y]).run(feed)[0], rng)
+    analytic = Executor(gradients(y, wrt, seed=value_node(cotangent))).run(feed)
+    default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed),
+                                                    *analytic)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    analytic = [np.asarray(g, dtype=np.float64) for g in analytic]
+    f = _Objective(y, wrt, feed, cotangent)
     ok = True
 
-    def close(a, n):
-        return np.abs(a - n) <= atol + rtol * np.abs(n)
-
     checks = []
-    rng = np.random.default_rng(seed)
     for _ in range(directions):
-        delta = [rng.standard_normal(v.shape) for v in point]
-        norm = np.sqrt(sum(float(np.sum(d * d)) for d in delta)) or 1.0
-        delta = [d / norm for d in delta]
-        numeric = (f([v + eps * d for v, d in zip(point, delta)]) -
-                   f([v - eps * d for v, d in zip(point, delta)])) / (2 * eps)
-        exact = sum(float(np.sum(g * d)) for g, d in zip(analytic, delta))
-        checks.append(DirectionCheck(exact, numeric, abs(exact - numeric)))
-        ok &= bool(close(exact, numeric))
+        delta = [rng.standard_normal(p.shape) for p in f.point]
+        norm = math.sqrt(sum(float(np.sum(d * d)) for d in delta)) or 1.0
+        direction = [d / norm * s for d, s in zip(delta, f.scale)]
+        numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol, first_step=eps)
+        terms = [g * d for g, d in zip(analytic, direction)]
+        exact = float(sum(np.sum(t) for t in terms))
+        size = float(sum(np.sum(np.abs(t)) for t in terms))
+        checks.append(DirectionCheck(exact, numeric.value, abs(exact - numeric.value),
+                                     numeric.error, numeric.status))
+        if numeric.status == "ok":
+            ok &= abs(exact - numeric.value) <= \
+                atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
 
-    errors = []
+    errors, skipped = [], []
     if coordinates:
-        for node, a, n in zip(wrt, analytic, numerical_gradient(y, wrt, feed, eps, cotangent)):
-            errors.append((node, float(np.max(np.abs(a - n), initial=0.0))))
-            ok &= bool(np.all(close(a, n)))
-    worst = max(errors, key=lambda e: e[1], default=(None, 0.0))
-    report = GradcheckReport(ok, worst[0], worst[1], tuple(errors), tuple(checks),
-                             f"rtol={rtol:g}, atol={atol:g}, eps={eps:g}")
+        worst = [0.0] * len(wrt)
+        largest = [float(np.max(np.abs(g), initial=0.0)) for g in analytic]
+        for k, index, direction, scale in f.entries():
+            numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol,
+                                         first_step=eps)
+            if numeric.status != "ok":
+                skipped.append((wrt[k], index, numeric.status))
+                continue
+            value, noise = numeric.value / scale, numeric.error / scale
+            error = abs(float(analytic[k][index]) - value)
+            worst[k] = max(worst[k], error)
+            ok &= error <= atol * (1 + largest[k]) + rtol * abs(value) + 3 * noise
+        errors = list(zip(wrt, worst))
+    worst_input = max(errors, key=lambda e: e[1], default=(None, 0.0))
+    report = GradcheckReport(bool(ok), worst_input[0], worst_input[1], tuple(errors),
+                             tuple(checks), f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}",
+                             cotangent, tuple(skipped))
     if not ok and raise_on_failure:
-        where = f"worst input {str(worst[0])!r} with max abs error {worst[1]:.3g}" \
-            if worst[0] is not None else "along a random direction"
+        where = f"worst input {str(worst_input[0])!r} with max abs error {worst_input[1]:.3g}" \
+            if worst_input[0] is not None else "along a random direction"
         raise GradcheckError(f"gradients disagree with central differences: {where}\n{report}",
                              report)
     return report

@@ -36,8 +36,9 @@ def tree_map(fn: Callable[..., Any], value: Any, *others: Any) -> Any:
 
 
 def leaves(value: Any) -> list[Any]:
-    """The arrays of a value, depth first (one for an array)."""
-    if not isinstance(value, tuple):
+    """The arrays of a value, depth first (one for an array); a list of values (the result
+    of ``Executor.run``) is walked like a tuple."""
+    if not isinstance(value, (tuple, list)):
         return [value]
     out: list[Any] = []
     for v in value:

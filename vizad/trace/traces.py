@@ -66,11 +66,13 @@ class _Trace:
         d = self.decimals if decimals is None else decimals
         return self._header(), [self._row(step, d) for step in self.steps]
 
-    def check(self, eps: float = 1e-6, rtol: float = 1e-4, atol: float = 1e-6,
+    def check(self, eps: float = 1e-3, rtol: float | None = None, atol: float | None = None,
               seed: int = 0) -> list:
         """Check every step's op alone: its vjp (and jvp, when defined) against central
-        differences at the recorded input values. Returns the failures, each naming the node,
-        the op and the error; an empty list when all pass."""
+        differences at the recorded input values, as :func:`vizad.gradcheck` does (a random
+        cotangent, tolerances from the values' float type, kinks reported rather than failed).
+        Returns the failures, each naming the node, the op and the error; an empty list when
+        all pass."""
         from .check import check_trace
         return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=seed)
 
