@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def median_time(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> float:

@@ -8,7 +8,7 @@ neither makes ``test_every_op_has_cases`` fail, so a new op is tested by being r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -7,7 +7,8 @@ nodes that do not depend on the seeded inputs get no tangent node.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from .errors import GraphError, NodeTypeError
 from .graph import ranked_order
@@ -104,7 +105,7 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
             inputs = [tangent.get(i) for i in node.inputs]
             if all(t is None for t in inputs):
                 if all_locals and isinstance(node.op, ElementwiseOp):
-                    record._locals[node] = local_partials(node)
+                    record._locals[node] = local_partials(node.op, node)
                 continue
             t = _jvp(node, inputs, record)
             if t is None:
@@ -120,8 +121,8 @@ def _jvp(node: Node, tangents: list, record: Tangents) -> Node | None:
     local partials are kept on the record for the walkthrough."""
     op = node.op
     if isinstance(op, ElementwiseOp):    # the rule follows from the partials it states
-        locals_ = record._locals[node] = local_partials(node)
-        t = elementwise_jvp(node, tangents, locals_)
+        locals_ = record._locals[node] = local_partials(op, node)
+        t = elementwise_jvp(op, node, tangents, locals_)
     else:
         t = op.jvp(node, tangents)
     if t is not None and not isinstance(t, Node):

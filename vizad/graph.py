@@ -6,7 +6,7 @@ No recursion on graph depth anywhere: a chain of 200,000 nodes is an ordinary gr
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 
 from .errors import GraphError, NodeTypeError
 from .node import Node

@@ -14,7 +14,8 @@ import numbers
 from contextlib import contextmanager
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -42,7 +43,7 @@ class _Extension(NamedTuple):
     #: The record (an ``Adjoints`` or ``Tangents``) whose construction is creating nodes.
     record: Any
     #: Shapes known from an evaluation, read by :func:`static_shape` while building.
-    hints: Mapping["Node", Any] | None
+    hints: Mapping[Node, Any] | None
 
 
 _EXTENSION: contextvars.ContextVar = contextvars.ContextVar("vizad_extension", default=None)
@@ -50,7 +51,7 @@ _get_extension = _EXTENSION.get
 
 
 @contextmanager
-def extending(record: Any, shapes: Mapping["Node", Any] | None = None) -> Iterator[None]:
+def extending(record: Any, shapes: Mapping[Node, Any] | None = None) -> Iterator[None]:
     """The state of one graph extension: nodes built inside belong to ``record``
     (``node.origin``) and :func:`static_shape` sees ``shapes``; the cyclic GC is paused while
     the many new nodes are built."""
@@ -73,7 +74,7 @@ class Node:
     # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
     __array_ufunc__ = None
 
-    def __init__(self, op: "Op", inputs: tuple["Node", ...] = (),
+    def __init__(self, op: Op, inputs: tuple[Node, ...] = (),
                  attrs: Mapping[str, Any] | None = None, name: str | None = None,
                  shape: Shape | None = None):
         # ``attrs`` is owned by the node from here on (ops pass a fresh ``**attrs`` dict).

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from .errors import GraphError, ShapeError
 from .node import Node, TupleShape, as_node, static_shape
@@ -24,10 +25,10 @@ __all__ = ["Op", "ElementwiseOp", "Symbolic", "ZERO", "ONE", "MINUS_ONE", "regis
            "broadcast_shapes", "reduce_target", "broadcast_tangent", "local_partials",
            "elementwise_vjp", "elementwise_jvp"]
 
-_REGISTRY: dict[str, "Op"] = {}
+_REGISTRY: dict[str, Op] = {}
 
 
-def register(op: "Op") -> "Op":
+def register(op: Op) -> Op:
     """Add ``op`` to the registry that the test-suite loops over; returns ``op``."""
     if op.name in _REGISTRY and _REGISTRY[op.name] is not op:
         raise GraphError(f"an op named {op.name!r} is registered already")
@@ -35,7 +36,7 @@ def register(op: "Op") -> "Op":
     return op
 
 
-def registry() -> dict[str, "Op"]:
+def registry() -> dict[str, Op]:
     """The registered ops by name (a copy)."""
     return dict(_REGISTRY)
 
@@ -214,19 +215,21 @@ class ElementwiseOp(Op):
         raise NotImplementedError(f"op {self.name!r} defines no partials")
 
     def infer_shape(self, shapes, attrs):
+        if any(isinstance(s, TupleShape) for s in shapes):
+            raise ShapeError(f"{self.name} takes arrays, not tuple values (add tuple values "
+                             "with vz.add_n; read an element with vz.tuple_get)")
         return broadcast_shapes(*shapes)
 
     def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
-        return elementwise_vjp(node, adjoint, local_partials(node))[0]
+        return elementwise_vjp(self, node, adjoint, local_partials(self, node))[0]
 
     def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
-        return elementwise_jvp(node, tangents, local_partials(node))
+        return elementwise_jvp(self, node, tangents, local_partials(self, node))
 
 
-def local_partials(node: Node) -> list[Node | Symbolic]:
-    """The partials of an elementwise ``node``, checked: one per input, each a Node or a
-    Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
-    op = node.op
+def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
+    """The partials of elementwise ``op`` at ``node``, checked: one per input, each a Node or
+    a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
     result = list(op.partials(node))
     if len(result) != len(node.inputs):
         raise GraphError(f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
@@ -253,23 +256,28 @@ def times(value: Node, partial: Node | Symbolic) -> Node | None:
     return _ops.identity(value) if partial == 1 else _ops.neg(value)
 
 
-def elementwise_vjp(node: Node, adjoint: Node, partials: Sequence[Node | Symbolic]):
+def elementwise_vjp(op: ElementwiseOp, node: Node, adjoint: Node,
+                    partials: Sequence[Node | Symbolic]):
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node."""
     raw = [times(adjoint, p) for p in partials]
-    if not node.op.broadcasting:
+    if not op.broadcasting:
         return raw, [None] * len(raw)
     reduced = [_sum_to_input(r, x, node) for r, x in zip(raw, node.inputs)]
     return reduced, [r if g is not r else None for r, g in zip(raw, reduced)]
 
 
-def elementwise_jvp(node: Node, tangents: Sequence[Node | None],
+def elementwise_jvp(op: ElementwiseOp, node: Node, tangents: Sequence[Node | None],
                     partials: Sequence[Node | Symbolic]) -> Node | None:
     """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape: v̇ᵢ
     alone (as an identity node) for a partial of 1, v̇ₐ ± v̇ᵦ for two partials of ±1."""
     terms = [(t, p) for t, p in zip(tangents, partials) if t is not None and p != 0]
     if not terms:
         return None
+    if not op.broadcasting:                # add_n: values (tuple values too) of one shape
+        if len(terms) == 1:
+            return times(*terms[0])
+        return _ops.add_n(*(t if p == 1 else times(t, p) for t, p in terms))
     if len(terms) == 1:
         total = times(*terms[0])
     elif len(terms) == 2 and all(p.__class__ is Symbolic for _, p in terms):
@@ -280,8 +288,6 @@ def elementwise_jvp(node: Node, tangents: Sequence[Node | None],
             total = _ops.sub(tb, ta) if pb == 1 else _ops.neg(_ops.add(ta, tb))
     else:
         total = _ops.add_n(*(t if p == 1 else times(t, p) for t, p in terms))
-    if not node.op.broadcasting:
-        return total
     return broadcast_tangent(total, node, tangents)
 
 

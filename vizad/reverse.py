@@ -9,7 +9,8 @@ which partial adjoint and which node is each sum.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
 
 from .errors import GraphError, ShapeError
 from .graph import as_node_list, ranked_order
@@ -180,8 +181,8 @@ def _vjp(node: Node, adjoint: Node):
     and unreduced partial adjoints when the op gives them."""
     op = node.op
     if isinstance(op, ElementwiseOp):    # the rule follows from the partials it states
-        locals_ = local_partials(node)
-        grads, unreduced = elementwise_vjp(node, adjoint, locals_)
+        locals_ = local_partials(op, node)
+        grads, unreduced = elementwise_vjp(op, node, adjoint, locals_)
     else:
         grads, locals_, unreduced = op.vjp(node, adjoint), None, None
     try:

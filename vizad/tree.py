@@ -8,7 +8,8 @@ that no other module needs a recursive helper of its own.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 

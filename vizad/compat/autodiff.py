@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import add as _add
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .. import ops as _ops
 from ..executor import Executor as _Executor

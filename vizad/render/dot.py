@@ -8,7 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import graphviz
 

@@ -9,7 +9,7 @@ widget) or plain text (the offline page).
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..text import BAR, DOT, escape, format_value, latex_to_text, marked, pretty_label
 from ..trace import ReverseTrace

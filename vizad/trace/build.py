@@ -3,7 +3,8 @@ step's values off it (no second implementation of the maths)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 

@@ -7,7 +7,8 @@ Forward:  v̇4 = v̇1 v2 + v̇2 v1 = 1 × 5 + 0 × 2 = 5
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -6,7 +6,7 @@ from their LaTeX, so the tables read the same with or without a maths renderer.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..text import escape
 

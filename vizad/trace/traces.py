@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterator, Mapping
 
 from ..errors import StepNotFoundError
 from ..node import Node
@@ -56,7 +57,7 @@ class _Trace:
         """``v4`` for a numbered node."""
         return f"v{self.numbers[node]}"
 
-    def derivation(self, decimals: int | None = None) -> "Derivation":
+    def derivation(self, decimals: int | None = None) -> Derivation:
         """The walkthrough as LaTeX lines in the lecture's style (rendered in Jupyter)."""
         d = self.decimals if decimals is None else decimals
         return Derivation([self._line(step, d) for step in self.steps])

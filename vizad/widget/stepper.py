@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import traceback
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import ipywidgets as w
 import traitlets
