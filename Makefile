@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test bench golden notebooks setup-notebook setup-test graphviz clean
+.PHONY: lab test lint fuzz bench golden notebooks setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -16,9 +16,19 @@ lab: setup-notebook graphviz
 
 ## make test: set up with the test extras, then run every test (the browser tests need
 ## Debian's chromium: installed here when we may, otherwise those tests are skipped)
-test: setup-test graphviz
+test: setup-test graphviz lint
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	$(PY) -m pytest
+
+## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)
+lint: setup-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+## make fuzz N=5000: the differential test against JAX on N more random graphs
+N ?= 5000
+fuzz: setup-test
+	cd tests && ../$(PY) differential.py $(N)
 
 ## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
 bench: setup-test graphviz

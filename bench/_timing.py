@@ -17,7 +17,7 @@ def median_time(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> f
         start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)
-        del result      # freeing what fn built is not part of building it
+        del result  # freeing what fn built is not part of building it
     return statistics.median(times)
 
 
@@ -25,11 +25,18 @@ def machine() -> str:
     import os
 
     import numpy as np
+
     try:
         from threadpoolctl import threadpool_info
-        blas = ", ".join(f"{i['internal_api']} {i.get('version')} ({i['num_threads']} threads)"
-                         for i in threadpool_info() if i["user_api"] == "blas")
+
+        blas = ", ".join(
+            f"{i['internal_api']} {i.get('version')} ({i['num_threads']} threads)"
+            for i in threadpool_info()
+            if i["user_api"] == "blas"
+        )
     except ImportError:
         blas = "BLAS unknown"
-    return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"numpy {np.__version__}, {blas}")
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, {blas}"
+    )

@@ -61,8 +61,10 @@ def mlp() -> None:
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
     t_vz = median_time(lambda: executor.run(feed), repeat=21, warmup=3)
     t_np = median_time(by_hand, repeat=21, warmup=3)
-    print(f"MLP 784-256-10, batch 128, forward + 2 weight gradients "
-          f"({len(executor._steps)} ops in the plan)")
+    print(
+        f"MLP 784-256-10, batch 128, forward + 2 weight gradients "
+        f"({len(executor._steps)} ops in the plan)"
+    )
     print(f"  numpy by hand   {t_np * 1e3:8.3f} ms")
     print(f"  vz.Executor     {t_vz * 1e3:8.3f} ms   ratio {t_vz / t_np:.3f}   (target <= 1.15)")
 
@@ -87,16 +89,18 @@ def chains() -> None:
         t_run = time.perf_counter() - start
         per_node = t_build / size
         base = base or per_node
-        print(f"  {size:>7} nodes: gradients {t_build:6.3f} s ({per_node * 1e6:5.2f} µs/node, "
-              f"ratio to 25k {per_node / base:4.2f}); plan + run {t_run:6.3f} s")
+        print(
+            f"  {size:>7} nodes: gradients {t_build:6.3f} s ({per_node * 1e6:5.2f} µs/node, "
+            f"ratio to 25k {per_node / base:4.2f}); plan + run {t_run:6.3f} s"
+        )
     print("  target: gradients of the 100k chain < 1 s")
 
 
 def scalar_graph() -> None:
     rng = np.random.default_rng(1)
     inputs = [vz.Variable(f"x{k}") for k in range(100)]
-    bounded = list(inputs)   # values in [-1, 1]: inputs, and sin/tanh/cos of anything
-    sums = []                # binary results of bounded values: |v| <= 2
+    bounded = list(inputs)  # values in [-1, 1]: inputs, and sin/tanh/cos of anything
+    sums = []  # binary results of bounded values: |v| <= 2
     unused = set(inputs)
     binary = [vz.add, vz.mul, vz.sub]
     unary = [vz.sin, vz.tanh, vz.cos]
@@ -114,7 +118,7 @@ def scalar_graph() -> None:
             node = unary[rng.integers(3)](pick(sums if sums and rng.random() < 0.5 else bounded))
             bounded.append(node)
         unused.add(node)
-    output = vz.add_n(*sorted(unused, key=lambda n: n.id))   # every node is needed
+    output = vz.add_n(*sorted(unused, key=lambda n: n.id))  # every node is needed
     executor = vz.Executor([output])
     feed = {x: rng.uniform(-1, 1) for x in inputs}
     steps = len(executor._steps)
@@ -123,10 +127,20 @@ def scalar_graph() -> None:
     # Python's operators for + × − (faster than numpy's ufuncs on scalars)
     order = vz.topo_sort(output)
     slot = {n: k for k, n in enumerate(order)}
-    raw = {"add": operator.add, "mul": operator.mul, "sub": operator.sub, "sin": np.sin,
-           "tanh": np.tanh, "cos": np.cos, "add_n": lambda *xs: builtins.sum(xs)}
-    program = [(raw[n.op.name], tuple(slot[i] for i in n.inputs), slot[n])
-               for n in order if n.op.name in raw]
+    raw = {
+        "add": operator.add,
+        "mul": operator.mul,
+        "sub": operator.sub,
+        "sin": np.sin,
+        "tanh": np.tanh,
+        "cos": np.cos,
+        "add_n": lambda *xs: builtins.sum(xs),
+    }
+    program = [
+        (raw[n.op.name], tuple(slot[i] for i in n.inputs), slot[n])
+        for n in order
+        if n.op.name in raw
+    ]
     start_values = [np.float64(feed[n]) if n in feed else None for n in order]
 
     def bare():
@@ -140,8 +154,10 @@ def scalar_graph() -> None:
     t_bare = median_time(bare, repeat=7)
     print(f"scalar graph of {steps} op nodes")
     print(f"  bare loop       {t_bare * 1e3:8.2f} ms  ({t_bare / steps * 1e6:.2f} µs/node)")
-    print(f"  vz.Executor     {t_vz * 1e3:8.2f} ms  ({t_vz / steps * 1e6:.2f} µs/node)   "
-          f"ratio {t_vz / t_bare:.2f}   (target <= 2 µs/node)")
+    print(
+        f"  vz.Executor     {t_vz * 1e3:8.2f} ms  ({t_vz / steps * 1e6:.2f} µs/node)   "
+        f"ratio {t_vz / t_bare:.2f}   (target <= 2 µs/node)"
+    )
 
 
 if __name__ == "__main__":

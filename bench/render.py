@@ -40,13 +40,18 @@ def step_svg() -> None:
     steps = len(trace.steps)
     k = iter(range(10**9))
     t_step = median_time(lambda: layout.svg(next(k) % steps), repeat=51)
-    t_dot = median_time(lambda: vz.draw(trace, "adjoint", step=next(k) % steps).pipe("svg"),
-                        repeat=5)
-    print(f"step SVG of a {boxes}-box adjoint graph ({steps} steps); one layout took "
-          f"{t_layout * 1e3:.0f} ms")
+    t_dot = median_time(
+        lambda: vz.draw(trace, "adjoint", step=next(k) % steps).pipe("svg"), repeat=5
+    )
+    print(
+        f"step SVG of a {boxes}-box adjoint graph ({steps} steps); one layout took "
+        f"{t_layout * 1e3:.0f} ms"
+    )
     print(f"  draw + dot per step  {t_dot * 1e3:8.2f} ms")
-    print(f"  Layout.svg(step)     {t_step * 1e3:8.3f} ms   ratio {t_step / t_dot:.4f}   "
-          f"(target <= 5 ms)")
+    print(
+        f"  Layout.svg(step)     {t_step * 1e3:8.3f} ms   ratio {t_step / t_dot:.4f}   "
+        f"(target <= 5 ms)"
+    )
 
 
 def large() -> None:

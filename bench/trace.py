@@ -31,8 +31,9 @@ def random_graph(size: int, seed: int = 0):
 
     while True:
         for _ in range(500):
-            nodes.append(binary[rng.integers(3)](pick(), pick()) if rng.random() < 0.5
-                         else vz.tanh(pick()))
+            nodes.append(
+                binary[rng.integers(3)](pick(), pick()) if rng.random() < 0.5 else vz.tanh(pick())
+            )
         y = vz.add_n(*nodes[-20:])
         if len(vz.topo_sort(y)) >= size:
             return y, xs, {x: rng.uniform(-1, 1) for x in xs}
@@ -51,9 +52,11 @@ def main() -> None:
         t_base = median_time(baseline, repeat=3)
         t_rev = median_time(lambda: vz.trace_reverse(y, xs, feed), repeat=3)
         t_fwd = median_time(lambda: vz.trace_forward(y, feed, {xs[0]: 1.0}), repeat=3)
-        print(f"  {n:>6} nodes: gradients + run {t_base:6.3f} s | trace_reverse {t_rev:6.3f} s "
-              f"({t_rev / n * 1e6:5.1f} µs/node, ratio {t_rev / t_base:4.2f}) | "
-              f"trace_forward {t_fwd:6.3f} s ({t_fwd / n * 1e6:5.1f} µs/node)")
+        print(
+            f"  {n:>6} nodes: gradients + run {t_base:6.3f} s | trace_reverse {t_rev:6.3f} s "
+            f"({t_rev / n * 1e6:5.1f} µs/node, ratio {t_rev / t_base:4.2f}) | "
+            f"trace_forward {t_fwd:6.3f} s ({t_fwd / n * 1e6:5.1f} µs/node)"
+        )
     print("  target: 20,000 nodes well under 1 s")
 
 

@@ -29,8 +29,10 @@ def main() -> None:
     t_svg = median_time(lambda: layout.svg(next(k) % n), repeat=41)
     print(f"stepper on a {len(layout.scene.items)}-box adjoint graph, {n} steps")
     print(f"  Layout.svg(step) alone   {t_svg * 1e3:7.3f} ms")
-    print(f"  stepper.step = k         {t_step * 1e3:7.3f} ms   ratio {t_step / t_svg:.1f}   "
-          f"(target <= 10 ms)")
+    print(
+        f"  stepper.step = k         {t_step * 1e3:7.3f} ms   ratio {t_step / t_svg:.1f}   "
+        f"(target <= 10 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -46,11 +46,11 @@ class Graph:
     seed: int
     declared: bool
     dtype: Any
-    inputs: list = field(default_factory=list)       # Variables
-    values: dict = field(default_factory=dict)       # Variable -> value
-    nodes: list = field(default_factory=list)        # every node built, in order
-    code: dict = field(default_factory=dict)         # node -> a line of Python
-    shapes: dict = field(default_factory=dict)       # node -> shape (TupleShape for tuples)
+    inputs: list = field(default_factory=list)  # Variables
+    values: dict = field(default_factory=dict)  # Variable -> value
+    nodes: list = field(default_factory=list)  # every node built, in order
+    code: dict = field(default_factory=dict)  # node -> a line of Python
+    shapes: dict = field(default_factory=dict)  # node -> shape (TupleShape for tuples)
     output: Any = None
 
     def name(self, node) -> str:
@@ -65,8 +65,9 @@ class _Builder:
     def __init__(self, seed: int):
         self.rng = np.random.default_rng(seed)
         r = self.rng
-        self.g = Graph(seed, declared=bool(r.integers(2)),
-                       dtype=np.float32 if r.random() < 0.2 else np.float64)
+        self.g = Graph(
+            seed, declared=bool(r.integers(2)), dtype=np.float32 if r.random() < 0.2 else np.float64
+        )
 
     # -- recording ---------------------------------------------------------------------
     def add(self, node, shape, code: str):
@@ -77,8 +78,11 @@ class _Builder:
 
     def const(self, shape):
         value = self.rng.uniform(-1.5, 1.5, size=shape).astype(self.g.dtype)
-        return self.add(vz.constant(value), shape, f"vz.constant(np.array({value.tolist()!r}, "
-                                                   f"np.{np.dtype(self.g.dtype).name}))")
+        return self.add(
+            vz.constant(value),
+            shape,
+            f"vz.constant(np.array({value.tolist()!r}, np.{np.dtype(self.g.dtype).name}))",
+        )
 
     def variable(self, shape):
         k = len(self.g.inputs)
@@ -120,14 +124,35 @@ class _Builder:
         r, name = self.rng, self.g.name
         a = self.pick()
         sa = self.shape_of(a)
-        kind = r.choice(["unary", "unary", "binary", "binary", "power", "div", "positive",
-                         "matmul", "transpose", "reshape", "reduce", "broadcast", "sum_to",
-                         "like_node", "expand", "size", "log_softmax", "likes", "tuple",
-                         "add_n", "identity"])
+        kind = r.choice(
+            [
+                "unary",
+                "unary",
+                "binary",
+                "binary",
+                "power",
+                "div",
+                "positive",
+                "matmul",
+                "transpose",
+                "reshape",
+                "reduce",
+                "broadcast",
+                "sum_to",
+                "like_node",
+                "expand",
+                "size",
+                "log_softmax",
+                "likes",
+                "tuple",
+                "add_n",
+                "identity",
+            ]
+        )
         if kind == "unary":
             op = r.choice(["exp", "sin", "cos", "tanh", "sigmoid", "relu", "neg", "heaviside"])
             arg = a
-            if op == "exp":   # keep values bounded
+            if op == "exp":  # keep values bounded
                 arg = self.add(vz.tanh(a), sa, f"vz.tanh({name(a)})")
             self.add(getattr(vz, op)(arg), sa, f"vz.{op}({name(arg)})")
         elif kind == "positive":
@@ -139,8 +164,11 @@ class _Builder:
             op = r.choice(["add", "sub", "mul"])
             if r.random() < 0.5:
                 a, b = b, a
-            self.add(getattr(vz, op)(a, b), _broadcast(self.shape_of(a), self.shape_of(b)),
-                     f"vz.{op}({name(a)}, {name(b)})")
+            self.add(
+                getattr(vz, op)(a, b),
+                _broadcast(self.shape_of(a), self.shape_of(b)),
+                f"vz.{op}({name(a)}, {name(b)})",
+            )
         elif kind == "div":
             b = self.partner(a)
             p = self.positive(b)
@@ -148,7 +176,7 @@ class _Builder:
         elif kind == "power":
             exponent = [0, 1, 2, 3, -1, -2, 0.5, -1.5][r.integers(8)]
             base = a if isinstance(exponent, int) and exponent >= 0 else self.positive(a)
-            self.add(base ** exponent, sa, f"{name(base)} ** {exponent!r}")
+            self.add(base**exponent, sa, f"{name(base)} ** {exponent!r}")
         elif kind == "matmul":
             self.matmul(a)
         elif kind == "transpose" and len(sa) >= 2:
@@ -172,36 +200,67 @@ class _Builder:
         elif kind == "reduce" and sa:
             op = r.choice(["sum", "mean"])
             keepdims = bool(r.integers(2))
-            axis = None if r.random() < 0.3 else (
-                int(r.integers(-len(sa), len(sa))) if r.random() < 0.6 else
-                tuple(sorted({int(k) for k in r.integers(0, len(sa), size=2)})))
-            axes = range(len(sa)) if axis is None else (
-                [axis % len(sa)] if isinstance(axis, int) else list(axis))
-            shape = tuple(1 if k in axes else d for k, d in enumerate(sa)) if keepdims else \
-                tuple(d for k, d in enumerate(sa) if k not in axes)
-            self.add(getattr(vz, op)(a, axis, keepdims=keepdims), shape,
-                     f"vz.{op}({name(a)}, {axis!r}, keepdims={keepdims})")
+            axis = (
+                None
+                if r.random() < 0.3
+                else (
+                    int(r.integers(-len(sa), len(sa)))
+                    if r.random() < 0.6
+                    else tuple(sorted({int(k) for k in r.integers(0, len(sa), size=2)}))
+                )
+            )
+            axes = (
+                range(len(sa))
+                if axis is None
+                else ([axis % len(sa)] if isinstance(axis, int) else list(axis))
+            )
+            shape = (
+                tuple(1 if k in axes else d for k, d in enumerate(sa))
+                if keepdims
+                else tuple(d for k, d in enumerate(sa) if k not in axes)
+            )
+            self.add(
+                getattr(vz, op)(a, axis, keepdims=keepdims),
+                shape,
+                f"vz.{op}({name(a)}, {axis!r}, keepdims={keepdims})",
+            )
         elif kind == "broadcast":
-            target = (2,) + tuple(3 if d == 1 else d for d in sa) if len(sa) < 3 else \
-                tuple(3 if d == 1 else d for d in sa)
+            target = (
+                (2,) + tuple(3 if d == 1 else d for d in sa)
+                if len(sa) < 3
+                else tuple(3 if d == 1 else d for d in sa)
+            )
             self.add(vz.broadcast_to(a, target), target, f"vz.broadcast_to({name(a)}, {target!r})")
         elif kind == "sum_to" and sa:
-            target = sa[1:] if r.random() < 0.5 else tuple(1 if k == 0 else d
-                                                          for k, d in enumerate(sa))
+            target = (
+                sa[1:] if r.random() < 0.5 else tuple(1 if k == 0 else d for k, d in enumerate(sa))
+            )
             self.add(vz.sum_to_shape(a, target), target, f"vz.sum_to_shape({name(a)}, {target!r})")
         elif kind == "like_node":
-            bigger = [n for n in self.arrays() if _broadcastable_to(sa, self.shape_of(n))
-                      and self.shape_of(n) != sa]
-            smaller = [n for n in self.arrays() if _broadcastable_to(self.shape_of(n), sa)
-                       and self.shape_of(n) != sa]
+            bigger = [
+                n
+                for n in self.arrays()
+                if _broadcastable_to(sa, self.shape_of(n)) and self.shape_of(n) != sa
+            ]
+            smaller = [
+                n
+                for n in self.arrays()
+                if _broadcastable_to(self.shape_of(n), sa) and self.shape_of(n) != sa
+            ]
             if bigger and (r.random() < 0.5 or not smaller):
                 ref = self.pick(bigger)
-                self.add(vz.broadcast_to(a, ref), self.shape_of(ref),
-                         f"vz.broadcast_to({name(a)}, {name(ref)})")
+                self.add(
+                    vz.broadcast_to(a, ref),
+                    self.shape_of(ref),
+                    f"vz.broadcast_to({name(a)}, {name(ref)})",
+                )
             elif smaller:
                 ref = self.pick(smaller)
-                self.add(vz.sum_to_shape(a, ref), self.shape_of(ref),
-                         f"vz.sum_to_shape({name(a)}, {name(ref)})")
+                self.add(
+                    vz.sum_to_shape(a, ref),
+                    self.shape_of(ref),
+                    f"vz.sum_to_shape({name(a)}, {name(ref)})",
+                )
         elif kind == "expand":
             axis = int(r.integers(-len(sa) - 1, len(sa) + 1))
             shape = list(sa)
@@ -223,8 +282,9 @@ class _Builder:
         elif kind == "add_n":
             same = [n for n in self.g.nodes if self.shape_of(n) == sa]
             parts = [self.pick(same) for _ in range(int(r.integers(1, 4)))]
-            self.add(vz.add_n(a, *parts), sa,
-                     f"vz.add_n({', '.join(name(p) for p in [a, *parts])})")
+            self.add(
+                vz.add_n(a, *parts), sa, f"vz.add_n({', '.join(name(p) for p in [a, *parts])})"
+            )
         elif kind == "identity":
             self.add(vz.identity(a), sa, f"vz.identity({name(a)})")
 
@@ -241,7 +301,7 @@ class _Builder:
         tb = form == (n, k)
         fits = [m for m in self.arrays() if self.shape_of(m) == form]
         b = self.pick(fits) if fits and r.random() < 0.6 else self.const(form)
-        if r.random() < 0.3 and len(sa) >= 2:     # b @ a instead: a on the right
+        if r.random() < 0.3 and len(sa) >= 2:  # b @ a instead: a on the right
             self.matmul_pair(b, a, tb, ta, left_form=form)
             return
         shape = _matmul_shape(sa, form, ta, tb)
@@ -260,20 +320,29 @@ class _Builder:
         else:
             left = b
         shape = _matmul_shape(self.shape_of(left), sa, tb, ta)
-        self.add(vz.matmul(left, a, tb, ta), shape,
-                 f"vz.matmul({self.g.name(left)}, {self.g.name(a)}, {tb}, {ta})")
+        self.add(
+            vz.matmul(left, a, tb, ta),
+            shape,
+            f"vz.matmul({self.g.name(left)}, {self.g.name(a)}, {tb}, {ta})",
+        )
 
     def tuple_value(self, a):
         r, name = self.rng, self.g.name
         b = self.pick()
-        inner = self.add(vz.make_tuple(b), vz.TupleShape([self.shape_of(b)]),
-                         f"vz.make_tuple({name(b)})")
-        t = self.add(vz.make_tuple(a, inner), vz.TupleShape([self.shape_of(a), self.shape_of(inner)]),
-                     f"vz.make_tuple({name(a)}, {name(inner)})")
+        inner = self.add(
+            vz.make_tuple(b), vz.TupleShape([self.shape_of(b)]), f"vz.make_tuple({name(b)})"
+        )
+        t = self.add(
+            vz.make_tuple(a, inner),
+            vz.TupleShape([self.shape_of(a), self.shape_of(inner)]),
+            f"vz.make_tuple({name(a)}, {name(inner)})",
+        )
         if r.random() < 0.4:
             t = self.add(vz.add_n(t, t), self.shape_of(t), f"vz.add_n({name(t)}, {name(t)})")
         if r.random() < 0.5:
-            inner = self.add(vz.tuple_get(t, -1), self.shape_of(inner), f"vz.tuple_get({name(t)}, -1)")
+            inner = self.add(
+                vz.tuple_get(t, -1), self.shape_of(inner), f"vz.tuple_get({name(t)}, -1)"
+            )
             self.add(vz.tuple_get(inner, 0), self.shape_of(b), f"vz.tuple_get({name(inner)}, 0)")
         self.add(vz.tuple_get(t, 0), self.shape_of(a), f"vz.tuple_get({name(t)}, 0)")
 
@@ -314,19 +383,22 @@ def make_graph(seed: int, size: int | None = None) -> Graph:
         b.step()
     arrays = b.arrays()
     b.g.output = arrays[-1]
-    if r.random() < 0.15 and len(arrays) >= 2:   # a tuple-valued output
+    if r.random() < 0.15 and len(arrays) >= 2:  # a tuple-valued output
         a, c = arrays[-1], arrays[-2]
-        b.g.output = b.add(vz.make_tuple(a, vz.make_tuple(c)),
-                           vz.TupleShape([b.shape_of(a), vz.TupleShape([b.shape_of(c)])]),
-                           f"vz.make_tuple({b.g.name(a)}, vz.make_tuple({b.g.name(c)}))")
+        b.g.output = b.add(
+            vz.make_tuple(a, vz.make_tuple(c)),
+            vz.TupleShape([b.shape_of(a), vz.TupleShape([b.shape_of(c)])]),
+            f"vz.make_tuple({b.g.name(a)}, vz.make_tuple({b.g.name(c)}))",
+        )
     return b.g
 
 
 # -- the same graph in JAX -----------------------------------------------------------------
 def _jax_sum_to(g, shape):
     lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + k for k, d in enumerate(shape)
-                                      if d == 1 and g.shape[lead + k] != 1)
+    axes = tuple(range(lead)) + tuple(
+        lead + k for k, d in enumerate(shape) if d == 1 and g.shape[lead + k] != 1
+    )
     return jnp.reshape(jnp.sum(g, axis=axes), shape)
 
 
@@ -336,16 +408,28 @@ def _jax_swap(x):
 
 def _jax_op(node) -> Callable:
     op, attrs = node.op.name, node.attrs
-    target = (lambda args: attrs["shape"] if len(args) == 1 else jnp.shape(args[1]))
+    target = lambda args: attrs["shape"] if len(args) == 1 else jnp.shape(args[1])
     table = {
-        "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-        "div": lambda a, b: a / b, "neg": lambda a: -a, "identity": lambda a: a,
-        "power": lambda a: a ** attrs["p"], "exp": jnp.exp, "log": jnp.log, "sin": jnp.sin,
-        "cos": jnp.cos, "tanh": jnp.tanh, "sigmoid": jax.nn.sigmoid, "relu": jax.nn.relu,
-        "sqrt": jnp.sqrt, "heaviside": lambda a: (a > 0).astype(a.dtype),
+        "add": lambda a, b: a + b,
+        "sub": lambda a, b: a - b,
+        "mul": lambda a, b: a * b,
+        "div": lambda a, b: a / b,
+        "neg": lambda a: -a,
+        "identity": lambda a: a,
+        "power": lambda a: a ** attrs["p"],
+        "exp": jnp.exp,
+        "log": jnp.log,
+        "sin": jnp.sin,
+        "cos": jnp.cos,
+        "tanh": jnp.tanh,
+        "sigmoid": jax.nn.sigmoid,
+        "relu": jax.nn.relu,
+        "sqrt": jnp.sqrt,
+        "heaviside": lambda a: (a > 0).astype(a.dtype),
         "add_n": lambda *xs: _jax_add_n(xs),
-        "matmul": lambda a, b: jnp.matmul(_jax_swap(a) if attrs["trans_a"] else a,
-                                          _jax_swap(b) if attrs["trans_b"] else b),
+        "matmul": lambda a, b: jnp.matmul(
+            _jax_swap(a) if attrs["trans_a"] else a, _jax_swap(b) if attrs["trans_b"] else b
+        ),
         "transpose": lambda a: jnp.transpose(a, attrs["axes"]),
         "reshape": lambda *args: jnp.reshape(args[0], target(args)),
         "sum": lambda a: jnp.sum(a, attrs["axis"], keepdims=attrs["keepdims"]),
@@ -353,13 +437,20 @@ def _jax_op(node) -> Callable:
         "broadcast_to": lambda *args: jnp.broadcast_to(args[0], target(args)),
         "sum_to_shape": lambda *args: _jax_sum_to(args[0], target(args)),
         "expand_dims": lambda a: jnp.expand_dims(a, attrs["axis"]),
-        "size": lambda a: jnp.asarray(float(math.prod(
-            jnp.shape(a)[k] for k in (range(jnp.ndim(a)) if attrs["axis"] is None
-                                      else attrs["axis"]))), dtype=a.dtype),
+        "size": lambda a: jnp.asarray(
+            float(
+                math.prod(
+                    jnp.shape(a)[k]
+                    for k in (range(jnp.ndim(a)) if attrs["axis"] is None else attrs["axis"])
+                )
+            ),
+            dtype=a.dtype,
+        ),
         "log_softmax": lambda a: jax.nn.log_softmax(a, attrs["axis"][0]),
         "ones_like": lambda a: jax.tree_util.tree_map(jnp.ones_like, a),
         "zeros_like": lambda a: jax.tree_util.tree_map(jnp.zeros_like, a),
-        "make_tuple": lambda *xs: tuple(xs), "tuple_get": lambda t: t[attrs["index"]],
+        "make_tuple": lambda *xs: tuple(xs),
+        "tuple_get": lambda t: t[attrs["index"]],
     }
     return table[op]
 
@@ -383,14 +474,18 @@ def to_jax(output, inputs, offsets_for=()):
             if node in env:
                 pass
             elif node.op.name == "constant":
-                value = node.attrs["value"]   # float32 constants widened: JAX checks in float64
-                env[node] = value.item() if node.attrs.get("weak") else \
-                    jnp.asarray(value, jnp.float64 if value.dtype.kind == "f" else value.dtype)
+                value = node.attrs["value"]  # float32 constants widened: JAX checks in float64
+                env[node] = (
+                    value.item()
+                    if node.attrs.get("weak")
+                    else jnp.asarray(value, jnp.float64 if value.dtype.kind == "f" else value.dtype)
+                )
             else:
                 env[node] = _jax_op(node)(*(env[i] for i in node.inputs))
             if node in extra:
                 env[node] = env[node] + extra[node]
         return env[output]
+
     return f
 
 
@@ -407,8 +502,9 @@ def _close(what, ours, ref, rtol, dtype=None):
     ours_l, ref_l = _leaves(ours), _leaves(ref)
     if len(ours_l) != len(ref_l):
         raise Mismatch(f"{what}: {len(ours_l)} arrays vs JAX's {len(ref_l)}")
-    scale = 1.0 + max((float(np.max(np.abs(np.asarray(r, np.float64)), initial=0)) for r in ref_l),
-                      default=0.0)
+    scale = 1.0 + max(
+        (float(np.max(np.abs(np.asarray(r, np.float64)), initial=0)) for r in ref_l), default=0.0
+    )
     for o, r in zip(ours_l, ref_l):
         o, r = np.asarray(o), np.asarray(r, dtype=np.float64)
         if o.shape != r.shape:
@@ -416,8 +512,10 @@ def _close(what, ours, ref, rtol, dtype=None):
         if dtype is not None and o.dtype != dtype:
             raise Mismatch(f"{what}: dtype {o.dtype}, expected {np.dtype(dtype)}")
         if not np.allclose(o.astype(np.float64), r, rtol=rtol, atol=rtol * scale):
-            raise Mismatch(f"{what}: vizad {o.ravel()[:6]} vs JAX {r.ravel()[:6]} "
-                           f"(max diff {np.max(np.abs(o - r)):.3g})")
+            raise Mismatch(
+                f"{what}: vizad {o.ravel()[:6]} vs JAX {r.ravel()[:6]} "
+                f"(max diff {np.max(np.abs(o - r)):.3g})"
+            )
 
 
 def _inner(nodes_a, values_b):
@@ -428,8 +526,12 @@ def _inner(nodes_a, values_b):
 def _inner_tree(y_node, w, shape):
     """⟨w, y⟩ for a (possibly tuple) node y: a scalar node."""
     if isinstance(shape, vz.TupleShape):
-        return vz.add_n(*(_inner_tree(vz.tuple_get(y_node, k), wk, s)
-                          for k, (wk, s) in enumerate(zip(w, shape))))
+        return vz.add_n(
+            *(
+                _inner_tree(vz.tuple_get(y_node, k), wk, s)
+                for k, (wk, s) in enumerate(zip(w, shape))
+            )
+        )
     return vz.sum(y_node * vz.constant(w))
 
 
@@ -447,8 +549,7 @@ def _references(g: Graph, m, third_order: bool):
     zero = [jnp.zeros(g.shapes[m], jnp.float64)] if m is not None else []
 
     def s_of(w):
-        return lambda *a: sum(jnp.sum(o * r) for o, r in zip(_leaves(f(list(a), zero)),
-                                                              _leaves(w)))
+        return lambda *a: sum(jnp.sum(o * r) for o, r in zip(_leaves(f(list(a), zero)), _leaves(w)))
 
     def reference(wide, w, v):
         value, pullback = jax.vjp(lambda *a: f(list(a), zero), *wide)
@@ -463,10 +564,13 @@ def _references(g: Graph, m, third_order: bool):
         out["hv"] = jax.jvp(lambda *a: grad_s(*a), tuple(wide), tuple(v))[1]
         out["vhv"] = sum(jnp.sum(h * t) for h, t in zip(out["hv"], v))
         if third_order:
+
             def d(fn):
                 return lambda *a: jax.jvp(fn, tuple(a), tuple(v))[1]
+
             out["d3"] = d(d(d(s)))(*wide)
         return out
+
     return jax.jit(reference)
 
 
@@ -484,18 +588,34 @@ def check_graph(g: Graph, *, third_order: bool = True) -> None:
         raise Mismatch("values: not finite (the generator should have avoided this)")
     w = _random_like_shape(rng, y_shape, g.dtype)
     v = [rng.standard_normal(np.shape(p)).astype(g.dtype) for p in point]
-    upstream = [n for n in vz.topo_sort(y) if n in g.shapes and n not in xs
-                and n.op.name != "constant" and not isinstance(g.shapes[n], vz.TupleShape)]
+    upstream = [
+        n
+        for n in vz.topo_sort(y)
+        if n in g.shapes
+        and n not in xs
+        and n.op.name != "constant"
+        and not isinstance(g.shapes[n], vz.TupleShape)
+    ]
     m = upstream[int(rng.integers(len(upstream)))] if upstream else None
     wide = lambda tree_: jax.tree_util.tree_map(lambda a: jnp.asarray(a, jnp.float64), tree_)  # noqa: E731
     ref = _references(g, m, third_order)(wide(point), wide(w), wide(v))
 
     _close("value", ours, ref["value"], rtol, g.dtype)
-    _close("gradients (seed ones)", vz.evaluate(vz.gradients(y, xs), feed), ref["vjp_ones"],
-           rtol, g.dtype)
+    _close(
+        "gradients (seed ones)",
+        vz.evaluate(vz.gradients(y, xs), feed),
+        ref["vjp_ones"],
+        rtol,
+        g.dtype,
+    )
     seed = value_node(w)
-    _close("gradients (random seed)", vz.evaluate(vz.gradients(y, xs, seed=seed), feed),
-           ref["vjp_w"], rtol, g.dtype)
+    _close(
+        "gradients (random seed)",
+        vz.evaluate(vz.gradients(y, xs, seed=seed), feed),
+        ref["vjp_w"],
+        rtol,
+        g.dtype,
+    )
     if m is not None:
         (ours_m,) = vz.evaluate(vz.gradients(y, [m], seed=seed), feed)
         _close(f"gradient w.r.t. intermediate {g.name(m)}", ours_m, ref["vjp_m"], rtol)
@@ -512,39 +632,56 @@ def check_graph(g: Graph, *, third_order: bool = True) -> None:
         "reverse-over-forward": vz.gradients(vz.jvp(s, tangents), xs),
     }
     for way, nodes in ways.items():
-        _close(f"Hessian-vector product, {way}", vz.evaluate(nodes, feed), list(ref["hv"]),
-               rtol, g.dtype)
-    _close("vᵀHv, forward-over-forward", vz.evaluate(vz.jvp(vz.jvp(s, tangents), tangents), feed),
-           ref["vhv"], rtol)
+        _close(
+            f"Hessian-vector product, {way}",
+            vz.evaluate(nodes, feed),
+            list(ref["hv"]),
+            rtol,
+            g.dtype,
+        )
+    _close(
+        "vᵀHv, forward-over-forward",
+        vz.evaluate(vz.jvp(vz.jvp(s, tangents), tangents), feed),
+        ref["vhv"],
+        rtol,
+    )
 
     # third order: D³s[v, v, v] in all eight mixes of forward (f) and reverse (r) steps
     if third_order:
+
         def d(q, mode):
             return vz.jvp(q, tangents) if mode == "f" else _inner(vz.gradients(q, xs), v)
+
         for modes in itertools.product("fr", repeat=3):
             q = s
             for mode in modes:
                 q = d(q, mode)
-            _close(f"third derivative, {''.join(modes)}", vz.evaluate(q, feed), ref["d3"],
-                   rtol * 10)
+            _close(
+                f"third derivative, {''.join(modes)}", vz.evaluate(q, feed), ref["d3"], rtol * 10
+            )
 
 
 def reproduction(g: Graph, error: Exception) -> str:
     """The smallest prefix of ``g`` (up to some node as the output) that still fails, as code."""
     candidates = [n for n in g.nodes if n not in g.inputs and n.op.name != "constant"]
     for node in candidates:
-        sub = Graph(g.seed, g.declared, g.dtype, g.inputs, g.values, g.nodes, g.code, g.shapes,
-                    node)
+        sub = Graph(
+            g.seed, g.declared, g.dtype, g.inputs, g.values, g.nodes, g.code, g.shapes, node
+        )
         try:
             check_graph(sub)
-        except Exception as exc:   # noqa: BLE001 - any failure reproduces
+        except Exception as exc:  # noqa: BLE001 - any failure reproduces
             needed = set(vz.topo_sort(node))
             lines = [g.code[n] for n in g.nodes if n in needed]
-            feed = ", ".join(f"{x.name}: np.array({g.values[x].tolist()!r})" for x in g.inputs
-                             if x in needed)
-            return (f"seed {g.seed} ({'declared' if g.declared else 'undeclared'} shapes, "
-                    f"{np.dtype(g.dtype).name}): {type(exc).__name__}: {exc}\n"
-                    + "\n".join(lines) + f"\nfeed = {{{feed}}}  # output {g.name(node)}")
+            feed = ", ".join(
+                f"{x.name}: np.array({g.values[x].tolist()!r})" for x in g.inputs if x in needed
+            )
+            return (
+                f"seed {g.seed} ({'declared' if g.declared else 'undeclared'} shapes, "
+                f"{np.dtype(g.dtype).name}): {type(exc).__name__}: {exc}\n"
+                + "\n".join(lines)
+                + f"\nfeed = {{{feed}}}  # output {g.name(node)}"
+            )
     return f"seed {g.seed}: {type(error).__name__}: {error} (no smaller prefix fails)"
 
 
@@ -555,12 +692,12 @@ def run(seeds, third_order_every: int = 1) -> list[str]:
         g = make_graph(seed)
         try:
             check_graph(g, third_order=seed % third_order_every == 0)
-        except Exception as exc:   # noqa: BLE001 - errors are failures too
+        except Exception as exc:  # noqa: BLE001 - errors are failures too
             failures.append(reproduction(g, exc))
     return failures
 
 
-if __name__ == "__main__":   # make fuzz N=5000
+if __name__ == "__main__":  # make fuzz N=5000
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     start = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     found = run(range(start, start + n))

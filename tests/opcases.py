@@ -19,8 +19,14 @@ from vizad.tree import inner, random_like  # noqa: F401
 LEAVES = {"variable", "constant"}
 
 UNARY_SHAPES = [(), (4,), (2, 3)]
-BINARY_SHAPES = [((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((2, 3), ()),
-                 ((), (2, 2))]
+BINARY_SHAPES = [
+    ((), ()),
+    ((3,), (3,)),
+    ((2, 3), (3,)),
+    ((2, 1), (1, 3)),
+    ((2, 3), ()),
+    ((), (2, 2)),
+]
 
 
 @dataclass
@@ -37,7 +43,7 @@ class Case:
 def _sample(rng, shape, domain):
     low, high = domain
     x = rng.uniform(low, high, size=shape)
-    if low < 0 < high:   # stay clear of kinks at 0 (relu, heaviside)
+    if low < 0 < high:  # stay clear of kinks at 0 (relu, heaviside)
         x = np.where(np.abs(x) < 0.15, np.sign(x + 1e-12) * 0.4, x)
     return np.asarray(x, dtype=np.float64)
 
@@ -59,11 +65,17 @@ DOMAINS = {
 def _elementwise_cases(op: vz.ElementwiseOp) -> list[Case]:
     domain = DOMAINS.get(op.name)
     if op.name == "power":
-        return [Case(f"power p={p} {s}", (lambda a, p=p: vz.power(a, p)), [s], [(0.5, 2.0)])
-                for p in (2, 3, -1, 0.5, 0, 1, -2.5) for s in UNARY_SHAPES]
+        return [
+            Case(f"power p={p} {s}", (lambda a, p=p: vz.power(a, p)), [s], [(0.5, 2.0)])
+            for p in (2, 3, -1, 0.5, 0, 1, -2.5)
+            for s in UNARY_SHAPES
+        ]
     if op.name == "add_n":
-        return [Case(f"add_n x{n} {s}", (lambda *xs: vz.add_n(*xs)), [s] * n, [(-2, 2)] * n)
-                for n in (1, 3) for s in UNARY_SHAPES]
+        return [
+            Case(f"add_n x{n} {s}", (lambda *xs: vz.add_n(*xs)), [s] * n, [(-2, 2)] * n)
+            for n in (1, 3)
+            for s in UNARY_SHAPES
+        ]
     if op.arity == 1:
         domain = domain or ((-2.0, 2.0),)
         return [Case(f"{op.name} {s}", op, [s], list(domain)) for s in UNARY_SHAPES]
@@ -74,42 +86,78 @@ def _elementwise_cases(op: vz.ElementwiseOp) -> list[Case]:
 def _extra_cases() -> dict[str, list[Case]]:
     d = (-2.0, 2.0)
     c: dict[str, list[Case]] = {}
-    c["matmul"] = [Case(f"matmul trans_a={ta} trans_b={tb}",
-                        (lambda a, b, ta=ta, tb=tb: vz.matmul(a, b, ta, tb)),
-                        [(3, 2) if ta else (2, 3), (4, 3) if tb else (3, 4)], [d, d])
-                   for ta in (False, True) for tb in (False, True)]
-    c["transpose"] = [Case("transpose", vz.transpose, [(2, 3)], [d]),
-                      Case("transpose axes", lambda a: vz.transpose(a, (1, 2, 0)), [(2, 3, 4)], [d])]
-    c["reshape"] = [Case("reshape", lambda a: vz.reshape(a, (3, -1)), [(2, 3)], [d]),
-                    Case("reshape to scalar", lambda a: vz.reshape(a, ()), [(1, 1)], [d])]
-    c["sum"] = [Case("sum all", vz.sum, [(2, 3)], [d]),
-                Case("sum axis 0", lambda a: vz.sum(a, 0), [(2, 3)], [d]),
-                Case("sum axis -1 keepdims", lambda a: vz.sum(a, -1, keepdims=True), [(2, 3)], [d]),
-                Case("sum axes (0, 2)", lambda a: vz.sum(a, (0, 2)), [(2, 3, 2)], [d])]
-    c["mean"] = [Case("mean all", vz.mean, [(2, 3)], [d]),
-                 Case("mean axis 1", lambda a: vz.mean(a, 1), [(2, 3)], [d]),
-                 Case("mean axis 0 keepdims", lambda a: vz.mean(a, 0, keepdims=True), [(2, 3)], [d])]
-    c["broadcast_to"] = [Case("broadcast_to", lambda a: vz.broadcast_to(a, (2, 3)), [(3,)], [d]),
-                         Case("broadcast_to from scalar", lambda a: vz.broadcast_to(a, (2, 2)), [()], [d]),
-                         Case("broadcast_to like node", lambda a, b: vz.broadcast_to(a, b),
-                              [(2, 1), (2, 3)], [d, d])]
-    c["sum_to_shape"] = [Case("sum_to_shape", lambda a: vz.sum_to_shape(a, (3,)), [(2, 3)], [d]),
-                         Case("sum_to_shape keep 1s", lambda a: vz.sum_to_shape(a, (2, 1)), [(2, 3)], [d]),
-                         Case("sum_to_shape like node", lambda a, b: vz.sum_to_shape(a, b),
-                              [(4, 2, 3), (1, 3)], [d, d])]
-    c["expand_dims"] = [Case("expand_dims", lambda a: vz.expand_dims(a, 1), [(2, 3)], [d]),
-                        Case("expand_dims -1", lambda a: vz.expand_dims(a, (0, -1)), [(3,)], [d])]
+    c["matmul"] = [
+        Case(
+            f"matmul trans_a={ta} trans_b={tb}",
+            (lambda a, b, ta=ta, tb=tb: vz.matmul(a, b, ta, tb)),
+            [(3, 2) if ta else (2, 3), (4, 3) if tb else (3, 4)],
+            [d, d],
+        )
+        for ta in (False, True)
+        for tb in (False, True)
+    ]
+    c["transpose"] = [
+        Case("transpose", vz.transpose, [(2, 3)], [d]),
+        Case("transpose axes", lambda a: vz.transpose(a, (1, 2, 0)), [(2, 3, 4)], [d]),
+    ]
+    c["reshape"] = [
+        Case("reshape", lambda a: vz.reshape(a, (3, -1)), [(2, 3)], [d]),
+        Case("reshape to scalar", lambda a: vz.reshape(a, ()), [(1, 1)], [d]),
+    ]
+    c["sum"] = [
+        Case("sum all", vz.sum, [(2, 3)], [d]),
+        Case("sum axis 0", lambda a: vz.sum(a, 0), [(2, 3)], [d]),
+        Case("sum axis -1 keepdims", lambda a: vz.sum(a, -1, keepdims=True), [(2, 3)], [d]),
+        Case("sum axes (0, 2)", lambda a: vz.sum(a, (0, 2)), [(2, 3, 2)], [d]),
+    ]
+    c["mean"] = [
+        Case("mean all", vz.mean, [(2, 3)], [d]),
+        Case("mean axis 1", lambda a: vz.mean(a, 1), [(2, 3)], [d]),
+        Case("mean axis 0 keepdims", lambda a: vz.mean(a, 0, keepdims=True), [(2, 3)], [d]),
+    ]
+    c["broadcast_to"] = [
+        Case("broadcast_to", lambda a: vz.broadcast_to(a, (2, 3)), [(3,)], [d]),
+        Case("broadcast_to from scalar", lambda a: vz.broadcast_to(a, (2, 2)), [()], [d]),
+        Case(
+            "broadcast_to like node", lambda a, b: vz.broadcast_to(a, b), [(2, 1), (2, 3)], [d, d]
+        ),
+    ]
+    c["sum_to_shape"] = [
+        Case("sum_to_shape", lambda a: vz.sum_to_shape(a, (3,)), [(2, 3)], [d]),
+        Case("sum_to_shape keep 1s", lambda a: vz.sum_to_shape(a, (2, 1)), [(2, 3)], [d]),
+        Case(
+            "sum_to_shape like node",
+            lambda a, b: vz.sum_to_shape(a, b),
+            [(4, 2, 3), (1, 3)],
+            [d, d],
+        ),
+    ]
+    c["expand_dims"] = [
+        Case("expand_dims", lambda a: vz.expand_dims(a, 1), [(2, 3)], [d]),
+        Case("expand_dims -1", lambda a: vz.expand_dims(a, (0, -1)), [(3,)], [d]),
+    ]
     c["size"] = [Case("size", lambda a: vz.size(a, 1) * a, [(2, 3)], [d])]
-    c["log_softmax"] = [Case("log_softmax", vz.log_softmax, [(3, 4)], [d]),
-                        Case("log_softmax axis 0", lambda a: vz.log_softmax(a, 0), [(3, 4)], [d]),
-                        Case("log_softmax vector", vz.log_softmax, [(5,)], [d])]
+    c["log_softmax"] = [
+        Case("log_softmax", vz.log_softmax, [(3, 4)], [d]),
+        Case("log_softmax axis 0", lambda a: vz.log_softmax(a, 0), [(3, 4)], [d]),
+        Case("log_softmax vector", vz.log_softmax, [(5,)], [d]),
+    ]
     c["ones_like"] = [Case("ones_like", lambda a: vz.ones_like(a) * a, [(3,)], [d])]
     c["zeros_like"] = [Case("zeros_like", lambda a: vz.zeros_like(a) + a, [(3,)], [d])]
-    c["make_tuple"] = [Case("make_tuple", lambda a, b: vz.make_tuple(a, vz.sin(b)), [(2,), (3, 2)], [d, d])]
-    c["tuple_get"] = [Case("tuple_get", lambda a, b: vz.tuple_get(vz.make_tuple(a, b), 1) * a,
-                           [(2,), (3, 2)], [d, d]),
-                      Case("tuple_get -2", lambda a, b: vz.tuple_get(vz.make_tuple(a, b), -2),
-                           [(2,), ()], [d, d])]
+    c["make_tuple"] = [
+        Case("make_tuple", lambda a, b: vz.make_tuple(a, vz.sin(b)), [(2,), (3, 2)], [d, d])
+    ]
+    c["tuple_get"] = [
+        Case(
+            "tuple_get",
+            lambda a, b: vz.tuple_get(vz.make_tuple(a, b), 1) * a,
+            [(2,), (3, 2)],
+            [d, d],
+        ),
+        Case(
+            "tuple_get -2", lambda a, b: vz.tuple_get(vz.make_tuple(a, b), -2), [(2,), ()], [d, d]
+        ),
+    ]
     return c
 
 
@@ -123,7 +171,8 @@ def all_cases() -> list[tuple[str, Case]]:
         if name in LEAVES:
             continue
         cases = EXTRA_CASES.get(name) or (
-            _elementwise_cases(op) if isinstance(op, vz.ElementwiseOp) else [])
+            _elementwise_cases(op) if isinstance(op, vz.ElementwiseOp) else []
+        )
         out.extend((name, case) for case in cases)
     return out
 

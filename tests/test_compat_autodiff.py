@@ -18,8 +18,14 @@ def test_identity():
 
 def test_add_and_mul_by_const():
     x2 = ad.Variable(name="x2")
-    for y, grad in ((5 + x2, 1), (x2 + 5, 1), (5 * x2, 5), (x2 * 5, 5),
-                    (ad.add_byconst_op(x2, 5), 1), (ad.mul_byconst_op(x2, 5), 5)):
+    for y, grad in (
+        (5 + x2, 1),
+        (x2 + 5, 1),
+        (5 * x2, 5),
+        (x2 * 5, 5),
+        (ad.add_byconst_op(x2, 5), 1),
+        (ad.mul_byconst_op(x2, 5), 5),
+    ):
         (grad_x2,) = ad.gradients(y, [x2])
         x2_val = 2 * np.ones(3)
         y_val, grad_x2_val = ad.Executor([y, grad_x2]).run(feed_dict={x2: x2_val})
@@ -58,8 +64,9 @@ def test_two_vars_and_mixes():
     grads = ad.gradients(y, [x1, x2, x3, x4])
     values = ad.Executor([y] + grads).run(feed)
     assert np.array_equal(values[0], x1_val + x2_val * x3_val * x4_val)
-    for got, want in zip(values[1:], (np.ones(3), x3_val * x4_val, x2_val * x4_val,
-                                      x2_val * x3_val)):
+    for got, want in zip(
+        values[1:], (np.ones(3), x3_val * x4_val, x2_val * x4_val, x2_val * x3_val)
+    ):
         assert np.array_equal(got, want)
 
     z = x2 * x2 + x2 + x3 + 3
@@ -98,7 +105,7 @@ def test_matmul_two_vars_with_flags():
     assert np.array_equal(g2_val, ones @ x3_val.T)
     assert np.array_equal(g3_val, x2_val.T @ ones)
 
-    y = ad.matmul_op(x2, x3, trans_A=True, trans_B=True)   # (3x2)ᵀ (2x3)ᵀ = 2x2
+    y = ad.matmul_op(x2, x3, trans_A=True, trans_B=True)  # (3x2)ᵀ (2x3)ᵀ = 2x2
     g2, g3 = ad.gradients(y, [x2, x3])
     y_val, g2_val, g3_val = ad.Executor([y, g2, g3]).run({x2: x2_val, x3: x3_val})
     assert np.array_equal(y_val, x2_val.T @ x3_val.T)

@@ -25,8 +25,10 @@ def test_target_shape_ops_take_no_tangent_from_their_target(op):
     x, r = vz.Variable("x"), vz.Variable("r")
     data, target = {"broadcast_to": (x, r), "sum_to_shape": (r, x), "reshape": (x, r)}[op]
     y = getattr(vz, op)(data, target)
-    feed = {x: np.ones((2, 3)) if op != "broadcast_to" else np.ones(3),
-            r: np.ones((2, 3)) if op != "sum_to_shape" else np.ones((4, 2, 3))}
+    feed = {
+        x: np.ones((2, 3)) if op != "broadcast_to" else np.ones(3),
+        r: np.ones((2, 3)) if op != "sum_to_shape" else np.ones((4, 2, 3)),
+    }
     if op == "reshape":
         feed[r] = np.ones((3, 2))
     tangent = vz.jvp(y, {target: np.ones_like(feed[target])})
@@ -48,8 +50,9 @@ def test_tuple_shapes_with_an_unknown_element():
     x, c = vz.Variable("x"), vz.Variable("c", shape=(2,))
     t = vz.make_tuple(x, c)
     seed = vz.make_tuple(vz.constant(2.0), vz.constant([1.0, 3.0]))
-    gx, gc = vz.evaluate(vz.gradients(vz.make_tuple(t[0], t[1]), [x, c], seed=seed),
-                         {x: 1.0, c: np.ones(2)})
+    gx, gc = vz.evaluate(
+        vz.gradients(vz.make_tuple(t[0], t[1]), [x, c], seed=seed), {x: 1.0, c: np.ones(2)}
+    )
     assert gx == 2.0 and list(gc) == [1.0, 3.0]
     trace = vz.trace_reverse(vz.sum(t[0]) + vz.sum(t[1]), [x, c], {x: 1.0, c: np.ones(2)})
     assert [list(np.ravel(trace.step_of(n).adjoint)) for n in (x, c)] == [[1.0], [1.0, 1.0]]
@@ -57,22 +60,23 @@ def test_tuple_shapes_with_an_unknown_element():
 
 def test_power_zero_has_an_exact_zero_derivative():
     x = vz.Variable("x")
-    assert vz.evaluate(vz.gradients(x ** 0, [x]), {x: 0.0})[0] == 0.0
-    g = vz.evaluate(vz.gradients(x ** 0, [x]), {x: np.array(3)})[0]
+    assert vz.evaluate(vz.gradients(x**0, [x]), {x: 0.0})[0] == 0.0
+    g = vz.evaluate(vz.gradients(x**0, [x]), {x: np.array(3)})[0]
     assert g == 0 and g.dtype.kind == "i"
-    assert vz.evaluate(vz.jvp(x ** 0, {x: 1.0}), {x: 0.0}) == 0.0
+    assert vz.evaluate(vz.jvp(x**0, {x: 1.0}), {x: 0.0}) == 0.0
 
 
 def test_integer_powers_stay_integral_and_negative_ones_promote():
     x = vz.Variable("x")
-    g = vz.evaluate(vz.gradients(x ** 3, [x]), {x: np.array([2, 3])})[0]
+    g = vz.evaluate(vz.gradients(x**3, [x]), {x: np.array([2, 3])})[0]
     assert g.dtype.kind == "i" and list(g) == [12, 27]
-    g = vz.evaluate(vz.gradients(x ** -2, [x]), {x: np.array([2, 4])})[0]
+    g = vz.evaluate(vz.gradients(x**-2, [x]), {x: np.array([2, 4])})[0]
     np.testing.assert_allclose(g, [-0.25, -2 / 64])
 
 
 def test_an_elementwise_op_that_defines_vjp_is_refused_when_defined():
     with pytest.raises(vz.GraphError, match="defines vjp.*partials"):
+
         class Twice(vz.ElementwiseOp):
             def compute(self, x):
                 return 2 * x
@@ -102,10 +106,19 @@ def test_partials_are_nodes_or_symbolic_constants():
 
 
 FUNCTIONS = {
-    "scale": lambda x: x * 2.0, "shift": lambda x: x + 1, "log": vz.log, "reciprocal": lambda x: 1 / x,
-    "cube": lambda x: x ** 3, "sqrt": vz.sqrt, "tanh": vz.tanh, "sigmoid": vz.sigmoid,
-    "mean": vz.mean, "power": lambda x: x ** -1.5, "relu": vz.relu,
-    "log_softmax": vz.log_softmax, "size": lambda x: vz.size(x) * x,
+    "scale": lambda x: x * 2.0,
+    "shift": lambda x: x + 1,
+    "log": vz.log,
+    "reciprocal": lambda x: 1 / x,
+    "cube": lambda x: x**3,
+    "sqrt": vz.sqrt,
+    "tanh": vz.tanh,
+    "sigmoid": vz.sigmoid,
+    "mean": vz.mean,
+    "power": lambda x: x**-1.5,
+    "relu": vz.relu,
+    "log_softmax": vz.log_softmax,
+    "size": lambda x: vz.size(x) * x,
 }
 
 
@@ -114,8 +127,9 @@ def test_float32_stays_float32(name):
     x = vz.Variable("x")
     y = FUNCTIONS[name](x)
     (g,) = vz.gradients(y, [x])
-    values = vz.evaluate([y, g, vz.jvp(y, {x: 1.0}), vz.jvp(g, {x: 1.0})],
-                         {x: np.array([2.0, 3.0], np.float32)})
+    values = vz.evaluate(
+        [y, g, vz.jvp(y, {x: 1.0}), vz.jvp(g, {x: 1.0})], {x: np.array([2.0, 3.0], np.float32)}
+    )
     assert [v.dtype for v in values] == [np.float32] * 4
 
 
@@ -126,13 +140,22 @@ def test_python_literals_are_weakly_typed_and_arrays_are_not():
     assert vz.evaluate(x * 2.5, {x: np.float32(2)}).dtype == np.float32
     assert vz.evaluate(x * np.float64(2.5), {x: np.float32(2)}).dtype == np.float64
     with pytest.raises(vz.GraphError, match="beyond 64 bits"):
-        vz.constant(2 ** 70)
+        vz.constant(2**70)
 
 
-@pytest.mark.parametrize("sa,sb", [((3,), (3, 4)), ((2, 3), (3,)), ((3,), (3,)),
-                                   ((5, 2, 3), (3, 4)), ((2, 3), (5, 3, 4)),
-                                   ((5, 1, 2, 3), (4, 3, 2)), ((3,), (2, 3, 4)),
-                                   ((2, 2, 3), (3,))])
+@pytest.mark.parametrize(
+    "sa,sb",
+    [
+        ((3,), (3, 4)),
+        ((2, 3), (3,)),
+        ((3,), (3,)),
+        ((5, 2, 3), (3, 4)),
+        ((2, 3), (5, 3, 4)),
+        ((5, 1, 2, 3), (4, 3, 2)),
+        ((3,), (2, 3, 4)),
+        ((2, 2, 3), (3,)),
+    ],
+)
 @pytest.mark.parametrize("declared", [True, False])
 def test_matmul_like_numpy(sa, sb, declared):
     rng = np.random.default_rng(0)
@@ -181,6 +204,7 @@ def test_transpose_with_negative_axes():
 
 def test_every_deliberate_error_is_a_vizad_error():
     import vizad.errors as errors
+
     for name in errors.__all__:
         assert issubclass(getattr(errors, name), vz.VizadError)
     with pytest.raises(vz.VizadError):

@@ -10,7 +10,9 @@ import differential  # noqa: E402  (after the skip: it imports jax)
 GRAPHS, CHUNK = 300, 25
 
 
-@pytest.mark.parametrize("start", range(0, GRAPHS, CHUNK), ids=lambda s: f"seeds-{s}-{s + CHUNK - 1}")
+@pytest.mark.parametrize(
+    "start", range(0, GRAPHS, CHUNK), ids=lambda s: f"seeds-{s}-{s + CHUNK - 1}"
+)
 def test_random_graphs_agree_with_jax(start):
     failures = differential.run(range(start, start + CHUNK))
     assert not failures, "\n\n".join(failures)
@@ -18,6 +20,7 @@ def test_random_graphs_agree_with_jax(start):
 
 def test_the_generator_covers_every_registered_op():
     import vizad as vz
+
     seen = set()
     for seed in range(GRAPHS):
         g = differential.make_graph(seed)
@@ -31,10 +34,12 @@ def test_a_failure_prints_a_minimal_reproduction(monkeypatch):
     import vizad as vz
     from vizad.ops import elementary
 
-    monkeypatch.setattr(elementary.Cos, "partials",
-                        lambda self, node: [vz.sin(node.inputs[0])])   # sign dropped
-    seeds = [s for s in range(200)
-             if "cos" in {n.op.name for n in differential.make_graph(s).nodes}][:3]
+    monkeypatch.setattr(
+        elementary.Cos, "partials", lambda self, node: [vz.sin(node.inputs[0])]
+    )  # sign dropped
+    seeds = [
+        s for s in range(200) if "cos" in {n.op.name for n in differential.make_graph(s).nodes}
+    ][:3]
     failures = differential.run(seeds)
     assert failures
     text = failures[0]

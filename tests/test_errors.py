@@ -33,7 +33,9 @@ def test_shapes_that_do_not_matmul():
         vz.Variable("C", shape=(2, 3)) @ vz.Variable("D", shape=(4, 5))
     with pytest.raises(vz.ShapeError, match="the left one is a scalar"):
         vz.evaluate(a @ b, {a: np.float64(3.0), b: np.ones((3, 1))})
-    with pytest.raises(vz.ShapeError, match=r"batch\) dimensions of shapes \(2, 3, 4\) and \(5, 4, 1\)"):
+    with pytest.raises(
+        vz.ShapeError, match=r"batch\) dimensions of shapes \(2, 3, 4\) and \(5, 4, 1\)"
+    ):
         vz.Variable("E", shape=(2, 3, 4)) @ vz.Variable("F", shape=(5, 4, 1))
 
 
@@ -54,17 +56,17 @@ def test_op_applied_to_something_that_is_not_a_node_or_number():
         x * "a"
     with pytest.raises(vz.NodeTypeError, match=r"sin: input 0 is a dict"):
         vz.sin({})
-    with pytest.raises(TypeError):    # NodeTypeError is a TypeError
+    with pytest.raises(TypeError):  # NodeTypeError is a TypeError
         vz.add(x, object())
     with pytest.raises(vz.NodeTypeError, match="exponent must be a constant number"):
-        x ** x
+        x**x
 
 
 def test_cycle_made_by_tampering_is_found():
     a = vz.Variable("a")
     b = vz.exp(a)
     c = b * 2
-    object.__setattr__(b, "_inputs", (c,))    # tamper: b now depends on c, which depends on b
+    object.__setattr__(b, "_inputs", (c,))  # tamper: b now depends on c, which depends on b
     with pytest.raises(vz.GraphError, match="cycle through node"):
         vz.topo_sort(c)
     with pytest.raises(vz.GraphError, match="cycle"):
@@ -93,7 +95,9 @@ def test_wrong_vjp_results_are_named():
             return [1.0]
 
     x = vz.Variable("x")
-    with pytest.raises(vz.GraphError, match=r"vjp of op 'bad_arity'.*returned 1 adjoint\(s\) for 2"):
+    with pytest.raises(
+        vz.GraphError, match=r"vjp of op 'bad_arity'.*returned 1 adjoint\(s\) for 2"
+    ):
         vz.gradients(BadArity()(x, x), [x])
     with pytest.raises(vz.GraphError, match=r"vjp of op 'bad_type'.*float for input 0"):
         vz.gradients(BadType()(x), [x])
@@ -110,10 +114,12 @@ def test_wrong_adjoint_shape_from_a_custom_vjp():
             return ()
 
         def vjp(self, node, adjoint):
-            return [adjoint]          # forgot to broadcast back to the input's shape
+            return [adjoint]  # forgot to broadcast back to the input's shape
 
     x = vz.Variable("x", shape=(3,))
-    with pytest.raises(vz.ShapeError, match=r"bad_sum.*shape \(\) for input 0 \(x\) of shape \(3,\)"):
+    with pytest.raises(
+        vz.ShapeError, match=r"bad_sum.*shape \(\) for input 0 \(x\) of shape \(3,\)"
+    ):
         vz.gradients(Sum()(x), [x])
 
 

@@ -38,6 +38,7 @@ def test_gradcheck_passes_on_a_correct_graph():
 
 class WrongSin(vz.Op):
     """sin with the sign of its derivative wrong: the bug gradcheck must catch."""
+
     name = "wrong_sin"
 
     def compute(self, x):
@@ -59,7 +60,9 @@ def test_gradcheck_names_the_worst_input_and_raises():
     assert errors["a"] > 0.1 and errors["b"] < 1e-6
     # with w = 1 the error is the derivative's sign flip: 2 cos a, largest at a = 0.1
     ones = vz.gradcheck(y, [a, b], feed, cotangent=np.ones(2), raise_on_failure=False)
-    assert dict((n.name, e) for n, e in ones.errors)["a"] == pytest.approx(2 * np.cos(0.1), rel=1e-6)
+    assert dict((n.name, e) for n, e in ones.errors)["a"] == pytest.approx(
+        2 * np.cos(0.1), rel=1e-6
+    )
     quiet = vz.gradcheck(y, [a, b], feed, raise_on_failure=False)
     assert not quiet.ok and "FAILED" in str(quiet)
 
@@ -94,16 +97,27 @@ def test_gradcheck_with_a_cotangent_checks_the_vjp_of_a_tuple_output():
 
 
 # -- no false alarms, and what the defaults are ---------------------------------------------
-@pytest.mark.parametrize("build,value", [
-    (lambda x: vz.sum(vz.exp(x)), [20.0, 1.0, 2.0, 3.0]),      # large magnitudes
-    (lambda x: vz.sum(x ** 3), [1e4]),
-    (lambda x: vz.sum(x * x), [1e8]),
-    (lambda x: vz.sum(vz.log(x)), [1e-5, 1e-7]),               # near the domain's edge
-    (lambda x: vz.sum(vz.sqrt(x)), [1e-6]),
-    (lambda x: vz.log_softmax(x), [1e6, 0.0, 3.0]),
-    (lambda x: vz.sum(vz.heaviside(x) * x), [1e-8, -1e-8, 0.5]),   # a kink within the step
-], ids=["exp-20", "cube-1e4", "square-1e8", "log-1e-5", "sqrt-1e-6", "log_softmax-1e6",
-        "kink-near"])
+@pytest.mark.parametrize(
+    "build,value",
+    [
+        (lambda x: vz.sum(vz.exp(x)), [20.0, 1.0, 2.0, 3.0]),  # large magnitudes
+        (lambda x: vz.sum(x**3), [1e4]),
+        (lambda x: vz.sum(x * x), [1e8]),
+        (lambda x: vz.sum(vz.log(x)), [1e-5, 1e-7]),  # near the domain's edge
+        (lambda x: vz.sum(vz.sqrt(x)), [1e-6]),
+        (lambda x: vz.log_softmax(x), [1e6, 0.0, 3.0]),
+        (lambda x: vz.sum(vz.heaviside(x) * x), [1e-8, -1e-8, 0.5]),  # a kink within the step
+    ],
+    ids=[
+        "exp-20",
+        "cube-1e4",
+        "square-1e8",
+        "log-1e-5",
+        "sqrt-1e-6",
+        "log_softmax-1e6",
+        "kink-near",
+    ],
+)
 def test_no_false_alarm(build, value):
     x = vz.Variable("x")
     y = build(x)
@@ -123,6 +137,7 @@ def test_a_kink_at_the_point_is_reported_not_failed():
 def test_the_default_cotangent_is_random_and_reported():
     """A transpose with the wrong permutation is invisible to w = 1 (sum(Aᵀ) = sum(A)) and
     found by the default random cotangent."""
+
     class WrongTranspose(vz.Op):
         name = "wrong_transpose"
 
@@ -130,7 +145,7 @@ def test_the_default_cotangent_is_random_and_reported():
             return a.T
 
         def vjp(self, node, adjoint):
-            return [adjoint]          # should be adjointᵀ
+            return [adjoint]  # should be adjointᵀ
 
     A = vz.Variable("A")
     y = WrongTranspose()(A)
@@ -139,7 +154,7 @@ def test_the_default_cotangent_is_random_and_reported():
     report = vz.gradcheck(y, [A], feed, raise_on_failure=False)
     assert not report.ok and report.cotangent.shape == (2, 2)
     again = vz.gradcheck(y, [A], feed, raise_on_failure=False)
-    np.testing.assert_array_equal(report.cotangent, again.cotangent)   # seeded
+    np.testing.assert_array_equal(report.cotangent, again.cotangent)  # seeded
 
 
 def test_tuple_outputs_of_mixed_shapes_and_nested_tuples():

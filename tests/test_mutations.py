@@ -16,6 +16,7 @@ for _name, _case in CASES:
 
 class _Perturb(vz.Op):
     """v ↦ 1.1 v + 0.05, leaf by leaf: what a wrong rule returns instead of the right one."""
+
     name, arity = "perturb", 1
 
     def compute(self, value):
@@ -45,8 +46,9 @@ class Mutated(vz.Op):
         grads = self.op.vjp(node, adjoint)
         if self.rule != "vjp":
             return grads
-        return [_perturb(g if g is not None else vz.zeros_like(x))
-                for g, x in zip(grads, node.inputs)]
+        return [
+            _perturb(g if g is not None else vz.zeros_like(x)) for g, x in zip(grads, node.inputs)
+        ]
 
     def jvp(self, node, tangents):
         t = self.op.jvp(node, tangents)
@@ -78,7 +80,7 @@ def test_a_wrong_jvp_is_caught(name):
     node, xs, feed = _setup(name, FIRST_CASE[name], "jvp")
     failures = vz.trace_reverse(node, xs, feed).check()
     assert [(f.op, f.rule) for f in failures] == [(node.op.name, "jvp")]
-    assert vz.gradcheck(node, xs, feed).ok        # its vjp is the right one
+    assert vz.gradcheck(node, xs, feed).ok  # its vjp is the right one
 
 
 @pytest.mark.parametrize("name,case", CASES, ids=[str(c) for _, c in CASES])

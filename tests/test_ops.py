@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from opcases import (EXTRA_CASES, LEAVES, add_scaled, all_cases, central_gradient, inner,
-                     random_like, sample_inputs, seed_node)
+from opcases import (
+    EXTRA_CASES,
+    LEAVES,
+    add_scaled,
+    all_cases,
+    central_gradient,
+    inner,
+    random_like,
+    sample_inputs,
+    seed_node,
+)
 
 EPS = 1e-6
 CASES = all_cases()
@@ -33,8 +42,8 @@ def test_reverse_and_forward_against_central_differences(name, case, declared):
     run = vz.Executor([y])
     y_value = run.run(feed)[0]
     rng = np.random.default_rng(1)
-    w = random_like(y_value, rng)                 # a cotangent for the output
-    v = [rng.standard_normal(p.shape) for p in point]   # a tangent for the inputs
+    w = random_like(y_value, rng)  # a cotangent for the output
+    v = [rng.standard_normal(p.shape) for p in point]  # a tangent for the inputs
 
     def f(values):
         return run.run(dict(zip(xs, values)))[0]

@@ -65,27 +65,49 @@ def test_golden_lecture_content():
         assert re.search(rf"\bv{k} \[label=<<B>v{chr(0x2080 + k)}", forward)
     assert "v₁ × v₂" in forward and "rankdir=LR" in forward
     adjoint = vz.draw(lecture_trace(), "adjoint").source
-    for text in ("v̄₂→₅", "v̄₂→₄", "v̄₁→₄", "v̄₁→₃", "v̄₇ (seed)", "∂v₅/∂v₂", "= 1.716",
-                 "cluster_forward", "adjoint graph (built by gradients)"):
+    for text in (
+        "v̄₂→₅",
+        "v̄₂→₄",
+        "v̄₁→₄",
+        "v̄₁→₃",
+        "v̄₇ (seed)",
+        "∂v₅/∂v₂",
+        "= 1.716",
+        "cluster_forward",
+        "adjoint graph (built by gradients)",
+    ):
         assert text in adjoint, text
     backprop = vz.draw(lecture_trace(), "backprop").source
     assert "v̄₂ = 1.716" in backprop and "v̄₁ = 5.5" in backprop
 
 
 def test_same_graph_gives_byte_identical_dot_in_fresh_processes():
-    code = ("import vizad as vz\n"
-            "x1, x2 = vz.Variable('x1'), vz.Variable('x2')\n"
-            "y = vz.log(x1) + x1 * x2 - vz.sin(x2)\n"
-            "t = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})\n"
-            "print(vz.draw(t, 'adjoint', step=4).source)\n"
-            "print(vz.draw(vz.gradients(y, [x1, x2]), 'adjoint').source)\n")
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout for _ in range(2)]
+    code = (
+        "import vizad as vz\n"
+        "x1, x2 = vz.Variable('x1'), vz.Variable('x2')\n"
+        "y = vz.log(x1) + x1 * x2 - vz.sin(x2)\n"
+        "t = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})\n"
+        "print(vz.draw(t, 'adjoint', step=4).source)\n"
+        "print(vz.draw(vz.gradients(y, [x1, x2]), 'adjoint').source)\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1] and "digraph vizad" in runs[0]
 
 
-EVIL = ["<img src=x onerror=alert(1)>", 'say "hi"', "{brace}", "back\\slash", "new\nline",
-        "a & b", "x</B><BR/>"]
+EVIL = [
+    "<img src=x onerror=alert(1)>",
+    'say "hi"',
+    "{brace}",
+    "back\\slash",
+    "new\nline",
+    "a & b",
+    "x</B><BR/>",
+]
 
 
 @pytest.mark.parametrize("name", EVIL)
@@ -94,10 +116,10 @@ def test_user_text_is_escaped_in_dot_and_svg(name):
     trace = vz.trace_reverse(vz.sin(x) * 2, [x], {x: 1.0})
     drawing = vz.draw(trace, "adjoint")
     source = drawing.source
-    assert vz.text.escape(name) in source      # the one escaping function was applied …
-    assert name not in source                  # … and the raw text appears nowhere
+    assert vz.text.escape(name) in source  # the one escaping function was applied …
+    assert name not in source  # … and the raw text appears nowhere
     svg = drawing.pipe(format="svg").decode()
-    root = ET.fromstring(svg)              # well-formed: nothing broke out of the label
+    root = ET.fromstring(svg)  # well-formed: nothing broke out of the label
     texts = "".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
     shown = name.replace("\n", "")
     assert shown.replace(" ", "") in texts.replace(" ", "").replace("\xa0", "")
@@ -117,7 +139,7 @@ def test_renders_with_the_real_dot_to_svg_and_png(tmp_path):
 def test_without_dot(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     drawing = vz.draw(lecture_trace(), "adjoint")
-    assert "digraph vizad" in drawing.source           # building DOT needs no Graphviz
+    assert "digraph vizad" in drawing.source  # building DOT needs no Graphviz
     with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz.*conda.*brew"):
         drawing.pipe(format="svg")
     with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz"):
@@ -135,11 +157,11 @@ def test_layout_once_then_restyle_without_dot(monkeypatch):
     monkeypatch.setattr(layout_module.subprocess, "run", lambda *a, **k: calls.append(a))
     plain = layout.svg()
     step5 = layout.svg(5)
-    assert not calls                                      # stepping never runs dot
+    assert not calls  # stepping never runs dot
     assert "<style>" not in plain and "<style>" in step5
-    assert re.sub(r"<style>.*?</style>", "", step5, flags=re.S) == plain   # same layout
+    assert re.sub(r"<style>.*?</style>", "", step5, flags=re.S) == plain  # same layout
     css = re.search(r"<style>(.*?)</style>", step5, re.S).group(1)
-    assert f"#{layout.scope} #v2>path" in css             # v₂ is the current node
+    assert f"#{layout.scope} #v2>path" in css  # v₂ is the current node
     assert "#F0E442" in css
     assert layout.svg(0) != step5 and layout.steps == 7
     # values that later steps compute are hidden: v̄₁ (a9, pending at step 5), not v̄₂ (current)
@@ -147,7 +169,9 @@ def test_layout_once_then_restyle_without_dot(monkeypatch):
     trace = layout.scene.trace
     v1_adjoint = scene_ids[trace.steps[6].adjoint_node]
     v2_adjoint = scene_ids[trace.steps[5].adjoint_node]
-    assert f"#{v1_adjoint} text:last-of-type" in css and f"#{v2_adjoint} text:last-of-type" not in css
+    assert (
+        f"#{v1_adjoint} text:last-of-type" in css and f"#{v2_adjoint} text:last-of-type" not in css
+    )
     with pytest.raises(IndexError, match="out of range"):
         layout.svg(7)
 
@@ -155,7 +179,7 @@ def test_layout_once_then_restyle_without_dot(monkeypatch):
 def test_highlight_states_follow_the_walkthrough():
     trace = lecture_trace()
     scene = vz.render.build_scene(trace, "adjoint")
-    lit = vz.render.highlight(scene, 5)                    # v̄₂
+    lit = vz.render.highlight(scene, 5)  # v̄₂
     assert lit.states["v2"] == "current"
     assert lit.states["v5"] == lit.states["v4"] == "consumer"
     assert lit.states["v7"] == lit.states["v6"] == "done" and lit.states["v1"] == "pending"
@@ -171,7 +195,9 @@ def test_large_graph_is_summarised():
         y = vz.sin(y) if k % 2 else y * 1.001
     drawing = vz.draw(y)
     assert "summarised" in drawing.source and "chains collapsed" in drawing.source
-    boxes = [line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line]
+    boxes = [
+        line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line
+    ]
     assert len(boxes) < 50
     assert drawing.pipe(format="svg")
 
@@ -185,7 +211,9 @@ def test_large_wide_graph_is_grouped_into_bands():
         nodes.append(nodes[a] * nodes[b])
     drawing = vz.draw(vz.add_n(*nodes[-30:]), max_boxes=120)
     assert "grouped by depth" in drawing.source
-    boxes = [line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line]
+    boxes = [
+        line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line
+    ]
     assert 10 < len(boxes) <= 120
 
 

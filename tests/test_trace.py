@@ -21,15 +21,18 @@ def test_forward_walkthrough_of_the_lecture(lecture):
     assert [s.label for s in trace.steps] == [f"v{k}" for k in range(1, 8)]
     assert [float(s.tangent) for s in trace.steps] == pytest.approx([1, 0, 0.5, 5, 0, 5.5, 5.5])
     assert [float(s.value) for s in trace.steps] == pytest.approx(
-        [2, 5, math.log(2), 10, math.sin(5), math.log(2) + 10, math.log(2) + 10 - math.sin(5)])
+        [2, 5, math.log(2), 10, math.sin(5), math.log(2) + 10, math.log(2) + 10 - math.sin(5)]
+    )
     assert trace.tangent(y) == pytest.approx(5.5) and trace.tangent(x2) == 0
     v4 = trace.steps[3]
     assert v4.definition == r"v_{1} \times v_{2}" and v4.node.inputs == (x1, x2)
     assert [t.input_symbol for t in v4.terms] == ["v_{1}", "v_{2}"]
     assert [float(t.local) for t in v4.terms] == [5.0, 2.0]
     lines = trace.derivation().lines
-    assert lines[3] == (r"\dot{v}_{4} = \dot{v}_{1} v_{2} + \dot{v}_{2} v_{1} = "
-                        r"1 \times 5 + 0 \times 2 = 5")
+    assert lines[3] == (
+        r"\dot{v}_{4} = \dot{v}_{1} v_{2} + \dot{v}_{2} v_{1} = "
+        r"1 \times 5 + 0 \times 2 = 5"
+    )
     text = str(trace.derivation()).splitlines()
     assert text[2] == "v̇₃ = v̇₁/v₁ = 1 × 0.5 = 0.5"
     assert text[4] == "v̇₅ = v̇₂ cos v₂ = 0 × 0.284 = 0"
@@ -48,12 +51,17 @@ def test_reverse_walkthrough_of_the_lecture(lecture):
     trace = vz.trace_reverse(y, [x1, x2], feed)
     assert [s.label for s in trace.steps] == [f"v{k}" for k in range(7, 0, -1)]
     assert [float(s.adjoint) for s in trace.steps] == pytest.approx(
-        [1, 1, -1, 1, 1, 2 - math.cos(5), 5.5])
+        [1, 1, -1, 1, 1, 2 - math.cos(5), 5.5]
+    )
     v2, v1 = trace.step_of(x2), trace.step_of(x1)
     assert [(c.consumer_label, round(float(c.partial), 3)) for c in v2.contributions] == [
-        ("v5", -0.284), ("v4", 2.0)]
+        ("v5", -0.284),
+        ("v4", 2.0),
+    ]
     assert [(c.consumer_label, float(c.partial)) for c in v1.contributions] == [
-        ("v4", 5.0), ("v3", 0.5)]
+        ("v4", 5.0),
+        ("v3", 0.5),
+    ]
     from_v5 = v2.contributions[0]
     assert from_v5.local_latex == r"\cos v_{2}" and from_v5.local == pytest.approx(math.cos(5))
     assert from_v5.partial_latex == r"\bar{v}_{5} \cos v_{2}"
@@ -61,9 +69,11 @@ def test_reverse_walkthrough_of_the_lecture(lecture):
     assert trace.adjoint(x1) == pytest.approx(5.5)
     assert trace.gradients == pytest.approx([5.5, 2 - math.cos(5)])
     lines = trace.derivation().lines
-    assert lines[5] == (r"\bar{v}_{2} = \bar{v}_{5} \frac{\partial v_{5}}{\partial v_{2}} + "
-                        r"\bar{v}_{4} \frac{\partial v_{4}}{\partial v_{2}} = "
-                        r"\bar{v}_{5} \cos v_{2} + \bar{v}_{4} v_{1} = -0.284 + 2 = 1.716")
+    assert lines[5] == (
+        r"\bar{v}_{2} = \bar{v}_{5} \frac{\partial v_{5}}{\partial v_{2}} + "
+        r"\bar{v}_{4} \frac{\partial v_{4}}{\partial v_{2}} = "
+        r"\bar{v}_{5} \cos v_{2} + \bar{v}_{4} v_{1} = -0.284 + 2 = 1.716"
+    )
     assert lines[6].endswith(r"= \bar{v}_{4} v_{2} + \frac{\bar{v}_{3}}{v_{1}} = 5 + 0.5 = 5.5")
     assert lines[0] == r"\bar{v}_{7} = \frac{\partial y}{\partial v_{7}} = 1"
     assert "= -0.3 + 2 = 1.7" in trace.derivation(decimals=1).lines[5]
@@ -98,7 +108,7 @@ def test_course_example():
     trace = vz.trace_reverse(y, [x1, x2, x3], {x1: 2.0})
     assert [s.label for s in trace.steps] == ["v4", "v3", "v2", "v1"]
     assert trace.steps[1].definition == "v_{1} + 5"
-    assert [float(s.adjoint) for s in trace.steps] == [1, 5, 7, 12]     # x3, x2, 2·x1 + 8
+    assert [float(s.adjoint) for s in trace.steps] == [1, 5, 7, 12]  # x3, x2, 2·x1 + 8
     assert [c.consumer_label for c in trace.step_of(x1).contributions] == ["v3", "v2"]
     assert trace.derivation().lines[3].endswith(r"= \bar{v}_{3} + \bar{v}_{2} = 5 + 7 = 12")
     forward = vz.trace_forward(y, {x1: 2.0}, {x1: 1.0})
@@ -116,12 +126,14 @@ def test_tensor_example_xbar_is_zbar_w_transposed():
     assert step.shape == (2, 3) and trace.step_of(Z).shape == (2, 4)
     (c,) = step.contributions
     assert c.consumer is Z and c.local is None
-    assert c.partial_latex == r"\bar{v}_{3} v_{2}^{T}"        # X̄ = Z̄ Wᵀ
+    assert c.partial_latex == r"\bar{v}_{3} v_{2}^{T}"  # X̄ = Z̄ Wᵀ
     Zbar = trace.adjoint(Z)
     np.testing.assert_allclose(c.partial, Zbar @ feed[W].T)
     assert np.shape(c.partial) == (2, 3)
-    assert r"\bar{v}_{1} = \bar{v}_{3} \frac{\partial v_{3}}{\partial v_{1}} = " \
-           r"\bar{v}_{3} v_{2}^{T} = \begin{bmatrix}" in trace.derivation().lines[-1]
+    assert (
+        r"\bar{v}_{1} = \bar{v}_{3} \frac{\partial v_{3}}{\partial v_{1}} = "
+        r"\bar{v}_{3} v_{2}^{T} = \begin{bmatrix}" in trace.derivation().lines[-1]
+    )
 
 
 def test_broadcasting_shows_the_sum_to_shape_step():
@@ -134,7 +146,7 @@ def test_broadcasting_shows_the_sum_to_shape_step():
     assert np.shape(c.unreduced) == (2, 3) and np.shape(c.partial) == (3,)
     np.testing.assert_allclose(c.partial, feed[x].sum(axis=0))
     (cx,) = trace.step_of(x).contributions
-    assert not cx.reduced                         # x has the output's shape: nothing to sum
+    assert not cx.reduced  # x has the output's shape: nothing to sum
     line = trace.derivation().lines[trace.step_of(b).index]
     assert r"= \textstyle\sum_{\to (3,)}\left(\bar{v}_{3} v_{1}\right) = " in line
     assert "unreduced" in {r.kind for rs in trace.roles().values() for r in rs}
@@ -151,7 +163,7 @@ class WrongSquare(vz.Op):
         return x * x
 
     def vjp(self, node, adjoint):
-        return [adjoint * node.inputs[0]]       # forgot the factor 2
+        return [adjoint * node.inputs[0]]  # forgot the factor 2
 
 
 def test_check_finds_a_wrong_vjp_at_its_node(lecture):
@@ -163,7 +175,7 @@ def test_check_finds_a_wrong_vjp_at_its_node(lecture):
     (failure,) = trace.check()
     assert failure.node is square and failure.op == "wrong_square" and failure.rule == "vjp"
     assert failure.label == trace.label(square) and failure.step == trace.step_of(square).index
-    assert failure.error > 1.0             # Jᵀw is off by v₄·w: half of what it should be
+    assert failure.error > 1.0  # Jᵀw is off by v₄·w: half of what it should be
     assert "wrong_square" in str(failure)
     # the custom op has no jvp: forward mode says so, clearly
     with pytest.raises(NotImplementedError, match="wrong_square"):
@@ -177,8 +189,11 @@ def test_check_is_empty_for_a_correct_graph(lecture):
     X, W, b = vz.Variable("X"), vz.Variable("W"), vz.Variable("b")
     loss = vz.mean(vz.log_softmax(vz.relu(X @ W + b) * 2.0))
     rng = np.random.default_rng(3)
-    feed = {X: rng.standard_normal((4, 3)), W: rng.standard_normal((3, 5)),
-            b: rng.standard_normal(5)}
+    feed = {
+        X: rng.standard_normal((4, 3)),
+        W: rng.standard_normal((3, 5)),
+        b: rng.standard_normal(5),
+    }
     assert vz.trace_reverse(loss, [X, W, b], feed).check() == []
 
 
@@ -215,6 +230,7 @@ def test_text_repr_is_short_and_deterministic(lecture):
         x1, x2 = vz.Variable("x1"), vz.Variable("x2")
         y = vz.log(x1) + x1 * x2 - vz.sin(x2)
         return repr(vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0}))
+
     first, second = build(), build()
     assert first == second and "0x" not in first
     assert first.splitlines()[0] == "Reverse trace of v₇ w.r.t. x1, x2: 7 steps"

@@ -28,7 +28,7 @@ def test_buttons_and_step_drive_everything(stepper):
     stepper.last_button.click()
     assert stepper.step == 6 and "<b>5.5</b>" in stepper.panel.value
     assert stepper.next_button.disabled
-    stepper.next()                             # stays on the last step
+    stepper.next()  # stays on the last step
     assert stepper.step == 6
     stepper.first_button.click()
     assert stepper.step == 0
@@ -36,7 +36,7 @@ def test_buttons_and_step_drive_everything(stepper):
     assert stepper.step == 0
     stepper.slider.value = 3
     assert stepper.step == 3 and "Step 4 of 7" in stepper.panel.value
-    stepper.play.value = 4                     # play sets the step too
+    stepper.play.value = 4  # play sets the step too
     assert stepper.step == 4
     stepper.step = 99
     assert stepper.step == 6
@@ -52,6 +52,7 @@ def test_views_switch_without_new_layouts(stepper, monkeypatch):
     stepper.view.value = "backprop"
     assert "v̄₂ = 1.716" in stepper.graph.value
     import vizad.render.layout as layout_module
+
     monkeypatch.setattr(layout_module, "_run_dot", lambda *a: pytest.fail("dot ran again"))
     for k in range(7):
         stepper.step = k
@@ -77,7 +78,7 @@ def test_failing_steps_are_shown_in_red():
     s.step = bad
     assert 'class="vz-fail"' in s.panel.value and "wrong_square_widget" in s.panel.value
     assert 'class="vz-bad"' in s.table.value
-    assert "#c0392b" in s.graph.value                    # the failing node in red
+    assert "#c0392b" in s.graph.value  # the failing node in red
 
 
 def test_forward_mode_stepper():
@@ -86,8 +87,7 @@ def test_forward_mode_stepper():
     s = vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0}, mode="forward")
     s.step = 3
     assert "v̇₄ = <b>5</b>" in s.panel.value
-    assert "1 × 5 + 0 × 2 = 5" in s.panel.value.replace("&#92;times", "×") or \
-        "1 &#92;times 5 + 0 &#92;times 2 = 5" in s.panel.value
+    assert "1 &#92;times 5 + 0 &#92;times 2 = 5" in s.panel.value
     s.last_button.click()
     assert "v̇₇ = <b>5.5</b>" in s.panel.value
     with pytest.raises(ValueError, match="mode"):
@@ -97,9 +97,11 @@ def test_forward_mode_stepper():
 def test_exceptions_in_callbacks_appear_in_the_widget(stepper, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("panel exploded")
+
     import vizad.widget.stepper as module
+
     monkeypatch.setattr(module, "step_panel", broken)
-    stepper.next_button.click()                          # does not raise …
+    stepper.next_button.click()  # does not raise …
     outputs = stepper.errors.outputs
     assert outputs and "panel exploded" in "".join(o.get("text", "") for o in outputs)
 
@@ -121,8 +123,8 @@ def test_export_html_is_self_contained(tmp_path):
     page = path.read_text()
     assert page.startswith("<!DOCTYPE html>")
     assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
-    assert "<script>alert(1)</script>" not in page      # user text escaped everywhere
-    assert page.count("<script") == 2                   # our data and our stepper only
+    assert "<script>alert(1)</script>" not in page  # user text escaped everywhere
+    assert page.count("<script") == 2  # our data and our stepper only
     assert math.isclose(trace.adjoint(x), 3 * (1 - np.tanh(0.5) ** 2))
     with pytest.raises(ValueError, match="no steps"):
         vz.export_html(vz.trace_reverse(vz.constant(1.0) + 1, [x], {x: 0.0}), tmp_path / "e.html")

@@ -1,6 +1,6 @@
 """The command line for lecturers: a walkthrough as a self-contained HTML page.
 
-    python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
+python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
 """
 
 from __future__ import annotations
@@ -20,13 +20,22 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     walk = commands.add_parser("walkthrough", help="write a walkthrough as an HTML page")
     walk.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
-    walk.add_argument("--at", nargs="+", required=True, metavar="NAME=VALUE",
-                      help="the value of every variable, e.g. x1=2 x2=5")
+    walk.add_argument(
+        "--at",
+        nargs="+",
+        required=True,
+        metavar="NAME=VALUE",
+        help="the value of every variable, e.g. x1=2 x2=5",
+    )
     walk.add_argument("-o", "--output", default="walkthrough.html", type=Path)
     walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
-    walk.add_argument("--wrt", nargs="+", metavar="NAME",
-                      help="reverse mode: the inputs to differentiate by (default: all); "
-                           "forward mode: the input whose tangent is 1 (default: the first)")
+    walk.add_argument(
+        "--wrt",
+        nargs="+",
+        metavar="NAME",
+        help="reverse mode: the inputs to differentiate by (default: all); "
+        "forward mode: the input whose tangent is 1 (default: the first)",
+    )
     walk.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
     walk.add_argument("--decimals", type=int, default=3)
     return parser
@@ -39,8 +48,10 @@ def _values(pairs: list[str], names: dict) -> dict:
         if not sep:
             raise VizadError(f"--at takes NAME=VALUE pairs; got {pair!r}")
         if name not in names:
-            raise VizadError(f"--at gives {name!r}, which is not in the expression "
-                             f"(it has {', '.join(names) or 'no variables'})")
+            raise VizadError(
+                f"--at gives {name!r}, which is not in the expression "
+                f"(it has {', '.join(names) or 'no variables'})"
+            )
         try:
             feed[names[name]] = float(value)
         except ValueError:
@@ -54,6 +65,7 @@ def _values(pairs: list[str], names: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from . import export_html, trace_forward, trace_reverse
+
     try:
         y, names = parse_expression(args.expression)
         feed = _values(args.at, names)
@@ -65,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             seed = chosen[0] if chosen else next(iter(names.values()))
             trace = trace_forward(y, feed, {seed: 1.0}, decimals=args.decimals)
-        path = export_html(trace, args.output, view=args.view,
-                           title=f"{args.expression} at " + ", ".join(args.at))
+        path = export_html(
+            trace, args.output, view=args.view, title=f"{args.expression} at " + ", ".join(args.at)
+        )
     except VizadError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -65,7 +65,7 @@ class ArgumentError(VizadError, ValueError, TypeError):
 class StepNotFoundError(VizadError, KeyError):
     """A trace has no step for the node asked about."""
 
-    def __str__(self) -> str:          # KeyError would show the message's repr
+    def __str__(self) -> str:  # KeyError would show the message's repr
         return str(self.args[0]) if self.args else ""
 
 
@@ -74,9 +74,11 @@ class RenderError(VizadError, RuntimeError):
 
 
 #: How to install Graphviz's dot program, on each platform.
-INSTALL_HINT = ("install Graphviz's dot program: `sudo apt-get install graphviz` (Debian, "
-                "Ubuntu), `conda install -c conda-forge graphviz` (conda) or "
-                "`brew install graphviz` (macOS); `make lab` and `make test` do it for you")
+INSTALL_HINT = (
+    "install Graphviz's dot program: `sudo apt-get install graphviz` (Debian, "
+    "Ubuntu), `conda install -c conda-forge graphviz` (conda) or "
+    "`brew install graphviz` (macOS); `make lab` and `make test` do it for you"
+)
 
 
 class GraphvizNotFoundError(RenderError):
@@ -84,8 +86,10 @@ class GraphvizNotFoundError(RenderError):
     to install it."""
 
     def __init__(self, what: str = "rendering a drawing"):
-        super().__init__(f"{what} needs Graphviz's `dot` program, which was not found: "
-                         f"{INSTALL_HINT}. The DOT source (drawing.source) works without it.")
+        super().__init__(
+            f"{what} needs Graphviz's `dot` program, which was not found: "
+            f"{INSTALL_HINT}. The DOT source (drawing.source) works without it."
+        )
 
 
 class ExpressionError(VizadError, ValueError):

@@ -47,7 +47,7 @@ class Executor:
                 steps.append((op.bind(node), tuple([slot[i] for i in node.inputs]), k))
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
-        self._lean_steps: list | None = None    # made on the first run()
+        self._lean_steps: list | None = None  # made on the first run()
 
     def run(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
         """The values of the nodes (numpy arrays; tuples of arrays for tuple values)."""
@@ -76,8 +76,9 @@ class Executor:
                         values[i] = None
         except Exception as exc:
             node = self._order[k]
-            raise _evaluation_error(node, [values[self._slot[i]] for i in node.inputs],
-                                    exc) from None
+            raise _evaluation_error(
+                node, [values[self._slot[i]] for i in node.inputs], exc
+            ) from None
         return values
 
     def values_by_node(self, feed_dict: Mapping[Node, Any]) -> dict[Node, Any]:
@@ -110,21 +111,26 @@ def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
         value = feed_dict[node]
     except KeyError:
         if node.op is not VARIABLE:
-            raise FeedError(f"{node._describe()} is given to this Executor but not in the feed "
-                            "dict") from None
+            raise FeedError(
+                f"{node._describe()} is given to this Executor but not in the feed dict"
+            ) from None
         fed = ", ".join(sorted(repr(str(n)) for n in feed_dict if isinstance(n, Node))) or "nothing"
-        raise FeedError(f"Variable {node.name!r} (node #{node.id}) is not in the feed dict "
-                        f"(it has {fed})") from None
+        raise FeedError(
+            f"Variable {node.name!r} (node #{node.id}) is not in the feed dict (it has {fed})"
+        ) from None
     except TypeError:
-        raise FeedError(f"the feed dict must map Variable nodes to values, got "
-                        f"{type(feed_dict).__name__}") from None
+        raise FeedError(
+            f"the feed dict must map Variable nodes to values, got {type(feed_dict).__name__}"
+        ) from None
     if node.op is not VARIABLE:
-        return value     # a given intermediate value, computed by an earlier evaluation
+        return value  # a given intermediate value, computed by an earlier evaluation
     value = _numeric_array(value, f"feed value of Variable {node.name!r}")
     declared = node.attrs["shape"]
     if declared is not None and np.shape(value) != declared:
-        raise FeedError(f"Variable {node.name!r} is declared with shape {declared} "
-                        f"but was fed shape {np.shape(value)}")
+        raise FeedError(
+            f"Variable {node.name!r} is declared with shape {declared} "
+            f"but was fed shape {np.shape(value)}"
+        )
     return value
 
 
@@ -138,7 +144,9 @@ def _evaluation_error(node: Node, inputs: list[Any], exc: Exception) -> Exceptio
     except Exception:
         pass
     shown = ", ".join(map(str, shapes))
-    error = EvaluationError(f"{node._describe()}: op {node.op.name!r} failed on inputs of "
-                            f"shapes {shown}: {type(exc).__name__}: {exc}")
+    error = EvaluationError(
+        f"{node._describe()}: op {node.op.name!r} failed on inputs of "
+        f"shapes {shown}: {type(exc).__name__}: {exc}"
+    )
     error.original = exc
     return error

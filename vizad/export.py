@@ -90,8 +90,9 @@ h1{{font-size:20px;margin:0 0 8px}}
 """
 
 
-def export_html(target, path: str | Path, *, title: str | None = None,
-                view: str = "adjoint") -> Path:
+def export_html(
+    target, path: str | Path, *, title: str | None = None, view: str = "adjoint"
+) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path."""
     if isinstance(target, Stepper):
@@ -108,23 +109,33 @@ def export_html(target, path: str | Path, *, title: str | None = None,
         raise ArgumentError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
     n = len(trace.steps)
     if not n:
-        raise ArgumentError("this trace has no steps to export: the output does not depend on "
-                         "the inputs it was traced with respect to")
+        raise ArgumentError(
+            "this trace has no steps to export: the output does not depend on "
+            "the inputs it was traced with respect to"
+        )
     frames = {}
     for v in _VIEWS:
         layout = Layout(trace, v, failed=frozenset(failures))
         frames[v] = {"svg": layout.template, "css": [layout.css(k) for k in range(n)]}
     data = {
-        "view": view, "views": list(_VIEWS), "frames": frames,
+        "view": view,
+        "views": list(_VIEWS),
+        "frames": frames,
         "panels": [step_panel(trace, k, failures, math=False) for k in range(n)],
         "tables": [running_table(trace, k, failures) for k in range(n)],
     }
     mode = "reverse" if isinstance(trace, ReverseTrace) else "forward"
-    what = pretty_label(trace.label(trace.output)) if trace.output in trace.numbers \
+    what = (
+        pretty_label(trace.label(trace.output))
+        if trace.output in trace.numbers
         else str(trace.output)
+    )
     title = title or f"vizad walkthrough of {what} ({mode} mode, {n} steps)"
-    page = _PAGE.format(title=escape(title), panel_css=PANEL_CSS,
-                        data=json.dumps(data, ensure_ascii=False).replace("</", "<\\/"))
+    page = _PAGE.format(
+        title=escape(title),
+        panel_css=PANEL_CSS,
+        data=json.dumps(data, ensure_ascii=False).replace("</", "<\\/"),
+    )
     path = Path(path)
     path.write_text(page, encoding="utf-8")
     return path

@@ -18,11 +18,31 @@ from .node import Node, Variable, constant
 __all__ = ["parse_expression", "ExpressionError", "FUNCTIONS"]
 
 #: The functions an expression may call.
-FUNCTIONS = {name: getattr(ops, name) for name in (
-    "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "sum", "mean",
-    "log_softmax", "transpose")}
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul}
+FUNCTIONS = {
+    name: getattr(ops, name)
+    for name in (
+        "exp",
+        "log",
+        "sin",
+        "cos",
+        "tanh",
+        "sigmoid",
+        "relu",
+        "sqrt",
+        "sum",
+        "mean",
+        "log_softmax",
+        "transpose",
+    )
+}
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+    ast.MatMult: operator.matmul,
+}
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
@@ -49,8 +69,11 @@ class _Builder:
 
     def visit(self, node: ast.AST) -> Node:
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _BINARY[type(node.op)](self.visit(node.left), self.visit(node.right)) \
-                if not isinstance(node.op, ast.Pow) else self._power(node)
+            return (
+                _BINARY[type(node.op)](self.visit(node.left), self.visit(node.right))
+                if not isinstance(node.op, ast.Pow)
+                else self._power(node)
+            )
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](self.visit(node.operand))
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
@@ -66,8 +89,11 @@ class _Builder:
         what = type(node).__name__
         if isinstance(node, ast.Constant):
             what = f"the {type(node.value).__name__} {node.value!r}"
-        self.fail(node, f"{what} is not allowed in an expression (numbers, names, "
-                        f"+ - * / ** @ and {', '.join(sorted(FUNCTIONS))} are)")
+        self.fail(
+            node,
+            f"{what} is not allowed in an expression (numbers, names, "
+            f"+ - * / ** @ and {', '.join(sorted(FUNCTIONS))} are)",
+        )
 
     def _power(self, node: ast.BinOp) -> Node:
         exponent = node.right
@@ -81,8 +107,9 @@ class _Builder:
     def _call(self, node: ast.Call) -> Node:
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             name = node.func.id if isinstance(node.func, ast.Name) else "this"
-            self.fail(node.func, f"unknown function {name!r} (known: "
-                                 f"{', '.join(sorted(FUNCTIONS))})")
+            self.fail(
+                node.func, f"unknown function {name!r} (known: {', '.join(sorted(FUNCTIONS))})"
+            )
         if node.keywords or len(node.args) != 1:
             self.fail(node, f"{node.func.id} takes one argument here")
         return FUNCTIONS[node.func.id](self.visit(node.args[0]))

@@ -61,9 +61,13 @@ class Tangents:
         return f"<Tangents of {self.output}: {len(self.order)} tangents>"
 
 
-def build_tangents(y: Node, tangents: Mapping[Node, Any], *,
-                   shapes: Mapping[Node, Any] | None = None,
-                   all_locals: bool = False) -> Tangents:
+def build_tangents(
+    y: Node,
+    tangents: Mapping[Node, Any],
+    *,
+    shapes: Mapping[Node, Any] | None = None,
+    all_locals: bool = False,
+) -> Tangents:
     """Extend the graph of ``y`` with tangent nodes, seeded by ``tangents``
     ({input node: tangent value or node}); inputs not listed have a zero tangent.
 
@@ -71,16 +75,17 @@ def build_tangents(y: Node, tangents: Mapping[Node, Any], *,
     walkthrough shows v̇₅ = v̇₂ cos v₂ = 0 × 0.284 = 0)."""
     y = as_node(y, "jvp")
     if not isinstance(tangents, Mapping):
-        raise NodeTypeError(f"jvp: tangents must be a dict {{input node: value or node}}, "
-                            f"got {type(tangents).__name__}")
+        raise NodeTypeError(
+            f"jvp: tangents must be a dict {{input node: value or node}}, "
+            f"got {type(tangents).__name__}"
+        )
     record = Tangents(y)
     with extending(record, shapes):
         _extend(record, y, tangents, all_locals)
     return record
 
 
-def jvp(y: Node, tangents: Mapping[Node, Any], *,
-        shapes: Mapping[Node, Any] | None = None) -> Node:
+def jvp(y: Node, tangents: Mapping[Node, Any], *, shapes: Mapping[Node, Any] | None = None) -> Node:
     """The tangent node of ``y`` (the directional derivative along ``tangents``), by
     forward mode. The full record is ``result.origin`` (a :class:`Tangents`)."""
     return build_tangents(y, tangents, shapes=shapes).tangent_of_output
@@ -90,8 +95,9 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
     seeds = {}
     for node, value in given.items():
         if not isinstance(node, Node):
-            raise NodeTypeError(f"jvp: tangents keys must be nodes, got {type(node).__name__} "
-                                f"{node!r:.40}")
+            raise NodeTypeError(
+                f"jvp: tangents keys must be nodes, got {type(node).__name__} {node!r:.40}"
+            )
         seeds[node] = _seed_node(node, value)
     record.seeds = seeds
     tangent = record._tangent
@@ -120,14 +126,16 @@ def _jvp(node: Node, tangents: list, record: Tangents) -> Node | None:
     """The op's tangent of ``node`` from its inputs' tangents, checked; an elementwise op's
     local partials are kept on the record for the walkthrough."""
     op = node.op
-    if isinstance(op, ElementwiseOp):    # the rule follows from the partials it states
+    if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = record._locals[node] = local_partials(op, node)
         t = elementwise_jvp(op, node, tangents, locals_)
     else:
         t = op.jvp(node, tangents)
     if t is not None and not isinstance(t, Node):
-        raise GraphError(f"jvp of op {op.name!r} at {node._describe()} returned a "
-                         f"{type(t).__name__}; expected a Node or None")
+        raise GraphError(
+            f"jvp of op {op.name!r} at {node._describe()} returned a "
+            f"{type(t).__name__}; expected a Node or None"
+        )
     return t
 
 

@@ -39,8 +39,16 @@ from .ops import VARIABLE, make_tuple
 from .reverse import gradients
 from .tree import inner, leaves, random_like
 
-__all__ = ["numerical_gradient", "gradcheck", "GradcheckReport", "DirectionCheck",
-           "NumericDerivative", "central_derivative", "value_node", "default_tolerances"]
+__all__ = [
+    "numerical_gradient",
+    "gradcheck",
+    "GradcheckReport",
+    "DirectionCheck",
+    "NumericDerivative",
+    "central_derivative",
+    "value_node",
+    "default_tolerances",
+]
 
 #: The first relative step, the number of times it is divided by 10, and float64's epsilon.
 _FIRST_STEP, _LEVELS, _EPS = 1e-3, 6, float(np.finfo(np.float64).eps)
@@ -48,8 +56,11 @@ _FIRST_STEP, _LEVELS, _EPS = 1e-3, 6, float(np.finfo(np.float64).eps)
 
 def value_node(value: Any) -> Node:
     """A constant node for a value; a make_tuple of constants for a tuple value."""
-    return make_tuple(*(value_node(v) for v in value)) if isinstance(value, tuple) \
+    return (
+        make_tuple(*(value_node(v) for v in value))
+        if isinstance(value, tuple)
         else constant(np.asarray(value))
+    )
 
 
 def default_tolerances(*values: Any) -> tuple[float, float]:
@@ -68,22 +79,28 @@ class NumericDerivative:
     """g'(0) by central differences: the estimate, an estimate of its error, and whether g is
     differentiable at 0 ("ok"), has a kink there ("kink"), or could not be resolved to a stable
     value at any step ("unresolved")."""
+
     value: float
     error: float
     status: str = "ok"
 
 
-def central_derivative(g: Callable[[float], float], *, rtol: float = 1e-5, atol: float = 1e-8,
-                       first_step: float = _FIRST_STEP) -> NumericDerivative:
+def central_derivative(
+    g: Callable[[float], float],
+    *,
+    rtol: float = 1e-5,
+    atol: float = 1e-8,
+    first_step: float = _FIRST_STEP,
+) -> NumericDerivative:
     """g'(0) by Richardson-extrapolated central differences with an error estimate, shrinking
     the step until the estimate is stable (see the module's docstring)."""
     g0 = g(0.0)
-    levels = []                     # (estimate, error, kinked) per step size tried
+    levels = []  # (estimate, error, kinked) per step size tried
     for k in range(_LEVELS):
-        h = first_step * 10.0 ** -k
+        h = first_step * 10.0**-k
         fp, fm, fp2, fm2 = g(h), g(-h), g(2 * h), g(-2 * h)
         if not all(map(math.isfinite, (fp, fm, fp2, fm2))):
-            continue                # outside the domain: a smaller step
+            continue  # outside the domain: a smaller step
         d1, d2 = (fp - fm) / (2 * h), (fp2 - fm2) / (4 * h)
         rounding = 4 * _EPS * max(abs(fp), abs(fm), abs(fp2), abs(fm2), abs(g0)) / h
         truncation = abs(d2 - d1) / 3
@@ -94,15 +111,17 @@ def central_derivative(g: Callable[[float], float], *, rtol: float = 1e-5, atol:
         estimate = d1 + (d1 - d2) / 3
         levels.append((estimate, truncation, rounding, kinked))
         # stop when the estimate is good enough, or when a smaller step would only add rounding
-        if not kinked and (truncation + rounding <= 0.1 * (atol + rtol * abs(estimate))
-                           or truncation <= rounding):
+        if not kinked and (
+            truncation + rounding <= 0.1 * (atol + rtol * abs(estimate)) or truncation <= rounding
+        ):
             return NumericDerivative(estimate, truncation + rounding)
     if not levels:
         return NumericDerivative(math.nan, math.inf, "unresolved")
     if len(levels) >= 2 and levels[-1][3] and levels[-2][3]:
         return NumericDerivative(levels[-1][0], levels[-1][1] + levels[-1][2], "kink")
-    estimate, truncation, rounding, _ = min((lv for lv in levels if not lv[3]),
-                                            key=lambda lv: lv[1] + lv[2], default=levels[-1])
+    estimate, truncation, rounding, _ = min(
+        (lv for lv in levels if not lv[3]), key=lambda lv: lv[1] + lv[2], default=levels[-1]
+    )
     settled = truncation <= max(rounding, 0.1 * (atol + rtol * abs(estimate)))
     return NumericDerivative(estimate, truncation + rounding, "ok" if settled else "unresolved")
 
@@ -113,8 +132,9 @@ class _Objective:
     def __init__(self, y: Node, wrt: list[Node], feed: Mapping[Node, Any], cotangent: Any):
         for w in wrt:
             if w.op is not VARIABLE:
-                raise FeedError(f"central differences perturb fed inputs: {w._describe()} is "
-                                "not a Variable")
+                raise FeedError(
+                    f"central differences perturb fed inputs: {w._describe()} is not a Variable"
+                )
             if w not in feed:
                 raise FeedError(f"Variable {w.name!r} is not in the feed dict")
         self.executor = Executor([y])
@@ -125,7 +145,7 @@ class _Objective:
 
     def __call__(self, values: list[np.ndarray]) -> float:
         self.base.update(zip(self.wrt, values))
-        with np.errstate(all="ignore"):        # probes outside the domain give NaN: a smaller step
+        with np.errstate(all="ignore"):  # probes outside the domain give NaN: a smaller step
             out = self.executor.run(self.base)[0]
         if self.cotangent is None:
             return float(sum(np.sum(leaf, dtype=np.float64) for leaf in leaves(out)))
@@ -144,8 +164,13 @@ class _Objective:
                 yield k, index, direction, float(self.scale[k][index])
 
 
-def numerical_gradient(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any],
-                       eps: float = _FIRST_STEP, cotangent: Any = None) -> list[np.ndarray]:
+def numerical_gradient(
+    y: Node,
+    wrt: Node | Iterable[Node],
+    feed: Mapping[Node, Any],
+    eps: float = _FIRST_STEP,
+    cotangent: Any = None,
+) -> list[np.ndarray]:
     """∂⟨cotangent, y⟩ / ∂w (∂ sum(y) / ∂w without one) for each Variable w of ``wrt``, entry
     by entry, by adaptive central differences; ``eps`` is the first relative step. An entry
     where y is not differentiable gets the central estimate (the mean of the one-sided
@@ -162,6 +187,7 @@ def numerical_gradient(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, 
 class DirectionCheck:
     """δᵀ∇f from reverse mode against central differences along one random direction δ
     (scaled entry by entry to the inputs' sizes)."""
+
     analytic: float
     numeric: float
     error: float
@@ -173,6 +199,7 @@ class DirectionCheck:
 @dataclass(frozen=True)
 class GradcheckReport:
     """The outcome of :func:`gradcheck`."""
+
     ok: bool
     #: The input whose gradient is furthest from central differences, and that distance.
     worst_input: Node | None
@@ -192,19 +219,34 @@ class GradcheckReport:
         for node, error in self.errors:
             lines.append(f"  {str(node):<12} max abs error {error:.3g}")
         for d in self.directions:
-            lines.append(f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, "
-                         f"error {d.error:.3g}")
+            lines.append(
+                f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, "
+                f"error {d.error:.3g}"
+            )
         for node, index, why in self.not_checked:
-            what = "not differentiable here (a kink)" if why == "kink" else \
-                "central differences did not settle"
+            what = (
+                "not differentiable here (a kink)"
+                if why == "kink"
+                else "central differences did not settle"
+            )
             lines.append(f"  {str(node)}{list(index)}: {what}; not checked")
         return "\n".join(lines)
 
 
-def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
-              eps: float = _FIRST_STEP, rtol: float | None = None, atol: float | None = None,
-              directions: int = 3, coordinates: bool = True, seed: int = 0,
-              cotangent: Any = None, raise_on_failure: bool = True) -> GradcheckReport:
+def gradcheck(
+    y: Node,
+    wrt: Node | Iterable[Node],
+    feed: Mapping[Node, Any],
+    *,
+    eps: float = _FIRST_STEP,
+    rtol: float | None = None,
+    atol: float | None = None,
+    directions: int = 3,
+    coordinates: bool = True,
+    seed: int = 0,
+    cotangent: Any = None,
+    raise_on_failure: bool = True,
+) -> GradcheckReport:
     """Compare reverse mode with central differences of f = ⟨w, y⟩ along ``directions``
     random directions and, if ``coordinates``, entry by entry.
 
@@ -221,8 +263,7 @@ def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
     if cotangent is None:
         cotangent = random_like(Executor([y]).run(feed)[0], rng)
     analytic = Executor(gradients(y, wrt, seed=value_node(cotangent))).run(feed)
-    default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed),
-                                                    *analytic)
+    default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     analytic = [np.asarray(g, dtype=np.float64) for g in analytic]
@@ -238,19 +279,23 @@ def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
         terms = [g * d for g, d in zip(analytic, direction)]
         exact = float(sum(np.sum(t) for t in terms))
         size = float(sum(np.sum(np.abs(t)) for t in terms))
-        checks.append(DirectionCheck(exact, numeric.value, abs(exact - numeric.value),
-                                     numeric.error, numeric.status))
+        checks.append(
+            DirectionCheck(
+                exact, numeric.value, abs(exact - numeric.value), numeric.error, numeric.status
+            )
+        )
         if numeric.status == "ok":
-            ok &= abs(exact - numeric.value) <= \
-                atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
+            ok &= (
+                abs(exact - numeric.value)
+                <= atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
+            )
 
     errors, skipped = [], []
     if coordinates:
         worst = [0.0] * len(wrt)
         largest = [float(np.max(np.abs(g), initial=0.0)) for g in analytic]
         for k, index, direction, scale in f.entries():
-            numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol,
-                                         first_step=eps)
+            numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol, first_step=eps)
             if numeric.status != "ok":
                 skipped.append((wrt[k], index, numeric.status))
                 continue
@@ -260,12 +305,23 @@ def gradcheck(y: Node, wrt: Node | Iterable[Node], feed: Mapping[Node, Any], *,
             ok &= error <= atol * (1 + largest[k]) + rtol * abs(value) + 3 * noise
         errors = list(zip(wrt, worst))
     worst_input = max(errors, key=lambda e: e[1], default=(None, 0.0))
-    report = GradcheckReport(bool(ok), worst_input[0], worst_input[1], tuple(errors),
-                             tuple(checks), f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}",
-                             cotangent, tuple(skipped))
+    report = GradcheckReport(
+        bool(ok),
+        worst_input[0],
+        worst_input[1],
+        tuple(errors),
+        tuple(checks),
+        f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}",
+        cotangent,
+        tuple(skipped),
+    )
     if not ok and raise_on_failure:
-        where = f"worst input {str(worst_input[0])!r} with max abs error {worst_input[1]:.3g}" \
-            if worst_input[0] is not None else "along a random direction"
-        raise GradcheckError(f"gradients disagree with central differences: {where}\n{report}",
-                             report)
+        where = (
+            f"worst input {str(worst_input[0])!r} with max abs error {worst_input[1]:.3g}"
+            if worst_input[0] is not None
+            else "along a random direction"
+        )
+        raise GradcheckError(
+            f"gradients disagree with central differences: {where}\n{report}", report
+        )
     return report

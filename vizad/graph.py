@@ -20,8 +20,9 @@ def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node
     items = [nodes] if isinstance(nodes, Node) else list(nodes)
     for k, item in enumerate(items):
         if not isinstance(item, Node):
-            raise NodeTypeError(f"{what}: item {k} is a {type(item).__name__} ({item!r:.60}), "
-                                "not a Node")
+            raise NodeTypeError(
+                f"{what}: item {k} is a {type(item).__name__} ({item!r:.60}), not a Node"
+            )
     return items
 
 
@@ -81,7 +82,7 @@ def _depth_first(outputs: list[Node], stop: Container[Node]) -> list[Node]:
     """Iterative depth-first sort in input order, raising GraphError on a cycle."""
     order: list[Node] = []
     append = order.append
-    state: dict[Node, bool] = {}      # False: on the current path; True: done
+    state: dict[Node, bool] = {}  # False: on the current path; True: done
     get = state.get
     for root in outputs:
         if root in state:

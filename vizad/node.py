@@ -26,8 +26,17 @@ from .tree import TupleShape, shape_of, shapes_conflict
 if TYPE_CHECKING:  # pragma: no cover
     from .op import Op
 
-__all__ = ["Node", "Variable", "constant", "as_node", "static_shape", "shape_of", "TupleShape",
-           "shapes_conflict", "extending"]
+__all__ = [
+    "Node",
+    "Variable",
+    "constant",
+    "as_node",
+    "static_shape",
+    "shape_of",
+    "TupleShape",
+    "shapes_conflict",
+    "extending",
+]
 
 Shape = tuple  # a tuple of ints; None where unknown
 
@@ -36,7 +45,7 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 _NUMERIC_KINDS = frozenset("biufc")
 _PYTHON_NUMBERS = frozenset({float, int, bool})
-_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 class _Extension(NamedTuple):
@@ -74,9 +83,14 @@ class Node:
     # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
     __array_ufunc__ = None
 
-    def __init__(self, op: Op, inputs: tuple[Node, ...] = (),
-                 attrs: Mapping[str, Any] | None = None, name: str | None = None,
-                 shape: Shape | None = None):
+    def __init__(
+        self,
+        op: Op,
+        inputs: tuple[Node, ...] = (),
+        attrs: Mapping[str, Any] | None = None,
+        name: str | None = None,
+        shape: Shape | None = None,
+    ):
         # ``attrs`` is owned by the node from here on (ops pass a fresh ``**attrs`` dict).
         self._op = op
         self._inputs = inputs
@@ -94,8 +108,9 @@ class Node:
     name = property(attrgetter("_name"), doc="The name given by the user, or None.")
     id = property(attrgetter("_id"), doc="Creation number: unique, increasing, deterministic.")
     shape = property(attrgetter("_shape"), doc="The static shape, or None when unknown.")
-    origin = property(attrgetter("_origin"),
-                      doc="The Adjoints/Tangents record whose construction made this node.")
+    origin = property(
+        attrgetter("_origin"), doc="The Adjoints/Tangents record whose construction made this node."
+    )
 
     # -- display -------------------------------------------------------------------------
     def _small_constant(self) -> bool:
@@ -130,36 +145,66 @@ class Node:
         return f"<Node #{self.id} {self}{shape}>"
 
     # -- operators -----------------------------------------------------------------------
-    def __add__(self, other): return _ops.add(self, other)
-    def __radd__(self, other): return _ops.add(other, self)
-    def __sub__(self, other): return _ops.sub(self, other)
-    def __rsub__(self, other): return _ops.sub(other, self)
-    def __mul__(self, other): return _ops.mul(self, other)
-    def __rmul__(self, other): return _ops.mul(other, self)
-    def __truediv__(self, other): return _ops.div(self, other)
-    def __rtruediv__(self, other): return _ops.div(other, self)
-    def __pow__(self, other): return _ops.power(self, other)
-    def __matmul__(self, other): return _ops.matmul(self, other)
-    def __rmatmul__(self, other): return _ops.matmul(other, self)
-    def __neg__(self): return _ops.neg(self)
-    def __pos__(self): return self
+    def __add__(self, other):
+        return _ops.add(self, other)
+
+    def __radd__(self, other):
+        return _ops.add(other, self)
+
+    def __sub__(self, other):
+        return _ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops.sub(other, self)
+
+    def __mul__(self, other):
+        return _ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops.mul(other, self)
+
+    def __truediv__(self, other):
+        return _ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.div(other, self)
+
+    def __pow__(self, other):
+        return _ops.power(self, other)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __neg__(self):
+        return _ops.neg(self)
+
+    def __pos__(self):
+        return self
 
     def __rpow__(self, other):
         raise NodeTypeError(
             f"{other!r} ** node: only constant exponents are supported (node ** p); "
-            f"write exp(log(base) * node) for a node exponent")
+            f"write exp(log(base) * node) for a node exponent"
+        )
 
     def __bool__(self):
         return True
 
     def __iter__(self):
-        raise NodeTypeError(f"{self._describe()} is not iterable; "
-                            "use vz.tuple_get(t, i) to read an element of a tuple value")
+        raise NodeTypeError(
+            f"{self._describe()} is not iterable; "
+            "use vz.tuple_get(t, i) to read an element of a tuple value"
+        )
 
     def __getitem__(self, index):
         if isinstance(index, int):
             return _ops.tuple_get(self, index)
-        raise NodeTypeError(f"{self._describe()}: only integer indexing of tuple values is supported")
+        raise NodeTypeError(
+            f"{self._describe()}: only integer indexing of tuple values is supported"
+        )
 
 
 def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple:
@@ -169,11 +214,15 @@ def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple
     try:
         array = np.asarray(value)
     except Exception as exc:  # ragged lists and the like
-        raise error(f"{what}: cannot make a numeric array of {type(value).__name__} "
-                    f"value {value!r:.60}: {exc}") from None
+        raise error(
+            f"{what}: cannot make a numeric array of {type(value).__name__} "
+            f"value {value!r:.60}: {exc}"
+        ) from None
     if array.dtype.kind not in _NUMERIC_KINDS:
-        raise error(f"{what}: expected a number or numeric array, got "
-                    f"{type(value).__name__} {value!r:.60} (dtype {array.dtype})")
+        raise error(
+            f"{what}: expected a number or numeric array, got "
+            f"{type(value).__name__} {value!r:.60} (dtype {array.dtype})"
+        )
     return array
 
 
@@ -193,10 +242,12 @@ def constant(value: Any, name: str | None = None) -> Node:
     of ``x`` (float32 stays float32) and ``x + 1`` keeps an integer type. A numpy scalar or
     array keeps its own dtype and takes part in type promotion as numpy says.
     """
-    if type(value) in _PYTHON_NUMBERS:       # the common case: a literal in an expression
+    if type(value) in _PYTHON_NUMBERS:  # the common case: a literal in an expression
         if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
-            raise GraphError(f"constant {value}: integers beyond 64 bits are not supported; "
-                             "write it as a float if that is what you mean")
+            raise GraphError(
+                f"constant {value}: integers beyond 64 bits are not supported; "
+                "write it as a float if that is what you mean"
+            )
         array = np.array(value)
         attrs = {"value": array, "weak": True}
     else:
@@ -224,14 +275,16 @@ def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
     if type(value) in _PYTHON_NUMBERS:
         return constant(value)
     if isinstance(value, (numbers.Number, np.ndarray, np.generic)) or (
-            isinstance(value, (list, tuple)) and not isinstance(value, str)):
+        isinstance(value, (list, tuple)) and not isinstance(value, str)
+    ):
         try:
             return constant(value)
         except GraphError:
             pass
     raise NodeTypeError(
         f"{op_name}: input {position} is a {type(value).__name__} ({value!r:.60}); "
-        f"expected a Node, a number or a numeric numpy array")
+        f"expected a Node, a number or a numeric numpy array"
+    )
 
 
 def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:

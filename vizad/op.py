@@ -21,9 +21,22 @@ from collections.abc import Callable, Mapping, Sequence
 from .errors import GraphError, ShapeError
 from .node import Node, TupleShape, as_node, static_shape
 
-__all__ = ["Op", "ElementwiseOp", "Symbolic", "ZERO", "ONE", "MINUS_ONE", "registry", "register",
-           "broadcast_shapes", "reduce_target", "broadcast_tangent", "local_partials",
-           "elementwise_vjp", "elementwise_jvp"]
+__all__ = [
+    "Op",
+    "ElementwiseOp",
+    "Symbolic",
+    "ZERO",
+    "ONE",
+    "MINUS_ONE",
+    "registry",
+    "register",
+    "broadcast_shapes",
+    "reduce_target",
+    "broadcast_tangent",
+    "local_partials",
+    "elementwise_vjp",
+    "elementwise_jvp",
+]
 
 _REGISTRY: dict[str, Op] = {}
 
@@ -75,7 +88,7 @@ class Op:
         if self.arity is not None and len(inputs) != self.arity:
             raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")
         try:
-            shape = self.infer_shape([n._shape for n in inputs], attrs)   # hot: slot read
+            shape = self.infer_shape([n._shape for n in inputs], attrs)  # hot: slot read
         except ShapeError as exc:
             args = ", ".join(n._short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
@@ -88,13 +101,15 @@ class Op:
 
     def vjp(self, node: Node, adjoint: Node) -> Sequence[Node | None]:
         """Reverse mode: one adjoint node per input (None for a zero or unneeded adjoint)."""
-        raise NotImplementedError(f"op {self.name!r} defines no vjp, so reverse mode cannot "
-                                  "differentiate through it")
+        raise NotImplementedError(
+            f"op {self.name!r} defines no vjp, so reverse mode cannot differentiate through it"
+        )
 
     def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         """Forward mode: the tangent node of ``node`` from its inputs' tangents (None = zero)."""
-        raise NotImplementedError(f"op {self.name!r} defines no jvp, so forward mode cannot "
-                                  "differentiate through it")
+        raise NotImplementedError(
+            f"op {self.name!r} defines no jvp, so forward mode cannot differentiate through it"
+        )
 
     def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         """The static shape of the output from the inputs' static shapes (None if unknown).
@@ -106,13 +121,15 @@ class Op:
         """The op applied to LaTeX arguments, e.g. ``\\ln v_1``."""
         return rf"\operatorname{{{self.name}}}\left({', '.join(args)}\right)"
 
-    def partial_latex(self, args: Sequence[str], attrs: Mapping[str, Any],
-                      index: int) -> str | None:
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         """The local partial derivative ∂v/∂(input ``index``) in LaTeX, when it is a formula."""
         return None
 
-    def vjp_latex(self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any],
-                  index: int) -> str | None:
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         """The partial adjoint v̄ᵢ→ⱼ as LaTeX, e.g. ``\\bar v_5 \\cos v_2``."""
         local = self.partial_latex(args, attrs, index)
         return None if local is None else latex_product(adjoint, local)
@@ -207,7 +224,8 @@ class ElementwiseOp(Op):
                 raise GraphError(
                     f"{cls.__name__} defines {rule}, but an ElementwiseOp derives vjp and jvp "
                     "from its partials (which the walkthroughs show as ∂vⱼ/∂vᵢ): define "
-                    f"partials(node) instead, or subclass vz.Op to write {rule} yourself")
+                    f"partials(node) instead, or subclass vz.Op to write {rule} yourself"
+                )
 
     def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         """The local partial derivatives ∂node/∂input as graph nodes (or ZERO, ONE,
@@ -216,8 +234,10 @@ class ElementwiseOp(Op):
 
     def infer_shape(self, shapes, attrs):
         if any(isinstance(s, TupleShape) for s in shapes):
-            raise ShapeError(f"{self.name} takes arrays, not tuple values (add tuple values "
-                             "with vz.add_n; read an element with vz.tuple_get)")
+            raise ShapeError(
+                f"{self.name} takes arrays, not tuple values (add tuple values "
+                "with vz.add_n; read an element with vz.tuple_get)"
+            )
         return broadcast_shapes(*shapes)
 
     def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
@@ -232,17 +252,21 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
     result = list(op.partials(node))
     if len(result) != len(node.inputs):
-        raise GraphError(f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
-                         f"partial(s) for {len(node.inputs)} input(s)")
+        raise GraphError(
+            f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
+            f"partial(s) for {len(node.inputs)} input(s)"
+        )
     for k, p in enumerate(result):
         if p.__class__ is Node or p.__class__ is Symbolic:
             continue
         if isinstance(p, (int, float)) and p in _SYMBOLIC:
             result[k] = _SYMBOLIC[p]
         else:
-            raise GraphError(f"partials of op {op.name!r} at {node._describe()} gave a "
-                             f"{type(p).__name__} for input {k}; expected a Node or "
-                             "vz.ZERO / vz.ONE / vz.MINUS_ONE")
+            raise GraphError(
+                f"partials of op {op.name!r} at {node._describe()} gave a "
+                f"{type(p).__name__} for input {k}; expected a Node or "
+                "vz.ZERO / vz.ONE / vz.MINUS_ONE"
+            )
     return result
 
 
@@ -256,8 +280,9 @@ def times(value: Node, partial: Node | Symbolic) -> Node | None:
     return _ops.identity(value) if partial == 1 else _ops.neg(value)
 
 
-def elementwise_vjp(op: ElementwiseOp, node: Node, adjoint: Node,
-                    partials: Sequence[Node | Symbolic]):
+def elementwise_vjp(
+    op: ElementwiseOp, node: Node, adjoint: Node, partials: Sequence[Node | Symbolic]
+):
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node."""
     raw = [times(adjoint, p) for p in partials]
@@ -267,14 +292,18 @@ def elementwise_vjp(op: ElementwiseOp, node: Node, adjoint: Node,
     return reduced, [r if g is not r else None for r, g in zip(raw, reduced)]
 
 
-def elementwise_jvp(op: ElementwiseOp, node: Node, tangents: Sequence[Node | None],
-                    partials: Sequence[Node | Symbolic]) -> Node | None:
+def elementwise_jvp(
+    op: ElementwiseOp,
+    node: Node,
+    tangents: Sequence[Node | None],
+    partials: Sequence[Node | Symbolic],
+) -> Node | None:
     """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape: v̇ᵢ
     alone (as an identity node) for a partial of 1, v̇ₐ ± v̇ᵦ for two partials of ±1."""
     terms = [(t, p) for t, p in zip(tangents, partials) if t is not None and p != 0]
     if not terms:
         return None
-    if not op.broadcasting:                # add_n: values (tuple values too) of one shape
+    if not op.broadcasting:  # add_n: values (tuple values too) of one shape
         if len(terms) == 1:
             return times(*terms[0])
         return _ops.add_n(*(t if p == 1 else times(t, p) for t, p in terms))
@@ -295,14 +324,15 @@ def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) 
     """Broadcast a tangent to the shape of ``node`` unless it provably has it already: when
     every input has a tangent, or one input with a tangent provably has the output's shape."""
     if all(t is not None for t in tangents) or any(
-            t is not None and _has_output_shape(x, node) for x, t in zip(node.inputs, tangents)):
+        t is not None and _has_output_shape(x, node) for x, t in zip(node.inputs, tangents)
+    ):
         return total
     return _ops.broadcast_to(total, reduce_target(node))
 
 
 def _has_output_shape(x: Node, node: Node) -> bool:
     """Whether input ``x`` of an elementwise ``node`` provably has the output's shape."""
-    if len(node.inputs) == 1:      # one input: nothing to broadcast against
+    if len(node.inputs) == 1:  # one input: nothing to broadcast against
         return True
     x_shape, out_shape = static_shape(x), static_shape(node)
     if x_shape is not None:

@@ -92,19 +92,27 @@ class Adjoints:
                 roles.setdefault(p.node, []).append(AdjointRole("partial", node, p.consumer))
                 if p.unreduced is not None:
                     roles.setdefault(p.unreduced, []).append(
-                        AdjointRole("unreduced", node, p.consumer))
+                        AdjointRole("unreduced", node, p.consumer)
+                    )
                 if isinstance(p.local, Node):
                     roles.setdefault(p.local, []).append(AdjointRole("local", node, p.consumer))
         return {node: tuple(r) for node, r in roles.items()}
 
     def __repr__(self) -> str:
-        return (f"<Adjoints of {self.output} w.r.t. {', '.join(map(str, self.wrt))}: "
-                f"{len(self.order)} adjoints>")
+        return (
+            f"<Adjoints of {self.output} w.r.t. {', '.join(map(str, self.wrt))}: "
+            f"{len(self.order)} adjoints>"
+        )
 
 
-def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
-                   shapes: Mapping[Node, Any] | None = None,
-                   _ranked: list[Node] | None = None) -> Adjoints:
+def build_adjoints(
+    y: Node,
+    wrt: Node | Iterable[Node],
+    seed: Any = None,
+    *,
+    shapes: Mapping[Node, Any] | None = None,
+    _ranked: list[Node] | None = None,
+) -> Adjoints:
     """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
 
     ``seed`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y)). ``shapes`` maps
@@ -120,8 +128,13 @@ def build_adjoints(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
     return record
 
 
-def gradients(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
-              shapes: Mapping[Node, Any] | None = None) -> list[Node]:
+def gradients(
+    y: Node,
+    wrt: Node | Iterable[Node],
+    seed: Any = None,
+    *,
+    shapes: Mapping[Node, Any] | None = None,
+) -> list[Node]:
     """The gradient nodes of ``y`` w.r.t. each node of ``wrt``, by extending the graph.
 
     The record of which node is which partial adjoint is ``gradients[0].origin`` (an
@@ -130,8 +143,9 @@ def gradients(y: Node, wrt: Node | Iterable[Node], seed: Any = None, *,
     return build_adjoints(y, wrt, seed, shapes=shapes).gradients
 
 
-def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any,
-            forward: list[Node]) -> None:
+def _extend(
+    record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any, forward: list[Node]
+) -> None:
     depends = set(wrt)
     for node in forward:
         for i in node.inputs:
@@ -149,7 +163,7 @@ def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any,
             total = record.seed
         else:
             incoming = partials.get(node)
-            if not incoming:           # every path to y has a zero partial (e.g. relu's mask)
+            if not incoming:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
             total = incoming[0].node if len(incoming) == 1 else add_n(*(p.node for p in incoming))
         adjoint[node] = total
@@ -159,8 +173,9 @@ def _extend(record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any,
         grads, locals_, unreduced = _vjp(node, total)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
-                partials.setdefault(inp, []).append(Partial(
-                    node, k, g, locals_ and locals_[k], unreduced and unreduced[k]))
+                partials.setdefault(inp, []).append(
+                    Partial(node, k, g, locals_ and locals_[k], unreduced and unreduced[k])
+                )
     record.order = tuple(order)
     record.gradients = [adjoint[w] if w in adjoint else zeros_like(w) for w in wrt]
 
@@ -171,8 +186,9 @@ def _seed(y: Node, seed: Any) -> Node:
     node = as_node(seed, "gradients: seed")
     s, t = static_shape(node), static_shape(y)
     if shapes_conflict(s, t):
-        raise ShapeError(f"gradients: the seed has shape {s} but the output {y._describe()} "
-                         f"has shape {t}")
+        raise ShapeError(
+            f"gradients: the seed has shape {s} but the output {y._describe()} has shape {t}"
+        )
     return node
 
 
@@ -180,7 +196,7 @@ def _vjp(node: Node, adjoint: Node):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
     and unreduced partial adjoints when the op gives them."""
     op = node.op
-    if isinstance(op, ElementwiseOp):    # the rule follows from the partials it states
+    if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
         grads, unreduced = elementwise_vjp(op, node, adjoint, locals_)
     else:
@@ -188,22 +204,30 @@ def _vjp(node: Node, adjoint: Node):
     try:
         grads = list(grads)
     except TypeError:
-        raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned "
-                         f"{type(grads).__name__}, not a list with one adjoint per input") from None
+        raise GraphError(
+            f"vjp of op {op.name!r} at {node._describe()} returned "
+            f"{type(grads).__name__}, not a list with one adjoint per input"
+        ) from None
     if len(grads) != len(node.inputs):
-        raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned {len(grads)} "
-                         f"adjoint(s) for {len(node.inputs)} input(s)")
+        raise GraphError(
+            f"vjp of op {op.name!r} at {node._describe()} returned {len(grads)} "
+            f"adjoint(s) for {len(node.inputs)} input(s)"
+        )
     for k, (inp, g) in enumerate(zip(node.inputs, grads)):
         if g is None:
             continue
         if g.__class__ is not Node:
-            raise GraphError(f"vjp of op {op.name!r} at {node._describe()} returned a "
-                             f"{type(g).__name__} for input {k}; expected a Node or None")
+            raise GraphError(
+                f"vjp of op {op.name!r} at {node._describe()} returned a "
+                f"{type(g).__name__} for input {k}; expected a Node or None"
+            )
         gs = static_shape(g)
         if gs is None:
             continue
         xs = static_shape(inp)
         if xs is not None and shapes_conflict(gs, xs):
-            raise ShapeError(f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
-                             f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}")
+            raise ShapeError(
+                f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
+                f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}"
+            )
     return grads, locals_, unreduced

@@ -13,8 +13,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["escape", "format_number", "format_value", "latex_value", "latex_name", "latex_shape",
-           "latex_to_text", "pretty_label", "marked", "BAR", "DOT", "SMALL_TENSOR"]
+__all__ = [
+    "escape",
+    "format_number",
+    "format_value",
+    "latex_value",
+    "latex_name",
+    "latex_shape",
+    "latex_to_text",
+    "pretty_label",
+    "marked",
+    "BAR",
+    "DOT",
+    "SMALL_TENSOR",
+]
 
 #: Tensors with at most this many elements are written out in full.
 SMALL_TENSOR = 12
@@ -24,8 +36,13 @@ def escape(text: Any) -> str:
     """``text`` made safe inside HTML and Graphviz HTML-like labels: ``& < > " '`` become
     entities, and backslashes, braces and newlines are kept as literal characters."""
     out = html.escape(str(text), quote=True)
-    return out.replace("\\", "&#92;").replace("{", "&#123;").replace("}", "&#125;") \
-              .replace("\n", "&#10;").replace("\r", "&#13;")
+    return (
+        out.replace("\\", "&#92;")
+        .replace("{", "&#123;")
+        .replace("}", "&#125;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
 
 
 def format_number(x: Any, decimals: int = 3) -> str:
@@ -37,7 +54,7 @@ def format_number(x: Any, decimals: int = 3) -> str:
     x = float(x)
     if not np.isfinite(x):
         return "nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")
-    if x != 0 and (abs(x) >= 1e6 or abs(x) < 10 ** -decimals):
+    if x != 0 and (abs(x) >= 1e6 or abs(x) < 10**-decimals):
         return f"{x:.{max(decimals - 1, 1)}e}".replace("e-0", "e-").replace("e+0", "e+")
     text = f"{x:.{decimals}f}".rstrip("0").rstrip(".") if decimals > 0 else f"{x:.0f}"
     return "0" if text in ("-0", "") else text
@@ -83,8 +100,18 @@ def latex_shape(shape: tuple) -> str:
 
 
 _SIMPLE_NAME = re.compile(r"^([A-Za-z]+)(\d*)$")
-_LATEX_SPECIAL = {"\\": r"\backslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
-                  "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&", "~": r"\~{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\backslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "_": r"\_",
+    "^": r"\^{}",
+    "#": r"\#",
+    "$": r"\$",
+    "%": r"\%",
+    "&": r"\&",
+    "~": r"\~{}",
+}
 
 
 def latex_name(name: str) -> str:
@@ -99,7 +126,7 @@ def latex_name(name: str) -> str:
     return rf"\text{{{safe}}}"
 
 
-BAR, DOT = "\u0304", "\u0307"     # combining macron (adjoint v̄) and dot above (tangent v̇)
+BAR, DOT = "\u0304", "\u0307"  # combining macron (adjoint v̄) and dot above (tangent v̇)
 
 
 def marked(label: str, mark: str) -> str:
@@ -115,10 +142,29 @@ def pretty_label(label: str) -> str:
 # -- LaTeX to plain text --------------------------------------------------------------------
 _SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
 _SUP = str.maketrans("0123456789+-=()Tn", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ")
-_SYMBOLS = {"times": "×", "cdot": "·", "sigma": "σ", "sum": "Σ", "partial": "∂", "to": "→",
-            "cos": "cos", "sin": "sin", "ln": "ln", "log": "log", "tanh": "tanh", "exp": "exp",
-            "textstyle": "", "left": "", "right": "", ",": " ", ";": " ", "quad": "  ",
-            "backslash": "\\", "infty": "∞", "Sigma": "Σ"}
+_SYMBOLS = {
+    "times": "×",
+    "cdot": "·",
+    "sigma": "σ",
+    "sum": "Σ",
+    "partial": "∂",
+    "to": "→",
+    "cos": "cos",
+    "sin": "sin",
+    "ln": "ln",
+    "log": "log",
+    "tanh": "tanh",
+    "exp": "exp",
+    "textstyle": "",
+    "left": "",
+    "right": "",
+    ",": " ",
+    ";": " ",
+    "quad": "  ",
+    "backslash": "\\",
+    "infty": "∞",
+    "Sigma": "Σ",
+}
 
 
 def latex_to_text(latex: str) -> str:
@@ -130,9 +176,11 @@ def latex_to_text(latex: str) -> str:
 
 def _unescape_text(body: str) -> str:
     """The inside of ``\text{…}`` as written by :func:`latex_name`, unescaped."""
-    return re.sub(r"\\(backslash\{\}|[{}_#$%&]|\^\{\}|~\{\})",
-                  lambda m: "\\" if m.group(1).startswith("backslash") else m.group(1)[0],
-                  body)
+    return re.sub(
+        r"\\(backslash\{\}|[{}_#$%&]|\^\{\}|~\{\})",
+        lambda m: "\\" if m.group(1).startswith("backslash") else m.group(1)[0],
+        body,
+    )
 
 
 def _group(s: str, i: int) -> tuple[str, int]:
@@ -149,9 +197,9 @@ def _group(s: str, i: int) -> tuple[str, int]:
                 continue
             depth += {"{": 1, "}": -1}.get(s[j], 0)
             if depth == 0:
-                return s[i + 1:j], j + 1
+                return s[i + 1 : j], j + 1
             j += 1
-        return s[i + 1:], len(s)
+        return s[i + 1 :], len(s)
     if s[i] == "\\":
         m = re.match(r"\\([A-Za-z]+|.)", s[i:])
         return m.group(0), i + len(m.group(0))
@@ -190,10 +238,12 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
             elif name == "begin":
                 env, i = _group(s, i)
                 end = s.find(r"\end{" + env + "}", i)
-                body = s[i:end if end >= 0 else len(s)]
+                body = s[i : end if end >= 0 else len(s)]
                 i = end + len(env) + 6 if end >= 0 else len(s)
-                rows = [latex_to_text(r).replace(" & ", ", ").replace("&", ",")
-                        for r in body.split(r"\\")]
+                rows = [
+                    latex_to_text(r).replace(" & ", ", ").replace("&", ",")
+                    for r in body.split(r"\\")
+                ]
                 out += "[" + "; ".join(rows) + "]"
             elif name in _SYMBOLS:
                 out += _SYMBOLS[name]

@@ -13,9 +13,23 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["TupleShape", "is_tuple", "tree_map", "leaves", "add", "zeros_like", "ones_like",
-           "inner", "max_abs", "floating_dtype", "random_like", "shape_of", "shapes_conflict", "merge_shapes",
-           "as_array"]
+__all__ = [
+    "TupleShape",
+    "is_tuple",
+    "tree_map",
+    "leaves",
+    "add",
+    "zeros_like",
+    "ones_like",
+    "inner",
+    "max_abs",
+    "floating_dtype",
+    "random_like",
+    "shape_of",
+    "shapes_conflict",
+    "merge_shapes",
+    "as_array",
+]
 
 
 class TupleShape(tuple):
@@ -64,8 +78,12 @@ def ones_like(value: Any) -> Any:
 
 def inner(a: Any, b: Any) -> float:
     """⟨a, b⟩ summed over every entry of every leaf, as a float64."""
-    return float(sum(np.sum(np.asarray(x, dtype=np.float64) * np.asarray(y, dtype=np.float64))
-                     for x, y in zip(leaves(a), leaves(b))))
+    return float(
+        sum(
+            np.sum(np.asarray(x, dtype=np.float64) * np.asarray(y, dtype=np.float64))
+            for x, y in zip(leaves(a), leaves(b))
+        )
+    )
 
 
 def max_abs(value: Any) -> float:
@@ -97,8 +115,12 @@ def shapes_conflict(a: Any, b: Any) -> bool:
     if a is None or b is None:
         return False
     if isinstance(a, TupleShape) or isinstance(b, TupleShape):
-        return (not isinstance(a, TupleShape) or not isinstance(b, TupleShape) or len(a) != len(b)
-                or any(shapes_conflict(x, y) for x, y in zip(a, b)))
+        return (
+            not isinstance(a, TupleShape)
+            or not isinstance(b, TupleShape)
+            or len(a) != len(b)
+            or any(shapes_conflict(x, y) for x, y in zip(a, b))
+        )
     return tuple(a) != tuple(b)
 
 

@@ -23,9 +23,11 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-HOW_TO_ENABLE = ("browser tests need Debian's chromium at /usr/bin/chromium and the playwright "
-                 "package: `sudo apt-get install chromium` then `make test` (never "
-                 "`playwright install`)")
+HOW_TO_ENABLE = (
+    "browser tests need Debian's chromium at /usr/bin/chromium and the playwright "
+    "package: `sudo apt-get install chromium` then `make test` (never "
+    "`playwright install`)"
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -43,10 +45,20 @@ def browser():
     except ImportError:
         pytest.skip(HOW_TO_ENABLE)
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-            "--disable-dev-shm-usage"])
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+                "--disable-dev-shm-usage",
+            ],
+        )
         yield chromium
         chromium.close()
 
@@ -57,10 +69,13 @@ def page_errors():
     errors: list[str] = []
 
     def watch(page):
-        page.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}")
-                if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None,
+        )
         page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
         return page
+
     watch.errors = errors
     return watch
 
@@ -84,22 +99,52 @@ def _server(app: str, root: Path):
     env = dict(os.environ)
     overrides = root / "app-settings"
     overrides.mkdir(exist_ok=True)
-    (overrides / "overrides.json").write_text(json.dumps({
-        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
-                                                        "checkForUpdates": False}}))
+    (overrides / "overrides.json").write_text(
+        json.dumps(
+            {
+                "@jupyterlab/apputils-extension:notification": {
+                    "fetchNews": "false",
+                    "checkForUpdates": False,
+                }
+            }
+        )
+    )
     env["JUPYTER_CONFIG_DIR"] = str(root / "config")
     env["JUPYTER_RUNTIME_DIR"] = str(root / "runtime")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(root / "workspaces")
     log_path = root / f"{app}-server.log"
     log = open(log_path, "w")
     process = subprocess.Popen(
-        [sys.executable, "-m", app, "--no-browser", "--ip", "127.0.0.1",
-         "--port", str(port), "--IdentityProvider.token=", "--ServerApp.password=",
-         "--allow-root", "--ServerApp.root_dir", str(root),
-         "--ServerApp.disable_check_xsrf=True",   # lets the tests DELETE leftover sessions
-         *([f"--LabApp.app_settings_dir={overrides}", "--LabApp.news_url=",
-            "--LabApp.extension_manager=readonly"] if app == "jupyterlab" else [])],
-        stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            app,
+            "--no-browser",
+            "--ip",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--allow-root",
+            "--ServerApp.root_dir",
+            str(root),
+            "--ServerApp.disable_check_xsrf=True",  # lets the tests DELETE leftover sessions
+            *(
+                [
+                    f"--LabApp.app_settings_dir={overrides}",
+                    "--LabApp.news_url=",
+                    "--LabApp.extension_manager=readonly",
+                ]
+                if app == "jupyterlab"
+                else []
+            ),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
@@ -109,11 +154,13 @@ def _server(app: str, root: Path):
                 break
             except OSError:
                 if process.poll() is not None or time.time() > deadline:
-                    raise RuntimeError(f"{app} did not start:\n" + log_path.read_text()[-3000:])
+                    raise RuntimeError(
+                        f"{app} did not start:\n" + log_path.read_text()[-3000:]
+                    ) from None
                 time.sleep(0.5)
         yield url
     finally:
-        os.killpg(process.pid, signal.SIGTERM)      # the server and the kernels it started
+        os.killpg(process.pid, signal.SIGTERM)  # the server and the kernels it started
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:

@@ -29,9 +29,23 @@ from ..node import constant as _constant
 from ..op import Op as _Op
 from ..reverse import gradients as _gradients
 
-__all__ = ["Node", "Op", "Variable", "Executor", "gradients", "find_topo_sort", "sum_node_list",
-           "add_op", "mul_op", "add_byconst_op", "mul_byconst_op", "matmul_op",
-           "placeholder_op", "oneslike_op", "zeroslike_op"]
+__all__ = [
+    "Node",
+    "Op",
+    "Variable",
+    "Executor",
+    "gradients",
+    "find_topo_sort",
+    "sum_node_list",
+    "add_op",
+    "mul_op",
+    "add_byconst_op",
+    "mul_byconst_op",
+    "matmul_op",
+    "placeholder_op",
+    "oneslike_op",
+    "zeroslike_op",
+]
 
 
 class Op(_Op):

@@ -17,6 +17,7 @@ __all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
 
 class Add(ElementwiseOp):
     """a + b, broadcasting."""
+
     arity, symbol = 2, "+"
 
     def compute(self, a, b):
@@ -24,7 +25,6 @@ class Add(ElementwiseOp):
 
     def partials(self, node):
         return [ONE, ONE]
-
 
     def latex(self, args, attrs):
         return f"{args[0]} + {args[1]}"
@@ -35,6 +35,7 @@ class Add(ElementwiseOp):
 
 class Sub(ElementwiseOp):
     """a − b, broadcasting. One node, as in the lecture's v7 = v6 − v5."""
+
     arity, symbol = 2, "−"
 
     def compute(self, a, b):
@@ -42,7 +43,6 @@ class Sub(ElementwiseOp):
 
     def partials(self, node):
         return [ONE, MINUS_ONE]
-
 
     def latex(self, args, attrs):
         return f"{args[0]} - {args[1]}"
@@ -53,6 +53,7 @@ class Sub(ElementwiseOp):
 
 class Mul(ElementwiseOp):
     """a × b, elementwise, broadcasting."""
+
     arity, symbol = 2, "×"
 
     def compute(self, a, b):
@@ -71,6 +72,7 @@ class Mul(ElementwiseOp):
 
 class Div(ElementwiseOp):
     """a / b, elementwise, broadcasting."""
+
     arity, symbol = 2, "÷"
 
     def compute(self, a, b):
@@ -89,13 +91,14 @@ class Div(ElementwiseOp):
 
     def vjp_latex(self, args, adjoint, attrs, index):
         if index == 0:
-            return super().vjp_latex(args, adjoint, attrs, index)     # \frac{v̄}{b}
+            return super().vjp_latex(args, adjoint, attrs, index)  # \frac{v̄}{b}
         a, b = args
         return rf"-\frac{{{adjoint} {a}}}{{{b}^{{2}}}}"
 
 
 class Neg(ElementwiseOp):
     """−a."""
+
     arity, symbol = 1, "−"
 
     def compute(self, a):
@@ -103,7 +106,6 @@ class Neg(ElementwiseOp):
 
     def partials(self, node):
         return [MINUS_ONE]
-
 
     def latex(self, args, attrs):
         return f"-{args[0]}"
@@ -114,6 +116,7 @@ class Neg(ElementwiseOp):
 
 class Identity(ElementwiseOp):
     """The value itself: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ when ∂vⱼ/∂vᵢ = 1."""
+
     arity, symbol = 1, "id"
 
     def compute(self, a):
@@ -135,18 +138,19 @@ class Identity(ElementwiseOp):
 class Power(ElementwiseOp):
     """a ** p for a constant exponent p (a number). Integer a keeps integer values for p ≥ 0
     and becomes float for negative p, as the maths says (numpy would refuse)."""
+
     arity = 1
 
     def compute(self, a, p):
         if p < 0 and np.asarray(a).dtype.kind in "biu":
             return np.power(a, float(p))
-        return a ** p
+        return a**p
 
     def partials(self, node):
         (a,) = node.inputs
         p = node.attrs["p"]
         if p == 0:
-            return [ZERO]          # the derivative of a constant power 0 is exactly 0
+            return [ZERO]  # the derivative of a constant power 0 is exactly 0
         if p == 1:
             return [ONE]
         if p == 2:
@@ -170,6 +174,7 @@ class Power(ElementwiseOp):
 class AddN(ElementwiseOp):
     """x₁ + x₂ + … of values of one shape: sums the partial adjoints v̄ᵢ→ⱼ into v̄ᵢ. Tuple
     values are added element by element (nested tuples too)."""
+
     name, symbol = "add_n", "+"
     broadcasting = False
 
@@ -183,8 +188,9 @@ class AddN(ElementwiseOp):
         merged = shapes[0]
         for s in shapes[1:]:
             if shapes_conflict(merged, s):
-                raise ShapeError(f"add_n sums values of one shape, got shapes "
-                                 f"{', '.join(map(str, shapes))}")
+                raise ShapeError(
+                    f"add_n sums values of one shape, got shapes {', '.join(map(str, shapes))}"
+                )
             merged = merge_shapes(merged, s)
         return merged
 
@@ -215,8 +221,10 @@ _ADD_N = register(AddN())
 def power(a, p) -> Node:
     """a ** p with a constant exponent ``p`` (a Python or numpy number)."""
     if isinstance(p, Node):
-        raise NodeTypeError(f"power: the exponent must be a constant number, got "
-                            f"{p._describe()}; write exp(p * log(a)) for a node exponent")
+        raise NodeTypeError(
+            f"power: the exponent must be a constant number, got "
+            f"{p._describe()}; write exp(p * log(a)) for a node exponent"
+        )
     if not isinstance(p, numbers.Real):
         raise NodeTypeError(f"power: the exponent must be a number, got {type(p).__name__} {p!r}")
     p = int(p) if float(p).is_integer() and not isinstance(p, bool) else float(p)

@@ -34,6 +34,7 @@ class _Unary(ElementwiseOp):
 
 class Exp(_Unary):
     """eˣ."""
+
     template, partial_template = "e^{{{x}}}", "e^{{{x}}}"
 
     def compute(self, x):
@@ -45,6 +46,7 @@ class Exp(_Unary):
 
 class Log(_Unary):
     """The natural logarithm ln x."""
+
     template, partial_template = r"\ln {x}", r"\frac{{1}}{{{x}}}"
 
     def compute(self, x):
@@ -56,6 +58,7 @@ class Log(_Unary):
 
 class Sin(_Unary):
     """sin x."""
+
     template, partial_template = r"\sin {x}", r"\cos {x}"
 
     def compute(self, x):
@@ -67,6 +70,7 @@ class Sin(_Unary):
 
 class Cos(_Unary):
     """cos x."""
+
     template, partial_template = r"\cos {x}", r"-\sin {x}"
 
     def compute(self, x):
@@ -78,6 +82,7 @@ class Cos(_Unary):
 
 class Tanh(_Unary):
     """tanh x."""
+
     template, partial_template = r"\tanh {x}", r"\left(1 - \tanh^{{2}} {x}\right)"
 
     def compute(self, x):
@@ -89,6 +94,7 @@ class Tanh(_Unary):
 
 class Sigmoid(_Unary):
     """The logistic function σ(x) = 1 / (1 + e⁻ˣ), computed without overflow."""
+
     template = r"\sigma\left({x}\right)"
     partial_template = r"\sigma\left({x}\right)\left(1 - \sigma\left({x}\right)\right)"
 
@@ -103,6 +109,7 @@ class Sigmoid(_Unary):
 
 class Relu(_Unary):
     """max(x, 0)."""
+
     template = r"\operatorname{{relu}}\left({x}\right)"
     partial_template = r"H\left({x}\right)"
 
@@ -115,6 +122,7 @@ class Relu(_Unary):
 
 class Sqrt(_Unary):
     """√x."""
+
     template, partial_template = r"\sqrt{{{x}}}", r"\frac{{1}}{{2\sqrt{{{x}}}}}"
 
     def compute(self, x):
@@ -126,6 +134,7 @@ class Sqrt(_Unary):
 
 class Heaviside(_Unary):
     """The step function H(x): 1 where x > 0, else 0 (the derivative of relu)."""
+
     template, partial_template = r"H\left({x}\right)", "0"
 
     def compute(self, x):

@@ -10,6 +10,7 @@ __all__ = ["VARIABLE", "CONSTANT"]
 
 class VariableOp(Op):
     """A placeholder whose value comes from the feed dict."""
+
     name = "variable"
     arity = 0
 
@@ -28,6 +29,7 @@ class VariableOp(Op):
 
 class ConstantOp(Op):
     """A fixed numeric value, held (read-only) in the node's attributes."""
+
     name = "constant"
     arity = 0
 

@@ -17,6 +17,7 @@ class LogSoftmax(Op):
 
     Its vjp is v̄ − softmax(x) Σ v̄ (softmax read as e to the node's own value), not the
     chain of exp, sum and log, which overflows and wastes work."""
+
     name, arity, symbol = "log_softmax", 1, "log softmax"
 
     def compute(self, x, axis):
@@ -42,7 +43,9 @@ class LogSoftmax(Op):
         return rf"\log\operatorname{{softmax}}\left({args[0]}\right)"
 
     def vjp_latex(self, args, adjoint, attrs, index):
-        return rf"{adjoint} - \operatorname{{softmax}}\left({args[0]}\right) \textstyle\sum {adjoint}"
+        return (
+            rf"{adjoint} - \operatorname{{softmax}}\left({args[0]}\right) \textstyle\sum {adjoint}"
+        )
 
 
 _LOG_SOFTMAX = register(LogSoftmax())

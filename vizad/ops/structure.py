@@ -40,16 +40,19 @@ class _Like(Op):
 
 class OnesLike(_Like):
     """An array of ones shaped like the input (a tuple of them for a tuple)."""
+
     name, symbol, fill = "ones_like", "1", 1
 
 
 class ZerosLike(_Like):
     """An array of zeros shaped like the input (a tuple of them for a tuple)."""
+
     name, symbol, fill = "zeros_like", "0", 0
 
 
 class MakeTuple(Op):
     """A tuple value made of its inputs' values."""
+
     name, symbol = "make_tuple", "tuple"
 
     def compute(self, *values):
@@ -62,8 +65,9 @@ class MakeTuple(Op):
         return [tuple_get(adjoint, k) for k in range(len(node.inputs))]
 
     def jvp(self, node, tangents):
-        return make_tuple(*(t if t is not None else zeros_like(x)
-                            for x, t in zip(node.inputs, tangents)))
+        return make_tuple(
+            *(t if t is not None else zeros_like(x) for x, t in zip(node.inputs, tangents))
+        )
 
     def latex(self, args, attrs):
         return rf"\left({', '.join(args)}\right)"
@@ -71,6 +75,7 @@ class MakeTuple(Op):
 
 class TupleGet(Op):
     """Element ``index`` of a tuple value."""
+
     name, arity = "tuple_get", 1
 
     def compute(self, t, index):
@@ -90,12 +95,17 @@ class TupleGet(Op):
         (t,) = node.inputs
         layout = static_shape(t)
         if not isinstance(layout, TupleShape):
-            raise GraphError(f"{node._describe()}: the adjoint of a tuple is a tuple, and the "
-                             f"length of {t._describe()} is unknown; give its op an infer_shape "
-                             "that returns a vz.TupleShape")
+            raise GraphError(
+                f"{node._describe()}: the adjoint of a tuple is a tuple, and the "
+                f"length of {t._describe()} is unknown; give its op an infer_shape "
+                "that returns a vz.TupleShape"
+            )
         i = node.attrs["index"] % len(layout)
-        return [make_tuple(*(adjoint if k == i else zeros_like(tuple_get(t, k))
-                             for k in range(len(layout))))]
+        return [
+            make_tuple(
+                *(adjoint if k == i else zeros_like(tuple_get(t, k)) for k in range(len(layout)))
+            )
+        ]
 
     def jvp(self, node, tangents):
         return tuple_get(tangents[0], node.attrs["index"])

@@ -17,8 +17,17 @@ from ..op import Op, broadcast_shapes, reduce_target, register
 from ..tree import floating_dtype
 from .arithmetic import add, div
 
-__all__ = ["matmul", "transpose", "reshape", "sum", "mean", "broadcast_to", "sum_to_shape",
-           "expand_dims", "size"]
+__all__ = [
+    "matmul",
+    "transpose",
+    "reshape",
+    "sum",
+    "mean",
+    "broadcast_to",
+    "sum_to_shape",
+    "expand_dims",
+    "size",
+]
 
 
 # -- shape helpers -------------------------------------------------------------------------
@@ -31,8 +40,9 @@ def _axes(axis, what: str):
     try:
         return tuple(int(a) for a in axis)
     except TypeError:
-        raise ShapeError(f"{what}: axis must be None, an int or a tuple of ints, "
-                         f"got {axis!r}") from None
+        raise ShapeError(
+            f"{what}: axis must be None, an int or a tuple of ints, got {axis!r}"
+        ) from None
 
 
 def _normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
@@ -56,10 +66,13 @@ def _sum_to(g, shape: tuple):
         return g
     lead = len(g_shape) - len(shape)
     if lead < 0 or any(d != 1 and d != e for d, e in zip(shape, g_shape[lead:])):
-        raise ShapeError(f"cannot sum a value of shape {g_shape} to shape {shape}: "
-                         "that shape does not broadcast to it")
-    axes = tuple(range(lead)) + tuple(lead + k for k, d in enumerate(shape)
-                                      if d == 1 and g_shape[lead + k] != 1)
+        raise ShapeError(
+            f"cannot sum a value of shape {g_shape} to shape {shape}: "
+            "that shape does not broadcast to it"
+        )
+    axes = tuple(range(lead)) + tuple(
+        lead + k for k, d in enumerate(shape) if d == 1 and g_shape[lead + k] != 1
+    )
     return np.reshape(np.sum(g, axis=axes), shape)
 
 
@@ -87,6 +100,7 @@ class _TargetShapeOp(Op):
 # -- the ops -------------------------------------------------------------------------------
 class BroadcastTo(_TargetShapeOp):
     """Broadcast a value to a larger shape, as numpy does."""
+
     name, symbol = "broadcast_to", "broadcast"
 
     def compute(self, a, ref=None, shape=None):
@@ -99,7 +113,9 @@ class BroadcastTo(_TargetShapeOp):
         return target
 
     def vjp(self, node, adjoint):
-        return [sum_to_shape(adjoint, reduce_target(node.inputs[0]))] + [None] * (len(node.inputs) - 1)
+        return [sum_to_shape(adjoint, reduce_target(node.inputs[0]))] + [None] * (
+            len(node.inputs) - 1
+        )
 
     def jvp(self, node, tangents):
         return _target_jvp(self, node, tangents)
@@ -111,6 +127,7 @@ class BroadcastTo(_TargetShapeOp):
 class SumToShape(_TargetShapeOp):
     """Sum a broadcast adjoint back to an input's shape: the one place where the adjoints of
     broadcasting ops are reduced, visible as its own node in the adjoint graph."""
+
     name, symbol = "sum_to_shape", "Σ→shape"
 
     def compute(self, g, ref=None, shape=None):
@@ -123,7 +140,9 @@ class SumToShape(_TargetShapeOp):
         return target
 
     def vjp(self, node, adjoint):
-        return [broadcast_to(adjoint, reduce_target(node.inputs[0]))] + [None] * (len(node.inputs) - 1)
+        return [broadcast_to(adjoint, reduce_target(node.inputs[0]))] + [None] * (
+            len(node.inputs) - 1
+        )
 
     def jvp(self, node, tangents):
         return _target_jvp(self, node, tangents)
@@ -143,8 +162,11 @@ class Reshape(_TargetShapeOp):
             return None if -1 in target else target
         size = math.prod(shapes[0])
         known = math.prod(d for d in target if d != -1)
-        if list(target).count(-1) > 1 or (-1 in target and (known == 0 or size % known)) or (
-                -1 not in target and known != size):
+        if (
+            list(target).count(-1) > 1
+            or (-1 in target and (known == 0 or size % known))
+            or (-1 not in target and known != size)
+        ):
             raise ShapeError(f"cannot reshape shape {shapes[0]} (size {size}) to {target}")
         return tuple(size // known if d == -1 else d for d in target)
 
@@ -179,6 +201,7 @@ class MatMul(Op):
     set (nothing for a 1-D operand): matrix products, 1-D operands as vectors (vector·matrix,
     matrix·vector, the dot product) and stacks of matrices whose leading dimensions broadcast.
     The adjoints are reduced back to each operand's shape."""
+
     name, arity, symbol = "matmul", 2, "@"
 
     def compute(self, a, b, trans_a=False, trans_b=False):
@@ -188,8 +211,10 @@ class MatMul(Op):
         sa, sb = shapes
         for s, side in ((sa, "left"), (sb, "right")):
             if s is not None and len(s) == 0:
-                raise ShapeError(f"matmul takes operands of 1 or more dimensions; the {side} "
-                                 "one is a scalar (use mul)")
+                raise ShapeError(
+                    f"matmul takes operands of 1 or more dimensions; the {side} "
+                    "one is a scalar (use mul)"
+                )
         if sa is None or sb is None:
             return None
         ta, tb = attrs.get("trans_a"), attrs.get("trans_b")
@@ -197,14 +222,17 @@ class MatMul(Op):
         a2 = (1,) + ea if len(ea) == 1 else ea
         b2 = eb + (1,) if len(eb) == 1 else eb
         if a2[-1] != b2[-2]:
-            raise ShapeError(f"shapes {sa}{'ᵀ' if ta and len(sa) > 1 else ''} and "
-                             f"{sb}{'ᵀ' if tb and len(sb) > 1 else ''} do not matmul "
-                             f"(inner dimensions {a2[-1]} and {b2[-2]})")
+            raise ShapeError(
+                f"shapes {sa}{'ᵀ' if ta and len(sa) > 1 else ''} and "
+                f"{sb}{'ᵀ' if tb and len(sb) > 1 else ''} do not matmul "
+                f"(inner dimensions {a2[-1]} and {b2[-2]})"
+            )
         try:
             batch = broadcast_shapes(a2[:-2], b2[:-2])
         except ShapeError:
-            raise ShapeError(f"the leading (batch) dimensions of shapes {sa} and {sb} do not "
-                             "broadcast") from None
+            raise ShapeError(
+                f"the leading (batch) dimensions of shapes {sa} and {sb} do not broadcast"
+            ) from None
         return batch + ea[-2:-1] + eb[-1:] if len(eb) > 1 else batch + ea[-2:-1]
 
     def vjp(self, node, adjoint):
@@ -236,15 +264,16 @@ class MatMul(Op):
         a, b = node.inputs
         ta, tb = tangents
         flags = dict(trans_a=node.attrs["trans_a"], trans_b=node.attrs["trans_b"])
-        terms = [matmul(ta, b, **flags) if ta is not None else None,
-                 matmul(a, tb, **flags) if tb is not None else None]
+        terms = [
+            matmul(ta, b, **flags) if ta is not None else None,
+            matmul(a, tb, **flags) if tb is not None else None,
+        ]
         terms = [t for t in terms if t is not None]
         return terms[0] if len(terms) == 1 else add(*terms)
 
     def latex(self, args, attrs):
         a, b = args
-        return (f"{a}{'^{T}' if attrs['trans_a'] else ''} "
-                f"{b}{'^{T}' if attrs['trans_b'] else ''}")
+        return f"{a}{'^{T}' if attrs['trans_a'] else ''} {b}{'^{T}' if attrs['trans_b'] else ''}"
 
     def vjp_latex(self, args, adjoint, attrs, index):
         a, b = args
@@ -270,18 +299,21 @@ def _swapped(shape: tuple, flag) -> tuple:
 def _matmul_adjoints(a: Node, b: Node, adjoint: Node, ta: bool, tb: bool):
     """Ā and B̄ of C = op(A) op(B) for operands of 2 or more dimensions (batch dimensions as
     in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed."""
-    if not ta and not tb:     # C = A B
+    if not ta and not tb:  # C = A B
         return matmul(adjoint, b, trans_b=True), matmul(a, adjoint, trans_a=True)
-    if ta and not tb:         # C = Aᵀ B
+    if ta and not tb:  # C = Aᵀ B
         return matmul(b, adjoint, trans_b=True), matmul(a, adjoint)
-    if not ta and tb:         # C = A Bᵀ
+    if not ta and tb:  # C = A Bᵀ
         return matmul(adjoint, b), matmul(adjoint, a, trans_a=True)
-    return (matmul(b, adjoint, trans_a=True, trans_b=True),     # C = Aᵀ Bᵀ
-            matmul(adjoint, a, trans_a=True, trans_b=True))
+    return (
+        matmul(b, adjoint, trans_a=True, trans_b=True),  # C = Aᵀ Bᵀ
+        matmul(adjoint, a, trans_a=True, trans_b=True),
+    )
 
 
 class Transpose(Op):
     """Permute the axes (reverse them when ``axes`` is None)."""
+
     arity, symbol = 1, "ᵀ"
 
     def compute(self, a, axes=None):
@@ -294,7 +326,9 @@ class Transpose(Op):
             return None
         if axes is None:
             return tuple(reversed(s))
-        if sorted(a % len(s) if -len(s) <= a < len(s) else -99 for a in axes) != list(range(len(s))):
+        if sorted(a % len(s) if -len(s) <= a < len(s) else -99 for a in axes) != list(
+            range(len(s))
+        ):
             raise ShapeError(f"axes {axes} are not a permutation of the axes of shape {s}")
         return tuple(s[a] for a in axes)
 
@@ -318,6 +352,7 @@ class Transpose(Op):
 class _Reduction(Op):
     """sum or mean over axes; the adjoint is broadcast back (through expand_dims when the
     reduced axes were dropped)."""
+
     arity = 1
 
     def infer_shape(self, shapes, attrs):
@@ -336,7 +371,7 @@ class _Reduction(Op):
         return broadcast_to(adjoint, reduce_target(node.inputs[0]))
 
     def jvp(self, node, tangents):
-        return self(tangents[0], **node.attrs)     # linear: the same reduction of the tangent
+        return self(tangents[0], **node.attrs)  # linear: the same reduction of the tangent
 
     def vjp_latex(self, args, adjoint, attrs, index):
         spread = rf"\operatorname{{broadcast}}\left({adjoint}\right)"
@@ -350,6 +385,7 @@ class _Reduction(Op):
 
 class Sum(_Reduction):
     """The sum over ``axis`` (all axes when None)."""
+
     symbol, latex_name = "Σ", "sum"
 
     def compute(self, a, axis=None, keepdims=False):
@@ -361,6 +397,7 @@ class Sum(_Reduction):
 
 class Mean(_Reduction):
     """The mean over ``axis`` (all axes when None)."""
+
     symbol, latex_name = "mean", "operatorname{mean}"
 
     def compute(self, a, axis=None, keepdims=False):
@@ -371,7 +408,9 @@ class Mean(_Reduction):
         axis = node.attrs.get("axis")
         shape = static_shape(a)
         if shape is not None:
-            count = float(math.prod(shape[k] for k in _normalize_axes(axis, len(shape), shape, "mean")))
+            count = float(
+                math.prod(shape[k] for k in _normalize_axes(axis, len(shape), shape, "mean"))
+            )
         else:
             count = size(a, axis)
         return [div(self._spread(node, adjoint), count)]
@@ -379,6 +418,7 @@ class Mean(_Reduction):
 
 class ExpandDims(Op):
     """Insert axes of length 1 at the positions ``axis`` (of the result)."""
+
     name, arity = "expand_dims", 1
 
     def compute(self, a, axis):
@@ -403,6 +443,7 @@ class ExpandDims(Op):
 class Size(Op):
     """The number of elements over ``axis`` (all when None), in the input's float type
     (float64 for integer inputs); no gradient."""
+
     arity = 1
 
     def compute(self, a, axis=None):
@@ -483,5 +524,3 @@ def expand_dims(a, axis) -> Node:
 def size(a, axis=None) -> Node:
     """The number of elements of ``a`` over ``axis`` (all when None), as a float node."""
     return _SIZE(a, axis=_axes(axis, "size"))
-
-

@@ -8,15 +8,32 @@ from .layout import Layout
 from .scene import VIEWS, Scene, build_scene
 from .summary import summarize
 
-__all__ = ["draw", "Drawing", "Layout", "GraphvizNotFoundError", "Scene", "build_scene",
-           "highlight", "StepHighlight", "summarize", "VIEWS", "INSTALL_HINT"]
+__all__ = [
+    "draw",
+    "Drawing",
+    "Layout",
+    "GraphvizNotFoundError",
+    "Scene",
+    "build_scene",
+    "highlight",
+    "StepHighlight",
+    "summarize",
+    "VIEWS",
+    "INSTALL_HINT",
+]
 
 #: Graphs with more boxes than this are drawn as a summary.
 MAX_BOXES = 400
 
 
-def draw(target, view: str = "forward", step: int | None = None, *, decimals: int = 3,
-         max_boxes: int = MAX_BOXES) -> Drawing:
+def draw(
+    target,
+    view: str = "forward",
+    step: int | None = None,
+    *,
+    decimals: int = 3,
+    max_boxes: int = MAX_BOXES,
+) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
     ``view`` is "forward" (the graph, left to right), "adjoint" (the graph with the adjoint or
@@ -29,6 +46,9 @@ def draw(target, view: str = "forward", step: int | None = None, *, decimals: in
     if step is None:
         return to_drawing(scene)
     lit = highlight(scene, step)
-    return to_drawing(scene, lit.states, lit.edges,
-                      caption=f"step {step % len(scene.trace.steps)}: "
-                              f"{scene.trace.steps[step].label}")
+    return to_drawing(
+        scene,
+        lit.states,
+        lit.edges,
+        caption=f"step {step % len(scene.trace.steps)}: {scene.trace.steps[step].label}",
+    )

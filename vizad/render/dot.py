@@ -50,40 +50,73 @@ class Drawing(graphviz.Digraph):
         return f"<vizad drawing: {self._vizad_summary}>"
 
 
-def to_drawing(scene: Scene, states: Mapping[str, str] | None = None,
-               edge_highlights: frozenset[str] = frozenset(), caption: str = "") -> Drawing:
+def to_drawing(
+    scene: Scene,
+    states: Mapping[str, str] | None = None,
+    edge_highlights: frozenset[str] = frozenset(),
+    caption: str = "",
+) -> Drawing:
     """The DOT of ``scene``, each box styled by its kind and its step state."""
     states = states or {}
     drawing = Drawing(name="vizad", engine="dot")
     forward = sum(1 for i in scene.items if i.kind in ("variable", "forward"))
     extension = sum(1 for i in scene.items if i.kind in ("adjoint", "tangent"))
-    drawing._vizad_summary = (f"{scene.title}; {forward} forward and {extension} extension "
-                              f"boxes" + (f"; {scene.note}" if scene.note else ""))
+    drawing._vizad_summary = f"{scene.title}; {forward} forward and {extension} extension boxes" + (
+        f"; {scene.note}" if scene.note else ""
+    )
     label = [scene.title] + ([scene.note] if scene.note else []) + ([caption] if caption else [])
-    drawing.attr("graph", rankdir="LR", bgcolor="transparent", fontname=FONT, fontsize="13",
-                 fontcolor="#888888", labelloc="t", labeljust="l", nodesep="0.25",
-                 ranksep="0.45", label=_html_lines(label, bold_first=False, cut=False))
+    drawing.attr(
+        "graph",
+        rankdir="LR",
+        bgcolor="transparent",
+        fontname=FONT,
+        fontsize="13",
+        fontcolor="#888888",
+        labelloc="t",
+        labeljust="l",
+        nodesep="0.25",
+        ranksep="0.45",
+        label=_html_lines(label, bold_first=False, cut=False),
+    )
     drawing.attr("node", fontname=FONT, fontsize="12", margin="0.08,0.04")
     drawing.attr("edge", arrowsize="0.7", color="#888888")
 
     def add_items(target, items):
         for item in items:
             attrs = dot_attrs(item.kind, states.get(item.id))
-            target.node(item.id, label=_html_lines(item.lines, bold_first=item.kind != "constant"),
-                        id=item.id, **attrs)
+            target.node(
+                item.id,
+                label=_html_lines(item.lines, bold_first=item.kind != "constant"),
+                id=item.id,
+                **attrs,
+            )
 
     loose = [i for i in scene.items if i.cluster is None]
     add_items(drawing, loose)
     for cluster, title in scene.clusters.items():
         with drawing.subgraph(name=cluster) as sub:
-            sub.attr(label=title, style="dashed,rounded", color="#888888", fontcolor="#888888",
-                     fontname=FONT, fontsize="12")
+            sub.attr(
+                label=title,
+                style="dashed,rounded",
+                color="#888888",
+                fontcolor="#888888",
+                fontname=FONT,
+                fontsize="12",
+            )
             add_items(sub, [i for i in scene.items if i.cluster == cluster])
     for edge in scene.edges:
-        extra = {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"} \
-            if edge.label else {}
-        drawing.edge(edge.tail, edge.head, id=edge.id,
-                     **edge_attrs(edge.kind, edge.id in edge_highlights), **extra)
+        extra = (
+            {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"}
+            if edge.label
+            else {}
+        )
+        drawing.edge(
+            edge.tail,
+            edge.head,
+            id=edge.id,
+            **edge_attrs(edge.kind, edge.id in edge_highlights),
+            **extra,
+        )
     return drawing
 
 
@@ -93,8 +126,10 @@ MAX_LINE = 48
 
 def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:
     """An HTML-like label: escaped lines joined by <BR/>, the first one bold."""
-    parts = [escape(line if len(line) <= MAX_LINE or not cut else line[:MAX_LINE - 1] + "…")
-             for line in lines]
+    parts = [
+        escape(line if len(line) <= MAX_LINE or not cut else line[: MAX_LINE - 1] + "…")
+        for line in lines
+    ]
     if bold_first and parts:
         parts[0] = f"<B>{parts[0]}</B>"
     return "<" + "<BR/>".join(parts) + ">"

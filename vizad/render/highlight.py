@@ -24,8 +24,10 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
     """The states of ``scene``'s boxes at ``step`` of its trace."""
     trace = scene.trace
     if trace is None:
-        raise ArgumentError("highlighting a step needs a trace: draw vz.trace_reverse(...) or "
-                         "vz.trace_forward(...), not nodes")
+        raise ArgumentError(
+            "highlighting a step needs a trace: draw vz.trace_reverse(...) or "
+            "vz.trace_forward(...), not nodes"
+        )
     n = len(trace.steps)
     if not -n <= step < n:
         raise IndexError(f"step {step} is out of range: the trace has {n} steps")
@@ -42,12 +44,13 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
     mark(current.node, "failed" if step in failed else "current")
     reverse = isinstance(trace, ReverseTrace)
     involved = _involved(current, reverse)
-    neighbours = [c.consumer for c in current.contributions] if reverse \
-        else list(current.node.inputs)
+    neighbours = (
+        [c.consumer for c in current.contributions] if reverse else list(current.node.inputs)
+    )
     for node in neighbours:
         mark(node, "consumer")
     for node in involved:
-        if node.origin is not None:      # a forward node can be a local partial (v₁ in v₁ × v₂)
+        if node.origin is not None:  # a forward node can be a local partial (v₁ in v₁ × v₂)
             mark(node, "involved")
     for k, other in enumerate(trace.steps):
         if k == step:

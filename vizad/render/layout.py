@@ -32,8 +32,16 @@ class Layout:
     ``dot`` run (seconds).
     """
 
-    def __init__(self, target, view: str = "forward", *, decimals: int = 3,
-                 max_boxes: int = 400, timeout: float = 30.0, failed=frozenset()):
+    def __init__(
+        self,
+        target,
+        view: str = "forward",
+        *,
+        decimals: int = 3,
+        max_boxes: int = 400,
+        timeout: float = 30.0,
+        failed=frozenset(),
+    ):
         self.scene = summarize(build_scene(target, view, decimals), max_boxes)
         self.view = view
         self.failed = frozenset(failed)
@@ -59,8 +67,11 @@ class Layout:
         for item_id, state in lit.states.items():
             by_state.setdefault(state, []).append(item_id)
         # the walkthrough does not give away what later steps compute: hide their values
-        unknown = [i for i in by_state.get("pending", ())
-                   if self.view == "backprop" or self._kinds.get(i) in ("adjoint", "tangent")]
+        unknown = [
+            i
+            for i in by_state.get("pending", ())
+            if self.view == "backprop" or self._kinds.get(i) in ("adjoint", "tangent")
+        ]
         return css_rules(self.scope, by_state, sorted(lit.edges), unknown)
 
     def svg(self, step: int | None = None) -> str:
@@ -78,11 +89,14 @@ def _run_dot(source: str, timeout: float) -> str:
     if exe is None:
         raise GraphvizNotFoundError("laying out a graph")
     try:
-        done = subprocess.run([exe, "-Tsvg"], input=source.encode(), capture_output=True,
-                              timeout=timeout, check=False)
+        done = subprocess.run(
+            [exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
-        raise RenderError(f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
-                           "draw it with a smaller max_boxes to summarise it") from None
+        raise RenderError(
+            f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
+            "draw it with a smaller max_boxes to summarise it"
+        ) from None
     if done.returncode != 0:
         raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
     return done.stdout.decode()
@@ -92,6 +106,10 @@ def _inline(svg: str, scope: str) -> str:
     """Graphviz's SVG ready to inline in HTML: no XML prolog or comments, the root <svg> with
     the scope id, and a marker where a step's <style> goes."""
     svg = _PROLOG.sub("", svg).strip()
-    svg = re.sub(r"<svg\b", f'<svg id="{scope}" class="vizad-graph" '
-                 'style="max-width:100%;height:auto"', svg, count=1)
+    svg = re.sub(
+        r"<svg\b",
+        f'<svg id="{scope}" class="vizad-graph" style="max-width:100%;height:auto"',
+        svg,
+        count=1,
+    )
     return re.sub(r"(<svg\b[^>]*>)", r"\1<!--vizad-style-->", svg, count=1)

@@ -8,8 +8,17 @@ and CSS rules (the stepper restyling a laid-out SVG).
 
 from __future__ import annotations
 
-__all__ = ["FONT", "KIND_STYLE", "STATE_STYLE", "EDGE_STYLE", "EDGE_HIGHLIGHT", "dot_attrs",
-           "edge_attrs", "css_rules", "LEGEND"]
+__all__ = [
+    "FONT",
+    "KIND_STYLE",
+    "STATE_STYLE",
+    "EDGE_STYLE",
+    "EDGE_HIGHLIGHT",
+    "dot_attrs",
+    "edge_attrs",
+    "css_rules",
+    "LEGEND",
+]
 
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
 
@@ -48,8 +57,11 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
 EDGE_HIGHLIGHT = {"stroke": VERMILLION, "width": "2.5"}
 
 LEGEND = {
-    "current": "current step", "consumer": "consumers (their v̄ᵢ→ⱼ are summed)",
-    "involved": "adjoint nodes of this step", "done": "done", "pending": "pending",
+    "current": "current step",
+    "consumer": "consumers (their v̄ᵢ→ⱼ are summed)",
+    "involved": "adjoint nodes of this step",
+    "done": "done",
+    "pending": "pending",
 }
 
 
@@ -59,9 +71,13 @@ def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
     look = {**base, **(STATE_STYLE.get(state, {}) if state else {})}
     if base["shape"] == "plaintext":
         return {"shape": "plaintext", "fontcolor": look["text"], "fontsize": "11"}
-    attrs = {"shape": base["shape"], "style": "rounded,filled" if base["shape"] == "box"
-             else "filled", "fillcolor": look["fill"], "color": look["stroke"],
-             "fontcolor": look["text"]}
+    attrs = {
+        "shape": base["shape"],
+        "style": "rounded,filled" if base["shape"] == "box" else "filled",
+        "fillcolor": look["fill"],
+        "color": look["stroke"],
+        "fontcolor": look["text"],
+    }
     if "width" in look:
         attrs["penwidth"] = look["width"]
     return attrs
@@ -75,15 +91,18 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
     return attrs
 
 
-def css_rules(scope: str, node_states: dict[str, list[str]], edges: list[str],
-              hide_last_line: list[str] = ()) -> str:
+def css_rules(
+    scope: str, node_states: dict[str, list[str]], edges: list[str], hide_last_line: list[str] = ()
+) -> str:
     """CSS restyling a laid-out SVG: for each state, the ids of the boxes in it, the ids of
     the highlighted edges, and the boxes whose last line (a value not computed yet at this
     step) is hidden. Ids are vizad's own (letters, digits, '_'), never user text."""
     rules = []
     if hide_last_line:
-        rules.append(",".join(f"#{scope} #{i} text:last-of-type" for i in hide_last_line) +
-                     "{visibility:hidden}")
+        rules.append(
+            ",".join(f"#{scope} #{i} text:last-of-type" for i in hide_last_line)
+            + "{visibility:hidden}"
+        )
     for state, ids in node_states.items():
         if not ids:
             continue
@@ -98,13 +117,26 @@ def css_rules(scope: str, node_states: dict[str, list[str]], edges: list[str],
             decl.append(f"stroke-width:{look['width']}")
         rules.append(shapes + "{" + ";".join(decl) + "}")
         if "text" in look:
-            rules.append(",".join(f"#{scope} #{i} text" for i in ids) + "{fill:" + look["text"] + "}")
+            rules.append(
+                ",".join(f"#{scope} #{i} text" for i in ids) + "{fill:" + look["text"] + "}"
+            )
     if edges:
         sel = ",".join(f"#{scope} #{e}>path" for e in edges)
         heads = ",".join(f"#{scope} #{e}>polygon" for e in edges)
-        rules.append(sel + "{stroke:" + EDGE_HIGHLIGHT["stroke"] + ";stroke-width:" +
-                     EDGE_HIGHLIGHT["width"] + "}")
-        rules.append(heads + "{stroke:" + EDGE_HIGHLIGHT["stroke"] + ";fill:" +
-                     EDGE_HIGHLIGHT["stroke"] + "}")
+        rules.append(
+            sel
+            + "{stroke:"
+            + EDGE_HIGHLIGHT["stroke"]
+            + ";stroke-width:"
+            + EDGE_HIGHLIGHT["width"]
+            + "}"
+        )
+        rules.append(
+            heads
+            + "{stroke:"
+            + EDGE_HIGHLIGHT["stroke"]
+            + ";fill:"
+            + EDGE_HIGHLIGHT["stroke"]
+            + "}"
+        )
     return "\n".join(rules)
-

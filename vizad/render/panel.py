@@ -38,8 +38,14 @@ def _math(latex: str, math: bool) -> str:
     return f'<div class="vz-math">{escape(latex_to_text(latex))}</div>'
 
 
-def step_panel(trace, k: int, failures: Mapping[int, str] | None = None, *,
-               math: bool = True, decimals: int | None = None) -> str:
+def step_panel(
+    trace,
+    k: int,
+    failures: Mapping[int, str] | None = None,
+    *,
+    math: bool = True,
+    decimals: int | None = None,
+) -> str:
     """The HTML panel of step ``k`` of ``trace``."""
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
@@ -47,24 +53,30 @@ def step_panel(trace, k: int, failures: Mapping[int, str] | None = None, *,
     definition = latex_to_text(step.definition)
     op = step.node.op.name
     shape = "scalar" if step.shape == () else f"shape {step.shape}"
-    head = (f'<div class="vz-head">Step {k + 1} of {len(trace.steps)}: '
-            f'{escape(pretty_label(step.label))} = '
-            f'{escape(definition)}</div>'
-            f'<div class="vz-muted">op {escape(op)} · value {escape(format_value(step.value, d))}'
-            f' · {escape(shape)}</div>')
+    head = (
+        f'<div class="vz-head">Step {k + 1} of {len(trace.steps)}: '
+        f"{escape(pretty_label(step.label))} = "
+        f"{escape(definition)}</div>"
+        f'<div class="vz-muted">op {escape(op)} · value {escape(format_value(step.value, d))}'
+        f" · {escape(shape)}</div>"
+    )
     parts = [head]
     if reverse:
         parts.append(_contributions(step, d))
         bar = pretty_label(marked(step.label, BAR))
-        parts.append(f'<div class="vz-sum">{escape(bar)} = '
-                     f'{"seed" if step.is_output else "Σ v̄ᵢ→ⱼ"} = '
-                     f'<b>{escape(format_value(step.adjoint, d))}</b></div>')
+        parts.append(
+            f'<div class="vz-sum">{escape(bar)} = '
+            f"{'seed' if step.is_output else 'Σ v̄ᵢ→ⱼ'} = "
+            f"<b>{escape(format_value(step.adjoint, d))}</b></div>"
+        )
         parts.append(_math(reverse_line(step, d), math))
     else:
         dot = pretty_label(marked(step.label, DOT))
-        parts.append(f'<div class="vz-sum">{escape(dot)} = '
-                     f'<b>{escape(format_value(step.tangent, d))}</b>'
-                     f'{" (seed)" if step.seeded else ""}</div>')
+        parts.append(
+            f'<div class="vz-sum">{escape(dot)} = '
+            f"<b>{escape(format_value(step.tangent, d))}</b>"
+            f"{' (seed)' if step.seeded else ''}</div>"
+        )
         parts.append(_math(forward_line(step, d), math))
     if failures and k in failures:
         parts.append(f'<div class="vz-fail">✗ {escape(failures[k])}</div>')
@@ -80,30 +92,52 @@ def _contributions(step, d: int) -> str:
         local = format_value(c.local, d) if c.local is not None else "Jacobian (see vjp)"
         partial = latex_to_text(c.partial_latex) if c.partial_latex else ""
         reduced = " (summed to shape)" if c.reduced else ""
-        rows.append("<tr>" + "".join(f"<td>{escape(x)}</td>" for x in (
-            pretty_label(c.consumer_label), formula, local,
-            f"{partial} = {format_value(c.partial, d)}{reduced}" if partial
-            else format_value(c.partial, d) + reduced)) + "</tr>")
-    head = "".join(f"<th>{h}</th>" for h in ("consumer vⱼ", "∂vⱼ/∂vᵢ", "value",
-                                             "partial adjoint v̄ᵢ→ⱼ"))
-    return (f'<table class="vz-contributions"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table>")
+        rows.append(
+            "<tr>"
+            + "".join(
+                f"<td>{escape(x)}</td>"
+                for x in (
+                    pretty_label(c.consumer_label),
+                    formula,
+                    local,
+                    f"{partial} = {format_value(c.partial, d)}{reduced}"
+                    if partial
+                    else format_value(c.partial, d) + reduced,
+                )
+            )
+            + "</tr>"
+        )
+    head = "".join(
+        f"<th>{h}</th>" for h in ("consumer vⱼ", "∂vⱼ/∂vᵢ", "value", "partial adjoint v̄ᵢ→ⱼ")
+    )
+    return (
+        f'<table class="vz-contributions"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
-def running_table(trace, k: int, failures: Mapping[int, str] | None = None,
-                  decimals: int | None = None) -> str:
+def running_table(
+    trace, k: int, failures: Mapping[int, str] | None = None, decimals: int | None = None
+) -> str:
     """The adjoints (or tangents) of steps 0 … k."""
     d = trace.decimals if decimals is None else decimals
     reverse = isinstance(trace, ReverseTrace)
     mark = BAR if reverse else DOT
     rows = []
-    for j, step in enumerate(trace.steps[:k + 1]):
+    for j, step in enumerate(trace.steps[: k + 1]):
         value = step.adjoint if reverse else step.tangent
-        css = ' class="vz-bad"' if failures and j in failures else (
-            ' class="vz-now"' if j == k else "")
+        css = (
+            ' class="vz-bad"'
+            if failures and j in failures
+            else (' class="vz-now"' if j == k else "")
+        )
         status = "✗" if failures and j in failures else ""
-        rows.append(f"<tr{css}><td>{escape(pretty_label(marked(step.label, mark)))}</td>"
-                    f"<td>{escape(format_value(value, d))}</td><td>{status}</td></tr>")
+        rows.append(
+            f"<tr{css}><td>{escape(pretty_label(marked(step.label, mark)))}</td>"
+            f"<td>{escape(format_value(value, d))}</td><td>{status}</td></tr>"
+        )
     title = "adjoints so far" if reverse else "tangents so far"
-    return (f'<div class="vz-panel"><div class="vz-muted">{title}</div><table><tbody>'
-            f'{"".join(reversed(rows))}</tbody></table></div>')
+    return (
+        f'<div class="vz-panel"><div class="vz-muted">{title}</div><table><tbody>'
+        f"{''.join(reversed(rows))}</tbody></table></div>"
+    )

@@ -30,6 +30,7 @@ VIEWS = ("forward", "adjoint", "backprop")
 class Item:
     """One box: its id, kind (variable, forward, constant, adjoint, tangent, summary), its
     lines of plain text (the first one bold), and the node it stands for."""
+
     id: str
     kind: str
     lines: tuple[str, ...]
@@ -43,6 +44,7 @@ class Item:
 class Edge:
     """An edge from an input to its consumer: forward, extension, or reads (a node of the
     extension reading a forward value)."""
+
     id: str
     tail: str
     head: str
@@ -85,14 +87,16 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
             raise ArgumentError("draw: nothing to draw (give a node, a list of nodes or a trace)")
         values = {}
         if view == "backprop":
-            raise ArgumentError("the backprop view lays adjoint values on the forward graph: "
-                             "draw a trace (vz.trace_reverse(...)), not nodes")
+            raise ArgumentError(
+                "the backprop view lays adjoint values on the forward graph: "
+                "draw a trace (vz.trace_reverse(...)), not nodes"
+            )
         records, extension = [], []
         if view == "adjoint":
             drawn = ranked_order(outputs)
             extension = [n for n in drawn if n.origin is not None]
-            records = list(dict.fromkeys(n.origin for n in extension))   # records hash by identity
-            if records:     # else nothing was generated: the adjoint view is the forward view
+            records = list(dict.fromkeys(n.origin for n in extension))  # records hash by identity
+            if records:  # else nothing was generated: the adjoint view is the forward view
                 outputs = [r.output for r in records]
     builder = _Builder(view, values, decimals)
     forward = ranked_order(outputs)
@@ -101,8 +105,7 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
         forward = [n for n in forward if n not in extension_set]
         forward_set = set(forward)
         # forward nodes that only the extension reaches (rare) are drawn too
-        forward += [n for n in ranked_order(extension) if n not in forward_set
-                    and n.origin is None]
+        forward += [n for n in ranked_order(extension) if n not in forward_set and n.origin is None]
     builder.add_forward(forward, cluster="cluster_forward" if extension else None)
     if extension:
         builder.add_extension(extension, records)
@@ -114,10 +117,12 @@ def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
         clusters["cluster_forward"] = "forward graph"
         for k, record in enumerate(records, start=1):
             what = "adjoint graph" if isinstance(record, Adjoints) else "tangent graph"
-            clusters[f"cluster_ext{k}"] = what + (f" {k}" if len(records) > 1 else "") + \
-                (" (built by gradients)" if isinstance(record, Adjoints) else " (built by jvp)")
-    return Scene(view, builder.items, builder.edges, clusters, title, ids=builder.ids,
-                 trace=trace)
+            clusters[f"cluster_ext{k}"] = (
+                what
+                + (f" {k}" if len(records) > 1 else "")
+                + (" (built by gradients)" if isinstance(record, Adjoints) else " (built by jvp)")
+            )
+    return Scene(view, builder.items, builder.edges, clusters, title, ids=builder.ids, trace=trace)
 
 
 def _extension_nodes(record) -> list[Node]:
@@ -127,15 +132,19 @@ def _extension_nodes(record) -> list[Node]:
 
 
 def _title(view, outputs, trace, builder) -> str:
-    what = {"forward": "Forward graph", "adjoint": "Adjoint graph",
-            "backprop": "Backprop view"}[view]
+    what = {"forward": "Forward graph", "adjoint": "Adjoint graph", "backprop": "Backprop view"}[
+        view
+    ]
     if isinstance(trace, ForwardTrace) and view == "adjoint":
         what = "Tangent graph"
     if trace is not None:
         kind = "reverse" if isinstance(trace, ReverseTrace) else "forward"
         return f"{what} of {builder.label(trace.output)} ({kind} mode)"
-    return f"{what} of " + ", ".join(builder.label(o) for o in outputs[:4]) + \
-        ("…" if len(outputs) > 4 else "")
+    return (
+        f"{what} of "
+        + ", ".join(builder.label(o) for o in outputs[:4])
+        + ("…" if len(outputs) > 4 else "")
+    )
 
 
 class _Builder:
@@ -155,8 +164,9 @@ class _Builder:
         if node in self.numbers:
             return pretty_label(f"v{self.numbers[node]}")
         if node.op is CONSTANT:
-            return node.name if node.name is not None else preview(node.attrs["value"],
-                                                                  self.decimals)
+            return (
+                node.name if node.name is not None else preview(node.attrs["value"], self.decimals)
+            )
         return self.ids.get(node, f"#{node.id}")
 
     def value_line(self, node: Node) -> str | None:
@@ -183,8 +193,7 @@ class _Builder:
                 lines = [f"{head} = {node.name}"]
             else:
                 args = [self.label(i) for i in node.inputs]
-                lines = [head, latex_to_text(node.op.latex([_latex(a) for a in args],
-                                                           node.attrs))]
+                lines = [head, latex_to_text(node.op.latex([_latex(a) for a in args], node.attrs))]
             value = self.value_line(node)
             if value:
                 lines.append(value)
@@ -201,8 +210,9 @@ class _Builder:
             if kind_of == "forward":
                 kind = "forward"
             else:
-                kind = "extension" if inp.origin is not None and inp not in self.numbers \
-                    else "reads"
+                kind = (
+                    "extension" if inp.origin is not None and inp not in self.numbers else "reads"
+                )
             self.edges.append(Edge(f"e_{tail}_{head}_{k}", tail, head, kind))
 
     # -- the extension -----------------------------------------------------------------
@@ -212,7 +222,7 @@ class _Builder:
             roles.update(record.roles())
         cluster_of = {id(r): f"cluster_ext{k}" for k, r in enumerate(records, start=1)}
         constants = [n for n in nodes if n.op is CONSTANT and n not in roles]
-        nodes = [n for n in nodes if n.op is not CONSTANT or n in roles]   # seeds are boxes
+        nodes = [n for n in nodes if n.op is not CONSTANT or n in roles]  # seeds are boxes
         for k, node in enumerate(nodes, start=1):
             self.ids[node] = f"a{k}"
         for node in constants:
@@ -231,14 +241,22 @@ class _Builder:
             if node.inputs:
                 lines.append(latex_to_text(node.op.latex([_latex(a) for a in args], node.attrs)))
             if len(node_roles) > 1:
-                lines[0] = " = ".join(dict.fromkeys(self._role_name(node, (r,))
-                                                    for r in node_roles))
+                lines[0] = " = ".join(
+                    dict.fromkeys(self._role_name(node, (r,)) for r in node_roles)
+                )
             value = self.value_line(node)
             if value:
                 lines.append(value)
             tangent = isinstance(node.origin, Tangents)
-            self.items.append(Item(self.ids[node], "tangent" if tangent else "adjoint",
-                                   tuple(lines), node, cluster_of.get(id(node.origin))))
+            self.items.append(
+                Item(
+                    self.ids[node],
+                    "tangent" if tangent else "adjoint",
+                    tuple(lines),
+                    node,
+                    cluster_of.get(id(node.origin)),
+                )
+            )
             self._edges_into(node, "extension")
 
     def _role_name(self, node: Node, roles) -> str | None:
@@ -269,10 +287,19 @@ class _Builder:
         extra = {}
         for step in trace.steps:
             value = step.adjoint if reverse else step.tangent
-            extra[step.node] = f"{marked(self.label(step.node), mark)} = " \
-                               f"{preview(value, self.decimals)}"
-        self.items = [Item(i.id, i.kind, i.lines + ((extra[i.node],) if i.node in extra else ()),
-                           i.node, i.cluster) for i in self.items]
+            extra[step.node] = (
+                f"{marked(self.label(step.node), mark)} = {preview(value, self.decimals)}"
+            )
+        self.items = [
+            Item(
+                i.id,
+                i.kind,
+                i.lines + ((extra[i.node],) if i.node in extra else ()),
+                i.node,
+                i.cluster,
+            )
+            for i in self.items
+        ]
 
 
 def _latex(label: str) -> str:

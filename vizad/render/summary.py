@@ -33,8 +33,9 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
     if chains:
         notes.append(f"{chains} chains collapsed ({collapsed:,} nodes)")
     if len(items) > max_boxes:
-        items, edges, group_of, bands = _bands(items, edges, group_of,
-                                               min(max_boxes, SUMMARY_BOXES))
+        items, edges, group_of, bands = _bands(
+            items, edges, group_of, min(max_boxes, SUMMARY_BOXES)
+        )
         notes.append(f"grouped by depth into {bands} bands")
     if len(edges) > SUMMARY_EDGES:
         weight = {e.id: int(e.label[1:]) if e.label else 1 for e in edges}
@@ -44,8 +45,9 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
     ids = {}
     for node, item_id in scene.ids.items():
         ids[node] = group_of.get(item_id, item_id)
-    return Scene(scene.view, items, edges, scene.clusters, scene.title, "; ".join(notes), ids,
-                 scene.trace)
+    return Scene(
+        scene.view, items, edges, scene.clusters, scene.title, "; ".join(notes), ids, scene.trace
+    )
 
 
 def _graph(items, edges):
@@ -66,8 +68,9 @@ def _collapse_chains(items: list[Item], edges: list[Edge]):
     for item in items:
         if item.id in group_of:
             continue
-        starts_chain = not (len(pred[item.id]) == 1 and _links(next(iter(pred[item.id])), item,
-                                                               succ, pred, by_id))
+        starts_chain = not (
+            len(pred[item.id]) == 1 and _links(next(iter(pred[item.id])), item, succ, pred, by_id)
+        )
         if not starts_chain:
             continue
         chain = [item]
@@ -79,8 +82,11 @@ def _collapse_chains(items: list[Item], edges: list[Edge]):
         if len(chain) >= 3:
             chains += 1
             collapsed += len(chain)
-            box = _box(f"chain_{chain[0].id}", chain,
-                       f"chain of {len(chain)}: {chain[0].lines[0]} → {chain[-1].lines[0]}")
+            box = _box(
+                f"chain_{chain[0].id}",
+                chain,
+                f"chain of {len(chain)}: {chain[0].lines[0]} → {chain[-1].lines[0]}",
+            )
             new_items.append(box)
             for member in chain:
                 group_of[member.id] = box.id
@@ -88,13 +94,14 @@ def _collapse_chains(items: list[Item], edges: list[Edge]):
             for member in chain:
                 group_of[member.id] = member.id
             new_items.extend(chain)
-    for item in items:            # anything not reached as part of a chain stays as it is
+    for item in items:  # anything not reached as part of a chain stays as it is
         if item.id not in group_of:
             group_of[item.id] = item.id
             new_items.append(item)
     order = {i.id: k for k, i in enumerate(items)}
-    new_items.sort(key=lambda i: order[i.id if not i.id.startswith("chain_") else
-                                        i.id[len("chain_"):]])
+    new_items.sort(
+        key=lambda i: order[i.id if not i.id.startswith("chain_") else i.id[len("chain_") :]]
+    )
     return new_items, _merge_edges(edges, group_of), group_of, chains, collapsed
 
 
@@ -102,8 +109,13 @@ def _links(tail_id: str, head: Item, succ, pred, by_id) -> bool:
     """Whether ``head`` continues a chain from ``tail_id``: one edge between them, nothing
     else in or out, and the same cluster and kind."""
     tail = by_id[tail_id]
-    return (len(succ[tail_id]) == 1 and len(pred[head.id]) == 1 and tail.cluster == head.cluster
-            and tail.kind == head.kind and head.kind != "summary")
+    return (
+        len(succ[tail_id]) == 1
+        and len(pred[head.id]) == 1
+        and tail.cluster == head.cluster
+        and tail.kind == head.kind
+        and head.kind != "summary"
+    )
 
 
 def _box(box_id: str, members: list[Item], title: str) -> Item:
@@ -111,8 +123,9 @@ def _box(box_id: str, members: list[Item], title: str) -> Item:
     counts = ", ".join(f"{op} ×{n}" for op, n in ops.most_common(3))
     if len(ops) > 3:
         counts += ", …"
-    nodes = tuple(m.node for m in members if m.node is not None) + \
-        tuple(n for m in members for n in m.members)
+    nodes = tuple(m.node for m in members if m.node is not None) + tuple(
+        n for m in members for n in m.members
+    )
     return Item(box_id, "summary", (title, counts), None, members[0].cluster, nodes)
 
 
@@ -137,8 +150,9 @@ def _merge_edges(edges: list[Edge], group_of: dict[str, str]) -> list[Edge]:
         if n == 1 and e.tail == key[0] and e.head == key[1]:
             out.append(e)
         else:
-            out.append(Edge(f"e_{key[0]}_{key[1]}", key[0], key[1], "summary",
-                            f"×{n}" if n > 1 else ""))
+            out.append(
+                Edge(f"e_{key[0]}_{key[1]}", key[0], key[1], "summary", f"×{n}" if n > 1 else "")
+            )
     return out
 
 
@@ -148,7 +162,7 @@ def _bands(items: list[Item], edges: list[Edge], group_of: dict[str, str], max_b
     for e in edges:
         preds[e.head].append(e.tail)
     depth: dict[str, int] = {}
-    for item in items:          # items are in topological order
+    for item in items:  # items are in topological order
         depth[item.id] = 1 + max((depth[p] for p in preds[item.id] if p in depth), default=-1)
     clusters = sorted({i.cluster or "" for i in items})
     per_cluster = max(2, max_boxes // len(clusters))
@@ -159,16 +173,20 @@ def _bands(items: list[Item], edges: list[Edge], group_of: dict[str, str], max_b
         groups[(item.cluster or "", band)].append(item)
     regroup: dict[str, str] = {}
     boxes = []
-    for (cluster, band), members in sorted(groups.items(), key=lambda kv: (
-            clusters.index(kv[0][0]), kv[0][1])):
+    for (cluster, band), members in sorted(
+        groups.items(), key=lambda kv: (clusters.index(kv[0][0]), kv[0][1])
+    ):
         if len(members) == 1:
             boxes.append(members[0])
             regroup[members[0].id] = members[0].id
             continue
         lo, hi = min(depth[m.id] for m in members), max(depth[m.id] for m in members)
         size = sum(len(m.members) or 1 for m in members)
-        box = _box(f"band_{cluster.replace('cluster_', '') or 'main'}_{band}", members,
-                   f"{size} nodes at depth {lo}–{hi}")
+        box = _box(
+            f"band_{cluster.replace('cluster_', '') or 'main'}_{band}",
+            members,
+            f"{size} nodes at depth {lo}–{hi}",
+        )
         boxes.append(box)
         for m in members:
             regroup[m.id] = box.id

@@ -5,6 +5,15 @@ from .derivation import Derivation
 from .records import CheckFailure, Contribution, ForwardStep, ReverseStep, TangentTerm
 from .traces import ForwardTrace, ReverseTrace
 
-__all__ = ["trace_forward", "trace_reverse", "ReverseTrace", "ForwardTrace", "ReverseStep",
-           "ForwardStep", "Contribution", "TangentTerm", "CheckFailure",
-           "Derivation"]
+__all__ = [
+    "trace_forward",
+    "trace_reverse",
+    "ReverseTrace",
+    "ForwardTrace",
+    "ReverseStep",
+    "ForwardStep",
+    "Contribution",
+    "TangentTerm",
+    "CheckFailure",
+    "Derivation",
+]

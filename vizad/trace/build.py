@@ -23,15 +23,20 @@ from .traces import ForwardTrace, ReverseTrace
 __all__ = ["trace_reverse", "trace_forward"]
 
 
-def trace_reverse(y: Node, wrt: Node | Iterable[Node] | None = None,
-                  feed: Mapping[Node, Any] | None = None, *, decimals: int = 3) -> ReverseTrace:
+def trace_reverse(
+    y: Node,
+    wrt: Node | Iterable[Node] | None = None,
+    feed: Mapping[Node, Any] | None = None,
+    *,
+    decimals: int = 3,
+) -> ReverseTrace:
     """The reverse-mode walkthrough of ``y`` at ``feed``: one step per node in reverse
     topological order, v̄ᵢ = Σⱼ v̄ᵢ→ⱼ with v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ.
 
     ``wrt`` defaults to every Variable of the graph. The adjoint graph is built with the shapes
     of this evaluation, so sum-to-shape steps appear exactly where broadcasting happened.
     """
-    with gc_paused():   # one pause for the whole build: it allocates ~10 objects per node
+    with gc_paused():  # one pause for the whole build: it allocates ~10 objects per node
         return _trace_reverse(y, wrt, feed, decimals)
 
 
@@ -44,20 +49,34 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     names = _Names(numbers)
     steps = []
     for index, node in enumerate(record.order):
-        contributions = tuple(_contribution(p, record, values, names)
-                              for p in record.partials(node))
+        contributions = tuple(
+            _contribution(p, record, values, names) for p in record.partials(node)
+        )
         adjoint_node = record.adjoint(node)
-        steps.append(ReverseStep(
-            index=index, node=node, label=names.label(node), symbol=names.symbol(node),
-            definition=names.definition(node), value=values[node],
-            shape=shape_of(values[node]), contributions=contributions,
-            adjoint=values[adjoint_node], adjoint_node=adjoint_node))
+        steps.append(
+            ReverseStep(
+                index=index,
+                node=node,
+                label=names.label(node),
+                symbol=names.symbol(node),
+                definition=names.definition(node),
+                value=values[node],
+                shape=shape_of(values[node]),
+                contributions=contributions,
+                adjoint=values[adjoint_node],
+                adjoint_node=adjoint_node,
+            )
+        )
     return ReverseTrace(y, tuple(wrt), feed, tuple(steps), record, values, numbers, decimals)
 
 
-def trace_forward(y: Node, feed: Mapping[Node, Any] | None = None,
-                  tangents: Mapping[Node, Any] | None = None, *,
-                  decimals: int = 3) -> ForwardTrace:
+def trace_forward(
+    y: Node,
+    feed: Mapping[Node, Any] | None = None,
+    tangents: Mapping[Node, Any] | None = None,
+    *,
+    decimals: int = 3,
+) -> ForwardTrace:
     """The forward-mode walkthrough of ``y`` at ``feed`` seeded with ``tangents`` ({input:
     tangent}): one step per node in topological order, v̇ᵢ = Σₖ v̇ₖ ∂vᵢ/∂vₖ.
 
@@ -89,14 +108,29 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
         value = values[node]
         tangent = values[tangent_node] if tangent_node is not None else _zeros_like(value)
         seeded = node in record.seeds
-        terms = () if seeded or not node.inputs else tuple(
-            _term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
-        steps.append(ForwardStep(
-            index=len(steps), node=node, label=names.label(node), symbol=names.symbol(node),
-            definition=names.definition(node), value=value, shape=shape_of(value),
-            tangent=tangent, tangent_node=tangent_node, terms=terms, seeded=seeded))
-    return ForwardTrace(y, dict(record.seeds), feed, tuple(steps), record, values, numbers,
-                        decimals)
+        terms = (
+            ()
+            if seeded or not node.inputs
+            else tuple(_term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
+        )
+        steps.append(
+            ForwardStep(
+                index=len(steps),
+                node=node,
+                label=names.label(node),
+                symbol=names.symbol(node),
+                definition=names.definition(node),
+                value=value,
+                shape=shape_of(value),
+                tangent=tangent,
+                tangent_node=tangent_node,
+                terms=terms,
+                seeded=seeded,
+            )
+        )
+    return ForwardTrace(
+        y, dict(record.seeds), feed, tuple(steps), record, values, numbers, decimals
+    )
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -110,8 +144,9 @@ def _forward_pass(y, feed, what: str):
     return y, feed, forward, ranked_order(y), shapes
 
 
-def _evaluate_extension(nodes: list[Node], forward: dict[Node, Any],
-                        feed: Mapping[Node, Any]) -> dict[Node, Any]:
+def _evaluate_extension(
+    nodes: list[Node], forward: dict[Node, Any], feed: Mapping[Node, Any]
+) -> dict[Node, Any]:
     """The values of the nodes a graph extension added, reusing the forward values already
     computed; returns every value, forward ones included."""
     values = Executor(nodes, given=forward).values_by_node({**feed, **forward})
@@ -189,14 +224,19 @@ def _contribution(p, record, values, names: _Names) -> Contribution:
     else:
         local = _local_from_ratio(values[p.node], values[record.adjoint(consumer)])
     return Contribution(
-        consumer=consumer, consumer_label=names.label(consumer), consumer_symbol=symbol,
+        consumer=consumer,
+        consumer_label=names.label(consumer),
+        consumer_symbol=symbol,
         index=p.index,
-        local=local, local_latex=op.partial_latex(args, consumer.attrs, p.index),
+        local=local,
+        local_latex=op.partial_latex(args, consumer.attrs, p.index),
         partial=values[p.node],
         partial_latex=op.vjp_latex(args, bar(symbol), consumer.attrs, p.index),
-        partial_node=p.node, local_node=p.local if isinstance(p.local, Node) else None,
+        partial_node=p.node,
+        local_node=p.local if isinstance(p.local, Node) else None,
         unreduced=values[p.unreduced] if p.unreduced is not None else None,
-        unreduced_node=p.unreduced)
+        unreduced_node=p.unreduced,
+    )
 
 
 def _local_from_ratio(partial, adjoint):
@@ -218,12 +258,16 @@ def _term(x: Node, k: int, node: Node, record, values, names: _Names) -> Tangent
         p = locals_[k]
         local = values[p] if isinstance(p, Node) else p
     args = names.args(node)
-    return TangentTerm(input=x, input_symbol=names.symbol(x), tangent=tangent, local=local,
-                       local_latex=node.op.partial_latex(args, node.attrs, k))
+    return TangentTerm(
+        input=x,
+        input_symbol=names.symbol(x),
+        tangent=tangent,
+        local=local,
+        local_latex=node.op.partial_latex(args, node.attrs, k),
+    )
 
 
 def _zeros_like(value: Any):
     if isinstance(value, tuple):
         return tuple(_zeros_like(v) for v in value)
     return np.zeros_like(np.asarray(value, dtype=np.result_type(np.asarray(value), float)))
-

@@ -26,8 +26,9 @@ __all__ = ["check_trace", "check_op"]
 _ENTRYWISE = 64
 
 
-def check_trace(trace, eps: float, rtol: float | None, atol: float | None,
-                seed: int) -> list[CheckFailure]:
+def check_trace(
+    trace, eps: float, rtol: float | None, atol: float | None, seed: int
+) -> list[CheckFailure]:
     failures = []
     for step in trace.steps:
         node = step.node
@@ -36,21 +37,34 @@ def check_trace(trace, eps: float, rtol: float | None, atol: float | None,
         inputs = [trace.values[i] for i in node.inputs]
         for rule, error, detail in check_op(node, inputs, eps, rtol, atol, seed):
             args = ", ".join(trace.label(i) if i in trace.numbers else str(i) for i in node.inputs)
-            failures.append(CheckFailure(
-                step=step.index, node=node, label=step.label, op=node.op.name, rule=rule,
-                error=error,
-                message=f"step {step.index}, {step.label} = {node.op.name}({args}): the {rule} "
-                        f"of op {node.op.name!r} disagrees with central differences by "
-                        f"{error:.3g} ({detail})"))
+            failures.append(
+                CheckFailure(
+                    step=step.index,
+                    node=node,
+                    label=step.label,
+                    op=node.op.name,
+                    rule=rule,
+                    error=error,
+                    message=f"step {step.index}, {step.label} = {node.op.name}({args}): the {rule} "
+                    f"of op {node.op.name!r} disagrees with central differences by "
+                    f"{error:.3g} ({detail})",
+                )
+            )
     return failures
 
 
-def check_op(node: Node, inputs: list[Any], eps: float = 1e-3, rtol: float | None = None,
-             atol: float | None = None, seed: int = 0) -> list[tuple[str, float, str]]:
+def check_op(
+    node: Node,
+    inputs: list[Any],
+    eps: float = 1e-3,
+    rtol: float | None = None,
+    atol: float | None = None,
+    seed: int = 0,
+) -> list[tuple[str, float, str]]:
     """Check the op of ``node`` alone at ``inputs``: its vjp, and its jvp when it has one.
     Returns (rule, error, detail) for each rule that disagrees with central differences."""
     rng = np.random.default_rng(seed)
-    xs: list[Node] = []        # the Variables perturbed: one per array, tuple elements too
+    xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
     args = [_variables(value, f"input{k}", xs) for k, value in enumerate(inputs)]
     point = [np.asarray(v) for value in inputs for v in leaves(value)]
     local = node.op(*args, **dict(node.attrs))
@@ -64,17 +78,31 @@ def check_op(node: Node, inputs: list[Any], eps: float = 1e-3, rtol: float | Non
     problems = []
 
     entrywise = sum(p.size for p in point) <= _ENTRYWISE
-    report = gradcheck(local, xs, feed, eps=eps, rtol=rtol, atol=atol, seed=seed, cotangent=w,
-                       directions=0 if entrywise else 3, coordinates=entrywise,
-                       raise_on_failure=False)
+    report = gradcheck(
+        local,
+        xs,
+        feed,
+        eps=eps,
+        rtol=rtol,
+        atol=atol,
+        seed=seed,
+        cotangent=w,
+        directions=0 if entrywise else 3,
+        coordinates=entrywise,
+        raise_on_failure=False,
+    )
     if not report.ok:
         worst = max(report.directions, key=lambda d: d.error, default=None)
         if report.worst_input is not None:
-            error, detail = report.worst_error, (f"largest in the adjoint of input "
-                                                 f"{xs.index(report.worst_input)}")
+            error, detail = (
+                report.worst_error,
+                (f"largest in the adjoint of input {xs.index(report.worst_input)}"),
+            )
         else:
-            error, detail = worst.error, (f"vjp gives {worst.analytic:.6g}, central "
-                                          f"differences {worst.numeric:.6g}")
+            error, detail = (
+                worst.error,
+                (f"vjp gives {worst.analytic:.6g}, central differences {worst.numeric:.6g}"),
+            )
         problems.append(("vjp", error, detail))
 
     # forward: ⟨w, J v⟩ against the central derivative of t ↦ ⟨w, f(x + t v)⟩, when the op
@@ -88,16 +116,23 @@ def check_op(node: Node, inputs: list[Any], eps: float = 1e-3, rtol: float | Non
     wide = [np.asarray(p, dtype=np.float64) for p in point]
 
     def along_v(t: float) -> float:
-        with np.errstate(all="ignore"):     # probes outside the domain: a smaller step
+        with np.errstate(all="ignore"):  # probes outside the domain: a smaller step
             return inner(w, run.run(dict(zip(xs, (p + t * d for p, d in zip(wide, v)))))[0])
 
     numeric = central_derivative(along_v, rtol=rtol, atol=atol, first_step=eps)
     size = max_abs(w) * sum(float(np.sum(np.abs(d))) for d in v)
     error = abs(exact - numeric.value)
-    if numeric.status == "ok" and error > atol * (1 + size) + rtol * abs(numeric.value) + \
-            3 * numeric.error:
-        problems.append(("jvp", error, f"jvp gives ⟨w, J v⟩ = {exact:.6g}, central "
-                                       f"differences {numeric.value:.6g}"))
+    if (
+        numeric.status == "ok"
+        and error > atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
+    ):
+        problems.append(
+            (
+                "jvp",
+                error,
+                f"jvp gives ⟨w, J v⟩ = {exact:.6g}, central differences {numeric.value:.6g}",
+            )
+        )
     return problems
 
 

@@ -87,8 +87,15 @@ def reverse_line(step: ReverseStep, decimals: int = 3) -> str:
         return rf"{lhs} = \frac{{\partial y}}{{\partial {step.symbol}}} = {total}"
     i = step.symbol
     parts = [lhs]
-    parts.append(_join([rf"{bar(c.consumer_symbol)} \frac{{\partial {c.consumer_symbol}}}"
-                        rf"{{\partial {i}}}" for c in step.contributions]))
+    parts.append(
+        _join(
+            [
+                rf"{bar(c.consumer_symbol)} \frac{{\partial {c.consumer_symbol}}}"
+                rf"{{\partial {i}}}"
+                for c in step.contributions
+            ]
+        )
+    )
     if all(c.partial_latex is not None for c in step.contributions):
         parts.append(_join([_reduced(c.partial_latex, c) for c in step.contributions]))
     if len(step.contributions) > 1:
@@ -121,11 +128,27 @@ def forward_line(step: ForwardStep, decimals: int = 3) -> str:
         return f"{lhs} = {total}"
     parts = [lhs]
     if all(t.local_latex is not None for t in step.terms):
-        parts.append(_join([latex_product(_dot(t.input_symbol), t.local_latex) for t in step.terms
-                            if t.local_latex != "0"]) or "0")
+        parts.append(
+            _join(
+                [
+                    latex_product(_dot(t.input_symbol), t.local_latex)
+                    for t in step.terms
+                    if t.local_latex != "0"
+                ]
+            )
+            or "0"
+        )
         if all(t.local is not None for t in step.terms):
-            parts.append(_join([_number_product(t.tangent, t.local, decimals)
-                                for t in step.terms if t.local_latex != "0"]) or "0")
+            parts.append(
+                _join(
+                    [
+                        _number_product(t.tangent, t.local, decimals)
+                        for t in step.terms
+                        if t.local_latex != "0"
+                    ]
+                )
+                or "0"
+            )
     parts.append(total)
     return " = ".join(_dedupe(parts))
 

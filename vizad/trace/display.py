@@ -12,23 +12,29 @@ from ..text import escape
 
 __all__ = ["html_table", "text_table"]
 
-_STYLE = ("border-collapse:collapse;font-variant-numeric:tabular-nums;"
-          "font-family:var(--jp-code-font-family, monospace);font-size:13px")
+_STYLE = (
+    "border-collapse:collapse;font-variant-numeric:tabular-nums;"
+    "font-family:var(--jp-code-font-family, monospace);font-size:13px"
+)
 _CELL = "padding:2px 10px;text-align:left;border-bottom:1px solid rgba(128,128,128,0.3)"
 
 
-def html_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]],
-               note: str = "") -> str:
+def html_table(
+    title: str, header: Sequence[str], rows: Sequence[Sequence[str]], note: str = ""
+) -> str:
     """A table of plain-text cells, every cell escaped."""
     head = "".join(f'<th style="{_CELL}">{escape(h)}</th>' for h in header)
     body = "".join(
         "<tr>" + "".join(f'<td style="{_CELL}">{escape(c)}</td>' for c in row) + "</tr>"
-        for row in rows)
+        for row in rows
+    )
     foot = f'<div style="opacity:0.7;font-size:12px">{escape(note)}</div>' if note else ""
-    return (f'<div class="vizad-trace"><div style="font-weight:600;margin:4px 0">'
-            f"{escape(title)}</div>"
-            f'<table style="{_STYLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
-            f"</table>{foot}</div>")
+    return (
+        f'<div class="vizad-trace"><div style="font-weight:600;margin:4px 0">'
+        f"{escape(title)}</div>"
+        f'<table style="{_STYLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
+        f"</table>{foot}</div>"
+    )
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], limit: int = 30) -> str:
@@ -40,4 +46,3 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], limit: int 
     if len(rows) > limit:
         lines.append(f"… {len(rows) - limit} more steps")
     return "\n".join(lines)
-

@@ -22,8 +22,16 @@ class _Trace:
     kind = ""
     steps: tuple
 
-    def __init__(self, output: Node, feed: Mapping[Node, Any], steps: tuple, record,
-                 values: Mapping[Node, Any], numbers: Mapping[Node, int], decimals: int):
+    def __init__(
+        self,
+        output: Node,
+        feed: Mapping[Node, Any],
+        steps: tuple,
+        record,
+        values: Mapping[Node, Any],
+        numbers: Mapping[Node, int],
+        decimals: int,
+    ):
         #: The node the walkthrough is about, the feed it was evaluated at, and its steps.
         self.output = output
         self.feed = dict(feed)
@@ -51,7 +59,9 @@ class _Trace:
         try:
             return self._by_node[node]
         except KeyError:
-            raise StepNotFoundError(f"{node._describe()} has no step in this {self.kind} trace") from None
+            raise StepNotFoundError(
+                f"{node._describe()} has no step in this {self.kind} trace"
+            ) from None
 
     def label(self, node: Node) -> str:
         """``v4`` for a numbered node."""
@@ -67,14 +77,16 @@ class _Trace:
         d = self.decimals if decimals is None else decimals
         return self._header(), [self._row(step, d) for step in self.steps]
 
-    def check(self, eps: float = 1e-3, rtol: float | None = None, atol: float | None = None,
-              seed: int = 0) -> list:
+    def check(
+        self, eps: float = 1e-3, rtol: float | None = None, atol: float | None = None, seed: int = 0
+    ) -> list:
         """Check every step's op alone: its vjp (and jvp, when defined) against central
         differences at the recorded input values, as :func:`vizad.gradcheck` does (a random
         cotangent, tolerances from the values' float type, kinks reported rather than failed).
         Returns the failures, each naming the node, the op and the error; an empty list when
         all pass."""
         from .check import check_trace
+
         return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=seed)
 
     def _repr_html_(self) -> str:
@@ -123,8 +135,10 @@ class ReverseTrace(_Trace):
         """The backprop view: each forward node with its adjoint value laid on it (how
         first-generation frameworks ran backward ops over the forward graph), in
         display order."""
-        return {step.node: step.adjoint for step in sorted(
-            self.steps, key=lambda s: self.numbers.get(s.node, 0))}
+        return {
+            step.node: step.adjoint
+            for step in sorted(self.steps, key=lambda s: self.numbers.get(s.node, 0))
+        }
 
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """The extended-graph view: what each adjoint node computes (seed, sum, partial,
@@ -133,8 +147,10 @@ class ReverseTrace(_Trace):
 
     def _title(self) -> str:
         wrt = ", ".join(str(w) for w in self.wrt)
-        return (f"Reverse trace of {self._label_or_name(self.output)} w.r.t. {wrt}: "
-                f"{len(self.steps)} steps")
+        return (
+            f"Reverse trace of {self._label_or_name(self.output)} w.r.t. {wrt}: "
+            f"{len(self.steps)} steps"
+        )
 
     def _label_or_name(self, node):
         return pretty_label(self.label(node)) if node in self.numbers else str(node)
@@ -144,11 +160,21 @@ class ReverseTrace(_Trace):
 
     def _row(self, step: ReverseStep, d: int) -> list[str]:
         bar = marked(step.label, BAR)
-        parts = ", ".join(pretty_label(f"{bar}→{c.consumer_label[1:]}")
-                          + f" = {format_value(c.partial, d)}"
-                          for c in step.contributions) or "seed"
-        return [str(step.index), pretty_label(step.label), latex_to_text(step.definition),
-                format_value(step.value, d), parts, format_value(step.adjoint, d)]
+        parts = (
+            ", ".join(
+                pretty_label(f"{bar}→{c.consumer_label[1:]}") + f" = {format_value(c.partial, d)}"
+                for c in step.contributions
+            )
+            or "seed"
+        )
+        return [
+            str(step.index),
+            pretty_label(step.label),
+            latex_to_text(step.definition),
+            format_value(step.value, d),
+            parts,
+            format_value(step.adjoint, d),
+        ]
 
     def _line(self, step, d):
         return reverse_line(step, d)
@@ -170,10 +196,17 @@ class ForwardTrace(_Trace):
         return self.step_of(node).tangent
 
     def _title(self) -> str:
-        seeds = ", ".join(f"{marked(str(s), DOT)} = {format_value(self.values[t], self.decimals)}"
-                          if t in self.values else str(s) for s, t in self.seeds.items())
-        what = pretty_label(self.label(self.output)) if self.output in self.numbers \
+        seeds = ", ".join(
+            f"{marked(str(s), DOT)} = {format_value(self.values[t], self.decimals)}"
+            if t in self.values
+            else str(s)
+            for s, t in self.seeds.items()
+        )
+        what = (
+            pretty_label(self.label(self.output))
+            if self.output in self.numbers
             else str(self.output)
+        )
         return f"Forward trace of {what} with {seeds}: {len(self.steps)} steps"
 
     def _header(self):
@@ -181,9 +214,14 @@ class ForwardTrace(_Trace):
 
     def _row(self, step: ForwardStep, d: int) -> list[str]:
         rule = latex_to_text(forward_line(step, d))
-        return [str(step.index), pretty_label(step.label), latex_to_text(step.definition),
-                format_value(step.value, d), rule, format_value(step.tangent, d)]
+        return [
+            str(step.index),
+            pretty_label(step.label),
+            latex_to_text(step.definition),
+            format_value(step.value, d),
+            rule,
+            format_value(step.tangent, d),
+        ]
 
     def _line(self, step, d):
         return forward_line(step, d)
-

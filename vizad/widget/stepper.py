@@ -37,16 +37,27 @@ class Stepper(w.VBox):
 
     step = traitlets.Int(0)
 
-    def __init__(self, trace: ReverseTrace | ForwardTrace, view: str = "adjoint", *,
-                 check: bool | None = None, decimals: int | None = None, **kwargs):
+    def __init__(
+        self,
+        trace: ReverseTrace | ForwardTrace,
+        view: str = "adjoint",
+        *,
+        check: bool | None = None,
+        decimals: int | None = None,
+        **kwargs,
+    ):
         if not isinstance(trace, (ReverseTrace, ForwardTrace)):
-            raise ArgumentError(f"Stepper steps through a trace (vz.trace_reverse or "
-                            f"vz.trace_forward), got {type(trace).__name__}")
+            raise ArgumentError(
+                f"Stepper steps through a trace (vz.trace_reverse or "
+                f"vz.trace_forward), got {type(trace).__name__}"
+            )
         if view not in _VIEWS:
             raise ArgumentError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
         if not trace.steps:
-            raise ArgumentError("this trace has no steps to walk through: the output does not "
-                             "depend on the inputs it was traced with respect to")
+            raise ArgumentError(
+                "this trace has no steps to walk through: the output does not "
+                "depend on the inputs it was traced with respect to"
+            )
         self.trace = trace
         self.decimals = trace.decimals if decimals is None else decimals
         if check is None:
@@ -59,34 +70,81 @@ class Stepper(w.VBox):
 
         mode = "reverse" if isinstance(trace, ReverseTrace) else "forward"
         self.errors = w.Output(layout=w.Layout(max_height="200px", overflow="auto"))
-        self.title = w.HTML(f"<style>{PANEL_CSS}</style><b>vizad</b> · {mode} mode · "
-                            f"{len(trace.steps)} steps")
-        self.view = w.ToggleButtons(options=list(_VIEWS), value=view,
-                                    tooltips=["the forward graph", "with the generated graph",
-                                              "values laid on the forward graph"],
-                                    style={"button_width": "90px"})
-        self.graph = w.HTML(layout=w.Layout(overflow="auto", max_height="560px",
-                                            border="1px solid rgba(128,128,128,0.3)"))
+        self.title = w.HTML(
+            f"<style>{PANEL_CSS}</style><b>vizad</b> · {mode} mode · {len(trace.steps)} steps"
+        )
+        self.view = w.ToggleButtons(
+            options=list(_VIEWS),
+            value=view,
+            tooltips=[
+                "the forward graph",
+                "with the generated graph",
+                "values laid on the forward graph",
+            ],
+            style={"button_width": "90px"},
+        )
+        self.graph = w.HTML(
+            layout=w.Layout(
+                overflow="auto", max_height="560px", border="1px solid rgba(128,128,128,0.3)"
+            )
+        )
         last = max(len(trace.steps) - 1, 0)
         self.first_button = self._button("fast-backward", "first step", lambda: self._go(0))
         self.prev_button = self._button("step-backward", "previous step", self.prev)
         self.next_button = self._button("step-forward", "next step", self.next)
         self.last_button = self._button("fast-forward", "last step", lambda: self._go(last))
-        self.play = w.Play(value=0, min=0, max=last, step=1, interval=800, repeat=False,
-                           description="play", layout=w.Layout(width="auto"))
-        self.slider = w.IntSlider(value=0, min=0, max=last, description="step",
-                                  continuous_update=True, layout=w.Layout(width="320px"))
-        self.speed = w.FloatSlider(value=1.25, min=0.25, max=5.0, step=0.25,
-                                   description="steps/s", readout_format=".2f",
-                                   layout=w.Layout(width="240px"))
+        self.play = w.Play(
+            value=0,
+            min=0,
+            max=last,
+            step=1,
+            interval=800,
+            repeat=False,
+            description="play",
+            layout=w.Layout(width="auto"),
+        )
+        self.slider = w.IntSlider(
+            value=0,
+            min=0,
+            max=last,
+            description="step",
+            continuous_update=True,
+            layout=w.Layout(width="320px"),
+        )
+        self.speed = w.FloatSlider(
+            value=1.25,
+            min=0.25,
+            max=5.0,
+            step=0.25,
+            description="steps/s",
+            readout_format=".2f",
+            layout=w.Layout(width="240px"),
+        )
         self.panel = w.HTMLMath(layout=w.Layout(flex="2 1 420px"))
-        self.table = w.HTML(layout=w.Layout(flex="1 1 200px", max_height="320px",
-                                            overflow="auto"))
-        controls = w.HBox([self.first_button, self.prev_button, self.play, self.next_button,
-                           self.last_button, self.slider, self.speed],
-                          layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__([self.title, self.view, self.graph, controls,
-                          w.HBox([self.panel, self.table]), self.errors], **kwargs)
+        self.table = w.HTML(layout=w.Layout(flex="1 1 200px", max_height="320px", overflow="auto"))
+        controls = w.HBox(
+            [
+                self.first_button,
+                self.prev_button,
+                self.play,
+                self.next_button,
+                self.last_button,
+                self.slider,
+                self.speed,
+            ],
+            layout=w.Layout(flex_flow="row wrap", align_items="center"),
+        )
+        super().__init__(
+            [
+                self.title,
+                self.view,
+                self.graph,
+                controls,
+                w.HBox([self.panel, self.table]),
+                self.errors,
+            ],
+            **kwargs,
+        )
         self.add_class("vizad-stepper")
 
         # one piece of state: every control sets `step`, one observer redraws
@@ -130,12 +188,14 @@ class Stepper(w.VBox):
 
     def _guarded(self, fn):
         """``fn`` with its exceptions shown in the widget instead of vanishing."""
+
         @functools.wraps(fn)
         def run(*args):
             try:
                 return fn(*args)
-            except Exception:   # noqa: BLE001  (shown to the user, not swallowed)
+            except Exception:  # noqa: BLE001  (shown to the user, not swallowed)
                 self.errors.append_stderr(traceback.format_exc())
+
         return run
 
     def _set_speed(self, change: Mapping[str, Any]) -> None:
@@ -144,8 +204,9 @@ class Stepper(w.VBox):
     def layout_of(self, view: str) -> Layout:
         """The layout of ``view``, made on first use (one ``dot`` run per view)."""
         if view not in self._layouts:
-            self._layouts[view] = Layout(self.trace, view, decimals=self.decimals,
-                                         failed=frozenset(self.failures))
+            self._layouts[view] = Layout(
+                self.trace, view, decimals=self.decimals, failed=frozenset(self.failures)
+            )
         return self._layouts[view]
 
     def _render(self) -> None:
@@ -161,10 +222,16 @@ class Stepper(w.VBox):
         self.next_button.disabled = self.last_button.disabled = k >= self.n_steps - 1
 
 
-def step(y: Node, wrt: Node | Iterable[Node] | None = None,
-         feed: Mapping[Node, Any] | None = None, mode: str = "reverse", *,
-         tangents: Mapping[Node, Any] | None = None, view: str = "adjoint",
-         decimals: int = 3) -> Stepper:
+def step(
+    y: Node,
+    wrt: Node | Iterable[Node] | None = None,
+    feed: Mapping[Node, Any] | None = None,
+    mode: str = "reverse",
+    *,
+    tangents: Mapping[Node, Any] | None = None,
+    view: str = "adjoint",
+    decimals: int = 3,
+) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
     node of ``wrt``, or the first Variable)."""
