@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import VizadError
+from .errors import ArgumentError, VizadError
 from .expr import parse_expression
 
 __all__ = ["main"]
@@ -46,19 +46,19 @@ def _values(pairs: list[str], names: dict) -> dict:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise VizadError(f"--at takes NAME=VALUE pairs; got {pair!r}")
+            raise ArgumentError(f"--at takes NAME=VALUE pairs; got {pair!r}")
         if name not in names:
-            raise VizadError(
+            raise ArgumentError(
                 f"--at gives {name!r}, which is not in the expression "
                 f"(it has {', '.join(names) or 'no variables'})"
             )
         try:
             feed[names[name]] = float(value)
         except ValueError:
-            raise VizadError(f"--at {name}: {value!r} is not a number") from None
+            raise ArgumentError(f"--at {name}: {value!r} is not a number") from None
     missing = [n for n in names if names[n] not in feed]
     if missing:
-        raise VizadError(f"--at is missing a value for {', '.join(missing)}")
+        raise ArgumentError(f"--at is missing a value for {', '.join(missing)}")
     return feed
 
 
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         feed = _values(args.at, names)
         chosen = [names[n] for n in args.wrt] if args.wrt else None
         if args.wrt and any(n not in names for n in args.wrt):
-            raise VizadError(f"--wrt names a variable not in the expression: {args.wrt}")
+            raise ArgumentError(f"--wrt names a variable not in the expression: {args.wrt}")
         if args.mode == "reverse":
             trace = trace_reverse(y, chosen, feed, decimals=args.decimals)
         else:

@@ -18,6 +18,7 @@ __all__ = [
     "GradcheckError",
     "ArgumentError",
     "StepNotFoundError",
+    "RuleNotDefinedError",
     "RenderError",
     "GraphvizNotFoundError",
     "ExpressionError",
@@ -62,11 +63,16 @@ class ArgumentError(VizadError, ValueError, TypeError):
     of the wrong kind, a trace without steps."""
 
 
-class StepNotFoundError(VizadError, KeyError):
-    """A trace has no step for the node asked about."""
+class StepNotFoundError(VizadError, KeyError, IndexError):
+    """A trace has no step for the node (or the step number) asked about."""
 
     def __str__(self) -> str:  # KeyError would show the message's repr
         return str(self.args[0]) if self.args else ""
+
+
+class RuleNotDefinedError(VizadError, NotImplementedError):
+    """An op has no rule for what was asked: no vjp for reverse mode, no jvp for forward mode,
+    no compute."""
 
 
 class RenderError(VizadError, RuntimeError):

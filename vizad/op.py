@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
-from .errors import GraphError, ShapeError
+from .errors import GraphError, RuleNotDefinedError, ShapeError
 from .node import Node, TupleShape, as_node, static_shape
 
 __all__ = [
@@ -97,17 +97,17 @@ class Op:
     # -- the definition ------------------------------------------------------------------
     def compute(self, *values: Any, **attrs: Any) -> Any:
         """The value of the node from its input values (numpy arrays)."""
-        raise NotImplementedError(f"op {self.name!r} defines no compute")
+        raise RuleNotDefinedError(f"op {self.name!r} defines no compute")
 
     def vjp(self, node: Node, adjoint: Node) -> Sequence[Node | None]:
         """Reverse mode: one adjoint node per input (None for a zero or unneeded adjoint)."""
-        raise NotImplementedError(
+        raise RuleNotDefinedError(
             f"op {self.name!r} defines no vjp, so reverse mode cannot differentiate through it"
         )
 
     def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         """Forward mode: the tangent node of ``node`` from its inputs' tangents (None = zero)."""
-        raise NotImplementedError(
+        raise RuleNotDefinedError(
             f"op {self.name!r} defines no jvp, so forward mode cannot differentiate through it"
         )
 
@@ -230,7 +230,7 @@ class ElementwiseOp(Op):
     def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         """The local partial derivatives ∂node/∂input as graph nodes (or ZERO, ONE,
         MINUS_ONE), one per input."""
-        raise NotImplementedError(f"op {self.name!r} defines no partials")
+        raise RuleNotDefinedError(f"op {self.name!r} defines no partials")
 
     def infer_shape(self, shapes, attrs):
         if any(isinstance(s, TupleShape) for s in shapes):

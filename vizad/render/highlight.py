@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, StepNotFoundError
 from ..trace import ReverseTrace
 from .scene import Scene
 
@@ -30,7 +30,7 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
         )
     n = len(trace.steps)
     if not -n <= step < n:
-        raise IndexError(f"step {step} is out of range: the trace has {n} steps")
+        raise StepNotFoundError(f"step {step} is out of range: the trace has {n} steps")
     step %= n
     ids = scene.ids
     states: dict[str, str] = {}

@@ -17,7 +17,6 @@ __all__ = [
     "dot_attrs",
     "edge_attrs",
     "css_rules",
-    "LEGEND",
 ]
 
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
@@ -55,14 +54,6 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "summary": {"stroke": GREY, "style": "bold"},
 }
 EDGE_HIGHLIGHT = {"stroke": VERMILLION, "width": "2.5"}
-
-LEGEND = {
-    "current": "current step",
-    "consumer": "consumers (their v̄ᵢ→ⱼ are summed)",
-    "involved": "adjoint nodes of this step",
-    "done": "done",
-    "pending": "pending",
-}
 
 
 def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:

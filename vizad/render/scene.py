@@ -67,9 +67,6 @@ class Scene:
     ids: dict[Node, str] = field(default_factory=dict)
     trace: Any = None
 
-    def item_of(self, node: Node) -> str | None:
-        return self.ids.get(node)
-
 
 def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
     """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``."""

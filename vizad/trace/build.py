@@ -13,6 +13,7 @@ from ..executor import Executor
 from ..forward import build_tangents
 from ..graph import as_node_list, number_ranked, ranked_order
 from ..node import Node, as_node, shape_of
+from ..tree import floating_dtype, tree_map
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import build_adjoints
 from ..text import latex_name, latex_value
@@ -90,7 +91,7 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
     y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_forward")
     if tangents is None:
         first = _default_wrt(ranked)[:1]
-        tangents = {x: np.ones_like(np.asarray(forward[x], dtype=float)) for x in first}
+        tangents = {x: np.ones(np.shape(forward[x]), floating_dtype(forward[x])) for x in first}
     record = build_tangents(y, tangents, shapes=shapes, all_locals=True)
     wanted = []
     for node in record.order:
@@ -268,6 +269,5 @@ def _term(x: Node, k: int, node: Node, record, values, names: _Names) -> Tangent
 
 
 def _zeros_like(value: Any):
-    if isinstance(value, tuple):
-        return tuple(_zeros_like(v) for v in value)
-    return np.zeros_like(np.asarray(value, dtype=np.result_type(np.asarray(value), float)))
+    """A zero tangent for ``value``, in its float type (leaf by leaf for a tuple)."""
+    return tree_map(lambda v: np.zeros(np.shape(v), floating_dtype(v)), value)
