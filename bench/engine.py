@@ -26,13 +26,13 @@ import vizad as vz  # noqa: E402
 from _timing import machine, median_time  # noqa: E402
 
 
-def mlp() -> None:
+def mlp(dtype=np.float64) -> None:
     rng = np.random.default_rng(0)
     n, d, h, k = 128, 784, 256, 10
-    X_val = rng.standard_normal((n, d))
-    Y_val = np.eye(k)[rng.integers(0, k, n)]
-    W1_val = rng.standard_normal((d, h)) * 0.05
-    W2_val = rng.standard_normal((h, k)) * 0.05
+    X_val = rng.standard_normal((n, d)).astype(dtype)
+    Y_val = np.eye(k, dtype=dtype)[rng.integers(0, k, n)]
+    W1_val = (rng.standard_normal((d, h)) * 0.05).astype(dtype)
+    W2_val = (rng.standard_normal((h, k)) * 0.05).astype(dtype)
 
     X, Y = vz.Variable("X", shape=(n, d)), vz.Variable("Y", shape=(n, k))
     W1, W2 = vz.Variable("W1", shape=(d, h)), vz.Variable("W2", shape=(h, k))
@@ -57,12 +57,14 @@ def mlp() -> None:
         return loss_v, dW1, dW2
 
     ours, ref = executor.run(feed), by_hand()
+    exact = dtype == np.float64
     for a, b in zip(ours, ref):
-        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+        assert a.dtype == b.dtype == dtype, (a.dtype, b.dtype)
+        np.testing.assert_allclose(a, b, rtol=1e-10 if exact else 1e-4, atol=1e-12 if exact else 1e-6)
     t_vz = median_time(lambda: executor.run(feed), repeat=21, warmup=3)
     t_np = median_time(by_hand, repeat=21, warmup=3)
     print(
-        f"MLP 784-256-10, batch 128, forward + 2 weight gradients "
+        f"MLP 784-256-10, batch 128, {np.dtype(dtype).name}, forward + 2 weight gradients "
         f"({len(executor._steps)} ops in the plan)"
     )
     print(f"  numpy by hand   {t_np * 1e3:8.3f} ms")
@@ -162,6 +164,7 @@ def scalar_graph() -> None:
 
 if __name__ == "__main__":
     print(machine())
-    mlp()
+    mlp(np.float64)
+    mlp(np.float32)
     chains()
     scalar_graph()
