@@ -88,3 +88,16 @@ def test_no_false_alarm_on_the_correct_op(name, case):
     node, xs, feed = _setup(name, case)
     assert vz.trace_reverse(node, xs, feed).check() == []
     assert vz.gradcheck(node, xs, feed).ok
+
+
+@pytest.mark.parametrize("start", range(0, 300, 50), ids=lambda s: f"seeds-{s}-{s + 49}")
+def test_no_false_alarm_over_random_graphs(start):
+    """The checkers pass every correct graph of the differential test's generator."""
+    differential = pytest.importorskip("differential")
+    for seed in range(start, start + 50):
+        g = differential.make_graph(seed)
+        feed = {x: g.values[x] for x in g.inputs}
+        report = vz.gradcheck(g.output, g.inputs, feed, raise_on_failure=False)
+        assert report.ok, f"seed {seed}:\n{report}"
+        failures = vz.trace_reverse(g.output, g.inputs, feed).check()
+        assert failures == [], f"seed {seed}: {[f.message for f in failures]}"
