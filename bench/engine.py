@@ -60,7 +60,9 @@ def mlp(dtype=np.float64) -> None:
     exact = dtype == np.float64
     for a, b in zip(ours, ref):
         assert a.dtype == b.dtype == dtype, (a.dtype, b.dtype)
-        np.testing.assert_allclose(a, b, rtol=1e-10 if exact else 1e-4, atol=1e-12 if exact else 1e-6)
+        np.testing.assert_allclose(
+            a, b, rtol=1e-10 if exact else 1e-4, atol=1e-12 if exact else 1e-6
+        )
     t_vz = median_time(lambda: executor.run(feed), repeat=21, warmup=3)
     t_np = median_time(by_hand, repeat=21, warmup=3)
     print(

@@ -296,7 +296,8 @@ class _Builder:
         ta = len(sa) >= 2 and bool(r.integers(2))
         k = sa[-2] if ta else sa[-1]
         n = int(r.choice(self.DIMS))
-        forms = [(k, n), (n, k)] + ([(k,)] if self.g.declared else []) + [(2, k, n)]
+        batch = sa[0] if len(sa) == 3 else 2  # a batch dimension that broadcasts with a's
+        forms = [(k, n), (n, k)] + ([(k,)] if self.g.declared else []) + [(batch, k, n)]
         form = forms[r.integers(len(forms))]
         tb = form == (n, k)
         fits = [m for m in self.arrays() if self.shape_of(m) == form]
@@ -685,7 +686,7 @@ def reproduction(g: Graph, error: Exception) -> str:
     return f"seed {g.seed}: {type(error).__name__}: {error} (no smaller prefix fails)"
 
 
-def run(seeds, third_order_every: int = 1) -> list[str]:
+def run(seeds, third_order_every: int = 1, verbose: bool = False) -> list[str]:
     """Check each seed; returns a reproduction per failure (empty when all pass)."""
     failures = []
     for seed in seeds:
@@ -694,14 +695,14 @@ def run(seeds, third_order_every: int = 1) -> list[str]:
             check_graph(g, third_order=seed % third_order_every == 0)
         except Exception as exc:  # noqa: BLE001 - errors are failures too
             failures.append(reproduction(g, exc))
+            if verbose:
+                print(failures[-1], end="\n\n", flush=True)
     return failures
 
 
 if __name__ == "__main__":  # make fuzz N=5000
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     start = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    found = run(range(start, start + n))
-    for text in found:
-        print(text, end="\n\n")
+    found = run(range(start, start + n), verbose=True)
     print(f"{n} graphs, {len(found)} failures")
     sys.exit(1 if found else 0)
