@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint fuzz bench golden notebooks setup-notebook setup-test graphviz clean
+.PHONY: lab test lint fuzz bench gallery golden notebooks setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -42,6 +42,10 @@ notebooks: setup-test graphviz
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
 	    --ExecutePreprocessor.store_widget_state=True notebooks/*.ipynb
+
+## make gallery: screenshots of the example graphs at 1024×768 in docs/gallery/ (review them)
+gallery: setup-test graphviz
+	$(PY) docs/gallery.py
 
 ## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
 golden: setup-test graphviz

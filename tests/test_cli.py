@@ -71,7 +71,7 @@ def test_walkthrough_command_writes_a_page(tmp_path, capsys):
         == 0
     )
     page = out.read_text()
-    assert "v̇₃ = <b>2<" in page  # the panel
+    assert "v̇₃ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>2<" in page  # the panel
     assert "v̇₃ = 2<" in page  # the graph's box
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.render import layout as layout_module
+from vizad.render import dot as dot_module
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("VIZAD_REGENERATE_GOLDEN") == "1"
@@ -45,6 +45,13 @@ CASES = {
     "lecture_forward_mode_step3": lambda: vz.draw(_forward_of(lecture_trace()), "adjoint", step=3),
     "course_adjoint": lambda: vz.draw(course_trace(), "adjoint"),
 }
+# every view of every example graph of the tutorials, at their middle step
+for _name, _make in vz.examples.ALL.items():
+    for _k, _view in enumerate(("forward", "extended", "laid")):
+        CASES[f"example_{_name}_{_view}"] = lambda make=_make, view=_view: vz.draw(
+            (t := make()), view, step=len(t.steps) // 2
+        )
+CASES["example_mlp_adjoint_detail"] = lambda: vz.draw(vz.examples.mlp(), "adjoint", detail=True)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -62,7 +69,7 @@ def test_golden_lecture_content():
     """What the lecture's pictures must show, independent of the golden files."""
     forward = vz.draw(lecture_trace(), "forward").source
     for k in range(1, 8):
-        assert re.search(rf"\bv{k} \[label=<<B>v{chr(0x2080 + k)}", forward)
+        assert re.search(rf"\"v{chr(0x2080 + k)}\" \[label=<<B>v{chr(0x2080 + k)}", forward)
     assert "v₁ × v₂" in forward and "rankdir=LR" in forward
     adjoint = vz.draw(lecture_trace(), "adjoint").source
     for text in (
@@ -154,7 +161,7 @@ def test_without_dot(monkeypatch):
 def test_layout_once_then_restyle_without_dot(monkeypatch):
     layout = vz.Layout(lecture_trace(), "adjoint")
     calls = []
-    monkeypatch.setattr(layout_module.subprocess, "run", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(dot_module.subprocess, "run", lambda *a, **k: calls.append(a))
     plain = layout.svg()
     step5 = layout.svg(5)
     assert not calls  # stepping never runs dot
@@ -219,11 +226,11 @@ def test_large_wide_graph_is_grouped_into_bands():
 
 def test_bad_arguments():
     trace = lecture_trace()
-    with pytest.raises(ValueError, match="view must be one of"):
+    with pytest.raises(ValueError, match="has the views"):
         vz.draw(trace, "sideways")
     with pytest.raises(ValueError, match="needs a trace"):
         vz.draw(trace.output, "forward", step=1)
-    with pytest.raises(ValueError, match="backprop view"):
+    with pytest.raises(ValueError, match="need a trace"):
         vz.draw(trace.output, "backprop")
     with pytest.raises(ValueError, match="nothing to draw"):
         vz.draw([])
@@ -235,3 +242,73 @@ def test_drawing_nodes_of_a_gradient_of_gradient():
     (h,) = vz.gradients(g, [x])
     source = vz.draw(h, "adjoint").source
     assert "adjoint graph 1" in source and "adjoint graph 2" in source
+
+
+def test_tangent_graph_matches_the_tangent_table():
+    """The lecture's tangent graph reads like its v̇ table: v̇₇ = v̇₆ − v̇₅ with the zero tangent
+    v̇₅ drawn as a box "v̇₅ = 0", and no node that feeds nothing (the local partial cos v₂ of
+    the zero tangent v̇₅ is not drawn)."""
+    trace = vz.examples.lecture_forward()
+    scene = vz.render.build_scene(trace, "tangent")
+    by_name = {item.name: item for item in scene.items}
+    assert by_name["v̇₇"].lines[1] == "= v̇₆ - v̇₅"
+    assert by_name["v̇₄"].lines[1] == "= v̇₁ v₂ + v̇₂ v₁"
+    assert {"v̇₅ = 0", "v̇₂ = 0"} <= set(by_name)
+    zero_edges = {(e.tail, e.head) for e in scene.edges if e.kind == "zero"}
+    ids = {item.name: item.id for item in scene.items}
+    assert (ids["v̇₅ = 0"], ids["v̇₇"]) in zero_edges and (ids["v̇₂ = 0"], ids["v̇₄"]) in zero_edges
+    assert "∂v₅/∂v₂" not in by_name
+    fed = {e.tail for e in scene.edges}
+    output = ids["v̇₇"]
+    dangling = [
+        i.name
+        for i in scene.items
+        if i.kind in ("tangent", "zero") and i.id not in fed and i.id != output
+    ]
+    assert dangling == []
+    assert scene.title == "Tangent graph of v₇ (forward mode)"
+    assert set(scene.clusters.values()) == {"forward graph", "tangent graph (built by jvp)"}
+
+
+def test_names_in_the_lecture_notation():
+    trace = vz.examples.lecture()
+    scene = vz.render.build_scene(trace, "adjoint")
+    names = [item.name for item in scene.items]
+    for name in ("v̄₇ (seed)", "v̄₆ = v̄₆→₇", "v̄₂→₅", "∂v₅/∂v₂", "v̄₂", "v̄₁"):
+        assert name in names
+    by_name = {item.name: item for item in scene.items}
+    assert by_name["v̄₂"].lines[1] == "= v̄₂→₅ + v̄₂→₄"
+    assert by_name["v̄₂→₅"].lines[1] == "= v̄₅ × ∂v₅/∂v₂"
+    # reads edges shape the layout but are drawn only when asked for
+    assert {e.kind for e in scene.edges} == {"forward", "extension", "anchor"}
+    drawn = vz.render.build_scene(trace, "adjoint", reads=True)
+    assert "reads" in {e.kind for e in drawn.edges}
+    assert "style=invis" in vz.draw(trace, "adjoint").source
+
+
+def test_second_order_names_number_the_first_extension():
+    """In the Hessian-vector product's trace, the first adjoint graph is part of the forward
+    graph: its nodes get numbers after the original nodes, and say which adjoint they are."""
+    trace = vz.examples.hvp()
+    scene = vz.render.build_scene(trace, "forward")
+    lines = {item.name: item.lines for item in scene.items}
+    assert lines["v₁"][1] == "= v"
+    aliases = [ls[1] for ls in lines.values() if ls[1].startswith("is ")]
+    assert "is v̄₁⁽¹⁾" in aliases  # the first gradient's v̄₁, not this trace's
+    numbers = trace.names.numbers
+    first = [n for n in numbers if n.origin is None and not any(i.origin for i in vz.topo_sort(n))]
+    later = [n for n in numbers if n.origin is not None]
+    assert max(numbers[n] for n in first) < min(numbers[n] for n in later)
+
+
+def test_simplified_and_detailed_adjoint_views():
+    trace = vz.examples.broadcast()
+    simple = vz.render.build_scene(trace, "adjoint")
+    detail = vz.render.build_scene(trace, "adjoint", detail=True)
+    assert len(simple.items) < len(detail.items)
+    assert "folded" in simple.note and detail.note == ""
+    # the folded identity partial is listed in the box it copies, and highlights it
+    step = trace.step_of(trace.wrt[1])
+    (c,) = step.contributions
+    assert simple.ids[c.unreduced_node] == simple.ids[trace.step_of(c.consumer).adjoint_node]
+    assert any("before Σ" in line for item in simple.items for line in item.lines)

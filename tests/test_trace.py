@@ -18,7 +18,7 @@ def lecture():
 def test_forward_walkthrough_of_the_lecture(lecture):
     x1, x2, y, feed = lecture
     trace = vz.trace_forward(y, feed, {x1: 1.0})
-    assert [s.label for s in trace.steps] == [f"v{k}" for k in range(1, 8)]
+    assert [s.label for s in trace.steps] == [f"v{chr(0x2080 + k)}" for k in range(1, 8)]
     assert [float(s.tangent) for s in trace.steps] == pytest.approx([1, 0, 0.5, 5, 0, 5.5, 5.5])
     assert [float(s.value) for s in trace.steps] == pytest.approx(
         [2, 5, math.log(2), 10, math.sin(5), math.log(2) + 10, math.log(2) + 10 - math.sin(5)]
@@ -49,18 +49,18 @@ def test_forward_default_seed_is_the_first_variable(lecture):
 def test_reverse_walkthrough_of_the_lecture(lecture):
     x1, x2, y, feed = lecture
     trace = vz.trace_reverse(y, [x1, x2], feed)
-    assert [s.label for s in trace.steps] == [f"v{k}" for k in range(7, 0, -1)]
+    assert [s.label for s in trace.steps] == [f"v{chr(0x2080 + k)}" for k in range(7, 0, -1)]
     assert [float(s.adjoint) for s in trace.steps] == pytest.approx(
         [1, 1, -1, 1, 1, 2 - math.cos(5), 5.5]
     )
     v2, v1 = trace.step_of(x2), trace.step_of(x1)
     assert [(c.consumer_label, round(float(c.partial), 3)) for c in v2.contributions] == [
-        ("v5", -0.284),
-        ("v4", 2.0),
+        ("v₅", -0.284),
+        ("v₄", 2.0),
     ]
     assert [(c.consumer_label, float(c.partial)) for c in v1.contributions] == [
-        ("v4", 5.0),
-        ("v3", 0.5),
+        ("v₄", 5.0),
+        ("v₃", 0.5),
     ]
     from_v5 = v2.contributions[0]
     assert from_v5.local_latex == r"\cos v_{2}" and from_v5.local == pytest.approx(math.cos(5))
@@ -106,10 +106,10 @@ def test_course_example():
     x2, x3 = x1 + 3, x1 + 5
     y = x2 * x3
     trace = vz.trace_reverse(y, [x1, x2, x3], {x1: 2.0})
-    assert [s.label for s in trace.steps] == ["v4", "v3", "v2", "v1"]
+    assert [s.label for s in trace.steps] == ["v₄", "v₃", "v₂", "v₁"]
     assert trace.steps[1].definition == "v_{1} + 5"
     assert [float(s.adjoint) for s in trace.steps] == [1, 5, 7, 12]  # x3, x2, 2·x1 + 8
-    assert [c.consumer_label for c in trace.step_of(x1).contributions] == ["v3", "v2"]
+    assert [c.consumer_label for c in trace.step_of(x1).contributions] == ["v₃", "v₂"]
     assert trace.derivation().lines[3].endswith(r"= \bar{v}_{3} + \bar{v}_{2} = 5 + 7 = 12")
     forward = vz.trace_forward(y, {x1: 2.0}, {x1: 1.0})
     assert [float(s.tangent) for s in forward.steps] == [1, 1, 1, 12]

@@ -80,16 +80,24 @@ from .trace import (
     Derivation,
     ForwardStep,
     ForwardTrace,
+    Name,
+    Names,
     ReverseStep,
     ReverseTrace,
     TangentTerm,
+    Trace,
     trace_forward,
     trace_reverse,
 )
+from . import examples
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "examples",
+    "Trace",
+    "Names",
+    "Name",
     # graph
     "Node",
     "Variable",

@@ -8,14 +8,12 @@ from pathlib import Path
 
 from .errors import ArgumentError
 from .render import Layout
-from .render.panel import PANEL_CSS, running_table, step_panel
-from .text import escape, pretty_label
-from .trace import ForwardTrace, ReverseTrace
+from .text import escape
+from .trace import Trace
 from .widget import Stepper
+from .widget.panel import PANEL_CSS, running_table, step_panel
 
 __all__ = ["export_html"]
-
-_VIEWS = ("forward", "adjoint", "backprop")
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -91,22 +89,21 @@ h1{{font-size:20px;margin:0 0 8px}}
 
 
 def export_html(
-    target, path: str | Path, *, title: str | None = None, view: str = "adjoint"
+    target, path: str | Path, *, title: str | None = None, view: str | None = None
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path."""
     if isinstance(target, Stepper):
         trace, failures = target.trace, dict(target.failures)
         view = target.view.value
-    elif isinstance(target, (ReverseTrace, ForwardTrace)):
+    elif isinstance(target, Trace):
         trace = target
         failures = {}
         for failure in trace.check():
             failures.setdefault(failure.step, failure.message)
     else:
         raise ArgumentError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
-    if view not in _VIEWS:
-        raise ArgumentError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
+    view = trace.view(view)
     n = len(trace.steps)
     if not n:
         raise ArgumentError(
@@ -114,23 +111,18 @@ def export_html(
             "the inputs it was traced with respect to"
         )
     frames = {}
-    for v in _VIEWS:
+    for v in trace.views:
         layout = Layout(trace, v, failed=frozenset(failures))
         frames[v] = {"svg": layout.template, "css": [layout.css(k) for k in range(n)]}
     data = {
         "view": view,
-        "views": list(_VIEWS),
+        "views": list(trace.views),
         "frames": frames,
         "panels": [step_panel(trace, k, failures, math=False) for k in range(n)],
         "tables": [running_table(trace, k, failures) for k in range(n)],
     }
-    mode = "reverse" if isinstance(trace, ReverseTrace) else "forward"
-    what = (
-        pretty_label(trace.label(trace.output))
-        if trace.output in trace.numbers
-        else str(trace.output)
-    )
-    title = title or f"vizad walkthrough of {what} ({mode} mode, {n} steps)"
+    what = trace.label(trace.output)
+    title = title or f"vizad walkthrough of {what} ({trace.mode} mode, {n} steps)"
     page = _PAGE.format(
         title=escape(title),
         panel_css=PANEL_CSS,

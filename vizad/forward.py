@@ -52,9 +52,9 @@ class Tangents:
             kind = "seed" if node in self.seeds else "tangent"
             roles.setdefault(self._tangent[node], []).append(AdjointRole(kind, node))
         for node, locals_ in self._locals.items():
-            for x, p in zip(node.inputs, locals_):
+            for k, (x, p) in enumerate(zip(node.inputs, locals_)):
                 if isinstance(p, Node):
-                    roles.setdefault(p, []).append(AdjointRole("local", x, node))
+                    roles.setdefault(p, []).append(AdjointRole("local", x, node, k))
         return {node: tuple(r) for node, r in roles.items()}
 
     def __repr__(self) -> str:

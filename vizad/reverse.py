@@ -53,6 +53,8 @@ class AdjointRole(NamedTuple):
     of: Node
     #: vⱼ for partials, unreduced partials and locals; None otherwise.
     consumer: Node | None = None
+    #: The position of vᵢ among vⱼ's inputs (``v₁ × v₁`` has a partial for each).
+    index: int = 0
 
 
 class Adjoints:
@@ -89,13 +91,17 @@ class Adjoints:
             kind = "seed" if node is self.output else "adjoint"
             roles.setdefault(self._adjoint[node], []).append(AdjointRole(kind, node))
             for p in self._partials.get(node, ()):
-                roles.setdefault(p.node, []).append(AdjointRole("partial", node, p.consumer))
+                roles.setdefault(p.node, []).append(
+                    AdjointRole("partial", node, p.consumer, p.index)
+                )
                 if p.unreduced is not None:
                     roles.setdefault(p.unreduced, []).append(
-                        AdjointRole("unreduced", node, p.consumer)
+                        AdjointRole("unreduced", node, p.consumer, p.index)
                     )
                 if isinstance(p.local, Node):
-                    roles.setdefault(p.local, []).append(AdjointRole("local", node, p.consumer))
+                    roles.setdefault(p.local, []).append(
+                        AdjointRole("local", node, p.consumer, p.index)
+                    )
         return {node: tuple(r) for node, r in roles.items()}
 
     def __repr__(self) -> str:

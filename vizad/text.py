@@ -171,7 +171,7 @@ def latex_to_text(latex: str) -> str:
     """The LaTeX that vizad writes, as readable plain text: ``\\bar{v}_{5} \\cos v_{2}`` →
     ``v̄₅ cos v₂``, ``\\frac{1}{v_{1}}`` → ``1/v₁``. For tables and text reprs."""
     text, _ = _convert(latex, 0, "")
-    return re.sub(r"\s+", " ", text).replace("∂ ", "∂").strip()
+    return re.sub(r"\s+", " ", text).replace("∂ ", "∂").replace("'", "′").strip()
 
 
 def _unescape_text(body: str) -> str:
@@ -254,8 +254,10 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
         elif c in "_^":
             body, i = _arg(s, i + 1)
             table = _SUB if c == "_" else _SUP
-            converted = body.translate(table)
-            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ" for ch in converted) and converted:
+            converted = (
+                body.replace(" ", "").translate(table) if "→" in body else body.translate(table)
+            )
+            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ→" for ch in converted) and converted:
                 out += converted
             else:
                 out += ("_" if c == "_" else "^") + _wrap(body)

@@ -111,7 +111,7 @@ class TupleGet(Op):
         return tuple_get(tangents[0], node.attrs["index"])
 
     def latex(self, args, attrs):
-        return f"{args[0]}_{{[{attrs['index']}]}}"
+        return f"{args[0]}[{attrs['index']}]"
 
 
 ones_like = register(OnesLike())

@@ -28,21 +28,31 @@ MAX_BOXES = 400
 
 def draw(
     target,
-    view: str = "forward",
+    view: str | None = None,
     step: int | None = None,
     *,
     decimals: int = 3,
     max_boxes: int = MAX_BOXES,
+    detail: bool = False,
+    reads: bool = False,
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
-    ``view`` is "forward" (the graph, left to right), "adjoint" (the graph with the adjoint or
-    tangent nodes that reverse or forward mode generated) or "backprop" (the forward graph with
-    each node's adjoint value laid on it; needs a trace). With a trace and a ``step``, that step
-    is highlighted. Graphs with more than ``max_boxes`` boxes are summarised (the picture says
-    what was collapsed). Display it in Jupyter, or ``.render(format="png")`` it for slides.
+    Views of nodes: "forward" (the default: the graph, left to right) and "adjoint" or
+    "tangent" (the graph with the adjoint or tangent nodes that built them). Views of a trace
+    (``trace.views``): reverse mode "forward", "adjoint" (the default) and "backprop" (each
+    node's adjoint laid on the forward graph, edges labelled with ∂vⱼ/∂vᵢ); forward mode
+    "forward", "tangent" (the default) and "tangents" (tangents laid on the forward graph).
+    With a trace and a ``step``, that step is highlighted.
+
+    Extended views are simplified unless ``detail=True`` (trivial copies folded, one-use parts
+    of a formula and constants written into their consumers); ``reads=True`` draws the edges
+    by which extension nodes read forward values. Tensors show their shape and a heatmap
+    (blue negative, red positive, with the largest magnitude written under it). Graphs with
+    more than ``max_boxes`` boxes are summarised (the picture says what was collapsed).
+    Display it in Jupyter, or ``.render(format="png")`` it for slides.
     """
-    scene = summarize(build_scene(target, view, decimals), max_boxes)
+    scene = summarize(build_scene(target, view, decimals, detail=detail, reads=reads), max_boxes)
     if step is None:
         return to_drawing(scene)
     lit = highlight(scene, step)

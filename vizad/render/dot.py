@@ -8,16 +8,30 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Mapping
 
 import graphviz
 
-from ..errors import INSTALL_HINT, GraphvizNotFoundError
-from ..text import escape
-from .palette import FONT, dot_attrs, edge_attrs
+from ..errors import INSTALL_HINT, GraphvizNotFoundError, RenderError
+from ..text import escape, format_number
+from .palette import (
+    FONT,
+    STATE_STYLE,
+    STATE_WORDS,
+    diverging,
+    dot_attrs,
+    edge_attrs,
+    heat_grid,
+    heat_scale,
+)
 from .scene import Scene
 
-__all__ = ["Drawing", "GraphvizNotFoundError", "to_drawing", "INSTALL_HINT"]
+__all__ = ["Drawing", "GraphvizNotFoundError", "to_drawing", "dot_names", "run_dot", "INSTALL_HINT"]
+
+#: The side of a heatmap cell, in points.
+CELL = 7
 
 
 class Drawing(graphviz.Digraph):
@@ -56,7 +70,8 @@ def to_drawing(
     edge_highlights: frozenset[str] = frozenset(),
     caption: str = "",
 ) -> Drawing:
-    """The DOT of ``scene``, each box styled by its kind and its step state."""
+    """The DOT of ``scene``, each box styled by its kind and its step state. A box's DOT name
+    is its name (v̄₃→₅), so that the SVG's tooltips say what the box is."""
     states = states or {}
     drawing = Drawing(name="vizad", engine="dot")
     forward = sum(1 for i in scene.items if i.kind in ("variable", "forward"))
@@ -79,20 +94,17 @@ def to_drawing(
         label=_html_lines(label, bold_first=False, cut=False),
     )
     drawing.attr("node", fontname=FONT, fontsize="12", margin="0.08,0.04")
-    drawing.attr("edge", arrowsize="0.7", color="#888888")
+    drawing.attr("edge", arrowsize="0.7", color="#888888", fontname=FONT)
+    names = dot_names(scene)
 
     def add_items(target, items):
         for item in items:
             attrs = dot_attrs(item.kind, states.get(item.id))
-            target.node(
-                item.id,
-                label=_html_lines(item.lines, bold_first=item.kind != "constant"),
-                id=item.id,
-                **attrs,
-            )
+            target.node(names[item.id], label=_label(item), id=item.id, **attrs)
 
-    loose = [i for i in scene.items if i.cluster is None]
-    add_items(drawing, loose)
+    if scene.legend:
+        drawing.node("legend", label=_legend(scene.trace.mode), id="vz_legend", shape="plaintext")
+    add_items(drawing, [i for i in scene.items if i.cluster is None])
     for cluster, title in scene.clusters.items():
         with drawing.subgraph(name=cluster) as sub:
             sub.attr(
@@ -111,8 +123,8 @@ def to_drawing(
             else {}
         )
         drawing.edge(
-            edge.tail,
-            edge.head,
+            names[edge.tail],
+            names[edge.head],
             id=edge.id,
             **edge_attrs(edge.kind, edge.id in edge_highlights),
             **extra,
@@ -120,8 +132,84 @@ def to_drawing(
     return drawing
 
 
+def dot_names(scene: Scene) -> dict[str, str]:
+    """Item id → DOT node name: the item's name; a constant's value with " (constant)", made
+    unique with primes (only constants can share a value)."""
+    names: dict[str, str] = {}
+    seen: set[str] = set()
+    for item in scene.items:
+        name = item.name + (" (constant)" if item.kind == "constant" else "")
+        while name in seen or name == "legend":
+            name += "′"
+        seen.add(name)
+        names[item.id] = name
+    return names
+
+
 #: Longer lines are cut (with "…") so that a box never spans the picture.
 MAX_LINE = 48
+
+
+def heat_cells(item) -> int:
+    """How many heatmap cells the label of ``item`` draws for its last heatmap."""
+    return heat_grid(item.heatmaps[-1][1]).size if item.heatmaps else 0
+
+
+def _label(item) -> str:
+    bold = item.kind not in ("constant", "zero")
+    if not item.heatmaps:
+        return _html_lines(item.lines, bold_first=bold)
+    rows = [
+        f"<TR><TD>{_cell_text(line, bold and k == 0)}</TD></TR>"
+        for k, line in enumerate(item.lines)
+    ]
+    for caption, array in item.heatmaps:
+        if caption:  # a second tensor (v̄ᵢ laid on vᵢ): its name over its heatmap
+            rows.append(f"<TR><TD>{_cell_text(caption, False)}</TD></TR>")
+        grid = heat_grid(array)
+        top = heat_scale(grid)
+        cells = "".join(
+            "<TR>"
+            + "".join(
+                f'<TD FIXEDSIZE="TRUE" WIDTH="{CELL}" HEIGHT="{CELL}" '
+                f'BGCOLOR="{diverging(x / top if top else 0.0)}"></TD>'
+                for x in row
+            )
+            + "</TR>"
+            for row in grid
+        )
+        height, width = grid.shape
+        rows.append(
+            '<TR><TD><TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0" '
+            f'FIXEDSIZE="TRUE" WIDTH="{width * CELL}" HEIGHT="{height * CELL}">'
+            f"{cells}</TABLE></TD></TR>"
+        )
+        rows.append(f'<TR><TD><FONT POINT-SIZE="10">±{escape(format_number(top))}</FONT></TD></TR>')
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+        + "".join(rows)
+        + "</TABLE>>"
+    )
+
+
+def _cell_text(line: str, bold: bool) -> str:
+    text = escape(line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…")
+    return f"<B>{text}</B>" if bold else text
+
+
+def _legend(mode: str) -> str:
+    """The legend of the step states, one row, as an HTML-like label."""
+    k = 0 if mode == "reverse" else 1
+    cells = "".join(
+        f'<TD BGCOLOR="{STATE_STYLE[state].get("fill", "#ffffff")}" '
+        f'COLOR="{STATE_STYLE[state]["stroke"]}" BORDER="2" WIDTH="12"> </TD>'
+        f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="#888888">{escape(words[k])}</FONT></TD>'
+        for state, words in STATE_WORDS.items()
+    )
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="1">'
+        f"<TR>{cells}</TR></TABLE>>"
+    )
 
 
 def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:
@@ -133,3 +221,23 @@ def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:
     if bold_first and parts:
         parts[0] = f"<B>{parts[0]}</B>"
     return "<" + "<BR/>".join(parts) + ">"
+
+
+def run_dot(source: str, timeout: float) -> str:
+    """SVG of DOT ``source`` from Graphviz's ``dot`` program (GraphvizNotFoundError when it
+    is missing, RenderError when it fails or takes longer than ``timeout`` seconds)."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise GraphvizNotFoundError("laying out a graph")
+    try:
+        done = subprocess.run(
+            [exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise RenderError(
+            f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
+            "draw it with a smaller max_boxes to summarise it"
+        ) from None
+    if done.returncode != 0:
+        raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
+    return done.stdout.decode()

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import ArgumentError, StepNotFoundError
-from ..trace import ReverseTrace
 from .scene import Scene
 
 __all__ = ["StepHighlight", "highlight"]
@@ -42,11 +41,8 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
 
     current = trace.steps[step]
     mark(current.node, "failed" if step in failed else "current")
-    reverse = isinstance(trace, ReverseTrace)
-    involved = _involved(current, reverse)
-    neighbours = (
-        [c.consumer for c in current.contributions] if reverse else list(current.node.inputs)
-    )
+    involved = trace.involved(current)
+    neighbours = trace.neighbours(current)
     for node in neighbours:
         mark(node, "consumer")
     for node in involved:
@@ -57,23 +53,9 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
             continue
         state = "failed" if k in failed else ("done" if k < step else "pending")
         mark(other.node, state)
-        for node in _involved(other, reverse):
+        for node in trace.involved(other):
             if node.origin is not None:
                 mark(node, "done" if k < step else "pending")
     hot = {ids[x] for x in [current.node, *neighbours, *involved] if x in ids}
     edges = frozenset(e.id for e in scene.edges if e.tail in hot and e.head in hot)
     return StepHighlight(states, edges)
-
-
-def _involved(step, reverse: bool) -> list:
-    """The extension nodes computing a step's values."""
-    if reverse:
-        nodes = [step.adjoint_node]
-        for c in step.contributions:
-            nodes.append(c.partial_node)
-            if c.unreduced_node is not None:
-                nodes.append(c.unreduced_node)
-            if c.local_node is not None:
-                nodes.append(c.local_node)
-        return nodes
-    return [step.tangent_node] if step.tangent_node is not None else []

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
-import subprocess
 
-from ..errors import GraphvizNotFoundError, RenderError
-from .dot import to_drawing
+from .dot import heat_cells, run_dot, to_drawing
 from .highlight import highlight
 from .palette import css_rules
 from .scene import build_scene
@@ -35,20 +32,31 @@ class Layout:
     def __init__(
         self,
         target,
-        view: str = "forward",
+        view: str | None = None,
         *,
         decimals: int = 3,
         max_boxes: int = 400,
         timeout: float = 30.0,
         failed=frozenset(),
+        detail: bool = False,
+        reads: bool = False,
     ):
-        self.scene = summarize(build_scene(target, view, decimals), max_boxes)
-        self.view = view
+        self.scene = summarize(
+            build_scene(target, view, decimals, detail=detail, reads=reads), max_boxes
+        )
+        self.view = self.scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
         self.dot_source = to_drawing(self.scene).source
-        self._kinds = {item.id: item.kind for item in self.scene.items}
-        self._svg = _inline(_run_dot(self.dot_source, timeout), self.scope)
+        laid = self.scene.trace is not None and self.view == self.scene.trace.laid_view
+        # what a box shows that a step computes: its value in the extended view, the
+        # result laid on it in the laid view (hidden while the step is pending)
+        self._hides = {
+            item.id: heat_cells(item)
+            for item in self.scene.items
+            if laid or item.kind in ("adjoint", "tangent")
+        }
+        self._svg = _inline(run_dot(self.dot_source, timeout), self.scope)
         self._head, self._tail = self._svg.split("<!--vizad-style-->", 1)
 
     @property
@@ -67,12 +75,9 @@ class Layout:
         for item_id, state in lit.states.items():
             by_state.setdefault(state, []).append(item_id)
         # the walkthrough does not give away what later steps compute: hide their values
-        unknown = [
-            i
-            for i in by_state.get("pending", ())
-            if self.view == "backprop" or self._kinds.get(i) in ("adjoint", "tangent")
-        ]
-        return css_rules(self.scope, by_state, sorted(lit.edges), unknown)
+        unknown = [i for i in by_state.get("pending", ()) if i in self._hides]
+        cells = {i: self._hides[i] for i in unknown if self._hides[i]}
+        return css_rules(self.scope, by_state, sorted(lit.edges), unknown, cells)
 
     def svg(self, step: int | None = None) -> str:
         """The SVG with ``step`` highlighted (no highlight for None)."""
@@ -82,24 +87,6 @@ class Layout:
 
     def _repr_html_(self) -> str:
         return self.svg()
-
-
-def _run_dot(source: str, timeout: float) -> str:
-    exe = shutil.which("dot")
-    if exe is None:
-        raise GraphvizNotFoundError("laying out a graph")
-    try:
-        done = subprocess.run(
-            [exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:
-        raise RenderError(
-            f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
-            "draw it with a smaller max_boxes to summarise it"
-        ) from None
-    if done.returncode != 0:
-        raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
-    return done.stdout.decode()
 
 
 def _inline(svg: str, scope: str) -> str:

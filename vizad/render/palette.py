@@ -8,12 +8,18 @@ and CSS rules (the stepper restyling a laid-out SVG).
 
 from __future__ import annotations
 
+import numpy as np
+
 __all__ = [
     "FONT",
     "KIND_STYLE",
     "STATE_STYLE",
     "EDGE_STYLE",
     "EDGE_HIGHLIGHT",
+    "STATE_WORDS",
+    "diverging",
+    "heat_grid",
+    "heat_scale",
     "dot_attrs",
     "edge_attrs",
     "css_rules",
@@ -33,6 +39,7 @@ KIND_STYLE: dict[str, dict[str, str]] = {
     "adjoint": {"fill": "#fde8c4", "stroke": "#a86d00", "text": INK, "shape": "box"},
     "tangent": {"fill": "#d3efe4", "stroke": "#00795a", "text": INK, "shape": "box"},
     "summary": {"fill": "#eeeeee", "stroke": "#666666", "text": INK, "shape": "box3d"},
+    "zero": {"fill": "#f6f6f6", "stroke": "#9a9a9a", "text": "#555555", "shape": "box"},
 }
 
 #: What a step does to a box: the current node, the consumers whose partial adjoints it sums
@@ -52,8 +59,63 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "extension": {"stroke": "#c08a2a", "style": "solid"},
     "reads": {"stroke": GREY, "style": "dashed"},
     "summary": {"stroke": GREY, "style": "bold"},
+    "zero": {"stroke": "#9a9a9a", "style": "dashed"},
+    # reads edges that are not drawn still shape the layout
+    "anchor": {"stroke": GREY, "style": "invis"},
 }
+
+#: What each step state means, for the legend (reverse mode, forward mode).
+STATE_WORDS: dict[str, tuple[str, str]] = {
+    "current": ("this step's node vᵢ", "this step's node vᵢ"),
+    "consumer": ("its consumers vⱼ", "its inputs vₖ"),
+    "involved": ("nodes computing v̄ᵢ", "nodes computing v̇ᵢ"),
+    "done": ("done", "done"),
+    "pending": ("not yet", "not yet"),
+    "failed": ("rule fails check()", "rule fails check()"),
+}
+
+#: The diverging heatmap palette (blue for negative, white for 0, red for positive: the
+#: ColorBrewer RdBu ends, readable with the common colour-vision deficiencies).
+NEGATIVE, ZERO_COLOUR, POSITIVE = (33, 102, 172), (247, 247, 247), (178, 24, 43)
+
+
+def diverging(x: float) -> str:
+    """The colour of ``x`` in [-1, 1] (clipped) as #rrggbb, white at 0."""
+    x = max(-1.0, min(1.0, float(x))) if x == x else 0.0
+    end = POSITIVE if x > 0 else NEGATIVE
+    t = abs(x)
+    rgb = (round(z + (e - z) * t) for z, e in zip(ZERO_COLOUR, end))
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
 EDGE_HIGHLIGHT = {"stroke": VERMILLION, "width": "2.5"}
+
+
+#: A heatmap shows at most this many rows and columns of cells (blocks are averaged).
+HEAT_ROWS, HEAT_COLS = 12, 24
+
+
+def heat_grid(array) -> np.ndarray:
+    """The 2-D grid a heatmap shows: rows are every axis but the last, columns the last; at
+    most HEAT_ROWS × HEAT_COLS cells, by averaging blocks."""
+    a = np.asarray(array, dtype=np.float64)
+    a = a.reshape(1, -1) if a.ndim <= 1 else a.reshape(-1, a.shape[-1])
+    return _shrink(_shrink(a, HEAT_ROWS, 0), HEAT_COLS, 1)
+
+
+def _shrink(a: np.ndarray, most: int, axis: int) -> np.ndarray:
+    n = a.shape[axis]
+    if n <= most:
+        return a
+    edges = np.linspace(0, n, most + 1).astype(int)
+    sizes = np.diff(edges).reshape((-1, 1) if axis == 0 else (1, -1))
+    return np.add.reduceat(a, edges[:-1], axis=axis) / sizes
+
+
+def heat_scale(grid: np.ndarray) -> float:
+    """The largest finite magnitude in ``grid`` (0 when there is none): the colour scale."""
+    finite = np.abs(grid[np.isfinite(grid)])
+    return float(finite.max()) if finite.size else 0.0
 
 
 def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
@@ -62,9 +124,10 @@ def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
     look = {**base, **(STATE_STYLE.get(state, {}) if state else {})}
     if base["shape"] == "plaintext":
         return {"shape": "plaintext", "fontcolor": look["text"], "fontsize": "11"}
+    style = "rounded,filled" if base["shape"] == "box" else "filled"
     attrs = {
         "shape": base["shape"],
-        "style": "rounded,filled" if base["shape"] == "box" else "filled",
+        "style": style + (",dashed" if kind == "zero" else ""),
         "fillcolor": look["fill"],
         "color": look["stroke"],
         "fontcolor": look["text"],
@@ -83,15 +146,27 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
 
 
 def css_rules(
-    scope: str, node_states: dict[str, list[str]], edges: list[str], hide_last_line: list[str] = ()
+    scope: str,
+    node_states: dict[str, list[str]],
+    edges: list[str],
+    hide_last_line: list[str] = (),
+    hide_cells: dict[str, int] | None = None,
 ) -> str:
     """CSS restyling a laid-out SVG: for each state, the ids of the boxes in it, the ids of
-    the highlighted edges, and the boxes whose last line (a value not computed yet at this
-    step) is hidden. Ids are vizad's own (letters, digits, '_'), never user text."""
+    the highlighted edges, the boxes whose last line (a value not computed yet at this step)
+    is hidden, and how many heatmap cells to hide at the end of a box. Ids are vizad's own
+    (letters, digits, '_'), never user text."""
     rules = []
     if hide_last_line:
         rules.append(
             ",".join(f"#{scope} #{i} text:last-of-type" for i in hide_last_line)
+            + "{visibility:hidden}"
+        )
+    if hide_cells:
+        rules.append(
+            ",".join(
+                f"#{scope} #{i}>polygon:nth-last-of-type(-n+{k})" for i, k in hide_cells.items()
+            )
             + "{visibility:hidden}"
         )
     for state, ids in node_states.items():

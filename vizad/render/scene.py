@@ -1,12 +1,20 @@
-"""What a drawing shows, as data: boxes and edges with ids from the display numbering.
+"""What a drawing shows, as data: boxes and edges, named by one :class:`~vizad.trace.Names`.
 
 A scene is built once per (target, view); drawings, laid-out SVGs and the stepper all read it.
-Ids are vizad's own ("v4" for a numbered node, "c2" for a constant, "a17" for a node of the
-adjoint or tangent graph), never ``id()``, so the same graph gives the same scene every run.
+Every box's first line is its name in the lecture's notation (v₄, v̄₃→₅, ∂v₅/∂v₂, v̇₃), unique in
+the scene; item ids ("v4", "a17", "c2") are only CSS/DOM ids, never shown.
+
+By default the extended views are simplified: partial adjoints that are the consumer's adjoint
+itself (an identity node) and sum-to-shape steps that reduce nothing are folded into the box
+they copy (which lists their names), intermediate parts of a rule used once are written into
+their consumer's formula, constants are written into their consumers, and the edges by which the
+extension reads forward values are laid out but not drawn. ``detail=True`` shows every node.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,22 +22,30 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..forward import Tangents
-from ..graph import as_node_list, number_ranked, ranked_order
-from ..node import Node
+from ..graph import as_node_list, ranked_order
+from ..node import Node, static_shape
 from ..ops import CONSTANT, VARIABLE
-from ..reverse import Adjoints
-from ..text import BAR, DOT, format_number, format_value, latex_to_text, marked, pretty_label
-from ..trace import ForwardTrace, ReverseTrace
+from ..tree import TupleShape
+from ..text import format_number, format_value, latex_to_text
+from ..trace import Names, Trace
+from ..trace.derivation import tangent_rule
 
-__all__ = ["Item", "Edge", "Scene", "build_scene", "VIEWS"]
+__all__ = ["Item", "Edge", "Scene", "build_scene", "VIEWS", "preview"]
 
-VIEWS = ("forward", "adjoint", "backprop")
+#: The views of a drawing of nodes: the forward graph, and the graph with the extensions
+#: (adjoint or tangent nodes) that built the nodes drawn. A trace has its own three views
+#: (``trace.views``).
+VIEWS = ("forward", "adjoint", "tangent")
+
+#: Vectors with at most this many entries show their numbers; larger tensors a heatmap.
+SMALL_VECTOR = 8
 
 
 @dataclass(frozen=True)
 class Item:
-    """One box: its id, kind (variable, forward, constant, adjoint, tangent, summary), its
-    lines of plain text (the first one bold), and the node it stands for."""
+    """One box: its DOM id, kind (variable, forward, constant, adjoint, tangent, zero,
+    summary), its lines of plain text (the first one, its name, bold), and the node it stands
+    for."""
 
     id: str
     kind: str
@@ -38,18 +54,28 @@ class Item:
     cluster: str | None = None
     #: For summary boxes: the nodes it stands for.
     members: tuple[Node, ...] = ()
+    #: Tensors drawn as heatmaps under the text: (caption, array) pairs; the caption (the
+    #: tensor's name, "" for the box's own value) is written over the heatmap.
+    heatmaps: tuple[tuple[str, np.ndarray], ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The box's name (its first line), unique in its scene."""
+        return self.lines[0]
 
 
 @dataclass(frozen=True)
 class Edge:
-    """An edge from an input to its consumer: forward, extension, or reads (a node of the
-    extension reading a forward value)."""
+    """An edge from an input to its consumer: forward, extension, reads (a node of the
+    extension reading a forward value; laid out, drawn only with ``reads=True``), zero (from a
+    zero tangent that was not built) or summary."""
 
     id: str
     tail: str
     head: str
     kind: str
-    #: For edges between summary boxes: how many edges they stand for ("×12").
+    #: A short text on the edge: the local partial ∂vⱼ/∂vᵢ, or for summary edges how many
+    #: edges they stand for ("×12").
     label: str = ""
 
 
@@ -61,256 +87,469 @@ class Scene:
     #: Cluster id → label, in drawing order.
     clusters: dict[str, str]
     title: str
-    #: What was collapsed, for large graphs ("" when nothing was).
+    #: What was collapsed or folded ("" when nothing was).
     note: str = ""
-    #: Node → item id, for every node drawn (summarised nodes map to their summary box).
+    #: Node → item id, for every node drawn (folded nodes map to the box they are folded
+    #: into, summarised nodes to their summary box).
     ids: dict[Node, str] = field(default_factory=dict)
     trace: Any = None
+    names: Names | None = None
+    #: Whether the drawing carries a legend of the step states (drawings of traces).
+    legend: bool = False
 
 
-def build_scene(target, view: str = "forward", decimals: int = 3) -> Scene:
+def build_scene(
+    target,
+    view: str | None = None,
+    decimals: int = 3,
+    *,
+    detail: bool = False,
+    reads: bool = False,
+) -> Scene:
     """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``."""
+    if isinstance(target, Trace):
+        return _trace_scene(target, target.view(view), decimals, detail, reads)
+    view = "forward" if view is None else view
     if view not in VIEWS:
-        raise ArgumentError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
-    trace = target if isinstance(target, (ReverseTrace, ForwardTrace)) else None
-    if trace is not None:
-        outputs = [trace.output]
-        extension = list(_extension_nodes(trace.record)) if view == "adjoint" else []
-        values = trace.values
-        records = [trace.record]
-    else:
-        outputs = as_node_list(target, "draw")
-        if not outputs:
-            raise ArgumentError("draw: nothing to draw (give a node, a list of nodes or a trace)")
-        values = {}
-        if view == "backprop":
-            raise ArgumentError(
-                "the backprop view lays adjoint values on the forward graph: "
-                "draw a trace (vz.trace_reverse(...)), not nodes"
-            )
-        records, extension = [], []
-        if view == "adjoint":
-            drawn = ranked_order(outputs)
-            extension = [n for n in drawn if n.origin is not None]
-            records = list(dict.fromkeys(n.origin for n in extension))  # records hash by identity
-            if records:  # else nothing was generated: the adjoint view is the forward view
-                outputs = [r.output for r in records]
-    builder = _Builder(view, values, decimals)
-    forward = ranked_order(outputs)
-    if trace is None and view == "adjoint":
-        extension_set = set(extension)
-        forward = [n for n in forward if n not in extension_set]
-        forward_set = set(forward)
-        # forward nodes that only the extension reaches (rare) are drawn too
-        forward += [n for n in ranked_order(extension) if n not in forward_set and n.origin is None]
-    builder.add_forward(forward, cluster="cluster_forward" if extension else None)
-    if extension:
-        builder.add_extension(extension, records)
-    if view == "backprop":
-        builder.annotate_backprop(trace)
-    title = _title(view, outputs, trace, builder)
-    clusters = {}
-    if extension:
-        clusters["cluster_forward"] = "forward graph"
-        for k, record in enumerate(records, start=1):
-            what = "adjoint graph" if isinstance(record, Adjoints) else "tangent graph"
-            clusters[f"cluster_ext{k}"] = (
-                what
-                + (f" {k}" if len(records) > 1 else "")
-                + (" (built by gradients)" if isinstance(record, Adjoints) else " (built by jvp)")
-            )
-    return Scene(view, builder.items, builder.edges, clusters, title, ids=builder.ids, trace=trace)
+        raise ArgumentError(
+            f"a drawing of nodes has the views {', '.join(map(repr, VIEWS))} ('adjoint' and "
+            f"'tangent' both add the extensions that built them); got {view!r}. The views "
+            "that lay adjoints or tangents on the forward graph need a trace "
+            "(vz.trace_reverse(...) or vz.trace_forward(...))"
+        )
+    outputs = as_node_list(target, "draw")
+    if not outputs:
+        raise ArgumentError("draw: nothing to draw (give a node, a list of nodes or a trace)")
+    drawn = ranked_order(outputs)
+    records = _records(drawn)
+    if view == "forward" or not records:
+        names = Names(drawn, (), records)
+        builder = _Builder(names, {}, decimals, detail, reads, records=records)
+        builder.add_forward(drawn, "cluster_forward" if records else None)
+        what = ", ".join(names.label(o) for o in outputs[:4]) + ("…" if len(outputs) > 4 else "")
+        return builder.scene("forward", f"Forward graph of {what}")
+    graph = ranked_order([r.output for r in records] + [o for o in outputs if o.origin is None])
+    in_graph = set(graph)
+    graph += [n for n in drawn if n not in in_graph and n.origin is None]
+    in_graph = set(graph)
+    extension = [n for n in drawn if n not in in_graph]
+    names = Names(graph, extension, records)
+    builder = _Builder(names, {}, decimals, detail, reads, records=records)
+    builder.add_forward(graph, "cluster_forward")
+    builder.add_extension(extension)
+    last = [r for r in records if any(n.origin is r for n in extension)]
+    words = _extension_words(last)
+    outs = [r.output for r in last]
+    what = ", ".join(names.label(o) for o in outs[:4]) + ("…" if len(outs) > 4 else "")
+    return builder.scene(view, f"{words.capitalize()} of {what}")
 
 
-def _extension_nodes(record) -> list[Node]:
-    """The nodes a record's graph extension added, that its steps read."""
-    forward = set(ranked_order(record.output))
-    return [n for n in ranked_order(list(record.roles())) if n not in forward]
+def _trace_scene(trace, view: str, decimals: int, detail: bool, reads: bool) -> Scene:
+    extended = view == trace.extended_view and bool(trace.extension)
+    records = _records(trace.graph + (trace.extension if extended else []))
+    builder = _Builder(trace.names, trace.values, decimals, detail, reads, trace, records)
+    builder.add_forward(trace.graph, "cluster_forward" if records else None)
+    if extended:
+        builder.add_extension(trace.extension)
+    if view == trace.laid_view:
+        builder.lay_results()
+    titles = {
+        "forward": "Forward graph",
+        "adjoint": "Adjoint graph",
+        "tangent": "Tangent graph",
+        "backprop": "Adjoints on the forward graph (backprop)",
+        "tangents": "Tangents on the forward graph",
+    }
+    title = f"{titles[view]} of {trace.names.label(trace.output)} ({trace.mode} mode)"
+    return builder.scene(view, title, legend=True)
 
 
-def _title(view, outputs, trace, builder) -> str:
-    what = {"forward": "Forward graph", "adjoint": "Adjoint graph", "backprop": "Backprop view"}[
-        view
-    ]
-    if isinstance(trace, ForwardTrace) and view == "adjoint":
-        what = "Tangent graph"
-    if trace is not None:
-        kind = "reverse" if isinstance(trace, ReverseTrace) else "forward"
-        return f"{what} of {builder.label(trace.output)} ({kind} mode)"
-    return (
-        f"{what} of "
-        + ", ".join(builder.label(o) for o in outputs[:4])
-        + ("…" if len(outputs) > 4 else "")
-    )
+def _records(nodes: list[Node]) -> list:
+    """The extension records that made some of ``nodes``, in the order they were built."""
+    first: dict = {}
+    for n in nodes:
+        if n.origin is not None:
+            key = id(n.origin)
+            if key not in first or n.id < first[key][0]:
+                first[key] = (n.id, n.origin)
+    return [record for _, record in sorted(first.values(), key=lambda p: p[0])]
+
+
+def _extension_words(records) -> str:
+    kinds = {isinstance(r, Tangents) for r in records}
+    if kinds == {True}:
+        return "tangent graph"
+    if kinds == {False}:
+        return "adjoint graph"
+    return "adjoint and tangent graphs"
+
+
+def _cluster_titles(records) -> dict[str, str]:
+    clusters = {"cluster_forward": "forward graph"}
+    for k, record in enumerate(records, start=1):
+        tangent = isinstance(record, Tangents)
+        what = "tangent graph" if tangent else "adjoint graph"
+        number = f" {k}" if len(records) > 1 else ""
+        built = " (built by jvp)" if tangent else " (built by gradients)"
+        clusters[f"cluster_ext{k}"] = what + number + built
+    return clusters
 
 
 class _Builder:
-    def __init__(self, view: str, values: dict, decimals: int):
-        self.view, self.values, self.decimals = view, values, decimals
+    def __init__(
+        self,
+        names: Names,
+        values: dict,
+        decimals: int,
+        detail: bool,
+        reads: bool,
+        trace=None,
+        records=(),
+    ):
+        self.names, self.values, self.decimals = names, values, decimals
+        self.detail, self.reads, self.trace = detail, reads, trace
+        #: The cluster of each extension's nodes (by record), and the clusters' titles.
+        self.cluster_of = {id(r): f"cluster_ext{k}" for k, r in enumerate(records, start=1)}
+        self.titles = _cluster_titles(records) if records else {}
         self.items: list[Item] = []
         self.edges: list[Edge] = []
         self.ids: dict[Node, str] = {}
-        self.numbers: dict[Node, int] = {}
-        self.names: dict[Node, str] = {}
+        self._edge_keys: set[tuple[str, str]] = set()
+        #: LaTeX of intermediate nodes and constants written into their consumers.
+        self._inline: dict[Node, str] = {}
+        self._folded = 0
         self._constants = 0
 
-    # -- labels ------------------------------------------------------------------------
-    def label(self, node: Node) -> str:
-        if node in self.names:
-            return self.names[node]
-        if node in self.numbers:
-            return pretty_label(f"v{self.numbers[node]}")
-        if node.op is CONSTANT:
-            return (
-                node.name if node.name is not None else preview(node.attrs["value"], self.decimals)
-            )
-        return self.ids.get(node, f"#{node.id}")
+    def scene(self, view: str, title: str, legend: bool = False) -> Scene:
+        note = (
+            f"{self._folded} trivial nodes folded (detail=True shows them)" if self._folded else ""
+        )
+        used = {i.cluster for i in self.items}
+        clusters = {k: v for k, v in self.titles.items() if k in used}
+        return Scene(
+            view,
+            self.items,
+            self.edges,
+            clusters,
+            title,
+            note,
+            self.ids,
+            self.trace,
+            self.names,
+            legend,
+        )
 
-    def value_line(self, node: Node) -> str | None:
+    # -- text ----------------------------------------------------------------------------
+    def symbol(self, node: Node) -> str:
+        inline = self._inline.get(node)
+        return inline if inline is not None else self.names.symbol(node)
+
+    def formula(self, node: Node) -> str:
+        """The node's op applied to its inputs' names (or inlined formulas), as LaTeX."""
+        if node.op is VARIABLE:
+            return self.names.definition(node)
+        return node.op.latex([self.symbol(i) for i in node.inputs], node.attrs)
+
+    def value_parts(self, node: Node, caption: str = "") -> tuple[list[str], tuple]:
+        """The lines and heatmaps that show a node's value (nothing when it is not known)."""
         if node not in self.values:
-            return None
-        return "= " + preview(self.values[node], self.decimals)
+            shape = static_shape(node)
+            if isinstance(shape, tuple) and not isinstance(shape, TupleShape) and shape:
+                return ["shape " + "×".join(map(str, shape))], ()
+            return [], ()
+        return value_parts(self.values[node], self.decimals, caption)
 
-    # -- forward graph -----------------------------------------------------------------
+    # -- forward graph -------------------------------------------------------------------
     def add_constant(self, node: Node, cluster: str | None) -> None:
         self._constants += 1
         item_id = self.ids[node] = f"c{self._constants}"
-        self.items.append(Item(item_id, "constant", (self.label(node),), node, cluster))
+        self.items.append(Item(item_id, "constant", (self.names.label(node),), node, cluster))
 
-    def add_forward(self, nodes: list[Node], cluster: str | None) -> None:
-        self.numbers = number_ranked(nodes)
+    def cluster(self, node: Node, default: str | None) -> str | None:
+        """The cluster of ``node``: its extension's, else ``default``."""
+        if node.origin is None:
+            return default
+        return self.cluster_of.get(id(node.origin), default)
+
+    def add_forward(self, nodes: list[Node], default: str | None) -> None:
+        names = self.names
         for node in nodes:
+            cluster = self.cluster(node, default)
             if node.op is CONSTANT:
-                self.add_constant(node, cluster)
+                if self.detail:
+                    self.add_constant(node, cluster)
                 continue
-            item_id = f"v{self.numbers[node]}"
-            self.ids[node] = item_id
-            head = self.label(node)
+            item_id = self.ids[node] = f"v{names.number(node)}"
             if node.op is VARIABLE:
-                lines = [f"{head} = {node.name}"]
+                lines = [names.label(node), f"= {node.name}"]
             else:
-                args = [self.label(i) for i in node.inputs]
-                lines = [head, latex_to_text(node.op.latex([_latex(a) for a in args], node.attrs))]
-            value = self.value_line(node)
-            if value:
-                lines.append(value)
+                lines = [names.label(node), "= " + latex_to_text(self.formula(node))]
+            role = names.role(node)
+            if role is not None:
+                lines.insert(1, f"is {role.text}")
+            more, heatmaps = self.value_parts(node)
             kind = "variable" if node.op is VARIABLE else "forward"
-            self.items.append(Item(item_id, kind, tuple(lines), node, cluster))
+            self.items.append(Item(item_id, kind, tuple(lines + more), node, cluster, (), heatmaps))
             self._edges_into(node, "forward")
+
+    def _edge(self, tail: str, head: str, kind: str, k: int, label: str = "") -> None:
+        if (tail, head) in self._edge_keys or tail == head:
+            return
+        self._edge_keys.add((tail, head))
+        self.edges.append(Edge(f"e_{tail}_{head}_{k}", tail, head, kind, label))
+
+    def _sources(self, node: Node) -> list[Node]:
+        """The drawn nodes that ``node`` reads, through inlined intermediates."""
+        out, stack = [], list(reversed(node.inputs))
+        while stack:
+            x = stack.pop()
+            if x in self.ids:
+                out.append(x)
+            elif x in self._inline and x.op is not CONSTANT:
+                stack.extend(reversed(x.inputs))
+        return out
 
     def _edges_into(self, node: Node, kind_of: str) -> None:
         head = self.ids[node]
-        for k, inp in enumerate(node.inputs):
-            tail = self.ids.get(inp)
-            if tail is None:
-                continue
+        read = "reads" if self.reads or self.detail else "anchor"
+        for k, inp in enumerate(self._sources(node)):
+            tail = self.ids[inp]
             if kind_of == "forward":
-                kind = "forward"
+                # a numbered node of an earlier extension reading a value of the graph it
+                # extends is a read, like the adjoint nodes' reads
+                across = node.origin is not None and inp.origin is not node.origin
+                kind = read if across and self.names.number(inp) is not None else "forward"
             else:
-                kind = (
-                    "extension" if inp.origin is not None and inp not in self.numbers else "reads"
-                )
-            self.edges.append(Edge(f"e_{tail}_{head}_{k}", tail, head, kind))
+                extension = inp.origin is not None and self.names.number(inp) is None
+                kind = "extension" if extension else read
+            self._edge(tail, head, kind, k)
 
-    # -- the extension -----------------------------------------------------------------
-    def add_extension(self, nodes: list[Node], records: list) -> None:
-        roles: dict[Node, tuple] = {}
-        for record in records:
-            roles.update(record.roles())
-        cluster_of = {id(r): f"cluster_ext{k}" for k, r in enumerate(records, start=1)}
-        constants = [n for n in nodes if n.op is CONSTANT and n not in roles]
-        nodes = [n for n in nodes if n.op is not CONSTANT or n in roles]  # seeds are boxes
-        for k, node in enumerate(nodes, start=1):
-            self.ids[node] = f"a{k}"
-        for node in constants:
-            self.add_constant(node, cluster_of.get(id(node.origin)))
+    # -- the extension -------------------------------------------------------------------
+    def add_extension(self, nodes: list[Node]) -> None:
+        names = self.names
+        drawn = set(nodes) | set(self.ids)
+        uses = Counter(i for n in drawn for i in set(n.inputs))
+        folded_into: dict[str, list[Node]] = {}
+        kept = []
         for node in nodes:
-            name = self._role_name(node, roles.get(node, ()))
-            if name:
-                self.names[node] = name
-        for node in nodes:
-            node_roles = roles.get(node, ())
-            head = self.names.get(node) or _op_word(node)
-            if node_roles and node_roles[0].kind == "seed":
-                head += " (seed)"
-            args = [self.label(i) for i in node.inputs]
-            lines = [head]
-            if node.inputs:
-                lines.append(latex_to_text(node.op.latex([_latex(a) for a in args], node.attrs)))
-            if len(node_roles) > 1:
-                lines[0] = " = ".join(
-                    dict.fromkeys(self._role_name(node, (r,)) for r in node_roles)
-                )
-            value = self.value_line(node)
-            if value:
-                lines.append(value)
-            tangent = isinstance(node.origin, Tangents)
+            if node.op is CONSTANT and not names.roles(node):
+                if self.detail:
+                    self.add_constant(node, self.cluster(node, None))
+                else:
+                    self._inline[node] = names.symbol(node)
+                continue
+            if not self.detail:
+                target = self._fold_target(node)
+                if target is not None:
+                    self.ids[node] = self.ids[target]
+                    folded_into.setdefault(self.ids[target], []).append(node)
+                    self._folded += 1
+                    continue
+                if names.is_intermediate(node) and uses[node] == 1:
+                    formula = self.formula(node)
+                    atomic = not re.search(r"[\s+\-×/·,]", latex_to_text(formula))
+                    self._inline[node] = formula if atomic else r"\left(" + formula + r"\right)"
+                    continue
+            kept.append(node)
+            self.ids[node] = f"a{len(kept)}"
+        ghosts = self._zero_tangents(kept)
+        for node in kept:
+            lines = self._extension_lines(node, folded_into.get(self.ids[node], ()))
+            more, heatmaps = self.value_parts(node)
+            kind = "tangent" if isinstance(node.origin, Tangents) else "adjoint"
             self.items.append(
                 Item(
                     self.ids[node],
-                    "tangent" if tangent else "adjoint",
-                    tuple(lines),
+                    kind,
+                    tuple(lines + more),
                     node,
-                    cluster_of.get(id(node.origin)),
+                    self.cluster(node, None),
+                    (),
+                    heatmaps,
                 )
             )
+            if self._is_seed(node) and not self.detail:
+                continue  # the seed is a given value, not something computed from y
             self._edges_into(node, "extension")
+            for ghost in ghosts.get(node, ()):
+                self._edge(ghost, self.ids[node], "zero", 0)
 
-    def _role_name(self, node: Node, roles) -> str | None:
-        if not roles:
+    def _fold_target(self, node: Node) -> Node | None:
+        """The node that ``node`` only copies (an identity partial adjoint, a sum-to-shape that
+        reduces nothing), when it is drawn; else None."""
+        if len(node.inputs) != 1 or node.inputs[0] not in self.ids:
             return None
-        role = roles[0]
-        i = self.label(role.of)
-        bar = marked(i, BAR)
-        if role.kind == "seed":
-            return marked(i, DOT) if isinstance(node.origin, Tangents) else bar
-        if role.kind == "adjoint":
-            return bar
-        if role.kind == "tangent":
-            return marked(i, DOT)
-        j = self.label(role.consumer)
-        if role.kind == "partial":
-            return f"{bar}→{j[1:] if j.startswith('v') else j}"
-        if role.kind == "unreduced":
-            return f"{bar}→{j[1:] if j.startswith('v') else j} before Σ"
-        if role.kind == "local":
-            return f"∂{j}/∂{i}"
+        source = node.inputs[0]
+        if source.origin is None or self.names.number(source) is not None:
+            return None  # folding into a forward node would hide the extension's step
+        roles = self.names.roles(node)
+        if node.op.name == "identity":
+            if roles and all(r.kind in ("partial", "unreduced") for r in roles):
+                return source
+            return None
+        if node.op.name == "sum_to_shape" and self._same_shape(node, source):
+            return source
         return None
 
-    # -- backprop ----------------------------------------------------------------------
-    def annotate_backprop(self, trace) -> None:
-        reverse = isinstance(trace, ReverseTrace)
-        mark = BAR if reverse else DOT
-        extra = {}
+    def _same_shape(self, a: Node, b: Node) -> bool:
+        if a in self.values and b in self.values:
+            return np.shape(self.values[a]) == np.shape(self.values[b])
+        sa, sb = static_shape(a), static_shape(b)
+        return sa is not None and sa == sb
+
+    def _is_seed(self, node: Node) -> bool:
+        return any(r.kind == "seed" for r in self.names.roles(node))
+
+    def _extension_lines(self, node: Node, folded) -> list[str]:
+        names = self.names
+        name = names.role(node).text if names.roles(node) else names.label(node)
+        aliases = [names.label(f) for f in folded]
+        lines = _split_name(name)
+        if aliases:
+            lines.append("= " + " = ".join(aliases))
+        if self._is_seed(node):
+            lines[0] += " (seed)"
+            if not self.detail:
+                return lines
+        rule = self._tangent_rule(node)
+        lines.append("= " + latex_to_text(rule if rule is not None else self.formula(node)))
+        return lines
+
+    def _tangent_rule(self, node: Node) -> str | None:
+        """In a forward trace, v̇ᵢ's rule as the walkthrough writes it (v̇₆ − v̇₅, zero
+        tangents included), for the tangent node of a step."""
+        if self.trace is None or self.trace.mode != "forward":
+            return None
+        for role in self.names.roles(node):
+            if role.kind == "tangent":
+                return tangent_rule(self.trace.step_of(role.of), self.names)
+        return None
+
+    def _zero_tangents(self, kept: list[Node]) -> dict[Node, list[str]]:
+        """Boxes "v̇ₖ = 0" for the zero tangents that a forward trace's tangent rules read
+        (they have no node: forward mode does not build zeros), keyed by the tangent reading
+        them."""
+        if self.trace is None or self.trace.mode != "forward":
+            return {}
+        out: dict[Node, list[str]] = {}
+        made: dict[Node, str] = {}
+        for node in kept:
+            for role in self.names.roles(node):
+                if role.kind != "tangent":
+                    continue
+                step = self.trace.step_of(role.of)
+                for term in step.terms:
+                    x = term.input
+                    if x.op is CONSTANT or term.local_latex == "0":
+                        continue
+                    if self.trace.record.tangent(x) is not None:
+                        continue
+                    if x not in made:
+                        made[x] = f"z{len(made) + 1}"
+                        dot = self.names.dot(x).text
+                        self.items.append(
+                            Item(
+                                made[x],
+                                "zero",
+                                (f"{dot} = 0", "not built: zero"),
+                                None,
+                                self.cluster(node, None),
+                            )
+                        )
+                    out.setdefault(node, []).append(made[x])
+        return out
+
+    # -- results laid on the forward graph ------------------------------------------------
+    def lay_results(self) -> None:
+        trace = self.trace
+        extra: dict[str, tuple[list[str], tuple]] = {}
         for step in trace.steps:
-            value = step.adjoint if reverse else step.tangent
-            extra[step.node] = (
-                f"{marked(self.label(step.node), mark)} = {preview(value, self.decimals)}"
-            )
+            item = self.ids.get(step.node)
+            if item is None:
+                continue
+            name = trace.result_name(step.node).text
+            lines, heatmaps = value_parts(trace.result(step), self.decimals, name)
+            # "v̄₄ = 1" for a number; a tensor's heatmap carries its name
+            extra[item] = ([] if heatmaps else [f"{name} {lines[0]}"], heatmaps)
         self.items = [
             Item(
                 i.id,
                 i.kind,
-                i.lines + ((extra[i.node],) if i.node in extra else ()),
+                i.lines + tuple(extra[i.id][0]),
                 i.node,
                 i.cluster,
+                i.members,
+                i.heatmaps + extra[i.id][1],
             )
+            if i.id in extra
+            else i
             for i in self.items
         ]
+        labels = self._local_partials()
+        self.edges = [
+            Edge(e.id, e.tail, e.head, e.kind, labels.get((e.tail, e.head), e.label))
+            for e in self.edges
+        ]
+
+    def _local_partials(self) -> dict[tuple[str, str], str]:
+        """∂vⱼ/∂vᵢ as text on the forward edge vᵢ → vⱼ, where the op states it briefly."""
+        trace, ids = self.trace, self.ids
+        out = {}
+        if trace.mode == "reverse":
+            pairs = [
+                (step.node, c.consumer, c.local_latex)
+                for step in trace.steps
+                for c in step.contributions
+            ]
+        else:
+            pairs = [
+                (t.input, step.node, t.local_latex) for step in trace.steps for t in step.terms
+            ]
+        for x, consumer, latex in pairs:
+            if latex is None or x not in ids or consumer not in ids:
+                continue
+            text = latex_to_text(latex)
+            if len(text) <= EDGE_LABEL:
+                out[(ids[x], ids[consumer])] = text
+        return out
 
 
-def _latex(label: str) -> str:
-    """A label as an opaque LaTeX argument (latex_to_text gives it back unchanged)."""
-    escaped = "".join("\\" + c if c in "\\{}_^" else c for c in label)
-    return "{" + escaped + "}"
+#: Local partials longer than this are not written on edges.
+EDGE_LABEL = 14
 
 
-def _op_word(node: Node) -> str:
-    return node.op.symbol or node.op.name
+def _split_name(name: str) -> list[str]:
+    """A long name (``v̄₃ = v̄₃→₆``) over lines at its " = " signs."""
+    from .dot import MAX_LINE
+
+    if len(name) <= MAX_LINE:
+        return [name]
+    parts = name.split(" = ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) <= MAX_LINE:
+            lines[-1] += " = " + part
+        else:
+            lines.append("= " + part)
+    return lines
+
+
+def value_parts(value: Any, decimals: int = 3, caption: str = "") -> tuple[list[str], tuple]:
+    """A value in a box: a scalar or small vector as "= numbers"; a tensor as its shape and a
+    heatmap (whose scale the drawing writes); a tuple value element by element."""
+    if isinstance(value, tuple):
+        return ["= " + preview(value, decimals)], ()
+    array = np.asarray(value)
+    if array.ndim == 0 or (array.ndim == 1 and array.size <= SMALL_VECTOR):
+        return ["= " + format_value(array, decimals, SMALL_VECTOR)], ()
+    if array.size == 0 or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
+        return ["= " + preview(array, decimals)], ()
+    shape = "×".join(map(str, array.shape))
+    return [f"{shape}"], ((caption, array),)
 
 
 def preview(value: Any, decimals: int = 3) -> str:
-    """A value in a box: a scalar with a few digits; a tensor by its shape with the first
+    """A value as short text: a scalar with a few digits; a tensor by its shape with the first
     entries."""
     if isinstance(value, tuple):
         return "(" + ", ".join(preview(v, decimals) for v in value) + ")"

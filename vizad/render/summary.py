@@ -27,7 +27,7 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
     total = sum(1 for i in scene.items if i.kind != "constant")
     items = [i for i in scene.items if i.kind != "constant"]
     kept = {i.id for i in items}
-    edges = [e for e in scene.edges if e.tail in kept and e.head in kept]
+    edges = [e for e in scene.edges if e.tail in kept and e.head in kept and e.kind != "anchor"]
     items, edges, group_of, chains, collapsed = _collapse_chains(items, edges)
     notes = [f"{total:,} nodes summarised", "constants hidden"]
     if chains:
@@ -46,7 +46,16 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
     for node, item_id in scene.ids.items():
         ids[node] = group_of.get(item_id, item_id)
     return Scene(
-        scene.view, items, edges, scene.clusters, scene.title, "; ".join(notes), ids, scene.trace
+        scene.view,
+        items,
+        edges,
+        scene.clusters,
+        scene.title,
+        "; ".join(notes),
+        ids,
+        scene.trace,
+        scene.names,
+        scene.legend,
     )
 
 
@@ -129,6 +138,12 @@ def _box(box_id: str, members: list[Item], title: str) -> Item:
     return Item(box_id, "summary", (title, counts), None, members[0].cluster, nodes)
 
 
+def _short(cluster: str) -> str:
+    """``forward`` from ``cluster_forward``, ``extension 2`` from ``cluster_ext2``."""
+    word = cluster.replace("cluster_", "")
+    return f"extension {word[3:]}" if word.startswith("ext") else word
+
+
 def _op_name(item: Item) -> str:
     if item.kind == "summary":
         return "chains"
@@ -185,7 +200,7 @@ def _bands(items: list[Item], edges: list[Edge], group_of: dict[str, str], max_b
         box = _box(
             f"band_{cluster.replace('cluster_', '') or 'main'}_{band}",
             members,
-            f"{size} nodes at depth {lo}–{hi}",
+            f"{size} nodes at depth {lo}–{hi}" + (f" ({_short(cluster)})" if cluster else ""),
         )
         boxes.append(box)
         for m in members:

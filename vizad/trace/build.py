@@ -11,13 +11,12 @@ import numpy as np
 from .._gc import gc_paused
 from ..executor import Executor
 from ..forward import build_tangents
-from ..graph import as_node_list, number_ranked, ranked_order
+from ..graph import as_node_list, ranked_order
 from ..node import Node, as_node, shape_of
 from ..tree import floating_dtype, tree_map
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import build_adjoints
-from ..text import latex_name, latex_value
-from .derivation import bar
+from .names import Names
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
 from .traces import ForwardTrace, ReverseTrace
 
@@ -45,9 +44,11 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_reverse")
     wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
     record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
-    values = _evaluate_extension(_adjoint_graph_nodes(record), forward, feed)
-    numbers = number_ranked(ranked)
-    names = _Names(numbers)
+    wanted = _adjoint_graph_nodes(record)
+    values = _evaluate_extension(wanted, forward, feed)
+    extension = _extension(ranked, wanted)
+    names = Names(ranked, extension, [record])
+    drawn = _extension(ranked, [record.adjoint(n) for n in record.order] + record.gradients)
     steps = []
     for index, node in enumerate(record.order):
         contributions = tuple(
@@ -68,7 +69,9 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
                 adjoint_node=adjoint_node,
             )
         )
-    return ReverseTrace(y, tuple(wrt), feed, tuple(steps), record, values, numbers, decimals)
+    return ReverseTrace(
+        y, tuple(wrt), feed, tuple(steps), record, values, names, ranked, drawn, decimals
+    )
 
 
 def trace_forward(
@@ -99,8 +102,8 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
     values = _evaluate_extension(wanted, forward, feed)
-    numbers = number_ranked(ranked)
-    names = _Names(numbers)
+    names = Names(ranked, _extension(ranked, wanted), [record])
+    drawn = _extension(ranked, [record.tangent(n) for n in record.order])
     steps = []
     for node in ranked:
         if node.op is CONSTANT:
@@ -130,7 +133,7 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
             )
         )
     return ForwardTrace(
-        y, dict(record.seeds), feed, tuple(steps), record, values, numbers, decimals
+        y, dict(record.seeds), feed, tuple(steps), record, values, names, ranked, drawn, decimals
     )
 
 
@@ -154,44 +157,11 @@ def _evaluate_extension(
     return {**forward, **values}
 
 
-class _Names:
-    """Labels and LaTeX symbols from the display numbering; constants by their value."""
-
-    def __init__(self, numbers: Mapping[Node, int]):
-        self.numbers = numbers
-        self._args: dict[Node, list[str]] = {}
-
-    def args(self, node: Node) -> list[str]:
-        """The symbols of a node's inputs (cached: a node has one contribution per input)."""
-        args = self._args.get(node)
-        if args is None:
-            args = self._args[node] = [self.symbol(i) for i in node.inputs]
-        return args
-
-    def label(self, node: Node) -> str:
-        k = self.numbers.get(node)
-        return f"v{k}" if k is not None else _constant_text(node)
-
-    def symbol(self, node: Node) -> str:
-        k = self.numbers.get(node)
-        if k is not None:
-            return f"v_{{{k}}}"
-        if node.op is CONSTANT:
-            if node.name is not None:
-                return latex_name(node.name)
-            return latex_value(node.attrs["value"])
-        return rf"\text{{node {node.id}}}"
-
-    def definition(self, node: Node) -> str:
-        if node.op is VARIABLE:
-            return latex_name(node.name)
-        return node.op.latex(self.args(node), node.attrs)
-
-
-def _constant_text(node: Node) -> str:
-    if node.op is CONSTANT:
-        return node.name if node.name is not None else str(node)
-    return f"node {node.id}"
+def _extension(ranked: list[Node], nodes: list[Node]) -> list[Node]:
+    """The nodes of the extension that ``nodes`` need, in display order (forward nodes left
+    out)."""
+    forward = set(ranked)
+    return [n for n in ranked_order(nodes) if n not in forward]
 
 
 def _default_wrt(ranked: list[Node]) -> list[Node]:
@@ -213,11 +183,12 @@ def _adjoint_graph_nodes(record) -> list[Node]:
     return wanted
 
 
-def _contribution(p, record, values, names: _Names) -> Contribution:
+def _contribution(p, record, values, names: Names) -> Contribution:
     consumer = p.consumer
     args = names.args(consumer)
     symbol = names.symbol(consumer)
     op = consumer.op
+    adjoint = names.bar(consumer).latex
     if isinstance(p.local, Node):
         local = values[p.local]
     elif p.local is not None:
@@ -232,7 +203,7 @@ def _contribution(p, record, values, names: _Names) -> Contribution:
         local=local,
         local_latex=op.partial_latex(args, consumer.attrs, p.index),
         partial=values[p.node],
-        partial_latex=op.vjp_latex(args, bar(symbol), consumer.attrs, p.index),
+        partial_latex=op.vjp_latex(args, adjoint, consumer.attrs, p.index),
         partial_node=p.node,
         local_node=p.local if isinstance(p.local, Node) else None,
         unreduced=values[p.unreduced] if p.unreduced is not None else None,
@@ -250,7 +221,7 @@ def _local_from_ratio(partial, adjoint):
     return float(np.ravel(partial)[0]) / float(np.ravel(adjoint)[0])
 
 
-def _term(x: Node, k: int, node: Node, record, values, names: _Names) -> TangentTerm:
+def _term(x: Node, k: int, node: Node, record, values, names: Names) -> TangentTerm:
     t_node = record.tangent(x)
     tangent = values[t_node] if t_node is not None else _zeros_like(values[x])
     locals_ = record.locals(node)

@@ -36,7 +36,7 @@ def check_trace(
             continue
         inputs = [trace.values[i] for i in node.inputs]
         for rule, error, detail in check_op(node, inputs, eps, rtol, atol, seed):
-            args = ", ".join(trace.label(i) if i in trace.numbers else str(i) for i in node.inputs)
+            args = ", ".join(trace.label(i) for i in node.inputs)
             failures.append(
                 CheckFailure(
                     step=step.index,

@@ -6,7 +6,6 @@ Forward:  v̇4 = v̇1 v2 + v̇2 v1 = 1 × 5 + 0 × 2 = 5
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from collections.abc import Sequence
 
@@ -16,7 +15,7 @@ from ..op import latex_product
 from ..text import latex_shape, latex_to_text, latex_value
 from .records import ForwardStep, ReverseStep
 
-__all__ = ["Derivation", "reverse_line", "forward_line"]
+__all__ = ["Derivation", "reverse_line", "forward_line", "tangent_rule"]
 
 
 class Derivation:
@@ -50,21 +49,6 @@ def _align(line: str) -> str:
     return line.replace(" = ", " &= ", 1)
 
 
-def bar(symbol: str) -> str:
-    """``\bar{v}_{5}``, the adjoint of ``v_{5}``."""
-    return _accent(r"\bar", symbol)
-
-
-def _dot(symbol: str) -> str:
-    return _accent(r"\dot", symbol)
-
-
-def _accent(accent: str, symbol: str) -> str:
-    """``\\bar{v}_{5}`` from ``v_{5}``; a non-v symbol gets the accent whole."""
-    m = re.fullmatch(r"v_\{(\d+)\}", symbol)
-    return rf"{accent}{{v}}_{{{m.group(1)}}}" if m else rf"{accent}{{{symbol}}}"
-
-
 def _join(terms: Sequence[str]) -> str:
     """``a + b - c`` from terms that may start with a minus sign."""
     out = ""
@@ -79,9 +63,9 @@ def _join(terms: Sequence[str]) -> str:
     return out
 
 
-def reverse_line(step: ReverseStep, decimals: int = 3) -> str:
-    """The derivation of one reverse step's adjoint."""
-    lhs = bar(step.symbol)
+def reverse_line(step: ReverseStep, names, decimals: int = 3) -> str:
+    """The derivation of one reverse step's adjoint (``names``: the trace's Names)."""
+    lhs = names.bar(step.node).latex
     total = latex_value(step.adjoint, decimals)
     if step.is_output:
         return rf"{lhs} = \frac{{\partial y}}{{\partial {step.symbol}}} = {total}"
@@ -90,7 +74,7 @@ def reverse_line(step: ReverseStep, decimals: int = 3) -> str:
     parts.append(
         _join(
             [
-                rf"{bar(c.consumer_symbol)} \frac{{\partial {c.consumer_symbol}}}"
+                rf"{names.bar(c.consumer).latex} \frac{{\partial {c.consumer_symbol}}}"
                 rf"{{\partial {i}}}"
                 for c in step.contributions
             ]
@@ -120,24 +104,16 @@ def _dedupe(parts: list[str]) -> list[str]:
     return out
 
 
-def forward_line(step: ForwardStep, decimals: int = 3) -> str:
+def forward_line(step: ForwardStep, names, decimals: int = 3) -> str:
     """The tangent rule of one forward step, with symbols and then numbers."""
-    lhs = _dot(step.symbol)
+    lhs = names.dot(step.node).latex
     total = latex_value(step.tangent, decimals)
     if step.seeded or not step.terms:
         return f"{lhs} = {total}"
     parts = [lhs]
-    if all(t.local_latex is not None for t in step.terms):
-        parts.append(
-            _join(
-                [
-                    latex_product(_dot(t.input_symbol), t.local_latex)
-                    for t in step.terms
-                    if t.local_latex != "0"
-                ]
-            )
-            or "0"
-        )
+    rule = tangent_rule(step, names)
+    if rule is not None:
+        parts.append(rule)
         if all(t.local is not None for t in step.terms):
             parts.append(
                 _join(
@@ -151,6 +127,19 @@ def forward_line(step: ForwardStep, decimals: int = 3) -> str:
             )
     parts.append(total)
     return " = ".join(_dedupe(parts))
+
+
+def tangent_rule(step: ForwardStep, names) -> str | None:
+    """Σₖ v̇ₖ ∂vᵢ/∂vₖ in LaTeX (zero tangents included, as the walkthrough shows them); None
+    when the op states no local partials."""
+    if step.seeded or not step.terms or any(t.local_latex is None for t in step.terms):
+        return None
+    terms = [
+        latex_product(names.dot(t.input).latex, t.local_latex)
+        for t in step.terms
+        if t.local_latex != "0"
+    ]
+    return _join(terms) or "0"
 
 
 def _number_product(tangent: Any, local: Any, decimals: int) -> str:

@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterator, Mapping
 
-from ..errors import StepNotFoundError
+from ..errors import ArgumentError, StepNotFoundError
 from ..node import Node
-from ..text import BAR, DOT, format_value, latex_to_text, marked, pretty_label
+from ..reverse import AdjointRole
+from ..text import format_value, latex_to_text
 from .derivation import Derivation, forward_line, reverse_line
 from .display import html_table, text_table
-from ..reverse import AdjointRole
+from .names import Names
 from .records import ForwardStep, ReverseStep
 
-__all__ = ["ReverseTrace", "ForwardTrace"]
+__all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
 
 
-class _Trace:
+class Trace:
     """Steps of a walkthrough with lookups and displays; subclasses say what a step shows."""
 
     kind = ""
@@ -29,7 +30,9 @@ class _Trace:
         steps: tuple,
         record,
         values: Mapping[Node, Any],
-        numbers: Mapping[Node, int],
+        names: Names,
+        graph: list[Node],
+        extension: list[Node],
         decimals: int,
     ):
         #: The node the walkthrough is about, the feed it was evaluated at, and its steps.
@@ -40,8 +43,12 @@ class _Trace:
         self.record = record
         #: Every evaluated node's value (forward nodes and the nodes the extension added).
         self.values = values
-        #: The display numbering v1 … vN.
-        self.numbers = dict(numbers)
+        #: The names of every node (v₄, v̄₃→₅, ∂v₅/∂v₂, v̇₃): one naming for every view.
+        self.names = names
+        #: The forward graph in display order, and the extension nodes that compute the
+        #: walkthrough's results (what the extended view draws).
+        self.graph = graph
+        self.extension = extension
         self.decimals = decimals
         self._by_node = {step.node: step for step in steps}
 
@@ -63,9 +70,70 @@ class _Trace:
                 f"{node._describe()} has no step in this {self.kind} trace"
             ) from None
 
+    @property
+    def numbers(self) -> dict[Node, int]:
+        """The display numbering: k of each forward node vₖ."""
+        return self.names.numbers
+
     def label(self, node: Node) -> str:
-        """``v4`` for a numbered node."""
-        return f"v{self.numbers[node]}"
+        """The name of any node of the trace: ``v₄``, ``v̄₃→₅``, a constant's value."""
+        return self.names.label(node)
+
+    # -- what differs between the modes, as data and methods (views, marks, highlights) ---
+    #: "reverse" or "forward".
+    mode = ""
+    #: The views of this trace: the forward graph, the graph extended with the mode's nodes,
+    #: and the mode's results laid on the forward graph; the last two's descriptions.
+    views: tuple[str, ...] = ()
+    view_titles: dict[str, str] = {}
+    #: Other words accepted for the views ("adjoint" for a forward trace's extended view).
+    view_aliases: dict[str, str] = {}
+
+    @property
+    def extended_view(self) -> str:
+        return self.views[1]
+
+    @property
+    def laid_view(self) -> str:
+        return self.views[2]
+
+    def view(self, view: str | None) -> str:
+        """``view`` as one of :attr:`views` (None: the extended view); ArgumentError listing
+        the views otherwise."""
+        if view is None:
+            return self.extended_view
+        view = self.view_aliases.get(view, view)
+        if view not in self.views:
+            raise ArgumentError(
+                f"a {self.mode} trace has the views {', '.join(map(repr, self.views))}; "
+                f"got {view!r}"
+            )
+        return view
+
+    def result(self, step) -> Any:
+        """The value a step computes: v̄ᵢ (reverse) or v̇ᵢ (forward)."""
+        raise NotImplementedError
+
+    def result_name(self, node: Node):
+        """The name of what a step computes for ``node``: v̄ᵢ or v̇ᵢ."""
+        raise NotImplementedError
+
+    def neighbours(self, step) -> list[Node]:
+        """The forward nodes a step reads: the consumers whose partial adjoints it sums
+        (reverse), the inputs whose tangents it combines (forward)."""
+        raise NotImplementedError
+
+    def involved(self, step) -> list[Node]:
+        """The extension nodes that compute a step's values."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """A one-line title: what is traced, the mode, the number of steps."""
+        return self._title()
+
+    def line(self, step, decimals: int | None = None) -> str:
+        """The derivation line of ``step`` in LaTeX."""
+        return self._line(step, self.decimals if decimals is None else decimals)
 
     def derivation(self, decimals: int | None = None) -> Derivation:
         """The walkthrough as LaTeX lines in the lecture's style (rendered in Jupyter)."""
@@ -111,14 +179,21 @@ class _Trace:
         raise NotImplementedError
 
 
-class ReverseTrace(_Trace):
+class ReverseTrace(Trace):
     """The reverse-mode walkthrough (see :func:`vizad.trace_reverse`)."""
 
-    kind = "reverse"
+    kind = mode = "reverse"
+    views = ("forward", "adjoint", "backprop")
+    view_titles = {
+        "forward": "the forward graph",
+        "adjoint": "the graph extended with the adjoint nodes that reverse mode built",
+        "backprop": "each node's adjoint laid on the forward graph",
+    }
+    view_aliases = {"extended": "adjoint", "laid": "backprop"}
     steps: tuple[ReverseStep, ...]
 
-    def __init__(self, output, wrt, feed, steps, record, values, numbers, decimals):
-        super().__init__(output, feed, steps, record, values, numbers, decimals)
+    def __init__(self, output, wrt, feed, steps, record, values, names, graph, extension, decimals):
+        super().__init__(output, feed, steps, record, values, names, graph, extension, decimals)
         #: The inputs the gradients are taken with respect to.
         self.wrt = tuple(wrt)
 
@@ -140,6 +215,25 @@ class ReverseTrace(_Trace):
             for step in sorted(self.steps, key=lambda s: self.numbers.get(s.node, 0))
         }
 
+    def result(self, step: ReverseStep) -> Any:
+        return step.adjoint
+
+    def result_name(self, node: Node):
+        return self.names.bar(node)
+
+    def neighbours(self, step: ReverseStep) -> list[Node]:
+        return [c.consumer for c in step.contributions]
+
+    def involved(self, step: ReverseStep) -> list[Node]:
+        nodes = [step.adjoint_node]
+        for c in step.contributions:
+            nodes.append(c.partial_node)
+            if c.unreduced_node is not None:
+                nodes.append(c.unreduced_node)
+            if c.local_node is not None:
+                nodes.append(c.local_node)
+        return nodes
+
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """The extended-graph view: what each adjoint node computes (seed, sum, partial,
         unreduced partial, local partial)."""
@@ -147,29 +241,23 @@ class ReverseTrace(_Trace):
 
     def _title(self) -> str:
         wrt = ", ".join(str(w) for w in self.wrt)
-        return (
-            f"Reverse trace of {self._label_or_name(self.output)} w.r.t. {wrt}: "
-            f"{len(self.steps)} steps"
-        )
-
-    def _label_or_name(self, node):
-        return pretty_label(self.label(node)) if node in self.numbers else str(node)
+        return f"Reverse trace of {self.label(self.output)} w.r.t. {wrt}: {len(self.steps)} steps"
 
     def _header(self):
         return ["step", "vᵢ", "definition", "value", "partial adjoints v̄ᵢ→ⱼ", "v̄ᵢ"]
 
     def _row(self, step: ReverseStep, d: int) -> list[str]:
-        bar = marked(step.label, BAR)
+        partial = self.names.partial
         parts = (
             ", ".join(
-                pretty_label(f"{bar}→{c.consumer_label[1:]}") + f" = {format_value(c.partial, d)}"
+                f"{partial(step.node, c.consumer, c.index).text} = {format_value(c.partial, d)}"
                 for c in step.contributions
             )
             or "seed"
         )
         return [
             str(step.index),
-            pretty_label(step.label),
+            step.label,
             latex_to_text(step.definition),
             format_value(step.value, d),
             parts,
@@ -177,17 +265,31 @@ class ReverseTrace(_Trace):
         ]
 
     def _line(self, step, d):
-        return reverse_line(step, d)
+        return reverse_line(step, self.names, d)
 
 
-class ForwardTrace(_Trace):
+class ForwardTrace(Trace):
     """The forward-mode walkthrough (see :func:`vizad.trace_forward`)."""
 
-    kind = "forward"
+    kind = mode = "forward"
+    views = ("forward", "tangent", "tangents")
+    view_titles = {
+        "forward": "the forward graph",
+        "tangent": "the graph extended with the tangent nodes that forward mode built",
+        "tangents": "each node's tangent laid on the forward graph",
+    }
+    view_aliases = {
+        "adjoint": "tangent",
+        "backprop": "tangents",
+        "extended": "tangent",
+        "laid": "tangents",
+    }
     steps: tuple[ForwardStep, ...]
 
-    def __init__(self, output, seeds, feed, steps, record, values, numbers, decimals):
-        super().__init__(output, feed, steps, record, values, numbers, decimals)
+    def __init__(
+        self, output, seeds, feed, steps, record, values, names, graph, extension, decimals
+    ):
+        super().__init__(output, feed, steps, record, values, names, graph, extension, decimals)
         #: The seeded inputs and their tangent nodes.
         self.seeds = dict(seeds)
 
@@ -195,28 +297,35 @@ class ForwardTrace(_Trace):
         """v̇ of ``node`` (its value; zeros when it does not depend on the seeds)."""
         return self.step_of(node).tangent
 
+    def result(self, step: ForwardStep) -> Any:
+        return step.tangent
+
+    def result_name(self, node: Node):
+        return self.names.dot(node)
+
+    def neighbours(self, step: ForwardStep) -> list[Node]:
+        return [] if step.seeded else list(step.node.inputs)
+
+    def involved(self, step: ForwardStep) -> list[Node]:
+        return [step.tangent_node] if step.tangent_node is not None else []
+
     def _title(self) -> str:
         seeds = ", ".join(
-            f"{marked(str(s), DOT)} = {format_value(self.values[t], self.decimals)}"
+            f"{self.names.dot(s).text} = {format_value(self.values[t], self.decimals)}"
             if t in self.values
-            else str(s)
+            else self.names.dot(s).text
             for s, t in self.seeds.items()
         )
-        what = (
-            pretty_label(self.label(self.output))
-            if self.output in self.numbers
-            else str(self.output)
-        )
-        return f"Forward trace of {what} with {seeds}: {len(self.steps)} steps"
+        return f"Forward trace of {self.label(self.output)} with {seeds}: {len(self.steps)} steps"
 
     def _header(self):
         return ["step", "vᵢ", "definition", "value", "tangent rule", "v̇ᵢ"]
 
     def _row(self, step: ForwardStep, d: int) -> list[str]:
-        rule = latex_to_text(forward_line(step, d))
+        rule = latex_to_text(forward_line(step, self.names, d))
         return [
             str(step.index),
-            pretty_label(step.label),
+            step.label,
             latex_to_text(step.definition),
             format_value(step.value, d),
             rule,
@@ -224,4 +333,4 @@ class ForwardTrace(_Trace):
         ]
 
     def _line(self, step, d):
-        return forward_line(step, d)
+        return forward_line(step, self.names, d)

@@ -18,12 +18,10 @@ import traitlets
 from ..errors import ArgumentError
 from ..node import Node
 from ..render import Layout
-from ..render.panel import PANEL_CSS, running_table, step_panel
-from ..trace import ForwardTrace, ReverseTrace, trace_forward, trace_reverse
+from ..trace import Trace, trace_forward, trace_reverse
+from .panel import PANEL_CSS, running_table, step_panel
 
 __all__ = ["Stepper", "step"]
-
-_VIEWS = ("forward", "adjoint", "backprop")
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -39,20 +37,19 @@ class Stepper(w.VBox):
 
     def __init__(
         self,
-        trace: ReverseTrace | ForwardTrace,
-        view: str = "adjoint",
+        trace: Trace,
+        view: str | None = None,
         *,
         check: bool | None = None,
         decimals: int | None = None,
         **kwargs,
     ):
-        if not isinstance(trace, (ReverseTrace, ForwardTrace)):
+        if not isinstance(trace, Trace):
             raise ArgumentError(
                 f"Stepper steps through a trace (vz.trace_reverse or "
                 f"vz.trace_forward), got {type(trace).__name__}"
             )
-        if view not in _VIEWS:
-            raise ArgumentError(f"view must be one of {', '.join(_VIEWS)}; got {view!r}")
+        view = trace.view(view)
         if not trace.steps:
             raise ArgumentError(
                 "this trace has no steps to walk through: the output does not "
@@ -68,19 +65,15 @@ class Stepper(w.VBox):
                 self.failures.setdefault(failure.step, failure.message)
         self._layouts: dict[str, Layout] = {}
 
-        mode = "reverse" if isinstance(trace, ReverseTrace) else "forward"
+        mode = trace.mode
         self.errors = w.Output(layout=w.Layout(max_height="200px", overflow="auto"))
         self.title = w.HTML(
             f"<style>{PANEL_CSS}</style><b>vizad</b> · {mode} mode · {len(trace.steps)} steps"
         )
         self.view = w.ToggleButtons(
-            options=list(_VIEWS),
+            options=list(trace.views),
             value=view,
-            tooltips=[
-                "the forward graph",
-                "with the generated graph",
-                "values laid on the forward graph",
-            ],
+            tooltips=[trace.view_titles[v] for v in trace.views],
             style={"button_width": "90px"},
         )
         self.graph = w.HTML(
@@ -157,8 +150,7 @@ class Stepper(w.VBox):
         self._render()
 
     def __repr__(self) -> str:
-        mode = "reverse" if isinstance(self.trace, ReverseTrace) else "forward"
-        return f"<vizad Stepper: {mode} mode, step {self.step + 1} of {self.n_steps}>"
+        return f"<vizad Stepper: {self.trace.mode} mode, step {self.step + 1} of {self.n_steps}>"
 
     # -- the Python API ------------------------------------------------------------------
     @property
@@ -229,7 +221,7 @@ def step(
     mode: str = "reverse",
     *,
     tangents: Mapping[Node, Any] | None = None,
-    view: str = "adjoint",
+    view: str | None = None,
     decimals: int = 3,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..text import BAR, DOT, escape, format_value, latex_to_text, marked, pretty_label
-from ..trace import ReverseTrace
-from ..trace.derivation import forward_line, reverse_line
+from typing import Any
 
-__all__ = ["step_panel", "running_table", "PANEL_CSS"]
+import numpy as np
+
+from ..render.palette import diverging, heat_grid, heat_scale
+from ..render.scene import SMALL_VECTOR
+from ..text import escape, format_number, format_value, latex_to_text
+
+__all__ = ["step_panel", "running_table", "html_value", "PANEL_CSS"]
 
 PANEL_CSS = """
 .vz-panel{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:14px;line-height:1.45}
@@ -29,7 +33,45 @@ PANEL_CSS = """
 .vz-panel .vz-muted{opacity:.7}
 .vz-panel tr.vz-now td{font-weight:600}
 .vz-panel tr.vz-bad td{color:#c0392b}
+.vz-panel .vz-heat{display:inline-grid;gap:0;vertical-align:middle;margin-right:6px;border:1px solid rgba(128,128,128,.4)}
+.vz-panel .vz-heat span{width:7px;height:7px;display:block}
+.vz-panel .vz-scale{font-size:12px;opacity:.75}
 """
+
+
+def html_value(value: Any, decimals: int = 3) -> str:
+    """A value as HTML: a scalar or small vector as numbers; a tensor as its shape and a
+    heatmap whose cells give their numbers on hover (blue negative, red positive); a tuple
+    element by element."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(html_value(v, decimals) for v in value) + ")"
+    array = np.asarray(value)
+    small = array.ndim == 0 or (array.ndim == 1 and array.size <= SMALL_VECTOR)
+    if small or array.size == 0 or not np.issubdtype(array.dtype, np.number):
+        return escape(format_value(array, decimals, SMALL_VECTOR))
+    grid = heat_grid(array)
+    top = heat_scale(grid)
+    exact = grid.size == array.size
+    rows = array.reshape(1, -1) if array.ndim == 1 else array.reshape(-1, array.shape[-1])
+    cells = []
+    for r, row in enumerate(grid):
+        for c, x in enumerate(row):
+            where = _index(array.shape, r, c, rows.shape[1]) if exact else "block mean"
+            cells.append(
+                f'<span style="background:{diverging(x / top if top else 0.0)}" '
+                f'title="{escape(where)} = {escape(format_number(x, decimals))}"></span>'
+            )
+    shape = "×".join(map(str, array.shape))
+    return (
+        f'<span class="vz-heat" style="grid-template-columns:repeat({grid.shape[1]},7px)" '
+        f'role="img" aria-label="heatmap of a {escape(shape)} tensor">{"".join(cells)}</span>'
+        f'<span class="vz-scale">{escape(shape)} · ±{escape(format_number(top, decimals))}</span>'
+    )
+
+
+def _index(shape: tuple, row: int, col: int, width: int) -> str:
+    flat = row * width + col
+    return "[" + ", ".join(map(str, np.unravel_index(flat, shape))) + "]"
 
 
 def _math(latex: str, math: bool) -> str:
@@ -49,63 +91,48 @@ def step_panel(
     """The HTML panel of step ``k`` of ``trace``."""
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
-    reverse = isinstance(trace, ReverseTrace)
     definition = latex_to_text(step.definition)
     op = step.node.op.name
     shape = "scalar" if step.shape == () else f"shape {step.shape}"
     head = (
         f'<div class="vz-head">Step {k + 1} of {len(trace.steps)}: '
-        f"{escape(pretty_label(step.label))} = "
-        f"{escape(definition)}</div>"
-        f'<div class="vz-muted">op {escape(op)} · value {escape(format_value(step.value, d))}'
-        f" · {escape(shape)}</div>"
+        f"{escape(step.label)} = {escape(definition)}</div>"
+        f'<div class="vz-muted">op {escape(op)} · {escape(shape)} · value '
+        f"{html_value(step.value, d)}</div>"
     )
     parts = [head]
-    if reverse:
-        parts.append(_contributions(step, d))
-        bar = pretty_label(marked(step.label, BAR))
-        parts.append(
-            f'<div class="vz-sum">{escape(bar)} = '
-            f"{'seed' if step.is_output else 'Σ v̄ᵢ→ⱼ'} = "
-            f"<b>{escape(format_value(step.adjoint, d))}</b></div>"
-        )
-        parts.append(_math(reverse_line(step, d), math))
+    result = trace.result_name(step.node).text
+    if trace.mode == "reverse":
+        parts.append(_contributions(trace, step, d))
+        how = "seed" if step.is_output else "Σ v̄ᵢ→ⱼ"
     else:
-        dot = pretty_label(marked(step.label, DOT))
-        parts.append(
-            f'<div class="vz-sum">{escape(dot)} = '
-            f"<b>{escape(format_value(step.tangent, d))}</b>"
-            f"{' (seed)' if step.seeded else ''}</div>"
-        )
-        parts.append(_math(forward_line(step, d), math))
+        how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
+    parts.append(
+        f'<div class="vz-sum">{escape(result)} = {how} = '
+        f"<b>{html_value(trace.result(step), d)}</b></div>"
+    )
+    parts.append(_math(trace.line(step, d), math))
     if failures and k in failures:
         parts.append(f'<div class="vz-fail">✗ {escape(failures[k])}</div>')
     return '<div class="vz-panel">' + "".join(parts) + "</div>"
 
 
-def _contributions(step, d: int) -> str:
+def _contributions(trace, step, d: int) -> str:
     if step.is_output:
         return '<div class="vz-muted">the output: its adjoint is the seed ∂y/∂y</div>'
     rows = []
     for c in step.contributions:
         formula = latex_to_text(c.local_latex) if c.local_latex else "—"
-        local = format_value(c.local, d) if c.local is not None else "Jacobian (see vjp)"
+        local = html_value(c.local, d) if c.local is not None else "Jacobian (see vjp)"
+        name = trace.names.partial(step.node, c.consumer, c.index).text
         partial = latex_to_text(c.partial_latex) if c.partial_latex else ""
         reduced = " (summed to shape)" if c.reduced else ""
         rows.append(
             "<tr>"
-            + "".join(
-                f"<td>{escape(x)}</td>"
-                for x in (
-                    pretty_label(c.consumer_label),
-                    formula,
-                    local,
-                    f"{partial} = {format_value(c.partial, d)}{reduced}"
-                    if partial
-                    else format_value(c.partial, d) + reduced,
-                )
-            )
-            + "</tr>"
+            f"<td>{escape(c.consumer_label)}</td><td>{escape(formula)}</td><td>{local}</td>"
+            f"<td>{escape(name)} = {escape(partial + ' = ' if partial else '')}"
+            f"{html_value(c.partial, d)}{escape(reduced)}</td>"
+            "</tr>"
         )
     head = "".join(
         f"<th>{h}</th>" for h in ("consumer vⱼ", "∂vⱼ/∂vᵢ", "value", "partial adjoint v̄ᵢ→ⱼ")
@@ -121,11 +148,8 @@ def running_table(
 ) -> str:
     """The adjoints (or tangents) of steps 0 … k."""
     d = trace.decimals if decimals is None else decimals
-    reverse = isinstance(trace, ReverseTrace)
-    mark = BAR if reverse else DOT
     rows = []
     for j, step in enumerate(trace.steps[: k + 1]):
-        value = step.adjoint if reverse else step.tangent
         css = (
             ' class="vz-bad"'
             if failures and j in failures
@@ -133,10 +157,10 @@ def running_table(
         )
         status = "✗" if failures and j in failures else ""
         rows.append(
-            f"<tr{css}><td>{escape(pretty_label(marked(step.label, mark)))}</td>"
-            f"<td>{escape(format_value(value, d))}</td><td>{status}</td></tr>"
+            f"<tr{css}><td>{escape(trace.result_name(step.node).text)}</td>"
+            f"<td>{html_value(trace.result(step), d)}</td><td>{status}</td></tr>"
         )
-    title = "adjoints so far" if reverse else "tangents so far"
+    title = "adjoints so far" if trace.mode == "reverse" else "tangents so far"
     return (
         f'<div class="vz-panel"><div class="vz-muted">{title}</div><table><tbody>'
         f"{''.join(reversed(rows))}</tbody></table></div>"
