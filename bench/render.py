@@ -58,7 +58,7 @@ def step_svg() -> None:
     layout_and_steps("random scalar graph", vz.trace_reverse(y, xs, {x: 0.3 for x in xs}))
     layout_and_steps("2-layer MLP on a batch of 8x4", vz.examples.mlp())
     layout_and_steps("2-layer MLP on a batch of 8x4", vz.examples.mlp(), "backprop")
-    y, xs = graph(10, 990, seed=2)
+    y, xs = graph(10, 1700, seed=2)
     n = len(vz.topo_sort(y))
     layout_and_steps(f"{n}-node graph", vz.trace_reverse(y, xs, {x: 0.3 for x in xs}))
 

@@ -11,7 +11,7 @@ import numpy as np
 from .._gc import gc_paused
 from ..executor import Executor
 from ..forward import build_tangents
-from ..graph import as_node_list, ranked_order
+from ..graph import as_node_list, ranked_order, topo_sort
 from ..node import Node, as_node, shape_of
 from ..tree import floating_dtype, tree_map
 from ..ops import CONSTANT, VARIABLE
@@ -48,7 +48,7 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     values = _evaluate_extension(wanted, forward, feed)
     extension = _extension(ranked, wanted)
     names = Names(ranked, extension, [record])
-    drawn = _extension(ranked, [record.adjoint(n) for n in record.order] + record.gradients)
+    drawn = _needed(extension, [record.adjoint(n) for n in record.order])
     steps = []
     for index, node in enumerate(record.order):
         contributions = tuple(
@@ -102,8 +102,9 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
     values = _evaluate_extension(wanted, forward, feed)
-    names = Names(ranked, _extension(ranked, wanted), [record])
-    drawn = _extension(ranked, [record.tangent(n) for n in record.order])
+    extension = _extension(ranked, wanted)
+    names = Names(ranked, extension, [record])
+    drawn = _needed(extension, [record.tangent(n) for n in record.order])
     steps = []
     for node in ranked:
         if node.op is CONSTANT:
@@ -158,10 +159,21 @@ def _evaluate_extension(
 
 
 def _extension(ranked: list[Node], nodes: list[Node]) -> list[Node]:
-    """The nodes of the extension that ``nodes`` need, in display order (forward nodes left
-    out)."""
+    """The nodes of the extension that ``nodes`` need, in the order they were built (forward
+    nodes left out)."""
     forward = set(ranked)
-    return [n for n in ranked_order(nodes) if n not in forward]
+    return [n for n in topo_sort(nodes) if n not in forward]
+
+
+def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
+    """The nodes of ``extension`` (a topological order) that ``results`` are computed from:
+    what a drawing of the extension shows (not, say, the local partials built for a zero
+    tangent, which feed nothing)."""
+    needed = set(results)
+    for node in reversed(extension):
+        if node in needed:
+            needed.update(node.inputs)
+    return [n for n in extension if n in needed]
 
 
 def _default_wrt(ranked: list[Node]) -> list[Node]:

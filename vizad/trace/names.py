@@ -79,14 +79,21 @@ class Names:
         for record in records:
             for node, roles in record.roles().items():
                 if node.origin is record:  # not a forward node that a rule reuses (v₁ in v₁v₂)
-                    self._roles.setdefault(node, tuple(sorted(roles, key=_priority)))
+                    if len(roles) > 1:
+                        roles = tuple(sorted(roles, key=_priority))
+                    self._roles.setdefault(node, roles)
         self._temps: dict[Node, int] = {}
+        numbers, roles_of = self.numbers, self._roles
         for node in extension:
-            if node not in self.numbers and node not in self._roles and node.op is not CONSTANT:
+            if node not in numbers and node not in roles_of and node.op is not CONSTANT:
                 self._temps[node] = len(self._temps) + 1
         self._cache: dict[Node, Name] = {}
         self._args: dict[Node, list[str]] = {}
-        self._dedupe([*self.numbers, *(n for n in extension if n not in self.numbers)])
+        # names are unique by construction within a generation shown once; only two
+        # extensions of one generation (two gradients of one output) can give the same name
+        generations = [self._generation[id(r)] for r in records]
+        if len(set(generations)) < len(generations):
+            self._dedupe([*self.numbers, *(n for n in extension if n not in self.numbers)])
 
     # -- names of forward nodes and of what the extensions compute for them ---------------
     def number(self, node: Node) -> int | None:
@@ -294,6 +301,9 @@ def _numbering(graph: list[Node]):
             g = max(g, record_generation(node.origin))
         return g
 
+    if all(n.origin is None for n in graph):  # no extension differentiated again
+        numbered = (n for n in graph if n.op is not CONSTANT)
+        return {node: k for k, node in enumerate(numbered, start=1)}, record_generation
     for node in graph:
         if node not in generation:
             generation[node] = node_generation(node)
