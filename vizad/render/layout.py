@@ -19,6 +19,9 @@ from .summary import summarize
 __all__ = ["Layout"]
 
 _scopes = itertools.count(1)
+#: A laid-out graph is shown at least at this fraction of its natural size (text stays legible;
+#: a larger graph scrolls).
+MIN_SCALE = 0.7
 _PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
 
 
@@ -93,10 +96,16 @@ def _inline(svg: str, scope: str) -> str:
     """Graphviz's SVG ready to inline in HTML: no XML prolog or comments, the root <svg> with
     the scope id, and a marker where a step's <style> goes."""
     svg = _PROLOG.sub("", svg).strip()
+    width = re.search(r'<svg\b[^>]*?\bwidth="([\d.]+)pt"', svg)
+    natural = float(width.group(1)) * 4 / 3 if width else None  # CSS px
+    # fit the container, but never below MIN_SCALE of the natural size (then it scrolls) nor
+    # above the natural size
+    style = (
+        f"width:max(100%,{natural * MIN_SCALE:.0f}px);max-width:{natural:.0f}px;height:auto"
+        if natural
+        else "max-width:100%;height:auto"
+    )
     svg = re.sub(
-        r"<svg\b",
-        f'<svg id="{scope}" class="vizad-graph" style="max-width:100%;height:auto"',
-        svg,
-        count=1,
+        r"<svg\b", f'<svg id="{scope}" class="vizad-graph" style="{style}"', svg, count=1
     )
     return re.sub(r"(<svg\b[^>]*>)", r"\1<!--vizad-style-->", svg, count=1)

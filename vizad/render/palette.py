@@ -145,6 +145,9 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
     return attrs
 
 
+_OUTLINES = ("path", 'polygon:not([stroke="transparent"])', "ellipse")
+
+
 def css_rules(
     scope: str,
     node_states: dict[str, list[str]],
@@ -173,7 +176,8 @@ def css_rules(
         if not ids:
             continue
         look = STATE_STYLE[state]
-        shapes = ",".join(f"#{scope} #{i}>{s}" for i in ids for s in ("path", "polygon", "ellipse"))
+        # the box's outline, not its heatmap cells (polygons with a transparent stroke)
+        shapes = ",".join(f"#{scope} #{i}>{s}" for i in ids for s in _OUTLINES)
         decl = []
         if "fill" in look:
             decl.append(f"fill:{look['fill']}")
