@@ -323,3 +323,29 @@ def test_sigmoid_and_log_softmax_are_stable():
         np.testing.assert_allclose(vz.evaluate(vz.sigmoid(x), {x: big}), [0.0, 0.5, 1.0])
         ls = vz.evaluate(vz.log_softmax(x), {x: big})
     assert np.all(np.isfinite(ls)) and ls[2] == pytest.approx(0.0)
+
+
+def test_reprs_show_expressions_not_ids():
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+    assert repr(y) == "<Node sub(add(log(x1), mul(x1, x2)), sin(x2))>"
+    deep = vz.exp(vz.exp(vz.exp(vz.exp(x1))))
+    assert str(deep) == "exp(exp(exp(…)))" and "#" not in repr(deep)
+    assert repr(vz.Variable("v", shape=(3,))) == "<Node v shape=(3,)>"
+
+
+def test_scopes_nest_and_reject_bad_names():
+    x = vz.Variable("x")
+    with vz.scope("outer"):
+        a = x * 2
+        with vz.scope("inner") as path:
+            b = a + 1
+    c = b - 1
+    assert (x.scope, a.scope, b.scope, c.scope) == ((), ("outer",), ("outer", "inner"), ())
+    assert path == ("outer", "inner")
+    (g,) = vz.gradients(c, [x])
+    assert g.scope == ()  # built outside: drawings place adjoint nodes by the node they are for
+    for bad in ("", "  ", 3, None):
+        with pytest.raises(TypeError, match="non-empty string"):
+            with vz.scope(bad):
+                pass

@@ -312,3 +312,109 @@ def test_simplified_and_detailed_adjoint_views():
     (c,) = step.contributions
     assert simple.ids[c.unreduced_node] == simple.ids[trace.step_of(c.consumer).adjoint_node]
     assert any("before Σ" in line for item in simple.items for line in item.lines)
+
+
+def _scoped_mlp():
+    rng = np.random.default_rng(0)
+    x = vz.Variable("X")
+    with vz.scope("layer1"):
+        w1, b1 = vz.Variable("W1"), vz.Variable("b1")
+        h = vz.tanh(vz.matmul(x, w1) + b1)
+    with vz.scope("layer2") as path:
+        assert path == ("layer2",)
+        w2 = vz.Variable("W2")
+        with vz.scope("dense"):
+            out = vz.matmul(h, w2)
+    feed = {
+        x: rng.standard_normal((8, 4)),
+        w1: rng.standard_normal((4, 16)),
+        b1: rng.standard_normal(16),
+        w2: rng.standard_normal((16, 3)),
+    }
+    return vz.trace_reverse(vz.sum(out**2), [w1, b1, w2], feed), out
+
+
+def test_scopes_are_clusters_mirrored_in_the_adjoint_graph():
+    trace, out = _scoped_mlp()
+    assert out.scope == ("layer2", "dense") and trace.output.scope == ()
+    scene = vz.render.build_scene(trace, "adjoint")
+    titles = list(scene.clusters.values())
+    assert titles.count("layer1") == 2 and titles.count("layer2") == 2  # forward and adjoint
+    by_title = {}
+    for cluster, title in scene.clusters.items():
+        by_title.setdefault(title, []).append(cluster)
+    dense = by_title["dense"]
+    assert {scene.clusters[scene.parents[c]] for c in dense} == {"layer2"}
+    in_dense = {i.name for i in scene.items if i.cluster in dense}
+    assert "v₈" in in_dense and "v̄₈ = v̄₈→₉" in in_dense  # the adjoint of a node in its scope
+    source = vz.draw(trace, "adjoint").source
+    assert source.count("subgraph cluster_s") == 6
+
+
+def test_collapse_scopes():
+    trace, _ = _scoped_mlp()
+    scene = vz.render.collapse_scopes(vz.render.build_scene(trace, "adjoint"), ["layer1"])
+    boxes = {i.name: i for i in scene.items if i.kind == "summary"}
+    assert set(boxes) == {"layer1: 5 forward nodes", "layer1: 6 adjoint nodes"}
+    assert "layer1" not in scene.clusters.values() and "scopes collapsed: layer1" in scene.note
+    w1 = trace.wrt[0]
+    assert scene.ids[w1] == boxes["layer1: 5 forward nodes"].id
+    # the step of W1 highlights the box it is folded into
+    lit = vz.render.highlight(scene, trace.step_of(w1).index)
+    assert lit.states[boxes["layer1: 5 forward nodes"].id] == "current"
+    by_depth = vz.render.collapse_scopes(vz.render.build_scene(trace, "adjoint"), 1)
+    assert {i.name for i in by_depth.items if i.kind == "summary"} == {
+        "layer1: 5 forward nodes",
+        "layer2: 2 forward nodes",
+        "layer1: 6 adjoint nodes",
+        "layer2: 3 adjoint nodes",
+    }
+    svg = vz.Layout(trace, "adjoint", collapse=["layer2/dense"]).svg(2)
+    assert "dense: 1 forward nodes" in svg
+    with pytest.raises(ValueError, match="no scope named 'nope'"):
+        vz.draw(trace, collapse=["nope"])
+    with pytest.raises(ValueError, match="at least 1"):
+        vz.draw(trace, collapse=0)
+
+
+def test_large_graphs_collapse_scopes_first():
+    trace, _ = _scoped_mlp()
+    scene = vz.render.summarize(vz.render.build_scene(trace, "adjoint"), max_boxes=20)
+    assert scene.note.endswith("scopes collapsed: layer1, layer2")
+    assert len(scene.items) <= 20
+
+
+def test_names_with_dot_syntax_stay_one_node():
+    a = vz.Variable("a:b\\")
+    c = vz.constant(2.0, name='c:"x"')
+    with vz.scope("s:1"):
+        y = a * c + vz.sin(a)
+    trace = vz.trace_reverse(y, [a], {a: 1.0})
+    for view in trace.views:
+        drawing = vz.draw(trace, view, step=1)
+        svg = drawing.pipe("svg").decode()
+        scene = vz.render.build_scene(trace, view)
+        assert svg.count('class="node"') == len(scene.items) + 1  # and the legend
+
+
+@pytest.mark.parametrize("name", sorted(vz.examples.ALL))
+def test_svg_tooltips_name_boxes_at_every_view_and_several_steps(name):
+    """The laid-out SVG of every example, in every view: each box's tooltip (its SVG <title>)
+    is its unique name, never an internal id; steps only restyle, and every step's CSS hides
+    no box's name."""
+    from conftest import INTERNAL_ID
+
+    trace = vz.examples.ALL[name]()
+    for view in trace.views:
+        layout = vz.Layout(trace, view)
+        svg = layout.svg()
+        titles = re.findall(r'<g id="[^"]*" class="node">\s*<title>([^<]*)</title>', svg)
+        assert len(titles) == len(layout.scene.items) + 1  # the boxes and the legend
+        assert len(set(titles)) == len(titles)
+        assert not [t for t in titles if INTERNAL_ID.search(t)]
+        edges = re.findall(r'class="edge">\s*<title>([^<]*)</title>', svg)
+        assert not [t for t in edges if INTERNAL_ID.search(t.replace("&#45;&gt;", " "))]
+        n = len(trace.steps)
+        for step in sorted({0, n // 2, n - 1}):
+            styled = layout.svg(step)
+            assert re.sub(r"<style>.*?</style>", "", styled, flags=re.S) == svg

@@ -24,7 +24,7 @@ from .errors import (
     StepNotFoundError,
     VizadError,
 )
-from .node import Node, TupleShape, Variable, constant
+from .node import Node, TupleShape, Variable, constant, scope
 from .op import MINUS_ONE, ONE, ZERO, ElementwiseOp, Op, Symbolic, register, registry
 from .ops import (
     add,
@@ -102,6 +102,7 @@ __all__ = [
     "Node",
     "Variable",
     "constant",
+    "scope",
     "TupleShape",
     "Op",
     "ElementwiseOp",

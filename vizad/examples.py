@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .node import Variable, constant
+from .node import Variable, constant, scope
 from .ops import (
     log,
     log_softmax,
@@ -69,12 +69,17 @@ def broadcast() -> ReverseTrace:
 
 
 def mlp(batch: int = 8, features: int = 4, hidden: int = 16, outputs: int = 3) -> ReverseTrace:
-    """A 2-layer MLP with tanh on a batch: sum((tanh(X W₁ + b₁) W₂ + b₂)²)."""
+    """A 2-layer MLP with tanh on a batch: sum((tanh(X W₁ + b₁) W₂ + b₂)²), each layer built in
+    its own ``vz.scope`` ("layer1", "layer2")."""
     rng = np.random.default_rng(0)
-    x, w1, b1 = Variable("X"), Variable("W1"), Variable("b1")
-    w2, b2 = Variable("W2"), Variable("b2")
-    h = tanh(matmul(x, w1) + b1)
-    loss = sum_((matmul(h, w2) + b2) ** 2)
+    x = Variable("X")
+    with scope("layer1"):
+        w1, b1 = Variable("W1"), Variable("b1")
+        h = tanh(matmul(x, w1) + b1)
+    with scope("layer2"):
+        w2, b2 = Variable("W2"), Variable("b2")
+        out = matmul(h, w2) + b2
+    loss = sum_(out**2)
     feed = {
         x: rng.standard_normal((batch, features)),
         w1: rng.standard_normal((features, hidden)) / np.sqrt(features),

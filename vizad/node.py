@@ -36,6 +36,7 @@ __all__ = [
     "TupleShape",
     "shapes_conflict",
     "extending",
+    "scope",
 ]
 
 Shape = tuple  # a tuple of ints; None where unknown
@@ -72,13 +73,31 @@ def extending(record: Any, shapes: Mapping[Node, Any] | None = None) -> Iterator
         _EXTENSION.reset(token)
 
 
+_SCOPE: contextvars.ContextVar = contextvars.ContextVar("vizad_scope", default=())
+_get_scope = _SCOPE.get
+
+
+@contextmanager
+def scope(name: str) -> Iterator[tuple[str, ...]]:
+    """Group the nodes built inside: ``with vz.scope("layer1"): ...``. Scopes nest; each node
+    keeps the path of scopes it was built in (``node.scope``), and drawings draw a scope as a
+    cluster that ``collapse=`` can fold into one box, like TensorBoard's name scopes."""
+    if not isinstance(name, str) or not name.strip():
+        raise NodeTypeError(f"scope: the name must be a non-empty string, got {name!r:.40}")
+    token = _SCOPE.set((*_SCOPE.get(), name))
+    try:
+        yield _SCOPE.get()
+    finally:
+        _SCOPE.reset(token)
+
+
 class Node:
     """One value of the computational graph: ``op(*inputs, **attrs)``.
 
     Build nodes with ops (``vz.sin(x)``) or operators (``x * y + 2``), never directly.
     """
 
-    __slots__ = ("_op", "_inputs", "_attrs", "_name", "_id", "_shape", "_origin")
+    __slots__ = ("_op", "_inputs", "_attrs", "_name", "_id", "_shape", "_origin", "_scope")
 
     # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
     __array_ufunc__ = None
@@ -100,6 +119,7 @@ class Node:
         self._shape = shape
         extension = _get_extension()
         self._origin = extension.record if extension is not None else None
+        self._scope = _get_scope()
 
     # Read-only fields: a node never changes after it is built.
     op = property(attrgetter("_op"), doc="The op that computes this node.")
@@ -111,24 +131,31 @@ class Node:
     origin = property(
         attrgetter("_origin"), doc="The Adjoints/Tangents record whose construction made this node."
     )
+    scope = property(
+        attrgetter("_scope"), doc="The path of vz.scope() blocks it was built in (a tuple)."
+    )
 
     # -- display -------------------------------------------------------------------------
     def _small_constant(self) -> bool:
         return self.op is _ops.CONSTANT and self.attrs["value"].size <= 4
 
-    def _short(self) -> str:
-        """A one-token name: the node's name or a small constant's value, else ``#id``."""
+    def _short(self, depth: int = 1) -> str:
+        """A short name: the node's name, a small constant's value, or its expression nested
+        ``depth`` levels deep (deeper inputs are "…"): never an internal id."""
         if self.name is not None:
             return self.name
-        return self._expression() if self._small_constant() else f"#{self.id}"
+        if self._small_constant() or depth > 0:
+            return self._expression(depth)
+        return "…"
 
-    def _expression(self) -> str:
-        """``mul(x1, #4)``: the op and its inputs' short names (never recursive)."""
+    def _expression(self, depth: int = 3) -> str:
+        """``sub(add(log(x1), mul(x1, x2)), sin(x2))``: the op and its inputs, nested ``depth``
+        levels (bounded: never recursive on the graph's depth)."""
         if self._small_constant():
             return np.array2string(self.attrs["value"], separator=", ")
         if self.op is _ops.CONSTANT:
             return f"constant{self.shape}"
-        return f"{self.op.name}({', '.join(i._short() for i in self.inputs)})"
+        return f"{self.op.name}({', '.join(i._short(depth - 1) for i in self.inputs)})"
 
     def _describe(self) -> str:
         """``node #7 mul(x1, x2)``: used in error messages."""
@@ -142,7 +169,7 @@ class Node:
 
     def __repr__(self) -> str:
         shape = "" if self.shape is None else f" shape={self.shape}"
-        return f"<Node #{self.id} {self}{shape}>"
+        return f"<Node {self}{shape}>"
 
     # -- operators -----------------------------------------------------------------------
     def __add__(self, other):

@@ -6,7 +6,7 @@ from .dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
 from .highlight import StepHighlight, highlight
 from .layout import Layout
 from .scene import VIEWS, Scene, build_scene
-from .summary import summarize
+from .summary import collapse_scopes, scene_for, summarize
 
 __all__ = [
     "draw",
@@ -18,6 +18,7 @@ __all__ = [
     "highlight",
     "StepHighlight",
     "summarize",
+    "collapse_scopes",
     "VIEWS",
     "INSTALL_HINT",
 ]
@@ -35,6 +36,7 @@ def draw(
     max_boxes: int = MAX_BOXES,
     detail: bool = False,
     reads: bool = False,
+    collapse=None,
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
@@ -47,12 +49,23 @@ def draw(
 
     Extended views are simplified unless ``detail=True`` (trivial copies folded, one-use parts
     of a formula and constants written into their consumers); ``reads=True`` draws the edges
-    by which extension nodes read forward values. Tensors show their shape and a heatmap
+    by which extension nodes read forward values. Nodes built inside ``with vz.scope("name"):``
+    are drawn in a cluster per scope (mirrored in the adjoint graph); ``collapse=["name"]`` (or
+    a depth: 1 for every top-level scope) folds scopes into one box each, and large graphs
+    collapse their scopes before anything else is summarised. Tensors show their shape and a heatmap
     (blue negative, red positive, with the largest magnitude written under it). Graphs with
     more than ``max_boxes`` boxes are summarised (the picture says what was collapsed).
     Display it in Jupyter, or ``.render(format="png")`` it for slides.
     """
-    scene = summarize(build_scene(target, view, decimals, detail=detail, reads=reads), max_boxes)
+    scene = scene_for(
+        target,
+        view,
+        decimals,
+        detail=detail,
+        reads=reads,
+        collapse=collapse,
+        max_boxes=max_boxes,
+    )
     if step is None:
         return to_drawing(scene)
     lit = highlight(scene, step)

@@ -104,18 +104,31 @@ def to_drawing(
 
     if scene.legend:
         drawing.node("legend", label=_legend(scene.trace.mode), id="vz_legend", shape="plaintext")
-    add_items(drawing, [i for i in scene.items if i.cluster is None])
-    for cluster, title in scene.clusters.items():
-        with drawing.subgraph(name=cluster) as sub:
+    members: dict[str | None, list] = {}
+    for item in scene.items:
+        members.setdefault(item.cluster, []).append(item)
+    children: dict[str | None, list[str]] = {}
+    for cluster in scene.clusters:
+        children.setdefault(scene.parents.get(cluster), []).append(cluster)
+
+    def add_cluster(target, cluster: str) -> None:  # nested as deep as the scopes are
+        with target.subgraph(name=cluster) as sub:
+            scope = cluster.startswith("cluster_s")
             sub.attr(
-                label=title,
-                style="dashed,rounded",
-                color="#888888",
+                label=f"<{escape(scene.clusters[cluster])}>",
+                style="rounded" if scope else "dashed,rounded",
+                color="#aaaaaa" if scope else "#888888",
                 fontcolor="#888888",
                 fontname=FONT,
                 fontsize="12",
             )
-            add_items(sub, [i for i in scene.items if i.cluster == cluster])
+            add_items(sub, members.get(cluster, ()))
+            for child in children.get(cluster, ()):
+                add_cluster(sub, child)
+
+    add_items(drawing, members.get(None, ()))
+    for cluster in children.get(None, ()):
+        add_cluster(drawing, cluster)
     for edge in scene.edges:
         extra = (
             {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"}
@@ -132,6 +145,9 @@ def to_drawing(
     return drawing
 
 
+_DOT_SAFE = str.maketrans({":": "∶", "\\": "⧵"})
+
+
 def dot_names(scene: Scene) -> dict[str, str]:
     """Item id → DOT node name: the item's name; a constant's value with " (constant)", made
     unique with primes (only constants can share a value)."""
@@ -139,6 +155,9 @@ def dot_names(scene: Scene) -> dict[str, str]:
     seen: set[str] = set()
     for item in scene.items:
         name = item.name + (" (constant)" if item.kind == "constant" else "")
+        # DOT reads "a:b" in an edge as node a, port b, and a backslash as an escape: names
+        # use look-alike characters instead (the labels keep the text as it is)
+        name = name.translate(_DOT_SAFE)
         while name in seen or name == "legend":
             name += "′"
         seen.add(name)

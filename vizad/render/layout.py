@@ -13,8 +13,7 @@ import re
 from .dot import heat_cells, run_dot, to_drawing
 from .highlight import highlight
 from .palette import css_rules
-from .scene import build_scene
-from .summary import summarize
+from .summary import scene_for
 
 __all__ = ["Layout"]
 
@@ -43,9 +42,16 @@ class Layout:
         failed=frozenset(),
         detail: bool = False,
         reads: bool = False,
+        collapse=None,
     ):
-        self.scene = summarize(
-            build_scene(target, view, decimals, detail=detail, reads=reads), max_boxes
+        self.scene = scene_for(
+            target,
+            view,
+            decimals,
+            detail=detail,
+            reads=reads,
+            collapse=collapse,
+            max_boxes=max_boxes,
         )
         self.view = self.scene.view
         self.failed = frozenset(failed)
@@ -105,7 +111,5 @@ def _inline(svg: str, scope: str) -> str:
         if natural
         else "max-width:100%;height:auto"
     )
-    svg = re.sub(
-        r"<svg\b", f'<svg id="{scope}" class="vizad-graph" style="{style}"', svg, count=1
-    )
+    svg = re.sub(r"<svg\b", f'<svg id="{scope}" class="vizad-graph" style="{style}"', svg, count=1)
     return re.sub(r"(<svg\b[^>]*>)", r"\1<!--vizad-style-->", svg, count=1)

@@ -13,6 +13,7 @@ extension reads forward values are laid out but not drawn. ``detail=True`` shows
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -57,6 +58,9 @@ class Item:
     #: Tensors drawn as heatmaps under the text: (caption, array) pairs; the caption (the
     #: tensor's name, "" for the box's own value) is written over the heatmap.
     heatmaps: tuple[tuple[str, np.ndarray], ...] = ()
+    #: The vz.scope() path the box belongs to (an extension node: that of the forward node it
+    #: is about).
+    scope: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -96,6 +100,8 @@ class Scene:
     names: Names | None = None
     #: Whether the drawing carries a legend of the step states (drawings of traces).
     legend: bool = False
+    #: Cluster id → the cluster it is drawn in (scopes nest), for clusters inside another.
+    parents: dict[str, str] = field(default_factory=dict)
 
 
 def build_scene(
@@ -224,11 +230,13 @@ class _Builder:
         note = (
             f"{self._folded} trivial nodes folded (detail=True shows them)" if self._folded else ""
         )
-        used = {i.cluster for i in self.items}
+        items, scoped, parents = self._scope_clusters()
+        used = {i.cluster for i in items} | set(parents.values())
         clusters = {k: v for k, v in self.titles.items() if k in used}
+        clusters.update(scoped)
         return Scene(
             view,
-            self.items,
+            items,
             self.edges,
             clusters,
             title,
@@ -237,7 +245,39 @@ class _Builder:
             self.trace,
             self.names,
             legend,
+            parents,
         )
+
+    def _scope_clusters(self):
+        """Items placed in a cluster per vz.scope() (nested as the scopes are, inside the
+        forward graph's or an extension's cluster), the scope clusters' titles and parents."""
+        ids: dict[tuple, str] = {}
+        titles: dict[str, str] = {}
+        parents: dict[str, str] = {}
+        items = []
+        for item in self.items:
+            path = self._scope_of(item)
+            if not path:
+                items.append(item)
+                continue
+            cluster = item.cluster
+            for depth in range(1, len(path) + 1):
+                key = (item.cluster, path[:depth])
+                if key not in ids:
+                    ids[key] = f"cluster_s{len(ids) + 1}"
+                    titles[ids[key]] = path[depth - 1]
+                    if cluster is not None:
+                        parents[ids[key]] = cluster
+                cluster = ids[key]
+            items.append(dataclasses.replace(item, cluster=cluster, scope=path))
+        return items, titles, parents
+
+    def _scope_of(self, item: Item) -> tuple[str, ...]:
+        node = item.node
+        if node is None:
+            return ()
+        roles = self.names.roles(node)
+        return roles[0].of.scope if roles else node.scope
 
     # -- text ----------------------------------------------------------------------------
     def symbol(self, node: Node) -> str:

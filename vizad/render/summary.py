@@ -8,11 +8,14 @@ the size of the graph.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 
-from .scene import Edge, Item, Scene
+from ..errors import ArgumentError
+from .scene import Edge, Item, Scene, build_scene
 
-__all__ = ["summarize"]
+__all__ = ["summarize", "collapse_scopes", "scene_for"]
 
 #: A summary aims at this many boxes and keeps at most this many edges (the heaviest ones),
 #: so that it stays readable and Graphviz lays it out in well under a second.
@@ -20,16 +23,39 @@ SUMMARY_BOXES = 24
 SUMMARY_EDGES = 120
 
 
+def scene_for(
+    target,
+    view: str | None,
+    decimals: int,
+    *,
+    detail: bool = False,
+    reads: bool = False,
+    collapse=None,
+    max_boxes: int = 400,
+) -> Scene:
+    """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
+    ``collapse`` folded, and summarised if it still has more than ``max_boxes`` boxes."""
+    scene = build_scene(target, view, decimals, detail=detail, reads=reads)
+    if collapse is not None:
+        scene = collapse_scopes(scene, collapse)
+    return summarize(scene, max_boxes)
+
+
 def summarize(scene: Scene, max_boxes: int) -> Scene:
     """``scene`` itself if it has at most ``max_boxes`` boxes, else a summary of it."""
     if len(scene.items) <= max_boxes:
         return scene
+    if any(i.scope for i in scene.items):  # scopes first: they are the user's own grouping
+        scene = collapse_scopes(scene, 1)
+        if len(scene.items) <= max_boxes:
+            return scene
     total = sum(1 for i in scene.items if i.kind != "constant")
     items = [i for i in scene.items if i.kind != "constant"]
     kept = {i.id for i in items}
     edges = [e for e in scene.edges if e.tail in kept and e.head in kept and e.kind != "anchor"]
     items, edges, group_of, chains, collapsed = _collapse_chains(items, edges)
-    notes = [f"{total:,} nodes summarised", "constants hidden"]
+    notes = [scene.note] if scene.note else []
+    notes += [f"{total:,} nodes summarised", "constants hidden"]
     if chains:
         notes.append(f"{chains} chains collapsed ({collapsed:,} nodes)")
     if len(items) > max_boxes:
@@ -56,7 +82,107 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
         scene.trace,
         scene.names,
         scene.legend,
+        scene.parents,
     )
+
+
+def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
+    """``scene`` with vz.scope() clusters folded into one box each: ``collapse`` is a depth
+    (1: every top-level scope) or scope names ("layer1", or a path "model/layer1")."""
+    if isinstance(collapse, bool) or not isinstance(collapse, (int, str, list, tuple, set)):
+        raise ArgumentError(
+            f"collapse must be a depth (int) or scope names, got {type(collapse).__name__}"
+        )
+    if isinstance(collapse, int):
+        if collapse < 1:
+            raise ArgumentError(f"collapse: the depth must be at least 1, got {collapse}")
+        depth = collapse
+
+        def prefix(path):
+            return path[:depth] if len(path) >= depth else None
+
+    else:
+        wanted = {collapse} if isinstance(collapse, str) else set(collapse)
+        known = {"/".join(i.scope[:k]) for i in scene.items for k in range(1, len(i.scope) + 1)}
+        known |= {p.rsplit("/", 1)[-1] for p in known}
+        unknown = sorted(w for w in wanted if w not in known)
+        if unknown:
+            raise ArgumentError(
+                f"collapse: no scope named {', '.join(map(repr, unknown))} in this drawing "
+                f"(its scopes: {', '.join(sorted(p for p in known if p)) or 'none'})"
+            )
+
+        def prefix(path):
+            for k in range(1, len(path) + 1):
+                if "/".join(path[:k]) in wanted or path[k - 1] in wanted:
+                    return path[:k]
+            return None
+
+    groups: dict[tuple, list[Item]] = {}
+    cluster_of: dict[tuple, str | None] = {}
+    kept: list[Item] = []
+    for item in scene.items:
+        p = prefix(item.scope) if item.scope else None
+        if p is None:
+            kept.append(item)
+            continue
+        cluster = item.cluster  # up from the item's scope cluster to the collapsed scope's
+        for _ in range(len(item.scope) - len(p)):
+            cluster = scene.parents.get(cluster)
+        key = (cluster, p)
+        groups.setdefault(key, []).append(item)
+        cluster_of[key] = scene.parents.get(cluster)
+    if not groups:
+        return scene
+    group_of = {i.id: i.id for i in kept}
+    boxes = []
+    for k, (key, members) in enumerate(groups.items(), start=1):
+        word = "forward" if members[0].kind in ("variable", "forward", "constant") else "extension"
+        kind = members[0].kind
+        word = {"adjoint": "adjoint", "tangent": "tangent"}.get(kind, word)
+        title = f"{'/'.join(key[1])}: {len(members)} {word} nodes"
+        box = dataclasses.replace(
+            _box(f"scope_{k}", members, title), cluster=cluster_of[key], scope=key[1][:-1]
+        )
+        boxes.append(box)
+        for m in members:
+            group_of[m.id] = box.id
+    collapsed = {key[0] for key in groups}
+    clusters = {c: t for c, t in scene.clusters.items() if not _inside(c, collapsed, scene.parents)}
+    anchors = [e for e in scene.edges if e.kind == "anchor"]
+    edges = _merge_edges([e for e in scene.edges if e.kind != "anchor"], group_of)
+    seen = {(e.tail, e.head) for e in edges}
+    for e in anchors:
+        tail, head = group_of.get(e.tail, e.tail), group_of.get(e.head, e.head)
+        if tail != head and (tail, head) not in seen:
+            seen.add((tail, head))
+            edges.append(Edge(f"e_{tail}_{head}_a", tail, head, "anchor"))
+    order = {i.id: n for n, i in enumerate(scene.items)}
+    first = {box.id: min(order[m.id] for m in groups[key]) for key, box in zip(groups, boxes)}
+    items = sorted(kept + boxes, key=lambda i: order.get(i.id, first.get(i.id, 0)))
+    names = ", ".join(sorted({"/".join(key[1]) for key in groups}))
+    note = "; ".join(filter(None, [scene.note, f"scopes collapsed: {names}"]))
+    return Scene(
+        scene.view,
+        items,
+        edges,
+        clusters,
+        scene.title,
+        note,
+        {n: group_of.get(i, i) for n, i in scene.ids.items()},
+        scene.trace,
+        scene.names,
+        scene.legend,
+        {c: p for c, p in scene.parents.items() if c in clusters},
+    )
+
+
+def _inside(cluster: str, collapsed: set, parents: dict) -> bool:
+    while cluster is not None:
+        if cluster in collapsed:
+            return True
+        cluster = parents.get(cluster)
+    return False
 
 
 def _graph(items, edges):

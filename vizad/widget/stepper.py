@@ -42,6 +42,7 @@ class Stepper(w.VBox):
         *,
         check: bool | None = None,
         decimals: int | None = None,
+        collapse=None,
         **kwargs,
     ):
         if not isinstance(trace, Trace):
@@ -56,6 +57,8 @@ class Stepper(w.VBox):
                 "depend on the inputs it was traced with respect to"
             )
         self.trace = trace
+        #: Scopes drawn as one box (see vz.draw's ``collapse``).
+        self.collapse = collapse
         self.decimals = trace.decimals if decimals is None else decimals
         if check is None:
             check = len(trace.steps) <= CHECK_LIMIT
@@ -197,7 +200,11 @@ class Stepper(w.VBox):
         """The layout of ``view``, made on first use (one ``dot`` run per view)."""
         if view not in self._layouts:
             self._layouts[view] = Layout(
-                self.trace, view, decimals=self.decimals, failed=frozenset(self.failures)
+                self.trace,
+                view,
+                decimals=self.decimals,
+                failed=frozenset(self.failures),
+                collapse=self.collapse,
             )
         return self._layouts[view]
 
