@@ -1,5 +1,6 @@
 """The expression parser (a whitelist over ast, never eval) and the walkthrough command."""
 
+import json
 import math
 import re
 import subprocess
@@ -71,8 +72,9 @@ def test_walkthrough_command_writes_a_page(tmp_path, capsys):
         == 0
     )
     page = out.read_text()
-    assert "v̇₃ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>2<" in page  # the panel
-    assert "v̇₃ = 2<" in page  # the graph's box
+    data = json.loads(re.search(r'id="vz-data">(.*?)</script>', page, re.S).group(1))
+    assert "v̇₃ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>2<" in data["steps"][2]["panel"]  # the panel
+    assert "v̇₃ = 2<" in data["frames"]["tangents"]["svg"]  # the graph's box
 
 
 @pytest.mark.parametrize(

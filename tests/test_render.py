@@ -163,14 +163,14 @@ def test_layout_once_then_restyle_without_dot(monkeypatch):
     calls = []
     monkeypatch.setattr(dot_module.subprocess, "run", lambda *a, **k: calls.append(a))
     plain = layout.svg()
-    step5 = layout.svg(5)
+    step5 = layout.svg(6)  # step 6 of 7: v₂
     assert not calls  # stepping never runs dot
     assert "<style>" not in plain and "<style>" in step5
     assert re.sub(r"<style>.*?</style>", "", step5, flags=re.S) == plain  # same layout
     css = re.search(r"<style>(.*?)</style>", step5, re.S).group(1)
     assert f"#{layout.scope} #v2>path" in css  # v₂ is the current node
     assert "#F0E442" in css
-    assert layout.svg(0) != step5 and layout.steps == 7
+    assert layout.svg(1) != step5 and layout.steps == 7
     # values that later steps compute are hidden: v̄₁ (a9, pending at step 5), not v̄₂ (current)
     scene_ids = layout.scene.ids
     trace = layout.scene.trace
@@ -179,8 +179,11 @@ def test_layout_once_then_restyle_without_dot(monkeypatch):
     assert (
         f"#{v1_adjoint} text:last-of-type" in css and f"#{v2_adjoint} text:last-of-type" not in css
     )
+    assert layout.svg(7) == layout.svg(-1)  # steps are numbered 1 … 7
     with pytest.raises(IndexError, match="out of range"):
-        layout.svg(7)
+        layout.svg(8)
+    with pytest.raises(IndexError, match="the first step is 1"):
+        layout.svg(0)
 
 
 def test_highlight_states_follow_the_walkthrough():
@@ -415,6 +418,6 @@ def test_svg_tooltips_name_boxes_at_every_view_and_several_steps(name):
         edges = re.findall(r'class="edge">\s*<title>([^<]*)</title>', svg)
         assert not [t for t in edges if INTERNAL_ID.search(t.replace("&#45;&gt;", " "))]
         n = len(trace.steps)
-        for step in sorted({0, n // 2, n - 1}):
+        for step in sorted({1, n // 2 + 1, n}):
             styled = layout.svg(step)
             assert re.sub(r"<style>.*?</style>", "", styled, flags=re.S) == svg

@@ -1,5 +1,6 @@
 """The stepper without a browser: clicks, the step, the panels, errors shown in the widget."""
 
+import json
 import math
 
 import numpy as np
@@ -15,52 +16,63 @@ def stepper():
     return vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0})
 
 
-def test_buttons_and_step_drive_everything(stepper):
-    assert stepper.n_steps == 7 and stepper.step == 0
-    assert "Step 1 of 7: v₇ = v₆ - v₅" in stepper.panel.value
-    assert stepper.prev_button.disabled and not stepper.next_button.disabled
-    for _ in range(5):
-        stepper.next_button.click()
-    assert stepper.step == 5 and stepper.slider.value == 5
-    assert "Step 6 of 7: v₂ = x₂" in stepper.panel.value
-    assert "<b>1.716</b>" in stepper.panel.value and "-0.284" in stepper.panel.value
-    assert "#v2&gt;path" not in stepper.graph.value and "#v2>path" in stepper.graph.value
-    stepper.last_button.click()
-    assert stepper.step == 6 and "<b>5.5</b>" in stepper.panel.value
-    assert stepper.next_button.disabled
-    stepper.next()  # stays on the last step
-    assert stepper.step == 6
-    stepper.first_button.click()
-    assert stepper.step == 0
-    stepper.prev()
-    assert stepper.step == 0
-    stepper.slider.value = 3
-    assert stepper.step == 3 and "Step 4 of 7" in stepper.panel.value
-    stepper.play.value = 4  # play sets the step too
-    assert stepper.step == 4
+def test_step_is_one_based_and_drives_python(stepper):
+    assert stepper.n_steps == 7 and stepper.step == 1
+    assert stepper.current.label == "v₇" and stepper.view == "adjoint"
+    stepper.next()
+    stepper.next()
+    assert stepper.step == 3 and stepper.current.label == "v₅"
     stepper.step = 99
-    assert stepper.step == 6
-    rows = stepper.table.value.count("<tr")
-    assert rows == 7 and "5.5" in stepper.table.value
+    assert stepper.step == 7
+    stepper.next()  # stays on the last
+    assert stepper.step == 7
+    stepper.step = -3
+    assert stepper.step == 1
+    stepper.prev()
+    assert stepper.step == 1
+    assert repr(stepper) == "<vizad Stepper: reverse mode, step 1 of 7, adjoint view>"
+    stepper.view = "backprop"
+    assert stepper.view == "backprop"
+    with pytest.raises(ValueError, match="has the views"):
+        stepper.view = "sideways"
 
 
-def test_views_switch_without_new_layouts(stepper, monkeypatch):
-    stepper.step = 2
-    adjoint_svg = stepper.graph.value
-    stepper.view.value = "forward"
-    assert stepper.graph.value != adjoint_svg and 'id="a1"' not in stepper.graph.value
-    stepper.view.value = "backprop"
-    assert "v̄₂ = 1.716" in stepper.graph.value
+def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
+    """Everything the browser shows is in ``data``: stepping and switching views never lay
+    out again, and each step's panel and highlights are there for the browser to apply."""
+    data = stepper.data
+    assert data["n"] == 7 and data["view"] == "adjoint" and data["mode"] == "reverse"
+    assert [v["name"] for v in data["views"]] == ["forward", "adjoint", "backprop"]
+    panel = data["steps"][5]["panel"]
+    assert "Step 6 of 7: v₂ = x₂" in panel and "<b>1.716</b>" in panel and "-0.284" in panel
+    frame = data["frames"]["adjoint"]
+    assert frame["steps"][5]["current"] == "v2"
+    assert set(frame["steps"][5]["consumer"]) == {"v5", "v4"}
+    assert frame["owner"]["v7"] == 0 and frame["owner"]["v1"] == 6
+    assert frame["tips"]["v2"]["result"] == "v̄₂ = 1.716" and frame["tips"]["v2"]["at"] == 5
+    assert frame["clicks"]["v2"] == 5
+    assert "vz-s-current" in data["css"]
+    assert "v̄₂ = 1.716" in data["frames"]["backprop"]["svg"]
+    json.dumps(data)  # JSON-ready
     import vizad.render.layout as layout_module
 
     monkeypatch.setattr(layout_module, "run_dot", lambda *a: pytest.fail("dot ran again"))
-    for k in range(7):
+    for k in range(1, 8):
         stepper.step = k
-    stepper.view.value = "adjoint"
-    stepper.step = 1
+    stepper.view = "forward"
+    assert stepper.layout_of("forward").scene.view == "forward"
 
 
-def test_failing_steps_are_shown_in_red():
+def test_the_component_is_real_files():
+    from vizad.widget.stepper import STATIC, Stepper
+
+    assert str(Stepper._esm) == (STATIC / "stepper.js").read_text()
+    assert str(Stepper._css) == (STATIC / "stepper.css").read_text()
+    source = (STATIC / "stepper.js").read_text()
+    assert "export default { render }" in source and "localModel" in source
+
+
+def test_failing_steps_are_marked():
     class WrongSquare(vz.Op):
         name = "wrong_square_widget"
 
@@ -74,36 +86,26 @@ def test_failing_steps_are_shown_in_red():
     square = WrongSquare()(x)
     s = vz.Stepper(vz.trace_reverse(vz.sin(square), [x], {x: 0.7}))
     bad = s.trace.step_of(square).index
-    assert list(s.failures) == [bad]
-    s.step = bad
-    assert 'class="vz-fail"' in s.panel.value and "wrong_square_widget" in s.panel.value
-    assert 'class="vz-bad"' in s.table.value
-    assert "#c0392b" in s.graph.value  # the failing node in red
+    assert list(s.failures) == [bad] and s.data["failed"] == [bad]
+    record = s.data["steps"][bad]
+    assert record["failed"] and 'class="vz-fail"' in record["panel"]
+    assert "wrong_square_widget" in record["panel"] and 'class="vz-bad"' in record["row"]
+    assert f"step {bad + 1}, " in s.failures[bad]  # check() numbers steps as the stepper does
 
 
 def test_forward_mode_stepper():
     x1, x2 = vz.Variable("x1"), vz.Variable("x2")
     y = vz.log(x1) + x1 * x2 - vz.sin(x2)
-    s = vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0}, mode="forward")
-    s.step = 3
-    assert "v̇₄ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>5</b>" in s.panel.value
-    assert "1 &#92;times 5 + 0 &#92;times 2 = 5" in s.panel.value
-    s.last_button.click()
-    assert "v̇₇ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>5.5</b>" in s.panel.value
+    s = vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0}, mode="forward", scale=1.5)
+    assert s.view == "tangent" and s.scale == 1.5
+    assert [v["name"] for v in s.data["views"]] == ["forward", "tangent", "tangents"]
+    panel = s.data["steps"][3]["panel"]
+    assert "v̇₄ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>5</b>" in panel and "1 × 5 + 0 × 2 = 5" in panel
+    assert "v̇₇ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>5.5</b>" in s.data["steps"][6]["panel"]
     with pytest.raises(ValueError, match="mode"):
         vz.step(y, [x1], {x1: 2.0, x2: 5.0}, mode="sideways")
-
-
-def test_exceptions_in_callbacks_appear_in_the_widget(stepper, monkeypatch):
-    def broken(*args, **kwargs):
-        raise RuntimeError("panel exploded")
-
-    import vizad.widget.stepper as module
-
-    monkeypatch.setattr(module, "step_panel", broken)
-    stepper.next_button.click()  # does not raise …
-    outputs = stepper.errors.outputs
-    assert outputs and "panel exploded" in "".join(o.get("text", "") for o in outputs)
+    with pytest.raises(ValueError, match="scale"):
+        vz.Stepper(s.trace, scale=10)
 
 
 def test_bad_arguments():
@@ -125,6 +127,7 @@ def test_export_html_is_self_contained(tmp_path):
     assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
     assert "<script>alert(1)</script>" not in page  # user text escaped everywhere
     assert page.count("<script") == 2  # our data and our stepper only
+    assert "export default { render }" in page  # the component itself, inlined
     assert math.isclose(trace.adjoint(x), 3 * (1 - np.tanh(0.5) ** 2))
     with pytest.raises(ValueError, match="no steps"):
         vz.export_html(vz.trace_reverse(vz.constant(1.0) + 1, [x], {x: 0.0}), tmp_path / "e.html")

@@ -45,7 +45,8 @@ def draw(
     (``trace.views``): reverse mode "forward", "adjoint" (the default) and "backprop" (each
     node's adjoint laid on the forward graph, edges labelled with ∂vⱼ/∂vᵢ); forward mode
     "forward", "tangent" (the default) and "tangents" (tangents laid on the forward graph).
-    With a trace and a ``step``, that step is highlighted.
+    With a trace and a ``step`` (numbered 1 … n, as the stepper shows them), that step is
+    highlighted.
 
     Extended views are simplified unless ``detail=True`` (trivial copies folded, one-use parts
     of a formula and constants written into their consumers); ``reads=True`` draws the edges
@@ -68,10 +69,11 @@ def draw(
     )
     if step is None:
         return to_drawing(scene)
-    lit = highlight(scene, step)
+    k = scene.trace.index(step) if scene.trace is not None else step
+    lit = highlight(scene, k)
     return to_drawing(
         scene,
         lit.states,
         lit.edges,
-        caption=f"step {step % len(scene.trace.steps)}: {scene.trace.steps[step].label}",
+        caption=f"step {k + 1} of {len(scene.trace.steps)}: {scene.trace.steps[k].label}",
     )

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..errors import ArgumentError, StepNotFoundError
 from .scene import Scene
 
-__all__ = ["StepHighlight", "highlight"]
+__all__ = ["StepHighlight", "highlight", "StepStates", "step_states"]
 
 
 class StepHighlight(NamedTuple):
@@ -20,7 +20,8 @@ class StepHighlight(NamedTuple):
 
 
 def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> StepHighlight:
-    """The states of ``scene``'s boxes at ``step`` of its trace."""
+    """The states of ``scene``'s boxes at ``trace.steps[step]`` (a 0-based index, like
+    ``failed``; the step's number as shown is ``step + 1``)."""
     trace = scene.trace
     if trace is None:
         raise ArgumentError(
@@ -59,3 +60,46 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
     hot = {ids[x] for x in [current.node, *neighbours, *involved] if x in ids}
     edges = frozenset(e.id for e in scene.edges if e.tail in hot and e.head in hot)
     return StepHighlight(states, edges)
+
+
+class StepStates(NamedTuple):
+    """The step states of a whole walkthrough in linear size, for a browser to restyle a
+    layout without asking Python: the step that computes each box (``owner``; a box is "done"
+    after it and "pending" before it), and each step's own current box, consumers, involved
+    boxes and highlighted edges."""
+
+    #: item id → the 0-based index of the first step that computes it.
+    owner: dict[str, int]
+    #: Per step: {"current": id, "consumer": [ids], "involved": [ids], "edges": [ids]}.
+    steps: list[dict]
+
+
+def step_states(scene: Scene) -> StepStates:
+    """:class:`StepStates` of ``scene``'s trace (the same states as :func:`highlight`)."""
+    trace = scene.trace
+    if trace is None:
+        raise ArgumentError("step states need a trace: draw a trace, not nodes")
+    ids = scene.ids
+    owner: dict[str, int] = {}
+    steps = []
+    out: dict[str, list] = {}
+    for e in scene.edges:
+        out.setdefault(e.tail, []).append((e.head, e.id))
+    for k, step in enumerate(trace.steps):
+        current = ids.get(step.node)
+        involved = [ids[n] for n in trace.involved(step) if n.origin is not None and n in ids]
+        neighbours = [ids[n] for n in trace.neighbours(step) if n in ids]
+        for item in [current, *involved]:
+            if item is not None and item not in owner:
+                owner[item] = k
+        hot = {i for i in [current, *neighbours, *involved] if i is not None}
+        edges = sorted(e for tail in hot for head, e in out.get(tail, ()) if head in hot)
+        steps.append(
+            {
+                "current": current,
+                "consumer": [i for i in dict.fromkeys(neighbours) if i != current],
+                "involved": [i for i in dict.fromkeys(involved) if i != current],
+                "edges": edges,
+            }
+        )
+    return StepStates(owner, steps)

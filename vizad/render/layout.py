@@ -27,7 +27,7 @@ _PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
 class Layout:
     """The laid-out SVG of a trace (or of nodes) in one view, and the SVG of any step.
 
-    ``Layout(trace, "adjoint").svg(3)`` is step 3 highlighted; ``timeout`` bounds the one
+    ``Layout(trace, "adjoint").svg(3)`` is step 3 (of 1 … n) highlighted; ``timeout`` bounds the one
     ``dot`` run (seconds).
     """
 
@@ -78,8 +78,8 @@ class Layout:
         return self._svg
 
     def css(self, step: int) -> str:
-        """The CSS that highlights ``step`` in this layout."""
-        lit = highlight(self.scene, step, self.failed)
+        """The CSS that highlights step number ``step`` (1 … n) in this layout."""
+        lit = highlight(self.scene, self.scene.trace.index(step), self.failed)
         by_state: dict[str, list[str]] = {}
         for item_id, state in lit.states.items():
             by_state.setdefault(state, []).append(item_id)

@@ -23,6 +23,8 @@ __all__ = [
     "dot_attrs",
     "edge_attrs",
     "css_rules",
+    "state_css",
+    "DASHES",
 ]
 
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
@@ -46,13 +48,22 @@ KIND_STYLE: dict[str, dict[str, str]] = {
 #: (in forward mode: the inputs its tangent reads), the extension nodes of this step, the
 #: finished and the pending nodes.
 STATE_STYLE: dict[str, dict[str, str]] = {
-    "current": {"fill": YELLOW, "stroke": VERMILLION, "width": "3.5", "text": INK},
-    "consumer": {"stroke": PURPLE, "width": "3.5"},
-    "involved": {"fill": "#ffc966", "stroke": VERMILLION, "width": "2.5", "text": INK},
+    "current": {"fill": YELLOW, "stroke": VERMILLION, "width": "4", "text": INK},
+    "consumer": {"stroke": PURPLE, "width": "3.5", "dash": "dashed"},
+    "involved": {
+        "fill": "#ffc966",
+        "stroke": VERMILLION,
+        "width": "2.5",
+        "text": INK,
+        "dash": "dotted",
+    },
     "done": {"fill": "#bfe8d9", "stroke": GREEN, "text": INK},
-    "pending": {"fill": "#f2f2f2", "stroke": "#b0b0b0", "text": "#8a8a8a"},
-    "failed": {"fill": "#ffd6cc", "stroke": "#c0392b", "width": "3.5", "text": INK},
+    "pending": {"fill": "#f2f2f2", "stroke": "#b0b0b0", "text": "#8a8a8a", "opacity": "0.55"},
+    "failed": {"fill": "#ffd6cc", "stroke": "#c0392b", "width": "4", "text": INK, "dash": "dashed"},
 }
+#: Border patterns, so that states differ without colour too (and under colour-vision
+#: deficiencies): the same names as Graphviz's styles.
+DASHES = {"dashed": "8 4", "dotted": "2 3"}
 
 EDGE_STYLE: dict[str, dict[str, str]] = {
     "forward": {"stroke": GREY, "style": "solid"},
@@ -125,9 +136,10 @@ def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
     if base["shape"] == "plaintext":
         return {"shape": "plaintext", "fontcolor": look["text"], "fontsize": "11"}
     style = "rounded,filled" if base["shape"] == "box" else "filled"
+    dash = "dashed" if kind == "zero" else look.get("dash")
     attrs = {
         "shape": base["shape"],
-        "style": style + (",dashed" if kind == "zero" else ""),
+        "style": style + (f",{dash}" if dash else ""),
         "fillcolor": look["fill"],
         "color": look["stroke"],
         "fontcolor": look["text"],
@@ -146,6 +158,29 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
 
 
 _OUTLINES = ("path", 'polygon:not([stroke="transparent"])', "ellipse")
+
+
+def state_css(prefix: str) -> str:
+    """CSS of the step states as classes (``g.vz-s-current``, ``g.vz-hot`` for an edge) under
+    ``prefix``: what the browser component sets by id as it steps."""
+    rules = []
+    for state, look in STATE_STYLE.items():
+        shapes = ",".join(f"{prefix} g.vz-s-{state}>{s}" for s in _OUTLINES)
+        decl = [f"fill:{look['fill']}"] if "fill" in look else []
+        decl += [f"stroke:{look['stroke']}"]
+        if "width" in look:
+            decl.append(f"stroke-width:{look['width']}")
+        if "dash" in look:
+            decl.append(f"stroke-dasharray:{DASHES[look['dash']]}")
+        rules.append(shapes + "{" + ";".join(decl) + "}")
+        if "text" in look:
+            rules.append(f"{prefix} g.vz-s-{state} text{{fill:{look['text']}}}")
+        if "opacity" in look:
+            rules.append(f"{prefix} g.vz-s-{state}{{opacity:{look['opacity']}}}")
+    hot = EDGE_HIGHLIGHT
+    rules.append(f"{prefix} g.vz-hot>path{{stroke:{hot['stroke']};stroke-width:{hot['width']}}}")
+    rules.append(f"{prefix} g.vz-hot>polygon{{stroke:{hot['stroke']};fill:{hot['stroke']}}}")
+    return "\n".join(rules)
 
 
 def css_rules(
@@ -185,7 +220,11 @@ def css_rules(
             decl.append(f"stroke:{look['stroke']}")
         if "width" in look:
             decl.append(f"stroke-width:{look['width']}")
+        if "dash" in look:
+            decl.append(f"stroke-dasharray:{DASHES[look['dash']]}")
         rules.append(shapes + "{" + ";".join(decl) + "}")
+        if "opacity" in look:
+            rules.append(",".join(f"#{scope} #{i}" for i in ids) + f"{{opacity:{look['opacity']}}}")
         if "text" in look:
             rules.append(
                 ",".join(f"#{scope} #{i} text" for i in ids) + "{fill:" + look["text"] + "}"

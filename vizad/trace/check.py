@@ -39,14 +39,14 @@ def check_trace(
             args = ", ".join(trace.label(i) for i in node.inputs)
             failures.append(
                 CheckFailure(
-                    step=step.index,
+                    step=step.index + 1,
                     node=node,
                     label=step.label,
                     op=node.op.name,
                     rule=rule,
                     error=error,
-                    message=f"step {step.index}, {step.label} = {node.op.name}({args}): the {rule} "
-                    f"of op {node.op.name!r} disagrees with central differences by "
+                    message=f"step {step.index + 1}, {step.label} = {node.op.name}({args}): "
+                    f"the {rule} of op {node.op.name!r} disagrees with central differences by "
                     f"{error:.3g} ({detail})",
                 )
             )

@@ -52,7 +52,7 @@ class Contribution(NamedTuple):
 class ReverseStep(NamedTuple):
     """One step of the reverse walkthrough: the adjoint v̄ᵢ of node vᵢ."""
 
-    #: Position in the walkthrough (0 for the output).
+    #: Position in ``trace.steps`` (0-based; the step's number, as shown, is ``index + 1``).
     index: int
     node: Node
     #: "v4", and its LaTeX "v_{4}".
@@ -108,6 +108,7 @@ class ForwardStep(NamedTuple):
 class CheckFailure(NamedTuple):
     """A step whose op's rule disagrees with central differences of that op alone."""
 
+    #: The step number, 1 … n, as the stepper and the tables show it (``trace.steps[step - 1]``).
     step: int
     node: Node
     label: str

@@ -61,6 +61,21 @@ class Trace:
     def __getitem__(self, index: int):
         return self.steps[index]
 
+    def index(self, number: int) -> int:
+        """The 0-based index into ``steps`` of step ``number``: steps are numbered 1 … n as
+        the stepper, drawings, tables and check() show them (-1 is the last)."""
+        n = len(self.steps)
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ArgumentError(f"a step number is an int, got {type(number).__name__}")
+        if 1 <= number <= n:
+            return number - 1
+        if -n <= number <= -1:
+            return n + number
+        raise StepNotFoundError(
+            f"step {number} is out of range: steps are numbered 1 … {n}"
+            + (" (step 0 does not exist: the first step is 1)" if number == 0 else "")
+        )
+
     def step_of(self, node: Node):
         """The step of ``node`` (KeyError naming it when it has none)."""
         try:
@@ -256,7 +271,7 @@ class ReverseTrace(Trace):
             or "seed"
         )
         return [
-            str(step.index),
+            str(step.index + 1),
             step.label,
             latex_to_text(step.definition),
             format_value(step.value, d),
@@ -324,7 +339,7 @@ class ForwardTrace(Trace):
     def _row(self, step: ForwardStep, d: int) -> list[str]:
         rule = latex_to_text(forward_line(step, self.names, d))
         return [
-            str(step.index),
+            str(step.index + 1),
             step.label,
             latex_to_text(step.definition),
             format_value(step.value, d),

@@ -19,24 +19,7 @@ from ..render.palette import diverging, heat_grid, heat_scale
 from ..render.scene import SMALL_VECTOR
 from ..text import escape, format_number, format_value, latex_to_text
 
-__all__ = ["step_panel", "running_table", "html_value", "PANEL_CSS"]
-
-PANEL_CSS = """
-.vz-panel{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:14px;line-height:1.45}
-.vz-panel .vz-head{font-size:16px;font-weight:600;margin:2px 0 6px}
-.vz-panel table{border-collapse:collapse;margin:4px 0;font-variant-numeric:tabular-nums}
-.vz-panel th,.vz-panel td{padding:3px 10px;text-align:left;border-bottom:1px solid rgba(128,128,128,.35)}
-.vz-panel th{font-weight:600;opacity:.8}
-.vz-panel .vz-sum{font-size:15px;margin:6px 0}
-.vz-panel .vz-math{margin:6px 0;overflow-x:auto}
-.vz-panel .vz-fail{color:#fff;background:#c0392b;padding:6px 10px;border-radius:4px;margin:6px 0}
-.vz-panel .vz-muted{opacity:.7}
-.vz-panel tr.vz-now td{font-weight:600}
-.vz-panel tr.vz-bad td{color:#c0392b}
-.vz-panel .vz-heat{display:inline-grid;gap:0;vertical-align:middle;margin-right:6px;border:1px solid rgba(128,128,128,.4)}
-.vz-panel .vz-heat span{width:7px;height:7px;display:block}
-.vz-panel .vz-scale{font-size:12px;opacity:.75}
-"""
+__all__ = ["step_panel", "running_table", "running_row", "html_value"]
 
 
 def html_value(value: Any, decimals: int = 3) -> str:
@@ -63,7 +46,7 @@ def html_value(value: Any, decimals: int = 3) -> str:
             )
     shape = "×".join(map(str, array.shape))
     return (
-        f'<span class="vz-heat" style="grid-template-columns:repeat({grid.shape[1]},7px)" '
+        f'<span class="vz-heat" style="grid-template-columns:repeat({grid.shape[1]},auto)" '
         f'role="img" aria-label="heatmap of a {escape(shape)} tensor">{"".join(cells)}</span>'
         f'<span class="vz-scale">{escape(shape)} · ±{escape(format_number(top, decimals))}</span>'
     )
@@ -143,23 +126,27 @@ def _contributions(trace, step, d: int) -> str:
     )
 
 
+def running_row(
+    trace, k: int, failures: Mapping[int, str] | None = None, decimals: int | None = None
+) -> str:
+    """One row of the running table: what step ``k`` computed (v̄ᵢ or v̇ᵢ and its value)."""
+    d = trace.decimals if decimals is None else decimals
+    step = trace.steps[k]
+    bad = bool(failures) and k in failures
+    css = ' class="vz-bad"' if bad else ""
+    return (
+        f"<tr{css}><td>{escape(trace.result_name(step.node).text)}</td>"
+        f"<td>{html_value(trace.result(step), d)}</td><td>{'✗' if bad else ''}</td></tr>"
+    )
+
+
 def running_table(
     trace, k: int, failures: Mapping[int, str] | None = None, decimals: int | None = None
 ) -> str:
-    """The adjoints (or tangents) of steps 0 … k."""
-    d = trace.decimals if decimals is None else decimals
-    rows = []
-    for j, step in enumerate(trace.steps[: k + 1]):
-        css = (
-            ' class="vz-bad"'
-            if failures and j in failures
-            else (' class="vz-now"' if j == k else "")
-        )
-        status = "✗" if failures and j in failures else ""
-        rows.append(
-            f"<tr{css}><td>{escape(trace.result_name(step.node).text)}</td>"
-            f"<td>{html_value(trace.result(step), d)}</td><td>{status}</td></tr>"
-        )
+    """The adjoints (or tangents) of steps 0 … k, newest first."""
+    rows = [running_row(trace, j, failures, decimals) for j in range(k + 1)]
+    if rows:
+        rows[-1] = rows[-1].replace("<tr>", '<tr class="vz-now">', 1)
     title = "adjoints so far" if trace.mode == "reverse" else "tangents so far"
     return (
         f'<div class="vz-panel"><div class="vz-muted">{title}</div><table><tbody>'

@@ -1,0 +1,119 @@
+"""Everything the browser component shows of a walkthrough, as JSON-ready data made once.
+
+The component (``static/stepper.js``) restyles the laid-out SVG of each view by id and fills in
+the panels from this data: stepping never asks Python for anything. The data is linear in the
+size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
+pending after), each step's current box, consumers, involved boxes and edges, and the text of
+each box's tooltip; per step, its label and its panel; the CSS of the step states, made from
+the one palette that also colours the DOT drawings.
+
+Step numbers shown to people are 1-based ("Step 3 of 7", ``stepper.step == 3``); indices into
+lists here are 0-based.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..render import Layout
+from ..render.dot import dot_names, heat_cells
+from ..render.highlight import step_states
+from ..render.palette import state_css
+from ..render.scene import preview
+from .panel import running_row, step_panel
+
+__all__ = ["walkthrough_data", "frame_data"]
+
+
+def walkthrough_data(
+    trace,
+    *,
+    view: str | None = None,
+    failures: Mapping[int, str] | None = None,
+    decimals: int | None = None,
+    collapse=None,
+    layouts: Mapping[str, Layout] | None = None,
+) -> dict:
+    """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
+    already made), every step's panel and running-table row."""
+    failures = dict(failures or {})
+    d = trace.decimals if decimals is None else decimals
+    layouts = dict(layouts or {})
+    frames = {}
+    for v in trace.views:
+        layout = layouts.get(v) or Layout(
+            trace, v, decimals=d, failed=frozenset(failures), collapse=collapse
+        )
+        frames[v] = frame_data(layout, trace, d)
+    return {
+        "mode": trace.mode,
+        "title": trace.describe(),
+        "n": len(trace.steps),
+        "view": trace.view(view),
+        "views": [{"name": v, "title": trace.view_titles[v]} for v in trace.views],
+        "frames": frames,
+        "steps": [
+            {
+                "label": step.label,
+                "panel": step_panel(trace, k, failures, math=False, decimals=d),
+                "row": running_row(trace, k, failures, decimals=d),
+                "failed": k in failures,
+            }
+            for k, step in enumerate(trace.steps)
+        ],
+        "failed": sorted(failures),
+        "css": state_css(".vizad-stepper"),
+    }
+
+
+def frame_data(layout: Layout, trace, decimals: int) -> dict:
+    """One view: its SVG, who computes each box, each step's highlights, tooltips, and which
+    step a click on a box goes to."""
+    scene = layout.scene
+    states = step_states(scene)
+    laid = scene.view == trace.laid_view
+    names = dot_names(scene)
+    hides = {
+        item.id: heat_cells(item)
+        for item in scene.items
+        if laid or item.kind in ("adjoint", "tangent")
+    }
+    step_of_node = {step.node: k for k, step in enumerate(trace.steps)}
+    tips = {}
+    clicks = {}
+    for item in scene.items:
+        tip = {"head": "\n".join(item.lines[:2]) if item.node is not None else names[item.id]}
+        node = item.node
+        if node is not None and node in trace.values:
+            tip["value"] = "value " + preview(trace.values[node], decimals)
+        k = step_of_node.get(node) if node is not None else None
+        if k is not None:
+            step = trace.steps[k]
+            result = trace.result_name(node).text
+            tip["result"] = f"{result} = {preview(trace.result(step), decimals)}"
+            tip["at"] = k
+            clicks[item.id] = k
+        elif item.id in states.owner:
+            clicks[item.id] = states.owner[item.id]
+        if item.kind == "summary":
+            tip["head"] = "\n".join(item.lines)
+        tips[item.id] = tip
+    edge_tips = {}
+    for edge in scene.edges:
+        if edge.kind == "anchor":
+            continue
+        text = f"{names.get(edge.tail, edge.tail)} → {names.get(edge.head, edge.head)}"
+        if edge.label and not edge.label.startswith("×"):
+            text += f"\n∂ = {edge.label}"
+        edge_tips[edge.id] = text
+    return {
+        "svg": layout.template,
+        "scope": layout.scope,
+        "owner": states.owner,
+        "steps": states.steps,
+        "hides": hides,
+        "tips": tips,
+        "edgeTips": edge_tips,
+        "clicks": clicks,
+        "note": scene.note,
+    }

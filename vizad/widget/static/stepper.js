@@ -1,0 +1,368 @@
+// vizad's stepper: one browser component for the notebook widget (anywidget), the exported
+// page and saved notebooks. Python sends the walkthrough once (`data`: every view's laid-out
+// SVG, the step that computes each box, each step's highlights and panel); stepping restyles
+// the SVG by id here, without asking the kernel. The synced `step` (1-based) is the one shared
+// piece of state. This file holds no maths: everything it shows was prepared in Python.
+
+const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
+const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
+const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
+const MIN_FOLLOW_SCALE = 0.9; // the current node is never shown smaller than this (12 pt text → 14 px)
+
+function h(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function clamp(x, lo, hi) {
+  return Math.max(lo, Math.min(hi, x));
+}
+
+// A model for pages without a kernel (the exported page, a saved notebook's HTML view): the
+// same get/set/on/save_changes as an anywidget model, kept in the page.
+export function localModel(values) {
+  const state = { ...values };
+  const listeners = {};
+  return {
+    get: (name) => state[name],
+    set: (name, value) => {
+      if (state[name] === value) return;
+      state[name] = value;
+      (listeners[`change:${name}`] || []).forEach((fn) => fn());
+    },
+    on: (event, fn) => {
+      (listeners[event] = listeners[event] || []).push(fn);
+    },
+    off: () => {},
+    save_changes: () => {},
+  };
+}
+
+export function render({ model, el }) {
+  const data = model.get("data");
+  if (!data || !data.n) {
+    el.textContent = "vizad: this walkthrough has no steps";
+    return;
+  }
+  const n = data.n;
+  let view = model.get("view") || data.view;
+  let timer = null;
+  let frame = null; // the current view's data
+  let boxes = new Map(); // item id -> <g> of the current view
+  let edges = new Map();
+  let styled = []; // elements restyled by the last step
+  let zoom = { x: 0, y: 0, s: 1 };
+  let natural = { w: 1, h: 1 };
+  let fitted = false;
+
+  const style = h("style", { text: data.css });
+  const title = h("div", { class: "vz-title", text: data.title });
+  const counter = h("div", { class: "vz-counter", "aria-live": "polite" });
+  const views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
+  for (const v of data.views) {
+    views.append(
+      h("button", { class: "vz-view", "data-view": v.name, title: v.title, text: v.name,
+        onclick: () => setView(v.name) }),
+    );
+  }
+  const zoomBar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
+    h("button", { title: "fit the graph in view", text: "fit", onclick: () => fit() }),
+    h("button", { title: "natural size", text: "1:1", onclick: () => zoomTo(1) }),
+    h("button", { title: "zoom out", text: "−", onclick: () => zoomBy(1 / 1.25) }),
+    h("button", { title: "zoom in", text: "+", onclick: () => zoomBy(1.25) }),
+  ]);
+  const scaleInput = h("select", { class: "vz-scale", title: "presentation scale", "aria-label": "scale" });
+  for (const s of [0.75, 1, 1.25, 1.5, 2]) {
+    scaleInput.append(h("option", { value: String(s), text: `${Math.round(s * 100)}%` }));
+  }
+  scaleInput.addEventListener("change", () => {
+    model.set("scale", parseFloat(scaleInput.value));
+    model.save_changes();
+  });
+  const top = h("div", { class: "vz-top" }, [views, zoomBar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput])]);
+  const stage = h("div", { class: "vz-stage" });
+  const viewport = h("div", { class: "vz-viewport", tabindex: "-1" }, [stage]);
+  const tip = h("div", { class: "vz-tip", role: "tooltip" });
+  const button = (cls, label, text, fn) =>
+    h("button", { class: cls, title: label, "aria-label": label, text, onclick: fn });
+  const first = button("vz-first", "first step (Home)", "|◀", () => go(1));
+  const prev = button("vz-prev", "previous step (←, PageUp)", "◀", () => go(step() - 1));
+  const play = button("vz-play", "play / pause (Space)", "▶ play", () => toggle());
+  const next = button("vz-next", "next step (→, PageDown)", "▶", () => go(step() + 1));
+  const last = button("vz-last", "last step (End)", "▶|", () => go(n));
+  const slider = h("input", { class: "vz-slider", type: "range", min: "1", max: String(n), step: "1", "aria-label": "step" });
+  slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
+  const speed = h("input", { class: "vz-speed", type: "number", min: "0.25", max: "10", step: "0.25", value: "1.25", "aria-label": "steps per second" });
+  speed.addEventListener("change", () => { if (timer) { stop(); toggle(); } });
+  const controls = h("div", { class: "vz-controls" }, [first, prev, play, next, last, slider,
+    h("label", { text: "steps/s " }, [speed])]);
+  const panel = h("div", { class: "vz-step-panel" });
+  const table = h("div", { class: "vz-table" });
+  const below = h("div", { class: "vz-below" }, [panel, table]);
+  const root = h("div", { class: "vizad-stepper", tabindex: "0", "data-lm-suppress-shortcuts": "true" },
+    [style, h("div", { class: "vz-head-row" }, [title, counter]), top, viewport, controls, below, tip]);
+  el.append(root);
+
+  // -- the step: 1-based, shared with Python -------------------------------------------------
+  function step() {
+    return clamp(model.get("step") || 1, 1, n);
+  }
+  function go(k) {
+    k = clamp(Math.round(k), 1, n);
+    if (k !== model.get("step")) {
+      model.set("step", k);
+      model.save_changes();
+    }
+    showStep();
+  }
+  function toggle() {
+    if (timer) return stop();
+    if (step() === n) go(1);
+    play.textContent = "⏸ pause";
+    const rate = clamp(parseFloat(speed.value) || 1.25, 0.25, 10);
+    timer = setInterval(() => {
+      go(step() + 1);
+      if (step() >= n) stop();
+    }, 1000 / rate);
+  }
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ play";
+  }
+
+  // -- views ---------------------------------------------------------------------------------
+  function setView(v) {
+    if (!data.frames[v]) return;
+    view = v;
+    if (model.get("view") !== v) {
+      model.set("view", v);
+      model.save_changes();
+    }
+    frame = data.frames[v];
+    stage.innerHTML = frame.svg;
+    const svg = stage.querySelector("svg");
+    svg.removeAttribute("style");
+    natural = { w: svg.width.baseVal.value * 4 / 3 || 1, h: svg.height.baseVal.value * 4 / 3 || 1 };
+    svg.setAttribute("width", `${natural.w}`);
+    svg.setAttribute("height", `${natural.h}`);
+    boxes = new Map();
+    edges = new Map();
+    for (const g of stage.querySelectorAll("g.node")) boxes.set(g.id, g);
+    for (const g of stage.querySelectorAll("g.edge")) edges.set(g.id, g);
+    for (const g of stage.querySelectorAll("g.node title, g.edge title")) g.remove(); // our tooltips
+    styled = [];
+    for (const b of views.querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.view === v));
+    }
+    fitted = false;
+    showStep();
+  }
+
+  // -- one step: restyle by id, fill the panels ----------------------------------------------
+  function showStep() {
+    const k = step(); // 1-based
+    const i = k - 1;
+    for (const e of styled) {
+      e.classList.remove(...STATES.map((s) => `vz-s-${s}`), "vz-hot");
+      for (const c of e.querySelectorAll(".vz-hidden")) c.classList.remove("vz-hidden");
+    }
+    styled = [];
+    const failed = new Set(data.failed);
+    const mark = (id, state) => {
+      const g = boxes.get(id);
+      if (g && !g.classList.contains("vz-marked")) {
+        g.classList.add(`vz-s-${state}`, "vz-marked");
+        styled.push(g);
+      }
+    };
+    const s = frame.steps[i];
+    if (s.current) mark(s.current, failed.has(i) ? "failed" : "current");
+    s.consumer.forEach((id) => mark(id, "consumer"));
+    s.involved.forEach((id) => mark(id, "involved"));
+    for (const [id, owner] of Object.entries(frame.owner)) {
+      if (owner === i) continue;
+      mark(id, failed.has(owner) ? "failed" : owner < i ? "done" : "pending");
+      if (owner > i && id in frame.hides) hideValue(id, frame.hides[id]);
+    }
+    for (const g of styled) g.classList.remove("vz-marked");
+    for (const id of s.edges) {
+      const g = edges.get(id);
+      if (g) { g.classList.add("vz-hot"); styled.push(g); }
+    }
+    const rec = data.steps[i];
+    counter.textContent = `Step ${k} of ${n}: ${rec.label}`;
+    panel.innerHTML = rec.panel;
+    const rows = [];
+    for (let j = i; j >= 0; j--) rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : data.steps[j].row);
+    table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>`;
+    slider.value = String(k);
+    first.disabled = prev.disabled = k === 1;
+    next.disabled = last.disabled = k === n;
+    if (!fitted) { fitted = true; initialZoom(); } else follow();
+  }
+
+  // a box whose value a later step computes shows its name and formula only
+  function hideValue(id, cells) {
+    const g = boxes.get(id);
+    if (!g) return;
+    const texts = g.querySelectorAll(":scope > text");
+    if (texts.length > 1) texts[texts.length - 1].classList.add("vz-hidden");
+    if (cells) {
+      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"]');
+      for (let c = Math.max(0, polys.length - cells); c < polys.length; c++) polys[c].classList.add("vz-hidden");
+    }
+  }
+
+  // -- zoom, pan, fit, follow ----------------------------------------------------------------
+  function apply() {
+    stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
+    root.dataset.zoom = zoom.s.toFixed(3);
+  }
+  function fitScale() {
+    const r = viewport.getBoundingClientRect();
+    return Math.min((r.width - 16) / natural.w, (r.height - 16) / natural.h);
+  }
+  function fit() {
+    const r = viewport.getBoundingClientRect();
+    zoom.s = clamp(fitScale(), 0.05, 4);
+    zoom.x = (r.width - natural.w * zoom.s) / 2;
+    zoom.y = (r.height - natural.h * zoom.s) / 2;
+    apply();
+  }
+  function zoomTo(s, cx, cy) {
+    const r = viewport.getBoundingClientRect();
+    cx = cx ?? r.width / 2;
+    cy = cy ?? r.height / 2;
+    const k = clamp(s, 0.05, 8) / zoom.s;
+    zoom.x = cx - (cx - zoom.x) * k;
+    zoom.y = cy - (cy - zoom.y) * k;
+    zoom.s *= k;
+    apply();
+  }
+  function zoomBy(f) {
+    zoomTo(zoom.s * f);
+  }
+  // the smallest zoom at which the current box is shown (larger with the presentation scale)
+  const minScale = () => MIN_FOLLOW_SCALE * (model.get("scale") || 1);
+  function initialZoom() {
+    if (fitScale() >= minScale()) fit();
+    else { zoom.s = minScale(); zoom.x = 8; zoom.y = 8; apply(); follow(true); }
+  }
+  // keep the current box inside the view, at a readable size
+  function follow(force = false) {
+    const id = frame.steps[step() - 1].current;
+    const g = id && boxes.get(id);
+    if (!g) return;
+    if (zoom.s < minScale() && fitScale() < minScale()) zoomTo(minScale());
+    const v = viewport.getBoundingClientRect();
+    const b = g.getBoundingClientRect();
+    const margin = 24;
+    const inside = b.left >= v.left + margin && b.right <= v.right - margin &&
+      b.top >= v.top + margin && b.bottom <= v.bottom - margin;
+    if (inside && !force) return;
+    zoom.x += v.left + v.width / 2 - (b.left + b.width / 2);
+    zoom.y += v.top + v.height / 2 - (b.top + b.height / 2);
+    apply();
+  }
+  viewport.addEventListener("wheel", (e) => {
+    if (!e.ctrlKey && !e.metaKey) return; // plain wheel scrolls the page; pinch and ctrl zoom
+    e.preventDefault();
+    const r = viewport.getBoundingClientRect();
+    zoomTo(zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
+  }, { passive: false });
+  let drag = null;
+  viewport.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || e.target.closest("g.node")) return;
+    drag = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y };
+    viewport.setPointerCapture(e.pointerId);
+    viewport.classList.add("vz-dragging");
+  });
+  viewport.addEventListener("pointermove", (e) => {
+    if (drag) {
+      zoom.x = drag.zx + e.clientX - drag.x;
+      zoom.y = drag.zy + e.clientY - drag.y;
+      apply();
+    }
+  });
+  const endDrag = () => { drag = null; viewport.classList.remove("vz-dragging"); };
+  viewport.addEventListener("pointerup", endDrag);
+  viewport.addEventListener("pointercancel", endDrag);
+
+  // -- click a box to go to its step; hover for what it is ------------------------------------
+  stage.addEventListener("click", (e) => {
+    const g = e.target.closest("g.node");
+    if (g && g.id in frame.clicks) go(frame.clicks[g.id] + 1);
+  });
+  stage.addEventListener("mouseover", (e) => {
+    const g = e.target.closest("g.node, g.edge");
+    if (!g) return;
+    let text = "";
+    if (g.classList.contains("node")) {
+      const t = frame.tips[g.id];
+      if (!t) return;
+      const i = step() - 1;
+      const owner = frame.owner[g.id];
+      const known = !(g.id in frame.hides) || owner === undefined || owner <= i;
+      text = t.head;
+      if (t.value && known) text += `\n${t.value}`;
+      if (t.result && t.at <= i) text += `\n${t.result}`;
+      else if (t.result) text += "\n(its step comes later)";
+    } else {
+      text = frame.edgeTips[g.id] || "";
+    }
+    if (!text) return;
+    tip.textContent = text;
+    tip.style.display = "block";
+    const r = root.getBoundingClientRect();
+    tip.style.left = `${e.clientX - r.left + 12}px`;
+    tip.style.top = `${e.clientY - r.top + 12}px`;
+  });
+  stage.addEventListener("mouseout", (e) => {
+    if (!e.relatedTarget || !stage.contains(e.relatedTarget) || !e.relatedTarget.closest("g.node, g.edge")) {
+      tip.style.display = "none";
+    }
+  });
+
+  // -- keys, when the component has focus ----------------------------------------------------
+  root.addEventListener("keydown", (e) => {
+    const t = e.target;
+    const typing = t.closest("input, select, textarea") && !(t === slider && (e.key === " " || e.key === "Home" || e.key === "End"));
+    if (typing || e.altKey || e.ctrlKey || e.metaKey) return; // the slider and the speed box keep their keys
+    let handled = true;
+    if (KEYS_NEXT.has(e.key)) go(step() + 1);
+    else if (KEYS_PREV.has(e.key)) go(step() - 1);
+    else if (e.key === "Home") go(1);
+    else if (e.key === "End") go(n);
+    else if (e.key === " ") toggle();
+    else handled = false;
+    if (handled) { e.preventDefault(); e.stopPropagation(); }
+  });
+  root.addEventListener("pointerdown", (e) => {
+    if (!e.target.closest("input, select, button")) root.focus({ preventScroll: true });
+  });
+
+  // -- presentation scale ----------------------------------------------------------------------
+  function applyScale() {
+    const s = model.get("scale") || 1;
+    root.style.setProperty("--vz-scale", String(s));
+    scaleInput.value = String(s);
+    if (frame) { fitted = false; showStep(); }
+  }
+
+  model.on("change:step", showStep);
+  model.on("change:view", () => { if (model.get("view") !== view) setView(model.get("view")); });
+  model.on("change:scale", applyScale);
+  applyScale();
+  setView(data.frames[view] ? view : data.view);
+  return () => stop();
+}
+
+export default { render };
