@@ -1,6 +1,6 @@
 """Screenshots of the example graphs as a user sees them: each example's exported walkthrough
-page opened in headless Chromium at 1024×768, in a view, at its middle step, in the light or
-dark colour scheme. Written to docs/gallery/ for review (``make gallery``).
+page (the stepper component) opened in headless Chromium at 1024×768 (some at 1920×1080), in a
+view, at its middle step (reached with the → key), in the light or dark colour scheme. Written to docs/gallery/ for review (``make gallery``).
 
 Needs Debian's chromium at /usr/bin/chromium and Playwright's Python package (``make test``
 installs both).
@@ -20,15 +20,20 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 
 #: (example, view, colour scheme): the extended view of every example, the other views of
 #: the MLP and the lecture, and the dark theme on three of them.
-SHOTS = [(name, "extended", "light") for name in vz.examples.ALL] + [
-    ("lecture", "forward", "light"),
-    ("lecture", "laid", "light"),
-    ("mlp", "forward", "light"),
-    ("mlp", "laid", "light"),
-    ("lecture_forward", "laid", "light"),
-    ("mlp", "extended", "dark"),
-    ("hvp", "extended", "dark"),
-    ("tuples", "extended", "dark"),
+SMALL, LARGE = (1024, 768), (1920, 1080)
+SHOTS = [(name, "extended", "light", SMALL) for name in vz.examples.ALL] + [
+    ("lecture", "forward", "light", SMALL),
+    ("lecture", "laid", "light", SMALL),
+    ("mlp", "forward", "light", SMALL),
+    ("mlp", "laid", "light", SMALL),
+    ("lecture_forward", "laid", "light", SMALL),
+    ("mlp", "extended", "dark", SMALL),
+    ("hvp", "extended", "dark", SMALL),
+    ("tuples", "extended", "dark", SMALL),
+    ("lecture", "extended", "light", LARGE),
+    ("lecture", "extended", "dark", LARGE),
+    ("mlp", "extended", "light", LARGE),
+    ("mlp", "extended", "dark", LARGE),
 ]
 
 
@@ -38,7 +43,7 @@ def main() -> int:
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        for name, view, scheme in SHOTS:
+        for name, view, scheme, (width, height) in SHOTS:
             trace = vz.examples.ALL[name]()
             view = trace.view(view)
             page_file = vz.export_html(trace, Path(tmp) / f"{name}.html", view=view)
@@ -46,7 +51,8 @@ def main() -> int:
             page.goto(page_file.as_uri())
             for _ in range(len(trace.steps) // 2):
                 page.keyboard.press("ArrowRight")
-            target = OUT / f"{name}_{view}_{scheme}.png"
+            size = "" if (width, height) == SMALL else f"_{width}x{height}"
+            target = OUT / f"{name}_{view}_{scheme}{size}.png"
             page.screenshot(path=str(target))
             page.close()
             print(target.relative_to(OUT.parent.parent))

@@ -405,7 +405,7 @@ def test_svg_tooltips_name_boxes_at_every_view_and_several_steps(name):
     """The laid-out SVG of every example, in every view: each box's tooltip (its SVG <title>)
     is its unique name, never an internal id; steps only restyle, and every step's CSS hides
     no box's name."""
-    from conftest import INTERNAL_ID
+    from naming import INTERNAL_ID
 
     trace = vz.examples.ALL[name]()
     for view in trace.views:

@@ -7,6 +7,7 @@
 const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
 const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
+const TABLE_ROWS = 40; // rows of the running table shown at once
 const MIN_FOLLOW_SCALE = 0.9; // the current node is never shown smaller than this (12 pt text → 14 px)
 
 function h(tag, attrs = {}, children = []) {
@@ -61,6 +62,7 @@ export function render({ model, el }) {
   let zoom = { x: 0, y: 0, s: 1 };
   let natural = { w: 1, h: 1 };
   let fitted = false;
+  let moved = false; // the user zoomed or panned: resizes keep their view
 
   const style = h("style", { text: data.css });
   const title = h("div", { class: "vz-title", text: data.title });
@@ -150,7 +152,8 @@ export function render({ model, el }) {
     stage.innerHTML = frame.svg;
     const svg = stage.querySelector("svg");
     svg.removeAttribute("style");
-    natural = { w: svg.width.baseVal.value * 4 / 3 || 1, h: svg.height.baseVal.value * 4 / 3 || 1 };
+    // Graphviz writes the size in pt; baseVal converts it to CSS px
+    natural = { w: svg.width.baseVal.value || 1, h: svg.height.baseVal.value || 1 };
     svg.setAttribute("width", `${natural.w}`);
     svg.setAttribute("height", `${natural.h}`);
     boxes = new Map();
@@ -200,12 +203,18 @@ export function render({ model, el }) {
     const rec = data.steps[i];
     counter.textContent = `Step ${k} of ${n}: ${rec.label}`;
     panel.innerHTML = rec.panel;
+    // the running table: the newest rows (a long walkthrough shows its last TABLE_ROWS)
     const rows = [];
-    for (let j = i; j >= 0; j--) rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : data.steps[j].row);
-    table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>`;
+    for (let j = i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
+      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : data.steps[j].row);
+    }
+    const earlier = i + 1 - rows.length;
+    const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
+    table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
     slider.value = String(k);
     first.disabled = prev.disabled = k === 1;
     next.disabled = last.disabled = k === n;
+    if (!viewport.clientWidth) return; // not on screen yet: the resize observer zooms
     if (!fitted) { fitted = true; initialZoom(); } else follow();
   }
 
@@ -248,6 +257,7 @@ export function render({ model, el }) {
     apply();
   }
   function zoomBy(f) {
+    moved = true;
     zoomTo(zoom.s * f);
   }
   // the smallest zoom at which the current box is shown (larger with the presentation scale)
@@ -256,25 +266,36 @@ export function render({ model, el }) {
     if (fitScale() >= minScale()) fit();
     else { zoom.s = minScale(); zoom.x = 8; zoom.y = 8; apply(); follow(true); }
   }
-  // keep the current box inside the view, at a readable size
+  // keep the current box inside the view, at a readable size, with the boxes computing its
+  // result when they fit too
   function follow(force = false) {
-    const id = frame.steps[step() - 1].current;
-    const g = id && boxes.get(id);
+    const s = frame.steps[step() - 1];
+    const g = s.current && boxes.get(s.current);
     if (!g) return;
     if (zoom.s < minScale() && fitScale() < minScale()) zoomTo(minScale());
     const v = viewport.getBoundingClientRect();
-    const b = g.getBoundingClientRect();
     const margin = 24;
+    const rect = (e) => e.getBoundingClientRect();
+    let b = rect(g);
+    const group = [g, ...s.involved.map((id) => boxes.get(id)).filter(Boolean)].map(rect);
+    const union = {
+      left: Math.min(...group.map((r) => r.left)), right: Math.max(...group.map((r) => r.right)),
+      top: Math.min(...group.map((r) => r.top)), bottom: Math.max(...group.map((r) => r.bottom)),
+    };
+    if (union.right - union.left <= v.width - 2 * margin && union.bottom - union.top <= v.height - 2 * margin) {
+      b = union;
+    }
     const inside = b.left >= v.left + margin && b.right <= v.right - margin &&
       b.top >= v.top + margin && b.bottom <= v.bottom - margin;
     if (inside && !force) return;
-    zoom.x += v.left + v.width / 2 - (b.left + b.width / 2);
-    zoom.y += v.top + v.height / 2 - (b.top + b.height / 2);
+    zoom.x += v.left + v.width / 2 - (b.left + b.right) / 2;
+    zoom.y += v.top + v.height / 2 - (b.top + b.bottom) / 2;
     apply();
   }
   viewport.addEventListener("wheel", (e) => {
     if (!e.ctrlKey && !e.metaKey) return; // plain wheel scrolls the page; pinch and ctrl zoom
     e.preventDefault();
+    moved = true;
     const r = viewport.getBoundingClientRect();
     zoomTo(zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
   }, { passive: false });
@@ -282,6 +303,7 @@ export function render({ model, el }) {
   viewport.addEventListener("pointerdown", (e) => {
     if (e.button !== 0 || e.target.closest("g.node")) return;
     drag = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y };
+    moved = true;
     viewport.setPointerCapture(e.pointerId);
     viewport.classList.add("vz-dragging");
   });
@@ -334,8 +356,10 @@ export function render({ model, el }) {
   // -- keys, when the component has focus ----------------------------------------------------
   root.addEventListener("keydown", (e) => {
     const t = e.target;
-    const typing = t.closest("input, select, textarea") && !(t === slider && (e.key === " " || e.key === "Home" || e.key === "End"));
-    if (typing || e.altKey || e.ctrlKey || e.metaKey) return; // the slider and the speed box keep their keys
+    // the speed box and the scale menu keep their keys; on the slider the keys are ours
+    // (handled here, and the slider's own move prevented: one step per key press)
+    const typing = t !== slider && t.closest("input, select, textarea");
+    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
     let handled = true;
     if (KEYS_NEXT.has(e.key)) go(step() + 1);
     else if (KEYS_PREV.has(e.key)) go(step() - 1);
@@ -357,12 +381,20 @@ export function render({ model, el }) {
     if (frame) { fitted = false; showStep(); }
   }
 
+  // the component may be drawn before it is on screen (a notebook output being attached):
+  // zoom once the viewport has a size, and keep the current box in view when it changes
+  const resize = new ResizeObserver(() => {
+    if (!viewport.clientWidth || !frame) return;
+    if (!fitted || !moved) { fitted = true; initialZoom(); } else follow();
+  });
+  resize.observe(viewport);
+
   model.on("change:step", showStep);
   model.on("change:view", () => { if (model.get("view") !== view) setView(model.get("view")); });
   model.on("change:scale", applyScale);
   applyScale();
   setView(data.frames[view] ? view : data.view);
-  return () => stop();
+  return () => { stop(); resize.disconnect(); };
 }
 
 export default { render };
