@@ -1,6 +1,7 @@
 """Screenshots of the example graphs as a user sees them: each example's exported walkthrough
 page (the stepper component) opened in headless Chromium at 1024×768 (some at 1920×1080), in a
-view, at its middle step (reached with the → key), in the light or dark colour scheme. Written to docs/gallery/ for review (``make gallery``).
+view, at its middle step (reached with the → key), in the light or dark colour scheme.
+Written to docs/gallery/ for review (``make gallery``).
 
 Needs Debian's chromium at /usr/bin/chromium and Playwright's Python package (``make test``
 installs both).
@@ -47,7 +48,9 @@ def main() -> int:
             trace = vz.examples.ALL[name]()
             view = trace.view(view)
             page_file = vz.export_html(trace, Path(tmp) / f"{name}.html", view=view)
-            page = browser.new_page(viewport={"width": 1024, "height": 768}, color_scheme=scheme)
+            page = browser.new_page(
+                viewport={"width": width, "height": height}, color_scheme=scheme
+            )
             page.goto(page_file.as_uri())
             for _ in range(len(trace.steps) // 2):
                 page.keyboard.press("ArrowRight")
