@@ -4,7 +4,6 @@ network. For course websites and slides."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .errors import ArgumentError
@@ -12,7 +11,7 @@ from .text import escape
 from .trace import Trace
 from .widget import Stepper
 from .widget.frames import walkthrough_data
-from .widget.stepper import STATIC
+from .widget.page import data_script, mount_script, style
 
 __all__ = ["export_html"]
 
@@ -28,14 +27,8 @@ h1{{font-size:20px;margin:0 0 8px}}
 </style></head><body>
 <h1>{title}</h1>
 <div id="vz-root"></div>
-<script type="application/json" id="vz-data">{data}</script>
-<script type="module">
-{js}
-const data = JSON.parse(document.getElementById("vz-data").textContent);
-const model = localModel({{ data, step: 1, view: data.view, scale: 1 }});
-render({{ model, el: document.getElementById("vz-root") }});
-document.querySelector(".vizad-stepper").focus();
-</script>
+{data}
+{mount}
 </body></html>
 """
 
@@ -67,10 +60,9 @@ def export_html(
     title = title or f"vizad walkthrough of {what} ({trace.mode} mode, {n} steps)"
     page = _PAGE.format(
         title=escape(title),
-        css=(STATIC / "stepper.css").read_text(encoding="utf-8"),
-        js=(STATIC / "stepper.js").read_text(encoding="utf-8"),
-        # no "<" at all inside the script element: user text can never close it
-        data=json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"),
+        css=style(),
+        data=data_script(data, "vz-data"),
+        mount=mount_script("vz-root", "vz-data", focus=True),
     )
     path = Path(path)
     path.write_text(page, encoding="utf-8")

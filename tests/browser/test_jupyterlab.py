@@ -315,3 +315,28 @@ def test_exported_page_of_a_long_walkthrough(browser, tmp_path, page_errors):
     assert _current_in_view(page, item)
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_saved_tutorial_shows_its_walkthrough_without_running(browser, jupyterlab, page_errors):
+    """A tutorial reopened before anything runs shows its stepper's step (the HTML rendering
+    of the component in the output bundle), not the widget's text repr."""
+    url, root = jupyterlab
+    tutorial = Path(__file__).parents[2] / "notebooks" / "05_reverse_mode.ipynb"
+    shutil.copy(tutorial, root / "saved.ipynb")
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/lab/tree/saved.ipynb?reset")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    page.wait_for_timeout(5000)
+    page.screenshot(path=artifact("saved-tutorial.png"), full_page=True)
+    texts = page.locator(".jp-OutputArea-output").all_inner_texts()
+    assert not any(t.startswith("<vizad Stepper") for t in texts)
+    assert any("Step 6 of 7: v₂ = x₂" in t for t in texts), texts[-3:]
+    output = page.locator(".jp-OutputArea-output", has_text="Step 6 of 7: v₂ = x₂").last
+    output.scroll_into_view_if_needed()
+    output.screenshot(path=artifact("saved-tutorial-stepper.png"))
+    picture = output.locator("img[src^='data:image/svg+xml']")  # the picture of the step
+    assert picture.count() == 1 and picture.evaluate("(i) => i.naturalWidth") > 300
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)

@@ -8,7 +8,6 @@ traitlets: Python can read and set them. The same component runs the exported pa
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from collections.abc import Iterable, Mapping
 
@@ -20,11 +19,9 @@ from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from .frames import walkthrough_data
+from .page import STATIC, fragment, snapshot_html
 
 __all__ = ["Stepper", "step", "STATIC"]
-
-#: The component's JavaScript and CSS files.
-STATIC = Path(__file__).parent / "static"
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -107,6 +104,19 @@ class Stepper(anywidget.AnyWidget):
             f"<vizad Stepper: {self.trace.mode} mode, step {self.step} of {self.n_steps}, "
             f"{self.view} view>"
         )
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget, and an HTML rendering of the same component for where the widget
+        cannot be shown (a saved notebook reopened without its widget state, nbconvert): a
+        static picture of the current step that the component replaces where scripts run."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        layout = self._layouts[self.view]
+        snapshot = snapshot_html(
+            self.trace.describe(), layout.svg(self.step), self.data["steps"][self.step - 1]["panel"]
+        )
+        data["text/html"] = fragment({**self.data, "step": self.step}, layout.scope, snapshot)
+        return data, metadata
 
     # -- the Python API ------------------------------------------------------------------
     @property

@@ -1,0 +1,72 @@
+"""The stepper component without a kernel: its JavaScript and CSS files inlined with the
+walkthrough's data, as an HTML fragment (the HTML of a Stepper's output, for renderers without
+the widget: a saved notebook, nbconvert) or a whole page (vz.export_html).
+
+The fragment starts as a static picture (the current step's SVG and panel, no script needed)
+that the component replaces wherever inline scripts run.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+from ..text import escape
+
+__all__ = ["STATIC", "fragment", "snapshot_html", "data_script", "mount_script", "style"]
+
+#: The component's JavaScript and CSS files.
+STATIC = Path(__file__).parent / "static"
+
+
+def data_script(data: dict, element_id: str) -> str:
+    """The walkthrough's data as a JSON script element, with no "<" inside (so that no user
+    text can close the element)."""
+    text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    return f'<script type="application/json" id="{element_id}">{text}</script>'
+
+
+def mount_script(root_id: str, data_id: str, *, focus: bool = False, replace: bool = False) -> str:
+    """A module script running the component (stepper.js, inlined) on element ``root_id`` with
+    a page-local model; ``replace`` first empties the element (its static picture)."""
+    js = (STATIC / "stepper.js").read_text(encoding="utf-8")
+    return (
+        '<script type="module">\n'
+        f"{js}\n"
+        f'const root = document.getElementById("{root_id}");\n'
+        f'const data = JSON.parse(document.getElementById("{data_id}").textContent);\n'
+        + ("root.replaceChildren();\n" if replace else "")
+        + "render({ model: localModel({ data, step: data.step || 1, view: data.view, "
+        "scale: 1 }), el: root });\n"
+        + ('root.querySelector(".vizad-stepper").focus();\n' if focus else "")
+        + "</script>"
+    )
+
+
+def style() -> str:
+    return (STATIC / "stepper.css").read_text(encoding="utf-8")
+
+
+def fragment(data: dict, uid: str, snapshot: str) -> str:
+    """The component as an HTML fragment: ``snapshot`` (static HTML) until the script runs.
+    The class ``tex2jax_ignore`` keeps MathJax away from user text."""
+    return (
+        f'<div class="vizad-static tex2jax_ignore"><style>{style()}</style>'
+        f'<div id="{uid}">{snapshot}</div>'
+        f"{data_script(data, uid + '-data')}"
+        f"{mount_script(uid, uid + '-data', replace=True)}</div>"
+    )
+
+
+def snapshot_html(title: str, svg: str, panel: str) -> str:
+    """A static picture of one step: the title, the laid-out SVG restyled for the step (as an
+    image: HTML sanitizers keep those), and the step's panel."""
+    return (
+        f'<div class="vizad-stepper"><div class="vz-title">{escape(title)}</div>'
+        f'<div style="overflow:auto;max-height:560px"><img alt="{escape(title)}" '
+        f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"></div>'
+        f"{panel}"
+        '<div class="vz-muted">(a static picture of this step: run the cell, or open the '
+        "notebook where scripts run, to step through it)</div></div>"
+    )
