@@ -37,11 +37,14 @@ bench: setup-test graphviz
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
 
-## make notebooks: re-execute every tutorial and store its outputs (review the diff)
+## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget
+## state is not stored: a stepper's output carries an HTML rendering of its component, which
+## GitHub, nbconvert and a notebook reopened without its kernel show instead
 notebooks: setup-test graphviz
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
-	    --ExecutePreprocessor.store_widget_state=True notebooks/*.ipynb
+	    notebooks/*.ipynb
+	$(PY) tools/drop-widget-state notebooks/*.ipynb
 
 ## make gallery: screenshots of the example graphs at 1024×768 in docs/gallery/ (review them)
 gallery: setup-test graphviz

@@ -421,3 +421,17 @@ def test_svg_tooltips_name_boxes_at_every_view_and_several_steps(name):
         for step in sorted({1, n // 2 + 1, n}):
             styled = layout.svg(step)
             assert re.sub(r"<style>.*?</style>", "", styled, flags=re.S) == svg
+
+
+def test_step_states_differ_without_colour():
+    """Every pair of step states differs in border width, pattern or opacity, not only in
+    colour (readable under colour-vision deficiencies and in greyscale)."""
+    from vizad.render.palette import STATE_STYLE
+
+    looks = {
+        state: (look.get("width", "1"), look.get("dash", ""), look.get("opacity", "1"))
+        for state, look in STATE_STYLE.items()
+        if state != "failed"  # failed is also marked ✗ in the table and the panel
+    }
+    pairs = [(a, b) for a in looks for b in looks if a < b and looks[a] == looks[b]]
+    assert pairs == []

@@ -165,7 +165,7 @@ def _keys_clicks_hover(page) -> None:
     tip.wait_for(state="visible")
     text = tip.inner_text()
     assert "v₄" in text and "v₁ × v₂" in text and "v̄₄ = 1" in text, text
-    page.locator(f"{ROOT} .vz-stage #v1").hover()
+    page.locator(f"{ROOT} .vz-stage #v1 text").first.dispatch_event("mouseover")  # maybe off view
     assert "comes later" in tip.inner_text()  # v̄₁ is step 7's
     # Space plays (at 8 steps/s) to the end, and stops
     page.locator(f"{ROOT} .vz-counter").click()
@@ -244,6 +244,7 @@ def test_stepper_in_notebook7(browser, notebook7, page_errors):
     page = page_errors(context.new_page())
     _open_and_run(page, f"{url}/notebooks/stepper.ipynb", "notebook7")
     timings = _walk(page, "notebook7")
+    _keys_clicks_hover(page)
     _views_and_scale(page)
     print(f"\nclick-to-update in Notebook 7: median {sorted(timings)[2] * 1e3:.0f} ms")
     context.close()
@@ -338,5 +339,58 @@ def test_saved_tutorial_shows_its_walkthrough_without_running(browser, jupyterla
     output.screenshot(path=artifact("saved-tutorial-stepper.png"))
     picture = output.locator("img[src^='data:image/svg+xml']")  # the picture of the step
     assert picture.count() == 1 and picture.evaluate("(i) => i.naturalWidth") > 300
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_nbconvert_html_steps_offline(browser, tmp_path, page_errors):
+    """`jupyter nbconvert --to html` of a tutorial with a stepper gives a page whose stepper
+    steps with the network off (the component is inlined in the output's HTML)."""
+    import subprocess
+    import sys
+
+    tutorial = Path(__file__).parents[2] / "notebooks" / "05_reverse_mode.ipynb"
+    shutil.copy(tutorial, tmp_path / "tutorial.ipynb")
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "tutorial.ipynb"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    context = browser.new_context(offline=True, viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    page.goto((tmp_path / "tutorial.html").as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-counter")
+    _wait_step(page, 6)
+    page.locator(f"{ROOT} .vz-next").click()
+    _wait_step(page, 7)
+    assert page.locator(f"{ROOT} .vz-sum").inner_text().strip().endswith("= 5.5")
+    context.close()
+    # nbconvert's page itself asks a CDN for MathJax and require.js: offline, those fail
+    ours = [e for e in page_errors.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert not ours, "\n".join(ours)
+
+
+def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors):
+    """At 1024×768 the current box of the 2-layer MLP is in view with its name at ≥ 12 px,
+    at every step."""
+    import vizad as vz
+
+    trace = vz.examples.mlp()
+    path = vz.export_html(trace, tmp_path / "mlp.html")
+    scene = vz.Layout(trace, "adjoint").scene
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-panel")
+    n = len(trace.steps)
+    for k in range(1, n + 1):
+        if k > 1:
+            page.keyboard.press("ArrowRight")
+            _wait_step(page, k, n)
+        item = scene.ids[trace.steps[k - 1].node]
+        assert _current_in_view(page, item), f"step {k}: {item} out of view"
+        assert _label_px(page, item) >= 12, f"step {k}: label too small"
+    page.screenshot(path=artifact("mlp-followed.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)

@@ -354,8 +354,11 @@ export function render({ model, el }) {
   });
 
   // -- keys, when the component has focus ----------------------------------------------------
-  root.addEventListener("keydown", (e) => {
+  // on the window, in the capture phase: before the notebook's own shortcuts (Notebook 7
+  // handles keys at the document before they reach a widget)
+  const onKey = (e) => {
     const t = e.target;
+    if (!(t instanceof Node) || !root.contains(t)) return;
     // the speed box and the scale menu keep their keys; on the slider the keys are ours
     // (handled here, and the slider's own move prevented: one step per key press)
     const typing = t !== slider && t.closest("input, select, textarea");
@@ -368,7 +371,8 @@ export function render({ model, el }) {
     else if (e.key === " ") toggle();
     else handled = false;
     if (handled) { e.preventDefault(); e.stopPropagation(); }
-  });
+  };
+  window.addEventListener("keydown", onKey, true);
   root.addEventListener("pointerdown", (e) => {
     if (!e.target.closest("input, select, button")) root.focus({ preventScroll: true });
   });
@@ -394,7 +398,7 @@ export function render({ model, el }) {
   model.on("change:scale", applyScale);
   applyScale();
   setView(data.frames[view] ? view : data.view);
-  return () => { stop(); resize.disconnect(); };
+  return () => { stop(); resize.disconnect(); window.removeEventListener("keydown", onKey, true); };
 }
 
 export default { render };
