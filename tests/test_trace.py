@@ -270,3 +270,17 @@ def test_step_records_are_immutable(lecture):
     assert set(vz.ReverseStep._fields) >= {"node", "label", "value", "contributions", "adjoint"}
     assert set(vz.Contribution._fields) >= {"consumer", "local", "local_latex", "partial"}
     assert set(vz.ForwardStep._fields) >= {"node", "label", "value", "tangent"}
+
+
+def test_steps_are_numbered_from_one_everywhere(lecture):
+    x1, x2, y, feed = lecture
+    trace = vz.trace_reverse(y, [x1, x2], feed)
+    assert trace[1] is trace.steps[0] and trace[7] is trace.steps[6] and trace[-1] is trace[7]
+    assert trace[6].label == "v₂" and trace.index(6) == 5
+    with pytest.raises(IndexError, match="the first step is 1"):
+        trace[0]
+    with pytest.raises(IndexError, match="numbered 1 … 7"):
+        trace[8]
+    header, rows = trace.table()
+    assert [r[0] for r in rows] == [str(k) for k in range(1, 8)]
+    assert "step 6 of 7: v₂" in vz.draw(trace, "adjoint", step=6).source

@@ -214,6 +214,23 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
     _keys_clicks_hover(page)
     _views_and_scale(page)
     page.screenshot(path=artifact("stepper-jupyterlab.png"))
+    # JupyterLab's dark theme: the component's text follows it, pending boxes are faded
+    page.locator(".lm-MenuBar-item", has_text="Settings").click()
+    page.locator(".lm-Menu-item", has_text="Theme").first.hover()
+    page.get_by_role("menuitem", name="JupyterLab Dark", exact=True).click()
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached", timeout=20_000)
+    page.locator(f"{ROOT} .vz-first").click()
+    _wait_step(page, 1)
+    page.wait_for_timeout(500)
+    colour = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.vizad-stepper .vz-counter')).color"
+    )
+    assert min(int(c) for c in re.findall(r"\d+", colour)[:3]) > 180, colour
+    pending = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.vizad-stepper .vz-stage #v1')).opacity"
+    )
+    assert float(pending) < 0.7
+    page.locator(ROOT).screenshot(path=artifact("stepper-jupyterlab-dark.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

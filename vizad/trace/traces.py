@@ -58,8 +58,11 @@ class Trace:
     def __iter__(self) -> Iterator:
         return iter(self.steps)
 
-    def __getitem__(self, index: int):
-        return self.steps[index]
+    def __getitem__(self, number: int):
+        """Step ``number``, as the stepper, drawings, tables and check() number them: 1 … n
+        (``trace[1]`` is the first step; -1 the last). ``trace.steps`` is the plain tuple
+        (``trace.steps[0]`` is the first step)."""
+        return self.steps[self.index(number)]
 
     def index(self, number: int) -> int:
         """The 0-based index into ``steps`` of step ``number``: steps are numbered 1 … n as
