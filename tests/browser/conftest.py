@@ -105,7 +105,10 @@ def _server(app: str, root: Path):
                 "@jupyterlab/apputils-extension:notification": {
                     "fetchNews": "false",
                     "checkForUpdates": False,
-                }
+                },
+                # what a user turns on to reopen notebooks with their widgets (Settings →
+                # Widget Manager → save widget state): the reopen test relies on it
+                "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
             }
         )
     )

@@ -411,3 +411,39 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
     page.screenshot(path=artifact("mlp-followed.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_save_shut_down_reopen_still_steps(browser, jupyterlab, page_errors):
+    """Run, save, shut the kernel down, reopen: the stepper is still there and still steps
+    (the saved, trusted output's HTML runs the same component, with no kernel)."""
+    url, root = jupyterlab
+    shutil.copy(NOTEBOOK, root / "reopen.ipynb")
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    _open_and_run(page, f"{url}/lab/tree/reopen.ipynb?reset", "reopen")
+    page.locator(f"{ROOT} .vz-next").click()
+    _wait_step(page, 2)
+    page.keyboard.press("Control+s")  # JupyterLab's own shortcuts still work in the widget
+    page.wait_for_function(
+        "() => !document.querySelector('.jp-mod-current .jp-mod-dirty')", timeout=10_000
+    )
+    page.wait_for_timeout(1000)
+    saved = json.loads((root / "reopen.ipynb").read_text())
+    assert any(c.get("outputs") for c in saved["cells"]), "the notebook was not saved"
+    _delete_sessions(url)  # the kernel is gone
+    page.close()
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/lab/tree/reopen.ipynb")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    page.wait_for_timeout(3000)
+    page.screenshot(path=artifact("reopen-debug.png"), full_page=True)
+    page.wait_for_selector(f"{ROOT} .vz-counter", timeout=30_000)
+    page.locator(f"{ROOT} .vz-next").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.vizad-stepper .vz-counter')]"
+        ".some((e) => /^Step [2-7] of 7/.test(e.textContent))"
+    )
+    page.locator(ROOT).last.screenshot(path=artifact("reopened.png"))
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
