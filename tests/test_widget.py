@@ -133,3 +133,13 @@ def test_export_html_is_self_contained(tmp_path):
         vz.export_html(vz.trace_reverse(vz.constant(1.0) + 1, [x], {x: 0.0}), tmp_path / "e.html")
     with pytest.raises(TypeError, match="trace or a Stepper"):
         vz.export_html(x, tmp_path / "e.html")
+
+
+def test_a_one_step_walkthrough():
+    x = vz.Variable("x")
+    s = vz.Stepper(vz.trace_reverse(x, [x], {x: 2.0}))
+    assert s.n_steps == 1 and s.step == 1 and s.data["n"] == 1
+    s.next()
+    assert s.step == 1
+    bundle, _ = s._repr_mimebundle_()
+    assert "Step 1 of 1" in bundle["text/html"] and "tex2jax_ignore" in bundle["text/html"]

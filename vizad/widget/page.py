@@ -28,19 +28,13 @@ def data_script(data: dict, element_id: str) -> str:
 
 
 def mount_script(root_id: str, data_id: str, *, focus: bool = False, replace: bool = False) -> str:
-    """A module script running the component (stepper.js, inlined) on element ``root_id`` with
-    a page-local model; ``replace`` first empties the element (its static picture)."""
+    """A module script: the component (stepper.js, inlined) and one call of its ``mount``
+    on element ``root_id`` with the data of element ``data_id``."""
     js = (STATIC / "stepper.js").read_text(encoding="utf-8")
+    options = json.dumps({"focus": focus, "replace": replace})
     return (
-        '<script type="module">\n'
-        f"{js}\n"
-        f'const root = document.getElementById("{root_id}");\n'
-        f'const data = JSON.parse(document.getElementById("{data_id}").textContent);\n'
-        + ("root.replaceChildren();\n" if replace else "")
-        + "render({ model: localModel({ data, step: data.step || 1, view: data.view, "
-        "scale: 1 }), el: root });\n"
-        + ('root.querySelector(".vizad-stepper").focus();\n' if focus else "")
-        + "</script>"
+        f'<script type="module">\n{js}\n'
+        f"mount({json.dumps(root_id)}, {json.dumps(data_id)}, {options});\n</script>"
     )
 
 

@@ -401,4 +401,15 @@ export function render({ model, el }) {
   return () => { stop(); resize.disconnect(); window.removeEventListener("keydown", onKey, true); };
 }
 
+// Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
+// (the exported page, a notebook output's HTML rendering): `replace` first empties the
+// element (a static picture of the step), `focus` gives it the keys.
+export function mount(rootId, dataId, { focus = false, replace = false } = {}) {
+  const root = document.getElementById(rootId);
+  const data = JSON.parse(document.getElementById(dataId).textContent);
+  if (replace) root.replaceChildren();
+  render({ model: localModel({ data, step: data.step || 1, view: data.view, scale: 1 }), el: root });
+  if (focus) root.querySelector(".vizad-stepper").focus();
+}
+
 export default { render };
