@@ -435,3 +435,22 @@ def test_step_states_differ_without_colour():
     }
     pairs = [(a, b) for a in looks for b in looks if a < b and looks[a] == looks[b]]
     assert pairs == []
+
+
+def test_drawings_in_a_notebook_are_sized_to_read():
+    """Small drawings keep their natural size; wide ones are shown narrower, but never below
+    70 % of their natural size (then the notebook scrolls)."""
+
+    def natural(drawing) -> float:
+        svg = drawing.pipe("svg").decode()
+        return float(re.search(r'<svg[^>]*width="([\d.]+)pt"', svg).group(1)) * 4 / 3
+
+    def shown(drawing) -> float:
+        svg = drawing._repr_mimebundle_()["image/svg+xml"]
+        return float(re.search(r'<svg[^>]*width="([\d.]+)px"', svg).group(1))
+
+    small = vz.draw(lecture_trace(), "forward")
+    assert natural(small) < 1000 and shown(small) == pytest.approx(natural(small), abs=1)
+    wide = vz.draw(vz.examples.mlp(), "adjoint")
+    assert natural(wide) > 1000
+    assert shown(wide) == pytest.approx(max(1000, 0.7 * natural(wide)), abs=1)

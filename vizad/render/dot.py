@@ -8,6 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -28,7 +29,15 @@ from .palette import (
 )
 from .scene import Scene
 
-__all__ = ["Drawing", "GraphvizNotFoundError", "to_drawing", "dot_names", "run_dot", "INSTALL_HINT"]
+__all__ = [
+    "Drawing",
+    "GraphvizNotFoundError",
+    "to_drawing",
+    "dot_names",
+    "run_dot",
+    "notebook_size",
+    "INSTALL_HINT",
+]
 
 #: The side of a heatmap cell, in points.
 CELL = 7
@@ -57,11 +66,35 @@ class Drawing(graphviz.Digraph):
             bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
         except GraphvizNotFoundError as exc:
             return {"text/plain": f"{self!r}\n({exc})"}
+        if "image/svg+xml" in bundle:
+            bundle["image/svg+xml"] = notebook_size(bundle["image/svg+xml"])
         bundle.setdefault("text/plain", repr(self))
         return bundle
 
     def __repr__(self) -> str:
         return f"<vizad drawing: {self._vizad_summary}>"
+
+
+#: In a notebook, a drawing wider than this (CSS px) is shown smaller, down to MIN_SCALE of its
+#: natural size (text stays legible; wider still, it scrolls).
+NOTEBOOK_WIDTH = 1000
+MIN_SCALE = 0.7
+_SIZE = re.compile(r'(<svg\b[^>]*?)\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+def notebook_size(svg: str) -> str:
+    """``svg`` (Graphviz's, sized in pt) sized for a notebook: its natural size when it is at
+    most NOTEBOOK_WIDTH px wide, else scaled down to that width but never below MIN_SCALE."""
+    m = _SIZE.search(svg)
+    if not m:
+        return svg
+    width, height = float(m.group(2)) * 4 / 3, float(m.group(3)) * 4 / 3  # pt → px
+    scale = 1.0 if width <= NOTEBOOK_WIDTH else max(NOTEBOOK_WIDTH / width, MIN_SCALE)
+    return _SIZE.sub(
+        lambda m: f'{m.group(1)}width="{width * scale:.0f}px" height="{height * scale:.0f}px"',
+        svg,
+        count=1,
+    )
 
 
 def to_drawing(
@@ -217,18 +250,17 @@ def _cell_text(line: str, bold: bool) -> str:
 
 
 def _legend(mode: str) -> str:
-    """The legend of the step states, one row, as an HTML-like label."""
+    """The legend of the step states, in two rows, as an HTML-like label."""
     k = 0 if mode == "reverse" else 1
-    cells = "".join(
+    cells = [
         f'<TD BGCOLOR="{STATE_STYLE[state].get("fill", "#ffffff")}" '
         f'COLOR="{STATE_STYLE[state]["stroke"]}" BORDER="2" WIDTH="12"> </TD>'
         f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="#888888">{escape(words[k])}</FONT></TD>'
         for state, words in STATE_WORDS.items()
-    )
-    return (
-        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="1">'
-        f"<TR>{cells}</TR></TABLE>>"
-    )
+    ]
+    half = (len(cells) + 1) // 2
+    rows = "".join(f"<TR>{''.join(row)}</TR>" for row in (cells[:half], cells[half:]))
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="1">{rows}</TABLE>>'
 
 
 def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:
