@@ -175,6 +175,25 @@ def _keys_clicks_hover(page) -> None:
     assert page.locator(f"{ROOT} .vz-play").inner_text().strip() == "▶ play"
 
 
+def _run_in_new_cell(page, code: str) -> None:
+    """Add a cell below the stepper's, type ``code`` and run it."""
+    page.locator(".jp-Cell .jp-InputArea-editor").first.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")  # edit the new cell
+    page.keyboard.type(code)
+    page.keyboard.press("Shift+Enter")
+
+
+def _python_sees_the_same_step(page) -> None:
+    """The step is one synced number: Python reads what the browser shows, and sets it."""
+    _run_in_new_cell(page, "print('python step', stepper.step)")
+    page.wait_for_selector("text=python step 7", timeout=20_000)
+    _run_in_new_cell(page, "stepper.step = 3")
+    _wait_step(page, 3, timeout=20_000)
+    assert page.locator(f"{ROOT} .vz-slider").input_value() == "3"
+
+
 def _zoom(page) -> float:
     return float(page.locator(ROOT).get_attribute("data-zoom"))
 
@@ -250,6 +269,7 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
         f"\nclick-to-update in JupyterLab: median {median * 1e3:.0f} ms, "
         f"max {max(timings) * 1e3:.0f} ms (target <= 100 ms)"
     )
+    _python_sees_the_same_step(page)
     _keys_clicks_hover(page)
     _views_and_scale(page)
     _zoom_and_pan(page)
