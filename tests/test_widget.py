@@ -142,4 +142,7 @@ def test_a_one_step_walkthrough():
     s.next()
     assert s.step == 1
     bundle, _ = s._repr_mimebundle_()
-    assert "Step 1 of 1" in bundle["text/html"] and "tex2jax_ignore" in bundle["text/html"]
+    assert (
+        "Step 1 of 1" in bundle["text/html"]
+        and "tex2jax_ignore mathjax_ignore" in bundle["text/html"]
+    )

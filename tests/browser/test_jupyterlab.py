@@ -263,6 +263,10 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
     page = page_errors(context.new_page())
     _open_and_run(page, f"{url}/lab/tree/stepper.ipynb?reset", "jupyterlab")
     page.screenshot(path=artifact("stepper-step1.png"))
+    # user text with $…$ is never typeset as maths (the notebook typesets HTML outputs)
+    table = page.locator(".vizad-trace").first
+    table.wait_for()
+    assert "$a^2$" in table.inner_text() and table.locator("mjx-container").count() == 0
     timings = _walk(page, "jupyterlab")
     median = sorted(timings)[len(timings) // 2]
     print(

@@ -95,7 +95,7 @@ class Layout:
         return f"{self._head}<style>{self.css(step)}</style>{self._tail}"
 
     def _repr_html_(self) -> str:
-        return self.svg()
+        return f'<div class="tex2jax_ignore mathjax_ignore">{self.svg()}</div>'
 
 
 def _inline(svg: str, scope: str) -> str:

@@ -30,7 +30,9 @@ def html_table(
     )
     foot = f'<div style="opacity:0.7;font-size:12px">{escape(note)}</div>' if note else ""
     return (
-        f'<div class="vizad-trace"><div style="font-weight:600;margin:4px 0">'
+        # notebooks typeset $…$ in HTML outputs (MathJax 2 and 3 classes): names are user text
+        '<div class="vizad-trace tex2jax_ignore mathjax_ignore">'
+        '<div style="font-weight:600;margin:4px 0">'
         f"{escape(title)}</div>"
         f'<table style="{_STYLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
         f"</table>{foot}</div>"

@@ -44,9 +44,9 @@ def style() -> str:
 
 def fragment(data: dict, uid: str, snapshot: str) -> str:
     """The component as an HTML fragment: ``snapshot`` (static HTML) until the script runs.
-    The class ``tex2jax_ignore`` keeps MathJax away from user text."""
+    The classes ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text."""
     return (
-        f'<div class="vizad-static tex2jax_ignore"><style>{style()}</style>'
+        f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
         f'<div id="{uid}">{snapshot}</div>'
         f"{data_script(data, uid + '-data')}"
         f"{mount_script(uid, uid + '-data', replace=True)}</div>"

@@ -108,7 +108,7 @@ export function render({ model, el }) {
   const panel = h("div", { class: "vz-step-panel" });
   const table = h("div", { class: "vz-table" });
   const below = h("div", { class: "vz-below" }, [panel, table]);
-  const root = h("div", { class: "vizad-stepper", tabindex: "0" },
+  const root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" },
     [style, h("div", { class: "vz-head-row" }, [title, counter]), top, viewport, controls, below, tip]);
   el.append(root);
 
