@@ -10,7 +10,7 @@ from .errors import ArgumentError
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
-from .widget.frames import walkthrough_data
+from .widget.frames import check_failures, walkthrough_data
 from .widget.page import data_script, mount_script, style
 
 __all__ = ["export_html"]
@@ -43,9 +43,7 @@ def export_html(
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
     elif isinstance(target, Trace):
         trace, layouts = target, None
-        failures = {}
-        for failure in trace.check():
-            failures.setdefault(failure.step - 1, failure.message)
+        failures = check_failures(trace)
     else:
         raise ArgumentError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
     view = trace.view(view)

@@ -21,8 +21,8 @@ __all__ = [
     "latex_name",
     "latex_shape",
     "latex_to_text",
-    "pretty_label",
-    "marked",
+    "subscript",
+    "superscript",
     "BAR",
     "DOT",
     "SMALL_TENSOR",
@@ -129,14 +129,14 @@ def latex_name(name: str) -> str:
 BAR, DOT = "\u0304", "\u0307"  # combining macron (adjoint v̄) and dot above (tangent v̇)
 
 
-def marked(label: str, mark: str) -> str:
-    """``label`` with a combining ``mark`` on its first letter: v̄₂ from v₂, ẋ1 from x1."""
-    return label[:1] + mark + label[1:]
+def subscript(text: str) -> str:
+    """``12`` → ``₁₂``: digits (and + − = ( )) as Unicode subscripts."""
+    return text.translate(_SUB)
 
 
-def pretty_label(label: str) -> str:
-    """``v12`` → ``v₁₂``, ``v̄2`` → ``v̄₂``: the digits of a label as subscripts."""
-    return re.sub(r"(?<=[v\u0304\u0307→])(\d+)", lambda m: m.group(1).translate(_SUB), label)
+def superscript(text: str) -> str:
+    """``(2)`` → ``⁽²⁾``: digits (and + − = ( ) T n) as Unicode superscripts."""
+    return text.translate(_SUP)
 
 
 # -- LaTeX to plain text --------------------------------------------------------------------

@@ -27,7 +27,7 @@ from .palette import (
     heat_grid,
     heat_scale,
 )
-from .scene import Scene
+from .scene import MAX_LINE, Scene
 
 __all__ = [
     "Drawing",
@@ -198,10 +198,6 @@ def dot_names(scene: Scene) -> dict[str, str]:
     return names
 
 
-#: Longer lines are cut (with "…") so that a box never spans the picture.
-MAX_LINE = 48
-
-
 def heat_cells(item) -> int:
     """How many heatmap cells the label of ``item`` draws for its last heatmap."""
     return heat_grid(item.heatmaps[-1][1]).size if item.heatmaps else 0
@@ -244,8 +240,9 @@ def _label(item) -> str:
     )
 
 
-def _cell_text(line: str, bold: bool) -> str:
-    text = escape(line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…")
+def _cell_text(line: str, bold: bool, cut: bool = True) -> str:
+    """One escaped line of a label, cut at MAX_LINE (with "…") unless ``cut`` is False."""
+    text = escape(line if len(line) <= MAX_LINE or not cut else line[: MAX_LINE - 1] + "…")
     return f"<B>{text}</B>" if bold else text
 
 
@@ -265,12 +262,7 @@ def _legend(mode: str) -> str:
 
 def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:
     """An HTML-like label: escaped lines joined by <BR/>, the first one bold."""
-    parts = [
-        escape(line if len(line) <= MAX_LINE or not cut else line[: MAX_LINE - 1] + "…")
-        for line in lines
-    ]
-    if bold_first and parts:
-        parts[0] = f"<B>{parts[0]}</B>"
+    parts = [_cell_text(line, bold_first and k == 0, cut) for k, line in enumerate(lines)]
     return "<" + "<BR/>".join(parts) + ">"
 
 

@@ -19,9 +19,15 @@ class StepHighlight(NamedTuple):
     edges: frozenset[str]
 
 
-def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> StepHighlight:
+def highlight(
+    scene: Scene,
+    step: int,
+    failed: frozenset[int] = frozenset(),
+    states: StepStates | None = None,
+) -> StepHighlight:
     """The states of ``scene``'s boxes at ``trace.steps[step]`` (a 0-based index, like
-    ``failed``; the step's number as shown is ``step + 1``)."""
+    ``failed``; the step's number as shown is ``step + 1``), read off :func:`step_states`
+    (pass ``states`` to reuse them across steps): the rule the browser component applies."""
     trace = scene.trace
     if trace is None:
         raise ArgumentError(
@@ -32,34 +38,20 @@ def highlight(scene: Scene, step: int, failed: frozenset[int] = frozenset()) -> 
     if not -n <= step < n:
         raise StepNotFoundError(f"step {step} is out of range: the trace has {n} steps")
     step %= n
-    ids = scene.ids
-    states: dict[str, str] = {}
-
-    def mark(node, state):
-        item = ids.get(node)
-        if item is not None and item not in states:
-            states[item] = state
-
-    current = trace.steps[step]
-    mark(current.node, "failed" if step in failed else "current")
-    involved = trace.involved(current)
-    neighbours = trace.neighbours(current)
-    for node in neighbours:
-        mark(node, "consumer")
-    for node in involved:
-        if node.origin is not None:  # a forward node can be a local partial (v₁ in v₁ × v₂)
-            mark(node, "involved")
-    for k, other in enumerate(trace.steps):
-        if k == step:
-            continue
-        state = "failed" if k in failed else ("done" if k < step else "pending")
-        mark(other.node, state)
-        for node in trace.involved(other):
-            if node.origin is not None:
-                mark(node, "done" if k < step else "pending")
-    hot = {ids[x] for x in [current.node, *neighbours, *involved] if x in ids}
-    edges = frozenset(e.id for e in scene.edges if e.tail in hot and e.head in hot)
-    return StepHighlight(states, edges)
+    states = states or step_states(scene)
+    own = states.steps[step]
+    result: dict[str, str] = {}
+    if own["current"] is not None:
+        result[own["current"]] = "failed" if step in failed else "current"
+    for item in own["consumer"]:
+        result.setdefault(item, "consumer")
+    for item in own["involved"]:
+        result.setdefault(item, "involved")
+    for item, k in states.owner.items():
+        if item not in result:
+            bad = k in failed and states.steps[k]["current"] == item
+            result[item] = "failed" if bad else ("done" if k < step else "pending")
+    return StepHighlight(result, frozenset(own["edges"]))
 
 
 class StepStates(NamedTuple):
@@ -87,12 +79,14 @@ def step_states(scene: Scene) -> StepStates:
         out.setdefault(e.tail, []).append((e.head, e.id))
     for k, step in enumerate(trace.steps):
         current = ids.get(step.node)
-        involved = [ids[n] for n in trace.involved(step) if n.origin is not None and n in ids]
+        computing = [n for n in trace.involved(step) if n in ids]
+        # a forward node can be a local partial (v₁ in v₁ × v₂): it keeps its own state
+        involved = [ids[n] for n in computing if n.origin is not None]
         neighbours = [ids[n] for n in trace.neighbours(step) if n in ids]
         for item in [current, *involved]:
             if item is not None and item not in owner:
                 owner[item] = k
-        hot = {i for i in [current, *neighbours, *involved] if i is not None}
+        hot = {i for i in [current, *neighbours, *(ids[n] for n in computing)] if i is not None}
         edges = sorted(e for tail in hot for head, e in out.get(tail, ()) if head in hot)
         steps.append(
             {

@@ -11,7 +11,7 @@ import itertools
 import re
 
 from .dot import heat_cells, run_dot, to_drawing
-from .highlight import highlight
+from .highlight import highlight, step_states
 from .palette import css_rules
 from .summary import scene_for
 
@@ -58,9 +58,11 @@ class Layout:
         self.scope = f"vizad-svg-{next(_scopes)}"
         self.dot_source = to_drawing(self.scene).source
         laid = self.scene.trace is not None and self.view == self.scene.trace.laid_view
-        # what a box shows that a step computes: its value in the extended view, the
-        # result laid on it in the laid view (hidden while the step is pending)
-        self._hides = {
+        #: The step states of the walkthrough (None for a drawing of nodes), made once.
+        self.states = step_states(self.scene) if self.scene.trace is not None else None
+        #: Box id → heatmap cells of what a step computes in it (its value in the extended
+        #: view, the result laid on it in the laid view): hidden while that step is pending.
+        self.hides = {
             item.id: heat_cells(item)
             for item in self.scene.items
             if laid or item.kind in ("adjoint", "tangent")
@@ -79,13 +81,13 @@ class Layout:
 
     def css(self, step: int) -> str:
         """The CSS that highlights step number ``step`` (1 … n) in this layout."""
-        lit = highlight(self.scene, self.scene.trace.index(step), self.failed)
+        lit = highlight(self.scene, self.scene.trace.index(step), self.failed, self.states)
         by_state: dict[str, list[str]] = {}
         for item_id, state in lit.states.items():
             by_state.setdefault(state, []).append(item_id)
         # the walkthrough does not give away what later steps compute: hide their values
-        unknown = [i for i in by_state.get("pending", ()) if i in self._hides]
-        cells = {i: self._hides[i] for i in unknown if self._hides[i]}
+        unknown = [i for i in by_state.get("pending", ()) if i in self.hides]
+        cells = {i: self.hides[i] for i in unknown if self.hides[i]}
         return css_rules(self.scope, by_state, sorted(lit.edges), unknown, cells)
 
     def svg(self, step: int | None = None) -> str:

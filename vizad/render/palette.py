@@ -160,26 +160,40 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
 _OUTLINES = ("path", 'polygon:not([stroke="transparent"])', "ellipse")
 
 
+def _state_rules(look: dict[str, str], boxes: str, outlines: str, texts: str) -> list[str]:
+    """The CSS of one step state: ``outlines`` (selectors of the boxes' outlines), ``texts``
+    (of their text), ``boxes`` (of the boxes themselves)."""
+    decl = [f"fill:{look['fill']}"] if "fill" in look else []
+    decl.append(f"stroke:{look['stroke']}")
+    if "width" in look:
+        decl.append(f"stroke-width:{look['width']}")
+    if "dash" in look:
+        decl.append(f"stroke-dasharray:{DASHES[look['dash']]}")
+    rules = [outlines + "{" + ";".join(decl) + "}"]
+    if "text" in look:
+        rules.append(f"{texts}{{fill:{look['text']}}}")
+    if "opacity" in look:
+        rules.append(f"{boxes}{{opacity:{look['opacity']}}}")
+    return rules
+
+
+def _edge_rules(paths: str, heads: str) -> list[str]:
+    hot = EDGE_HIGHLIGHT
+    return [
+        f"{paths}{{stroke:{hot['stroke']};stroke-width:{hot['width']}}}",
+        f"{heads}{{stroke:{hot['stroke']};fill:{hot['stroke']}}}",
+    ]
+
+
 def state_css(prefix: str) -> str:
     """CSS of the step states as classes (``g.vz-s-current``, ``g.vz-hot`` for an edge) under
     ``prefix``: what the browser component sets by id as it steps."""
     rules = []
     for state, look in STATE_STYLE.items():
-        shapes = ",".join(f"{prefix} g.vz-s-{state}>{s}" for s in _OUTLINES)
-        decl = [f"fill:{look['fill']}"] if "fill" in look else []
-        decl += [f"stroke:{look['stroke']}"]
-        if "width" in look:
-            decl.append(f"stroke-width:{look['width']}")
-        if "dash" in look:
-            decl.append(f"stroke-dasharray:{DASHES[look['dash']]}")
-        rules.append(shapes + "{" + ";".join(decl) + "}")
-        if "text" in look:
-            rules.append(f"{prefix} g.vz-s-{state} text{{fill:{look['text']}}}")
-        if "opacity" in look:
-            rules.append(f"{prefix} g.vz-s-{state}{{opacity:{look['opacity']}}}")
-    hot = EDGE_HIGHLIGHT
-    rules.append(f"{prefix} g.vz-hot>path{{stroke:{hot['stroke']};stroke-width:{hot['width']}}}")
-    rules.append(f"{prefix} g.vz-hot>polygon{{stroke:{hot['stroke']};fill:{hot['stroke']}}}")
+        box = f"{prefix} g.vz-s-{state}"
+        outlines = ",".join(f"{box}>{s}" for s in _OUTLINES)
+        rules += _state_rules(look, box, outlines, f"{box} text")
+    rules += _edge_rules(f"{prefix} g.vz-hot>path", f"{prefix} g.vz-hot>polygon")
     return "\n".join(rules)
 
 
@@ -210,42 +224,14 @@ def css_rules(
     for state, ids in node_states.items():
         if not ids:
             continue
-        look = STATE_STYLE[state]
         # the box's outline, not its heatmap cells (polygons with a transparent stroke)
-        shapes = ",".join(f"#{scope} #{i}>{s}" for i in ids for s in _OUTLINES)
-        decl = []
-        if "fill" in look:
-            decl.append(f"fill:{look['fill']}")
-        if "stroke" in look:
-            decl.append(f"stroke:{look['stroke']}")
-        if "width" in look:
-            decl.append(f"stroke-width:{look['width']}")
-        if "dash" in look:
-            decl.append(f"stroke-dasharray:{DASHES[look['dash']]}")
-        rules.append(shapes + "{" + ";".join(decl) + "}")
-        if "opacity" in look:
-            rules.append(",".join(f"#{scope} #{i}" for i in ids) + f"{{opacity:{look['opacity']}}}")
-        if "text" in look:
-            rules.append(
-                ",".join(f"#{scope} #{i} text" for i in ids) + "{fill:" + look["text"] + "}"
-            )
+        outlines = ",".join(f"#{scope} #{i}>{s}" for i in ids for s in _OUTLINES)
+        boxes = ",".join(f"#{scope} #{i}" for i in ids)
+        texts = ",".join(f"#{scope} #{i} text" for i in ids)
+        rules += _state_rules(STATE_STYLE[state], boxes, outlines, texts)
     if edges:
-        sel = ",".join(f"#{scope} #{e}>path" for e in edges)
-        heads = ",".join(f"#{scope} #{e}>polygon" for e in edges)
-        rules.append(
-            sel
-            + "{stroke:"
-            + EDGE_HIGHLIGHT["stroke"]
-            + ";stroke-width:"
-            + EDGE_HIGHLIGHT["width"]
-            + "}"
-        )
-        rules.append(
-            heads
-            + "{stroke:"
-            + EDGE_HIGHLIGHT["stroke"]
-            + ";fill:"
-            + EDGE_HIGHLIGHT["stroke"]
-            + "}"
+        rules += _edge_rules(
+            ",".join(f"#{scope} #{e}>path" for e in edges),
+            ",".join(f"#{scope} #{e}>polygon" for e in edges),
         )
     return "\n".join(rules)

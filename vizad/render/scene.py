@@ -40,6 +40,8 @@ VIEWS = ("forward", "adjoint", "tangent")
 
 #: Vectors with at most this many entries show their numbers; larger tensors a heatmap.
 SMALL_VECTOR = 8
+#: Longer lines are cut (with "…") in a drawing, so that a box never spans the picture.
+MAX_LINE = 48
 
 
 @dataclass(frozen=True)
@@ -560,8 +562,6 @@ EDGE_LABEL = 14
 
 def _split_name(name: str) -> list[str]:
     """A long name (``v̄₃ = v̄₃→₆``) over lines at its " = " signs."""
-    from .dot import MAX_LINE
-
     if len(name) <= MAX_LINE:
         return [name]
     parts = name.split(" = ")

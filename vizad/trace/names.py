@@ -33,15 +33,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..forward import Tangents
-from ..graph import topo_sort
+from ..graph import number_ranked, topo_sort
 from ..node import Node
 from ..ops import CONSTANT, VARIABLE
-from ..text import BAR, DOT, format_value, latex_name, latex_value
+from ..text import BAR, DOT, format_value, latex_name, latex_value, subscript, superscript
 
 __all__ = ["Name", "Names"]
-
-_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-_SUP = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 
 
 class Name(NamedTuple):
@@ -114,7 +111,7 @@ class Names:
         prime = _operand_prime(node, consumer, index)
         if i is not None and j is not None:
             return Name(
-                f"v{BAR}{i.translate(_SUB)}→{j.translate(_SUB)}{prime}",
+                f"v{BAR}{subscript(i)}→{subscript(j)}{prime}",
                 rf"\bar{{v}}_{{{i}\to {j}}}" + "'" * len(prime),
             )
         b, c = self.bar(node), self.name(consumer)
@@ -189,14 +186,14 @@ class Names:
     def _accented(self, node: Node, mark: str, accent: str) -> Name:
         k = self._index(node)
         if k is not None:
-            return Name(f"v{mark}{k.translate(_SUB)}", rf"{accent}{{v}}_{{{k}}}")
+            return Name(f"v{mark}{subscript(k)}", rf"{accent}{{v}}_{{{k}}}")
         inner = self.name(node)
         return Name(f"({inner.text}){mark}", rf"\overline{{{inner.latex}}}")
 
     def _make(self, node: Node) -> Name:
         k = self.numbers.get(node)
         if k is not None:
-            return Name(f"v{str(k).translate(_SUB)}", f"v_{{{k}}}")
+            return Name(f"v{subscript(str(k))}", f"v_{{{k}}}")
         roles = self._roles.get(node)
         if roles:  # its first role in the order of _KINDS: v̄₃ before v̄₃→₆
             return self._role_name(roles[0], node)
@@ -208,14 +205,14 @@ class Names:
         if node not in self._temps:  # a node outside this view's graph
             self._temps[node] = len(self._temps) + 1
         t = str(self._temps[node])
-        return Name(f"u{t.translate(_SUB)}", f"u_{{{t}}}")
+        return Name(f"u{subscript(t)}", f"u_{{{t}}}")
 
     def _role_name(self, role, node: Node) -> Name:
         unreduced = role.kind == "unreduced"
         name = self._plain_role_name(role._replace(kind="partial") if unreduced else role, node)
         g = self._generation.get(id(node.origin), self._last)
         if g < self._last:
-            name = Name(name.text + f"({g})".translate(_SUP), rf"{name.latex}^{{({g})}}")
+            name = Name(name.text + superscript(f"({g})"), rf"{name.latex}^{{({g})}}")
         if unreduced:
             name = Name(f"{name.text} before Σ", rf"{name.latex}\,\text{{before }}\Sigma")
         return name
@@ -240,7 +237,7 @@ class Names:
                 k = self._record_index.get(id(node.origin))
                 if k is not None:
                     self._cache[node] = Name(
-                        name.text + f"({k})".translate(_SUP), rf"{name.latex}^{{({k})}}"
+                        name.text + superscript(f"({k})"), rf"{name.latex}^{{({k})}}"
                     )
         seen: set[str] = set()
         for node in names:
@@ -302,13 +299,10 @@ def _numbering(graph: list[Node]):
         return g
 
     if all(n.origin is None for n in graph):  # no extension differentiated again
-        numbered = (n for n in graph if n.op is not CONSTANT)
-        return {node: k for k, node in enumerate(numbered, start=1)}, record_generation
+        return number_ranked(graph), record_generation
     for node in graph:
         if node not in generation:
             generation[node] = node_generation(node)
     position = {n: k for k, n in enumerate(graph)}
-    numbered = sorted(
-        (n for n in graph if n.op is not CONSTANT), key=lambda n: (generation[n], position[n])
-    )
-    return {node: k for k, node in enumerate(numbered, start=1)}, record_generation
+    by_generation = sorted(graph, key=lambda n: (generation[n], position[n]))
+    return number_ranked(by_generation), record_generation

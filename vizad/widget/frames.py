@@ -16,13 +16,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..render import Layout
-from ..render.dot import dot_names, heat_cells
-from ..render.highlight import step_states
+from ..render.dot import dot_names
 from ..render.palette import state_css
 from ..render.scene import preview
 from .panel import running_row, step_panel
 
-__all__ = ["walkthrough_data", "frame_data"]
+__all__ = ["walkthrough_data", "frame_data", "check_failures"]
+
+
+def check_failures(trace) -> dict[int, str]:
+    """0-based step index → the message of the first rule of that step that fails
+    ``trace.check()``."""
+    failures: dict[int, str] = {}
+    for failure in trace.check():
+        failures.setdefault(failure.step - 1, failure.message)
+    return failures
 
 
 def walkthrough_data(
@@ -69,15 +77,8 @@ def walkthrough_data(
 def frame_data(layout: Layout, trace, decimals: int) -> dict:
     """One view: its SVG, who computes each box, each step's highlights, tooltips, and which
     step a click on a box goes to."""
-    scene = layout.scene
-    states = step_states(scene)
-    laid = scene.view == trace.laid_view
+    scene, states = layout.scene, layout.states
     names = dot_names(scene)
-    hides = {
-        item.id: heat_cells(item)
-        for item in scene.items
-        if laid or item.kind in ("adjoint", "tangent")
-    }
     step_of_node = {step.node: k for k, step in enumerate(trace.steps)}
     tips = {}
     clicks = {}
@@ -111,7 +112,7 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         "scope": layout.scope,
         "owner": states.owner,
         "steps": states.steps,
-        "hides": hides,
+        "hides": layout.hides,
         "tips": tips,
         "edgeTips": edge_tips,
         "clicks": clicks,

@@ -19,7 +19,7 @@ from ..render.palette import diverging, heat_grid, heat_scale
 from ..render.scene import SMALL_VECTOR
 from ..text import escape, format_number, format_value, latex_to_text
 
-__all__ = ["step_panel", "running_table", "running_row", "html_value"]
+__all__ = ["step_panel", "running_row", "html_value"]
 
 
 def html_value(value: Any, decimals: int = 3) -> str:
@@ -137,18 +137,4 @@ def running_row(
     return (
         f"<tr{css}><td>{escape(trace.result_name(step.node).text)}</td>"
         f"<td>{html_value(trace.result(step), d)}</td><td>{'✗' if bad else ''}</td></tr>"
-    )
-
-
-def running_table(
-    trace, k: int, failures: Mapping[int, str] | None = None, decimals: int | None = None
-) -> str:
-    """The adjoints (or tangents) of steps 0 … k, newest first."""
-    rows = [running_row(trace, j, failures, decimals) for j in range(k + 1)]
-    if rows:
-        rows[-1] = rows[-1].replace("<tr>", '<tr class="vz-now">', 1)
-    title = "adjoints so far" if trace.mode == "reverse" else "tangents so far"
-    return (
-        f'<div class="vz-panel"><div class="vz-muted">{title}</div><table><tbody>'
-        f"{''.join(reversed(rows))}</tbody></table></div>"
     )

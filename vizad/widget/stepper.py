@@ -18,7 +18,7 @@ from ..errors import ArgumentError
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
-from .frames import walkthrough_data
+from .frames import check_failures, walkthrough_data
 from .page import STATIC, fragment, snapshot_html
 
 __all__ = ["Stepper", "step", "STATIC"]
@@ -76,10 +76,7 @@ class Stepper(anywidget.AnyWidget):
         if check is None:
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
-        self.failures: dict[int, str] = {}
-        if check:
-            for failure in trace.check():
-                self.failures.setdefault(failure.step - 1, failure.message)
+        self.failures: dict[int, str] = check_failures(trace) if check else {}
         self._layouts = {
             v: Layout(
                 trace,

@@ -192,7 +192,9 @@ export function render({ model, el }) {
     s.involved.forEach((id) => mark(id, "involved"));
     for (const [id, owner] of Object.entries(frame.owner)) {
       if (owner === i) continue;
-      mark(id, failed.has(owner) ? "failed" : owner < i ? "done" : "pending");
+      // a failing step's own box stays red (the boxes computing it are done or pending)
+      const bad = failed.has(owner) && frame.steps[owner].current === id;
+      mark(id, bad ? "failed" : owner < i ? "done" : "pending");
       if (owner > i && id in frame.hides) hideValue(id, frame.hides[id]);
     }
     for (const g of styled) g.classList.remove("vz-marked");
