@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint fuzz bench gallery golden notebooks setup-notebook setup-test graphviz clean
+.PHONY: lab test lint fuzz bench gallery golden notebooks frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -36,6 +36,7 @@ bench: setup-test graphviz
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
+	$(PY) bench/browser_layout.py
 
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget
 ## state is not stored: a stepper's output carries an HTML rendering of its component, which
@@ -53,6 +54,12 @@ gallery: setup-test graphviz
 ## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
 golden: setup-test graphviz
 	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py -k golden
+
+## make frontend: rebuild vizad/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
+## without `dot`) from frontend/ with the versions pinned in its lockfile; needs Node and npm,
+## which users and CI do not: the built file is committed
+frontend:
+	cd frontend && npm ci --no-audit --no-fund && sh build.sh
 
 setup-notebook: $(VENV)/.installed-notebook
 setup-test: $(VENV)/.installed-test
