@@ -143,21 +143,6 @@ def test_renders_with_the_real_dot_to_svg_and_png(tmp_path):
     assert "image/svg+xml" in bundle and bundle["text/plain"].startswith("<vizad drawing:")
 
 
-def test_without_dot(monkeypatch):
-    monkeypatch.setenv("PATH", "/nonexistent")
-    drawing = vz.draw(lecture_trace(), "adjoint")
-    assert "digraph vizad" in drawing.source  # building DOT needs no Graphviz
-    with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz.*conda.*brew"):
-        drawing.pipe(format="svg")
-    with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz"):
-        drawing.render("/tmp/never", format="png")
-    bundle = drawing._repr_mimebundle_()
-    assert list(bundle) == ["text/plain"] and "apt-get install graphviz" in bundle["text/plain"]
-    assert repr(drawing).startswith("<vizad drawing: Adjoint graph of v₇")
-    with pytest.raises(vz.GraphvizNotFoundError):
-        vz.Layout(lecture_trace(), "forward")
-
-
 def test_layout_once_then_restyle_without_dot(monkeypatch):
     layout = vz.Layout(lecture_trace(), "adjoint")
     calls = []

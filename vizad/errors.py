@@ -94,7 +94,8 @@ class GraphvizNotFoundError(RenderError):
     def __init__(self, what: str = "rendering a drawing"):
         super().__init__(
             f"{what} needs Graphviz's `dot` program, which was not found: "
-            f"{INSTALL_HINT}. The DOT source (drawing.source) works without it."
+            f"{INSTALL_HINT}. The DOT source (drawing.source) works without it, and in "
+            "Jupyter drawings and the stepper are laid out in the browser instead"
         )
 
 

@@ -11,7 +11,7 @@ from .text import escape
 from .trace import Trace
 from .widget import Stepper
 from .widget.frames import check_failures, walkthrough_data
-from .widget.page import data_script, mount_script, style
+from .widget.page import data_script, graphviz_module, mount_script, needs_graphviz, style
 
 __all__ = ["export_html"]
 
@@ -37,7 +37,9 @@ def export_html(
     target, path: str | Path, *, title: str | None = None, view: str | None = None
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
-    frame and an inline stepper (buttons, slider, play, views). Returns the path."""
+    frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
+    ``dot`` program the page carries Graphviz compiled to WebAssembly (~0.8 MB) and lays the
+    views out when it opens."""
     if isinstance(target, Stepper):
         trace, failures = target.trace, dict(target.failures)
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
@@ -56,11 +58,15 @@ def export_html(
     data = walkthrough_data(trace, view=view, failures=failures, layouts=layouts)
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.mode} mode, {n} steps)"
+    graphviz = needs_graphviz(data)
     page = _PAGE.format(
         title=escape(title),
         css=style(),
-        data=data_script(data, "vz-data"),
-        mount=mount_script("vz-root", "vz-data", focus=True),
+        data=data_script(data, "vz-data")
+        + (data_script(graphviz_module(), "vz-graphviz") if graphviz else ""),
+        mount=mount_script(
+            "vz-root", "vz-data", focus=True, graphviz_id="vz-graphviz" if graphviz else None
+        ),
     )
     path = Path(path)
     path.write_text(page, encoding="utf-8")

@@ -92,11 +92,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _server(app: str, root: Path):
+def _server(app: str, root: Path, env: dict[str, str] | None = None):
     """A Jupyter server (``jupyterlab`` or ``notebook``, i.e. Notebook 7) in ``root`` on a free
-    port of 127.0.0.1; yields its base url and stops it, with its kernels, by process id."""
+    port of 127.0.0.1, with ``env`` (default: this process's); yields its base url and stops
+    it, with its kernels, by process id."""
     port = _free_port()
-    env = dict(os.environ)
+    env = dict(os.environ if env is None else env)
     overrides = root / "app-settings"
     overrides.mkdir(exist_ok=True)
     (overrides / "overrides.json").write_text(
@@ -172,18 +173,33 @@ def _server(app: str, root: Path):
         shutil.copy(log_path, artifact(log_path.name))
 
 
-def _serve(tmp_path_factory, app: str):
+def _serve(tmp_path_factory, app: str, env: dict[str, str] | None = None):
     if not Path(CHROMIUM).exists():
         pytest.skip(HOW_TO_ENABLE)
     root = tmp_path_factory.mktemp(app)
-    with _server(app, root) as url:
+    with _server(app, root, env) as url:
         yield url, root
+
+
+def without_dot() -> dict[str, str]:
+    """This process's environment with Graphviz's ``dot`` out of reach: PATH is the virtual
+    environment's bin folder alone (the kernel is started by absolute path)."""
+    env = {k: v for k, v in os.environ.items() if k != "VIZAD_LAYOUT"}
+    env["PATH"] = str(Path(sys.executable).parent)
+    assert shutil.which("dot", path=env["PATH"]) is None
+    return env
 
 
 @pytest.fixture(scope="session")
 def jupyterlab(tmp_path_factory):
     """A JupyterLab server in a temporary folder: yields (base url, folder)."""
     yield from _serve(tmp_path_factory, "jupyterlab")
+
+
+@pytest.fixture(scope="session")
+def jupyterlab_without_dot(tmp_path_factory):
+    """A JupyterLab server whose kernels cannot find Graphviz's ``dot``: yields (url, folder)."""
+    yield from _serve(tmp_path_factory, "jupyterlab", without_dot())
 
 
 @pytest.fixture(scope="session")

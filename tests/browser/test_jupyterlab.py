@@ -235,7 +235,10 @@ def _zoom_and_pan(page) -> None:
 
 def _views_and_scale(page) -> None:
     page.locator(f"{ROOT} .vz-view[data-view='forward']").click()
-    page.wait_for_function("() => !document.querySelector('.vizad-stepper .vz-stage #a1')")
+    page.wait_for_function(  # laid out (in the browser, without dot) and not the adjoint view
+        "() => document.querySelector('.vizad-stepper .vz-stage #v1')"
+        " && !document.querySelector('.vizad-stepper .vz-stage #a1')"
+    )
     assert _fill_of(page, "v1") == YELLOW
     page.locator(f"{ROOT} .vz-view[data-view='backprop']").click()
     page.wait_for_function(

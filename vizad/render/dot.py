@@ -8,6 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 
 import graphviz
 
-from ..errors import INSTALL_HINT, GraphvizNotFoundError, RenderError
+from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError
 from ..text import escape, format_number
 from .palette import (
     FONT,
@@ -35,6 +36,7 @@ __all__ = [
     "to_drawing",
     "dot_names",
     "run_dot",
+    "layout_in_browser",
     "notebook_size",
     "INSTALL_HINT",
 ]
@@ -62,6 +64,11 @@ class Drawing(graphviz.Digraph):
             raise GraphvizNotFoundError() from None
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        if layout_in_browser():
+            # display only: the widget package's picture lays the same DOT out in the browser
+            from ..widget.picture import picture_bundle
+
+            return picture_bundle(browser_source(self.source), repr(self))
         try:
             bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
         except GraphvizNotFoundError as exc:
@@ -264,6 +271,37 @@ def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:
     """An HTML-like label: escaped lines joined by <BR/>, the first one bold."""
     parts = [_cell_text(line, bold_first and k == 0, cut) for k, line in enumerate(lines)]
     return "<" + "<BR/>".join(parts) + ">"
+
+
+#: The environment variable that chooses where graphs are laid out for Jupyter and the exported
+#: page: "dot" (Graphviz's program, here), "browser" (Graphviz compiled to WebAssembly, in the
+#: page) or "auto" (the default: "dot" when the program is on PATH, else "browser").
+LAYOUT_VARIABLE = "VIZAD_LAYOUT"
+
+
+def layout_in_browser() -> bool:
+    """Whether graphs shown in Jupyter or in an exported page are laid out in the browser (see
+    LAYOUT_VARIABLE). Files (``Drawing.render``, the CLI) always need the ``dot`` program."""
+    choice = os.environ.get(LAYOUT_VARIABLE, "auto").strip().lower() or "auto"
+    if choice not in ("auto", "dot", "browser"):
+        given = os.environ[LAYOUT_VARIABLE]
+        raise ArgumentError(f"{LAYOUT_VARIABLE} must be 'auto', 'dot' or 'browser', got {given!r}")
+    return choice == "browser" or (choice == "auto" and shutil.which("dot") is None)
+
+
+#: The font Graphviz is told about when the browser lays a graph out: compiled to WebAssembly,
+#: Graphviz has no font files and estimates text widths from built-in metrics, which it has
+#: for "DejaVu Sans" (widths within 1 % of the dot program's) but not for a list of fonts such
+#: as FONT (it would fall back to Times, whose text is narrower: labels overflow their boxes).
+#: The component's CSS gives that text the same fallbacks as FONT, Verdana first (same widths).
+BROWSER_FONT = "DejaVu Sans"
+
+
+def browser_source(source: str) -> str:
+    """DOT ``source`` as the browser's Graphviz lays it out: FONT named as BROWSER_FONT (user
+    text cannot contain the quoted attribute: the graphviz package escapes quotes in names and
+    labels are HTML-escaped)."""
+    return source.replace(f'fontname="{FONT}"', f'fontname="{BROWSER_FONT}"')
 
 
 def run_dot(source: str, timeout: float) -> str:

@@ -2,7 +2,9 @@
 
 ``dot`` runs once per (target, view). A step's SVG is that SVG with a small CSS block that
 restyles the boxes and edges of the step by id: positions never move between steps, and
-stepping never runs ``dot`` again.
+stepping never runs ``dot`` again. Without the ``dot`` program (or with VIZAD_LAYOUT=browser)
+the layout is left to the browser, which runs Graphviz compiled to WebAssembly on the same
+DOT source once per view; Python then has the DOT and the step states but no SVG.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import itertools
 import re
 
-from .dot import heat_cells, run_dot, to_drawing
+from ..errors import GraphvizNotFoundError
+from .dot import MIN_SCALE, browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
 from .highlight import highlight, step_states
 from .palette import css_rules
 from .summary import scene_for
@@ -18,9 +21,6 @@ from .summary import scene_for
 __all__ = ["Layout"]
 
 _scopes = itertools.count(1)
-#: A laid-out graph is shown at least at this fraction of its natural size (text stays legible;
-#: a larger graph scrolls).
-MIN_SCALE = 0.7
 _PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
 
 
@@ -28,7 +28,8 @@ class Layout:
     """The laid-out SVG of a trace (or of nodes) in one view, and the SVG of any step.
 
     ``Layout(trace, "adjoint").svg(3)`` is step 3 (of 1 … n) highlighted; ``timeout`` bounds the one
-    ``dot`` run (seconds).
+    ``dot`` run (seconds). ``in_browser`` says whether the browser lays it out (then ``svg()``
+    is not available in Python, and ``dot_source`` is what the browser lays out).
     """
 
     def __init__(
@@ -56,7 +57,11 @@ class Layout:
         self.view = self.scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
+        self.in_browser = layout_in_browser()
+        #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
         self.dot_source = to_drawing(self.scene).source
+        if self.in_browser:
+            self.dot_source = browser_source(self.dot_source)
         laid = self.scene.trace is not None and self.view == self.scene.trace.laid_view
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
         self.states = step_states(self.scene) if self.scene.trace is not None else None
@@ -67,8 +72,10 @@ class Layout:
             for item in self.scene.items
             if laid or item.kind in ("adjoint", "tangent")
         }
-        self._svg = _inline(run_dot(self.dot_source, timeout), self.scope)
-        self._head, self._tail = self._svg.split("<!--vizad-style-->", 1)
+        self._svg = (
+            None if self.in_browser else _inline(run_dot(self.dot_source, timeout), self.scope)
+        )
+        self._parts: list[str] | None = None
 
     @property
     def steps(self) -> int:
@@ -77,6 +84,10 @@ class Layout:
     @property
     def template(self) -> str:
         """The laid-out SVG with the marker ``<!--vizad-style-->`` where a step's CSS goes."""
+        if self._svg is None:
+            raise GraphvizNotFoundError(
+                "the SVG of a layout in Python (the browser lays this one out itself)"
+            )
         return self._svg
 
     def css(self, step: int) -> str:
@@ -92,12 +103,26 @@ class Layout:
 
     def svg(self, step: int | None = None) -> str:
         """The SVG with ``step`` highlighted (no highlight for None)."""
+        if self._parts is None:
+            self._parts = self.template.split("<!--vizad-style-->", 1)
+        head, tail = self._parts
         if step is None or self.scene.trace is None:
-            return self._head + self._tail
-        return f"{self._head}<style>{self.css(step)}</style>{self._tail}"
+            return head + tail
+        return f"{head}<style>{self.css(step)}</style>{tail}"
 
-    def _repr_html_(self) -> str:
-        return f'<div class="tex2jax_ignore mathjax_ignore">{self.svg()}</div>'
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        if self.in_browser:
+            from ..widget.picture import picture_bundle  # display only (see Drawing)
+
+            return picture_bundle(self.dot_source, repr(self))
+        return {
+            "text/html": f'<div class="tex2jax_ignore mathjax_ignore">{self.svg()}</div>',
+            "text/plain": repr(self),
+        }
+
+    def __repr__(self) -> str:
+        where = "laid out in the browser" if self.in_browser else "laid out by dot"
+        return f"<vizad Layout: {self.scene.title}, {self.view} view, {where}>"
 
 
 def _inline(svg: str, scope: str) -> str:

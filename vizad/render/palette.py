@@ -157,7 +157,9 @@ def edge_attrs(kind: str, highlighted: bool = False) -> dict[str, str]:
     return attrs
 
 
-_OUTLINES = ("path", 'polygon:not([stroke="transparent"])', "ellipse")
+#: A box's outline, not its heatmap cells (polygons without a stroke: "transparent" from the
+#: dot program of Graphviz 2, "none" from later versions, such as the browser's Graphviz).
+_OUTLINES = ("path", 'polygon:not([stroke="transparent"]):not([stroke="none"])', "ellipse")
 
 
 def _state_rules(look: dict[str, str], boxes: str, outlines: str, texts: str) -> list[str]:
@@ -224,7 +226,7 @@ def css_rules(
     for state, ids in node_states.items():
         if not ids:
             continue
-        # the box's outline, not its heatmap cells (polygons with a transparent stroke)
+        # the box's outline, not its heatmap cells
         outlines = ",".join(f"#{scope} #{i}>{s}" for i in ids for s in _OUTLINES)
         boxes = ",".join(f"#{scope} #{i}" for i in ids)
         texts = ",".join(f"#{scope} #{i} text" for i in ids)

@@ -75,8 +75,8 @@ def walkthrough_data(
 
 
 def frame_data(layout: Layout, trace, decimals: int) -> dict:
-    """One view: its SVG, who computes each box, each step's highlights, tooltips, and which
-    step a click on a box goes to."""
+    """One view: its SVG (or its DOT, laid out in the browser), who computes each box, each
+    step's highlights, tooltips, and which step a click on a box goes to."""
     scene, states = layout.scene, layout.states
     names = dot_names(scene)
     step_of_node = {step.node: k for k, step in enumerate(trace.steps)}
@@ -107,8 +107,10 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         if edge.label and not edge.label.startswith("×"):
             text += f"\n∂ = {edge.label}"
         edge_tips[edge.id] = text
+    # the laid-out SVG, or the DOT source that the browser lays out (without the dot program)
+    laid = {"dot": layout.dot_source} if layout.in_browser else {"svg": layout.template}
     return {
-        "svg": layout.template,
+        **laid,
         "scope": layout.scope,
         "owner": states.owner,
         "steps": states.steps,

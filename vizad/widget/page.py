@@ -9,29 +9,59 @@ that the component replaces wherever inline scripts run.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from pathlib import Path
 
 from ..text import escape
 
-__all__ = ["STATIC", "fragment", "snapshot_html", "data_script", "mount_script", "style"]
+__all__ = [
+    "STATIC",
+    "fragment",
+    "snapshot_html",
+    "data_script",
+    "mount_script",
+    "style",
+    "graphviz_module",
+    "needs_graphviz",
+]
 
 #: The component's JavaScript and CSS files.
 STATIC = Path(__file__).parent / "static"
 
 
-def data_script(data: dict, element_id: str) -> str:
+@functools.cache
+def graphviz_module() -> str:
+    """The text of the Graphviz module (WebAssembly inlined, ~0.8 MB): the browser imports it
+    to lay out graphs when Python has no ``dot`` program. Built by ``make frontend``."""
+    return (STATIC / "graphviz.js").read_text(encoding="utf-8")
+
+
+def needs_graphviz(data: dict) -> bool:
+    """Whether a walkthrough's data leaves a view for the browser to lay out."""
+    return any("dot" in frame for frame in data["frames"].values())
+
+
+def data_script(data, element_id: str) -> str:
     """The walkthrough's data as a JSON script element, with no "<" inside (so that no user
     text can close the element)."""
     text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def mount_script(root_id: str, data_id: str, *, focus: bool = False, replace: bool = False) -> str:
+def mount_script(
+    root_id: str,
+    data_id: str,
+    *,
+    focus: bool = False,
+    replace: bool = False,
+    graphviz_id: str | None = None,
+) -> str:
     """A module script: the component (stepper.js, inlined) and one call of its ``mount``
-    on element ``root_id`` with the data of element ``data_id``."""
+    on element ``root_id`` with the data of element ``data_id`` (and the Graphviz module's
+    text in element ``graphviz_id``, for views the browser lays out)."""
     js = (STATIC / "stepper.js").read_text(encoding="utf-8")
-    options = json.dumps({"focus": focus, "replace": replace})
+    options = json.dumps({"focus": focus, "replace": replace, "graphvizId": graphviz_id})
     return (
         f'<script type="module">\n{js}\n'
         f"mount({json.dumps(root_id)}, {json.dumps(data_id)}, {options});\n</script>"
@@ -44,7 +74,14 @@ def style() -> str:
 
 def fragment(data: dict, uid: str, snapshot: str) -> str:
     """The component as an HTML fragment: ``snapshot`` (static HTML) until the script runs.
-    The classes ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text."""
+    The classes ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text. A
+    walkthrough the browser lays out gives the snapshot alone (it would need the 0.8 MB Graphviz
+    module in every saved output)."""
+    if needs_graphviz(data):
+        return (
+            f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
+            f"<div>{snapshot}</div></div>"
+        )
     return (
         f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
         f'<div id="{uid}">{snapshot}</div>'
@@ -53,14 +90,19 @@ def fragment(data: dict, uid: str, snapshot: str) -> str:
     )
 
 
-def snapshot_html(title: str, svg: str, panel: str) -> str:
+def snapshot_html(title: str, svg: str | None, panel: str) -> str:
     """A static picture of one step: the title, the laid-out SVG restyled for the step (as an
-    image: HTML sanitizers keep those), and the step's panel."""
-    return (
-        f'<div class="vizad-stepper"><div class="vz-title">{escape(title)}</div>'
+    image: HTML sanitizers keep those; no picture when only the browser can lay it out), and
+    the step's panel."""
+    picture = (
         f'<div style="overflow:auto;max-height:560px"><img alt="{escape(title)}" '
         f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"></div>'
-        f"{panel}"
+        if svg is not None
+        else '<div class="vz-muted">(the graph is laid out in the browser when the cell runs)</div>'
+    )
+    return (
+        f'<div class="vizad-stepper"><div class="vz-title">{escape(title)}</div>'
+        f"{picture}{panel}"
         '<div class="vz-muted">(a static picture of this step: run the cell, or open the '
         "notebook where scripts run, to step through it)</div></div>"
     )

@@ -19,7 +19,7 @@ from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from .frames import check_failures, walkthrough_data
-from .page import STATIC, fragment, snapshot_html
+from .page import STATIC, fragment, graphviz_module, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step", "STATIC"]
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
@@ -44,6 +44,8 @@ class Stepper(anywidget.AnyWidget):
     view = traitlets.Unicode("").tag(sync=True)
     scale = traitlets.Float(1.0).tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
+    #: The Graphviz module's text when a view is laid out in the browser (no ``dot``), else "".
+    _graphviz = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -94,7 +96,10 @@ class Stepper(anywidget.AnyWidget):
             decimals=self.decimals,
             layouts=self._layouts,
         )
-        super().__init__(data=data, view=view, scale=float(scale), step=1, **kwargs)
+        module = graphviz_module() if needs_graphviz(data) else ""
+        super().__init__(
+            data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
+        )
 
     def __repr__(self) -> str:
         return (
@@ -110,7 +115,9 @@ class Stepper(anywidget.AnyWidget):
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         layout = self._layouts[self.view]
         snapshot = snapshot_html(
-            self.trace.describe(), layout.svg(self.step), self.data["steps"][self.step - 1]["panel"]
+            self.trace.describe(),
+            None if layout.in_browser else layout.svg(self.step),
+            self.data["steps"][self.step - 1]["panel"],
         )
         data["text/html"] = fragment({**self.data, "step": self.step}, layout.scope, snapshot)
         return data, metadata

@@ -3,6 +3,9 @@
 // SVG, the step that computes each box, each step's highlights and panel); stepping restyles
 // the SVG by id here, without asking the kernel. The synced `step` (1-based) is the one shared
 // piece of state. This file holds no maths: everything it shows was prepared in Python.
+// Without the `dot` program in Python, a view comes as DOT source and is laid out here, once,
+// by Graphviz compiled to WebAssembly (graphviz.js, whose text comes with the data). The same
+// module shows a single drawing laid out that way (`picture`).
 
 const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
@@ -26,6 +29,62 @@ function clamp(x, lo, hi) {
   return Math.max(lo, Math.min(hi, x));
 }
 
+// -- layout in the browser ---------------------------------------------------------------------
+// The Graphviz module, imported once per page from its text (every stepper and picture of a
+// notebook sends the same text).
+const graphvizModules = (globalThis.__vizadGraphviz ??= new Map());
+
+function importGraphviz(text) {
+  if (!text) {
+    return Promise.reject(new Error("this page does not carry vizad's Graphviz module: run the " +
+      "cell again in Jupyter, or install Graphviz's dot program"));
+  }
+  if (!graphvizModules.has(text)) {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+    graphvizModules.set(text, import(url).finally(() => URL.revokeObjectURL(url)));
+  }
+  return graphvizModules.get(text);
+}
+
+// Graphviz's SVG of DOT `source` as an element-ready string (no XML prolog), and how long the
+// layout took (ms). The caller shows a "laying out" state first: the layout blocks the page.
+async function layOut(text, source) {
+  const graphviz = await importGraphviz(text);
+  await graphviz.version(); // WebAssembly compiled once per page, before the timing
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))); // paint first
+  const start = performance.now();
+  const svg = await graphviz.layout(source);
+  return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
+}
+
+const busy = (text) => h("div", { class: "vz-busy", role: "status", text });
+
+// A drawing laid out in the browser, sized like vz.draw's SVG in a notebook: its natural
+// size, narrower when wider than maxWidth px but never below minScale of it.
+function renderPicture({ model, el }) {
+  const { dot, maxWidth, minScale } = model.get("picture");
+  const root = h("div", { class: "vizad-picture mathjax_ignore tex2jax_ignore", "data-layout": "busy" },
+    [busy("laying out the graph…")]);
+  el.append(root);
+  layOut(model.get("_graphviz"), dot).then(({ svg, ms }) => {
+    root.innerHTML = svg;
+    const e = root.querySelector("svg");
+    const natural = e.width.baseVal.value; // Graphviz's pt, in CSS px
+    const scale = natural <= maxWidth ? 1 : Math.max(maxWidth / natural, minScale);
+    // as wide as the output allows, up to that size, never below minScale (then it scrolls)
+    e.removeAttribute("width");
+    e.removeAttribute("height");
+    e.style.width = `max(100%, ${(natural * minScale).toFixed(0)}px)`;
+    e.style.maxWidth = `${(natural * scale).toFixed(0)}px`;
+    e.style.height = "auto";
+    root.dataset.layout = "done";
+    root.dataset.layoutMs = ms.toFixed(0);
+  }, (err) => {
+    root.dataset.layout = "failed";
+    root.replaceChildren(busy(`vizad could not lay out this graph in the browser: ${err.message || err}`));
+  });
+}
+
 // A model for pages without a kernel (the exported page, a saved notebook's HTML view): the
 // same get/set/on/save_changes as an anywidget model, kept in the page.
 export function localModel(values) {
@@ -47,6 +106,7 @@ export function localModel(values) {
 }
 
 export function render({ model, el }) {
+  if (model.get("picture")) return renderPicture({ model, el });
   const data = model.get("data");
   if (!data || !data.n) {
     el.textContent = "vizad: this walkthrough has no steps";
@@ -149,6 +209,16 @@ export function render({ model, el }) {
       model.save_changes();
     }
     frame = data.frames[v];
+    for (const b of views.querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.view === v));
+    }
+    boxes = new Map();
+    edges = new Map();
+    styled = [];
+    if (frame.svg === undefined) {
+      layOutView(v);
+      return;
+    }
     stage.innerHTML = frame.svg;
     const svg = stage.querySelector("svg");
     svg.removeAttribute("style");
@@ -156,17 +226,32 @@ export function render({ model, el }) {
     natural = { w: svg.width.baseVal.value || 1, h: svg.height.baseVal.value || 1 };
     svg.setAttribute("width", `${natural.w}`);
     svg.setAttribute("height", `${natural.h}`);
-    boxes = new Map();
-    edges = new Map();
     for (const g of stage.querySelectorAll("g.node")) boxes.set(g.id, g);
     for (const g of stage.querySelectorAll("g.edge")) edges.set(g.id, g);
     for (const g of stage.querySelectorAll("g.node title, g.edge title")) g.remove(); // our tooltips
-    styled = [];
-    for (const b of views.querySelectorAll("button")) {
-      b.setAttribute("aria-pressed", String(b.dataset.view === v));
-    }
     fitted = false;
     showStep();
+  }
+
+  // a view sent as DOT: laid out once, here; the panels work meanwhile
+  function layOutView(v) {
+    const f = frame;
+    stage.replaceChildren();
+    viewport.querySelector(".vz-busy")?.remove();
+    viewport.append(busy(`laying out the ${v} view…`));
+    root.dataset.layout = "busy";
+    showStep();
+    layOut(model.get("_graphviz"), f.dot).then(({ svg, ms }) => {
+      f.svg = svg;
+      root.dataset.layoutMs = ms.toFixed(0);
+      root.dataset.layout = "done";
+      viewport.querySelector(".vz-busy")?.remove();
+      if (view === v) setView(v);
+    }, (err) => {
+      root.dataset.layout = "failed";
+      viewport.querySelector(".vz-busy")?.remove();
+      viewport.append(busy(`vizad could not lay out this view in the browser: ${err.message || err}`));
+    });
   }
 
   // -- one step: restyle by id, fill the panels ----------------------------------------------
@@ -216,7 +301,7 @@ export function render({ model, el }) {
     slider.value = String(k);
     first.disabled = prev.disabled = k === 1;
     next.disabled = last.disabled = k === n;
-    if (!viewport.clientWidth) return; // not on screen yet: the resize observer zooms
+    if (!viewport.clientWidth || !boxes.size) return; // not on screen (or not laid out) yet
     if (!fitted) { fitted = true; initialZoom(); } else follow();
   }
 
@@ -227,7 +312,8 @@ export function render({ model, el }) {
     const texts = g.querySelectorAll(":scope > text");
     if (texts.length > 1) texts[texts.length - 1].classList.add("vz-hidden");
     if (cells) {
-      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"]');
+      // heatmap cells: no stroke ("transparent" from Graphviz 2, "none" from later versions)
+      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
       for (let c = Math.max(0, polys.length - cells); c < polys.length; c++) polys[c].classList.add("vz-hidden");
     }
   }
@@ -390,7 +476,7 @@ export function render({ model, el }) {
   // the component may be drawn before it is on screen (a notebook output being attached):
   // zoom once the viewport has a size, and keep the current box in view when it changes
   const resize = new ResizeObserver(() => {
-    if (!viewport.clientWidth || !frame) return;
+    if (!viewport.clientWidth || !frame || !boxes.size) return;
     if (!fitted || !moved) { fitted = true; initialZoom(); } else follow();
   });
   resize.observe(viewport);
@@ -405,12 +491,15 @@ export function render({ model, el }) {
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
 // (the exported page, a notebook output's HTML rendering): `replace` first empties the
-// element (a static picture of the step), `focus` gives it the keys.
-export function mount(rootId, dataId, { focus = false, replace = false } = {}) {
+// element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
+// element holding the Graphviz module's text (as JSON) when views are laid out here.
+export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
   const root = document.getElementById(rootId);
   const data = JSON.parse(document.getElementById(dataId).textContent);
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
   if (replace) root.replaceChildren();
-  render({ model: localModel({ data, step: data.step || 1, view: data.view, scale: 1 }), el: root });
+  const model = localModel({ data, step: data.step || 1, view: data.view, scale: 1, _graphviz: graphviz });
+  render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }
 

@@ -1,0 +1,43 @@
+"""A drawing laid out in the browser: how ``vz.draw(...)`` and a Layout are displayed in Jupyter
+when Python has no ``dot`` program (or VIZAD_LAYOUT=browser).
+
+The picture is a small anywidget on the stepper's own module (``static/stepper.js``), which
+imports the Graphviz module (Graphviz compiled to WebAssembly) from the text sent with it and
+lays out the DOT source once. Only the display goes through here: the DOT is made by
+``vizad.render`` as always.
+"""
+
+from __future__ import annotations
+
+import anywidget
+import traitlets
+
+from ..render.dot import MIN_SCALE, NOTEBOOK_WIDTH
+from .page import STATIC, graphviz_module
+
+__all__ = ["Picture", "picture_bundle"]
+
+
+class Picture(anywidget.AnyWidget):
+    """The DOT source ``dot`` laid out in the browser, sized like a drawing in a notebook (its
+    natural size, or narrower down to MIN_SCALE of it when wider than NOTEBOOK_WIDTH px)."""
+
+    _esm = STATIC / "stepper.js"
+    _css = STATIC / "stepper.css"
+
+    picture = traitlets.Dict().tag(sync=True)
+    _graphviz = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, dot: str, **kwargs):
+        super().__init__(
+            picture={"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE},
+            _graphviz=graphviz_module(),
+            **kwargs,
+        )
+
+
+def picture_bundle(dot: str, text: str) -> dict:
+    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text."""
+    data = Picture(dot)._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    return {**data, "text/plain": text}
