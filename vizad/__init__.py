@@ -25,6 +25,7 @@ from .errors import (
     VizadError,
 )
 from .node import Node, TupleShape, Variable, constant, scope
+from .eager import EagerNode, tensor
 from .op import MINUS_ONE, ONE, ZERO, ElementwiseOp, Op, Symbolic, register, registry
 from .ops import (
     add,
@@ -103,6 +104,8 @@ __all__ = [
     "Variable",
     "constant",
     "scope",
+    "tensor",
+    "EagerNode",
     "TupleShape",
     "Op",
     "ElementwiseOp",

@@ -41,6 +41,8 @@ class Executor:
             op = node.op
             if op is CONSTANT:
                 self._initial[k] = constant_value(node)
+            elif node.__class__ is not Node and node not in self._given:
+                self._initial[k] = node._value  # an eager node: computed when built
             elif op is VARIABLE or node in self._given:
                 self._variables.append((k, node))
             else:

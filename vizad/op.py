@@ -19,7 +19,8 @@ from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
 from .errors import GraphError, RuleNotDefinedError, ShapeError
-from .node import Node, TupleShape, as_node, static_shape
+from .eager import EagerNode, constants_only, prepared
+from .node import Node, TupleShape, static_shape
 
 __all__ = [
     "Op",
@@ -81,10 +82,14 @@ class Op:
 
     # -- building nodes ------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
+        eager = None
         for x in inputs:
-            if x.__class__ is not Node:
-                inputs = tuple(as_node(x, self.name, k) for k, x in enumerate(inputs))
+            if x.__class__ is not Node:  # numbers to constants; eager nodes compute at once
+                inputs, eager = prepared(inputs, self.name)
                 break
+        else:
+            if inputs and inputs[0]._op.arity == 0 and constants_only(inputs):
+                eager = EagerNode
         if self.arity is not None and len(inputs) != self.arity:
             raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")
         try:
@@ -92,7 +97,9 @@ class Op:
         except ShapeError as exc:
             args = ", ".join(n._short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
-        return Node(self, inputs, attrs, name, shape)
+        if eager is None:
+            return Node(self, inputs, attrs, name, shape)
+        return eager._computed(self, inputs, attrs, name, shape)
 
     # -- the definition ------------------------------------------------------------------
     def compute(self, *values: Any, **attrs: Any) -> Any:
@@ -257,7 +264,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
             f"partial(s) for {len(node.inputs)} input(s)"
         )
     for k, p in enumerate(result):
-        if p.__class__ is Node or p.__class__ is Symbolic:
+        if p.__class__ is Symbolic or isinstance(p, Node):
             continue
         if isinstance(p, (int, float)) and p in _SYMBOLIC:
             result[k] = _SYMBOLIC[p]
@@ -273,7 +280,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
 def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
     its own), MINUS_ONE a negation, ZERO None (no contribution)."""
-    if partial.__class__ is Node:
+    if partial.__class__ is not Symbolic:  # a Node
         return _ops.mul(value, partial)
     if partial == 0:
         return None

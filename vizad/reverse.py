@@ -222,7 +222,7 @@ def _vjp(node: Node, adjoint: Node):
     for k, (inp, g) in enumerate(zip(node.inputs, grads)):
         if g is None:
             continue
-        if g.__class__ is not Node:
+        if not isinstance(g, Node):
             raise GraphError(
                 f"vjp of op {op.name!r} at {node._describe()} returned a "
                 f"{type(g).__name__} for input {k}; expected a Node or None"

@@ -28,7 +28,8 @@ from ..node import Node, static_shape
 from ..ops import CONSTANT, VARIABLE
 from ..tree import TupleShape
 from ..text import format_number, format_value, latex_to_text
-from ..trace import Names, Trace
+from ..eager import EagerNode
+from ..trace import Names, Trace, trace_reverse
 from ..trace.derivation import tangent_rule
 
 __all__ = ["Item", "Edge", "Scene", "build_scene", "VIEWS", "preview"]
@@ -106,6 +107,11 @@ class Scene:
     parents: dict[str, str] = field(default_factory=dict)
 
 
+def _known(nodes) -> dict[Node, Any]:
+    """The values of the eager nodes among ``nodes`` (computed when they were built)."""
+    return {n: n.value for n in nodes if isinstance(n, EagerNode)}
+
+
 def build_scene(
     target,
     view: str | None = None,
@@ -114,7 +120,11 @@ def build_scene(
     detail: bool = False,
     reads: bool = False,
 ) -> Scene:
-    """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``."""
+    """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``. An eager
+    node that gradients flow to is drawn, by default, as its reverse walkthrough's backprop
+    view: each node's value and adjoint on the graph that ran."""
+    if isinstance(target, EagerNode) and view is None and target.requires_grad:
+        target, view = trace_reverse(target, decimals=decimals), "backprop"
     if isinstance(target, Trace):
         return _trace_scene(target, target.view(view), decimals, detail, reads)
     view = "forward" if view is None else view
@@ -132,7 +142,7 @@ def build_scene(
     records = _records(drawn)
     if view == "forward" or not records:
         names = Names(drawn, (), records)
-        builder = _Builder(names, {}, decimals, detail, reads, records=records)
+        builder = _Builder(names, _known(drawn), decimals, detail, reads, records=records)
         builder.add_forward(drawn, "cluster_forward" if records else None)
         what = ", ".join(names.label(o) for o in outputs[:4]) + ("…" if len(outputs) > 4 else "")
         return builder.scene("forward", f"Forward graph of {what}")
@@ -142,7 +152,7 @@ def build_scene(
     in_graph = set(graph)
     extension = [n for n in drawn if n not in in_graph]
     names = Names(graph, extension, records)
-    builder = _Builder(names, {}, decimals, detail, reads, records=records)
+    builder = _Builder(names, _known(drawn), decimals, detail, reads, records=records)
     builder.add_forward(graph, "cluster_forward")
     builder.add_extension(extension)
     last = [r for r in records if any(n.origin is r for n in extension)]
@@ -322,8 +332,10 @@ class _Builder:
                     self.add_constant(node, cluster)
                 continue
             item_id = self.ids[node] = f"v{names.number(node)}"
-            if node.op is VARIABLE:
-                lines = [names.label(node), f"= {node.name}"]
+            if node.op is VARIABLE:  # v₁ = x1; an eager leaf by its own name, or unnamed
+                label = names.label(node)
+                named = node.name is not None and node.name != label
+                lines = [label, f"= {node.name}"] if named else [label]
             else:
                 lines = [names.label(node), "= " + latex_to_text(self.formula(node))]
             role = names.role(node)

@@ -26,6 +26,7 @@ Constants are shown by their name or value. No label holds an internal id.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -34,6 +35,7 @@ import numpy as np
 
 from ..forward import Tangents
 from ..graph import number_ranked, topo_sort
+from ..eager import EagerNode
 from ..node import Node
 from ..ops import CONSTANT, VARIABLE
 from ..text import BAR, DOT, format_value, latex_name, latex_value, subscript, superscript
@@ -64,6 +66,14 @@ class Names:
         graph = list(graph)
         #: The display number k of each numbered node vₖ.
         self.numbers, generation = _numbering(graph)
+        #: Numbered nodes shown by the name their user gave them (``e``, ``loss``) instead of
+        #: vₖ: named nodes other than symbolic Variables (which read v₁ = x1, as the lecture
+        #: writes them). Their adjoints are ē (or (loss)̄) and partial adjoints ā→e.
+        self.titles = {
+            n: n.name
+            for n in self.numbers
+            if n.name is not None and (n.op is not VARIABLE or isinstance(n, EagerNode))
+        }
         self._roles: dict[Node, tuple] = {}
         origins = dict.fromkeys(n.origin for n in graph if n.origin is not None)
         # the records drawn, and those that made numbered nodes (for their aliases)
@@ -173,6 +183,8 @@ class Names:
         """The right-hand side of ``node``'s definition in LaTeX: ``v_{1} \\times v_{2}``; a
         Variable's name; a constant's value."""
         if node.op is VARIABLE:
+            if node.name is None:  # an unnamed eager leaf: its value
+                return latex_value(node.value)
             return latex_name(node.name)
         if node.op is CONSTANT:
             return self.symbol(node)
@@ -180,17 +192,29 @@ class Names:
 
     # -- internals -----------------------------------------------------------------------
     def _index(self, node: Node) -> str | None:
+        """k of vₖ (None for nodes that are not numbered or go by their own name)."""
         k = self.numbers.get(node)
-        return None if k is None else str(k)
+        return None if k is None or node in self.titles else str(k)
 
     def _accented(self, node: Node, mark: str, accent: str) -> Name:
         k = self._index(node)
         if k is not None:
             return Name(f"v{mark}{subscript(k)}", rf"{accent}{{v}}_{{{k}}}")
+        title = self.titles.get(node)
+        match = _ONE_LETTER.match(title) if title is not None else None
+        if match:  # ē for a node named e, x̄₁ for x1
+            letter, digits = match.groups()
+            tail = f"_{{{digits}}}" if digits else ""
+            return Name(f"{letter}{mark}{subscript(digits)}", rf"{accent}{{{letter}}}{tail}")
         inner = self.name(node)
         return Name(f"({inner.text}){mark}", rf"\overline{{{inner.latex}}}")
 
     def _make(self, node: Node) -> Name:
+        title = self.titles.get(node)
+        if title is not None:
+            match = _ONE_LETTER.match(title)  # x1 reads x₁, as latex_name writes it
+            text = match.group(1) + subscript(match.group(2)) if match else title
+            return Name(text, latex_name(title))
         k = self.numbers.get(node)
         if k is not None:
             return Name(f"v{subscript(str(k))}", f"v_{{{k}}}")
@@ -254,6 +278,9 @@ def _operand_prime(node: Node, consumer: Node, index: int | None) -> str:
         return ""
     return "′" * sum(1 for x in consumer.inputs[:index] if x is node)
 
+
+#: A name that is one letter and perhaps digits (e, x1): accented on the letter (ē, x̄₁).
+_ONE_LETTER = re.compile(r"([A-Za-z\u0391-\u03c9])(\d*)\Z")
 
 _KINDS = ("seed", "adjoint", "tangent", "partial", "unreduced", "local")
 

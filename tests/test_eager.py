@@ -1,0 +1,172 @@
+"""The eager front end: vz.tensor nodes compute as they are built, over the same graph."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import vizad as vz
+from vizad.eager import EagerNode
+
+
+def lecture(x1, x2):
+    return vz.log(x1) + x1 * x2 - vz.sin(x2)
+
+
+def test_values_at_once_and_the_same_graph_as_symbolic():
+    x1, x2 = vz.tensor(2.0, name="x1"), vz.tensor(5.0, name="x2")
+    y = lecture(x1, x2)
+    assert isinstance(y, EagerNode)
+    assert y.value == pytest.approx(np.log(2) + 10 - np.sin(5))
+    s1, s2 = vz.Variable("x1"), vz.Variable("x2")
+    symbolic = lecture(s1, s2)
+    assert [n.op.name for n in vz.topo_sort(y)] == [n.op.name for n in vz.topo_sort(symbolic)]
+    assert y.item() == pytest.approx(vz.evaluate(symbolic, {s1: 2.0, s2: 5.0}))
+
+
+def test_backward_fills_grad_like_gradients():
+    x1, x2 = vz.tensor(2.0, name="x1"), vz.tensor(5.0, name="x2")
+    y = lecture(x1, x2)
+    y.backward()
+    assert x1.grad.value == pytest.approx(5.5)  # x2 + 1/x1
+    assert x2.grad.value == pytest.approx(2 - np.cos(5))  # x1 − cos x2
+    # the gradient is an ordinary adjoint node of the extended graph, eager too
+    record = x1.grad.origin
+    assert isinstance(record, vz.Adjoints) and record.output is y
+    assert isinstance(x1.grad, EagerNode)
+
+
+def test_backward_accumulates_and_gradients_of_gradients():
+    x1, x2 = vz.tensor(2.0, name="x1"), vz.tensor(5.0, name="x2")
+    y = lecture(x1, x2)
+    y.backward()
+    g1 = x1.grad
+    x1.grad = x2.grad = None
+    g1.backward()  # d(x2 + 1/x1): −1/x1², 1
+    assert x1.grad.value == pytest.approx(-0.25)
+    assert x2.grad.value == pytest.approx(1.0)
+    y.backward()
+    y.backward()  # accumulates, as PyTorch does
+    assert x2.grad.value == pytest.approx(1.0 + 2 * (2 - np.cos(5)))
+
+
+def test_tensors_against_central_differences():
+    rng = np.random.default_rng(0)
+    a0, b0 = rng.normal(size=(3, 4)), rng.normal(size=(4,))
+
+    def f(a, b):
+        return vz.sum(vz.tanh(a @ vz.reshape(b, (4, 1))) * 2.0 + vz.exp(a * b) / 3.0)
+
+    a, b = vz.tensor(a0, name="A"), vz.tensor(b0, name="b")
+    f(a, b).backward()
+    for leaf, x0, other in ((a, a0, b0), (b, b0, a0)):
+        numeric = np.zeros_like(x0)
+        for k in range(x0.size):
+            step = np.zeros_like(x0)
+            step.flat[k] = 1e-6
+            args = [x0 + step, other] if leaf is a else [other, x0 + step]
+            up = f(*(vz.tensor(v) for v in args)).item()
+            args = [x0 - step, other] if leaf is a else [other, x0 - step]
+            down = f(*(vz.tensor(v) for v in args)).item()
+            numeric.flat[k] = (up - down) / 2e-6
+        np.testing.assert_allclose(leaf.grad.value, numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_traces_draw_and_step_without_a_feed():
+    x1, x2 = vz.tensor(2.0, name="x1"), vz.tensor(5.0, name="x2")
+    y = lecture(x1, x2)
+    trace = vz.trace_reverse(y)
+    assert trace.wrt == (x1, x2)
+    s1, s2 = vz.Variable("x1"), vz.Variable("x2")
+    symbolic = vz.trace_reverse(lecture(s1, s2), [s1, s2], {s1: 2.0, s2: 5.0})
+    assert [float(trace.result(s)) for s in trace.steps] == pytest.approx(
+        [float(symbolic.result(s)) for s in symbolic.steps]
+    )
+    # leaves and named nodes go by their names (x₁, x̄₁→v₄); others are numbered
+    assert "x̄₁→v₃ = 0.5" in str(trace) and "v̄₁→₃ = 0.5" in str(symbolic)
+    forward = vz.trace_forward(y, tangents={x1: 1.0})
+    assert forward.tangent(y) == pytest.approx(5.5)
+    assert "x̄₂ = 1.716" in vz.draw(trace, "backprop").source
+    stepper = vz.step(y)
+    assert len(stepper.trace.steps) == 7
+
+
+def test_stored_values_are_reused_not_recomputed():
+    calls = []
+
+    class Counted(vz.Op):
+        name = "counted"
+        arity = 1
+
+        def compute(self, x):
+            calls.append(1)
+            return x * 2.0
+
+        def vjp(self, node, adjoint):
+            return [adjoint * 2.0]
+
+    counted = Counted()
+    x = vz.tensor(3.0, name="x")
+    y = vz.sin(counted(x))
+    assert len(calls) == 1
+    vz.trace_reverse(y)
+    vz.evaluate(y)
+    y.backward()
+    assert len(calls) == 1
+    assert x.grad.value == pytest.approx(2 * np.cos(6.0))
+
+
+def test_python_control_flow_records_what_ran():
+    x = vz.tensor(0.5, name="x")
+    y = x
+    for _ in range(3):
+        y = vz.sin(y) if y.item() > 0 else vz.cos(y)
+    assert [n.op.name for n in vz.topo_sort(y)] == ["variable", "sin", "sin", "sin"]
+
+
+def test_mixed_with_symbolic_nodes():
+    w = vz.tensor(3.0, name="w")
+    x = vz.Variable("x")
+    y = w * x + vz.sin(w)
+    assert type(y) is vz.Node  # a symbolic node: x has no value
+    assert vz.evaluate(y, {x: 2.0}) == pytest.approx(6 + np.sin(3))
+    gw, gx = vz.evaluate(vz.gradients(y, [w, x]), {x: 2.0})
+    assert gw == pytest.approx(2 + np.cos(3)) and gx == pytest.approx(3)
+
+
+def test_constants_and_dtypes():
+    c = vz.tensor(np.array([1, 2, 3], dtype=np.float32), requires_grad=False)
+    assert c.op is vz.ops.CONSTANT and not c.requires_grad
+    x = vz.tensor(np.ones(3, dtype=np.float32), name="x")
+    y = vz.sum(x * c * 2.0)
+    assert y.value.dtype == np.float32
+    y.backward()
+    assert x.grad.value.dtype == np.float32
+    np.testing.assert_array_equal(x.grad.value, [2, 4, 6])
+    assert vz.tensor(1, dtype=float).dtype == np.float64
+
+
+@pytest.mark.parametrize(
+    "value, kwargs, message",
+    [
+        (2, {}, "only floating-point values can require gradients, got dtype int64"),
+        ("a", {}, "expected a number or numeric array"),
+        ([[1.0], [2.0, 3.0]], {}, "cannot make a numeric array"),
+        (1.0, {"name": 5}, "name must be a str"),
+        (1.0, {"dtype": "no-such-type"}, "cannot convert the value to dtype"),
+    ],
+)
+def test_bad_leaves(value, kwargs, message):
+    with pytest.raises(vz.VizadError, match=message):
+        vz.tensor(value, **kwargs)
+
+
+def test_errors_name_the_node_op_and_shapes():
+    a, b = vz.tensor(np.ones((2, 3)), name="a"), vz.tensor(np.ones((4, 5)), name="b")
+    with pytest.raises(vz.ShapeError, match=r"matmul\(a, b\).*\(2, 3\).*\(4, 5\)"):
+        a @ b
+    x = vz.tensor(np.ones(3), requires_grad=False)
+    with pytest.raises(vz.GraphError, match="does not depend on any leaf"):
+        vz.sum(x).backward()
+    with pytest.raises(vz.NodeTypeError, match="one-element"):
+        vz.tensor(np.ones(3)).item()
