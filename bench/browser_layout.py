@@ -2,12 +2,13 @@
 
     python bench/browser_layout.py
 
-The same DOT (a random scalar graph's forward view with 50, 300 and 1,000 boxes and its
-adjoint view with 100 and 300 boxes, drawn in full; and the adjoint and backprop views of a
-1,000-op graph's walkthrough as vz.draw and the stepper draw them, summarised) laid out by
-`dot -Tsvg` here (the baseline) and by vizad's Graphviz module in headless Chromium (Debian's /usr/bin/chromium,
-driven by Playwright), medians of 3 runs each after one warm-up, and the module's first load
-(compiling the WebAssembly) once. Target: a 1,000-node graph in <= 3 s in Chromium.
+The same DOT laid out by `dot -Tsvg` here (the baseline) and by vizad's Graphviz module in
+headless Chromium (Debian's /usr/bin/chromium, driven by Playwright), medians of 3 runs each
+after one warm-up, and the module's first load (compiling the WebAssembly) once. The DOT: a
+random scalar graph's forward view with 50, 300 and 1,000 boxes and its adjoint view with 100
+and 300 boxes, drawn in full; and the adjoint and backprop views of a 1,000-op graph's
+walkthrough as vz.draw and the stepper draw them (summarised). Target: a 1,000-node graph in
+<= 3 s in Chromium.
 """
 
 from __future__ import annotations
