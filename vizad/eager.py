@@ -40,7 +40,7 @@ class EagerNode(Node):
     @classmethod
     def _computed(cls, op, inputs: tuple, attrs: dict, name, shape) -> EagerNode:
         """The node ``op(*inputs, **attrs)`` with its value computed now."""
-        node = cls.__new__(cls)
+        node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
         Node.__init__(node, op, inputs, attrs, name, shape)
         values = []
         requires_grad = False
@@ -69,7 +69,7 @@ class EagerNode(Node):
         ``requires_grad`` (``wrt`` of gradients and traces by default), else a constant."""
         from .ops import CONSTANT, VARIABLE  # noqa: PLC0415  (ops import node, not us)
 
-        node = cls.__new__(cls)
+        node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
         shape = shape_of(value)
         if requires_grad:
             Node.__init__(node, VARIABLE, (), {"shape": shape}, name, shape)
@@ -146,7 +146,7 @@ class EagerNode(Node):
         leaves = [
             n
             for n in ranked_order(self)
-            if n.__class__ is not Node and n._op is VARIABLE and n._requires_grad
+            if n.__class__ is not Node and n._operation is VARIABLE and n._requires_grad
         ]
         for leaf, g in zip(leaves, gradients(self, leaves, seed)):
             leaf._grad = g if leaf._grad is None else leaf._grad + g
@@ -182,7 +182,7 @@ def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type | None]:
     for x in inputs:
         c = x.__class__
         if c is Node:
-            if x._op is not constant:
+            if x._operation is not constant:
                 symbolic = True
         elif issubclass(c, EagerNode):
             if found is None:
@@ -201,7 +201,7 @@ def constants_only(inputs: tuple) -> bool:
     computation symbolic)."""
     constant = _CONSTANT or _constant_op()
     for x in inputs:
-        if x._op is not constant:
+        if x._operation is not constant:
             return False
     return bool(inputs)
 

@@ -97,7 +97,7 @@ class Node:
     Build nodes with ops (``vz.sin(x)``) or operators (``x * y + 2``), never directly.
     """
 
-    __slots__ = ("_op", "_inputs", "_attrs", "_name", "_id", "_shape", "_origin", "_scope")
+    __slots__ = ("_operation", "_inputs", "_attrs", "_name", "_id", "_shape", "_origin", "_scope")
 
     # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
     __array_ufunc__ = None
@@ -111,7 +111,7 @@ class Node:
         shape: Shape | None = None,
     ):
         # ``attrs`` is owned by the node from here on (ops pass a fresh ``**attrs`` dict).
-        self._op = op
+        self._operation = op
         self._inputs = inputs
         self._attrs = MappingProxyType(attrs) if attrs else _EMPTY
         self._name = name
@@ -122,7 +122,7 @@ class Node:
         self._scope = _get_scope()
 
     # Read-only fields: a node never changes after it is built.
-    op = property(attrgetter("_op"), doc="The op that computes this node.")
+    op = property(attrgetter("_operation"), doc="The op that computes this node.")
     inputs = property(attrgetter("_inputs"), doc="The input nodes, in order (a tuple).")
     attrs = property(attrgetter("_attrs"), doc="The op's attributes (read-only mapping).")
     name = property(attrgetter("_name"), doc="The name given by the user, or None.")

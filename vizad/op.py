@@ -88,7 +88,7 @@ class Op:
                 inputs, eager = prepared(inputs, self.name)
                 break
         else:
-            if inputs and inputs[0]._op.arity == 0 and constants_only(inputs):
+            if inputs and inputs[0]._operation.arity == 0 and constants_only(inputs):
                 eager = EagerNode
         if self.arity is not None and len(inputs) != self.arity:
             raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")

@@ -19,7 +19,14 @@ from .op import ElementwiseOp, Symbolic, elementwise_vjp, local_partials
 from .ops import add_n, ones_like, zeros_like
 from .tree import shapes_conflict
 
-__all__ = ["Partial", "AdjointRole", "Adjoints", "build_adjoints", "gradients"]
+__all__ = [
+    "Partial",
+    "AdjointRole",
+    "Adjoints",
+    "build_adjoints",
+    "gradients",
+    "local_adjoints",
+]
 
 
 class Partial(NamedTuple):
@@ -147,6 +154,12 @@ def gradients(
     :class:`Adjoints`); :func:`build_adjoints` returns it directly.
     """
     return build_adjoints(y, wrt, seed, shapes=shapes).gradients
+
+
+def local_adjoints(node: Node, adjoint: Node) -> list[Node | None]:
+    """The partial adjoints that ``node``'s op passes to each of its inputs from ``adjoint``
+    (one local step of reverse mode, checked; None where it is zero)."""
+    return _vjp(node, adjoint)[0]
 
 
 def _extend(

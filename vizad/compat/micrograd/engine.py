@@ -1,0 +1,174 @@
+"""micrograd's ``Value`` as an eager vizad node.
+
+What matches micrograd: the constructor ``Value(data, label=...)``; ``data`` and ``grad``
+(Python numbers; ``grad`` starts at 0 and ``backward()`` adds to it on every node of the graph,
+as micrograd's does, after setting the output's grad to 1); ``label``; the operators ``+ - * /
+**`` (number exponents) with numbers on either side, wrapped as Values as micrograd does, so
+``a - b`` is ``a + (-b)``, ``-a`` is ``a * -1`` and ``a / b`` is ``a * b**-1``; ``tanh``,
+``exp``, ``relu``; ``_prev``, ``_op`` and ``_backward()`` (one node's local step, for the
+lecture's manual backpropagation); ``repr``.
+
+What differs: ``backward()`` extends the graph with adjoint nodes (vizad's reverse mode) and
+adds their values to ``grad``, instead of running closures; the result is the same, summed in
+vizad's order. A Value cannot be built from children and an op string by hand
+(``Value(x, (a, b), "op")``) with a ``_backward`` closure of its own: define a vizad Op instead.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ... import ops as _ops
+from ...eager import EagerNode
+from ...errors import GraphError, NodeTypeError
+from ...graph import ranked_order
+from ...node import Node
+from ...reverse import build_adjoints, local_adjoints
+
+__all__ = ["Value"]
+
+#: micrograd's ``_op`` strings for vizad's ops.
+_OP_TEXT = {"add": "+", "mul": "*", "tanh": "tanh", "exp": "exp", "relu": "ReLU"}
+
+
+class Value(EagerNode):
+    """A scalar value and its gradient, as micrograd's ``Value``."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, _children=(), _op="", label=""):
+        if _children or _op:
+            raise GraphError(
+                "Value(data, _children, _op): vizad records the graph itself; build Values with "
+                "their operators and methods (+ - * / **, tanh, exp, relu), or define a "
+                "vizad Op for a new operation"
+            )
+        if isinstance(data, Node):
+            raise NodeTypeError(f"Value: data must be a number, got {data!r:.60}")
+        if not isinstance(data, numbers.Number):
+            raise NodeTypeError(
+                f"Value: data must be a number, got {type(data).__name__} {data!r:.60}"
+            )
+        return cls._leaf(np.asarray(data), label or None, True)
+
+    def __init__(self, data=None, _children=(), _op="", label=""):
+        pass  # made in __new__ (leaves) or by the ops (everything else)
+
+    def _init_eager(self) -> None:
+        self._grad = 0.0
+
+    # -- micrograd's fields ----------------------------------------------------------------
+    @property
+    def data(self):
+        """The value, a Python number."""
+        return self._value.item()
+
+    @data.setter
+    def data(self, value) -> None:
+        self._value = np.asarray(value)
+
+    @property
+    def label(self) -> str:
+        return self._name or ""
+
+    @label.setter
+    def label(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise NodeTypeError(f"Value.label must be a str, got {type(text).__name__}")
+        self._name = text or None
+
+    @property
+    def _prev(self) -> set:
+        return set(self._inputs)
+
+    @property
+    def _op(self) -> str:
+        op = self.op
+        if not self._inputs:
+            return ""
+        if op.name == "power":
+            return f"**{self.attrs['p']}"
+        return _OP_TEXT.get(op.name, op.name)
+
+    # -- operators, as micrograd defines them ------------------------------------------------
+    def __add__(self, other):
+        return _ops.add(self, _wrap(other))
+
+    def __mul__(self, other):
+        return _ops.mul(self, _wrap(other))
+
+    def __pow__(self, other):
+        if not isinstance(other, (int, float)):
+            raise NodeTypeError("only supporting int/float powers for now")
+        return _ops.power(self, other)
+
+    def relu(self):
+        return _ops.relu(self)
+
+    def tanh(self):
+        return _ops.tanh(self)
+
+    def exp(self):
+        return _ops.exp(self)
+
+    def __neg__(self):  # -self
+        return self * -1
+
+    def __radd__(self, other):  # other + self
+        return self + other
+
+    def __sub__(self, other):  # self - other
+        return self + (-other)
+
+    def __rsub__(self, other):  # other - self
+        return other + (-self)
+
+    def __rmul__(self, other):  # other * self
+        return self * other
+
+    def __truediv__(self, other):  # self / other
+        return self * other**-1
+
+    def __rtruediv__(self, other):  # other / self
+        return other * self**-1
+
+    def __rpow__(self, other):
+        raise NodeTypeError("only supporting int/float powers for now")
+
+    def __matmul__(self, other):
+        return NotImplemented
+
+    __rmatmul__ = __matmul__
+
+    # -- gradients -------------------------------------------------------------------------
+    def backward(self) -> None:
+        """Set this node's grad to 1 and add d(self)/d(node) to the grad of every node of its
+        graph, by extending the graph with adjoint nodes."""
+        graph = ranked_order(self)
+        record = build_adjoints(self, graph)
+        self._grad = 1.0
+        for node in graph:
+            adjoint = record.adjoint(node)
+            if node is not self and adjoint is not None and isinstance(node, Value):
+                node._grad = node._grad + adjoint._value.item()
+
+    def _backward(self) -> None:
+        """micrograd's local step: add this node's grad times each local derivative to its
+        inputs' grads (the lecture calls it node by node)."""
+        if not self._inputs:
+            return
+        seed = EagerNode._leaf(np.asarray(self._grad, dtype=float), None, False)
+        for node, partial in zip(self._inputs, local_adjoints(self, seed)):
+            if partial is not None and isinstance(node, Value):
+                node._grad = node._grad + partial._value.item()
+
+    def __repr__(self) -> str:
+        return f"Value(data={self.data}, grad={self.grad})"
+
+    __str__ = __repr__  # print(v), as micrograd
+
+
+def _wrap(other):
+    return other if isinstance(other, Value) else Value(other)
