@@ -36,6 +36,7 @@ bench: setup-test graphviz
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
+	$(PY) bench/eager.py
 	$(PY) bench/browser_layout.py
 
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget

@@ -191,3 +191,48 @@ def test_what_is_refused():
         Value(1.0, (a,), "+")
     with pytest.raises(vz.NodeTypeError, match="data must be a number"):
         Value("x")
+
+
+def test_same_numbers_as_micrograd_itself_on_random_expressions():
+    """Random expressions over micrograd 0.1.0's operators, run by micrograd itself and by
+    the compat Value: the same data and the same grads of every leaf."""
+    import importlib
+
+    sys.modules.pop("micrograd", None)
+    sys.modules.pop("micrograd.engine", None)
+    real = importlib.import_module("micrograd.engine").Value
+    from vizad.compat.micrograd.engine import Value as Compat
+
+    assert real is not Compat and "site-packages" in sys.modules["micrograd.engine"].__file__
+    rng = random.Random(7)
+    for case in range(40):
+        ops = [rng.randrange(8) for _ in range(12)]
+        consts = [rng.choice([-2.0, -0.5, 0.5, 1.5, 3.0]) for _ in range(12)]
+        picks = [(rng.randrange(100), rng.randrange(100)) for _ in range(12)]
+        starts = [rng.uniform(-2, 2) for _ in range(3)]
+
+        def run(Value):
+            leaves = [Value(s) for s in starts]
+            pool = list(leaves)
+            for op, c, (i, j) in zip(ops, consts, picks):
+                a, b = pool[i % len(pool)], pool[j % len(pool)]
+                pool.append(
+                    [
+                        lambda: a + b,
+                        lambda: a * b,
+                        lambda: a - b,
+                        lambda: a * c + b,
+                        lambda: c - a,
+                        lambda: a.relu() + b,
+                        lambda: (a * a + 1) ** -1 * b,
+                        lambda: c / (b * b + 1) - a,
+                    ][op]()
+                )
+            out = sum(pool[-4:], Value(0.0))
+            out.backward()
+            return out.data, [x.grad for x in leaves]
+
+        data, grads = run(real)
+        compat_data, compat_grads = run(Compat)
+        assert compat_data == pytest.approx(data, rel=1e-12, abs=1e-12), case
+        assert compat_grads == pytest.approx(grads, rel=1e-9, abs=1e-12), case

@@ -170,3 +170,13 @@ def test_errors_name_the_node_op_and_shapes():
         vz.sum(x).backward()
     with pytest.raises(vz.NodeTypeError, match="one-element"):
         vz.tensor(np.ones(3)).item()
+
+
+def test_named_nodes_keep_their_number_in_the_stepper_tooltip():
+    from vizad.widget.frames import walkthrough_data
+
+    a, b = vz.tensor(2.0, name="a"), vz.tensor(-3.0, name="b")
+    y = vz.sin(vz.mul(a, b, name="e"))
+    tips = walkthrough_data(vz.trace_reverse(y))["frames"]["forward"]["tips"]
+    assert tips["v3"]["head"] == "e\n= a × b\n(v₃)"
+    assert tips["v4"]["head"] == "v₄\n= sin e"  # unnamed: its number is its name

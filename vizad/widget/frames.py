@@ -19,6 +19,7 @@ from ..render import Layout
 from ..render.dot import dot_names
 from ..render.palette import state_css
 from ..render.scene import preview
+from ..text import subscript
 from .panel import running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "check_failures"]
@@ -85,6 +86,8 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
     for item in scene.items:
         tip = {"head": "\n".join(item.lines[:2]) if item.node is not None else names[item.id]}
         node = item.node
+        if node is not None and node in trace.names.titles:  # e, loss: their vₖ on hover
+            tip["head"] += f"\n(v{subscript(str(trace.names.number(node)))})"
         if node is not None and node in trace.values:
             tip["value"] = "value " + preview(trace.values[node], decimals)
         k = step_of_node.get(node) if node is not None else None
