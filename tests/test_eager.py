@@ -180,3 +180,12 @@ def test_named_nodes_keep_their_number_in_the_stepper_tooltip():
     tips = walkthrough_data(vz.trace_reverse(y))["frames"]["forward"]["tips"]
     assert tips["v3"]["head"] == "e\n= a × b\n(v₃)"
     assert tips["v4"]["head"] == "v₄\n= sin e"  # unnamed: its number is its name
+
+
+def test_the_title_names_at_most_six_inputs():
+    xs = [vz.tensor(float(k)) for k in range(9)]
+    y = xs[0]
+    for x in xs[1:]:
+        y = y * x + 1.0
+    title = repr(vz.trace_reverse(y)).splitlines()[0]
+    assert title.endswith("w.r.t. v₁, v₂, v₃, v₄, v₅, v₆ and 3 more: 25 steps"), title

@@ -258,7 +258,9 @@ class ReverseTrace(Trace):
         return self.record.roles()
 
     def _title(self) -> str:
-        wrt = ", ".join(str(w) for w in self.wrt)
+        shown = [w.name if w.name is not None else self.label(w) for w in self.wrt[:6]]
+        more = len(self.wrt) - len(shown)
+        wrt = ", ".join(shown) + (f" and {more} more" if more else "")
         return f"Reverse trace of {self.label(self.output)} w.r.t. {wrt}: {len(self.steps)} steps"
 
     def _header(self):
