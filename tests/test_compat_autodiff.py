@@ -1,6 +1,7 @@
 """The CSE 599W assignment-1 API: the checks a course's own autodiff tests make."""
 
 import numpy as np
+import pytest
 
 import vizad.compat.autodiff as ad
 
@@ -153,3 +154,94 @@ def test_op_in_the_assignment_style():
     y_val, g_val = ad.Executor([y, g]).run({x: np.array([1, 2, 3])})
     assert np.array_equal(y_val, [2, 6, 12])
     assert np.array_equal(g_val, [3, 5, 7])
+
+
+def test_the_skeletons_names_classes_and_printouts():
+    x1, x2, x3 = ad.Variable("x1"), ad.Variable("x2"), ad.Variable("x3")
+    y = x1 + x2 * x3 * x1
+    assert str(y) == "(x1+((x2*x3)*x1))" and repr(y) == str(y)
+    assert y.op is ad.add_op and isinstance(y.op, ad.AddOp)
+    assert str(x1 + 3) == "(x1+3)" and (x1 + 3).const_attr == 3 and (x1 + 3).op is ad.add_byconst_op
+    assert str(3 * x1) == "(x1*3)" and isinstance((x1 * 3).op, ad.MulByConstOp)
+    m = ad.matmul_op(x2, x3, True, False)
+    assert str(m) == "MatMul(x2,x3,True,False)"
+    assert m.matmul_attr_trans_A is True and m.matmul_attr_trans_B is False
+    assert str(ad.oneslike_op(x1)) == "Oneslike(x1)" and str(ad.zeroslike_op(x1)) == "Zeroslike(x1)"
+    assert isinstance(x1.op, ad.PlaceholderOp) and x1.inputs == [] and x1.const_attr is None
+    (g1,) = ad.gradients(x1 * x2, [x1])
+    assert str(g1) == "(Oneslike((x1*x2))*x2)"
+    # the node of a plain Node() is the skeleton's: empty, mutable
+    node = ad.Node()
+    assert (node.inputs, node.op, node.const_attr, node.name) == ([], None, None, "")
+
+
+def test_find_topo_sort_is_the_post_order_dfs():
+    x1, x2 = ad.Variable("x1"), ad.Variable("x2")
+    y = x2 * x1 + x1
+    order = ad.find_topo_sort([y])
+    assert [str(n) for n in order] == ["x2", "x1", "(x2*x1)", "((x2*x1)+x1)"]
+    deep = x1
+    for _ in range(5000):  # deeper than Python's recursion limit
+        deep = deep + 1
+    assert len(ad.find_topo_sort([deep])) == 5001
+
+
+def test_semantics_of_the_skeleton():
+    x1, x2, unused = ad.Variable("x1"), ad.Variable("x2"), ad.Variable("u")
+    y = x1 * x2
+    with pytest.raises(KeyError, match="u"):
+        ad.gradients(y, [x1, unused])
+    (g1,) = ad.gradients(y, [x1])
+    y_val, g_val = ad.Executor([y, g1]).run({x1: np.array([2, 3]), x2: np.array([4, 5])})
+    assert y_val.dtype == np.int64 and g_val.dtype == np.float64  # oneslike makes float64
+    assert g_val.tolist() == [4.0, 5.0]
+
+
+def test_an_op_written_the_skeletons_way():
+    class ExpOp(ad.Op):
+        def __call__(self, node_A):
+            new_node = ad.Op.__call__(self)
+            new_node.inputs = [node_A]
+            new_node.name = f"Exp({node_A.name})"
+            return new_node
+
+        def compute(self, node, input_vals):
+            return np.exp(input_vals[0])
+
+        def gradient(self, node, output_grad):
+            return [output_grad * node]
+
+    exp_op = ExpOp()
+    x = ad.Variable("x")
+    y = exp_op(x) * 2
+    assert str(y) == "(Exp(x)*2)"
+    (g,) = ad.gradients(y, [x])
+    y_val, g_val = ad.Executor([y, g]).run({x: np.array([0.0, 1.0])})
+    assert np.allclose(g_val, 2 * np.exp([0.0, 1.0]))
+
+
+def test_vizad_draws_and_steps_skeleton_graphs_with_their_own_rules():
+    import vizad as vz
+
+    x1, x2, x3 = ad.Variable("x1"), ad.Variable("x2"), ad.Variable("x3")
+    y = x1 + x2 * x3 * x1
+    feed = {x1: np.array([2.0]), x2: np.array([3.0]), x3: np.array([4.0])}
+    trace = vz.trace_reverse(y, [x1, x2, x3], feed)
+    assert [float(v[0]) for v in trace.gradients] == [13.0, 8.0, 6.0]
+    assert trace.check() == []  # the skeleton's rules agree with central differences
+    # the adjoint graph is built by the skeleton's own gradient rules: Mul nodes, not vizad's
+    ops = {n.op.name for n in vz.topo_sort(trace.record.gradients)}
+    assert {"Mul", "Add", "variable"} <= ops and "mul" not in ops
+    source = vz.draw(trace, "adjoint").source
+    assert "Mul(v̄₆, v₄)" in source
+    assert len(vz.step(y, [x1, x2], feed).trace.steps) == 5  # x3 is not differentiated
+    assert vz.draw(y).source.count("id=v") == 6
+
+    # a student's rule with a wrong sign is caught by trace.check()
+    class BadMul(ad.MulOp):
+        def gradient(self, node, output_grad):
+            return [output_grad * node.inputs[1], -1 * (output_grad * node.inputs[0])]
+
+    z = BadMul()(x1, x2) + x3
+    failures = vz.trace_reverse(z, [x1, x2], feed).check()
+    assert len(failures) == 1 and failures[0].op == "BadMul"

@@ -9,6 +9,7 @@ from operator import attrgetter
 from collections.abc import Container, Iterable, Sequence
 
 from .errors import GraphError, NodeTypeError
+from .foreign import adopt, is_foreign
 from .node import Node
 from .ops import CONSTANT, VARIABLE
 
@@ -17,9 +18,16 @@ __all__ = ["topo_sort", "ranked_order", "numbering", "as_node_list"]
 
 def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node]:
     """A node or an iterable of nodes as a list, checking that every item is a Node."""
-    items = [nodes] if isinstance(nodes, Node) else list(nodes)
+    if isinstance(nodes, Node):
+        return [nodes]
+    if is_foreign(nodes):  # a node of a 599W-style engine: read by vizad.foreign
+        return [adopt(nodes)]
+    items = list(nodes)
     for k, item in enumerate(items):
         if not isinstance(item, Node):
+            if is_foreign(item):
+                items[k] = adopt(item)
+                continue
             raise NodeTypeError(
                 f"{what}: item {k} is a {type(item).__name__} ({item!r:.60}), not a Node"
             )

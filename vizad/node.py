@@ -308,6 +308,10 @@ def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
             return constant(value)
         except GraphError:
             pass
+    from .foreign import adopt, is_foreign  # noqa: PLC0415  (foreign imports node)
+
+    if is_foreign(value):  # a node of a 599W-style engine
+        return adopt(value)
     raise NodeTypeError(
         f"{op_name}: input {position} is a {type(value).__name__} ({value!r:.60}); "
         f"expected a Node, a number or a numeric numpy array"

@@ -1,37 +1,46 @@
-"""The CSE 599W assignment-1 ``autodiff`` API over vizad's engine.
+"""The CSE 599W assignment-1 ``autodiff`` API, as the assignment's skeleton defines it.
 
-A course's own tests run unchanged with ``import vizad.compat.autodiff as ad``::
+The classes, node names and printouts, the mutable ``Node`` (``inputs``, ``op``,
+``const_attr``, ``name``), the post-order depth-first ``find_topo_sort``, ``gradients`` with
+``node_to_output_grads_list`` and the dtypes are the skeleton's, with its solutions filled in,
+so a course's tests and a student's printouts read the same::
 
-    x1 = ad.Variable(name="x1")
-    y = (x1 + 3) * (x1 + 5)
+    import vizad.compat.autodiff as ad
+    x1, x2, x3 = ad.Variable("x1"), ad.Variable("x2"), ad.Variable("x3")
+    y = x1 + x2 * x3 * x1
+    print(y)                          # (x1+((x2*x3)*x1))
     grad_x1, = ad.gradients(y, [x1])
-    y_val, grad_x1_val = ad.Executor([y, grad_x1]).run(feed_dict={x1: np.ones(3)})
+    ad.Executor([y, grad_x1]).run(feed_dict={x1: ..., x2: ..., x3: ...})
 
-Ops written in the assignment's style subclass :class:`Op` and define
-``compute(self, node, input_vals)`` and ``gradient(self, node, output_grad)``; they build nodes
-by calling the op on its inputs (nodes are immutable in vizad, so they are not edited after
-creation).
+A graph of these nodes is not a vizad graph, but vizad reads it (:mod:`vizad.foreign`):
+``vz.draw(y)``, ``vz.trace_reverse(y, [x1], feed)`` and ``vz.step(...)`` take these nodes, run
+each op's own ``compute`` and build the adjoint graph with each op's own ``gradient``.
+
+Deliberate differences from the skeleton: ``Op.__call__(*inputs)`` gives a node whose inputs
+are ``inputs`` (the skeleton's takes none, and each op sets ``inputs`` itself, as these do), so
+a new op only needs ``compute`` and ``gradient``; a gradient with respect to a node the output
+does not depend on raises a KeyError that names the node (the skeleton's is a bare KeyError).
 """
 
 from __future__ import annotations
 
 from functools import reduce
-from operator import add as _add
+from operator import add
 from typing import Any
-from collections.abc import Iterable
 
-from .. import ops as _ops
-from ..executor import Executor as _Executor
-from ..graph import topo_sort as _topo_sort
-from ..node import Node
-from ..node import Variable as _Variable
-from ..node import constant as _constant
-from ..op import Op as _Op
-from ..reverse import gradients as _gradients
+import numpy as np
 
 __all__ = [
     "Node",
     "Op",
+    "AddOp",
+    "AddByConstOp",
+    "MulOp",
+    "MulByConstOp",
+    "MatMulOp",
+    "PlaceholderOp",
+    "OnesLikeOp",
+    "ZerosLikeOp",
     "Variable",
     "Executor",
     "gradients",
@@ -48,81 +57,265 @@ __all__ = [
 ]
 
 
-class Op(_Op):
-    """An op in the assignment's style: ``compute(node, input_vals)`` returns the value and
-    ``gradient(node, output_grad)`` returns one gradient node per input."""
+class Node:
+    """A node of the computational graph: its inputs, its op, a constant attribute, a name."""
 
-    def compute(self, node: Node, input_vals: list[Any]) -> Any:  # type: ignore[override]
+    def __init__(self):
+        self.inputs: list[Node] = []
+        self.op: Op | None = None
+        self.const_attr: Any = None
+        self.name = ""
+
+    def __add__(self, other):
+        if isinstance(other, Node):
+            return add_op(self, other)
+        return add_byconst_op(self, other)
+
+    def __mul__(self, other):
+        if isinstance(other, Node):
+            return mul_op(self, other)
+        return mul_byconst_op(self, other)
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+
+def Variable(name: str) -> Node:
+    """A placeholder node, fed at run time."""
+    placeholder_node = placeholder_op()
+    placeholder_node.name = name
+    return placeholder_node
+
+
+class Op:
+    """An op: ``compute(node, input_vals)`` gives the node's value and ``gradient(node,
+    output_grad)`` one gradient node per input."""
+
+    def __call__(self, *inputs: Node) -> Node:
+        new_node = Node()
+        new_node.op = self
+        if inputs:
+            new_node.inputs = list(inputs)
+            new_node.name = f"{type(self).__name__}({','.join(i.name for i in inputs)})"
+        return new_node
+
+    def compute(self, node: Node, input_vals: list[Any]) -> Any:
         raise NotImplementedError
 
     def gradient(self, node: Node, output_grad: Node) -> list[Node]:
         raise NotImplementedError
 
-    def vjp(self, node, adjoint):
-        return self.gradient(node, adjoint)
 
-    def bind(self, node):
-        compute = self.compute
-        return lambda *values: compute(node, list(values))
+class AddOp(Op):
+    def __call__(self, node_A, node_B):
+        new_node = Op.__call__(self)
+        new_node.inputs = [node_A, node_B]
+        new_node.name = f"({node_A.name}+{node_B.name})"
+        return new_node
 
+    def compute(self, node, input_vals):
+        assert len(input_vals) == 2
+        return input_vals[0] + input_vals[1]
 
-def Variable(name: str) -> Node:
-    """A placeholder node fed at run time."""
-    return _Variable(name)
-
-
-def placeholder_op() -> Node:
-    """A new unnamed placeholder (give it a name with :func:`Variable` instead)."""
-    return _Variable("placeholder")
+    def gradient(self, node, output_grad):
+        return [output_grad, output_grad]
 
 
-def add_op(node_a: Node, node_b: Node) -> Node:
-    return _ops.add(node_a, node_b)
+class AddByConstOp(Op):
+    def __call__(self, node_A, const_val):
+        new_node = Op.__call__(self)
+        new_node.const_attr = const_val
+        new_node.inputs = [node_A]
+        new_node.name = f"({node_A.name}+{const_val})"
+        return new_node
+
+    def compute(self, node, input_vals):
+        assert len(input_vals) == 1
+        return input_vals[0] + node.const_attr
+
+    def gradient(self, node, output_grad):
+        return [output_grad]
 
 
-def mul_op(node_a: Node, node_b: Node) -> Node:
-    return _ops.mul(node_a, node_b)
+class MulOp(Op):
+    def __call__(self, node_A, node_B):
+        new_node = Op.__call__(self)
+        new_node.inputs = [node_A, node_B]
+        new_node.name = f"({node_A.name}*{node_B.name})"
+        return new_node
+
+    def compute(self, node, input_vals):
+        assert len(input_vals) == 2
+        return input_vals[0] * input_vals[1]
+
+    def gradient(self, node, output_grad):
+        return [output_grad * node.inputs[1], output_grad * node.inputs[0]]
 
 
-def add_byconst_op(node: Node, const_val: Any) -> Node:
-    return _ops.add(node, _constant(const_val))
+class MulByConstOp(Op):
+    def __call__(self, node_A, const_val):
+        new_node = Op.__call__(self)
+        new_node.const_attr = const_val
+        new_node.inputs = [node_A]
+        new_node.name = f"({node_A.name}*{const_val})"
+        return new_node
+
+    def compute(self, node, input_vals):
+        assert len(input_vals) == 1
+        return input_vals[0] * node.const_attr
+
+    def gradient(self, node, output_grad):
+        return [output_grad * node.const_attr]
 
 
-def mul_byconst_op(node: Node, const_val: Any) -> Node:
-    return _ops.mul(node, _constant(const_val))
+class MatMulOp(Op):
+    def __call__(self, node_A, node_B, trans_A=False, trans_B=False):
+        new_node = Op.__call__(self)
+        new_node.matmul_attr_trans_A = trans_A
+        new_node.matmul_attr_trans_B = trans_B
+        new_node.inputs = [node_A, node_B]
+        new_node.name = f"MatMul({node_A.name},{node_B.name},{trans_A},{trans_B})"
+        return new_node
+
+    def compute(self, node, input_vals):
+        a, b = input_vals
+        if node.matmul_attr_trans_A:
+            a = a.T
+        if node.matmul_attr_trans_B:
+            b = b.T
+        return np.matmul(a, b)
+
+    def gradient(self, node, output_grad):
+        """For Y = op(A) op(B): Ā = Ȳ op(B)ᵀ (transposed back when A was), B̄ likewise."""
+        A, B = node.inputs
+        trans_A, trans_B = node.matmul_attr_trans_A, node.matmul_attr_trans_B
+        if trans_A:  # Y = Aᵀ op(B): Ā = op(B) Ȳᵀ
+            grad_A = matmul_op(B, output_grad, trans_B, True)
+        else:  # Ā = Ȳ op(B)ᵀ
+            grad_A = matmul_op(output_grad, B, False, not trans_B)
+        if trans_B:  # Y = op(A) Bᵀ: B̄ = Ȳᵀ op(A)
+            grad_B = matmul_op(output_grad, A, True, trans_A)
+        else:  # B̄ = op(A)ᵀ Ȳ
+            grad_B = matmul_op(A, output_grad, not trans_A, False)
+        return [grad_A, grad_B]
 
 
-def matmul_op(node_a: Node, node_b: Node, trans_A: bool = False, trans_B: bool = False) -> Node:
-    """op(A) @ op(B), op = transpose when the flag is set."""
-    return _ops.matmul(node_a, node_b, trans_a=trans_A, trans_b=trans_B)
+class PlaceholderOp(Op):
+    def __call__(self):
+        return Op.__call__(self)
+
+    def compute(self, node, input_vals):
+        raise AssertionError(f"placeholder {node.name!r}: its value is given by feed_dict")
+
+    def gradient(self, node, output_grad):
+        return None
 
 
-def oneslike_op(node: Node) -> Node:
-    return _ops.ones_like(node)
+class ZerosLikeOp(Op):
+    def __call__(self, node_A):
+        new_node = Op.__call__(self)
+        new_node.inputs = [node_A]
+        new_node.name = f"Zeroslike({node_A.name})"
+        return new_node
+
+    def compute(self, node, input_vals):
+        assert isinstance(input_vals[0], np.ndarray)
+        return np.zeros(input_vals[0].shape)
+
+    def gradient(self, node, output_grad):
+        return [zeroslike_op(node.inputs[0])]
 
 
-def zeroslike_op(node: Node) -> Node:
-    return _ops.zeros_like(node)
+class OnesLikeOp(Op):
+    def __call__(self, node_A):
+        new_node = Op.__call__(self)
+        new_node.inputs = [node_A]
+        new_node.name = f"Oneslike({node_A.name})"
+        return new_node
+
+    def compute(self, node, input_vals):
+        assert isinstance(input_vals[0], np.ndarray)
+        return np.ones(input_vals[0].shape)
+
+    def gradient(self, node, output_grad):
+        return [zeroslike_op(node.inputs[0])]
 
 
-class Executor(_Executor):
-    """``Executor(eval_node_list).run(feed_dict)`` → list of numpy arrays."""
-
-    def __init__(self, eval_node_list: Iterable[Node]):
-        super().__init__(eval_node_list)
-        self.eval_node_list = self.nodes
-
-
-def gradients(output_node: Node, node_list: Iterable[Node]) -> list[Node]:
-    """Gradient nodes of ``output_node`` w.r.t. each node of ``node_list``."""
-    return _gradients(output_node, list(node_list))
+add_op = AddOp()
+mul_op = MulOp()
+add_byconst_op = AddByConstOp()
+mul_byconst_op = MulByConstOp()
+matmul_op = MatMulOp()
+placeholder_op = PlaceholderOp()
+oneslike_op = OnesLikeOp()
+zeroslike_op = ZerosLikeOp()
 
 
-def find_topo_sort(node_list: Iterable[Node]) -> list[Node]:
-    """Every node the given nodes depend on, each after its inputs."""
-    return _topo_sort(list(node_list))
+class Executor:
+    """Computes the values of ``eval_node_list`` from a feed dict."""
+
+    def __init__(self, eval_node_list):
+        self.eval_node_list = eval_node_list
+
+    def run(self, feed_dict):
+        """The values of the nodes of ``eval_node_list`` (numpy arrays), in order."""
+        node_to_val_map = dict(feed_dict)
+        for node in find_topo_sort(self.eval_node_list):
+            if node not in node_to_val_map:
+                input_vals = [node_to_val_map[n] for n in node.inputs]
+                node_to_val_map[node] = node.op.compute(node, input_vals)
+        return [node_to_val_map[node] for node in self.eval_node_list]
 
 
-def sum_node_list(node_list: Iterable[Node]) -> Node:
+class NotUsedError(KeyError):
+    """A gradient was asked for with respect to a node the output does not depend on."""
+
+
+def gradients(output_node, node_list):
+    """The gradient nodes of ``output_node`` with respect to each node of ``node_list``:
+    reverse topological order, each node's gradient the sum of what its consumers give it."""
+    node_to_output_grads_list = {output_node: [oneslike_op(output_node)]}
+    node_to_output_grad = {}
+    for node in reversed(find_topo_sort([output_node])):
+        output_grad = sum_node_list(node_to_output_grads_list[node])
+        node_to_output_grad[node] = output_grad
+        input_grads = node.op.gradient(node, output_grad)
+        for i, input_node in enumerate(node.inputs):
+            node_to_output_grads_list.setdefault(input_node, []).append(input_grads[i])
+    for node in node_list:
+        if node not in node_to_output_grad:
+            raise NotUsedError(f"{node.name or node!r}: {output_node.name} does not depend on it")
+    return [node_to_output_grad[node] for node in node_list]
+
+
+def find_topo_sort(node_list):
+    """Every node ``node_list`` depends on, by a post-order depth-first search over
+    ``inputs`` (iterative here, so deep graphs do not hit the recursion limit)."""
+    visited = set()
+    topo_order = []
+    for root in node_list:
+        if root in visited:
+            continue
+        visited.add(root)
+        stack = [(root, iter(root.inputs))]
+        while stack:
+            node, pending = stack[-1]
+            for n in pending:
+                if n not in visited:
+                    visited.add(n)
+                    stack.append((n, iter(n.inputs)))
+                    break
+            else:
+                stack.pop()
+                topo_order.append(node)
+    return topo_order
+
+
+def sum_node_list(node_list):
     """The sum of the nodes, as add nodes."""
-    return reduce(_add, node_list)
+    return reduce(add, node_list)

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._gc import gc_paused
 from ..executor import Executor
+from ..foreign import adopt_feed
 from ..forward import build_tangents
 from ..graph import as_node_list, ranked_order, topo_sort
 from ..node import Node, as_node, shape_of
@@ -143,7 +144,7 @@ def _forward_pass(y, feed, what: str):
     """The output as a node, the feed, every forward value, the display order, and the
     evaluated shapes that the graph extension is built with."""
     y = as_node(y, what)
-    feed = dict(feed or {})
+    feed = dict(adopt_feed(feed) or {})
     forward = Executor([y]).values_by_node(feed)
     shapes = {n: shape_of(v) for n, v in forward.items()}
     return y, feed, forward, ranked_order(y), shapes
