@@ -74,6 +74,7 @@ from .gradcheck import (
 from .render import Drawing, Layout, draw
 from .widget import Stepper, step
 from .export import export_html
+from .diagnose import Diagnosis, diagnose
 from .expr import parse_expression
 from .trace import (
     CheckFailure,
@@ -106,6 +107,8 @@ __all__ = [
     "scope",
     "tensor",
     "EagerNode",
+    "diagnose",
+    "Diagnosis",
     "TupleShape",
     "Op",
     "ElementwiseOp",
