@@ -43,10 +43,11 @@ bench: setup-test graphviz
 ## state is not stored: a stepper's output carries an HTML rendering of its component, which
 ## GitHub, nbconvert and a notebook reopened without its kernel show instead
 notebooks: setup-test graphviz
+	$(PY) tools/make-exercises
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
-	    notebooks/*.ipynb
-	$(PY) tools/drop-widget-state notebooks/*.ipynb
+	    notebooks/*.ipynb notebooks/exercises/solutions/*.ipynb
+	$(PY) tools/drop-widget-state notebooks/*.ipynb notebooks/exercises/solutions/*.ipynb
 
 ## make gallery: screenshots of the example graphs at 1024×768 in docs/gallery/ (review them)
 gallery: setup-test graphviz

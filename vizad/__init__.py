@@ -75,6 +75,7 @@ from .render import Drawing, Layout, draw
 from .widget import Stepper, step
 from .export import export_html
 from .diagnose import Diagnosis, diagnose
+from . import exercises
 from .expr import parse_expression
 from .trace import (
     CheckFailure,
@@ -109,6 +110,7 @@ __all__ = [
     "EagerNode",
     "diagnose",
     "Diagnosis",
+    "exercises",
     "TupleShape",
     "Op",
     "ElementwiseOp",

@@ -210,6 +210,12 @@ def _student_frame(exc: BaseException) -> str:
     return f" ({f.filename}:{f.lineno}{line})"
 
 
+def _exc_text(exc: BaseException) -> str:
+    """``KeyError: 'x'``, or just ``NotImplementedError`` when it has no message."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def _shown(value) -> str:
     return np.array2string(np.asarray(value), precision=4, threshold=8, separator=", ")
 
@@ -319,7 +325,7 @@ class _Style599W(_Engine):
                         exc,
                         "compute raised",
                         f"{op}.compute at {self.label(node)} raised "
-                        f"{type(exc).__name__}: {exc}{_student_frame(exc)}",
+                        f"{_exc_text(exc)}{_student_frame(exc)}",
                     )
                 )
                 return True
@@ -352,8 +358,8 @@ class _Style599W(_Engine):
                     None,
                     exc,
                     "gradient raised",
-                    f"{op}.gradient at {self.label(node)} raised {type(exc).__name__}: "
-                    f"{exc}{_student_frame(exc)}",
+                    f"{op}.gradient at {self.label(node)} raised "
+                    f"{_exc_text(exc)}{_student_frame(exc)}",
                 )
             ]
 
@@ -395,7 +401,7 @@ class _Style599W(_Engine):
                     None,
                     exc,
                     "gradients() raised",
-                    f"gradients() raised {type(exc).__name__}: {exc}{_student_frame(exc)}",
+                    f"gradients() raised {_exc_text(exc)}{_student_frame(exc)}",
                 )
             ]
 
@@ -461,8 +467,8 @@ class _StyleNeedle(_Engine):
                     None,
                     exc,
                     "gradient raised",
-                    f"{op}.gradient at {self.label(node)} raised {type(exc).__name__}: "
-                    f"{exc}{_student_frame(exc)}",
+                    f"{op}.gradient at {self.label(node)} raised "
+                    f"{_exc_text(exc)}{_student_frame(exc)}",
                 )
             ]
 
@@ -493,7 +499,7 @@ class _StyleNeedle(_Engine):
             return [
                 Problem(
                     "gradient", self.label(y), "backward", None, None, exc, "backward() raised",
-                    f"backward() raised {type(exc).__name__}: {exc}{_student_frame(exc)}",
+                    f"backward() raised {_exc_text(exc)}{_student_frame(exc)}",
                 )
             ]  # fmt: skip
         finally:
@@ -632,7 +638,7 @@ class _StyleMicrograd(_Engine):
             return [
                 Problem(
                     "gradient", self.label(y), "backward", None, None, exc, "backward() raised",
-                    f"backward() raised {type(exc).__name__}: {exc}{_student_frame(exc)}",
+                    f"backward() raised {_exc_text(exc)}{_student_frame(exc)}",
                 )
             ]  # fmt: skip
         finally:
