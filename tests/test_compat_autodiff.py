@@ -245,3 +245,18 @@ def test_vizad_draws_and_steps_skeleton_graphs_with_their_own_rules():
     z = BadMul()(x1, x2) + x3
     failures = vz.trace_reverse(z, [x1, x2], feed).check()
     assert len(failures) == 1 and failures[0].op == "BadMul"
+
+
+def test_the_course_notes_printout_is_reproduced():
+    """The CSE 599W notes print the gradient nodes of x1 + ((x2*x3)*x1) by name."""
+    x1, x2, x3 = ad.Variable("x1"), ad.Variable("x2"), ad.Variable("x3")
+    y = x1 + ((x2 * x3) * x1)
+    ones = "Oneslike((x1+((x2*x3)*x1)))"
+    assert [str(g) for g in ad.gradients(y, [x1, x2, x3])] == [
+        f"({ones}+({ones}*(x2*x3)))",
+        f"(({ones}*x1)*x3)",
+        f"(({ones}*x1)*x2)",
+    ]
+    assert [str(n) for n in ad.find_topo_sort([y])] == [
+        "x1", "x2", "x3", "(x2*x3)", "((x2*x3)*x1)", "(x1+((x2*x3)*x1))",
+    ]  # fmt: skip
