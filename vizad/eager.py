@@ -25,6 +25,7 @@ import numpy as np
 
 from .errors import FeedError, GraphError, NodeTypeError
 from .node import Node, _numeric_array, as_node, constant_value
+from .text import printable
 from .tree import as_array, shape_of
 
 __all__ = ["EagerNode", "tensor", "prepared", "constants_only"]
@@ -231,6 +232,8 @@ def tensor(
     """
     if name is not None and not isinstance(name, str):
         raise NodeTypeError(f"vz.tensor: name must be a str, got {type(name).__name__}")
+    if name is not None:
+        name = printable(name)
     what = f"vz.tensor {name!r}" if name else "vz.tensor"
     if isinstance(value, Node):
         raise NodeTypeError(f"{what}: the value is a Node already ({value._describe()})")

@@ -12,9 +12,9 @@ from .errors import EvaluationError, FeedError, ShapeError
 from .graph import _topo_sort, as_node_list
 from .node import Node, _numeric_array, constant_value
 from .ops import CONSTANT, VARIABLE
-from .tree import as_array, shape_of
+from .tree import TupleShape, as_array, leaves, shape_of
 
-__all__ = ["Executor", "evaluate"]
+__all__ = ["Executor", "evaluate", "check_floating"]
 
 
 class Executor:
@@ -50,6 +50,12 @@ class Executor:
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
         self._lean_steps: list | None = None  # made on the first run()
+        # the Variables that gradients (or tangents) built into this plan differentiate: they
+        # need floating-point values (an integer adjoint would wrap around silently)
+        records = {id(n.origin): n.origin for n in order if n.origin is not None}
+        self._differentiated = frozenset(
+            w for r in records.values() for w in _differentiated(r) if w.op is VARIABLE
+        )
 
     def run(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
         """The values of the nodes (numpy arrays; tuples of arrays for tuple values)."""
@@ -63,6 +69,10 @@ class Executor:
         values = list(self._initial)
         for k, node in self._variables:
             values[k] = _feed_value(feed_dict, node)
+            if node in self._differentiated:
+                check_floating(node, values[k])
+        if len(feed_dict) > len(self._variables):
+            self._check_feed_keys(feed_dict)
         k = -1
         try:
             if keep_all:
@@ -82,6 +92,19 @@ class Executor:
                 node, [values[self._slot[i]] for i in node.inputs], exc
             ) from None
         return values
+
+    def _check_feed_keys(self, feed_dict: Mapping[Node, Any]) -> None:
+        """Refuse values for constants and computed nodes of this plan (they would be
+        silently ignored); values for nodes outside the plan are allowed (one feed dict may
+        serve several executors)."""
+        fed = {node for _, node in self._variables}
+        for key in feed_dict:
+            if key in self._slot and key not in fed and key not in self._given:
+                what = "a constant" if key.op is CONSTANT else "computed by the graph"
+                raise FeedError(
+                    f"{key._describe()} is {what}: a feed dict gives Variables' values "
+                    "(to supply an intermediate value, make an Executor with given=[node])"
+                )
 
     def values_by_node(self, feed_dict: Mapping[Node, Any]) -> dict[Node, Any]:
         """Every node's value (not only the outputs) as arrays, keyed by node: for traces."""
@@ -108,6 +131,27 @@ def _with_releases(steps: list, keep: set[int]) -> list:
     return [(fn, inputs, k, tuple(d)) for (fn, inputs, k), d in zip(steps, dead)]
 
 
+def _differentiated(record) -> tuple:
+    """The nodes an Adjoints or Tangents record differentiates with respect to."""
+    wrt = getattr(record, "wrt", None)
+    if wrt is not None:
+        return tuple(wrt)
+    return tuple(getattr(record, "seeds", {}) or ())
+
+
+def check_floating(node: Node, value: Any) -> None:
+    """A FeedError unless the value of differentiated Variable ``node`` is floating-point."""
+    for leaf in leaves(value):
+        kind = np.asarray(leaf).dtype.kind
+        if kind not in "fc":
+            raise FeedError(
+                f"Variable {node.name!r} is differentiated but was fed "
+                f"{np.asarray(leaf).dtype} values: gradients need floating-point inputs "
+                "(as in PyTorch and JAX; an integer adjoint would wrap around); feed "
+                "np.asarray(value, dtype=float)"
+            )
+
+
 def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
     try:
         value = feed_dict[node]
@@ -126,6 +170,8 @@ def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
         ) from None
     if node.op is not VARIABLE:
         return value  # a given intermediate value, computed by an earlier evaluation
+    if isinstance(value, tuple) and not isinstance(node.attrs["shape"], TupleShape):
+        value = list(value)  # a sequence of numbers is an array, not a tuple value
     value = _numeric_array(value, f"feed value of Variable {node.name!r}")
     declared = node.attrs["shape"]
     if declared is not None and np.shape(value) != declared:

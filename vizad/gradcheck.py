@@ -31,13 +31,13 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
-from .errors import FeedError, GradcheckError
+from .errors import ArgumentError, FeedError, GradcheckError, ShapeError
 from .executor import Executor
 from .graph import as_node_list
 from .node import Node, constant
 from .ops import VARIABLE, make_tuple
 from .reverse import gradients
-from .tree import inner, leaves, random_like
+from .tree import inner, leaves, random_like, shape_of
 
 __all__ = [
     "numerical_gradient",
@@ -259,9 +259,25 @@ def gradcheck(
     ``raise_on_failure``).
     """
     wrt = as_node_list(wrt, "gradcheck: wrt")
+    if not (isinstance(eps, (int, float)) and 0 < eps < 1):
+        raise ArgumentError(
+            f"gradcheck: eps (the first relative step) must be in (0, 1), got {eps!r}"
+        )
+    for w in wrt:
+        if w in feed and np.iscomplexobj(feed[w]):
+            raise ArgumentError(
+                f"gradcheck: {w._short()} is complex; central differences here are for real "
+                "inputs (check the real and imaginary parts as two real inputs)"
+            )
     rng = np.random.default_rng(seed)
+    output = Executor([y]).run(feed)[0]
     if cotangent is None:
-        cotangent = random_like(Executor([y]).run(feed)[0], rng)
+        cotangent = random_like(output, rng)
+    elif shape_of(cotangent) != shape_of(output):
+        raise ShapeError(
+            f"gradcheck: the cotangent has shape {shape_of(cotangent)} but the output "
+            f"{y._short()} has shape {shape_of(output)}"
+        )
     analytic = Executor(gradients(y, wrt, seed=value_node(cotangent))).run(feed)
     default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)
     rtol = default_rtol if rtol is None else rtol

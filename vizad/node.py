@@ -21,6 +21,7 @@ import numpy as np
 
 from ._gc import gc_paused
 from .errors import FeedError, GraphError, NodeTypeError, ShapeError
+from .text import printable
 from .tree import TupleShape, shape_of, shapes_conflict
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -220,6 +221,21 @@ class Node:
     def __bool__(self):
         return True
 
+    # A node never changes: a copy is the node itself (a copy with a new id would be a
+    # different Variable that no feed dict names).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(
+            f"vizad nodes cannot be pickled ({self._describe()}): a graph holds ops and "
+            "closures of the running process; rebuild it in the other process from the code "
+            "that built it, and send the values (numpy arrays pickle)"
+        )
+
     def __iter__(self):
         raise NodeTypeError(
             f"{self._describe()} is not iterable; "
@@ -238,6 +254,11 @@ def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple
     """``value`` as a numpy array (or tuple of arrays), or a clear error naming ``what``."""
     if isinstance(value, tuple):
         return tuple(_numeric_array(v, what, error) for v in value)
+    if isinstance(value, np.ma.MaskedArray):
+        raise error(
+            f"{what}: a masked array would lose its mask; pass value.filled(fill) or "
+            "value.compressed() instead"
+        )
     try:
         array = np.asarray(value)
     except Exception as exc:  # ragged lists and the like
@@ -259,6 +280,7 @@ def Variable(name: str, shape: Shape | None = None) -> Node:
         raise NodeTypeError(f"Variable name must be a str, got {type(name).__name__} {name!r}")
     if shape is not None:
         shape = _as_shape(shape, f"Variable {name!r}")
+    name = printable(name)  # what XML, DOT and UTF-8 cannot carry, as visible escapes
     return Node(_ops.VARIABLE, (), {"shape": shape}, name=name, shape=shape)
 
 
@@ -269,11 +291,16 @@ def constant(value: Any, name: str | None = None) -> Node:
     of ``x`` (float32 stays float32) and ``x + 1`` keeps an integer type. A numpy scalar or
     array keeps its own dtype and takes part in type promotion as numpy says.
     """
+    if name is not None and not isinstance(name, str):
+        raise NodeTypeError(f"constant: name must be a str, got {type(name).__name__}")
+    if name is not None:
+        name = printable(name)
     if type(value) in _PYTHON_NUMBERS:  # the common case: a literal in an expression
         if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
+            shown = f"{str(value)[:12]}…" if len(str(value)) > 16 else str(value)
             raise GraphError(
-                f"constant {value}: integers beyond 64 bits are not supported; "
-                "write it as a float if that is what you mean"
+                f"constant {shown} ({len(str(abs(value)))} digits): integers beyond 64 bits "
+                "are not supported; write it as a float if that is what you mean"
             )
         array = np.array(value)
         attrs = {"value": array, "weak": True}
@@ -323,9 +350,12 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     try:
-        result = tuple(int(d) for d in shape)
+        dims = tuple(shape)
+        result = tuple(int(d) for d in dims)
     except (TypeError, ValueError):
         raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}") from None
+    if any(isinstance(d, (bool, np.bool_)) or int(d) != d for d in dims):
+        raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}")
     if allow_unknown and result.count(-1) == 1:
         return result
     if any(d < 0 for d in result):

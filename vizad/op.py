@@ -18,9 +18,10 @@ from functools import partial
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
-from .errors import GraphError, RuleNotDefinedError, ShapeError
+from .errors import GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .eager import EagerNode, constants_only, prepared
 from .node import Node, TupleShape, static_shape
+from .text import printable
 
 __all__ = [
     "Op",
@@ -90,6 +91,12 @@ class Op:
         else:
             if inputs and inputs[0]._operation.arity == 0 and constants_only(inputs):
                 eager = EagerNode
+        if name is not None:
+            if name.__class__ is not str:
+                raise NodeTypeError(
+                    f"{self.name}: name must be a str, got {type(name).__name__} {name!r:.40}"
+                )
+            name = printable(name)
         if self.arity is not None and len(inputs) != self.arity:
             raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")
         try:

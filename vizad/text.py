@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ArgumentError
+
 __all__ = [
     "escape",
     "format_number",
@@ -32,10 +34,30 @@ __all__ = [
 SMALL_TENSOR = 12
 
 
+#: Characters that XML (so Graphviz's HTML labels and SVG) cannot carry: C0 controls other
+#: than tab, newline and carriage return; U+FFFE and U+FFFF; lone surrogates (which cannot
+#: even be encoded as UTF-8).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with the characters that XML, DOT and UTF-8 cannot carry written as visible
+    escapes (``a\\x00b`` for a NUL), so that any name can be drawn and shown."""
+    if not _UNPRINTABLE.search(text):
+        return text
+    return _UNPRINTABLE.sub(
+        lambda m: (
+            f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
+        ),
+        text,
+    )
+
+
 def escape(text: Any) -> str:
     """``text`` made safe inside HTML and Graphviz HTML-like labels: ``& < > " '`` become
-    entities, and backslashes, braces and newlines are kept as literal characters."""
-    out = html.escape(str(text), quote=True)
+    entities, backslashes, braces and newlines are kept as literal characters, and characters
+    XML cannot carry are written as visible escapes (:func:`printable`)."""
+    out = html.escape(printable(str(text)), quote=True)
     return (
         out.replace("\\", "&#92;")
         .replace("{", "&#123;")
@@ -43,6 +65,18 @@ def escape(text: Any) -> str:
         .replace("\n", "&#10;")
         .replace("\r", "&#13;")
     )
+
+
+def check_decimals(decimals: Any, what: str) -> int:
+    """``decimals`` if it is an int from 0 to 15, else an ArgumentError naming ``what``."""
+    if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
+        raise ArgumentError(
+            f"{what}: decimals must be an int (digits after the point), got "
+            f"{type(decimals).__name__} {decimals!r:.40}"
+        )
+    if not 0 <= decimals <= 15:
+        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}")
+    return int(decimals)
 
 
 def format_number(x: Any, decimals: int = 3) -> str:
@@ -122,7 +156,7 @@ def latex_name(name: str) -> str:
         letters, digits = match.groups()
         letters = letters if len(letters) == 1 else rf"\mathrm{{{letters}}}"
         return f"{letters}_{{{digits}}}" if digits else letters
-    safe = "".join(_LATEX_SPECIAL.get(c, c) for c in name.replace("\n", " "))
+    safe = "".join(_LATEX_SPECIAL.get(c, c) for c in printable(name).replace("\n", " "))
     return rf"\text{{{safe}}}"
 
 

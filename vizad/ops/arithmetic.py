@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -142,8 +143,16 @@ class Power(ElementwiseOp):
     arity = 1
 
     def compute(self, a, p):
-        if p < 0 and np.asarray(a).dtype.kind in "biu":
-            return np.power(a, float(p))
+        kind = np.asarray(a).dtype.kind
+        if kind in "biu":
+            if p < 0:
+                return np.power(a, float(p))
+            # integer powers wrap around silently past 64 bits: refuse before they do
+            largest = float(np.max(np.abs(np.asarray(a, dtype=np.float64)), initial=0.0))
+            if largest > 1 and p * math.log2(largest) >= 63:
+                raise OverflowError(
+                    f"{largest:g} ** {p} does not fit in a 64-bit integer; use a float base"
+                )
         return a**p
 
     def partials(self, node):

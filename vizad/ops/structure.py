@@ -79,6 +79,8 @@ class TupleGet(Op):
     name, arity = "tuple_get", 1
 
     def compute(self, t, index):
+        if not isinstance(t, tuple):
+            raise ShapeError(f"tuple_get reads a tuple value, got an array of shape {np.shape(t)}")
         return t[index]
 
     def infer_shape(self, shapes, attrs):

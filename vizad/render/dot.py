@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import graphviz
 
 from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError
-from ..text import escape, format_number
+from ..text import escape, format_number, printable
 from .palette import (
     FONT,
     STATE_STYLE,
@@ -197,7 +197,7 @@ def dot_names(scene: Scene) -> dict[str, str]:
         name = item.name + (" (constant)" if item.kind == "constant" else "")
         # DOT reads "a:b" in an edge as node a, port b, and a backslash as an escape: names
         # use look-alike characters instead (the labels keep the text as it is)
-        name = name.translate(_DOT_SAFE)
+        name = printable(name).translate(_DOT_SAFE)
         while name in seen or name == "legend":
             name += "′"
         seen.add(name)

@@ -27,7 +27,7 @@ from ..graph import as_node_list, ranked_order
 from ..node import Node, static_shape
 from ..ops import CONSTANT, VARIABLE
 from ..tree import TupleShape
-from ..text import format_number, format_value, latex_to_text
+from ..text import check_decimals, format_number, format_value, latex_to_text
 from ..eager import EagerNode
 from ..trace import Names, Trace, trace_reverse
 from ..trace.derivation import tangent_rule
@@ -123,6 +123,7 @@ def build_scene(
     """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``. An eager
     node that gradients flow to is drawn, by default, as its reverse walkthrough's backprop
     view: each node's value and adjoint on the graph that ran."""
+    decimals = check_decimals(decimals, "draw")
     if isinstance(target, EagerNode) and view is None and target.requires_grad:
         target, view = trace_reverse(target, decimals=decimals), "backprop"
     if isinstance(target, Trace):

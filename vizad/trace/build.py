@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from .._gc import gc_paused
-from ..executor import Executor
+from ..executor import Executor, check_floating
 from ..foreign import adopt_feed
 from ..forward import build_tangents
 from ..graph import as_node_list, ranked_order, topo_sort
@@ -17,6 +17,7 @@ from ..node import Node, as_node, shape_of
 from ..tree import floating_dtype, tree_map
 from ..ops import CONSTANT, VARIABLE
 from ..reverse import build_adjoints
+from ..text import check_decimals
 from .names import Names
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
 from .traces import ForwardTrace, ReverseTrace
@@ -37,6 +38,7 @@ def trace_reverse(
     ``wrt`` defaults to every Variable of the graph. The adjoint graph is built with the shapes
     of this evaluation, so sum-to-shape steps appear exactly where broadcasting happened.
     """
+    decimals = check_decimals(decimals, "trace_reverse")
     with gc_paused():  # one pause for the whole build: it allocates ~10 objects per node
         return _trace_reverse(y, wrt, feed, decimals)
 
@@ -44,6 +46,9 @@ def trace_reverse(
 def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_reverse")
     wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
+    for w in wrt:
+        if w in forward and w.op is VARIABLE:
+            check_floating(w, forward[w])
     record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
     wanted = _adjoint_graph_nodes(record)
     values = _evaluate_extension(wanted, forward, feed)
@@ -87,6 +92,7 @@ def trace_forward(
 
     ``tangents`` defaults to ẋ = 1 for the first Variable (∂/∂x₁, as in the lecture).
     """
+    decimals = check_decimals(decimals, "trace_forward")
     with gc_paused():
         return _trace_forward(y, feed, tangents, decimals)
 
@@ -96,6 +102,10 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
     if tangents is None:
         first = _default_wrt(ranked)[:1]
         tangents = {x: np.ones(np.shape(forward[x]), floating_dtype(forward[x])) for x in first}
+    for x in tangents:
+        node = as_node(x, "trace_forward: tangents")
+        if node in forward and node.op is VARIABLE:
+            check_floating(node, forward[node])
     record = build_tangents(y, tangents, shapes=shapes, all_locals=True)
     wanted = []
     for node in record.order:

@@ -176,12 +176,18 @@ class Trace:
         return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=seed)
 
     def _repr_html_(self) -> str:
-        header, rows = self.table()
-        return html_table(self._title(), header, rows)
+        shown = self.steps[:_SHOWN_HTML]
+        rows = [self._row(step, self.decimals) for step in shown]
+        more = len(self.steps) - len(shown)
+        note = f"… {more} more steps (trace.table() gives them all)" if more else ""
+        return html_table(self._title(), self._header(), rows, note)
 
     def __repr__(self) -> str:
-        header, rows = self.table()
-        return self._title() + "\n" + text_table(header, rows)
+        shown = self.steps[:_SHOWN_TEXT]
+        rows = [self._row(step, self.decimals) for step in shown]
+        table = text_table(self._header(), rows, limit=_SHOWN_TEXT)
+        more = len(self.steps) - len(shown)
+        return self._title() + "\n" + table + (f"\n… {more} more steps" if more else "")
 
     # subclasses
     def _title(self) -> str:
@@ -195,6 +201,10 @@ class Trace:
 
     def _line(self, step, decimals: int) -> str:
         raise NotImplementedError
+
+
+#: Steps shown by a trace's HTML and text displays (a long trace's table is cut there).
+_SHOWN_HTML, _SHOWN_TEXT = 200, 30
 
 
 class ReverseTrace(Trace):

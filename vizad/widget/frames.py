@@ -19,7 +19,7 @@ from ..render import Layout
 from ..render.dot import dot_names
 from ..render.palette import state_css
 from ..render.scene import preview
-from ..text import subscript
+from ..text import check_decimals, subscript
 from .panel import running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "check_failures"]
@@ -46,7 +46,7 @@ def walkthrough_data(
     """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
     already made), every step's panel and running-table row."""
     failures = dict(failures or {})
-    d = trace.decimals if decimals is None else decimals
+    d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
     frames = {}
     for v in trace.views:

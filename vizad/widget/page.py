@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import re
 from pathlib import Path
 
 from ..text import escape
@@ -42,10 +43,15 @@ def needs_graphviz(data: dict) -> bool:
     return any("dot" in frame for frame in data["frames"].values())
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def data_script(data, element_id: str) -> str:
     """The walkthrough's data as a JSON script element, with no "<" inside (so that no user
-    text can close the element)."""
+    text can close the element) and no lone surrogate (which a UTF-8 page cannot hold: JSON
+    reads its escape back)."""
     text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 

@@ -177,8 +177,13 @@ def step(
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
         if tangents is None and wrt is not None:
-            first = wrt if isinstance(wrt, Node) else list(wrt)[0]
-            tangents = {first: 1.0}
+            nodes = [wrt] if isinstance(wrt, Node) else list(wrt)
+            if not nodes:
+                raise ArgumentError(
+                    "step: forward mode seeds the first node of wrt, and wrt is empty; give "
+                    "wrt=[x] or tangents={x: 1.0}"
+                )
+            tangents = {nodes[0]: 1.0}
         trace = trace_forward(y, feed, tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")

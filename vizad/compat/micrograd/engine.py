@@ -26,6 +26,7 @@ from ...errors import GraphError, NodeTypeError
 from ...graph import ranked_order
 from ...node import Node
 from ...reverse import build_adjoints, local_adjoints
+from ...text import printable
 
 __all__ = ["Value"]
 
@@ -51,7 +52,9 @@ class Value(EagerNode):
             raise NodeTypeError(
                 f"Value: data must be a number, got {type(data).__name__} {data!r:.60}"
             )
-        return cls._leaf(np.asarray(data), label or None, True)
+        if not isinstance(label, str):
+            raise NodeTypeError(f"Value.label must be a str, got {type(label).__name__}")
+        return cls._leaf(np.asarray(data), printable(label) or None, True)
 
     def __init__(self, data=None, _children=(), _op="", label=""):
         pass  # made in __new__ (leaves) or by the ops (everything else)
@@ -77,7 +80,7 @@ class Value(EagerNode):
     def label(self, text: str) -> None:
         if not isinstance(text, str):
             raise NodeTypeError(f"Value.label must be a str, got {type(text).__name__}")
-        self._name = text or None
+        self._name = printable(text) or None
 
     @property
     def _prev(self) -> set:

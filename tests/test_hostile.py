@@ -1,0 +1,209 @@
+"""Bad and unusual input, as an adversarial user gives it: names, feeds, shapes, numerics.
+Each case gets the right result or a clear VizadError at the right moment."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import vizad as vz
+
+# -- names ------------------------------------------------------------------------------------
+HOSTILE = ["a\x00b", "a\x07b", "a\ufffeb", "a\uffffb", "a\ud800b", "tab\there", "µ", "$x$"]
+
+
+@pytest.mark.parametrize("name", HOSTILE, ids=repr)
+def test_any_name_is_drawn_stepped_and_exported(name, tmp_path):
+    x = vz.Variable(name)
+    y = vz.sin(x) * x
+    trace = vz.trace_reverse(y, [x], {x: 0.5})
+    svg = vz.draw(trace, "adjoint").pipe(format="svg").decode()
+    assert "<svg" in svg
+    assert "\x00" not in svg and "\ufffe" not in svg
+    assert vz.Layout(trace, "adjoint").svg(1)
+    page = vz.export_html(trace, tmp_path / "page.html")
+    page.read_text(encoding="utf-8")  # encodable: no lone surrogate reached the page
+    stepper = vz.Stepper(trace)
+    import json
+
+    json.dumps(stepper.data).encode("utf-8")  # the widget's data crosses to the browser
+    trace._repr_html_().encode("utf-8")
+
+
+def test_unprintable_characters_are_shown_as_escapes():
+    x = vz.Variable("a\x00b")
+    assert x.name == "a\\x00b"  # stored as a visible escape: every view can carry it
+    assert vz.sin(x, name="s\ud800").name == "s\\ud800"
+    assert vz.tensor(1.0, name="\x07").name == "\\x07"
+    assert "a\\x00b" in vz.draw(vz.sin(x)).pipe(format="svg").decode()
+    assert vz.text.printable("ok") == "ok"
+    assert vz.text.printable("a\ud800b\uffff") == "a\\ud800b\\uffff"
+
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda x: vz.sin(x, name=5), "sin: name must be a str, got int 5"),
+        (lambda x: vz.constant(1.0, name=3.5), "constant: name must be a str"),
+        (lambda x: vz.Variable(7), "Variable name must be a str"),
+        (lambda x: vz.trace_reverse(vz.sin(x), [x], {x: 1.0}, decimals="a"),
+         "decimals must be an int"),
+        (lambda x: vz.trace_forward(vz.sin(x), {x: 1.0}, decimals=-1), "from 0 to 15"),
+        (lambda x: vz.draw(vz.sin(x), decimals=2.5), "decimals must be an int"),
+        (lambda x: vz.Stepper(vz.trace_reverse(vz.sin(x), [x], {x: 1.0}), decimals=True),
+         "decimals must be an int"),
+    ],
+)  # fmt: skip
+def test_wrong_argument_types_say_what_is_expected(build, message):
+    with pytest.raises(vz.VizadError, match=message):
+        build(vz.Variable("x"))
+
+
+# -- silently wrong results, made right or refused ------------------------------------------------
+def test_transpose_with_negative_axes_has_the_right_gradient():
+    A, B = vz.Variable("A"), vz.Variable("B")
+    w2, w3 = np.arange(6.0).reshape(3, 2), np.arange(24.0).reshape(3, 4, 2)
+    (g,) = vz.gradients(vz.sum(vz.transpose(A, axes=(-1, 0)) * w2), [A])
+    np.testing.assert_array_equal(vz.evaluate(g, {A: np.ones((2, 3))}), w2.T)
+    (g,) = vz.gradients(vz.sum(vz.transpose(B, axes=(1, -1, 0)) * w3), [B])
+    expected = np.transpose(w3, np.argsort((1, 2, 0)))
+    np.testing.assert_array_equal(vz.evaluate(g, {B: np.ones((2, 3, 4))}), expected)
+    assert vz.gradcheck(vz.transpose(B, axes=(1, -1, 0)), [B], {B: np.ones((2, 3, 4))}).ok
+
+
+def test_a_python_tuple_fed_to_a_variable_is_an_array():
+    x = vz.Variable("x")
+    np.testing.assert_array_equal(vz.evaluate(x + x, {x: (1.0, 2.0)}), [2.0, 4.0])
+    with pytest.raises(vz.FeedError, match="cannot make a numeric array"):
+        vz.evaluate(x + x, {x: (1.0, (2.0, 3.0))})
+
+
+@pytest.mark.parametrize(
+    "build, value, dtype",
+    [
+        (lambda x: x**3, np.int8(10), "int8"),
+        (lambda x: -x, np.uint8(3), "uint8"),
+        (lambda x: x * x, True, "bool"),
+    ],
+)
+def test_gradients_need_floating_inputs(build, value, dtype):
+    x = vz.Variable("x")
+    (g,) = vz.gradients(build(x), [x])
+    message = f"'x' is differentiated but was fed {dtype} values"
+    with pytest.raises(vz.FeedError, match=message):
+        vz.evaluate(g, {x: value})
+    with pytest.raises(vz.FeedError, match=message):
+        vz.trace_reverse(build(x), [x], {x: value})
+    with pytest.raises(vz.FeedError, match=message):
+        vz.evaluate(vz.jvp(build(x), {x: 1.0}), {x: value})
+    assert vz.evaluate(build(x), {x: value}) is not None  # values alone are fine
+
+
+def test_integers_beyond_64_bits_are_refused():
+    x = vz.Variable("x")
+    with pytest.raises(vz.GraphError, match=r"constant 100000000000… \(401 digits\)"):
+        x * 10**400
+    with pytest.raises(vz.EvaluationError, match="2 \\*\\* 63 does not fit in a 64-bit integer"):
+        vz.evaluate(vz.constant(2) ** 63)
+    assert vz.evaluate(vz.constant(2) ** 62) == 2**62
+    assert vz.evaluate(vz.constant(2.0) ** 63) == 2.0**63
+
+
+def test_feeding_constants_or_computed_nodes_is_refused():
+    x = vz.Variable("x")
+    c = vz.constant(2.0)
+    s = vz.sin(x)
+    with pytest.raises(vz.FeedError, match="is a constant"):
+        vz.evaluate(c + x, {c: 5.0, x: 1.0})
+    with pytest.raises(vz.FeedError, match="computed by the graph.*given="):
+        vz.evaluate(s * 2, {s: 5.0, x: 1.0})
+    other = vz.Variable("other")
+    assert vz.evaluate(x * 2, {x: 1.0, other: 3.0}) == 2.0  # unrelated Variables are fine
+    run = vz.Executor([s * 2], given=[s])
+    assert run.run({s: 5.0}) == [10.0]
+
+
+def test_copies_of_nodes_are_the_nodes_and_pickling_is_refused_clearly():
+    x = vz.Variable("x")
+    assert copy.copy(x) is x and copy.deepcopy(x) is x
+    assert vz.evaluate(copy.copy(x) + 1, {x: 1.0}) == 2.0
+    trace = vz.trace_reverse(vz.sin(x), [x], {x: 1.0})
+    clone = copy.deepcopy(trace)
+    assert clone.output is trace.output and float(clone.gradients[0]) == float(trace.gradients[0])
+    with pytest.raises(TypeError, match="vizad nodes cannot be pickled"):
+        pickle.dumps(vz.sin(x))
+
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: vz.Variable("s", shape=(2.5,)), "shape must be a tuple of ints, got \\(2.5,\\)"),
+        (lambda: vz.reshape(vz.Variable("a"), (6.7,)), "shape must be a tuple of ints"),
+        (lambda: vz.Variable("s", shape=(True,)), "shape must be a tuple of ints"),
+    ],
+)
+def test_shapes_that_are_not_integers(build, message):
+    with pytest.raises(vz.VizadError, match=message):
+        build()
+
+
+def test_tuple_get_of_an_array_and_masked_feeds():
+    t = vz.Variable("t")
+    with pytest.raises(
+        vz.ShapeError, match="tuple_get reads a tuple value, got a value of shape \\(3,\\)"
+    ):
+        vz.evaluate(vz.tuple_get(t, 0), {t: np.ones(3)})
+    x = vz.Variable("x")
+    with pytest.raises(vz.FeedError, match="masked array would lose its mask"):
+        vz.evaluate(x * 2, {x: np.ma.masked_array([1.0, 2.0], mask=[0, 1])})
+
+
+def test_gradcheck_arguments():
+    x = vz.Variable("x")
+    with pytest.raises(vz.ArgumentError, match="eps .* must be in \\(0, 1\\)"):
+        vz.gradcheck(vz.sin(x), [x], {x: 1.0}, eps=0)
+    with pytest.raises(vz.ArgumentError, match="x is complex"):
+        vz.gradcheck(vz.sin(x), [x], {x: 1.0 + 2j})
+    with pytest.raises(vz.ShapeError, match="cotangent has shape \\(3,\\) but the output"):
+        vz.gradcheck(vz.sin(x), [x], {x: 1.0}, cotangent=np.ones(3))
+
+
+@pytest.mark.parametrize(
+    "build, feed",
+    [
+        (lambda x, y: x * y, {"x": 1e8, "y": 1e8}),
+        (lambda x, y: x * x, {"x": 1e8, "y": 1.0}),
+        (lambda x, y: x**3, {"x": 1e6, "y": 1.0}),
+        (lambda x, y: vz.log(x) + y, {"x": 1e-7, "y": 1.0}),
+        (lambda x, y: vz.sqrt(x) + y, {"x": 1e-7, "y": 1.0}),
+        (lambda x, y: vz.log_softmax(x) * y, {"x": np.array([1e6, 0, 3]), "y": 1.0}),
+    ],
+)
+def test_gradcheck_and_check_at_extreme_magnitudes(build, feed):
+    x, y = vz.Variable("x"), vz.Variable("y")
+    values = {x: feed["x"], y: feed["y"]}
+    out = build(x, y)
+    assert vz.gradcheck(out, [x, y], values).ok
+    assert vz.trace_reverse(out, [x, y], values).check() == []
+
+
+# -- traces and the stepper ---------------------------------------------------------------------
+def test_forward_step_with_no_inputs_to_seed():
+    x = vz.Variable("x")
+    with pytest.raises(vz.ArgumentError, match="wrt is empty"):
+        vz.step(vz.sin(x), [], {x: 1.0}, mode="forward")
+
+
+def test_html_and_text_of_a_long_trace_are_bounded():
+    x = vz.Variable("x")
+    y = x
+    for _ in range(2000):
+        y = vz.sin(y)
+    trace = vz.trace_reverse(y, [x], {x: 0.5})
+    html = trace._repr_html_()
+    assert len(html) < 200_000 and "… 1801 more steps" in html
+    text = repr(trace)
+    assert len(text.splitlines()) == 33 and text.endswith("… 1971 more steps")
