@@ -207,3 +207,54 @@ def test_html_and_text_of_a_long_trace_are_bounded():
     assert len(html) < 200_000 and "… 1801 more steps" in html
     text = repr(trace)
     assert len(text.splitlines()) == 33 and text.endswith("… 1971 more steps")
+
+
+class _JvpRaises(vz.Op):
+    name, arity = "jvp_raises", 1
+
+    def compute(self, x):
+        return x * 2.0
+
+    def vjp(self, node, adjoint):
+        return [adjoint * 2.0]
+
+    def jvp(self, node, tangents):
+        raise ValueError("this jvp is broken")
+
+
+class _NoVjp(vz.Op):
+    name, arity = "no_vjp", 1
+
+    def compute(self, x):
+        return x * 3.0
+
+    def jvp(self, node, tangents):
+        return tangents[0] * 3.0
+
+
+def test_a_broken_or_missing_rule_marks_its_step_and_the_rest_works(tmp_path):
+    x = vz.Variable("x")
+    y = vz.sin(_JvpRaises()(x))
+    trace = vz.trace_reverse(y, [x], {x: 0.5})
+    (failure,) = trace.check()
+    assert failure.op == "jvp_raises" and failure.rule == "jvp"
+    assert "raised ValueError: this jvp is broken" in failure.message
+    stepper = vz.Stepper(trace)
+    assert list(stepper.failures) == [1]
+    vz.export_html(trace, tmp_path / "page.html")
+    forward = vz.trace_forward(vz.sin(_NoVjp()(x)), {x: 0.5})
+    assert forward.check() == []  # no vjp to check: not a failure
+    vz.Stepper(forward)
+    assert float(forward.tangent(forward.output)) == pytest.approx(3 * np.cos(1.5))
+
+
+def test_a_name_that_is_tex_is_never_run_as_tex(tmp_path):
+    name = r"$\href{https://example.org}{click}$"
+    x = vz.Variable(name)
+    trace = vz.trace_reverse(vz.sin(x) * x, [x], {x: 1.0})
+    definition = trace.steps[-1].definition
+    assert "\\href" not in definition and r"\backslash href" in definition
+    assert vz.text.latex_to_text(definition) == name  # tables show the name as typed
+    page = vz.export_html(trace, tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<a " not in page.split("<script")[0] and 'href="https://example.org' not in page
+    assert "mathjax_ignore" in trace._repr_html_()

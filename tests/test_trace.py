@@ -243,7 +243,7 @@ def test_html_escapes_user_text():
     trace = vz.trace_reverse(evil * 2, [evil], {evil: 1.0})
     html = trace._repr_html_()
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
-    assert trace.steps[-1].definition == r"\text{<img src=x onerror=alert(1)>}"
+    assert trace.steps[-1].definition == r"\mathrm{<img\ src=x\ onerror=alert(1)>}"
     latex = trace.derivation()._repr_latex_()
     assert latex.startswith("$$\\begin{aligned}")
 

@@ -134,30 +134,34 @@ def latex_shape(shape: tuple) -> str:
 
 
 _SIMPLE_NAME = re.compile(r"^([A-Za-z]+)(\d*)$")
+#: Characters that mean something in TeX, as math-mode symbols (MathJax and LaTeX alike):
+#: a name is never read as TeX, whatever it contains.
 _LATEX_SPECIAL = {
-    "\\": r"\backslash{}",
+    "\\": r"\backslash ",
     "{": r"\{",
     "}": r"\}",
     "_": r"\_",
-    "^": r"\^{}",
+    "^": r"\hat{}",
     "#": r"\#",
     "$": r"\$",
     "%": r"\%",
     "&": r"\&",
-    "~": r"\~{}",
+    "~": r"\sim ",
+    " ": r"\ ",
 }
 
 
 def latex_name(name: str) -> str:
-    """A user's name as LaTeX: ``x1`` → ``x_{1}``, ``W`` → ``W``, anything else as escaped
-    upright text, so that no name can inject LaTeX commands."""
+    """A user's name as LaTeX: ``x1`` → ``x_{1}``, ``W`` → ``W``, anything else upright with
+    every TeX character written as a symbol (``\\$``, ``\\backslash``), so that no name can
+    inject a TeX command (MathJax runs none of them: no ``\\href``)."""
     match = _SIMPLE_NAME.match(name)
     if match:
         letters, digits = match.groups()
         letters = letters if len(letters) == 1 else rf"\mathrm{{{letters}}}"
         return f"{letters}_{{{digits}}}" if digits else letters
     safe = "".join(_LATEX_SPECIAL.get(c, c) for c in printable(name).replace("\n", " "))
-    return rf"\text{{{safe}}}"
+    return rf"\mathrm{{{safe}}}"
 
 
 BAR, DOT = "\u0304", "\u0307"  # combining macron (adjoint v̄) and dot above (tangent v̇)
@@ -279,6 +283,13 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
                     for r in body.split(r"\\")
                 ]
                 out += "[" + "; ".join(rows) + "]"
+            elif name in ("backslash", "sim", "hat"):
+                # latex_name's symbols for \\ ~ ^: the space or {} after them is syntax
+                out += {"backslash": "\\", "sim": "~", "hat": "^"}[name]
+                if s.startswith("{}", i):
+                    i += 2
+                elif s.startswith(" ", i):
+                    i += 1
             elif name in _SYMBOLS:
                 out += _SYMBOLS[name]
             elif name in "{}_^#$%&~":

@@ -270,6 +270,14 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
     table = page.locator(".vizad-trace").first
     table.wait_for()
     assert "$a^2$" in table.inner_text() and table.locator("mjx-container").count() == 0
+    # a name that is TeX (\href): its derivation is typeset with the name as symbols, and
+    # MathJax makes no link of it
+    page.locator(".jp-OutputArea-output mjx-container").last.wait_for()
+    page.locator(".jp-OutputArea-output mjx-container").last.screenshot(
+        path=artifact("tex-name.png")
+    )
+    assert page.locator('a[href*="example.org"]').count() == 0
+    assert "\\href{https://example.org}{click}" in page.locator(".vizad-trace").last.inner_text()
     timings = _walk(page, "jupyterlab")
     median = sorted(timings)[len(timings) // 2]
     print(

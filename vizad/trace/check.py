@@ -7,10 +7,12 @@ the jvp, when the op has one, against central differences along a random tangent
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
+from ..errors import RuleNotDefinedError
 from ..executor import Executor
 from ..forward import jvp
 from ..gradcheck import central_derivative, default_tolerances, gradcheck, value_node
@@ -46,8 +48,12 @@ def check_trace(
                     rule=rule,
                     error=error,
                     message=f"step {step.index + 1}, {step.label} = {node.op.name}({args}): "
-                    f"the {rule} of op {node.op.name!r} disagrees with central differences by "
-                    f"{error:.3g} ({detail})",
+                    + (
+                        f"the {rule} of op {node.op.name!r} {detail}"
+                        if math.isnan(error)
+                        else f"the {rule} of op {node.op.name!r} disagrees with central "
+                        f"differences by {error:.3g} ({detail})"
+                    ),
                 )
             )
     return failures
@@ -61,8 +67,10 @@ def check_op(
     atol: float | None = None,
     seed: int = 0,
 ) -> list[tuple[str, float, str]]:
-    """Check the op of ``node`` alone at ``inputs``: its vjp, and its jvp when it has one.
-    Returns (rule, error, detail) for each rule that disagrees with central differences."""
+    """Check the op of ``node`` alone at ``inputs``: its vjp and its jvp, each when the op
+    has it. Returns (rule, error, detail) for each rule that disagrees with central
+    differences, or that raises (error NaN, detail naming the exception): a rule that fails
+    is reported, never propagated, so that a walkthrough's other steps keep working."""
     rng = np.random.default_rng(seed)
     xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
     args = [_variables(value, f"input{k}", xs) for k, value in enumerate(inputs)]
@@ -79,6 +87,19 @@ def check_op(
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     w = random_like(output, rng)
+    problems = []
+    context = (local, xs, feed, point, w, run, eps, rtol, atol, seed, rng)
+    for rule, check in (("vjp", _check_vjp), ("jvp", _check_jvp)):
+        try:
+            problems += check(*context)
+        except RuleNotDefinedError:  # the op has no such rule: nothing to check
+            continue
+        except Exception as exc:  # the rule itself fails: report it at this step
+            problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}"))
+    return problems
+
+
+def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
     problems = []
 
     entrywise = sum(p.size for p in point) <= _ENTRYWISE
@@ -109,13 +130,14 @@ def check_op(
             )
         problems.append(("vjp", error, detail))
 
-    # forward: ⟨w, J v⟩ against the central derivative of t ↦ ⟨w, f(x + t v)⟩, when the op
-    # has a jvp
+    return problems
+
+
+def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
+    """⟨w, J v⟩ against the central derivative of t ↦ ⟨w, f(x + t v)⟩."""
+    problems = []
     v = [random_like(p, rng) for p in point]
-    try:
-        tangent_node = jvp(local, {x: value_node(t) for x, t in zip(xs, v)})
-    except NotImplementedError:
-        return problems
+    tangent_node = jvp(local, {x: value_node(t) for x, t in zip(xs, v)})
     exact = inner(w, Executor([tangent_node]).run(feed)[0])
     wide = [np.asarray(p, dtype=np.float64) for p in point]
 
