@@ -110,3 +110,95 @@ def test_python_dash_m(tmp_path):
         text=True,
     )
     assert done.returncode == 0 and (tmp_path / "p.html").exists()
+
+
+# -- limits and errors ----------------------------------------------------------------------
+def test_deep_and_long_expressions_are_built_iteratively_or_refused_clearly():
+    y, names = vz.parse_expression("-" * 1000 + "x")
+    assert vz.evaluate(y, {names["x"]: 2.0}) == 2.0
+    y, names = vz.parse_expression("+".join(["x"] * 1000))
+    assert vz.evaluate(y, {names["x"]: 1.0}) == 1000.0
+    y, names = vz.parse_expression("+".join(f"v{k}" for k in range(2000)))
+    assert len(names) == 2000
+    for text in ("-" * 50_000 + "x", "+".join(["x"] * 6000), "(" * 6000 + "x" + ")" * 6000):
+        with pytest.raises(
+            vz.ExpressionError, match="operators and parentheses \\(at most 5,000\\)"
+        ):
+            vz.parse_expression(text)
+    with pytest.raises(vz.ExpressionError, match="at most 100,000"):
+        vz.parse_expression("x" * 100_001)
+    with pytest.raises(vz.ExpressionError, match="empty"):
+        vz.parse_expression("   ")
+
+
+def run_cli(*args, cwd=None):
+    done = subprocess.run(
+        [sys.executable, "-m", "vizad", "walkthrough", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "output, message",
+    [
+        ("", "-o: the file name is empty"),
+        (".", "-o: . is a directory; give a file name such as ./walkthrough.html"),
+        ("missing/page.html", "-o: the directory missing does not exist"),
+    ],
+)
+def test_bad_outputs_are_one_line_with_status_2(tmp_path, output, message):
+    code, out, err = run_cli("x*y", "--at", "x=1", "y=2", "-o", output, cwd=tmp_path)
+    assert code == 2 and out == "" and err == f"error: {message}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_wrt_and_look_alike_names(tmp_path):
+    code, _, err = run_cli("x*y", "--at", "x=1", "y=2", "--wrt", "z", cwd=tmp_path)
+    assert (code, err) == (
+        2,
+        "error: --wrt gives 'z', which is not in the expression (it has x, y)\n",
+    )
+    # Python reads the micro sign µ as the Greek μ: so does --at
+    code, out, err = run_cli("\u00b5*y", "--at", "\u00b5=1", "y=2", "-o", "p.html", cwd=tmp_path)
+    assert code == 0, err
+
+
+def test_output_to_stdout(tmp_path):
+    code, out, err = run_cli("x*y", "--at", "x=1", "y=2", "-o", "-", cwd=tmp_path)
+    assert code == 0 and out.startswith("<!DOCTYPE html>") and err == ""
+    assert list(tmp_path.iterdir()) == []  # no file named "-"
+
+
+def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsys):
+    import vizad.export as export
+
+    target = tmp_path / "page.html"
+    target.write_text("the previous page")
+
+    class FullDisk:
+        def __init__(self, fd, *args, **kwargs):
+            self.fd = fd
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            import os
+
+            os.close(self.fd)
+
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(export.os, "fdopen", FullDisk)
+    x, y = vz.Variable("x"), vz.Variable("y")
+    with pytest.raises(OSError, match="No space left"):
+        vz.export_html(vz.trace_reverse(x * y, [x, y], {x: 1.0, y: 2.0}), target)
+    assert target.read_text() == "the previous page"
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # no temporary file left
+    code = main(["walkthrough", "x*y", "--at", "x=1", "y=2", "-o", str(target)])
+    assert code == 2 and target.read_text() == "the previous page"
+    assert capsys.readouterr().err == f"error: cannot write {target}: No space left on device\n"

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from pathlib import Path
 
-from .errors import ArgumentError, VizadError
+from .errors import ArgumentError, ExpressionError, VizadError
 from .expr import parse_expression
+from .export import page_html
 
 __all__ = ["main"]
 
@@ -27,7 +29,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="the value of every variable, e.g. x1=2 x2=5",
     )
-    walk.add_argument("-o", "--output", default="walkthrough.html", type=Path)
+    walk.add_argument(
+        "-o",
+        "--output",
+        default="walkthrough.html",
+        help="the HTML file to write (default walkthrough.html); - writes to standard output",
+    )
     walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
     walk.add_argument(
         "--wrt",
@@ -41,17 +48,25 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _name(typed: str, names: dict, option: str) -> str:
+    """A name typed on the command line as the parser reads names (Python normalises them,
+    NFKC: the micro sign µ is the Greek μ), or an ArgumentError naming what differs."""
+    name = unicodedata.normalize("NFKC", typed)
+    if name not in names:
+        listed = ", ".join(names) or "no variables"
+        raise ArgumentError(
+            f"{option} gives {typed!r}, which is not in the expression (it has {listed})"
+        )
+    return name
+
+
 def _values(pairs: list[str], names: dict) -> dict:
     feed = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
             raise ArgumentError(f"--at takes NAME=VALUE pairs; got {pair!r}")
-        if name not in names:
-            raise ArgumentError(
-                f"--at gives {name!r}, which is not in the expression "
-                f"(it has {', '.join(names) or 'no variables'})"
-            )
+        name = _name(name, names, "--at")
         try:
             feed[names[name]] = float(value)
         except ValueError:
@@ -67,21 +82,50 @@ def main(argv: list[str] | None = None) -> int:
     from . import export_html, trace_forward, trace_reverse
 
     try:
+        output = _output(args.output)
         y, names = parse_expression(args.expression)
         feed = _values(args.at, names)
-        chosen = [names[n] for n in args.wrt] if args.wrt else None
-        if args.wrt and any(n not in names for n in args.wrt):
-            raise ArgumentError(f"--wrt names a variable not in the expression: {args.wrt}")
+        chosen = [names[_name(n, names, "--wrt")] for n in args.wrt] if args.wrt else None
         if args.mode == "reverse":
             trace = trace_reverse(y, chosen, feed, decimals=args.decimals)
         else:
             seed = chosen[0] if chosen else next(iter(names.values()))
             trace = trace_forward(y, feed, {seed: 1.0}, decimals=args.decimals)
-        path = export_html(
-            trace, args.output, view=args.view, title=f"{args.expression} at " + ", ".join(args.at)
-        )
-    except VizadError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        title = f"{args.expression} at " + ", ".join(args.at)
+        if output is None:  # -o -: the page on standard output
+            sys.stdout.write(page_html(trace, view=args.view, title=title))
+            return 0
+        path = export_html(trace, output, view=args.view, title=title)
+    except ExpressionError as exc:  # the expression, with a caret under the problem
+        sys.stderr.write(f"error: {exc}\n")
         return 2
-    print(f"wrote {path} ({len(trace.steps)} steps, {args.mode} mode)")
+    except VizadError as exc:
+        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
+        return 2
+    except OSError as exc:  # cannot write the file (permissions, a full disk)
+        sys.stderr.write(f"error: cannot write {args.output}: {exc.strerror or exc}\n")
+        return 2
+    sys.stdout.write(f"wrote {path} ({len(trace.steps)} steps, {args.mode} mode)\n")
     return 0
+
+
+def _output(text: str) -> Path | None:
+    """The file ``-o`` names (None for standard output), checked before any work."""
+    if text == "-":
+        return None
+    if not text.strip():
+        raise ArgumentError("-o: the file name is empty")
+    path = Path(text)
+    if path.is_dir():
+        raise ArgumentError(
+            f"-o: {text} is a directory; give a file name such as {text}/walkthrough.html"
+        )
+    if not path.parent.is_dir():
+        raise ArgumentError(f"-o: the directory {path.parent} does not exist")
+    return path
+
+
+def _one_line(message: str) -> str:
+    """An error message on one line (expression errors draw a caret on the lines below)."""
+    first, *rest = message.splitlines() or [""]
+    return first if not rest else first + " — " + " / ".join(r.strip() for r in rest if r.strip())

@@ -4,6 +4,8 @@ network. For course websites and slides."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 from .errors import ArgumentError
@@ -13,7 +15,7 @@ from .widget import Stepper
 from .widget.frames import check_failures, walkthrough_data
 from .widget.page import data_script, graphviz_module, mount_script, needs_graphviz, style
 
-__all__ = ["export_html"]
+__all__ = ["export_html", "page_html"]
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -39,7 +41,30 @@ def export_html(
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
     ``dot`` program the page carries Graphviz compiled to WebAssembly (~0.8 MB) and lays the
-    views out when it opens."""
+    views out when it opens. The file is written whole or not at all (a temporary file in the
+    same directory, then renamed)."""
+    page = page_html(target, title=title, view=view)
+    path = Path(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(page)
+        os.chmod(temporary, 0o666 & ~_umask())  # as a plain open() would have made it
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def page_html(target, *, title: str | None = None, view: str | None = None) -> str:
+    """The self-contained HTML page of :func:`export_html`, as a string."""
     if isinstance(target, Stepper):
         trace, failures = target.trace, dict(target.failures)
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
@@ -68,6 +93,4 @@ def export_html(
             "vz-root", "vz-data", focus=True, graphviz_id="vz-graphviz" if graphviz else None
         ),
     )
-    path = Path(path)
-    path.write_text(page, encoding="utf-8")
-    return path
+    return page
