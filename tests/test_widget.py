@@ -64,7 +64,8 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
 
 
 def test_the_component_is_real_files():
-    from vizad.widget.stepper import STATIC, Stepper
+    from vizad.widget.page import STATIC
+    from vizad.widget.stepper import Stepper
 
     assert str(Stepper._esm) == (STATIC / "stepper.js").read_text()
     assert str(Stepper._css) == (STATIC / "stepper.css").read_text()

@@ -431,10 +431,20 @@ def test_saved_tutorial_shows_its_walkthrough_without_running(browser, jupyterla
     page.goto(f"{url}/lab/tree/saved.ipynb?reset")
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_timeout(5000)
-    page.screenshot(path=artifact("saved-tutorial.png"), full_page=True)
+    page.screenshot(path=artifact("saved-tutorial.png"))
+    # JupyterLab renders only the cells near the viewport: scroll down to the stepper's
+    # (later cells are in the page but hidden until scrolled to: their innerText is empty)
+    page.mouse.move(640, 450)  # over the notebook
+    for _ in range(60):
+        shown = page.locator(".jp-OutputArea-output").all_inner_texts()
+        if any("Step 6 of 7" in t for t in shown):
+            break
+        page.mouse.wheel(0, 400)
+        page.wait_for_timeout(200)
+    page.screenshot(path=artifact("saved-tutorial-scrolled.png"))
     texts = page.locator(".jp-OutputArea-output").all_inner_texts()
     assert not any(t.startswith("<vizad Stepper") for t in texts)
-    assert any("Step 6 of 7: v₂ = x₂" in t for t in texts), texts[-3:]
+    assert any("Step 6 of 7: v₂ = x₂" in t for t in texts), texts
     output = page.locator(".jp-OutputArea-output", has_text="Step 6 of 7: v₂ = x₂").last
     output.scroll_into_view_if_needed()
     output.screenshot(path=artifact("saved-tutorial-stepper.png"))

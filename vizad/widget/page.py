@@ -66,7 +66,7 @@ def mount_script(
     """A module script: the component (stepper.js, inlined) and one call of its ``mount``
     on element ``root_id`` with the data of element ``data_id`` (and the Graphviz module's
     text in element ``graphviz_id``, for views the browser lays out)."""
-    js = (STATIC / "stepper.js").read_text(encoding="utf-8")
+    js = component_module()
     options = json.dumps({"focus": focus, "replace": replace, "graphvizId": graphviz_id})
     return (
         f'<script type="module">\n{js}\n'
@@ -74,7 +74,15 @@ def mount_script(
     )
 
 
+@functools.cache
+def component_module() -> str:
+    """The text of the browser component (``static/stepper.js``)."""
+    return (STATIC / "stepper.js").read_text(encoding="utf-8")
+
+
+@functools.cache
 def style() -> str:
+    """The component's CSS (``static/stepper.css``)."""
     return (STATIC / "stepper.css").read_text(encoding="utf-8")
 
 

@@ -13,7 +13,7 @@ import anywidget
 import traitlets
 
 from ..render.dot import MIN_SCALE, NOTEBOOK_WIDTH
-from .page import STATIC, graphviz_module
+from .page import component_module, graphviz_module, style
 
 __all__ = ["Picture", "picture_bundle"]
 
@@ -22,8 +22,10 @@ class Picture(anywidget.AnyWidget):
     """The DOT source ``dot`` laid out in the browser, sized like a drawing in a notebook (its
     natural size, or narrower down to MIN_SCALE of it when wider than NOTEBOOK_WIDTH px)."""
 
-    _esm = STATIC / "stepper.js"
-    _css = STATIC / "stepper.css"
+    # the files' text, not their paths: anywidget watches a path for changes with a callback
+    # that holds every widget made from it forever (a leak of every trace ever shown)
+    _esm = component_module()
+    _css = style()
 
     picture = traitlets.Dict().tag(sync=True)
     _graphviz = traitlets.Unicode("").tag(sync=True)

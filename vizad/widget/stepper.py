@@ -19,9 +19,16 @@ from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from .frames import check_failures, walkthrough_data
-from .page import STATIC, fragment, graphviz_module, needs_graphviz, snapshot_html
+from .page import (
+    component_module,
+    fragment,
+    graphviz_module,
+    needs_graphviz,
+    snapshot_html,
+    style,
+)
 
-__all__ = ["Stepper", "step", "STATIC"]
+__all__ = ["Stepper", "step"]
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -37,8 +44,10 @@ class Stepper(anywidget.AnyWidget):
     to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1".
     """
 
-    _esm = STATIC / "stepper.js"
-    _css = STATIC / "stepper.css"
+    # the files' text, not their paths: anywidget watches a path for changes with a callback
+    # that holds every widget made from it forever (a leak of every trace ever shown)
+    _esm = component_module()
+    _css = style()
 
     step = traitlets.Int(1).tag(sync=True)
     view = traitlets.Unicode("").tag(sync=True)
@@ -101,7 +110,19 @@ class Stepper(anywidget.AnyWidget):
             data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
         )
 
+    def close(self) -> None:
+        """Close the widget and release what it holds (the trace, its layouts and frames), so
+        that a closed stepper kept in a variable does not keep a large walkthrough alive."""
+        super().close()
+        self._layouts = {}
+        self.failures = {}
+        self.set_trait("data", {})
+        self.set_trait("_graphviz", "")
+        self.trace = None
+
     def __repr__(self) -> str:
+        if self.trace is None:
+            return "<vizad Stepper: closed>"
         return (
             f"<vizad Stepper: {self.trace.mode} mode, step {self.step} of {self.n_steps}, "
             f"{self.view} view>"
