@@ -298,3 +298,23 @@ def test_a_closed_stepper_releases_its_trace():
     del trace
     gc.collect()
     assert ref() is None and repr(stepper) == "<vizad Stepper: closed>"
+
+
+def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
+    import time
+
+    from vizad.render.dot import run_dot
+
+    x1 = vz.Variable("x1")
+    y = x1
+    for _ in range(100):  # x1 read 101 times: dot took 44 s on the full adjoint view
+        y = y + x1
+    trace = vz.trace_reverse(y, [x1], {x1: 1.0})
+    for view in trace.views:
+        drawing = vz.draw(trace, view)
+        assert "bands" in repr(drawing), repr(drawing)
+        start = time.perf_counter()
+        run_dot(drawing.source, 30)
+        assert time.perf_counter() - start < 5
+    assert "image/svg+xml" in vz.draw(trace, "backprop")._repr_mimebundle_()
+    vz.Stepper(trace)

@@ -69,18 +69,18 @@ class Drawing(graphviz.Digraph):
             from ..widget.picture import picture_bundle
 
             return picture_bundle(browser_source(self.source), repr(self))
-        try:
-            bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
-        except GraphvizNotFoundError as exc:
+        try:  # the same bound as every layout: a drawing never hangs a notebook
+            svg = run_dot(self.source, DISPLAY_TIMEOUT)
+        except (GraphvizNotFoundError, RenderError) as exc:
             return {"text/plain": f"{self!r}\n({exc})"}
-        if "image/svg+xml" in bundle:
-            bundle["image/svg+xml"] = notebook_size(bundle["image/svg+xml"])
-        bundle.setdefault("text/plain", repr(self))
-        return bundle
+        return {"image/svg+xml": notebook_size(svg), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         return f"<vizad drawing: {self._vizad_summary}>"
 
+
+#: Seconds the dot program may take to lay out a drawing shown in a notebook.
+DISPLAY_TIMEOUT = 30.0
 
 #: In a notebook, a drawing wider than this (CSS px) is shown smaller, down to MIN_SCALE of its
 #: natural size (text stays legible; wider still, it scrolls).
