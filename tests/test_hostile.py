@@ -318,3 +318,52 @@ def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
         assert time.perf_counter() - start < 5
     assert "image/svg+xml" in vz.draw(trace, "backprop")._repr_mimebundle_()
     vz.Stepper(trace)
+
+
+class _WrongShapeVjp(vz.Op):
+    name, arity = "wrong_shape_vjp", 1
+
+    def compute(self, x):
+        return np.sum(x)
+
+    def vjp(self, node, adjoint):
+        return [adjoint * 2.0]  # forgot to broadcast back to x's shape
+
+
+class _ReturnsNone(vz.Op):
+    name, arity = "returns_none", 1
+
+    def compute(self, x):
+        x * 2  # forgot the return
+
+
+@pytest.mark.parametrize(
+    "build, feed, message",
+    [
+        # a seed of shape (3,) for a scalar output
+        (lambda x: vz.gradients(vz.sin(x), [x], seed=np.ones(3))[0], 1.0,
+         r"the adjoint of x, has shape \(3,\) but x has shape \(\)"),
+        # (2, 1) for a (2,) output
+        (lambda x: vz.gradients(vz.sin(x), [x], seed=np.ones((2, 1)))[0], np.ones(2),
+         r"has shape \(2, 2\) but x has shape \(2,\)"),
+        # a jvp tangent of the wrong shape
+        (lambda x: vz.jvp(vz.sin(x), {x: np.ones(1)}), np.ones(3),
+         r"the tangent given for x, has shape \(1,\) but x has shape \(3,\)"),
+        # a custom vjp of the wrong shape, where shapes are unknown until run time
+        (lambda x: vz.gradients(_WrongShapeVjp()(x), [x])[0], np.ones(3),
+         r"the (partial adjoint from wrong_shape_vjp|adjoint) of x, has shape \(\) but x has "
+         r"shape \(3,\)"),
+    ],
+)  # fmt: skip
+def test_derived_values_of_the_wrong_shape_are_caught_at_run_time(build, feed, message):
+    x = vz.Variable("x")
+    with pytest.raises(vz.ShapeError, match=message):
+        vz.evaluate(build(x), {x: feed})
+
+
+def test_a_compute_that_returns_none_and_booleans_in_float_functions():
+    x = vz.Variable("x")
+    with pytest.raises(vz.EvaluationError, match="op 'returns_none' returned None"):
+        vz.evaluate(_ReturnsNone()(x) + 1, {x: 1.0})
+    assert vz.evaluate(vz.log(x), {x: True}).dtype == np.float64  # numpy alone: float16
+    assert vz.evaluate(vz.exp(x), {x: np.float32(1.0)}).dtype == np.float32

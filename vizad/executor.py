@@ -56,6 +56,16 @@ class Executor:
         self._differentiated = frozenset(
             w for r in records.values() for w in _differentiated(r) if w.op is VARIABLE
         )
+        # checked on the first run only: each adjoint or tangent in the plan has the shape of
+        # the value it is the adjoint or tangent of (a seed, a tangent or a custom rule of the
+        # wrong shape would otherwise broadcast silently)
+        self._shape_checks = [
+            (slot[made], slot[of], what)
+            for r in records.values()
+            for made, of, what in _derived_pairs(r)
+            if made in slot and of in slot
+        ]
+        self._validated = False
 
     def run(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
         """The values of the nodes (numpy arrays; tuples of arrays for tuple values)."""
@@ -75,7 +85,12 @@ class Executor:
             self._check_feed_keys(feed_dict)
         k = -1
         try:
-            if keep_all:
+            if not self._validated:  # the first run keeps and checks every value
+                for fn, inputs, k in self._steps:
+                    values[k] = fn(*[values[i] for i in inputs])
+                    if values[k] is None:
+                        raise _ReturnedNone()
+            elif keep_all:
                 for fn, inputs, k in self._steps:
                     values[k] = fn(*[values[i] for i in inputs])
             else:
@@ -86,12 +101,33 @@ class Executor:
                     values[k] = fn(*[values[i] for i in inputs])
                     for i in dead:
                         values[i] = None
+        except _ReturnedNone:
+            node = self._order[k]
+            raise EvaluationError(
+                f"{node._describe()}: op {node.op.name!r} returned None; its compute must "
+                "return the value"
+            ) from None
         except Exception as exc:
             node = self._order[k]
             raise _evaluation_error(
                 node, [values[self._slot[i]] for i in node.inputs], exc
             ) from None
+        if not self._validated:
+            self._validate(values)
         return values
+
+    def _validate(self, values: list[Any]) -> None:
+        """The first run's check that derived values have the shapes of what they are
+        derived from."""
+        for made, of, what in self._shape_checks:
+            got, want = shape_of(values[made]), shape_of(values[of])
+            if got != want:
+                node, target = self._order[made], self._order[of]
+                raise ShapeError(
+                    f"{node._describe()}, {what} {target._short()}, has shape {got} but "
+                    f"{target._short()} has shape {want}"
+                )
+        self._validated = True
 
     def _check_feed_keys(self, feed_dict: Mapping[Node, Any]) -> None:
         """Refuse values for constants and computed nodes of this plan (they would be
@@ -129,6 +165,35 @@ def _with_releases(steps: list, keep: set[int]) -> list:
         if i in computed and i not in keep:
             dead[s].append(i)
     return [(fn, inputs, k, tuple(d)) for (fn, inputs, k), d in zip(steps, dead)]
+
+
+class _ReturnedNone(Exception):
+    """An op's compute returned None (the first run checks every value)."""
+
+
+def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
+    """(derived node, the node it derives from, what it is) for an extension record: the
+    seed, each adjoint and each partial adjoint (reverse mode); each tangent (forward)."""
+    pairs = []
+    adjoint = getattr(record, "adjoint", None)
+    if adjoint is not None:  # Adjoints
+        pairs.append((record.seed, record.output, "the seed of"))
+        for node in record.order:
+            pairs.append((adjoint(node), node, "the adjoint of"))
+            for p in record.partials(node):
+                pairs.append((p.node, node, f"the partial adjoint from {p.consumer.op.name} of"))
+    else:  # Tangents
+        for node, seed in record.seeds.items():
+            # a tangent given as an array must have the input's shape (a number, or a 0-d
+            # array, is broadcast to it)
+            raw = seed.inputs[0] if seed.op.name == "broadcast_to" else seed
+            if raw.op is CONSTANT and np.ndim(raw.attrs["value"]) > 0:
+                pairs.append((raw, node, "the tangent given for"))
+        for node in record.order:
+            tangent = record.tangent(node)
+            if tangent is not None:
+                pairs.append((tangent, node, "the tangent of"))
+    return pairs
 
 
 def _differentiated(record) -> tuple:

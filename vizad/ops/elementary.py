@@ -15,6 +15,14 @@ from .arithmetic import div, mul, neg, sub
 __all__ = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "heaviside"]
 
 
+def _real(x):
+    """``x``, with booleans as float64: numpy gives float16 for np.log(True), which loses
+    all but three digits."""
+    if type(x) is bool or getattr(x, "dtype", None) == np.bool_:
+        return np.asarray(x, dtype=np.float64)
+    return x
+
+
 class _Unary(ElementwiseOp):
     arity = 1
     #: LaTeX template of the op, with {x} for the argument.
@@ -38,7 +46,7 @@ class Exp(_Unary):
     template, partial_template = "e^{{{x}}}", "e^{{{x}}}"
 
     def compute(self, x):
-        return np.exp(x)
+        return np.exp(_real(x))
 
     def partials(self, node):
         return [node]
@@ -50,7 +58,7 @@ class Log(_Unary):
     template, partial_template = r"\ln {x}", r"\frac{{1}}{{{x}}}"
 
     def compute(self, x):
-        return np.log(x)
+        return np.log(_real(x))
 
     def partials(self, node):
         return [div(1.0, node.inputs[0])]
@@ -62,7 +70,7 @@ class Sin(_Unary):
     template, partial_template = r"\sin {x}", r"\cos {x}"
 
     def compute(self, x):
-        return np.sin(x)
+        return np.sin(_real(x))
 
     def partials(self, node):
         return [cos(node.inputs[0])]
@@ -74,7 +82,7 @@ class Cos(_Unary):
     template, partial_template = r"\cos {x}", r"-\sin {x}"
 
     def compute(self, x):
-        return np.cos(x)
+        return np.cos(_real(x))
 
     def partials(self, node):
         return [neg(sin(node.inputs[0]))]
@@ -86,7 +94,7 @@ class Tanh(_Unary):
     template, partial_template = r"\tanh {x}", r"\left(1 - \tanh^{{2}} {x}\right)"
 
     def compute(self, x):
-        return np.tanh(x)
+        return np.tanh(_real(x))
 
     def partials(self, node):
         return [sub(1.0, mul(node, node))]
@@ -100,6 +108,7 @@ class Sigmoid(_Unary):
 
     def compute(self, x):
         # 1/(1+e^-x) for x >= 0 and e^x/(1+e^x) for x < 0: no overflow either way.
+        x = _real(x)
         e = np.exp(-np.abs(x))
         return np.where(np.greater_equal(x, 0), 1.0 / (1.0 + e), e / (1.0 + e))
 
@@ -126,7 +135,7 @@ class Sqrt(_Unary):
     template, partial_template = r"\sqrt{{{x}}}", r"\frac{{1}}{{2\sqrt{{{x}}}}}"
 
     def compute(self, x):
-        return np.sqrt(x)
+        return np.sqrt(_real(x))
 
     def partials(self, node):
         return [div(0.5, node)]
