@@ -308,3 +308,22 @@ def test_the_wheel_alone_lays_out_in_the_browser(browser, tmp_path, page_errors)
 def _no_layout_choice(monkeypatch):
     monkeypatch.delenv("VIZAD_LAYOUT", raising=False)
     assert os.environ.get("VIZAD_LAYOUT") is None
+
+
+def test_a_tex_name_in_the_exported_page_is_text(browser, tmp_path, page_errors):
+    """A variable named with TeX markup shows as typed in the exported page: no link, no
+    macro, nothing typeset."""
+    import vizad as vz
+
+    x = vz.Variable(r"$\href{https://example.org}{click}$")
+    path = vz.export_html(vz.trace_reverse(vz.sin(x) * x, [x], {x: 1.0}), tmp_path / "tex.html")
+    page = page_errors(browser.new_page(viewport={"width": 1024, "height": 768}))
+    page.goto(path.as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-panel")
+    page.locator(f"{ROOT} .vz-last").click()
+    assert page.locator('a[href*="example.org"]').count() == 0
+    assert page.locator("mjx-container").count() == 0
+    assert r"\href{https://example.org}{click}" in page.locator(ROOT).inner_text()
+    page.screenshot(path=artifact("tex-name-export.png"))
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
