@@ -64,6 +64,7 @@ from .graph import numbering, ranked_order, topo_sort
 from .executor import Executor, evaluate
 from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
+from .jacobian import hvp, jacobian
 from .gradcheck import (
     DirectionCheck,
     GradcheckReport,
@@ -108,6 +109,8 @@ __all__ = [
     "scope",
     "tensor",
     "EagerNode",
+    "jacobian",
+    "hvp",
     "diagnose",
     "Diagnosis",
     "exercises",
