@@ -53,9 +53,9 @@ notebooks: setup-test graphviz
 gallery: setup-test graphviz
 	$(PY) docs/gallery.py
 
-## make golden: rewrite the golden DOT files of tests/golden/ (review the diff before committing)
+## make golden: rewrite the golden DOT and LaTeX files of tests/golden/ (review the diff first)
 golden: setup-test graphviz
-	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py -k golden
+	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py tests/test_latex.py -k golden
 
 ## make frontend: rebuild vizad/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
 ## without `dot`) from frontend/ with the versions pinned in its lockfile; needs Node and npm,

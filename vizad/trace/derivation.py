@@ -31,6 +31,12 @@ class Derivation:
     def _repr_latex_(self) -> str:
         return "$$" + self.latex() + "$$"
 
+    def to_latex(self) -> str:
+        """The lines as a LaTeX ``align*`` environment (amsmath), aligned at their first
+        "=", for slides and handouts."""
+        body = " \\\\\n".join("  " + _align(line) for line in self.lines)
+        return "\\begin{align*}\n" + body + "\n\\end{align*}\n"
+
     def __str__(self) -> str:
         return "\n".join(latex_to_text(line) for line in self.lines)
 

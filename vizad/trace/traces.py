@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from ..errors import ArgumentError, StepNotFoundError
 from ..node import Node
 from ..reverse import AdjointRole
-from ..text import format_value, latex_to_text
+from ..text import format_value, latex_to_text, latex_value
 from .derivation import Derivation, forward_line, reverse_line
 from .display import html_table, text_table
 from .names import Names
@@ -163,6 +163,25 @@ class Trace:
         d = self.decimals if decimals is None else decimals
         return self._header(), [self._row(step, d) for step in self.steps]
 
+    def to_latex(self, decimals: int | None = None) -> str:
+        """The walkthrough's table as LaTeX: a booktabs ``tabular`` with the columns of the
+        lecture's v̇ᵢ or v̄ᵢ table (needs ``\\usepackage{booktabs}``)."""
+        d = self.decimals if decimals is None else decimals
+        header = " & ".join(self._latex_header())
+        rows = [" & ".join(self._latex_row(step, d)) + r" \\" for step in self.steps]
+        return "\n".join(
+            [
+                r"\begin{tabular}{r" + "l" * (len(self._latex_header()) - 1) + "}",
+                r"\toprule",
+                header + r" \\",
+                r"\midrule",
+                *rows,
+                r"\bottomrule",
+                r"\end{tabular}",
+                "",
+            ]
+        )
+
     def check(
         self, eps: float = 1e-3, rtol: float | None = None, atol: float | None = None, seed: int = 0
     ) -> list:
@@ -276,6 +295,25 @@ class ReverseTrace(Trace):
     def _header(self):
         return ["step", "vᵢ", "definition", "value", "partial adjoints v̄ᵢ→ⱼ", "v̄ᵢ"]
 
+    def _latex_header(self):
+        return ["step", "$v_i$", "definition", "value", r"partial adjoints $\bar v_{i\to j}$",
+                r"$\bar v_i$"]  # fmt: skip
+
+    def _latex_row(self, step: ReverseStep, d: int) -> list[str]:
+        partial = self.names.partial
+        parts = ", ".join(
+            f"${partial(step.node, c.consumer, c.index).latex} = {latex_value(c.partial, d)}$"
+            for c in step.contributions
+        )
+        return [
+            str(step.index + 1),
+            f"${step.symbol}$",
+            f"${step.definition}$",
+            f"${latex_value(step.value, d)}$",
+            parts or "seed",
+            f"${latex_value(step.adjoint, d)}$",
+        ]
+
     def _row(self, step: ReverseStep, d: int) -> list[str]:
         partial = self.names.partial
         parts = (
@@ -350,6 +388,19 @@ class ForwardTrace(Trace):
 
     def _header(self):
         return ["step", "vᵢ", "definition", "value", "tangent rule", "v̇ᵢ"]
+
+    def _latex_header(self):
+        return ["step", "$v_i$", "definition", "value", "tangent rule", r"$\dot v_i$"]
+
+    def _latex_row(self, step: ForwardStep, d: int) -> list[str]:
+        return [
+            str(step.index + 1),
+            f"${step.symbol}$",
+            f"${step.definition}$",
+            f"${latex_value(step.value, d)}$",
+            f"${forward_line(step, self.names, d)}$",
+            f"${latex_value(step.tangent, d)}$",
+        ]
 
     def _row(self, step: ForwardStep, d: int) -> list[str]:
         rule = latex_to_text(forward_line(step, self.names, d))
