@@ -18,6 +18,7 @@ lab: setup-notebook graphviz
 ## Debian's chromium: installed here when we may, otherwise those tests are skipped)
 test: setup-test graphviz lint
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
+	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	$(PY) -m pytest
 
 ## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)

@@ -75,6 +75,7 @@ from .gradcheck import (
 from .render import Drawing, Layout, draw
 from .widget import Stepper, step
 from .export import export_html
+from .frames import export_frames
 from .diagnose import Diagnosis, diagnose
 from . import exercises
 from .expr import parse_expression
@@ -111,6 +112,7 @@ __all__ = [
     "EagerNode",
     "jacobian",
     "hvp",
+    "export_frames",
     "diagnose",
     "Diagnosis",
     "exercises",

@@ -1,6 +1,8 @@
-"""The command line for lecturers: a walkthrough as a self-contained HTML page.
+"""The command line for lecturers: a walkthrough as a self-contained HTML page, or one
+picture per step for slides.
 
 python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
+python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
 """
 
 from __future__ import annotations
@@ -45,6 +47,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     walk.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
     walk.add_argument("--decimals", type=int, default=3)
+    frames = commands.add_parser("frames", help="write one picture per step (for slides)")
+    frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
+    frames.add_argument("--at", nargs="+", required=True, metavar="NAME=VALUE")
+    frames.add_argument("-o", "--output", default="frames", help="the directory to write")
+    frames.add_argument("--format", choices=["svg", "pdf", "png"], default="svg")
+    frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
+    frames.add_argument("--wrt", nargs="+", metavar="NAME")
+    frames.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
+    frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
+    frames.add_argument("--decimals", type=int, default=3)
     return parser
 
 
@@ -79,10 +91,10 @@ def _values(pairs: list[str], names: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from . import export_html, trace_forward, trace_reverse
+    from . import export_frames, export_html, trace_forward, trace_reverse
 
     try:
-        output = _output(args.output)
+        output = _output(args.output) if args.command == "walkthrough" else None
         y, names = parse_expression(args.expression)
         feed = _values(args.at, names)
         chosen = [names[_name(n, names, "--wrt")] for n in args.wrt] if args.wrt else None
@@ -91,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             seed = chosen[0] if chosen else next(iter(names.values()))
             trace = trace_forward(y, feed, {seed: 1.0}, decimals=args.decimals)
+        if args.command == "frames":
+            paths = export_frames(
+                trace, args.output, format=args.format, view=args.view, scale=args.scale
+            )
+            sys.stdout.write(f"wrote {len(paths)} {args.format.upper()} frames to {args.output}\n")
+            return 0
         title = f"{args.expression} at " + ", ".join(args.at)
         if output is None:  # -o -: the page on standard output
             sys.stdout.write(page_html(trace, view=args.view, title=title))

@@ -37,6 +37,7 @@ def draw(
     detail: bool = False,
     reads: bool = False,
     collapse=None,
+    caption: str = "",
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
@@ -56,7 +57,8 @@ def draw(
     collapse their scopes before anything else is summarised. Tensors show their shape and a heatmap
     (blue negative, red positive, with the largest magnitude written under it). Graphs with
     more than ``max_boxes`` boxes are summarised (the picture says what was collapsed).
-    Display it in Jupyter, or ``.render(format="png")`` it for slides.
+    ``caption`` adds a line under the title. Display it in Jupyter, or
+    ``.render(format="png")`` it for slides.
     """
     scene = scene_for(
         target,
@@ -68,12 +70,15 @@ def draw(
         max_boxes=max_boxes,
     )
     if step is None:
-        return to_drawing(scene)
+        return to_drawing(scene, caption=caption)
     k = scene.trace.index(step) if scene.trace is not None else step
     lit = highlight(scene, k)
     return to_drawing(
         scene,
         lit.states,
         lit.edges,
-        caption=f"step {k + 1} of {len(scene.trace.steps)}: {scene.trace.steps[k].label}",
+        caption=[
+            f"step {k + 1} of {len(scene.trace.steps)}: {scene.trace.steps[k].label}",
+            caption,
+        ],
     )

@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Sequence, Mapping
 
 import graphviz
 
@@ -108,7 +108,7 @@ def to_drawing(
     scene: Scene,
     states: Mapping[str, str] | None = None,
     edge_highlights: frozenset[str] = frozenset(),
-    caption: str = "",
+    caption: str | Sequence[str] = "",
 ) -> Drawing:
     """The DOT of ``scene``, each box styled by its kind and its step state. A box's DOT name
     is its name (v̄₃→₅), so that the SVG's tooltips say what the box is."""
@@ -119,7 +119,8 @@ def to_drawing(
     drawing._vizad_summary = f"{scene.title}; {forward} forward and {extension} extension boxes" + (
         f"; {scene.note}" if scene.note else ""
     )
-    label = [scene.title] + ([scene.note] if scene.note else []) + ([caption] if caption else [])
+    captions = [caption] if isinstance(caption, str) else list(caption)
+    label = [scene.title] + ([scene.note] if scene.note else []) + [c for c in captions if c]
     drawing.attr(
         "graph",
         rankdir="LR",
@@ -304,15 +305,15 @@ def browser_source(source: str) -> str:
     return source.replace(f'fontname="{FONT}"', f'fontname="{BROWSER_FONT}"')
 
 
-def run_dot(source: str, timeout: float) -> str:
-    """SVG of DOT ``source`` from Graphviz's ``dot`` program (GraphvizNotFoundError when it
-    is missing, RenderError when it fails or takes longer than ``timeout`` seconds)."""
+def run_dot_format(source: str, fmt: str, timeout: float, what: str | None = None) -> bytes:
+    """The picture of DOT ``source`` in format ``fmt`` (svg, pdf, png) from the ``dot``
+    program, bounded by ``timeout`` seconds (GraphvizNotFoundError, RenderError)."""
     exe = shutil.which("dot")
     if exe is None:
-        raise GraphvizNotFoundError("laying out a graph")
+        raise GraphvizNotFoundError(what or f"writing {fmt.upper()} files")
     try:
         done = subprocess.run(
-            [exe, "-Tsvg"], input=source.encode(), capture_output=True, timeout=timeout, check=False
+            [exe, f"-T{fmt}"], input=source.encode(), capture_output=True, timeout=timeout
         )
     except subprocess.TimeoutExpired:
         raise RenderError(
@@ -321,4 +322,10 @@ def run_dot(source: str, timeout: float) -> str:
         ) from None
     if done.returncode != 0:
         raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
-    return done.stdout.decode()
+    return done.stdout
+
+
+def run_dot(source: str, timeout: float) -> str:
+    """SVG of DOT ``source`` from Graphviz's ``dot`` program (GraphvizNotFoundError when it
+    is missing, RenderError when it fails or takes longer than ``timeout`` seconds)."""
+    return run_dot_format(source, "svg", timeout, "laying out a graph").decode()
