@@ -174,7 +174,10 @@ def test_check_finds_a_wrong_vjp_at_its_node(lecture):
     trace = vz.trace_reverse(y, [x1, x2], feed)
     (failure,) = trace.check()
     assert failure.node is square and failure.op == "wrong_square" and failure.rule == "vjp"
-    assert failure.label == trace.label(square) and failure.step == trace.step_of(square).index + 1
+    # marked where the wrong partial adjoint v̄₍product₎→₍square₎ shows: the step of its input
+    assert failure.label == trace.label(product)
+    assert failure.step == trace.step_of(product).index + 1
+    assert "should be" in failure.message
     assert failure.error > 1.0  # Jᵀw is off by v₄·w: half of what it should be
     assert "wrong_square" in str(failure)
     # the custom op has no jvp: forward mode says so, clearly

@@ -86,7 +86,7 @@ def test_failing_steps_are_marked():
     x = vz.Variable("x")
     square = WrongSquare()(x)
     s = vz.Stepper(vz.trace_reverse(vz.sin(square), [x], {x: 0.7}))
-    bad = s.trace.step_of(square).index
+    bad = s.trace.step_of(x).index  # where the wrong partial adjoint of x shows
     assert list(s.failures) == [bad] and s.data["failed"] == [bad]
     record = s.data["steps"][bad]
     assert record["failed"] and 'class="vz-fail"' in record["panel"]

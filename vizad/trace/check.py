@@ -12,10 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import RuleNotDefinedError
+from ..errors import RuleNotDefinedError, StepNotFoundError
 from ..executor import Executor
 from ..forward import jvp
-from ..gradcheck import central_derivative, default_tolerances, gradcheck, value_node
+from ..gradcheck import (
+    central_derivative,
+    default_tolerances,
+    gradcheck,
+    numerical_gradient,
+    value_node,
+)
 from ..node import Node, Variable, constant
 from ..ops import make_tuple
 from ..tree import inner, leaves, max_abs, random_like
@@ -37,26 +43,80 @@ def check_trace(
         if not node.inputs:
             continue
         inputs = [trace.values[i] for i in node.inputs]
-        for rule, error, detail in check_op(node, inputs, eps, rtol, atol, seed):
+        for rule, error, detail, k in check_op(node, inputs, eps, rtol, atol, seed, indices=True):
             args = ", ".join(trace.label(i) for i in node.inputs)
+            where, label = step, step.label
+            wrong = ""
+            if rule == "vjp" and k is not None and trace.mode == "reverse":
+                # the wrong partial adjoint v̄ₖ→ⱼ is shown at the step of input k: mark that
+                # step, with the value the rule should have given beside the one it gave
+                try:
+                    target = trace.step_of(node.inputs[k])
+                except StepNotFoundError:  # an input that is not differentiated
+                    target = None
+                if target is not None:
+                    where, label = target, target.label
+                    wrong = _expected_beside_got(trace, node, inputs, k, decimals=trace.decimals)
             failures.append(
                 CheckFailure(
-                    step=step.index + 1,
+                    step=where.index + 1,
                     node=node,
-                    label=step.label,
+                    label=label,
                     op=node.op.name,
                     rule=rule,
                     error=error,
-                    message=f"step {step.index + 1}, {step.label} = {node.op.name}({args}): "
+                    message=f"step {where.index + 1}, {label}: from {step.label} = "
+                    f"{node.op.name}({args}): "
                     + (
                         f"the {rule} of op {node.op.name!r} {detail}"
                         if math.isnan(error)
                         else f"the {rule} of op {node.op.name!r} disagrees with central "
                         f"differences by {error:.3g} ({detail})"
-                    ),
+                    )
+                    + wrong,
                 )
             )
     return failures
+
+
+def _expected_beside_got(trace, node: Node, inputs: list[Any], k: int, decimals: int) -> str:
+    """ "; v̄₃→₄ = got, should be expected": the partial adjoint that ``node``'s vjp passed
+    to input ``k`` in the walkthrough, and what central differences of its op give at the
+    walkthrough's adjoint of ``node``."""
+    from ..text import format_value  # noqa: PLC0415
+
+    step = trace.step_of(node.inputs[k])
+    contribution = next(
+        (c for c in step.contributions if c.consumer is node and c.index == k), None
+    )
+    if contribution is None:
+        return ""
+    xs: list[Node] = []
+    args = [_variables(value, f"input{j}", xs) for j, value in enumerate(inputs)]
+    local = node.op(*args, **dict(node.attrs))
+    feed = {x: _leaf_value(x, inputs) for x in xs}
+    position = [_input_of(x) for x in xs].index(k)
+    expected = numerical_gradient(local, xs, feed, cotangent=trace.adjoint(node))[position]
+    name = trace.names.partial(node.inputs[k], node, k).text
+    return (
+        f"; {name} = {format_value(contribution.partial, decimals)}, "
+        f"should be {format_value(expected, decimals)}"
+    )
+
+
+def _leaf_value(x: Node, inputs: list[Any]) -> np.ndarray:
+    """The value a Variable made by :func:`_variables` stands for ("input3.1": element 1 of
+    the tuple value of input 3)."""
+    path = [int(p) for p in x.name.removeprefix("input").split(".")]
+    value = inputs[path[0]]
+    for j in path[1:]:
+        value = value[j]
+    return np.asarray(value)
+
+
+def _input_of(x: Node) -> int:
+    """The input position of a Variable made by :func:`_variables` ("input3" or "input3.1")."""
+    return int(x.name.split(".")[0].removeprefix("input"))
 
 
 def check_op(
@@ -66,11 +126,14 @@ def check_op(
     rtol: float | None = None,
     atol: float | None = None,
     seed: int = 0,
-) -> list[tuple[str, float, str]]:
+    *,
+    indices: bool = False,
+) -> list[tuple]:
     """Check the op of ``node`` alone at ``inputs``: its vjp and its jvp, each when the op
     has it. Returns (rule, error, detail) for each rule that disagrees with central
     differences, or that raises (error NaN, detail naming the exception): a rule that fails
-    is reported, never propagated, so that a walkthrough's other steps keep working."""
+    is reported, never propagated, so that a walkthrough's other steps keep working. With
+    ``indices``, each tuple ends with the input the vjp is worst at (or None)."""
     rng = np.random.default_rng(seed)
     xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
     args = [_variables(value, f"input{k}", xs) for k, value in enumerate(inputs)]
@@ -95,8 +158,8 @@ def check_op(
         except RuleNotDefinedError:  # the op has no such rule: nothing to check
             continue
         except Exception as exc:  # the rule itself fails: report it at this step
-            problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}"))
-    return problems
+            problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}", None))
+    return problems if indices else [p[:3] for p in problems]
 
 
 def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
@@ -118,17 +181,16 @@ def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
     )
     if not report.ok:
         worst = max(report.directions, key=lambda d: d.error, default=None)
+        index = None
         if report.worst_input is not None:
-            error, detail = (
-                report.worst_error,
-                (f"largest in the adjoint of input {xs.index(report.worst_input)}"),
-            )
+            index = _input_of(report.worst_input)
+            error, detail = report.worst_error, f"largest in the adjoint of input {index}"
         else:
             error, detail = (
                 worst.error,
                 (f"vjp gives {worst.analytic:.6g}, central differences {worst.numeric:.6g}"),
             )
-        problems.append(("vjp", error, detail))
+        problems.append(("vjp", error, detail, index))
 
     return problems
 
@@ -157,6 +219,7 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
                 "jvp",
                 error,
                 f"jvp gives ⟨w, J v⟩ = {exact:.6g}, central differences {numeric.value:.6g}",
+                None,
             )
         )
     return problems
