@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint fuzz bench gallery golden notebooks frontend setup-notebook setup-test graphviz clean
+.PHONY: lab test lint fuzz bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -49,6 +49,12 @@ notebooks: setup-test graphviz
 	    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
 	    notebooks/*.ipynb notebooks/exercises/solutions/*.ipynb
 	$(PY) tools/drop-widget-state notebooks/*.ipynb notebooks/exercises/solutions/*.ipynb
+	$(PY) tools/slide-metadata notebooks/*.ipynb
+
+## make slides NOTEBOOK=notebooks/05_reverse_mode.ipynb: present a tutorial as reveal.js slides
+## (its outputs as stored; a browser tab opens on the slides)
+slides: setup-notebook
+	$(VENV)/bin/jupyter nbconvert --to slides --post serve "$(NOTEBOOK)"
 
 ## make gallery: screenshots of the example graphs at 1024×768 in docs/gallery/ (review them)
 gallery: setup-test graphviz
