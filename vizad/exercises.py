@@ -21,7 +21,7 @@ from typing import Any
 from .diagnose import Diagnosis
 from .text import escape
 
-__all__ = ["Checks", "Outcome", "Outcomes"]
+__all__ = ["Checks", "Outcome", "Outcomes", "expect"]
 
 
 @dataclass
@@ -109,3 +109,26 @@ class _Line(str):
 
     def __repr__(self) -> str:
         return str(self)
+
+
+def expect(answer: Any, correct: Any, *, rtol: float = 1e-3, hint: str = "") -> None:
+    """A check of a typed answer: passes when ``answer`` equals ``correct`` (numbers and arrays
+    within ``rtol``), fails with "not answered yet" while it is None and with ``hint``
+    otherwise."""
+    import numpy as np  # noqa: PLC0415
+
+    if answer is None:
+        raise AssertionError("not answered yet: write your answer in the cell above")
+    try:
+        right = bool(
+            np.allclose(
+                np.asarray(answer, dtype=float),
+                np.asarray(correct, dtype=float),
+                rtol=rtol,
+                atol=1e-12,
+            )
+        )
+    except (TypeError, ValueError):
+        right = answer == correct
+    if not right:
+        raise AssertionError(f"{answer!r:.60} is not it" + (f": {hint}" if hint else ""))
