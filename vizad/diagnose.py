@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ArgumentError
+from .graph import post_order
 from .text import escape as escape_html
 
 __all__ = ["diagnose", "Diagnosis", "Problem"]
@@ -221,6 +222,9 @@ def _shown(value) -> str:
 
 
 # -- the three styles ----------------------------------------------------------------------------
+_KEEP = object()  # backward_grads: leave the grads as they are before backward()
+
+
 class _Engine:
     style = ""
 
@@ -232,17 +236,7 @@ class _Engine:
 
     # a post-order DFS of our own (the student's may be what is broken)
     def order(self, y) -> list:
-        seen, out, stack = {id(y)}, [], [(y, iter(self.inputs(y)))]
-        while stack:
-            node, pending = stack[-1]
-            for x in pending:
-                if id(x) not in seen:
-                    seen.add(id(x))
-                    stack.append((x, iter(self.inputs(x))))
-                    break
-            else:
-                stack.pop()
-                out.append(node)
+        out = post_order([y], self.inputs)
         for k, node in enumerate(out, 1):
             self.labels[id(node)] = self.name(node) or f"node {k} of the topological order"
         return out
@@ -285,6 +279,41 @@ class _Engine:
     def check_topo_sort(self, y, order) -> list[Problem]:
         return []
 
+    def backward_grads(self, y, order, wrt, read, zero: Any = _KEEP) -> list | Problem:
+        """The student's ``y.backward()``: each ``read(x.grad)`` of ``wrt`` (every node's grad
+        set to ``zero`` first, when given), or the problem of it raising; every grad restored
+        afterwards."""
+        saved = [(n, getattr(n, "grad", None)) for n in order]
+        try:
+            if zero is not _KEEP:
+                for n in order:
+                    n.grad = zero
+            y.backward()
+            return [read(x.grad) for x in wrt]
+        except Exception as exc:
+            return Problem(
+                "gradient", self.label(y), "backward", None, None, exc, "backward() raised",
+                f"backward() raised {_exc_text(exc)}{_student_frame(exc)}",
+            )  # fmt: skip
+        finally:
+            for n, g in saved:
+                n.grad = g
+
+    def raised(self, node, what: str, exc: BaseException) -> Problem:
+        """The problem of the student's ``what`` (compute, gradient) raising at ``node``."""
+        op = self.op_name(node)
+        kind = "compute" if what == "compute" else "rule"
+        return Problem(
+            kind,
+            self.label(node),
+            op,
+            None,
+            None,
+            exc,
+            f"{what} raised",
+            f"{op}.{what} at {self.label(node)} raised {_exc_text(exc)}{_student_frame(exc)}",
+        )
+
 
 class _Style599W(_Engine):
     style = "CSE 599W"
@@ -314,27 +343,14 @@ class _Style599W(_Engine):
                     node, [self.values[id(i)] for i in node.inputs]
                 )
             except Exception as exc:  # the student's code
-                op = self.op_name(node)
-                problems.append(
-                    Problem(
-                        "compute",
-                        self.label(node),
-                        op,
-                        None,
-                        None,
-                        exc,
-                        "compute raised",
-                        f"{op}.compute at {self.label(node)} raised "
-                        f"{_exc_text(exc)}{_student_frame(exc)}",
-                    )
-                )
+                problems.append(self.raised(node, "compute", exc))
                 return True
         return False
 
     def _run(self, nodes, values: dict[int, Any]) -> list:
         """Evaluate foreign nodes with the student's compute, from known ``values``."""
         known = dict(values)
-        for node in _post_order(nodes, self.inputs, known):
+        for node in post_order(nodes, self.inputs, known):
             known[id(node)] = node.op.compute(node, [known[id(i)] for i in node.inputs])
         return [known[id(n)] for n in nodes]
 
@@ -348,20 +364,7 @@ class _Style599W(_Engine):
             grads = node.op.gradient(node, grad)
             got = self._run(list(grads), {**self.values, id(grad): w})
         except Exception as exc:
-            op = self.op_name(node)
-            return [
-                Problem(
-                    "rule",
-                    self.label(node),
-                    op,
-                    None,
-                    None,
-                    exc,
-                    "gradient raised",
-                    f"{op}.gradient at {self.label(node)} raised "
-                    f"{_exc_text(exc)}{_student_frame(exc)}",
-                )
-            ]
+            return [self.raised(node, "gradient", exc)]
 
         def fn(args):
             return node.op.compute(node, args)
@@ -457,20 +460,7 @@ class _StyleNeedle(_Engine):
             grads = grads if isinstance(grads, (tuple, list)) else (grads,)
             got = [None if g is None else np.asarray(g.realize_cached_data()) for g in grads]
         except Exception as exc:
-            op = self.op_name(node)
-            return [
-                Problem(
-                    "rule",
-                    self.label(node),
-                    op,
-                    None,
-                    None,
-                    exc,
-                    "gradient raised",
-                    f"{op}.gradient at {self.label(node)} raised "
-                    f"{_exc_text(exc)}{_student_frame(exc)}",
-                )
-            ]
+            return [self.raised(node, "gradient", exc)]
 
         def fn(args):
             return node.op.compute(*args)
@@ -489,22 +479,11 @@ class _StyleNeedle(_Engine):
         return _check_order(theirs, order, self.inputs, self.label)
 
     def check_gradients(self, y, wrt, order) -> list[Problem]:
-        saved = [(n, getattr(n, "grad", None)) for n in order]
-        try:
-            y.backward()
-            got = [
-                None if x.grad is None else np.asarray(x.grad.realize_cached_data()) for x in wrt
-            ]
-        except Exception as exc:
-            return [
-                Problem(
-                    "gradient", self.label(y), "backward", None, None, exc, "backward() raised",
-                    f"backward() raised {_exc_text(exc)}{_student_frame(exc)}",
-                )
-            ]  # fmt: skip
-        finally:
-            for n, g in saved:
-                n.grad = g
+        got = self.backward_grads(
+            y, order, wrt, lambda g: None if g is None else np.asarray(g.realize_cached_data())
+        )
+        if isinstance(got, Problem):
+            return [got]
 
         def forward(args):
             known = {id(x): a for x, a in zip(wrt, args)}
@@ -628,22 +607,9 @@ class _StyleMicrograd(_Engine):
         return problems
 
     def check_gradients(self, y, wrt, order) -> list[Problem]:
-        saved = [(n, n.grad) for n in order]
-        try:
-            for n in order:
-                n.grad = 0.0
-            y.backward()
-            got = [float(x.grad) for x in wrt]
-        except Exception as exc:
-            return [
-                Problem(
-                    "gradient", self.label(y), "backward", None, None, exc, "backward() raised",
-                    f"backward() raised {_exc_text(exc)}{_student_frame(exc)}",
-                )
-            ]  # fmt: skip
-        finally:
-            for n, g in saved:
-                n.grad = g
+        got = self.backward_grads(y, order, wrt, float, zero=0.0)
+        if isinstance(got, Problem):
+            return [got]
 
         def forward(args):
             values = {id(x): float(a) for x, a in zip(wrt, args)}
@@ -663,26 +629,6 @@ class _StyleMicrograd(_Engine):
         xs = [np.asarray(self.values[id(x)]) for x in wrt]
         expected = [float(_central(forward, xs, np.asarray(1.0), i)) for i in range(len(xs))]
         return _final_problems(self, y, wrt, got, expected, order)
-
-
-def _post_order(nodes, inputs, known: dict) -> list:
-    out, seen = [], set(known)
-    for root in nodes:
-        if id(root) in seen:
-            continue
-        seen.add(id(root))
-        stack = [(root, iter(inputs(root)))]
-        while stack:
-            node, pending = stack[-1]
-            for x in pending:
-                if id(x) not in seen:
-                    seen.add(id(x))
-                    stack.append((x, iter(inputs(x))))
-                    break
-            else:
-                stack.pop()
-                out.append(node)
-    return out
 
 
 def _topo_problem(message: str, node: str) -> Problem:

@@ -43,6 +43,32 @@ def topo_sort(outputs: Node | Iterable[Node], stop: Container[Node] = ()) -> lis
     return _topo_sort(as_node_list(outputs, "topo_sort"), stop)
 
 
+def post_order(roots: Iterable, inputs=lambda node: node.inputs, known: Container = ()) -> list:
+    """Every object ``roots`` depend on through ``inputs(obj)``, each after its inputs, in
+    the order of a post-order depth-first search (iterative: any depth). Objects whose ``id``
+    is in ``known`` are neither listed nor walked into. For graphs of other engines (the
+    CSE 599W skeleton's and needle's find_topo_sort, vz.diagnose): vizad's own nodes use
+    :func:`topo_sort`."""
+    seen = set(known)
+    order: list = []
+    for root in roots:
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        stack = [(root, iter(inputs(root)))]
+        while stack:
+            node, pending = stack[-1]
+            for x in pending:
+                if id(x) not in seen:
+                    seen.add(id(x))
+                    stack.append((x, iter(inputs(x))))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order
+
+
 def _topo_sort(outputs: list[Node], stop: Container[Node] = ()) -> list[Node]:
     """:func:`topo_sort` of a list already checked to hold only nodes.
 

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from ..graph import post_order
+
 __all__ = [
     "Node",
     "Op",
@@ -296,24 +298,7 @@ def gradients(output_node, node_list):
 def find_topo_sort(node_list):
     """Every node ``node_list`` depends on, by a post-order depth-first search over
     ``inputs`` (iterative here, so deep graphs do not hit the recursion limit)."""
-    visited = set()
-    topo_order = []
-    for root in node_list:
-        if root in visited:
-            continue
-        visited.add(root)
-        stack = [(root, iter(root.inputs))]
-        while stack:
-            node, pending = stack[-1]
-            for n in pending:
-                if n not in visited:
-                    visited.add(n)
-                    stack.append((n, iter(n.inputs)))
-                    break
-            else:
-                stack.pop()
-                topo_order.append(node)
-    return topo_order
+    return post_order(node_list)
 
 
 def sum_node_list(node_list):

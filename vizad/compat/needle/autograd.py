@@ -11,6 +11,7 @@ import numpy
 
 from ...eager import EagerNode
 from ...errors import GraphError, NodeTypeError
+from ...graph import post_order
 from ...node import Node, static_shape
 from ...op import Op as _VizadOp
 from ...reverse import build_adjoints
@@ -285,24 +286,7 @@ Value = Tensor
 def find_topo_sort(node_list) -> list:
     """A topological order of everything ``node_list`` depends on, by needle's post-order
     depth-first search over ``inputs`` (iterative: no recursion limit)."""
-    order: list = []
-    visited: set = set()
-    for root in node_list:
-        if root in visited:
-            continue
-        visited.add(root)
-        stack = [(root, iter(root.inputs))]
-        while stack:
-            node, pending = stack[-1]
-            for x in pending:
-                if x not in visited:
-                    visited.add(x)
-                    stack.append((x, iter(x.inputs)))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-    return order
+    return post_order(node_list)
 
 
 def compute_gradient_of_variables(output_tensor: Tensor, out_grad: Tensor) -> None:
