@@ -147,3 +147,31 @@ def test_a_one_step_walkthrough():
         "Step 1 of 1" in bundle["text/html"]
         and "tex2jax_ignore mathjax_ignore" in bundle["text/html"]
     )
+
+
+def test_quiz_data_and_its_encoding(tmp_path):
+    import base64
+    import json
+
+    from vizad.widget.frames import conceal, quiz_data
+
+    trace = vz.examples.lecture()
+    questions = quiz_data(trace)
+    assert [q["q"] for q in questions] == ["v̄₇", "v̄₆", "v̄₅", "v̄₄", "v̄₃", "v̄₂", "v̄₁"]
+
+    def reveal(code: str, salt: int) -> str:  # what stepper.js does
+        data = base64.b64decode(code)
+        return bytes(b ^ ((31 + 7 * salt + 13 * j) % 251) for j, b in enumerate(data)).decode()
+
+    assert float(reveal(questions[5]["a"], 5)) == pytest.approx(1.716, abs=1e-3)
+    assert reveal(conceal("v̄ = 1.5", 3), 3) == "v̄ = 1.5"
+    # tensors are shown, not asked; forward mode asks for tangents
+    assert quiz_data(vz.examples.mlp())[0] is not None and None in quiz_data(vz.examples.mlp())
+    assert quiz_data(vz.examples.lecture_forward())[2]["q"] == "v̇₃"
+    stepper = vz.Stepper(trace, quiz=True)
+    assert stepper.data["quiz"] == questions and stepper.score == {"right": 0, "asked": 0}
+    page = vz.export_html(stepper, tmp_path / "q.html").read_text(encoding="utf-8")
+    script = page.split('id="vz-data">')[1].split("</script>")[0]
+    hidden = json.loads(script)["hidden"]
+    assert json.loads(reveal(hidden, 0))["quiz"] == questions and "1.716" not in page
+    assert "vz-data" in vz.export_html(trace, tmp_path / "plain.html").read_text(encoding="utf-8")

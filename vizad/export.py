@@ -36,14 +36,22 @@ h1{{font-size:20px;margin:0 0 8px}}
 
 
 def export_html(
-    target, path: str | Path, *, title: str | None = None, view: str | None = None
+    target,
+    path: str | Path,
+    *,
+    title: str | None = None,
+    view: str | None = None,
+    quiz: bool | None = None,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
     ``dot`` program the page carries Graphviz compiled to WebAssembly (~0.8 MB) and lays the
     views out when it opens. The file is written whole or not at all (a temporary file in the
-    same directory, then renamed)."""
-    page = page_html(target, title=title, view=view)
+    same directory, then renamed). ``quiz=True`` (the default for a quiz Stepper) makes the
+    page a quiz: each step's result is typed before it shows, and the page's data is encoded
+    so that the answers are not in its source as text (good enough for class, not for an
+    exam: the page itself can decode them)."""
+    page = page_html(target, title=title, view=view, quiz=quiz)
     path = Path(path)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -63,7 +71,9 @@ def _umask() -> int:
     return mask
 
 
-def page_html(target, *, title: str | None = None, view: str | None = None) -> str:
+def page_html(
+    target, *, title: str | None = None, view: str | None = None, quiz: bool | None = None
+) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
     if isinstance(target, Stepper):
         trace, failures = target.trace, dict(target.failures)
@@ -80,14 +90,16 @@ def page_html(target, *, title: str | None = None, view: str | None = None) -> s
             "this trace has no steps to export: the output does not depend on "
             "the inputs it was traced with respect to"
         )
-    data = walkthrough_data(trace, view=view, failures=failures, layouts=layouts)
+    if quiz is None:
+        quiz = bool(getattr(target, "quiz", False))
+    data = walkthrough_data(trace, view=view, failures=failures, layouts=layouts, quiz=quiz)
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.mode} mode, {n} steps)"
     graphviz = needs_graphviz(data)
     page = _PAGE.format(
         title=escape(title),
         css=style(),
-        data=data_script(data, "vz-data")
+        data=data_script(data, "vz-data", hidden=quiz)
         + (data_script(graphviz_module(), "vz-graphviz") if graphviz else ""),
         mount=mount_script(
             "vz-root", "vz-data", focus=True, graphviz_id="vz-graphviz" if graphviz else None

@@ -13,7 +13,10 @@ lists here are 0-based.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping
+
+import numpy as np
 
 from ..render import Layout
 from ..render.dot import dot_names
@@ -42,9 +45,11 @@ def walkthrough_data(
     decimals: int | None = None,
     collapse=None,
     layouts: Mapping[str, Layout] | None = None,
+    quiz: bool = False,
 ) -> dict:
     """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
-    already made), every step's panel and running-table row."""
+    already made), every step's panel and running-table row; with ``quiz``, each step's
+    question (what its result is called) and answer, encoded (see :func:`quiz_data`)."""
     failures = dict(failures or {})
     d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
@@ -72,7 +77,32 @@ def walkthrough_data(
         ],
         "failed": sorted(failures),
         "css": state_css(".vizad-stepper"),
+        **({"quiz": quiz_data(trace)} if quiz else {}),
     }
+
+
+def quiz_data(trace) -> list[dict | None]:
+    """Per step, {"q": the name of the step's result (v̄₂, v̇₃), "a": its value, encoded}
+    for a quiz (None for a step whose result is not one number: it is shown, not asked). The
+    encoding keeps answers out of plain sight in a page's source; it is not a secret."""
+    questions = []
+    for k, step in enumerate(trace.steps):
+        value = np.asarray(trace.result(step))
+        if value.dtype.kind not in "fiu" or value.size != 1:
+            questions.append(None)
+            continue
+        questions.append(
+            {"q": trace.result_name(step.node).text, "a": conceal(repr(value.item()), k)}
+        )
+    return questions
+
+
+def conceal(text: str, salt: int) -> str:
+    """``text`` XOR-ed with a key that depends on ``salt``, base64: what stepper.js's
+    ``reveal(code, salt)`` reads back."""
+    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    key = ((31 + 7 * salt + 13 * np.arange(data.size, dtype=np.int64)) % 251).astype(np.uint8)
+    return base64.b64encode((data ^ key).tobytes()).decode("ascii")
 
 
 def frame_data(layout: Layout, trace, decimals: int) -> dict:

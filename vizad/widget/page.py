@@ -46,11 +46,16 @@ def needs_graphviz(data: dict) -> bool:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def data_script(data, element_id: str) -> str:
+def data_script(data, element_id: str, hidden: bool = False) -> str:
     """The walkthrough's data as a JSON script element, with no "<" inside (so that no user
     text can close the element) and no lone surrogate (which a UTF-8 page cannot hold: JSON
     reads its escape back)."""
-    text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    text = json.dumps(data, ensure_ascii=False)
+    if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
+        from .frames import conceal  # noqa: PLC0415
+
+        text = json.dumps({"hidden": conceal(text, 0)})
+    text = text.replace("<", "\\u003c")
     text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 

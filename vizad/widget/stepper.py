@@ -55,6 +55,9 @@ class Stepper(anywidget.AnyWidget):
     data = traitlets.Dict().tag(sync=True)
     #: The Graphviz module's text when a view is laid out in the browser (no ``dot``), else "".
     _graphviz = traitlets.Unicode("").tag(sync=True)
+    #: In a quiz: {"right": answers right (first or second try), "asked": steps answered or
+    #: revealed}, kept by the browser.
+    score = traitlets.Dict({"right": 0, "asked": 0}).tag(sync=True)
 
     def __init__(
         self,
@@ -65,6 +68,7 @@ class Stepper(anywidget.AnyWidget):
         decimals: int | None = None,
         collapse=None,
         scale: float = 1.0,
+        quiz: bool = False,
         **kwargs,
     ):
         if not isinstance(trace, Trace):
@@ -104,7 +108,10 @@ class Stepper(anywidget.AnyWidget):
             failures=self.failures,
             decimals=self.decimals,
             layouts=self._layouts,
+            quiz=quiz,
         )
+        #: Whether the student types each step's result before it is shown.
+        self.quiz = quiz
         module = graphviz_module() if needs_graphviz(data) else ""
         super().__init__(
             data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
@@ -189,11 +196,13 @@ def step(
     decimals: int = 3,
     scale: float = 1.0,
     collapse=None,
+    quiz: bool = False,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
     node of ``wrt``, or the first Variable). ``scale`` enlarges everything (1.5 on a
-    projector)."""
+    projector). ``quiz=True``: the student types each step's result (v̄ᵢ or v̇ᵢ) before it is
+    shown; ``stepper.score`` counts the right ones."""
     if mode == "reverse":
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
@@ -208,4 +217,4 @@ def step(
         trace = trace_forward(y, feed, tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
-    return Stepper(trace, view, scale=scale, collapse=collapse)
+    return Stepper(trace, view, scale=scale, collapse=collapse, quiz=quiz)

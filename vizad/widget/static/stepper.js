@@ -25,6 +25,14 @@ function h(tag, attrs = {}, children = []) {
   return e;
 }
 
+// A quiz's encoded text (vizad/widget/frames.py's conceal): base64 of UTF-8 XOR a key
+// that depends on `salt`.
+function reveal(code, salt) {
+  const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
+  for (let j = 0; j < bytes.length; j++) bytes[j] ^= (31 + 7 * salt + 13 * j) % 251;
+  return new TextDecoder().decode(bytes);
+}
+
 function clamp(x, lo, hi) {
   return Math.max(lo, Math.min(hi, x));
 }
@@ -123,6 +131,11 @@ export function render({ model, el }) {
   let natural = { w: 1, h: 1 };
   let fitted = false;
   let moved = false; // the user zoomed or panned: resizes keep their view
+  // a quiz: each step's result is typed before it is shown
+  const quiz = data.quiz || null;
+  const shown = new Set(); // steps answered or revealed
+  const tries = new Map();
+  const score = { right: 0, asked: 0 };
 
   const style = h("style", { text: data.css });
   const title = h("div", { class: "vz-title", text: data.title });
@@ -165,11 +178,12 @@ export function render({ model, el }) {
   speed.addEventListener("change", () => { if (timer) { stop(); toggle(); } });
   const controls = h("div", { class: "vz-controls" }, [first, prev, play, next, last, slider,
     h("label", { text: "steps/s " }, [speed])]);
+  const scoreBox = h("div", { class: "vz-score", "aria-live": "polite", text: quiz ? "score 0/0" : "" });
   const panel = h("div", { class: "vz-step-panel" });
   const table = h("div", { class: "vz-table" });
   const below = h("div", { class: "vz-below" }, [panel, table]);
   const root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" },
-    [style, h("div", { class: "vz-head-row" }, [title, counter]), top, viewport, controls, below, tip]);
+    [style, h("div", { class: "vz-head-row" }, [title, counter, scoreBox]), top, viewport, controls, below, tip]);
   el.append(root);
 
   // -- the step: 1-based, shared with Python -------------------------------------------------
@@ -289,11 +303,22 @@ export function render({ model, el }) {
     }
     const rec = data.steps[i];
     counter.textContent = `Step ${k} of ${n}: ${rec.label}`;
-    panel.innerHTML = rec.panel;
+    const asking = quiz && quiz[i] && !shown.has(i);
+    if (asking) {
+      // the step's own boxes keep their values hidden until it is answered
+      for (const [id, owner] of Object.entries(frame.owner)) {
+        if (owner === i && id in frame.hides) hideValue(id, frame.hides[id]);
+      }
+      askPanel(i);
+    } else {
+      panel.innerHTML = rec.panel;
+      if (feedback) panel.prepend(feedback);
+    }
+    feedback = null;
     // the running table: the newest rows (a long walkthrough shows its last TABLE_ROWS)
     const rows = [];
-    for (let j = i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
-      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : data.steps[j].row);
+    for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
+      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : quiz && quiz[j] && !shown.has(j) ? "" : data.steps[j].row);
     }
     const earlier = i + 1 - rows.length;
     const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
@@ -303,6 +328,57 @@ export function render({ model, el }) {
     next.disabled = last.disabled = k === n;
     if (!viewport.clientWidth || !boxes.size) return; // not on screen (or not laid out) yet
     if (!fitted) { fitted = true; initialZoom(); } else follow();
+  }
+
+  // -- a quiz: ask for the step's result, check it, keep the score ----------------------------
+  let feedback = null; // what the last answer earned, shown above the revealed panel
+  let leaving = false; // Esc: the keys go back to the steps
+  // the component getting the keys (a click, the page opening) gives them to the question
+  root.addEventListener("focus", () => {
+    const input = panel.querySelector(".vz-answer");
+    if (input && !leaving) input.focus({ preventScroll: true });
+  });
+  function askPanel(i) {
+    const input = h("input", { class: "vz-answer", type: "text", inputmode: "decimal",
+      "aria-label": `${quiz[i].q} =`, autocomplete: "off" });
+    const note = h("div", { class: "vz-feedback", "aria-live": "polite" });
+    const check = () => answer(i, input, note);
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); check(); }
+      else if (e.key === "Escape") { e.preventDefault(); leaving = true; root.focus({ preventScroll: true }); leaving = false; }
+    });
+    const hadKeys = root.contains(document.activeElement); // before the old question goes
+    panel.replaceChildren(h("div", { class: "vz-quiz" }, [
+      h("div", { class: "vz-quiz-q" }, [h("b", { text: `${quiz[i].q} = ` }), input,
+        h("button", { class: "vz-check", text: "check", onclick: check })]),
+      h("div", { class: "vz-muted", text: "type the value, then Enter (Esc: back to the steps)" }),
+      note,
+    ]));
+    if (hadKeys) input.focus({ preventScroll: true });
+  }
+  function answer(i, input, note) {
+    const typed = parseFloat(input.value.replace("−", "-").replace(",", "."));
+    if (Number.isNaN(typed)) { note.textContent = "type a number"; return; }
+    const right = parseFloat(reveal(quiz[i].a, i));
+    const ok = Number.isInteger(right) ? typed === right
+      : Math.abs(typed - right) <= 1e-3 * Math.abs(right);
+    const tried = (tries.get(i) || 0) + 1;
+    tries.set(i, tried);
+    if (!ok && tried < 2) {
+      note.textContent = `not ${input.value}: try again (one more try)`;
+      input.select();
+      return;
+    }
+    shown.add(i);
+    score.asked += 1;
+    if (ok) score.right += 1;
+    scoreBox.textContent = `score ${score.right}/${score.asked}`;
+    model.set("score", { ...score });
+    model.save_changes();
+    feedback = h("div", { class: ok ? "vz-right" : "vz-wrong",
+      text: ok ? `right: ${quiz[i].q} = ${input.value}` : `the answer: ${quiz[i].q} = ${+right.toPrecision(6)}` });
+    showStep(); // the revealed panel: no question left to take the keys
+    root.focus({ preventScroll: true });
   }
 
   // a box whose value a later step computes shows its name and formula only
@@ -495,7 +571,8 @@ export function render({ model, el }) {
 // element holding the Graphviz module's text (as JSON) when views are laid out here.
 export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
   const root = document.getElementById(rootId);
-  const data = JSON.parse(document.getElementById(dataId).textContent);
+  let data = JSON.parse(document.getElementById(dataId).textContent);
+  if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
   if (replace) root.replaceChildren();
   const model = localModel({ data, step: data.step || 1, view: data.view, scale: 1, _graphviz: graphviz });
