@@ -38,6 +38,7 @@ bench: setup-test graphviz
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
 	$(PY) bench/eager.py
+	$(PY) bench/imports.py
 	$(PY) bench/browser_layout.py
 
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget

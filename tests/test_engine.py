@@ -349,3 +349,21 @@ def test_scopes_nest_and_reject_bad_names():
         with pytest.raises(TypeError, match="non-empty string"):
             with vz.scope(bad):
                 pass
+
+
+def test_import_vizad_loads_only_numpy_and_the_engine():
+    """The drawing and widget stack (graphviz, ipywidgets, anywidget) loads on first use."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, vizad\n"
+        "heavy = ('graphviz', 'ipywidgets', 'anywidget', 'IPython')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "vizad.draw\n"
+        "print('graphviz' in sys.modules, 'anywidget' in sys.modules)\n"
+        "vizad.Stepper\n"
+        "print('anywidget' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["[]", "True False", "True"]

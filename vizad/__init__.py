@@ -72,12 +72,7 @@ from .gradcheck import (
     gradcheck,
     numerical_gradient,
 )
-from .render import Drawing, Layout, draw
-from .widget import Stepper, step
-from .export import export_html
-from .frames import export_frames
-from .diagnose import Diagnosis, diagnose
-from . import exercises
+from .diagnose import Diagnosis, diagnose  # eager: the submodule shares the function's name
 from .expr import parse_expression
 from .trace import (
     CheckFailure,
@@ -210,3 +205,32 @@ __all__ = [
     "StepNotFoundError",
     "RenderError",
 ]
+
+# The drawing, widget and page stack (graphviz, ipywidgets, anywidget) loads on first use:
+# `import vizad` is numpy and the engine.
+_LAZY = {
+    "Drawing": "render",
+    "Layout": "render",
+    "draw": "render",
+    "Stepper": "widget",
+    "step": "widget",
+    "export_html": "export",
+    "export_frames": "frames",
+}
+_SUBMODULES = ("render", "widget", "export", "frames", "exercises")
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'vizad' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))

@@ -1,0 +1,44 @@
+"""The cost of `import vizad` against `import numpy`, whole processes, paired runs.
+
+    python bench/imports.py
+
+Each round starts a fresh interpreter for `import numpy` and one for `import vizad` (which
+imports numpy), alternating, and times the import inside it; medians of 15 rounds and their
+ratio. Target (issue 16): <= 1.4x.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import machine  # noqa: E402
+
+ROUNDS = 15
+_TIMED = "import time; t = time.perf_counter(); import {0}; print(time.perf_counter() - t)"
+
+
+def once(module: str) -> float:
+    done = subprocess.run(
+        [sys.executable, "-c", _TIMED.format(module)], capture_output=True, text=True, check=True
+    )
+    return float(done.stdout)
+
+
+def main() -> None:
+    print(machine())
+    numpy_times, vizad_times = [], []
+    once("numpy"), once("vizad")  # warm the file cache
+    for _ in range(ROUNDS):
+        numpy_times.append(once("numpy"))
+        vizad_times.append(once("vizad"))
+    t_numpy, t_vizad = statistics.median(numpy_times), statistics.median(vizad_times)
+    print(f"import numpy {t_numpy * 1e3:6.1f} ms   import vizad {t_vizad * 1e3:6.1f} ms   "
+          f"ratio {t_vizad / t_numpy:.2f}   (target <= 1.4)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
