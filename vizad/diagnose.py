@@ -276,8 +276,22 @@ class _Engine:
             )
         return problems
 
+    #: The module of the student's engine (its find_topo_sort, gradients), if it has one.
+    module = None
+
     def check_topo_sort(self, y, order) -> list[Problem]:
-        return []
+        """The student's find_topo_sort against the order's rule: every node once, after its
+        inputs (micrograd has none: its order is inside backward())."""
+        find = getattr(self.module, "find_topo_sort", None)
+        if find is None:
+            if self.module is not None:
+                self.notes.append("no find_topo_sort in the engine's module: order not checked")
+            return []
+        try:
+            theirs = list(find([y]))
+        except Exception as exc:
+            return [_topo_problem(f"find_topo_sort raised {exc!r}{_student_frame(exc)}", "")]
+        return _check_order(theirs, order, self.inputs, self.label)
 
     def backward_grads(self, y, order, wrt, read, zero: Any = _KEEP) -> list | Problem:
         """The student's ``y.backward()``: each ``read(x.grad)`` of ``wrt`` (every node's grad
@@ -375,17 +389,6 @@ class _Style599W(_Engine):
             flags = " (check the matmul_attr_trans_A/B flags)"
         return self.rule_problems(node, got, expected, flags)
 
-    def check_topo_sort(self, y, order) -> list[Problem]:
-        find = getattr(self.module, "find_topo_sort", None)
-        if find is None:
-            self.notes.append("no find_topo_sort in the op's module: the order was not checked")
-            return []
-        try:
-            theirs = list(find([y]))
-        except Exception as exc:
-            return [_topo_problem(f"find_topo_sort raised {exc!r}{_student_frame(exc)}", "")]
-        return _check_order(theirs, order, self.inputs, self.label)
-
     def check_gradients(self, y, wrt, order) -> list[Problem]:
         grads_fn = getattr(self.module, "gradients", None)
         if grads_fn is None:
@@ -467,16 +470,6 @@ class _StyleNeedle(_Engine):
 
         expected = [_central(fn, xs, w, i) for i in range(len(xs))]
         return self.rule_problems(node, got, expected)
-
-    def check_topo_sort(self, y, order) -> list[Problem]:
-        find = getattr(self.module, "find_topo_sort", None)
-        if find is None:
-            return []
-        try:
-            theirs = list(find([y]))
-        except Exception as exc:
-            return [_topo_problem(f"find_topo_sort raised {exc!r}{_student_frame(exc)}", "")]
-        return _check_order(theirs, order, self.inputs, self.label)
 
     def check_gradients(self, y, wrt, order) -> list[Problem]:
         got = self.backward_grads(

@@ -53,9 +53,12 @@ class Executor:
         # the Variables that gradients (or tangents) built into this plan differentiate: they
         # need floating-point values (an integer adjoint would wrap around silently)
         records = {id(n.origin): n.origin for n in order if n.origin is not None}
-        self._differentiated = frozenset(
-            w for r in records.values() for w in _differentiated(r) if w.op is VARIABLE
-        )
+        differentiated = {w for r in records.values() for w in _differentiated(r)}
+        self._float_checks = [
+            (k, node)
+            for k, node in self._variables
+            if node.op is VARIABLE and node in differentiated
+        ]
         # checked on the first run only: each adjoint or tangent in the plan has the shape of
         # the value it is the adjoint or tangent of (a seed, a tangent or a custom rule of the
         # wrong shape would otherwise broadcast silently)
@@ -79,8 +82,8 @@ class Executor:
         values = list(self._initial)
         for k, node in self._variables:
             values[k] = _feed_value(feed_dict, node)
-            if node in self._differentiated:
-                check_floating(node, values[k])
+        for k, node in self._float_checks:
+            check_floating(node, values[k])
         if len(feed_dict) > len(self._variables):
             self._check_feed_keys(feed_dict)
         k = -1

@@ -80,8 +80,9 @@ def _label_px(page, item_id: str) -> float:
     )
 
 
-def _open_and_run(page, notebook_url: str, name: str) -> None:
-    """Open the test notebook, run all cells, wait for the stepper to show."""
+def _open_and_run(page, notebook_url: str, name: str, ready: str = ".vz-panel") -> None:
+    """Open the test notebook, run all cells, wait for the stepper to show (its ``ready``
+    element: the step's panel, or a quiz's question)."""
     page.goto(notebook_url)
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     for attempt in range(3):  # a click before the kernel is connected can be lost
@@ -89,7 +90,7 @@ def _open_and_run(page, notebook_url: str, name: str) -> None:
         page.locator(".lm-MenuBar-item", has_text="Run").click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:
-            page.wait_for_selector(f"{ROOT} .vz-panel", timeout=20_000)
+            page.wait_for_selector(f"{ROOT} {ready}", timeout=20_000)
             break
         except Exception:
             if attempt == 2:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import nbformat
 from conftest import artifact
-from test_jupyterlab import ROOT, _delete_sessions, _run_in_new_cell
+from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell
 
 
 def _answer(page, text: str) -> None:
@@ -80,18 +80,7 @@ def test_quiz_in_jupyterlab_and_the_score_in_python(browser, jupyterlab, page_er
     _delete_sessions(url)
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())
-    page.goto(f"{url}/lab/tree/quiz.ipynb?reset")
-    page.wait_for_selector(".jp-Notebook", timeout=60_000)
-    for attempt in range(3):  # a click before the kernel is connected can be lost
-        page.wait_for_timeout(2000)
-        page.locator(".lm-MenuBar-item", has_text="Run").click()
-        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
-        try:
-            page.wait_for_selector(f"{ROOT} .vz-answer", timeout=20_000)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
+    _open_and_run(page, f"{url}/lab/tree/quiz.ipynb?reset", "quiz", ready=".vz-answer")
     page.locator(f"{ROOT} .vz-title").click()  # the component takes the keys: the question
     page.wait_for_selector(f"{ROOT} .vz-answer:focus")
     _walk_the_quiz(page)

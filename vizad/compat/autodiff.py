@@ -8,7 +8,7 @@ so a course's tests and a student's printouts read the same::
     import vizad.compat.autodiff as ad
     x1, x2, x3 = ad.Variable("x1"), ad.Variable("x2"), ad.Variable("x3")
     y = x1 + x2 * x3 * x1
-    print(y)                          # (x1+((x2*x3)*x1))
+    str(y)                            # '(x1+((x2*x3)*x1))'
     grad_x1, = ad.gradients(y, [x1])
     ad.Executor([y, grad_x1]).run(feed_dict={x1: ..., x2: ..., x3: ...})
 
@@ -218,34 +218,31 @@ class PlaceholderOp(Op):
         return None
 
 
-class ZerosLikeOp(Op):
+class _FilledLikeOp(Op):
+    """A node of the shape of its input, every entry ``fill`` (the skeleton's two ops)."""
+
+    label, fill = "", 0.0
+
     def __call__(self, node_A):
         new_node = Op.__call__(self)
         new_node.inputs = [node_A]
-        new_node.name = f"Zeroslike({node_A.name})"
+        new_node.name = f"{self.label}({node_A.name})"
         return new_node
 
     def compute(self, node, input_vals):
         assert isinstance(input_vals[0], np.ndarray)
-        return np.zeros(input_vals[0].shape)
+        return np.full(input_vals[0].shape, self.fill)
 
     def gradient(self, node, output_grad):
         return [zeroslike_op(node.inputs[0])]
 
 
-class OnesLikeOp(Op):
-    def __call__(self, node_A):
-        new_node = Op.__call__(self)
-        new_node.inputs = [node_A]
-        new_node.name = f"Oneslike({node_A.name})"
-        return new_node
+class ZerosLikeOp(_FilledLikeOp):
+    label, fill = "Zeroslike", 0.0
 
-    def compute(self, node, input_vals):
-        assert isinstance(input_vals[0], np.ndarray)
-        return np.ones(input_vals[0].shape)
 
-    def gradient(self, node, output_grad):
-        return [zeroslike_op(node.inputs[0])]
+class OnesLikeOp(_FilledLikeOp):
+    label, fill = "Oneslike", 1.0
 
 
 add_op = AddOp()
