@@ -320,7 +320,7 @@ export function render({ model, el }) {
     for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
       rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : quiz && quiz[j] && !shown.has(j) ? "" : data.steps[j].row);
     }
-    const earlier = i + 1 - rows.length;
+    const earlier = Math.max(0, i - TABLE_ROWS + 1); // steps older than the oldest row
     const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
     table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
     slider.value = String(k);
