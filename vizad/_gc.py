@@ -2,10 +2,9 @@
 
 Building a graph allocates many small objects that all stay alive; every collection would walk
 the whole graph again, which makes building quadratic-ish on graphs of 10⁵ nodes. Pausing loses
-nothing: whatever becomes garbage meanwhile is collected by the next collection. (Forward nodes
-hold no reference cycles; a graph extension does — each adjoint or tangent node points at its
-record, which holds those nodes — so an extension's memory returns at a collection, not at
-``del``.)
+nothing: whatever becomes garbage meanwhile is collected by the next collection. (Graphs hold no
+reference cycles: a node holds its inputs and its extension record, and a record refers to the
+nodes it made weakly, so a graph's memory returns at ``del``.)
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ nodes that do not depend on the seeded inputs get no tangent node.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 from collections.abc import Mapping
 
@@ -21,41 +22,66 @@ __all__ = ["Tangents", "build_tangents", "jvp"]
 
 
 class Tangents:
-    """The record of one forward-mode extension of a graph (see :func:`build_tangents`)."""
+    """The record of one forward-mode extension of a graph (see :func:`build_tangents`).
+
+    Like :class:`vizad.Adjoints`, it refers to the nodes it made weakly (no reference cycle
+    with them) and keeps them alive until :meth:`release`.
+    """
 
     output: Node
-    #: The seeds: input node → tangent node.
-    seeds: dict[Node, Node]
     #: The forward nodes that received a tangent, in topological (display) order.
     order: tuple[Node, ...]
-    #: The tangent node of the output (zeros_like(output) when no seed reaches it).
-    tangent_of_output: Node
 
     def __init__(self, output: Node):
         self.output = output
-        self._tangent: dict[Node, Node] = {}
+        self.order = ()
+        self._tangent: dict[Node, weakref.ref] = {}
         self._locals: dict[Node, list] = {}
+        self._seeds: dict[Node, weakref.ref] = {}
+        self._of_output: weakref.ref | None = None
+        self._kept: list | None = None
+
+    @property
+    def seeds(self) -> dict[Node, Node]:
+        """The seeds: input node → tangent node."""
+        return {n: t for n, ref in self._seeds.items() if (t := ref()) is not None}
+
+    @property
+    def tangent_of_output(self) -> Node | None:
+        """The tangent node of the output (zeros_like(output) when no seed reaches it)."""
+        return None if self._of_output is None else self._of_output()
 
     def tangent(self, node: Node) -> Node | None:
         """The tangent node v̇ of forward node ``node`` (None: it is zero)."""
-        return self._tangent.get(node)
+        ref = self._tangent.get(node)
+        return None if ref is None else ref()
 
     def locals(self, node: Node) -> list | None:
         """The local partials ∂node/∂input (nodes or numbers) used for its tangent, when its
         op states them (elementwise ops); None otherwise."""
-        return self._locals.get(node)
+        locals_ = self._locals.get(node)
+        if locals_ is None:
+            return None
+        return [p() if p.__class__ is weakref.ref else p for p in locals_]
 
     def roles(self) -> dict[Node, tuple]:
         """What each tangent node computes: "seed", "tangent" or "local" (see AdjointRole)."""
         roles: dict[Node, list] = {}
+        seeds = self._seeds
         for node in self.order:
-            kind = "seed" if node in self.seeds else "tangent"
-            roles.setdefault(self._tangent[node], []).append(AdjointRole(kind, node))
-        for node, locals_ in self._locals.items():
-            for k, (x, p) in enumerate(zip(node.inputs, locals_)):
+            kind = "seed" if node in seeds else "tangent"
+            t = self.tangent(node)
+            if t is not None:
+                roles.setdefault(t, []).append(AdjointRole(kind, node))
+        for node in self._locals:
+            for k, (x, p) in enumerate(zip(node.inputs, self.locals(node))):
                 if isinstance(p, Node):
                     roles.setdefault(p, []).append(AdjointRole("local", x, node, k))
         return {node: tuple(r) for node, r in roles.items()}
+
+    def release(self) -> None:
+        """Stop keeping the nodes of this extension alive (see :meth:`Adjoints.release`)."""
+        self._kept = None
 
     def __repr__(self) -> str:
         return f"<Tangents of {self.output}: {len(self.order)} tangents>"
@@ -88,7 +114,10 @@ def build_tangents(
 def jvp(y: Node, tangents: Mapping[Node, Any], *, shapes: Mapping[Node, Any] | None = None) -> Node:
     """The tangent node of ``y`` (the directional derivative along ``tangents``), by
     forward mode. The full record is ``result.origin`` (a :class:`Tangents`)."""
-    return build_tangents(y, tangents, shapes=shapes).tangent_of_output
+    record = build_tangents(y, tangents, shapes=shapes)
+    result = record.tangent_of_output
+    record.release()
+    return result
 
 
 def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bool) -> None:
@@ -99,8 +128,8 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
                 f"jvp: tangents keys must be nodes, got {type(node).__name__} {node!r:.40}"
             )
         seeds[node] = _seed_node(node, value)
-    record.seeds = seeds
-    tangent = record._tangent
+    tangent: dict[Node, Node] = {}
+    all_partials: dict[Node, list] = {}
     order = []
     for node in ranked_order(y):
         if node in seeds:
@@ -111,23 +140,33 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
             inputs = [tangent.get(i) for i in node.inputs]
             if all(t is None for t in inputs):
                 if all_locals and isinstance(node.op, ElementwiseOp):
-                    record._locals[node] = local_partials(node.op, node)
+                    all_partials[node] = local_partials(node.op, node)
                 continue
-            t = _jvp(node, inputs, record)
+            t = _jvp(node, inputs, all_partials)
             if t is None:
                 continue
         tangent[node] = t
         order.append(node)
+    of_output = tangent[y] if y in tangent else zeros_like(y)
+    # weak references from the record, kept alive by a list (see Tangents)
+    ref = weakref.ref
+    kept = [of_output, *tangent.values(), *seeds.values()]
     record.order = tuple(order)
-    record.tangent_of_output = tangent[y] if y in tangent else zeros_like(y)
+    record._of_output = ref(of_output)
+    record._seeds = {node: ref(t) for node, t in seeds.items()}
+    record._tangent = {node: ref(t) for node, t in tangent.items()}
+    for node, partials in all_partials.items():
+        kept.extend(p for p in partials if isinstance(p, Node))
+        record._locals[node] = [ref(p) if isinstance(p, Node) else p for p in partials]
+    record._kept = kept
 
 
-def _jvp(node: Node, tangents: list, record: Tangents) -> Node | None:
+def _jvp(node: Node, tangents: list, all_partials: dict) -> Node | None:
     """The op's tangent of ``node`` from its inputs' tangents, checked; an elementwise op's
     local partials are kept on the record for the walkthrough."""
     op = node.op
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
-        locals_ = record._locals[node] = local_partials(op, node)
+        locals_ = all_partials[node] = local_partials(op, node)
         t = elementwise_jvp(op, node, tangents, locals_)
     else:
         t = op.jvp(node, tangents)

@@ -98,7 +98,17 @@ class Node:
     Build nodes with ops (``vz.sin(x)``) or operators (``x * y + 2``), never directly.
     """
 
-    __slots__ = ("_operation", "_inputs", "_attrs", "_name", "_id", "_shape", "_origin", "_scope")
+    __slots__ = (
+        "_operation",
+        "_inputs",
+        "_attrs",
+        "_name",
+        "_id",
+        "_shape",
+        "_origin",
+        "_scope",
+        "__weakref__",  # extension records refer to the nodes they made weakly
+    )
 
     # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
     __array_ufunc__ = None

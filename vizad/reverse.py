@@ -9,6 +9,7 @@ which partial adjoint and which node is each sum.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
 
@@ -67,37 +68,62 @@ class AdjointRole(NamedTuple):
 class Adjoints:
     """The record of one reverse-mode extension of a graph (see :func:`build_adjoints`).
 
-    Nodes created while building it have ``node.origin`` set to this record.
+    Nodes created while building it have ``node.origin`` set to this record. The record holds
+    the nodes it made through weak references (a strong reference back would make every
+    extended graph a reference cycle that only the garbage collector frees): what it reports
+    of them is what is still alive. The record that :func:`build_adjoints` returns also keeps
+    its nodes alive until :meth:`release` is called (or it is collected).
     """
 
     output: Node
     wrt: tuple[Node, ...]
-    seed: Node
     #: The forward nodes that received an adjoint, in reverse topological (display) order.
     order: tuple[Node, ...]
-    #: The adjoint of each node of ``wrt`` (zeros_like where y does not depend on it).
-    gradients: list[Node]
 
     def __init__(self, output: Node, wrt: tuple[Node, ...]):
         self.output, self.wrt = output, wrt
-        self._adjoint: dict[Node, Node] = {}
-        self._partials: dict[Node, list[Partial]] = {}
+        self.order = ()
+        self._adjoint: dict[Node, weakref.ref] = {}
+        self._partials: dict[Node, list[tuple]] = {}
+        self._seed: weakref.ref | None = None
+        self._gradients: list[weakref.ref] = []
+        self._kept: list[Node] | None = None
+
+    @property
+    def seed(self) -> Node | None:
+        """v̄ of the output (the ones_like node, or the seed given)."""
+        return _alive(self._seed)
+
+    @property
+    def gradients(self) -> list[Node | None]:
+        """The adjoint of each node of ``wrt`` (zeros_like where y does not depend on it;
+        None for one that has been freed)."""
+        return [g() for g in self._gradients]
 
     def adjoint(self, node: Node) -> Node | None:
         """The node computing v̄ for forward node ``node`` (None: no path to the output)."""
-        return self._adjoint.get(node)
+        return _alive(self._adjoint.get(node))
 
     def partials(self, node: Node) -> tuple[Partial, ...]:
         """The partial adjoints v̄ᵢ→ⱼ of forward node ``node``, one per consumer edge."""
-        return tuple(self._partials.get(node, ()))
+        result = []
+        for consumer, index, ref, local, unreduced in self._partials.get(node, ()):
+            made = ref()
+            if made is not None:
+                if local.__class__ is weakref.ref:
+                    local = local()
+                result.append(Partial(consumer, index, made, local, _alive(unreduced)))
+        return tuple(result)
 
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """What each adjoint node computes (a node can be a partial and a sum at once)."""
         roles: dict[Node, list[AdjointRole]] = {}
         for node in self.order:
             kind = "seed" if node is self.output else "adjoint"
-            roles.setdefault(self._adjoint[node], []).append(AdjointRole(kind, node))
-            for p in self._partials.get(node, ()):
+            total = self.adjoint(node)
+            if total is not None:
+                roles.setdefault(total, []).append(AdjointRole(kind, node))
+            for p in self.partials(node):
                 roles.setdefault(p.node, []).append(
                     AdjointRole("partial", node, p.consumer, p.index)
                 )
@@ -111,11 +137,20 @@ class Adjoints:
                     )
         return {node: tuple(r) for node, r in roles.items()}
 
+    def release(self) -> None:
+        """Stop keeping the nodes of this extension alive: from now on they live as long as
+        something else holds them (the gradients, a trace), and the record reports those."""
+        self._kept = None
+
     def __repr__(self) -> str:
         return (
             f"<Adjoints of {self.output} w.r.t. {', '.join(map(str, self.wrt))}: "
             f"{len(self.order)} adjoints>"
         )
+
+
+def _alive(ref: weakref.ref | None):
+    return None if ref is None else ref()
 
 
 def build_adjoints(
@@ -132,6 +167,10 @@ def build_adjoints(
     nodes to shapes known from an evaluation, so that sum-to-shape nodes are only added where
     broadcasting really happened (without it, Variables declared without a shape get them
     wherever broadcasting is possible).
+
+    The record keeps its nodes alive (``record.gradients`` stay available) until
+    ``record.release()``; :func:`gradients` returns the nodes alone, which is all a caller
+    needs to hold.
     """
     y = as_node(y, "gradients")
     wrt = tuple(as_node_list(wrt, "gradients: wrt"))
@@ -151,9 +190,13 @@ def gradients(
     """The gradient nodes of ``y`` w.r.t. each node of ``wrt``, by extending the graph.
 
     The record of which node is which partial adjoint is ``gradients[0].origin`` (an
-    :class:`Adjoints`); :func:`build_adjoints` returns it directly.
+    :class:`Adjoints`); :func:`build_adjoints` returns it directly. Dropping the gradients
+    frees the whole extension at once (nothing points back to them).
     """
-    return build_adjoints(y, wrt, seed, shapes=shapes).gradients
+    record = build_adjoints(y, wrt, seed, shapes=shapes)
+    result = record.gradients
+    record.release()
+    return result
 
 
 def local_adjoints(node: Node, adjoint: Node) -> list[Node | None]:
@@ -172,19 +215,20 @@ def _extend(
                 depends.add(node)
                 break
 
-    record.seed = _seed(y, seed)
-    adjoint, partials = record._adjoint, record._partials
+    seed_node = _seed(y, seed)
+    adjoint: dict[Node, Node] = {}
+    incoming: dict[Node, list[Partial]] = {}
     order = []
     for node in reversed(forward):
         if node not in depends:
             continue
         if node is y:
-            total = record.seed
+            total = seed_node
         else:
-            incoming = partials.get(node)
-            if not incoming:  # every path to y has a zero partial (e.g. relu's mask)
+            parts = incoming.get(node)
+            if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = incoming[0].node if len(incoming) == 1 else add_n(*(p.node for p in incoming))
+            total = parts[0].node if len(parts) == 1 else add_n(*(p.node for p in parts))
         adjoint[node] = total
         order.append(node)
         if not node.inputs:
@@ -192,11 +236,32 @@ def _extend(
         grads, locals_, unreduced = _vjp(node, total)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
-                partials.setdefault(inp, []).append(
+                incoming.setdefault(inp, []).append(
                     Partial(node, k, g, locals_ and locals_[k], unreduced and unreduced[k])
                 )
+    gradients = [adjoint[w] if w in adjoint else zeros_like(w) for w in wrt]
+    # the record refers to what it made weakly (see Adjoints), and keeps it alive by a list
+    ref = weakref.ref
+    kept = [seed_node, *gradients, *adjoint.values()]
     record.order = tuple(order)
-    record.gradients = [adjoint[w] if w in adjoint else zeros_like(w) for w in wrt]
+    record._seed = ref(seed_node)
+    record._gradients = [ref(g) for g in gradients]
+    record._adjoint = {node: ref(total) for node, total in adjoint.items()}
+    partials = record._partials
+    for inp, parts in incoming.items():
+        entries = []
+        for p in parts:
+            local, unreduced = p.local, p.unreduced
+            if local.__class__ is not Symbolic and local is not None:
+                kept.append(local)
+                local = ref(local)
+            if unreduced is not None:
+                kept.append(unreduced)
+                unreduced = ref(unreduced)
+            kept.append(p.node)
+            entries.append((p.consumer, p.index, ref(p.node), local, unreduced))
+        partials[inp] = entries
+    record._kept = kept
 
 
 def _seed(y: Node, seed: Any) -> Node:

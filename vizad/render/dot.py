@@ -170,6 +170,7 @@ def to_drawing(
     add_items(drawing, members.get(None, ()))
     for cluster in children.get(None, ()):
         add_cluster(drawing, cluster)
+    del add_cluster  # it refers to itself: a reference cycle holding the scene until a GC
     for edge in scene.edges:
         extra = (
             {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"}

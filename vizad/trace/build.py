@@ -75,6 +75,7 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
                 adjoint_node=adjoint_node,
             )
         )
+    record.release()  # the trace holds the nodes it reads (values): no cycle with the record
     return ReverseTrace(
         y, tuple(wrt), feed, tuple(steps), record, values, names, ranked, drawn, decimals
     )
@@ -144,8 +145,10 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
                 seeded=seeded,
             )
         )
+    seeds = dict(record.seeds)
+    record.release()  # the trace holds the nodes it reads (values)
     return ForwardTrace(
-        y, dict(record.seeds), feed, tuple(steps), record, values, names, ranked, drawn, decimals
+        y, seeds, feed, tuple(steps), record, values, names, ranked, drawn, decimals
     )
 
 

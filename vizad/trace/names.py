@@ -301,19 +301,45 @@ def _numbering(graph: list[Node]):
     generation: the graph first, then the nodes of the first extension that is differentiated
     again, and so on; within a generation, in the order given. Returns the numbers and the
     function giving an extension record's generation."""
-    generation: dict[Node, int] = {}
-    of_record: dict[int, int] = {}
+    generations = _Generations()
+    if all(n.origin is None for n in graph):  # no extension differentiated again
+        return number_ranked(graph), generations.of_record
+    of_node = generations.of_node
+    for node in graph:
+        of_node(node)
+    generation = generations.nodes
+    position = {n: k for k, n in enumerate(graph)}
+    by_generation = sorted(graph, key=lambda n: (generation[n], position[n]))
+    return number_ranked(by_generation), generations.of_record
 
-    def record_generation(record) -> int:
-        g = of_record.get(id(record))
+
+class _Generations:
+    """The generation of nodes (0 for the graph, 1 for its first extension's nodes …) and of
+    extension records (1 + their output's). A class, not closures calling each other: those
+    would be a reference cycle holding the graph until the garbage collector runs."""
+
+    def __init__(self):
+        self.nodes: dict[Node, int] = {}
+        self._records: dict[int, int] = {}
+
+    def of_record(self, record) -> int:
+        g = self._records.get(id(record))
         if g is None:
+            generation = self.nodes
             for n in topo_sort(record.output):
                 if n not in generation:
-                    generation[n] = node_generation(n)
-            g = of_record[id(record)] = 1 + generation[record.output]
+                    generation[n] = self._compute(n)
+            g = self._records[id(record)] = 1 + generation[record.output]
         return g
 
-    def node_generation(node: Node) -> int:
+    def of_node(self, node: Node) -> int:
+        g = self.nodes.get(node)
+        if g is None:
+            g = self.nodes[node] = self._compute(node)
+        return g
+
+    def _compute(self, node: Node) -> int:
+        generation = self.nodes
         g = 0
         for i in node.inputs:
             gi = generation.get(i)
@@ -322,14 +348,5 @@ def _numbering(graph: list[Node]):
             if gi > g:
                 g = gi
         if node.origin is not None:
-            g = max(g, record_generation(node.origin))
+            g = max(g, self.of_record(node.origin))
         return g
-
-    if all(n.origin is None for n in graph):  # no extension differentiated again
-        return number_ranked(graph), record_generation
-    for node in graph:
-        if node not in generation:
-            generation[node] = node_generation(node)
-    position = {n: k for k, n in enumerate(graph)}
-    by_generation = sorted(graph, key=lambda n: (generation[n], position[n]))
-    return number_ranked(by_generation), record_generation

@@ -156,6 +156,7 @@ class Value(EagerNode):
             adjoint = record.adjoint(node)
             if node is not self and adjoint is not None and isinstance(node, Value):
                 node._grad = node._grad + adjoint._value.item()
+        record.release()  # grads are numbers: the adjoint nodes can go now
 
     def _backward(self) -> None:
         """micrograd's local step: add this node's grad times each local derivative to its

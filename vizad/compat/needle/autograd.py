@@ -298,6 +298,7 @@ def compute_gradient_of_variables(output_tensor: Tensor, out_grad: Tensor) -> No
     record = build_adjoints(output_tensor, graph, out_grad)
     for node, grad in zip(graph, record.gradients):
         node.grad = grad
+    record.release()  # the grads hold what they need
 
 
 def sum_node_list(node_list: list[Any]):
