@@ -21,6 +21,32 @@ def median_time(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> f
     return statistics.median(times)
 
 
+def paired_medians(
+    fns: dict[str, Callable[[], object]], repeat: int = 5, warmup: int = 1
+) -> dict[str, float]:
+    """The median wall time of each function, run in turns (one of each per round, so that
+    a change of machine load affects them alike); each result is freed outside the timing."""
+    for _ in range(warmup):
+        for fn in fns.values():
+            result = fn()
+            del result
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            result = fn()
+            times[name].append(time.perf_counter() - start)
+            del result
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def load() -> str:
+    """The load average now, for the record."""
+    import os
+
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def machine() -> str:
     import os
 

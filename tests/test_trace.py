@@ -272,6 +272,8 @@ def test_step_records_are_immutable(lecture):
         step.adjoint = 2
     assert set(vz.ReverseStep._fields) >= {"node", "label", "value", "contributions", "adjoint"}
     assert set(vz.Contribution._fields) >= {"consumer", "local", "local_latex", "partial"}
+    with pytest.raises(AttributeError):
+        vz.trace_reverse(y, [x1, x2], feed).steps[-1].contributions[0].partial = 2
     assert set(vz.ForwardStep._fields) >= {"node", "label", "value", "tangent"}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -122,14 +122,9 @@ class Executor:
     def _validate(self, values: list[Any]) -> None:
         """The first run's check that derived values have the shapes of what they are
         derived from."""
+        order = self._order
         for made, of, what in self._shape_checks:
-            got, want = shape_of(values[made]), shape_of(values[of])
-            if got != want:
-                node, target = self._order[made], self._order[of]
-                raise ShapeError(
-                    f"{node._describe()}, {what} {target._short()}, has shape {got} but "
-                    f"{target._short()} has shape {want}"
-                )
+            _check_derived(order[made], values[made], order[of], values[of], what)
         self._validated = True
 
     def _check_feed_keys(self, feed_dict: Mapping[Node, Any]) -> None:
@@ -154,6 +149,81 @@ def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None 
     """One-off evaluation: the value of a node, or a list of values for a list of nodes."""
     values = Executor(nodes).run(feed_dict or {})
     return values[0] if isinstance(nodes, Node) else values
+
+
+def evaluating(values: dict[Node, Any], feed_dict: Mapping[Node, Any]) -> Callable[[Node], None]:
+    """A function that computes each node it is given at once, from the values of its inputs
+    in ``values`` (which it fills in, as arrays; Variables outside them are read from
+    ``feed_dict``): a graph extension evaluated as it is built
+    (``extending(..., evaluate=)``), without a second sort, plan and run. Its errors are the
+    executor's: they name the node, the op and the input shapes."""
+
+    def evaluate(node: Node) -> None:
+        args = []
+        for x in node._inputs:
+            if x._operation is CONSTANT:  # a Python number stays weakly typed
+                value = constant_value(x)
+                args.append(value)
+                if x not in values:
+                    values[x] = as_array(value)
+                continue
+            value = values.get(x, _MISSING)
+            if value is _MISSING:
+                value = values[x] = _outside_value(x, feed_dict)
+            args.append(value)
+        try:
+            value = node._operation.bind(node)(*args)
+        except Exception as exc:
+            raise _evaluation_error(node, args, exc) from None
+        if value is None:
+            raise EvaluationError(
+                f"{node._describe()}: op {node.op.name!r} returned None; its compute must "
+                "return the value"
+            )
+        values[node] = value if value.__class__ is np.ndarray else as_array(value)
+
+    return evaluate
+
+
+def check_derived_shapes(record, values: Mapping[Node, Any]) -> None:
+    """What the first run of a plan checks, for values computed otherwise (a walkthrough):
+    each adjoint or tangent in ``values`` has the shape of the value it derives from."""
+    for made, of, what in _derived_pairs(record):
+        if made in values and of in values:
+            _check_derived(made, values[made], of, values[of], what)
+
+
+def _what(what) -> str:
+    """The words of a derived pair: made only for an error message."""
+    return what if isinstance(what, str) else f"the partial adjoint from {what.op.name} of"
+
+
+def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what: str) -> None:
+    if value.__class__ is np.ndarray and target_value.__class__ is np.ndarray:
+        if value.shape == target_value.shape:
+            return
+    got, want = shape_of(value), shape_of(target_value)
+    if got != want:
+        raise ShapeError(
+            f"{node._describe()}, {_what(what)} {target._short()}, has shape {got} but "
+            f"{target._short()} has shape {want}"
+        )
+
+
+_MISSING = object()
+
+
+def _outside_value(node: Node, feed_dict: Mapping[Node, Any]) -> Any:
+    """The value of an input that an evaluation as built has not seen: an eager node's, or a
+    Variable's from the feed (one that ``wrt`` names but the graph does not read)."""
+    if node.__class__ is not Node:
+        return as_array(node._value)
+    if node.op is VARIABLE:
+        return as_array(_feed_value(feed_dict, node))
+    raise EvaluationError(
+        f"{node._describe()} has no value here: the graph extension reads a node outside "
+        "the graph it extends"
+    )
 
 
 def _with_releases(steps: list, keep: set[int]) -> list:
@@ -184,7 +254,7 @@ def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
         for node in record.order:
             pairs.append((adjoint(node), node, "the adjoint of"))
             for p in record.partials(node):
-                pairs.append((p.node, node, f"the partial adjoint from {p.consumer.op.name} of"))
+                pairs.append((p.node, node, p.consumer))  # words made on error (_what)
     else:  # Tangents
         for node, seed in record.seeds.items():
             # a tangent given as an array must have the input's shape (a number, or a 0-d

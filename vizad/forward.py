@@ -93,6 +93,7 @@ def build_tangents(
     *,
     shapes: Mapping[Node, Any] | None = None,
     all_locals: bool = False,
+    _evaluate=None,
 ) -> Tangents:
     """Extend the graph of ``y`` with tangent nodes, seeded by ``tangents``
     ({input node: tangent value or node}); inputs not listed have a zero tangent.
@@ -106,7 +107,7 @@ def build_tangents(
             f"got {type(tangents).__name__}"
         )
     record = Tangents(y)
-    with extending(record, shapes):
+    with extending(record, shapes, _evaluate):
         _extend(record, y, tangents, all_locals)
     return record
 

@@ -88,6 +88,7 @@ class Adjoints:
         self._seed: weakref.ref | None = None
         self._gradients: list[weakref.ref] = []
         self._kept: list[Node] | None = None
+        self._cached: dict[Node, tuple[Partial, ...]] = {}
 
     @property
     def seed(self) -> Node | None:
@@ -106,6 +107,14 @@ class Adjoints:
 
     def partials(self, node: Node) -> tuple[Partial, ...]:
         """The partial adjoints v̄ᵢ→ⱼ of forward node ``node``, one per consumer edge."""
+        if self._kept is not None:  # nothing can die yet: remember them (a walkthrough
+            cached = self._cached.get(node)  # reads each several times)
+            if cached is None:
+                cached = self._cached[node] = self._alive_partials(node)
+            return cached
+        return self._alive_partials(node)
+
+    def _alive_partials(self, node: Node) -> tuple[Partial, ...]:
         result = []
         for consumer, index, ref, local, unreduced in self._partials.get(node, ()):
             made = ref()
@@ -141,6 +150,7 @@ class Adjoints:
         """Stop keeping the nodes of this extension alive: from now on they live as long as
         something else holds them (the gradients, a trace), and the record reports those."""
         self._kept = None
+        self._cached = {}
 
     def __repr__(self) -> str:
         return (
@@ -160,6 +170,7 @@ def build_adjoints(
     *,
     shapes: Mapping[Node, Any] | None = None,
     _ranked: list[Node] | None = None,
+    _evaluate=None,
 ) -> Adjoints:
     """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
 
@@ -175,7 +186,7 @@ def build_adjoints(
     y = as_node(y, "gradients")
     wrt = tuple(as_node_list(wrt, "gradients: wrt"))
     record = Adjoints(y, wrt)
-    with extending(record, shapes):
+    with extending(record, shapes, _evaluate):
         _extend(record, y, wrt, seed, _ranked or ranked_order(y))
     return record
 

@@ -152,25 +152,9 @@ def to_drawing(
     for cluster in scene.clusters:
         children.setdefault(scene.parents.get(cluster), []).append(cluster)
 
-    def add_cluster(target, cluster: str) -> None:  # nested as deep as the scopes are
-        with target.subgraph(name=cluster) as sub:
-            scope = cluster.startswith("cluster_s")
-            sub.attr(
-                label=f"<{escape(scene.clusters[cluster])}>",
-                style="rounded" if scope else "dashed,rounded",
-                color="#aaaaaa" if scope else "#888888",
-                fontcolor="#888888",
-                fontname=FONT,
-                fontsize="12",
-            )
-            add_items(sub, members.get(cluster, ()))
-            for child in children.get(cluster, ()):
-                add_cluster(sub, child)
-
     add_items(drawing, members.get(None, ()))
     for cluster in children.get(None, ()):
-        add_cluster(drawing, cluster)
-    del add_cluster  # it refers to itself: a reference cycle holding the scene until a GC
+        _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     for edge in scene.edges:
         extra = (
             {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"}
@@ -188,6 +172,24 @@ def to_drawing(
 
 
 _DOT_SAFE = str.maketrans({":": "∶", "\\": "⧵"})
+
+
+def _add_cluster(target, cluster: str, titles, members, children, add_items) -> None:
+    """Cluster ``cluster`` with its items and its nested clusters (as deep as the scopes
+    are); a module function, since a closure calling itself is a reference cycle."""
+    with target.subgraph(name=cluster) as sub:
+        scope = cluster.startswith("cluster_s")
+        sub.attr(
+            label=f"<{escape(titles[cluster])}>",
+            style="rounded" if scope else "dashed,rounded",
+            color="#aaaaaa" if scope else "#888888",
+            fontcolor="#888888",
+            fontname=FONT,
+            fontsize="12",
+        )
+        add_items(sub, members.get(cluster, ()))
+        for child in children.get(cluster, ()):
+            _add_cluster(sub, child, titles, members, children, add_items)
 
 
 def dot_names(scene: Scene) -> dict[str, str]:

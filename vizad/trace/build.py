@@ -3,16 +3,17 @@ step's values off it (no second implementation of the maths)."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 
 from .._gc import gc_paused
-from ..executor import Executor, check_floating
+from ..executor import Executor, check_derived_shapes, check_floating, evaluating
 from ..foreign import adopt_feed
 from ..forward import build_tangents
-from ..graph import as_node_list, ranked_order, topo_sort
+from ..graph import as_node_list, ranked_order
 from ..node import Node, as_node, shape_of
 from ..tree import floating_dtype, tree_map
 from ..ops import CONSTANT, VARIABLE
@@ -49,16 +50,20 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     for w in wrt:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])
-    record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
+    values = dict(forward)  # the adjoint nodes' values are added as they are built
+    record = build_adjoints(
+        y, wrt, shapes=shapes, _ranked=ranked, _evaluate=evaluating(values, feed)
+    )
     wanted = _adjoint_graph_nodes(record)
-    values = _evaluate_extension(wanted, forward, feed)
-    extension = _extension(ranked, wanted)
+    _complete(values, wanted, record)
+    extension = _extension(values, forward, wanted)
     names = Names(ranked, extension, [record])
     drawn = _needed(extension, [record.adjoint(n) for n in record.order])
     steps = []
     for index, node in enumerate(record.order):
         contributions = tuple(
-            _contribution(p, record, values, names) for p in record.partials(node)
+            _contribution(p, record.adjoint(p.consumer), values, names)
+            for p in record.partials(node)
         )
         adjoint_node = record.adjoint(node)
         steps.append(
@@ -107,14 +112,17 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
         node = as_node(x, "trace_forward: tangents")
         if node in forward and node.op is VARIABLE:
             check_floating(node, forward[node])
-    record = build_tangents(y, tangents, shapes=shapes, all_locals=True)
+    values = dict(forward)  # the tangent nodes' values are added as they are built
+    record = build_tangents(
+        y, tangents, shapes=shapes, all_locals=True, _evaluate=evaluating(values, feed)
+    )
     wanted = []
     for node in record.order:
         wanted.append(record.tangent(node))
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
-    values = _evaluate_extension(wanted, forward, feed)
-    extension = _extension(ranked, wanted)
+    _complete(values, wanted, record)
+    extension = _extension(values, forward, wanted)
     names = Names(ranked, extension, [record])
     drawn = _needed(extension, [record.tangent(n) for n in record.order])
     steps = []
@@ -163,20 +171,24 @@ def _forward_pass(y, feed, what: str):
     return y, feed, forward, ranked_order(y), shapes
 
 
-def _evaluate_extension(
-    nodes: list[Node], forward: dict[Node, Any], feed: Mapping[Node, Any]
-) -> dict[Node, Any]:
-    """The values of the nodes a graph extension added, reusing the forward values already
-    computed; returns every value, forward ones included."""
-    values = Executor(nodes, given=forward).values_by_node({**feed, **forward})
-    return {**forward, **values}
+def _complete(values: dict[Node, Any], wanted: list[Node], record) -> None:
+    """Add the values of ``wanted`` nodes that were not computed as they were built (eager
+    nodes compute their own; constants), and check what the executor's first run checks."""
+    missing = [n for n in wanted if n not in values]
+    if missing:
+        values.update(Executor(missing, given=values).values_by_node(values))
+    check_derived_shapes(record, values)
 
 
-def _extension(ranked: list[Node], nodes: list[Node]) -> list[Node]:
+def _extension(values: dict[Node, Any], forward: dict[Node, Any], nodes: list[Node]) -> list[Node]:
     """The nodes of the extension that ``nodes`` need, in the order they were built (forward
-    nodes left out)."""
-    forward = set(ranked)
-    return [n for n in topo_sort(nodes) if n not in forward]
+    nodes left out): of those evaluated (``values``), which holds every one of them."""
+    made = [n for n in values if n not in forward]
+    made.sort(key=_creation)
+    return _needed(made, nodes)
+
+
+_creation = attrgetter("_id")
 
 
 def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
@@ -209,31 +221,23 @@ def _adjoint_graph_nodes(record) -> list[Node]:
     return wanted
 
 
-def _contribution(p, record, values, names: Names) -> Contribution:
-    consumer = p.consumer
-    args = names.args(consumer)
-    symbol = names.symbol(consumer)
-    op = consumer.op
-    adjoint = names.bar(consumer).latex
+def _contribution(p, adjoint_of_consumer: Node, values, names: Names) -> Contribution:
     if isinstance(p.local, Node):
         local = values[p.local]
     elif p.local is not None:
         local = p.local
     else:
-        local = _local_from_ratio(values[p.node], values[record.adjoint(consumer)])
+        local = _local_from_ratio(values[p.node], values[adjoint_of_consumer])
     return Contribution(
-        consumer=consumer,
-        consumer_label=names.label(consumer),
-        consumer_symbol=symbol,
-        index=p.index,
-        local=local,
-        local_latex=op.partial_latex(args, consumer.attrs, p.index),
-        partial=values[p.node],
-        partial_latex=op.vjp_latex(args, adjoint, consumer.attrs, p.index),
-        partial_node=p.node,
-        local_node=p.local if isinstance(p.local, Node) else None,
-        unreduced=values[p.unreduced] if p.unreduced is not None else None,
-        unreduced_node=p.unreduced,
+        p.consumer,
+        p.index,
+        local,
+        values[p.node],
+        p.node,
+        p.local if isinstance(p.local, Node) else None,
+        values[p.unreduced] if p.unreduced is not None else None,
+        p.unreduced,
+        names=names,
     )
 
 

@@ -18,35 +18,147 @@ from ..node import Node
 __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
 
 
-class Contribution(NamedTuple):
-    """What consumer vⱼ passes back to vᵢ: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ."""
+class Contribution:
+    """What consumer vⱼ passes back to vᵢ: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ.
 
-    #: vⱼ, the forward node that consumes vᵢ, its label ("v5") and its LaTeX ("v_{5}").
+    Values and nodes are set when the walkthrough is built; the labels and LaTeX are made
+    the first time they are read (a stepper shows one step at a time) and then kept.
+    """
+
+    __slots__ = (
+        "consumer",
+        "index",
+        "local",
+        "partial",
+        "partial_node",
+        "local_node",
+        "unreduced",
+        "unreduced_node",
+        "_names",
+        "_text",
+    )
+
+    #: vⱼ, the forward node that consumes vᵢ.
     consumer: Node
-    consumer_label: str
-    consumer_symbol: str
     #: The position of vᵢ among vⱼ's inputs (``v1 * v1`` gives two contributions).
     index: int
-    #: ∂vⱼ/∂vᵢ: its value (None when the op gives only a vjp, as matmul does) and its LaTeX
-    #: (``\cos v_{2}``; None when the op gives none).
+    #: ∂vⱼ/∂vᵢ: its value (None when the op gives only a vjp, as matmul does).
     local: Any
-    local_latex: str | None
-    #: v̄ᵢ→ⱼ: its value, its LaTeX in terms of v̄ⱼ (``\bar{v}_{5} \cos v_{2}``), and the adjoint
-    #: node that computes it.
+    #: v̄ᵢ→ⱼ: its value and the adjoint node that computes it.
     partial: Any
-    partial_latex: str | None
     partial_node: Node
     #: The node computing ∂vⱼ/∂vᵢ when it is a node of the adjoint graph, else None.
-    local_node: Node | None = None
+    local_node: Node | None
     #: Where broadcasting happened: v̄ⱼ ∂vⱼ/∂vᵢ before the sum-to-shape step reduced it to vᵢ's
     #: shape, and its node (``partial_node`` is then the sum_to_shape node); else None.
-    unreduced: Any = None
-    unreduced_node: Node | None = None
+    unreduced: Any
+    unreduced_node: Node | None
+
+    #: The public fields, as a named tuple lists them.
+    _fields = (
+        "consumer",
+        "consumer_label",
+        "consumer_symbol",
+        "index",
+        "local",
+        "local_latex",
+        "partial",
+        "partial_latex",
+        "partial_node",
+        "local_node",
+        "unreduced",
+        "unreduced_node",
+    )
+
+    def __init__(
+        self,
+        consumer: Node,
+        index: int,
+        local: Any,
+        partial: Any,
+        partial_node: Node,
+        local_node: Node | None = None,
+        unreduced: Any = None,
+        unreduced_node: Node | None = None,
+        *,
+        names: Any,
+    ):
+        init = object.__setattr__  # the record is immutable (see __setattr__)
+        init(self, "consumer", consumer)
+        init(self, "index", index)
+        init(self, "local", local)
+        init(self, "partial", partial)
+        init(self, "partial_node", partial_node)
+        init(self, "local_node", local_node)
+        init(self, "unreduced", unreduced)
+        init(self, "unreduced_node", unreduced_node)
+        init(self, "_names", names)  # the walkthrough's names, for the labels and LaTeX
+        init(self, "_text", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Contribution is immutable: cannot set {name!r}")
+
+    def __reduce__(self):  # copy and deepcopy rebuild it through __init__
+        fields = (
+            self.consumer,
+            self.index,
+            self.local,
+            self.partial,
+            self.partial_node,
+            self.local_node,
+            self.unreduced,
+            self.unreduced_node,
+        )
+        return _rebuilt_contribution, (fields, self._names)
+
+    def _texts(self) -> tuple:
+        if self._text is None:
+            names, consumer = self._names, self.consumer
+            args, op, attrs = names.args(consumer), consumer.op, consumer.attrs
+            text = (
+                names.label(consumer),
+                names.symbol(consumer),
+                op.partial_latex(args, attrs, self.index),
+                op.vjp_latex(args, names.bar(consumer).latex, attrs, self.index),
+            )
+            object.__setattr__(self, "_text", text)
+        return self._text
+
+    @property
+    def consumer_label(self) -> str:
+        """vⱼ's label ("v5")."""
+        return self._texts()[0]
+
+    @property
+    def consumer_symbol(self) -> str:
+        """vⱼ's LaTeX ("v_{5}")."""
+        return self._texts()[1]
+
+    @property
+    def local_latex(self) -> str | None:
+        """∂vⱼ/∂vᵢ in LaTeX (``\\cos v_{2}``); None when the op gives none."""
+        return self._texts()[2]
+
+    @property
+    def partial_latex(self) -> str | None:
+        """v̄ᵢ→ⱼ in LaTeX in terms of v̄ⱼ (``\\bar{v}_{5} \\cos v_{2}``); None when the op
+        gives none."""
+        return self._texts()[3]
 
     @property
     def reduced(self) -> bool:
         """Whether a sum-to-shape step brought this partial adjoint back to vᵢ's shape."""
         return self.unreduced_node is not None
+
+    def __repr__(self) -> str:
+        return (
+            f"Contribution(consumer={self.consumer!r}, index={self.index}, "
+            f"local={self.local!r}, partial={self.partial!r})"
+        )
+
+
+def _rebuilt_contribution(fields: tuple, names: Any) -> Contribution:
+    return Contribution(*fields, names=names)
 
 
 class ReverseStep(NamedTuple):
