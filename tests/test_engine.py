@@ -367,3 +367,22 @@ def test_import_vizad_loads_only_numpy_and_the_engine():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == ["[]", "True False", "True"]
+
+
+def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
+    """trace, gradcheck, diagnose, jacobian load when first used; vz.gradcheck, vz.diagnose
+    and vz.jacobian stay the functions even when their modules are imported first."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, vizad as vz\n"
+        "later = ('vizad.trace', 'vizad.gradcheck', 'vizad.diagnose', 'vizad.jacobian')\n"
+        "print(sorted(m for m in later if m in sys.modules))\n"
+        "import vizad.trace.check, vizad.exercises, vizad.jacobian\n"
+        "print(all(callable(f) and f.__name__ == n for n, f in [\n"
+        "    ('gradcheck', vz.gradcheck), ('diagnose', vz.diagnose), ('jacobian', vz.jacobian)]))\n"
+        "print(vz.trace_reverse.__module__, 'trace_reverse' in dir(vz))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["[]", "True", "vizad.trace.build True"]

@@ -10,6 +10,9 @@ nodes (reverse mode) or tangent nodes (forward mode), and evaluate it with an Ex
     vz.Executor([y, g1, g2]).run({x1: 2.0, x2: 5.0})
 """
 
+import sys
+import types
+
 from .errors import (
     ArgumentError,
     EvaluationError,
@@ -64,33 +67,6 @@ from .graph import numbering, ranked_order, topo_sort
 from .executor import Executor, evaluate
 from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
-from .jacobian import hvp, jacobian
-from .gradcheck import (
-    DirectionCheck,
-    GradcheckReport,
-    default_tolerances,
-    gradcheck,
-    numerical_gradient,
-)
-from .diagnose import Diagnosis, diagnose  # eager: the submodule shares the function's name
-from .expr import parse_expression
-from .trace import (
-    CheckFailure,
-    Contribution,
-    Derivation,
-    ForwardStep,
-    ForwardTrace,
-    Name,
-    Names,
-    ReverseStep,
-    ReverseTrace,
-    TangentTerm,
-    Trace,
-    trace_forward,
-    trace_reverse,
-)
-from . import examples
-
 __version__ = "0.1.0"
 
 __all__ = [
@@ -209,6 +185,41 @@ __all__ = [
 # The drawing, widget and page stack (graphviz, ipywidgets, anywidget) loads on first use:
 # `import vizad` is numpy and the engine.
 _LAZY = {
+    # walkthroughs, checks and the rest load on first use too: what every graph needs is
+    # the engine (nodes, ops, executor, reverse and forward mode)
+    **dict.fromkeys(
+        [
+            "CheckFailure",
+            "Contribution",
+            "Derivation",
+            "ForwardStep",
+            "ForwardTrace",
+            "Name",
+            "Names",
+            "ReverseStep",
+            "ReverseTrace",
+            "TangentTerm",
+            "Trace",
+            "trace_forward",
+            "trace_reverse",
+        ],
+        "trace",
+    ),
+    **dict.fromkeys(
+        [
+            "DirectionCheck",
+            "GradcheckReport",
+            "default_tolerances",
+            "gradcheck",
+            "numerical_gradient",
+        ],
+        "gradcheck",
+    ),
+    "Diagnosis": "diagnose",
+    "diagnose": "diagnose",
+    "hvp": "jacobian",
+    "jacobian": "jacobian",
+    "parse_expression": "expr",
     "Drawing": "render",
     "Layout": "render",
     "draw": "render",
@@ -217,7 +228,21 @@ _LAZY = {
     "export_html": "export",
     "export_frames": "frames",
 }
-_SUBMODULES = ("render", "widget", "export", "frames", "exercises")
+_SUBMODULES = ("render", "widget", "export", "frames", "exercises", "examples")
+
+
+class _Package(types.ModuleType):
+    """vizad itself. ``vz.gradcheck``, ``vz.diagnose`` and ``vz.jacobian`` are functions that
+    share their module's name: when the import system sets the loaded submodule on the
+    package, the package keeps the function."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):
