@@ -67,6 +67,7 @@ from .graph import numbering, ranked_order, topo_sort
 from .executor import Executor, evaluate
 from .reverse import AdjointRole, Adjoints, Partial, build_adjoints, gradients
 from .forward import Tangents, build_tangents, jvp
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -52,7 +52,11 @@ class Executor:
         self._lean_steps: list | None = None  # made on the first run()
         # the Variables that gradients (or tangents) built into this plan differentiate: they
         # need floating-point values (an integer adjoint would wrap around silently)
-        records = {id(n.origin): n.origin for n in order if n.origin is not None}
+        records = {}
+        for n in order:
+            record = n._origin
+            if record is not None and id(record) not in records:
+                records[id(record)] = record
         differentiated = {w for r in records.values() for w in _differentiated(r)}
         self._float_checks = [
             (k, node)
@@ -248,13 +252,13 @@ def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
     """(derived node, the node it derives from, what it is) for an extension record: the
     seed, each adjoint and each partial adjoint (reverse mode); each tangent (forward)."""
     pairs = []
-    adjoint = getattr(record, "adjoint", None)
-    if adjoint is not None:  # Adjoints
+    if hasattr(record, "adjoint"):  # Adjoints: read its weak references directly (hot path)
         pairs.append((record.seed, record.output, "the seed of"))
-        for node in record.order:
-            pairs.append((adjoint(node), node, "the adjoint of"))
-            for p in record.partials(node):
-                pairs.append((p.node, node, p.consumer))  # words made on error (_what)
+        for node, ref in record._adjoint.items():
+            pairs.append((ref(), node, "the adjoint of"))
+        for node, entries in record._partials.items():
+            for consumer, _, ref, _, _ in entries:
+                pairs.append((ref(), node, consumer))  # words made on error (_what)
     else:  # Tangents
         for node, seed in record.seeds.items():
             # a tangent given as an array must have the input's shape (a number, or a 0-d

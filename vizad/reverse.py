@@ -226,9 +226,16 @@ def _extend(
                 depends.add(node)
                 break
 
+    # The record refers to what it makes weakly (see Adjoints) and keeps it alive by a list;
+    # each partial adjoint is recorded as (consumer, index, node, local, unreduced) with
+    # weak references to the nodes, as it is made.
+    ref = weakref.ref
     seed_node = _seed(y, seed)
-    adjoint: dict[Node, Node] = {}
-    incoming: dict[Node, list[Partial]] = {}
+    kept = [seed_node]
+    keep = kept.append
+    adjoint: dict[Node, weakref.ref] = {}
+    incoming: dict[Node, list[Node]] = {}  # the partial adjoints each node receives
+    entries: dict[Node, list[tuple]] = {}
     order = []
     for node in reversed(forward):
         if node not in depends:
@@ -236,42 +243,45 @@ def _extend(
         if node is y:
             total = seed_node
         else:
-            parts = incoming.get(node)
+            parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = parts[0].node if len(parts) == 1 else add_n(*(p.node for p in parts))
-        adjoint[node] = total
+            total = parts[0] if len(parts) == 1 else add_n(*parts)
+            keep(total)
+        adjoint[node] = ref(total)
         order.append(node)
         if not node.inputs:
             continue
         grads, locals_, unreduced = _vjp(node, total)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
-            if g is not None and inp in depends:
-                incoming.setdefault(inp, []).append(
-                    Partial(node, k, g, locals_ and locals_[k], unreduced and unreduced[k])
-                )
-    gradients = [adjoint[w] if w in adjoint else zeros_like(w) for w in wrt]
-    # the record refers to what it made weakly (see Adjoints), and keeps it alive by a list
-    ref = weakref.ref
-    kept = [seed_node, *gradients, *adjoint.values()]
+            if g is None or inp not in depends:
+                continue
+            local = locals_[k] if locals_ else None
+            if local is not None and local.__class__ is not Symbolic:
+                keep(local)
+                local = ref(local)
+            u = unreduced[k] if unreduced else None
+            if u is not None:
+                keep(u)
+                u = ref(u)
+            keep(g)
+            parts = incoming.get(inp)
+            if parts is None:
+                incoming[inp] = [g]
+                entries[inp] = [(node, k, ref(g), local, u)]
+            else:
+                parts.append(g)
+                entries[inp].append((node, k, ref(g), local, u))
+    gradients = []
+    for w in wrt:
+        g = adjoint[w]() if w in adjoint else zeros_like(w)
+        keep(g)
+        gradients.append(g)
     record.order = tuple(order)
     record._seed = ref(seed_node)
     record._gradients = [ref(g) for g in gradients]
-    record._adjoint = {node: ref(total) for node, total in adjoint.items()}
-    partials = record._partials
-    for inp, parts in incoming.items():
-        entries = []
-        for p in parts:
-            local, unreduced = p.local, p.unreduced
-            if local.__class__ is not Symbolic and local is not None:
-                kept.append(local)
-                local = ref(local)
-            if unreduced is not None:
-                kept.append(unreduced)
-                unreduced = ref(unreduced)
-            kept.append(p.node)
-            entries.append((p.consumer, p.index, ref(p.node), local, unreduced))
-        partials[inp] = entries
+    record._adjoint = adjoint
+    record._partials = entries
     record._kept = kept
 
 
