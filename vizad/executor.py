@@ -36,17 +36,19 @@ class Executor:
         self._slot = slot
         self._initial: list[Any] = [None] * len(order)
         self._variables: list[tuple[int, Node]] = []
+        initial, variables, given = self._initial, self._variables, self._given
         steps = []
-        for k, node in enumerate(order):
-            op = node.op
+        append = steps.append
+        for k, node in enumerate(order):  # hot: slots read directly
+            op = node._operation
             if op is CONSTANT:
-                self._initial[k] = constant_value(node)
-            elif node.__class__ is not Node and node not in self._given:
-                self._initial[k] = node._value  # an eager node: computed when built
-            elif op is VARIABLE or node in self._given:
-                self._variables.append((k, node))
+                initial[k] = constant_value(node)
+            elif node.__class__ is not Node and node not in given:
+                initial[k] = node._value  # an eager node: computed when built
+            elif op is VARIABLE or node in given:
+                variables.append((k, node))
             else:
-                steps.append((op.bind(node), tuple([slot[i] for i in node.inputs]), k))
+                append((op.bind(node), tuple([slot[i] for i in node._inputs]), k))
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
         self._lean_steps: list | None = None  # made on the first run()
@@ -66,11 +68,12 @@ class Executor:
         # checked on the first run only: each adjoint or tangent in the plan has the shape of
         # the value it is the adjoint or tangent of (a seed, a tangent or a custom rule of the
         # wrong shape would otherwise broadcast silently)
+        position = slot.get
         self._shape_checks = [
-            (slot[made], slot[of], what)
+            (m, o, what)
             for r in records.values()
             for made, of, what in _derived_pairs(r)
-            if made in slot and of in slot
+            if (m := position(made)) is not None and (o := position(of)) is not None
         ]
         self._validated = False
 
