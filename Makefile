@@ -38,6 +38,8 @@ bench: setup-test graphviz
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
 	$(PY) bench/eager.py
+	$(PY) bench/scalar_mlp.py
+	$(PY) bench/memory.py
 	$(PY) bench/imports.py
 	$(PY) bench/browser_layout.py
 
