@@ -63,6 +63,18 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     assert stepper.layout_of("forward").scene.view == "forward"
 
 
+def test_step_states_are_sent_once_for_views_that_share_them(stepper):
+    """The backprop view lays results on the forward graph's boxes: its per-step states are
+    the forward view's, sent once ("stepsOf"); every view's states, resolved, are its own."""
+    frames = stepper.data["frames"]
+    assert frames["backprop"].get("stepsOf") == "forward" and "steps" not in frames["backprop"]
+    assert "stepsOf" not in frames["adjoint"] and "stepsOf" not in frames["forward"]
+    for view, frame in frames.items():
+        steps = frame["steps"] if "steps" in frame else frames[frame["stepsOf"]]["steps"]
+        assert steps == stepper.layout_of(view).states.steps, view
+    assert frames["backprop"]["svg"] != frames["forward"]["svg"]  # only the states are shared
+
+
 def test_the_component_is_real_files():
     from vizad.widget.page import STATIC
     from vizad.widget.stepper import Stepper
@@ -89,7 +101,7 @@ def test_failing_steps_are_marked():
     bad = s.trace.step_of(x).index  # where the wrong partial adjoint of x shows
     assert list(s.failures) == [bad] and s.data["failed"] == [bad]
     record = s.data["steps"][bad]
-    assert record["failed"] and 'class="vz-fail"' in record["panel"]
+    assert 'class="vz-fail"' in record["panel"]
     assert "wrong_square_widget" in record["panel"] and 'class="vz-bad"' in record["row"]
     assert f"step {bad + 1}, " in s.failures[bad]  # check() numbers steps as the stepper does
 

@@ -3,9 +3,10 @@
 The component (``static/stepper.js``) restyles the laid-out SVG of each view by id and fills in
 the panels from this data: stepping never asks Python for anything. The data is linear in the
 size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
-pending after), each step's current box, consumers, involved boxes and edges, and the text of
-each box's tooltip; per step, its label and its panel; the CSS of the step states, made from
-the one palette that also colours the DOT drawings.
+pending after), each step's current box, consumers, involved boxes and edges (sent once for
+views that share them), and the text of each box's tooltip; per step, its label, its panel and
+its row of the running table (which the browser builds from the rows of the steps so far); the
+CSS of the step states, made from the one palette that also colours the DOT drawings.
 
 Step numbers shown to people are 1-based ("Step 3 of 7", ``stepper.step == 3``); indices into
 lists here are 0-based.
@@ -53,12 +54,12 @@ def walkthrough_data(
     failures = dict(failures or {})
     d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
-    frames = {}
+    frames: dict[str, dict] = {}
     for v in trace.views:
         layout = layouts.get(v) or Layout(
             trace, v, decimals=d, failed=frozenset(failures), collapse=collapse
         )
-        frames[v] = frame_data(layout, trace, d)
+        frames[v] = _shared_steps(frame_data(layout, trace, d), frames)
     return {
         "mode": trace.mode,
         "title": trace.describe(),
@@ -71,7 +72,6 @@ def walkthrough_data(
                 "label": step.label,
                 "panel": step_panel(trace, k, failures, math=False, decimals=d),
                 "row": running_row(trace, k, failures, decimals=d),
-                "failed": k in failures,
             }
             for k, step in enumerate(trace.steps)
         ],
@@ -79,6 +79,18 @@ def walkthrough_data(
         "css": state_css(".vizad-stepper"),
         **({"quiz": quiz_data(trace)} if quiz else {}),
     }
+
+
+def _shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
+    """``frame`` with its per-step states given as ``"stepsOf": view`` when an earlier view
+    has the very same ones (a laid view and the forward view share their boxes): each step's
+    states are sent once, not once per view."""
+    for view, other in earlier.items():
+        if "steps" in other and other["steps"] == frame["steps"]:
+            frame = {k: x for k, x in frame.items() if k != "steps"}
+            frame["stepsOf"] = view
+            break
+    return frame
 
 
 def quiz_data(trace) -> list[dict | None]:
