@@ -76,7 +76,12 @@ class Item:
     @cached_property
     def _body(self) -> tuple[tuple[str, ...], tuple]:
         lines, heatmaps = self.text()
-        return tuple(lines), tuple(heatmaps)
+        made = tuple(lines), tuple(heatmaps)
+        # what made the text holds the scene builder, and so every box of the unsummarised
+        # scene: a box kept by a summary lets go of it once written (the text is the same)
+        object.__setattr__(self, "text", fixed(*made))
+        object.__setattr__(self, "head", None)
+        return made
 
     @property
     def lines(self) -> tuple[str, ...]:
