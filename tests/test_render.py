@@ -243,6 +243,27 @@ def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
     assert len(made) >= len(formulas)
 
 
+def test_a_scene_is_freed_without_the_cyclic_collector():
+    """Scenes are built with the garbage collector paused (vizad._gc): a summary's unsummarised
+    scene, whose boxes' text is written on first use, must be freed by reference counting."""
+    import gc
+    import weakref
+
+    trace = vz.examples.lecture()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        scene = vz.render.build_scene(trace, "adjoint")
+        kept = scene.items[2]  # a box that outlives its scene, its text not written yet
+        box = weakref.ref(scene.items[-1])
+        del scene
+        assert box() is None
+        assert kept.lines[0] == kept.name
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def test_bad_arguments():
     trace = lecture_trace()
     with pytest.raises(ValueError, match="has the views"):

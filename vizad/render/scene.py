@@ -282,7 +282,7 @@ class _Builder:
         used = {i.cluster for i in items} | set(parents.values())
         clusters = {k: v for k, v in self.titles.items() if k in used}
         clusters.update(scoped)
-        return Scene(
+        scene = Scene(
             view,
             items,
             self.edges,
@@ -295,6 +295,10 @@ class _Builder:
             legend,
             parents,
         )
+        # the boxes' text, written on first use, reads this builder: it lets go of the boxes
+        # and edges, so that no cycle keeps a summarised scene's boxes alive
+        self.items, self.edges, self._edge_keys = [], [], set()
+        return scene
 
     def _scope_clusters(self):
         """Items placed in a cluster per vz.scope() (nested as the scopes are, inside the

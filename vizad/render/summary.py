@@ -12,6 +12,7 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from .._gc import gc_paused
 from ..errors import ArgumentError
 from .scene import Edge, Item, Scene, build_scene, fixed
 
@@ -35,10 +36,11 @@ def scene_for(
 ) -> Scene:
     """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
     ``collapse`` folded, and summarised if it still has more than ``max_boxes`` boxes."""
-    scene = build_scene(target, view, decimals, detail=detail, reads=reads)
-    if collapse is not None:
-        scene = collapse_scopes(scene, collapse)
-    return summarize(scene, max_boxes)
+    with gc_paused():  # many small objects, all alive until summarised (see vizad._gc)
+        scene = build_scene(target, view, decimals, detail=detail, reads=reads)
+        if collapse is not None:
+            scene = collapse_scopes(scene, collapse)
+        return summarize(scene, max_boxes)
 
 
 #: A box with more edges than this makes Graphviz's ordering of the ranks explode (a sum of

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._gc import gc_paused
 from ..render import Layout
 from ..render.dot import dot_names
 from ..render.palette import state_css
@@ -38,6 +39,7 @@ def check_failures(trace) -> dict[int, str]:
     return failures
 
 
+@gc_paused()  # many small objects, all alive (see vizad._gc)
 def walkthrough_data(
     trace,
     *,
