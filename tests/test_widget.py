@@ -85,7 +85,7 @@ def test_the_component_is_real_files():
     assert "export default { render }" in source and "localModel" in source
 
 
-def test_failing_steps_are_marked():
+def test_failing_steps_are_marked(tmp_path, monkeypatch):
     class WrongSquare(vz.Op):
         name = "wrong_square_widget"
 
@@ -104,6 +104,18 @@ def test_failing_steps_are_marked():
     assert 'class="vz-fail"' in record["panel"]
     assert "wrong_square_widget" in record["panel"] and 'class="vz-bad"' in record["row"]
     assert f"step {bad + 1}, " in s.failures[bad]  # check() numbers steps as the stepper does
+    # an exported page checks as the stepper does: small traces by default, large ones if asked
+    trace = s.trace
+    page = vz.export_html(trace, tmp_path / "small.html").read_text(encoding="utf-8")
+    assert "✗ " in page and "wrong_square_widget" in page
+    monkeypatch.setattr(vz.export, "CHECK_LIMIT", len(trace.steps) - 1)  # now a "large" trace
+    page = vz.export_html(trace, tmp_path / "large.html").read_text(encoding="utf-8")
+    assert "✗ " not in page and '"failed": []' in page
+    page = vz.export_html(trace, tmp_path / "asked.html", check=True).read_text(encoding="utf-8")
+    assert f'"failed": [{bad}]' in page
+    assert f'"failed": [{bad}]' in vz.export.page_html(s)  # what the stepper checked
+    with pytest.raises(ValueError, match="check= is for a trace"):
+        vz.export_html(s, tmp_path / "no.html", check=False)
 
 
 def test_forward_mode_stepper():
