@@ -5,11 +5,13 @@
 
 For random scalar graphs of about 1,000, 2,000 and 5,000 forward nodes (bench/render.py's
 ``graph``), each size in its own subprocess (so that its peak RSS is its own):
-``vz.export_html(trace, path)`` (medians of 3), the file's size and bytes per step, the peak
-RSS of the process (VmHWM), against the baselines measured in the same process: the trace
-itself and the three layouts alone. Then the Python cost of one step of a ``vz.Stepper`` of the
-5,000-node trace (``stepper.step = k`` and ``next()``), and, with Debian's Chromium and
-Playwright, "last step" on the exported 5,000-step page (click to next frame, in the page).
+``vz.export_html(trace, path)`` (medians of 3; and with ``check=True``, every step's rule
+checked by ``trace.check()``, which the default leaves to traces of at most 400 steps), the
+file's size and bytes per step, the peak RSS of the process (VmHWM), against the baselines
+measured in the same process: the trace itself and the three layouts alone. Then the Python
+cost of one step of a ``vz.Stepper`` of the 5,000-node trace (``stepper.step = k`` and
+``next()``), and, with Debian's Chromium and Playwright, "last step" on the exported
+5,000-step page (click to the next frame, timed in the page).
 
 Targets: export linear in the number of steps; 5,000 nodes in <= 10 s, <= 25 MiB, <= 1.5 GiB
 peak RSS; 1,000 nodes in <= 2 s; a step <= 2 ms in Python; "last step" <= 50 ms in the browser.
@@ -58,6 +60,7 @@ def one_size(ops: int) -> dict:
     t_layouts = median_time(lambda: [vz.Layout(trace, v) for v in trace.views], repeat=3)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "walkthrough.html"
+        t_checked = median_time(lambda: vz.export_html(trace, path, check=True), repeat=3)
         t_export = median_time(lambda: vz.export_html(trace, path), repeat=3)
         size = path.stat().st_size
     return {
@@ -66,6 +69,7 @@ def one_size(ops: int) -> dict:
         "trace": t_trace,
         "layouts": t_layouts,
         "export": t_export,
+        "checked": t_checked,
         "size": size,
         "rss": peak_rss(),
     }
@@ -157,7 +161,8 @@ def main(browser: bool) -> None:
     print("vz.export_html(trace, path) of random scalar graphs, each size in its own process")
     print(
         f"  {'nodes':>6} {'steps':>6} | {'trace':>7} {'layouts':>8} | {'export':>7} "
-        f"{'÷ layouts':>9} {'µs/step':>8} | {'file':>9} {'B/step':>7} | {'peak RSS':>9}"
+        f"{'÷ layouts':>9} {'µs/step':>8} | {'checked':>7} | {'file':>9} {'B/step':>7} | "
+        f"{'peak RSS':>9}"
     )
     rows = []
     for ops in SIZES:
@@ -166,7 +171,8 @@ def main(browser: bool) -> None:
         print(
             f"  {r['nodes']:>6} {r['steps']:>6} | {r['trace']:6.2f}s {r['layouts']:7.2f}s | "
             f"{r['export']:6.2f}s {r['export'] / r['layouts']:9.2f} "
-            f"{r['export'] / r['steps'] * 1e6:8.0f} | {r['size'] / 2**20:6.2f}MiB "
+            f"{r['export'] / r['steps'] * 1e6:8.0f} | {r['checked']:6.2f}s | "
+            f"{r['size'] / 2**20:6.2f}MiB "
             f"{r['size'] / r['steps']:7.0f} | {r['rss'] / 2**20:6.0f}MiB"
         )
     small, large = rows[0], rows[-1]
@@ -174,6 +180,10 @@ def main(browser: bool) -> None:
     print(
         f"  per step, largest / smallest: time {growth:.2f}, size "
         f"{(large['size'] / large['steps']) / (small['size'] / small['steps']):.2f} (1.00: linear)"
+    )
+    print(
+        "  (checked: export_html(..., check=True), every step's rule checked by trace.check(); "
+        "by default, like vz.Stepper, only traces of <= 400 steps are)"
     )
     print("  targets: 5,000 nodes <= 10 s, <= 25 MiB, <= 1.5 GiB; 1,000 nodes <= 2 s")
     s = _child("stepper", SIZES[-1])
