@@ -45,6 +45,12 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     assert [v["name"] for v in data["views"]] == ["forward", "adjoint", "backprop"]
     panel = data["steps"][5]["panel"]
     assert "Step 6 of 7: v₂ = x₂" in panel and "<b>1.716</b>" in panel and "-0.284" in panel
+    # the head of the table of contributions is the same in every step: sent once
+    assert "<thead>" not in panel and "partial adjoint" in data["contributionsHead"]
+    stepper.step = 6
+    snapshot = stepper._repr_mimebundle_()[0]["text/html"]  # no script: the whole panel
+    assert snapshot.count(data["contributionsHead"]) >= 1
+    stepper.step = 1
     frame = data["frames"]["adjoint"]
     assert frame["steps"][5]["current"] == "v2"
     assert set(frame["steps"][5]["consumer"]) == {"v5", "v4"}

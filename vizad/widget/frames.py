@@ -5,8 +5,9 @@ the panels from this data: stepping never asks Python for anything. The data is 
 size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
 pending after), each step's current box, consumers, involved boxes and edges (sent once for
 views that share them), and the text of each box's tooltip; per step, its label, its panel and
-its row of the running table (which the browser builds from the rows of the steps so far); the
-CSS of the step states, made from the one palette that also colours the DOT drawings.
+its row of the running table (which the browser builds from the rows of the steps so far); once,
+the head of the panels' tables of contributions and the CSS of the step states, made from the
+one palette that also colours the DOT drawings.
 
 Step numbers shown to people are 1-based ("Step 3 of 7", ``stepper.step == 3``); indices into
 lists here are 0-based.
@@ -25,7 +26,7 @@ from ..render.dot import dot_names
 from ..render.palette import state_css
 from ..render.scene import preview
 from ..text import check_decimals, subscript
-from .panel import running_row, step_panel
+from .panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "check_failures"]
 
@@ -72,12 +73,14 @@ def walkthrough_data(
         "steps": [
             {
                 "label": step.label,
-                "panel": step_panel(trace, k, failures, math=False, decimals=d),
+                "panel": step_panel(trace, k, failures, math=False, decimals=d, table_head=False),
                 "row": running_row(trace, k, failures, decimals=d),
             }
             for k, step in enumerate(trace.steps)
         ],
         "failed": sorted(failures),
+        # the head of every panel's table of contributions, sent once
+        "contributionsHead": CONTRIBUTIONS_HEAD,
         "css": state_css(".vizad-stepper"),
         **({"quiz": quiz_data(trace)} if quiz else {}),
     }

@@ -314,6 +314,8 @@ export function render({ model, el }) {
       askPanel(i);
     } else {
       panel.innerHTML = rec.panel;
+      // the head of the table of contributions is the same in every step: sent once
+      if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
       if (feedback) panel.prepend(feedback);
     }
     feedback = null;
