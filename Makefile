@@ -37,6 +37,7 @@ bench: setup-test graphviz
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
 	$(PY) bench/widget.py
+	$(PY) bench/export.py
 	$(PY) bench/eager.py
 	$(PY) bench/scalar_mlp.py
 	$(PY) bench/memory.py

@@ -212,6 +212,58 @@ def test_large_wide_graph_is_grouped_into_bands():
     assert 10 < len(boxes) <= 120
 
 
+def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
+    """A summarised walkthrough formats the text of the boxes it keeps, not of the thousands
+    of nodes it collapses (that once was most of the time of opening a large stepper)."""
+    from vizad.render import scene as scene_module
+
+    rng = np.random.default_rng(1)
+    xs = [vz.Variable(f"x{k}") for k in range(20)]
+    nodes = list(xs)
+    for _ in range(1500):
+        a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    trace = vz.trace_reverse(vz.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
+    made = []
+    real = scene_module.latex_to_text
+    monkeypatch.setattr(scene_module, "latex_to_text", lambda t: made.append(t) or real(t))
+    for view in ("forward", "adjoint"):  # (the backprop view writes ∂vⱼ/∂vᵢ on its edges)
+        made.clear()
+        scene = vz.render.scene_for(trace, view, 3, max_boxes=400)
+        texts = [line for item in scene.items for line in item.lines]  # what is drawn
+        assert "summarised" in scene.note and len(scene.items) < 60
+        assert any("nodes at depth" in t for t in texts)
+        assert len(made) <= len(scene.items), (view, len(made))
+    # the boxes of the full scene are written when asked for
+    full = vz.render.build_scene(trace, "adjoint")
+    assert len(full.items) > 2000
+    made.clear()
+    formulas = [i.lines[-2] for i in full.items if i.kind == "adjoint" and len(i.lines) > 2]
+    assert len(formulas) > 1000 and all(f.startswith("= ") for f in formulas)
+    assert len(made) >= len(formulas)
+
+
+def test_a_scene_is_freed_without_the_cyclic_collector():
+    """Scenes are built with the garbage collector paused (vizad._gc): a summary's unsummarised
+    scene, whose boxes' text is written on first use, must be freed by reference counting."""
+    import gc
+    import weakref
+
+    trace = vz.examples.lecture()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        scene = vz.render.build_scene(trace, "adjoint")
+        kept = scene.items[2]  # a box that outlives its scene, its text not written yet
+        box = weakref.ref(scene.items[-1])
+        del scene
+        assert box() is None
+        assert kept.lines[0] == kept.name
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def test_bad_arguments():
     trace = lecture_trace()
     with pytest.raises(ValueError, match="has the views"):

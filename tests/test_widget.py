@@ -45,6 +45,12 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     assert [v["name"] for v in data["views"]] == ["forward", "adjoint", "backprop"]
     panel = data["steps"][5]["panel"]
     assert "Step 6 of 7: v₂ = x₂" in panel and "<b>1.716</b>" in panel and "-0.284" in panel
+    # the head of the table of contributions is the same in every step: sent once
+    assert "<thead>" not in panel and "partial adjoint" in data["contributionsHead"]
+    stepper.step = 6
+    snapshot = stepper._repr_mimebundle_()[0]["text/html"]  # no script: the whole panel
+    assert snapshot.count(data["contributionsHead"]) >= 1
+    stepper.step = 1
     frame = data["frames"]["adjoint"]
     assert frame["steps"][5]["current"] == "v2"
     assert set(frame["steps"][5]["consumer"]) == {"v5", "v4"}
@@ -63,6 +69,18 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     assert stepper.layout_of("forward").scene.view == "forward"
 
 
+def test_step_states_are_sent_once_for_views_that_share_them(stepper):
+    """The backprop view lays results on the forward graph's boxes: its per-step states are
+    the forward view's, sent once ("stepsOf"); every view's states, resolved, are its own."""
+    frames = stepper.data["frames"]
+    assert frames["backprop"].get("stepsOf") == "forward" and "steps" not in frames["backprop"]
+    assert "stepsOf" not in frames["adjoint"] and "stepsOf" not in frames["forward"]
+    for view, frame in frames.items():
+        steps = frame["steps"] if "steps" in frame else frames[frame["stepsOf"]]["steps"]
+        assert steps == stepper.layout_of(view).states.steps, view
+    assert frames["backprop"]["svg"] != frames["forward"]["svg"]  # only the states are shared
+
+
 def test_the_component_is_real_files():
     from vizad.widget.page import STATIC
     from vizad.widget.stepper import Stepper
@@ -73,7 +91,7 @@ def test_the_component_is_real_files():
     assert "export default { render }" in source and "localModel" in source
 
 
-def test_failing_steps_are_marked():
+def test_failing_steps_are_marked(tmp_path, monkeypatch):
     class WrongSquare(vz.Op):
         name = "wrong_square_widget"
 
@@ -89,9 +107,21 @@ def test_failing_steps_are_marked():
     bad = s.trace.step_of(x).index  # where the wrong partial adjoint of x shows
     assert list(s.failures) == [bad] and s.data["failed"] == [bad]
     record = s.data["steps"][bad]
-    assert record["failed"] and 'class="vz-fail"' in record["panel"]
+    assert 'class="vz-fail"' in record["panel"]
     assert "wrong_square_widget" in record["panel"] and 'class="vz-bad"' in record["row"]
     assert f"step {bad + 1}, " in s.failures[bad]  # check() numbers steps as the stepper does
+    # an exported page checks as the stepper does: small traces by default, large ones if asked
+    trace = s.trace
+    page = vz.export_html(trace, tmp_path / "small.html").read_text(encoding="utf-8")
+    assert "✗ " in page and "wrong_square_widget" in page
+    monkeypatch.setattr(vz.export, "CHECK_LIMIT", len(trace.steps) - 1)  # now a "large" trace
+    page = vz.export_html(trace, tmp_path / "large.html").read_text(encoding="utf-8")
+    assert "✗ " not in page and '"failed": []' in page
+    page = vz.export_html(trace, tmp_path / "asked.html", check=True).read_text(encoding="utf-8")
+    assert f'"failed": [{bad}]' in page
+    assert f'"failed": [{bad}]' in vz.export.page_html(s)  # what the stepper checked
+    with pytest.raises(ValueError, match="check= is for a trace"):
+        vz.export_html(s, tmp_path / "no.html", check=False)
 
 
 def test_forward_mode_stepper():

@@ -13,6 +13,7 @@ from .text import escape
 from .trace import Trace
 from .widget import Stepper
 from .widget.frames import check_failures, walkthrough_data
+from .widget.stepper import CHECK_LIMIT
 from .widget.page import data_script, graphviz_module, mount_script, needs_graphviz, style
 
 __all__ = ["export_html", "page_html"]
@@ -42,6 +43,7 @@ def export_html(
     title: str | None = None,
     view: str | None = None,
     quiz: bool | None = None,
+    check: bool | None = None,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
@@ -50,8 +52,11 @@ def export_html(
     same directory, then renamed). ``quiz=True`` (the default for a quiz Stepper) makes the
     page a quiz: each step's result is typed before it shows, and the page's data is encoded
     so that the answers are not in its source as text (good enough for class, not for an
-    exam: the page itself can decode them)."""
-    page = page_html(target, title=title, view=view, quiz=quiz)
+    exam: the page itself can decode them). ``check`` marks the steps whose rule fails
+    ``trace.check()`` in red, as the stepper does; by default, like ``vz.Stepper``, a trace
+    of at most 400 steps is checked (checking is most of the time of exporting a large one; a
+    Stepper's page shows what the Stepper checked)."""
+    page = page_html(target, title=title, view=view, quiz=quiz, check=check)
     path = Path(path)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -72,15 +77,27 @@ def _umask() -> int:
 
 
 def page_html(
-    target, *, title: str | None = None, view: str | None = None, quiz: bool | None = None
+    target,
+    *,
+    title: str | None = None,
+    view: str | None = None,
+    quiz: bool | None = None,
+    check: bool | None = None,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
     if isinstance(target, Stepper):
+        if check is not None:
+            raise ArgumentError(
+                "export_html: check= is for a trace; a Stepper's page shows what the Stepper "
+                "checked (vz.Stepper(trace, check=True))"
+            )
         trace, failures = target.trace, dict(target.failures)
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
     elif isinstance(target, Trace):
         trace, layouts = target, None
-        failures = check_failures(trace)
+        if check is None:
+            check = len(trace.steps) <= CHECK_LIMIT
+        failures = check_failures(trace) if check else {}
     else:
         raise ArgumentError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
     view = trace.view(view)

@@ -279,7 +279,8 @@ def test_the_wheel_alone_lays_out_in_the_browser(browser, tmp_path, page_errors)
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
     Path(site, "dependencies.pth").write_text(ours + "\n")  # a path entry: no editable hook
-    env = without_dot()
+    # no PYTHONPATH either: a source tree put first on the path would be imported instead
+    env = {k: v for k, v in without_dot().items() if k != "PYTHONPATH"}
     page_path = tmp_path / "page.html"
     run = subprocess.run(
         [python, "-c", _IN_FRESH_VENV, str(page_path)],

@@ -130,6 +130,7 @@ def _walk(page, where: str) -> list[float]:
         if node == "v2":
             table = page.locator(f"{ROOT} .vz-contributions").inner_text()
             assert "-0.284" in table and "v̄₅ cos v₂" in table
+            assert "partial adjoint v̄ᵢ→ⱼ" in table  # the head, sent once for every panel
             page.locator(ROOT).screenshot(path=artifact(f"{where}-step6-v2.png"))
     assert page.locator(f"{ROOT} .vz-next").is_disabled()
     return timings

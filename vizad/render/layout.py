@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from .._gc import gc_paused
 from ..errors import GraphvizNotFoundError
 from .dot import MIN_SCALE, browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
 from .highlight import highlight, step_states
@@ -64,7 +65,8 @@ class Layout:
             self.dot_source = browser_source(self.dot_source)
         laid = self.scene.trace is not None and self.view == self.scene.trace.laid_view
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
-        self.states = step_states(self.scene) if self.scene.trace is not None else None
+        with gc_paused():
+            self.states = step_states(self.scene) if self.scene.trace is not None else None
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
         self.hides = {

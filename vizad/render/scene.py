@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Callable
+from functools import cached_property, partial
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +34,7 @@ from ..eager import EagerNode
 from ..trace import Names, Trace, trace_reverse
 from ..trace.derivation import tangent_rule
 
-__all__ = ["Item", "Edge", "Scene", "build_scene", "VIEWS", "preview"]
+__all__ = ["Item", "Edge", "Scene", "build_scene", "VIEWS", "preview", "fixed"]
 
 #: The views of a drawing of nodes: the forward graph, and the graph with the extensions
 #: (adjoint or tangent nodes) that built the nodes drawn. A trace has its own three views
@@ -48,27 +50,59 @@ MAX_LINE = 48
 @dataclass(frozen=True)
 class Item:
     """One box: its DOM id, kind (variable, forward, constant, adjoint, tangent, zero,
-    summary), its lines of plain text (the first one, its name, bold), and the node it stands
-    for."""
+    summary), its text, and the node it stands for.
+
+    The text (``lines`` and ``heatmaps``) is made on first use, by ``text``: a summary of a
+    large graph collapses most boxes, and never formats those (:func:`fixed` wraps text
+    already made)."""
 
     id: str
     kind: str
-    lines: tuple[str, ...]
+    #: Makes the box's (lines, heatmaps): its lines of plain text (the first one, its name,
+    #: bold), and the tensors drawn as heatmaps under the text as (caption, array) pairs (the
+    #: caption, the tensor's name or "" for the box's own value, is written over the heatmap).
+    text: Callable[[], tuple[tuple[str, ...], tuple]] = field(repr=False, compare=False)
     node: Node | None = None
     cluster: str | None = None
     #: For summary boxes: the nodes it stands for.
     members: tuple[Node, ...] = ()
-    #: Tensors drawn as heatmaps under the text: (caption, array) pairs; the caption (the
-    #: tensor's name, "" for the box's own value) is written over the heatmap.
-    heatmaps: tuple[tuple[str, np.ndarray], ...] = ()
     #: The vz.scope() path the box belongs to (an extension node: that of the forward node it
     #: is about).
     scope: tuple[str, ...] = ()
+    #: Makes the box's name alone (its first line), for a summary naming the ends of a chain
+    #: it collapses; None: the first of ``lines``.
+    head: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def _body(self) -> tuple[tuple[str, ...], tuple]:
+        lines, heatmaps = self.text()
+        made = tuple(lines), tuple(heatmaps)
+        # what made the text holds the scene builder, and so every box of the unsummarised
+        # scene: a box kept by a summary lets go of it once written (the text is the same)
+        object.__setattr__(self, "text", fixed(*made))
+        object.__setattr__(self, "head", None)
+        return made
 
     @property
+    def lines(self) -> tuple[str, ...]:
+        """The box's lines of plain text (the first one, its name, bold)."""
+        return self._body[0]
+
+    @property
+    def heatmaps(self) -> tuple[tuple[str, np.ndarray], ...]:
+        """Tensors drawn as heatmaps under the text: (caption, array) pairs."""
+        return self._body[1]
+
+    @cached_property
     def name(self) -> str:
         """The box's name (its first line), unique in its scene."""
-        return self.lines[0]
+        return self.lines[0] if self.head is None or "_body" in self.__dict__ else self.head()
+
+
+def fixed(lines, heatmaps=()) -> Callable[[], tuple[tuple[str, ...], tuple]]:
+    """An :class:`Item`'s ``text`` when it is already made."""
+    made = (tuple(lines), tuple(heatmaps))
+    return lambda: made
 
 
 @dataclass(frozen=True)
@@ -234,8 +268,9 @@ class _Builder:
         self.edges: list[Edge] = []
         self.ids: dict[Node, str] = {}
         self._edge_keys: set[tuple[str, str]] = set()
-        #: LaTeX of intermediate nodes and constants written into their consumers.
-        self._inline: dict[Node, str] = {}
+        #: LaTeX of intermediate nodes and constants written into their consumers (_LATER:
+        #: made when first read, as a summary may never write the consumer).
+        self._inline: dict[Node, Any] = {}
         self._folded = 0
         self._constants = 0
 
@@ -247,7 +282,7 @@ class _Builder:
         used = {i.cluster for i in items} | set(parents.values())
         clusters = {k: v for k, v in self.titles.items() if k in used}
         clusters.update(scoped)
-        return Scene(
+        scene = Scene(
             view,
             items,
             self.edges,
@@ -260,6 +295,10 @@ class _Builder:
             legend,
             parents,
         )
+        # the boxes' text, written on first use, reads this builder: it lets go of the boxes
+        # and edges, so that no cycle keeps a summarised scene's boxes alive
+        self.items, self.edges, self._edge_keys = [], [], set()
+        return scene
 
     def _scope_clusters(self):
         """Items placed in a cluster per vz.scope() (nested as the scopes are, inside the
@@ -295,6 +334,10 @@ class _Builder:
     # -- text ----------------------------------------------------------------------------
     def symbol(self, node: Node) -> str:
         inline = self._inline.get(node)
+        if inline is _LATER:  # an intermediate written into its consumer: made when read
+            formula = self.formula(node)
+            atomic = not re.search(r"[\s+\-×/·,]", latex_to_text(formula))
+            inline = self._inline[node] = formula if atomic else r"\left(" + formula + r"\right)"
         return inline if inline is not None else self.names.symbol(node)
 
     def formula(self, node: Node) -> str:
@@ -316,7 +359,9 @@ class _Builder:
     def add_constant(self, node: Node, cluster: str | None) -> None:
         self._constants += 1
         item_id = self.ids[node] = f"c{self._constants}"
-        self.items.append(Item(item_id, "constant", (self.names.label(node),), node, cluster))
+        self.items.append(
+            Item(item_id, "constant", fixed((self.names.label(node),)), node, cluster)
+        )
 
     def cluster(self, node: Node, default: str | None) -> str | None:
         """The cluster of ``node``: its extension's, else ``default``."""
@@ -333,19 +378,26 @@ class _Builder:
                     self.add_constant(node, cluster)
                 continue
             item_id = self.ids[node] = f"v{names.number(node)}"
-            if node.op is VARIABLE:  # v₁ = x1; an eager leaf by its own name, or unnamed
-                label = names.label(node)
-                named = node.name is not None and node.name != label
-                lines = [label, f"= {node.name}"] if named else [label]
-            else:
-                lines = [names.label(node), "= " + latex_to_text(self.formula(node))]
-            role = names.role(node)
-            if role is not None:
-                lines.insert(1, f"is {role.text}")
-            more, heatmaps = self.value_parts(node)
             kind = "variable" if node.op is VARIABLE else "forward"
-            self.items.append(Item(item_id, kind, tuple(lines + more), node, cluster, (), heatmaps))
+            text = partial(self._forward_text, node)
+            head = partial(names.label, node)
+            self.items.append(Item(item_id, kind, text, node, cluster, head=head))
             self._edges_into(node, "forward")
+
+    def _forward_text(self, node: Node) -> tuple[list[str], tuple]:
+        """A forward box's lines (name, role, formula, value) and heatmaps."""
+        names = self.names
+        if node.op is VARIABLE:  # v₁ = x1; an eager leaf by its own name, or unnamed
+            label = names.label(node)
+            named = node.name is not None and node.name != label
+            lines = [label, f"= {node.name}"] if named else [label]
+        else:
+            lines = [names.label(node), "= " + latex_to_text(self.formula(node))]
+        role = names.role(node)
+        if role is not None:
+            lines.insert(1, f"is {role.text}")
+        more, heatmaps = self.value_parts(node)
+        return lines + more, heatmaps
 
     def _edge(self, tail: str, head: str, kind: str, k: int, label: str = "") -> None:
         if (tail, head) in self._edge_keys or tail == head:
@@ -401,28 +453,18 @@ class _Builder:
                     self._folded += 1
                     continue
                 if names.is_intermediate(node) and uses[node] == 1:
-                    formula = self.formula(node)
-                    atomic = not re.search(r"[\s+\-×/·,]", latex_to_text(formula))
-                    self._inline[node] = formula if atomic else r"\left(" + formula + r"\right)"
+                    self._inline[node] = _LATER  # its formula, when its consumer is written
                     continue
             kept.append(node)
             self.ids[node] = f"a{len(kept)}"
         ghosts = self._zero_tangents(kept)
         for node in kept:
-            lines = self._extension_lines(node, folded_into.get(self.ids[node], ()))
-            more, heatmaps = self.value_parts(node)
+            folded = folded_into.get(self.ids[node], ())
             kind = "tangent" if isinstance(node.origin, Tangents) else "adjoint"
-            self.items.append(
-                Item(
-                    self.ids[node],
-                    kind,
-                    tuple(lines + more),
-                    node,
-                    self.cluster(node, None),
-                    (),
-                    heatmaps,
-                )
-            )
+            text = partial(self._extension_text, node, folded)
+            head = partial(self._extension_name, node)
+            cluster = self.cluster(node, None)
+            self.items.append(Item(self.ids[node], kind, text, node, cluster, head=head))
             if self._is_seed(node) and not self.detail:
                 continue  # the seed is a given value, not something computed from y
             self._edges_into(node, "extension")
@@ -455,15 +497,30 @@ class _Builder:
     def _is_seed(self, node: Node) -> bool:
         return any(r.kind == "seed" for r in self.names.roles(node))
 
+    def _extension_text(self, node: Node, folded) -> tuple[list[str], tuple]:
+        """An extension box's lines (name, aliases, formula, value) and heatmaps."""
+        more, heatmaps = self.value_parts(node)
+        return self._extension_lines(node, folded) + more, heatmaps
+
+    def _extension_name_lines(self, node: Node) -> list[str]:
+        """An extension box's name (v̄₃, v̄₃→₆, "v̄₇ (seed)"), over lines when long."""
+        names = self.names
+        lines = _split_name(names.role(node).text if names.roles(node) else names.label(node))
+        if self._is_seed(node):
+            lines[0] += " (seed)"
+        return lines
+
+    def _extension_name(self, node: Node) -> str:
+        """An extension box's name as its first line shows it."""
+        return self._extension_name_lines(node)[0]
+
     def _extension_lines(self, node: Node, folded) -> list[str]:
         names = self.names
-        name = names.role(node).text if names.roles(node) else names.label(node)
         aliases = [names.label(f) for f in folded]
-        lines = _split_name(name)
+        lines = self._extension_name_lines(node)
         if aliases:
             lines.append("= " + " = ".join(aliases))
         if self._is_seed(node):
-            lines[0] += " (seed)"
             if not self.detail:
                 return lines
         rule = self._tangent_rule(node)
@@ -506,7 +563,7 @@ class _Builder:
                             Item(
                                 made[x],
                                 "zero",
-                                (f"{dot} = 0", "not built: zero"),
+                                fixed((f"{dot} = 0", "not built: zero")),
                                 None,
                                 self.cluster(node, None),
                             )
@@ -517,26 +574,14 @@ class _Builder:
     # -- results laid on the forward graph ------------------------------------------------
     def lay_results(self) -> None:
         trace = self.trace
-        extra: dict[str, tuple[list[str], tuple]] = {}
+        laid: dict[str, object] = {}  # item id -> the step whose result is laid on it
         for step in trace.steps:
             item = self.ids.get(step.node)
-            if item is None:
-                continue
-            name = trace.result_name(step.node).text
-            lines, heatmaps = value_parts(trace.result(step), self.decimals, name)
-            # "v̄₄ = 1" for a number; a tensor's heatmap carries its name
-            extra[item] = ([] if heatmaps else [f"{name} {lines[0]}"], heatmaps)
+            if item is not None:
+                laid[item] = step
         self.items = [
-            Item(
-                i.id,
-                i.kind,
-                i.lines + tuple(extra[i.id][0]),
-                i.node,
-                i.cluster,
-                i.members,
-                i.heatmaps + extra[i.id][1],
-            )
-            if i.id in extra
+            dataclasses.replace(i, text=partial(self._laid_text, i, laid[i.id]))
+            if i.id in laid
             else i
             for i in self.items
         ]
@@ -545,6 +590,15 @@ class _Builder:
             Edge(e.id, e.tail, e.head, e.kind, labels.get((e.tail, e.head), e.label))
             for e in self.edges
         ]
+
+    def _laid_text(self, item: Item, step) -> tuple[tuple[str, ...], tuple]:
+        """A forward box's text with the result of ``step`` laid on it: "v̄₄ = 1" for a
+        number; a tensor's heatmap carries its name."""
+        name = self.trace.result_name(step.node).text
+        lines, heatmaps = value_parts(self.trace.result(step), self.decimals, name)
+        return item.lines + tuple([] if heatmaps else [f"{name} {lines[0]}"]), (
+            item.heatmaps + tuple(heatmaps)
+        )
 
     def _local_partials(self) -> dict[tuple[str, str], str]:
         """∂vⱼ/∂vᵢ as text on the forward edge vᵢ → vⱼ, where the op states it briefly."""
@@ -568,6 +622,9 @@ class _Builder:
                 out[(ids[x], ids[consumer])] = text
         return out
 
+
+#: An intermediate node's entry in _Builder._inline until its formula is first read.
+_LATER: Any = object()
 
 #: Local partials longer than this are not written on edges.
 EDGE_LABEL = 14

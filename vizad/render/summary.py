@@ -12,8 +12,9 @@ import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from .._gc import gc_paused
 from ..errors import ArgumentError
-from .scene import Edge, Item, Scene, build_scene
+from .scene import Edge, Item, Scene, build_scene, fixed
 
 __all__ = ["summarize", "collapse_scopes", "scene_for"]
 
@@ -35,10 +36,11 @@ def scene_for(
 ) -> Scene:
     """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
     ``collapse`` folded, and summarised if it still has more than ``max_boxes`` boxes."""
-    scene = build_scene(target, view, decimals, detail=detail, reads=reads)
-    if collapse is not None:
-        scene = collapse_scopes(scene, collapse)
-    return summarize(scene, max_boxes)
+    with gc_paused():  # many small objects, all alive until summarised (see vizad._gc)
+        scene = build_scene(target, view, decimals, detail=detail, reads=reads)
+        if collapse is not None:
+            scene = collapse_scopes(scene, collapse)
+        return summarize(scene, max_boxes)
 
 
 #: A box with more edges than this makes Graphviz's ordering of the ranks explode (a sum of
@@ -239,7 +241,7 @@ def _collapse_chains(items: list[Item], edges: list[Edge]):
             box = _box(
                 f"chain_{chain[0].id}",
                 chain,
-                f"chain of {len(chain)}: {chain[0].lines[0]} → {chain[-1].lines[0]}",
+                f"chain of {len(chain)}: {chain[0].name} → {chain[-1].name}",
             )
             new_items.append(box)
             for member in chain:
@@ -280,7 +282,7 @@ def _box(box_id: str, members: list[Item], title: str) -> Item:
     nodes = tuple(m.node for m in members if m.node is not None) + tuple(
         n for m in members for n in m.members
     )
-    return Item(box_id, "summary", (title, counts), None, members[0].cluster, nodes)
+    return Item(box_id, "summary", fixed((title, counts)), None, members[0].cluster, nodes)
 
 
 def _short(cluster: str) -> str:

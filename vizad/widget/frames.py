@@ -3,9 +3,11 @@
 The component (``static/stepper.js``) restyles the laid-out SVG of each view by id and fills in
 the panels from this data: stepping never asks Python for anything. The data is linear in the
 size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
-pending after), each step's current box, consumers, involved boxes and edges, and the text of
-each box's tooltip; per step, its label and its panel; the CSS of the step states, made from
-the one palette that also colours the DOT drawings.
+pending after), each step's current box, consumers, involved boxes and edges (sent once for
+views that share them), and the text of each box's tooltip; per step, its label, its panel and
+its row of the running table (which the browser builds from the rows of the steps so far); once,
+the head of the panels' tables of contributions and the CSS of the step states, made from the
+one palette that also colours the DOT drawings.
 
 Step numbers shown to people are 1-based ("Step 3 of 7", ``stepper.step == 3``); indices into
 lists here are 0-based.
@@ -18,12 +20,13 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._gc import gc_paused
 from ..render import Layout
 from ..render.dot import dot_names
 from ..render.palette import state_css
 from ..render.scene import preview
 from ..text import check_decimals, subscript
-from .panel import running_row, step_panel
+from .panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "check_failures"]
 
@@ -37,6 +40,7 @@ def check_failures(trace) -> dict[int, str]:
     return failures
 
 
+@gc_paused()  # many small objects, all alive (see vizad._gc)
 def walkthrough_data(
     trace,
     *,
@@ -53,12 +57,12 @@ def walkthrough_data(
     failures = dict(failures or {})
     d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
-    frames = {}
+    frames: dict[str, dict] = {}
     for v in trace.views:
         layout = layouts.get(v) or Layout(
             trace, v, decimals=d, failed=frozenset(failures), collapse=collapse
         )
-        frames[v] = frame_data(layout, trace, d)
+        frames[v] = _shared_steps(frame_data(layout, trace, d), frames)
     return {
         "mode": trace.mode,
         "title": trace.describe(),
@@ -69,16 +73,29 @@ def walkthrough_data(
         "steps": [
             {
                 "label": step.label,
-                "panel": step_panel(trace, k, failures, math=False, decimals=d),
+                "panel": step_panel(trace, k, failures, math=False, decimals=d, table_head=False),
                 "row": running_row(trace, k, failures, decimals=d),
-                "failed": k in failures,
             }
             for k, step in enumerate(trace.steps)
         ],
         "failed": sorted(failures),
+        # the head of every panel's table of contributions, sent once
+        "contributionsHead": CONTRIBUTIONS_HEAD,
         "css": state_css(".vizad-stepper"),
         **({"quiz": quiz_data(trace)} if quiz else {}),
     }
+
+
+def _shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
+    """``frame`` with its per-step states given as ``"stepsOf": view`` when an earlier view
+    has the very same ones (a laid view and the forward view share their boxes): each step's
+    states are sent once, not once per view."""
+    for view, other in earlier.items():
+        if "steps" in other and other["steps"] == frame["steps"]:
+            frame = {k: x for k, x in frame.items() if k != "steps"}
+            frame["stepsOf"] = view
+            break
+    return frame
 
 
 def quiz_data(trace) -> list[dict | None]:

@@ -19,7 +19,16 @@ from ..render.palette import diverging, heat_grid, heat_scale
 from ..render.scene import SMALL_VECTOR
 from ..text import escape, format_number, format_value, latex_to_text
 
-__all__ = ["step_panel", "running_row", "html_value"]
+__all__ = ["step_panel", "running_row", "html_value", "CONTRIBUTIONS_HEAD"]
+
+#: The head of a reverse step's table of contributions: the same in every step, so that a
+#: walkthrough's data carries it once (``step_panel(..., table_head=False)``) and the browser
+#: component puts it back.
+CONTRIBUTIONS_HEAD = (
+    "<thead><tr>"
+    + "".join(f"<th>{h}</th>" for h in ("consumer vⱼ", "∂vⱼ/∂vᵢ", "value", "partial adjoint v̄ᵢ→ⱼ"))
+    + "</tr></thead>"
+)
 
 
 def html_value(value: Any, decimals: int = 3) -> str:
@@ -70,8 +79,10 @@ def step_panel(
     *,
     math: bool = True,
     decimals: int | None = None,
+    table_head: bool = True,
 ) -> str:
-    """The HTML panel of step ``k`` of ``trace``."""
+    """The HTML panel of step ``k`` of ``trace`` (``table_head=False``: its table of
+    contributions without :data:`CONTRIBUTIONS_HEAD`)."""
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
     definition = latex_to_text(step.definition)
@@ -86,7 +97,7 @@ def step_panel(
     parts = [head]
     result = trace.result_name(step.node).text
     if trace.mode == "reverse":
-        parts.append(_contributions(trace, step, d))
+        parts.append(_contributions(trace, step, d, table_head))
         how = "seed" if step.is_output else "Σ v̄ᵢ→ⱼ"
     else:
         how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
@@ -100,7 +111,7 @@ def step_panel(
     return '<div class="vz-panel">' + "".join(parts) + "</div>"
 
 
-def _contributions(trace, step, d: int) -> str:
+def _contributions(trace, step, d: int, table_head: bool) -> str:
     if step.is_output:
         return '<div class="vz-muted">the output: its adjoint is the seed ∂y/∂y</div>'
     rows = []
@@ -117,13 +128,8 @@ def _contributions(trace, step, d: int) -> str:
             f"{html_value(c.partial, d)}{escape(reduced)}</td>"
             "</tr>"
         )
-    head = "".join(
-        f"<th>{h}</th>" for h in ("consumer vⱼ", "∂vⱼ/∂vᵢ", "value", "partial adjoint v̄ᵢ→ⱼ")
-    )
-    return (
-        f'<table class="vz-contributions"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    head = CONTRIBUTIONS_HEAD if table_head else ""
+    return f'<table class="vz-contributions">{head}<tbody>{"".join(rows)}</tbody></table>'
 
 
 def running_row(

@@ -19,6 +19,7 @@ from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from .frames import check_failures, walkthrough_data
+from .panel import step_panel
 from .page import (
     component_module,
     fragment,
@@ -145,7 +146,9 @@ class Stepper(anywidget.AnyWidget):
         snapshot = snapshot_html(
             self.trace.describe(),
             None if layout.in_browser else layout.svg(self.step),
-            self.data["steps"][self.step - 1]["panel"],
+            step_panel(
+                self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
+            ),
         )
         data["text/html"] = fragment({**self.data, "step": self.step}, layout.scope, snapshot)
         return data, metadata

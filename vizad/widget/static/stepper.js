@@ -121,6 +121,9 @@ export function render({ model, el }) {
     return;
   }
   const n = data.n;
+  // a view whose step states are those of another view is sent without them ("stepsOf")
+  for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+  const failed = new Set(data.failed);
   let view = model.get("view") || data.view;
   let timer = null;
   let frame = null; // the current view's data
@@ -277,7 +280,6 @@ export function render({ model, el }) {
       for (const c of e.querySelectorAll(".vz-hidden")) c.classList.remove("vz-hidden");
     }
     styled = [];
-    const failed = new Set(data.failed);
     const mark = (id, state) => {
       const g = boxes.get(id);
       if (g && !g.classList.contains("vz-marked")) {
@@ -312,6 +314,8 @@ export function render({ model, el }) {
       askPanel(i);
     } else {
       panel.innerHTML = rec.panel;
+      // the head of the table of contributions is the same in every step: sent once
+      if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
       if (feedback) panel.prepend(feedback);
     }
     feedback = null;

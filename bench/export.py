@@ -1,0 +1,213 @@
+"""Exports and the stepper at scale (issue 16).
+
+    python bench/export.py            # every size, the Python step, the browser's "last step"
+    python bench/export.py --no-browser
+
+For random scalar graphs of about 1,000, 2,000 and 5,000 forward nodes (bench/render.py's
+``graph``), each size in its own subprocess (so that its peak RSS is its own):
+``vz.export_html(trace, path)`` (medians of 3; and with ``check=True``, every step's rule
+checked by ``trace.check()``, which the default leaves to traces of at most 400 steps), the
+file's size and bytes per step, the peak RSS of the process (VmHWM), against the baselines
+measured in the same process: the trace itself and the three layouts alone. Then the Python
+cost of one step of a ``vz.Stepper`` of the 5,000-node trace (``stepper.step = k`` and
+``next()``), and, with Debian's Chromium and Playwright, "last step" on the exported
+5,000-step page (click to the next frame, timed in the page).
+
+Targets: export linear in the number of steps; 5,000 nodes in <= 10 s, <= 25 MiB, <= 1.5 GiB
+peak RSS; 1,000 nodes in <= 2 s; a step <= 2 ms in Python; "last step" <= 50 ms in the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import vizad as vz  # noqa: E402
+from _timing import machine, median_time  # noqa: E402
+from render import graph  # noqa: E402
+
+#: Ops given to graph(40, ops, seed=1): about 1,000, 2,000 and 5,000 forward nodes.
+SIZES = (1700, 3400, 8800)
+CHROMIUM = "/usr/bin/chromium"
+
+
+def trace_of(ops: int):
+    y, xs = graph(40, ops, seed=1)
+    return vz.trace_reverse(y, xs, {x: 0.3 for x in xs})
+
+
+def peak_rss() -> int:
+    """The peak resident set size of this process so far, in bytes (Linux's VmHWM)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def one_size(ops: int) -> dict:
+    """Runs in a subprocess: the figures of one size, as a dict."""
+    t_trace = median_time(lambda: trace_of(ops), repeat=3)
+    trace = trace_of(ops)
+    nodes, steps = len(trace.graph), len(trace.steps)
+    t_layouts = median_time(lambda: [vz.Layout(trace, v) for v in trace.views], repeat=3)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "walkthrough.html"
+        t_checked = median_time(lambda: vz.export_html(trace, path, check=True), repeat=3)
+        t_export = median_time(lambda: vz.export_html(trace, path), repeat=3)
+        size = path.stat().st_size
+    return {
+        "nodes": nodes,
+        "steps": steps,
+        "trace": t_trace,
+        "layouts": t_layouts,
+        "export": t_export,
+        "checked": t_checked,
+        "size": size,
+        "rss": peak_rss(),
+    }
+
+
+def stepper_step(ops: int) -> dict:
+    """Python's cost of one step of a Stepper (and of opening it) on the trace of ``ops``."""
+    trace = trace_of(ops)
+    t_open = median_time(lambda: vz.Stepper(trace, check=False), repeat=3)
+    stepper = vz.Stepper(trace, check=False)
+    n = stepper.n_steps
+    ks = iter(range(10**9))
+
+    def set_step():
+        stepper.step = 1 + (next(ks) * 7919) % n  # jumps all over the walkthrough
+
+    def next_step():
+        if stepper.step == n:
+            stepper.step = 1
+        stepper.next()
+
+    return {
+        "steps": n,
+        "open": t_open,
+        "set": median_time(set_step, repeat=501),
+        "next": median_time(next_step, repeat=501),
+    }
+
+
+def browser_last_step(ops: int) -> dict | None:
+    """ "Last step" (click to the next drawn frame, measured in the page) on the exported page
+    of the trace of ``ops``, medians of 5 (back to step 1 between runs)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    if not Path(CHROMIUM).exists():
+        return None
+    trace = trace_of(ops)
+    with tempfile.TemporaryDirectory() as folder:
+        path = vz.export_html(trace, Path(folder) / "long.html")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+            )
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            start = time.perf_counter()
+            page.goto(path.as_uri())
+            page.wait_for_selector(".vizad-stepper .vz-panel")
+            opened = time.perf_counter() - start
+            times = []
+            for _ in range(6):
+                page.evaluate(_CLICK, ".vz-first")  # back to step 1 (disabled when there)
+                times.append(page.evaluate(_CLICK, ".vz-last"))
+            counter = page.locator(".vizad-stepper .vz-counter").inner_text()
+            browser.close()
+    return {
+        "steps": len(trace.steps),
+        "opened": opened,
+        "last": statistics.median(times[1:]),
+        "counter": counter,
+    }
+
+
+# click a control, wait for the next animation frame: the update's own time (as the browser
+# tests time it)
+_CLICK = """async (sel) => {
+  const b = document.querySelector('.vizad-stepper ' + sel);
+  const t0 = performance.now();
+  b.click();
+  await new Promise((r) => requestAnimationFrame(r));
+  return performance.now() - t0; }"""
+
+
+def _child(what: str, ops: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", what, str(ops)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(browser: bool) -> None:
+    print(machine())
+    print("vz.export_html(trace, path) of random scalar graphs, each size in its own process")
+    print(
+        f"  {'nodes':>6} {'steps':>6} | {'trace':>7} {'layouts':>8} | {'export':>7} "
+        f"{'÷ layouts':>9} {'µs/step':>8} | {'checked':>7} | {'file':>9} {'B/step':>7} | "
+        f"{'peak RSS':>9}"
+    )
+    rows = []
+    for ops in SIZES:
+        r = _child("size", ops)
+        rows.append(r)
+        print(
+            f"  {r['nodes']:>6} {r['steps']:>6} | {r['trace']:6.2f}s {r['layouts']:7.2f}s | "
+            f"{r['export']:6.2f}s {r['export'] / r['layouts']:9.2f} "
+            f"{r['export'] / r['steps'] * 1e6:8.0f} | {r['checked']:6.2f}s | "
+            f"{r['size'] / 2**20:6.2f}MiB "
+            f"{r['size'] / r['steps']:7.0f} | {r['rss'] / 2**20:6.0f}MiB"
+        )
+    small, large = rows[0], rows[-1]
+    growth = (large["export"] / large["steps"]) / (small["export"] / small["steps"])
+    print(
+        f"  per step, largest / smallest: time {growth:.2f}, size "
+        f"{(large['size'] / large['steps']) / (small['size'] / small['steps']):.2f} (1.00: linear)"
+    )
+    print(
+        "  (checked: export_html(..., check=True), every step's rule checked by trace.check(); "
+        "by default, like vz.Stepper, only traces of <= 400 steps are)"
+    )
+    print("  targets: 5,000 nodes <= 10 s, <= 25 MiB, <= 1.5 GiB; 1,000 nodes <= 2 s")
+    s = _child("stepper", SIZES[-1])
+    print(
+        f"vz.Stepper of the {s['steps']}-step trace: opening {s['open']:.2f} s; one step in "
+        f"Python: stepper.step = k {s['set'] * 1e6:.0f} µs, next() {s['next'] * 1e6:.0f} µs "
+        "(target <= 2 ms)"
+    )
+    if browser:
+        b = _child("browser", SIZES[-1])
+        if b is None:
+            print("browser: skipped (needs /usr/bin/chromium and playwright)")
+        else:
+            print(
+                f"exported {b['steps']}-step page in headless Chromium: opened in "
+                f'{b["opened"]:.2f} s, "last step" {b["last"]:.1f} ms (median of 5; '
+                f"target <= 50 ms) -> {b['counter'].splitlines()[0]}"
+            )
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        what, ops = sys.argv[2], int(sys.argv[3])
+        run = {"size": one_size, "stepper": stepper_step, "browser": browser_last_step}[what]
+        print(json.dumps(run(ops)))
+    else:
+        main(browser="--no-browser" not in sys.argv[1:])
