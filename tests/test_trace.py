@@ -289,3 +289,17 @@ def test_steps_are_numbered_from_one_everywhere(lecture):
     header, rows = trace.table()
     assert [r[0] for r in rows] == [str(k) for k in range(1, 8)]
     assert "step 6 of 7: v₂" in vz.draw(trace, "adjoint", step=6).source
+
+
+def test_steps_are_a_sequence_made_as_they_are_read(lecture):
+    x1, x2, y, feed = lecture
+    trace = vz.trace_reverse(y, [x1, x2], feed)
+    steps = trace.steps
+    assert len(steps) == 7 and steps[-1] is steps[6] and steps[0] is steps[0]
+    assert steps == tuple(steps) and list(steps[1:3]) == [steps[1], steps[2]]
+    assert [s.index for s in steps] == list(range(7)) and steps.nodes[6] is steps[6].node
+    assert trace.step_of(x1) is steps[6] and trace[1] is steps[0]
+    with pytest.raises(IndexError):
+        steps[7]
+    forward = vz.trace_forward(y, feed, {x1: 1.0})
+    assert [s.label for s in forward.steps] == [f"v{k}" for k in "₁₂₃₄₅₆₇"]

@@ -21,7 +21,7 @@ from ..reverse import build_adjoints
 from ..text import check_decimals
 from .names import Names
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
-from .traces import ForwardTrace, ReverseTrace
+from .traces import ForwardTrace, Once, ReverseTrace, Steps
 
 __all__ = ["trace_reverse", "trace_forward"]
 
@@ -57,33 +57,33 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     wanted = _adjoint_graph_nodes(record)
     _complete(values, wanted, record)
     extension = _extension(values, forward, wanted)
-    names = Names(ranked, extension, [record])
+    names = Once(Names, ranked, extension, [record])
     drawn = _needed(extension, [record.adjoint(n) for n in record.order])
-    steps = []
-    for index, node in enumerate(record.order):
+    record.release()  # the trace holds the nodes it reads (values): no cycle with the record
+    order = record.order
+
+    def make_step(index: int) -> ReverseStep:  # a step's record, when it is first read
+        node, named = order[index], names.get()
         contributions = tuple(
-            _contribution(p, record.adjoint(p.consumer), values, names)
+            _contribution(p, record.adjoint(p.consumer), values, named)
             for p in record.partials(node)
         )
         adjoint_node = record.adjoint(node)
-        steps.append(
-            ReverseStep(
-                index=index,
-                node=node,
-                label=names.label(node),
-                symbol=names.symbol(node),
-                definition=names.definition(node),
-                value=values[node],
-                shape=shape_of(values[node]),
-                contributions=contributions,
-                adjoint=values[adjoint_node],
-                adjoint_node=adjoint_node,
-            )
+        return ReverseStep(
+            index=index,
+            node=node,
+            label=named.label(node),
+            symbol=named.symbol(node),
+            definition=named.definition(node),
+            value=values[node],
+            shape=shape_of(values[node]),
+            contributions=contributions,
+            adjoint=values[adjoint_node],
+            adjoint_node=adjoint_node,
         )
-    record.release()  # the trace holds the nodes it reads (values): no cycle with the record
-    return ReverseTrace(
-        y, tuple(wrt), feed, tuple(steps), record, values, names, ranked, drawn, decimals
-    )
+
+    steps = Steps(order, make_step)
+    return ReverseTrace(y, tuple(wrt), feed, steps, record, values, names, ranked, drawn, decimals)
 
 
 def trace_forward(
@@ -123,41 +123,39 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
     _complete(values, wanted, record)
     extension = _extension(values, forward, wanted)
-    names = Names(ranked, extension, [record])
+    names = Once(Names, ranked, extension, [record])
     drawn = _needed(extension, [record.tangent(n) for n in record.order])
-    steps = []
-    for node in ranked:
-        if node.op is CONSTANT:
-            continue
+    seeds = record.seeds
+    record.release()  # the trace holds the nodes it reads (values)
+    order = [node for node in ranked if node.op is not CONSTANT]
+
+    def make_step(index: int) -> ForwardStep:  # a step's record, when it is first read
+        node, named = order[index], names.get()
         tangent_node = record.tangent(node)
         value = values[node]
         tangent = values[tangent_node] if tangent_node is not None else _zeros_like(value)
-        seeded = node in record.seeds
+        seeded = node in seeds
         terms = (
             ()
             if seeded or not node.inputs
-            else tuple(_term(x, k, node, record, values, names) for k, x in enumerate(node.inputs))
+            else tuple(_term(x, k, node, record, values, named) for k, x in enumerate(node.inputs))
         )
-        steps.append(
-            ForwardStep(
-                index=len(steps),
-                node=node,
-                label=names.label(node),
-                symbol=names.symbol(node),
-                definition=names.definition(node),
-                value=value,
-                shape=shape_of(value),
-                tangent=tangent,
-                tangent_node=tangent_node,
-                terms=terms,
-                seeded=seeded,
-            )
+        return ForwardStep(
+            index=index,
+            node=node,
+            label=named.label(node),
+            symbol=named.symbol(node),
+            definition=named.definition(node),
+            value=value,
+            shape=shape_of(value),
+            tangent=tangent,
+            tangent_node=tangent_node,
+            terms=terms,
+            seeded=seeded,
         )
-    seeds = dict(record.seeds)
-    record.release()  # the trace holds the nodes it reads (values)
-    return ForwardTrace(
-        y, seeds, feed, tuple(steps), record, values, names, ranked, drawn, decimals
-    )
+
+    steps = Steps(order, make_step)
+    return ForwardTrace(y, seeds, feed, steps, record, values, names, ranked, drawn, decimals)
 
 
 # -- helpers --------------------------------------------------------------------------------

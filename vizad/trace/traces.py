@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from ..errors import ArgumentError, StepNotFoundError
 from ..node import Node
@@ -17,20 +17,76 @@ from .records import ForwardStep, ReverseStep
 __all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
 
 
+class Steps(Sequence):
+    """The steps of a walkthrough: a read-only sequence whose records are made the first
+    time each is read, then kept (building a trace costs what evaluating its graph costs;
+    labels and LaTeX are made for the steps someone looks at)."""
+
+    __slots__ = ("nodes", "_items", "_make")
+
+    def __init__(self, nodes: Sequence[Node], make: Callable[[int], Any]):
+        #: The node of each step, in order.
+        self.nodes = tuple(nodes)
+        self._items: list = [None] * len(self.nodes)
+        self._make = make
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self[k] for k in range(*index.indices(len(self._items))))
+        item = self._items[index]  # IndexError as a tuple gives it
+        if item is None:
+            if index < 0:
+                index += len(self._items)
+            item = self._items[index] = self._make(index)
+        return item
+
+    def __iter__(self) -> Iterator:
+        for k in range(len(self._items)):
+            yield self[k]
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} steps>"
+
+
+class Once:
+    """``fn(*args)``, made the first time :meth:`get` is called, then kept."""
+
+    __slots__ = ("_fn", "_args", "_value")
+
+    def __init__(self, fn: Callable, *args: Any):
+        self._fn, self._args, self._value = fn, args, None
+
+    def get(self):
+        if self._fn is not None:
+            self._value = self._fn(*self._args)
+            self._fn = self._args = None
+        return self._value
+
+
 class Trace:
     """Steps of a walkthrough with lookups and displays; subclasses say what a step shows."""
 
     kind = ""
-    steps: tuple
+    steps: Steps
 
     def __init__(
         self,
         output: Node,
         feed: Mapping[Node, Any],
-        steps: tuple,
+        steps: Sequence,
         record,
         values: Mapping[Node, Any],
-        names: Names,
+        names: Names | Once,
         graph: list[Node],
         extension: list[Node],
         decimals: int,
@@ -43,14 +99,20 @@ class Trace:
         self.record = record
         #: Every evaluated node's value (forward nodes and the nodes the extension added).
         self.values = values
-        #: The names of every node (v₄, v̄₃→₅, ∂v₅/∂v₂, v̇₃): one naming for every view.
-        self.names = names
+        self._names = names if isinstance(names, Once) else Once(lambda: names)
         #: The forward graph in display order, and the extension nodes that compute the
         #: walkthrough's results (what the extended view draws).
         self.graph = graph
         self.extension = extension
         self.decimals = decimals
-        self._by_node = {step.node: step for step in steps}
+        nodes = steps.nodes if isinstance(steps, Steps) else [s.node for s in steps]
+        self._by_node = {node: k for k, node in enumerate(nodes)}
+
+    @property
+    def names(self) -> Names:
+        """The names of every node (v₄, v̄₃→₅, ∂v₅/∂v₂, v̇₃): one naming for every view (made
+        when first used)."""
+        return self._names.get()
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -60,7 +122,7 @@ class Trace:
 
     def __getitem__(self, number: int):
         """Step ``number``, as the stepper, drawings, tables and check() number them: 1 … n
-        (``trace[1]`` is the first step; -1 the last). ``trace.steps`` is the plain tuple
+        (``trace[1]`` is the first step; -1 the last). ``trace.steps`` is the plain sequence
         (``trace.steps[0]`` is the first step)."""
         return self.steps[self.index(number)]
 
@@ -82,7 +144,7 @@ class Trace:
     def step_of(self, node: Node):
         """The step of ``node`` (KeyError naming it when it has none)."""
         try:
-            return self._by_node[node]
+            return self.steps[self._by_node[node]]
         except KeyError:
             raise StepNotFoundError(
                 f"{node._describe()} has no step in this {self.kind} trace"
