@@ -61,10 +61,8 @@ def main() -> None:
 
         def every_step():  # the trace with every step record made (labels, LaTeX)
             trace = vz.trace_reverse(y, xs, feed)
-            for step in trace.steps:
-                for c in step.contributions:
-                    c.partial_latex
-            return trace
+            latex = [c.partial_latex for step in trace.steps for c in step.contributions]
+            return trace, latex
 
         t = paired_medians(
             {
@@ -90,7 +88,8 @@ def main() -> None:
         full = t["every step"]
         print(
             f"  {'':>7}        trace_reverse with every step record read (labels, LaTeX): "
-            f"{full:6.3f} s ({full / n * 1e6:5.1f} µs/node, ratio {full / t['gradients + run']:4.2f})"
+            f"{full:6.3f} s ({full / n * 1e6:5.1f} µs/node, "
+            f"ratio {full / t['gradients + run']:4.2f})"
         )
     print("  targets: ratio to gradients + run <= 1.0, <= 12 µs per forward node")
     print(load())
