@@ -127,23 +127,21 @@ class Adjoints:
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """What each adjoint node computes (a node can be a partial and a sum at once)."""
         roles: dict[Node, list[AdjointRole]] = {}
-        for node in self.order:
+        adjoint, partials = self._adjoint, self._partials
+        for node in self.order:  # the weak references read directly: a hot path of traces
             kind = "seed" if node is self.output else "adjoint"
-            total = self.adjoint(node)
+            total = adjoint[node]()
             if total is not None:
                 roles.setdefault(total, []).append(AdjointRole(kind, node))
-            for p in self.partials(node):
-                roles.setdefault(p.node, []).append(
-                    AdjointRole("partial", node, p.consumer, p.index)
-                )
-                if p.unreduced is not None:
-                    roles.setdefault(p.unreduced, []).append(
-                        AdjointRole("unreduced", node, p.consumer, p.index)
-                    )
-                if isinstance(p.local, Node):
-                    roles.setdefault(p.local, []).append(
-                        AdjointRole("local", node, p.consumer, p.index)
-                    )
+            for consumer, index, ref, local, unreduced in partials.get(node, ()):
+                made = ref()
+                if made is None:
+                    continue
+                roles.setdefault(made, []).append(AdjointRole("partial", node, consumer, index))
+                if unreduced is not None and (u := unreduced()) is not None:
+                    roles.setdefault(u, []).append(AdjointRole("unreduced", node, consumer, index))
+                if local.__class__ is weakref.ref and (d := local()) is not None:
+                    roles.setdefault(d, []).append(AdjointRole("local", node, consumer, index))
         return {node: tuple(r) for node, r in roles.items()}
 
     def release(self) -> None:

@@ -7,6 +7,8 @@ HTML. Numbers are formatted like the lecture (3 decimals, trailing zeros dropped
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import html
 import re
 from typing import Any
@@ -167,6 +169,7 @@ def latex_name(name: str) -> str:
 BAR, DOT = "\u0304", "\u0307"  # combining macron (adjoint v̄) and dot above (tangent v̇)
 
 
+@lru_cache(maxsize=4096)
 def subscript(text: str) -> str:
     """``12`` → ``₁₂``: digits (and + − = ( )) as Unicode subscripts."""
     return text.translate(_SUB)
