@@ -89,6 +89,7 @@ class Adjoints:
         self._gradients: list[weakref.ref] = []
         self._kept: list[Node] | None = None
         self._cached: dict[Node, tuple[Partial, ...]] = {}
+        self._order: list[Node] = []  # while it is built
 
     @property
     def seed(self) -> Node | None:
@@ -149,6 +150,40 @@ class Adjoints:
         something else holds them (the gradients, a trace), and the record reports those."""
         self._kept = None
         self._cached = {}
+
+    # -- filled in by build_adjoints: weak references, and the list that keeps them alive ---
+    def _set_seed(self, seed: Node) -> None:
+        self._kept = [seed]
+        self._seed = weakref.ref(seed)
+
+    def _add_adjoint(self, node: Node, total: Node) -> None:
+        self._kept.append(total)
+        self._adjoint[node] = weakref.ref(total)
+        self._order.append(node)
+
+    def _add_partial(self, of: Node, consumer: Node, index: int, node: Node, locals_, unreduced):
+        keep, ref = self._kept.append, weakref.ref
+        local = locals_[index] if locals_ else None
+        if local is not None and local.__class__ is not Symbolic:
+            keep(local)
+            local = ref(local)
+        u = unreduced[index] if unreduced else None
+        if u is not None:
+            keep(u)
+            u = ref(u)
+        keep(node)
+        entry = (consumer, index, ref(node), local, u)
+        entries = self._partials.get(of)
+        if entries is None:
+            self._partials[of] = [entry]
+        else:
+            entries.append(entry)
+
+    def _set_gradients(self, gradients: list[Node]) -> None:
+        self._kept.extend(gradients)
+        self._gradients = [weakref.ref(g) for g in gradients]
+        self.order = tuple(self._order)
+        del self._order
 
     def __repr__(self) -> str:
         return (
@@ -224,63 +259,27 @@ def _extend(
                 depends.add(node)
                 break
 
-    # The record refers to what it makes weakly (see Adjoints) and keeps it alive by a list;
-    # each partial adjoint is recorded as (consumer, index, node, local, unreduced) with
-    # weak references to the nodes, as it is made.
-    ref = weakref.ref
-    seed_node = _seed(y, seed)
-    kept = [seed_node]
-    keep = kept.append
-    adjoint: dict[Node, weakref.ref] = {}
-    incoming: dict[Node, list[Node]] = {}  # the partial adjoints each node receives
-    entries: dict[Node, list[tuple]] = {}
-    order = []
+    record._set_seed(_seed(y, seed))
+    incoming: dict[Node, list[Node]] = {}  # the partial adjoints v̄ᵢ→ⱼ each node receives
     for node in reversed(forward):
         if node not in depends:
             continue
         if node is y:
-            total = seed_node
+            total = record.seed
         else:
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
             total = parts[0] if len(parts) == 1 else add_n(*parts)
-            keep(total)
-        adjoint[node] = ref(total)
-        order.append(node)
+        record._add_adjoint(node, total)
         if not node.inputs:
             continue
         grads, locals_, unreduced = _vjp(node, total)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
-            if g is None or inp not in depends:
-                continue
-            local = locals_[k] if locals_ else None
-            if local is not None and local.__class__ is not Symbolic:
-                keep(local)
-                local = ref(local)
-            u = unreduced[k] if unreduced else None
-            if u is not None:
-                keep(u)
-                u = ref(u)
-            keep(g)
-            parts = incoming.get(inp)
-            if parts is None:
-                incoming[inp] = [g]
-                entries[inp] = [(node, k, ref(g), local, u)]
-            else:
-                parts.append(g)
-                entries[inp].append((node, k, ref(g), local, u))
-    gradients = []
-    for w in wrt:
-        g = adjoint[w]() if w in adjoint else zeros_like(w)
-        keep(g)
-        gradients.append(g)
-    record.order = tuple(order)
-    record._seed = ref(seed_node)
-    record._gradients = [ref(g) for g in gradients]
-    record._adjoint = adjoint
-    record._partials = entries
-    record._kept = kept
+            if g is not None and inp in depends:
+                incoming.setdefault(inp, []).append(g)
+                record._add_partial(inp, node, k, g, locals_, unreduced)
+    record._set_gradients([record.adjoint(w) or zeros_like(w) for w in wrt])
 
 
 def _seed(y: Node, seed: Any) -> Node:
