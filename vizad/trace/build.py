@@ -56,11 +56,11 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     )
     wanted = _adjoint_graph_nodes(record)
     _complete(values, wanted, record)
-    extension = _extension(values, forward, wanted)
-    names = Once(Names, ranked, extension, [record])
-    drawn = _needed(extension, [record.adjoint(n) for n in record.order])
-    record.release()  # the trace holds the nodes it reads (values): no cycle with the record
     order = record.order
+    extension = Once(_extension, values, forward, wanted)
+    names = Once(lambda: Names(ranked, extension.get(), [record]))
+    drawn = Once(lambda: _needed(extension.get(), [record.adjoint(n) for n in order]))
+    record.release()  # the trace holds the nodes it reads (values): no cycle with the record
 
     def make_step(index: int) -> ReverseStep:  # a step's record, when it is first read
         node, named = order[index], names.get()
@@ -122,9 +122,9 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
     _complete(values, wanted, record)
-    extension = _extension(values, forward, wanted)
-    names = Once(Names, ranked, extension, [record])
-    drawn = _needed(extension, [record.tangent(n) for n in record.order])
+    extension = Once(_extension, values, forward, wanted)
+    names = Once(lambda: Names(ranked, extension.get(), [record]))
+    drawn = Once(lambda: _needed(extension.get(), [record.tangent(n) for n in record.order]))
     seeds = record.seeds
     record.release()  # the trace holds the nodes it reads (values)
     order = [node for node in ranked if node.op is not CONSTANT]

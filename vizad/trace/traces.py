@@ -88,7 +88,7 @@ class Trace:
         values: Mapping[Node, Any],
         names: Names | Once,
         graph: list[Node],
-        extension: list[Node],
+        extension: list[Node] | Once,
         decimals: int,
     ):
         #: The node the walkthrough is about, the feed it was evaluated at, and its steps.
@@ -103,10 +103,16 @@ class Trace:
         #: The forward graph in display order, and the extension nodes that compute the
         #: walkthrough's results (what the extended view draws).
         self.graph = graph
-        self.extension = extension
+        self._extension = extension if isinstance(extension, Once) else Once(lambda: extension)
         self.decimals = decimals
         nodes = steps.nodes if isinstance(steps, Steps) else [s.node for s in steps]
         self._by_node = {node: k for k, node in enumerate(nodes)}
+
+    @property
+    def extension(self) -> list[Node]:
+        """The extension nodes that compute the walkthrough's results, in the order they were
+        built: what the extended view draws (listed when first used)."""
+        return self._extension.get()
 
     @property
     def names(self) -> Names:
