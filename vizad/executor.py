@@ -187,7 +187,9 @@ def evaluating(values: dict[Node, Any], feed_dict: Mapping[Node, Any]) -> Callab
                 f"{node._describe()}: op {node.op.name!r} returned None; its compute must "
                 "return the value"
             )
-        values[node] = value if value.__class__ is np.ndarray else as_array(value)
+        if value.__class__ is not np.ndarray:  # numpy scalars (most scalar ops give them)
+            value = as_array(value) if value.__class__ is tuple else np.asarray(value)
+        values[node] = value
 
     return evaluate
 
