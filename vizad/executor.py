@@ -255,15 +255,20 @@ class _ReturnedNone(Exception):
 
 def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
     """(derived node, the node it derives from, what it is) for an extension record: the
-    seed, each adjoint and each partial adjoint (reverse mode); each tangent (forward)."""
+    seed, each partial adjoint that a rule outside vizad made and the gradients (reverse
+    mode); each seed, each tangent that such a rule made and the output's (forward). vizad's
+    own ops give values of the right shape from inputs of the right shape, and an adjoint is
+    a sum of partials: a wrong shape can only start at a seed or at a rule someone wrote (the
+    results are checked too, for plans that do not hold the output a seed is checked with)."""
     pairs = []
     if hasattr(record, "adjoint"):  # Adjoints: read its weak references directly (hot path)
         pairs.append((record.seed, record.output, "the seed of"))
-        for node, ref in record._adjoint.items():
-            pairs.append((ref(), node, "the adjoint of"))
+        for w in record.wrt:
+            pairs.append((record.adjoint(w), w, "the adjoint of"))
         for node, entries in record._partials.items():
             for consumer, _, ref, _, _ in entries:
-                pairs.append((ref(), node, consumer))  # words made on error (_what)
+                if not consumer._operation._builtin:
+                    pairs.append((ref(), node, consumer))  # words made on error (_what)
     else:  # Tangents
         for node, seed in record.seeds.items():
             # a tangent given as an array must have the input's shape (a number, or a 0-d
@@ -273,7 +278,7 @@ def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
                 pairs.append((raw, node, "the tangent given for"))
         for node in record.order:
             tangent = record.tangent(node)
-            if tangent is not None:
+            if tangent is not None and (node is record.output or not node._operation._builtin):
                 pairs.append((tangent, node, "the tangent of"))
     return pairs
 

@@ -76,10 +76,14 @@ class Op:
     #: Short label for drawings (``"×"``); default: the name.
     symbol: str | None = None
 
+    #: vizad's own ops (defined in vizad.ops): their rules need no checking.
+    _builtin: bool = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if not cls.__dict__.get("name"):
             cls.name = cls.__name__.lower()
+        cls._builtin = cls.__module__.startswith("vizad.ops.")
 
     # -- building nodes ------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
@@ -234,12 +238,9 @@ class ElementwiseOp(Op):
 
     #: False for ops whose inputs all have the output's shape (add_n): nothing to reduce.
     broadcasting: bool = True
-    #: vizad's own elementwise ops (vizad.ops): their partials need no checking.
-    _builtin: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._builtin = cls.__module__.startswith("vizad.ops.")
         for rule in ("vjp", "jvp"):
             if rule in cls.__dict__:
                 raise GraphError(
