@@ -208,6 +208,7 @@ _SYMBOLS = {
 }
 
 
+@lru_cache(maxsize=1 << 14)  # panels and tables convert the same pieces (v_{5}, \cos) often
 def latex_to_text(latex: str) -> str:
     """The LaTeX that vizad writes, as readable plain text: ``\\bar{v}_{5} \\cos v_{2}`` →
     ``v̄₅ cos v₂``, ``\\frac{1}{v_{1}}`` → ``1/v₁``. For tables and text reprs."""
