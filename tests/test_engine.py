@@ -351,11 +351,17 @@ def test_scopes_nest_and_reject_bad_names():
                 pass
 
 
-def test_import_vizad_loads_only_numpy_and_the_engine():
-    """The drawing and widget stack (graphviz, ipywidgets, anywidget) loads on first use."""
+def _fresh_python(code: str) -> list[str]:
+    """The lines ``code`` prints in a fresh interpreter."""
     import subprocess
     import sys
 
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def test_import_vizad_loads_only_numpy_and_the_engine():
+    """The drawing and widget stack (graphviz, ipywidgets, anywidget) loads on first use."""
     code = (
         "import sys, vizad\n"
         "heavy = ('graphviz', 'ipywidgets', 'anywidget', 'IPython')\n"
@@ -365,16 +371,12 @@ def test_import_vizad_loads_only_numpy_and_the_engine():
         "vizad.Stepper\n"
         "print('anywidget' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["[]", "True False", "True"]
+    assert _fresh_python(code) == ["[]", "True False", "True"]
 
 
 def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
     """trace, gradcheck, diagnose, jacobian load when first used; vz.gradcheck, vz.diagnose
     and vz.jacobian stay the functions even when their modules are imported first."""
-    import subprocess
-    import sys
-
     code = (
         "import sys, vizad as vz\n"
         "later = ('vizad.trace', 'vizad.gradcheck', 'vizad.diagnose', 'vizad.jacobian')\n"
@@ -384,5 +386,4 @@ def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
         "    ('gradcheck', vz.gradcheck), ('diagnose', vz.diagnose), ('jacobian', vz.jacobian)]))\n"
         "print(vz.trace_reverse.__module__, 'trace_reverse' in dir(vz))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["[]", "True", "vizad.trace.build True"]
+    assert _fresh_python(code) == ["[]", "True", "vizad.trace.build True"]

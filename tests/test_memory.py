@@ -12,18 +12,15 @@ import numpy as np
 import pytest
 
 import vizad as vz
+from vizad._gc import gc_paused
 
 
 @contextmanager
 def gc_off():
+    """The cyclic GC off (after a collection): only reference counting frees anything."""
     gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def chain(n: int):
