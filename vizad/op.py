@@ -309,11 +309,17 @@ def elementwise_vjp(
 ):
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node."""
-    raw = [times(adjoint, p) for p in partials]
-    if not op.broadcasting:
-        return raw, [None] * len(raw)
-    reduced = [_sum_to_input(r, x, node) for r, x in zip(raw, node.inputs)]
-    return reduced, [r if g is not r else None for r, g in zip(raw, reduced)]
+    reduced, unreduced = [], []
+    broadcasting = op.broadcasting
+    for x, p in zip(node._inputs, partials):  # one pass: a hot path of every reverse pass
+        raw = times(adjoint, p)
+        if raw is None or not broadcasting or _has_output_shape(x, node):
+            reduced.append(raw)
+            unreduced.append(None)
+        else:
+            reduced.append(_ops.sum_to_shape(raw, reduce_target(x)))
+            unreduced.append(raw)
+    return reduced, unreduced
 
 
 def elementwise_jvp(
@@ -363,13 +369,6 @@ def _has_output_shape(x: Node, node: Node) -> bool:
         return x_shape == out_shape
     # broadcasting against scalars never changes x's shape
     return all(static_shape(o) == () for o in node.inputs if o is not x)
-
-
-def _sum_to_input(adjoint: Node | None, x: Node, node: Node) -> Node | None:
-    """Reduce a broadcast adjoint to the shape of input ``x`` unless it provably has it."""
-    if adjoint is None or _has_output_shape(x, node):
-        return adjoint
-    return _ops.sum_to_shape(adjoint, reduce_target(x))
 
 
 from . import ops as _ops  # noqa: E402
