@@ -229,7 +229,7 @@ _LAZY = {
     "export_html": "export",
     "export_frames": "frames",
 }
-_SUBMODULES = ("render", "widget", "export", "frames", "exercises", "examples")
+_SUBMODULES = ("render", "widget", "export", "frames", "exercises", "examples", "trace", "expr")
 
 
 class _Package(types.ModuleType):

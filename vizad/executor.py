@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -158,40 +158,42 @@ def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None 
     return values[0] if isinstance(nodes, Node) else values
 
 
-def evaluating(values: dict[Node, Any], feed_dict: Mapping[Node, Any]) -> Callable[[Node], None]:
-    """A function that computes each node it is given at once, from the values of its inputs
-    in ``values`` (which it fills in, as arrays; Variables outside them are read from
-    ``feed_dict``): a graph extension evaluated as it is built
-    (``extending(..., evaluate=)``), without a second sort, plan and run. Its errors are the
-    executor's: they name the node, the op and the input shapes."""
+def evaluate_into(
+    nodes: list[Node], values: dict[Node, Any], feed_dict: Mapping[Node, Any]
+) -> list[Node]:
+    """Compute ``nodes`` and what they need that ``values`` does not hold yet, adding each to
+    ``values`` (as arrays); return those computed, in the order computed (creation order).
 
-    def evaluate(node: Node) -> None:
-        args = []
-        for x in node._inputs:
-            if x._operation is CONSTANT:  # a Python number stays weakly typed
-                value = constant_value(x)
-                args.append(value)
-                if x not in values:
-                    values[x] = as_array(value)
-                continue
-            value = values.get(x, _MISSING)
-            if value is _MISSING:
-                value = values[x] = _outside_value(x, feed_dict)
-            args.append(value)
+    A walkthrough's evaluation of its graph extension: the forward values are known, and what
+    the extension adds is evaluated once, without a plan to reuse. Constants stay weakly
+    typed, eager nodes give their own values, Variables outside ``values`` are read from
+    ``feed_dict``; errors are the executor's (they name the node, the op and the shapes)."""
+    order = [n for n in _topo_sort(nodes, values) if n not in values]
+    for node in order:
+        op = node._operation
+        if op is CONSTANT:
+            values[node] = as_array(node.attrs["value"])
+            continue
+        if node.__class__ is not Node:  # an eager node: computed when built
+            values[node] = as_array(node._value)
+            continue
+        if op is VARIABLE:
+            values[node] = as_array(_feed_value(feed_dict, node))
+            continue
+        args = [constant_value(x) if x._operation is CONSTANT else values[x] for x in node._inputs]
         try:
-            value = node._operation.bind(node)(*args)
+            value = op.bind(node)(*args)
         except Exception as exc:
             raise _evaluation_error(node, args, exc) from None
         if value is None:
             raise EvaluationError(
-                f"{node._describe()}: op {node.op.name!r} returned None; its compute must "
-                "return the value"
+                f"{node._describe()}: op {op.name!r} returned None; its compute must return "
+                "the value"
             )
         if value.__class__ is not np.ndarray:  # numpy scalars (most scalar ops give them)
             value = as_array(value) if value.__class__ is tuple else np.asarray(value)
         values[node] = value
-
-    return evaluate
+    return order
 
 
 def check_derived_shapes(record, values: Mapping[Node, Any]) -> None:
@@ -217,22 +219,6 @@ def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what
             f"{node._describe()}, {_what(what)} {target._short()}, has shape {got} but "
             f"{target._short()} has shape {want}"
         )
-
-
-_MISSING = object()
-
-
-def _outside_value(node: Node, feed_dict: Mapping[Node, Any]) -> Any:
-    """The value of an input that an evaluation as built has not seen: an eager node's, or a
-    Variable's from the feed (one that ``wrt`` names but the graph does not read)."""
-    if node.__class__ is not Node:
-        return as_array(node._value)
-    if node.op is VARIABLE:
-        return as_array(_feed_value(feed_dict, node))
-    raise EvaluationError(
-        f"{node._describe()} has no value here: the graph extension reads a node outside "
-        "the graph it extends"
-    )
 
 
 def _with_releases(steps: list, keep: set[int]) -> list:
@@ -263,12 +249,12 @@ def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
     pairs = []
     if hasattr(record, "adjoint"):  # Adjoints: read its weak references directly (hot path)
         pairs.append((record.seed, record.output, "the seed of"))
-        for w in record.wrt:
-            pairs.append((record.adjoint(w), w, "the adjoint of"))
         for node, entries in record._partials.items():
             for consumer, _, ref, _, _ in entries:
                 if not consumer._operation._builtin:
                     pairs.append((ref(), node, consumer))  # words made on error (_what)
+        for w in record.wrt:  # after the rules: an error names the rule that started it
+            pairs.append((record.adjoint(w), w, "the adjoint of"))
     else:  # Tangents
         for node, seed in record.seeds.items():
             # a tangent given as an array must have the input's shape (a number, or a 0-d
@@ -276,6 +262,8 @@ def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
             raw = seed.inputs[0] if seed.op.name == "broadcast_to" else seed
             if raw.op is CONSTANT and np.ndim(raw.attrs["value"]) > 0:
                 pairs.append((raw, node, "the tangent given for"))
+            else:  # a node given as the tangent, or the broadcast of a number
+                pairs.append((seed, node, "the tangent of"))
         for node in record.order:
             tangent = record.tangent(node)
             if tangent is not None and (node is record.output or not node._operation._builtin):

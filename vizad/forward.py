@@ -93,7 +93,6 @@ def build_tangents(
     *,
     shapes: Mapping[Node, Any] | None = None,
     all_locals: bool = False,
-    _evaluate=None,
 ) -> Tangents:
     """Extend the graph of ``y`` with tangent nodes, seeded by ``tangents``
     ({input node: tangent value or node}); inputs not listed have a zero tangent.
@@ -107,7 +106,7 @@ def build_tangents(
             f"got {type(tangents).__name__}"
         )
     record = Tangents(y)
-    with extending(record, shapes, _evaluate):
+    with extending(record, shapes):
         _extend(record, y, tangents, all_locals)
     return record
 

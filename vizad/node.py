@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -55,8 +55,6 @@ class _Extension(NamedTuple):
     record: Any
     #: Shapes known from an evaluation, read by :func:`static_shape` while building.
     hints: Mapping[Node, Any] | None
-    #: Called with each node an op builds, to evaluate it at once (walkthroughs), or None.
-    evaluate: Callable[[Node], None] | None = None
 
 
 _EXTENSION: contextvars.ContextVar = contextvars.ContextVar("vizad_extension", default=None)
@@ -64,16 +62,11 @@ _get_extension = _EXTENSION.get
 
 
 @contextmanager
-def extending(
-    record: Any,
-    shapes: Mapping[Node, Any] | None = None,
-    evaluate: Callable[[Node], None] | None = None,
-) -> Iterator[None]:
+def extending(record: Any, shapes: Mapping[Node, Any] | None = None) -> Iterator[None]:
     """The state of one graph extension: nodes built inside belong to ``record``
-    (``node.origin``), :func:`static_shape` sees ``shapes``, and ``evaluate`` (if given) is
-    called with each node an op builds; the cyclic GC is paused while the many new nodes are
-    built."""
-    token = _EXTENSION.set(_Extension(record, shapes, evaluate))
+    (``node.origin``) and :func:`static_shape` sees ``shapes``; the cyclic GC is paused while
+    the many new nodes are built."""
+    token = _EXTENSION.set(_Extension(record, shapes))
     try:
         with gc_paused():
             yield

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from .errors import GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .eager import EagerNode, constants_only, prepared
-from .node import Node, TupleShape, _get_extension, static_shape
+from .node import Node, TupleShape, static_shape
 from .text import printable
 
 __all__ = [
@@ -109,11 +109,7 @@ class Op:
             args = ", ".join(n._short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
         if eager is None:
-            node = Node(self, inputs, attrs, name, shape)
-            extension = _get_extension()
-            if extension is not None and extension.evaluate is not None:
-                extension.evaluate(node)  # a walkthrough: values as the nodes are built
-            return node
+            return Node(self, inputs, attrs, name, shape)
         return eager._computed(self, inputs, attrs, name, shape)
 
     # -- the definition ------------------------------------------------------------------

@@ -203,7 +203,6 @@ def build_adjoints(
     *,
     shapes: Mapping[Node, Any] | None = None,
     _ranked: list[Node] | None = None,
-    _evaluate=None,
 ) -> Adjoints:
     """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
 
@@ -219,7 +218,7 @@ def build_adjoints(
     y = as_node(y, "gradients")
     wrt = tuple(as_node_list(wrt, "gradients: wrt"))
     record = Adjoints(y, wrt)
-    with extending(record, shapes, _evaluate):
+    with extending(record, shapes):
         _extend(record, y, wrt, seed, _ranked or ranked_order(y))
     return record
 

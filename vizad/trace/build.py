@@ -3,14 +3,13 @@ step's values off it (no second implementation of the maths)."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 
 from .._gc import gc_paused
-from ..executor import Executor, check_derived_shapes, check_floating, evaluating
+from ..executor import Executor, check_derived_shapes, check_floating, evaluate_into
 from ..foreign import adopt_feed
 from ..forward import build_tangents
 from ..graph import as_node_list, ranked_order
@@ -50,16 +49,14 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     for w in wrt:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])
-    values = dict(forward)  # the adjoint nodes' values are added as they are built
-    record = build_adjoints(
-        y, wrt, shapes=shapes, _ranked=ranked, _evaluate=evaluating(values, feed)
-    )
-    wanted = _adjoint_graph_nodes(record)
-    _complete(values, wanted, record)
+    record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
+    values = dict(forward)
+    # the extension's nodes that the walkthrough reads, evaluated in the order they were built
+    extension = evaluate_into(_adjoint_graph_nodes(record), values, feed)
+    check_derived_shapes(record, values)
     order = record.order
-    extension = Once(_extension, values, forward, wanted)
-    names = Once(lambda: Names(ranked, extension.get(), [record]))
-    drawn = Once(lambda: _needed(extension.get(), [record.adjoint(n) for n in order]))
+    names = Once(lambda: Names(ranked, extension, [record]))
+    drawn = Once(lambda: _needed(extension, [record.adjoint(n) for n in order]))
     record.release()  # the trace holds the nodes it reads (values): no cycle with the record
 
     def make_step(index: int) -> ReverseStep:  # a step's record, when it is first read
@@ -112,19 +109,17 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
         node = as_node(x, "trace_forward: tangents")
         if node in forward and node.op is VARIABLE:
             check_floating(node, forward[node])
-    values = dict(forward)  # the tangent nodes' values are added as they are built
-    record = build_tangents(
-        y, tangents, shapes=shapes, all_locals=True, _evaluate=evaluating(values, feed)
-    )
+    record = build_tangents(y, tangents, shapes=shapes, all_locals=True)
     wanted = []
     for node in record.order:
         wanted.append(record.tangent(node))
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
-    _complete(values, wanted, record)
-    extension = Once(_extension, values, forward, wanted)
-    names = Once(lambda: Names(ranked, extension.get(), [record]))
-    drawn = Once(lambda: _needed(extension.get(), [record.tangent(n) for n in record.order]))
+    values = dict(forward)
+    extension = evaluate_into(wanted, values, feed)  # in the order they were built
+    check_derived_shapes(record, values)
+    names = Once(lambda: Names(ranked, extension, [record]))
+    drawn = Once(lambda: _needed(extension, [record.tangent(n) for n in record.order]))
     seeds = record.seeds
     record.release()  # the trace holds the nodes it reads (values)
     order = [node for node in ranked if node.op is not CONSTANT]
@@ -169,26 +164,6 @@ def _forward_pass(y, feed, what: str):
     return y, feed, forward, ranked_order(y), shapes
 
 
-def _complete(values: dict[Node, Any], wanted: list[Node], record) -> None:
-    """Add the values of ``wanted`` nodes that were not computed as they were built (eager
-    nodes compute their own; constants), and check what the executor's first run checks."""
-    missing = [n for n in wanted if n not in values]
-    if missing:
-        values.update(Executor(missing, given=values).values_by_node(values))
-    check_derived_shapes(record, values)
-
-
-def _extension(values: dict[Node, Any], forward: dict[Node, Any], nodes: list[Node]) -> list[Node]:
-    """The nodes of the extension that ``nodes`` need, in the order they were built (forward
-    nodes left out): of those evaluated (``values``), which holds every one of them."""
-    made = [n for n in values if n not in forward]
-    made.sort(key=_creation)
-    return _needed(made, nodes)
-
-
-_creation = attrgetter("_id")
-
-
 def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
     """The nodes of ``extension`` (a topological order) that ``results`` are computed from:
     what a drawing of the extension shows (not, say, the local partials built for a zero
@@ -228,13 +203,13 @@ def _contribution(p, adjoint_of_consumer: Node, values, names: Names) -> Contrib
         local = _local_from_ratio(values[p.node], values[adjoint_of_consumer])
     return Contribution(
         p.consumer,
-        p.index,
-        local,
-        values[p.node],
-        p.node,
-        p.local if isinstance(p.local, Node) else None,
-        values[p.unreduced] if p.unreduced is not None else None,
-        p.unreduced,
+        index=p.index,
+        local=local,
+        partial=values[p.node],
+        partial_node=p.node,
+        local_node=p.local if isinstance(p.local, Node) else None,
+        unreduced=values[p.unreduced] if p.unreduced is not None else None,
+        unreduced_node=p.unreduced,
         names=names,
     )
 

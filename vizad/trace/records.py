@@ -18,43 +18,19 @@ from ..node import Node
 __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
 
 
+_LATER = object()  # a label or LaTeX field made from the walkthrough's names when first read
+
+
 class Contribution:
     """What consumer vⱼ passes back to vᵢ: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ.
 
-    Values and nodes are set when the walkthrough is built; the labels and LaTeX are made
-    the first time they are read (a stepper shows one step at a time) and then kept.
+    Immutable, with the fields (and the order, ``_fields``, ``_asdict()``, iteration and
+    equality) of a named tuple. A walkthrough sets the values and nodes when it is built and
+    leaves the labels and LaTeX to be made from its names the first time they are read (a
+    stepper shows one step at a time); made by hand, a contribution takes them all.
     """
 
-    __slots__ = (
-        "consumer",
-        "index",
-        "local",
-        "partial",
-        "partial_node",
-        "local_node",
-        "unreduced",
-        "unreduced_node",
-        "_names",
-        "_text",
-    )
-
-    #: vⱼ, the forward node that consumes vᵢ.
-    consumer: Node
-    #: The position of vᵢ among vⱼ's inputs (``v1 * v1`` gives two contributions).
-    index: int
-    #: ∂vⱼ/∂vᵢ: its value (None when the op gives only a vjp, as matmul does).
-    local: Any
-    #: v̄ᵢ→ⱼ: its value and the adjoint node that computes it.
-    partial: Any
-    partial_node: Node
-    #: The node computing ∂vⱼ/∂vᵢ when it is a node of the adjoint graph, else None.
-    local_node: Node | None
-    #: Where broadcasting happened: v̄ⱼ ∂vⱼ/∂vᵢ before the sum-to-shape step reduced it to vᵢ's
-    #: shape, and its node (``partial_node`` is then the sum_to_shape node); else None.
-    unreduced: Any
-    unreduced_node: Node | None
-
-    #: The public fields, as a named tuple lists them.
+    #: The fields, in order.
     _fields = (
         "consumer",
         "consumer_label",
@@ -69,96 +45,109 @@ class Contribution:
         "unreduced",
         "unreduced_node",
     )
+    __slots__ = tuple(f"_{name}" for name in _fields) + ("_names",)
 
     def __init__(
         self,
         consumer: Node,
-        index: int,
-        local: Any,
-        partial: Any,
-        partial_node: Node,
+        consumer_label: Any = _LATER,
+        consumer_symbol: Any = _LATER,
+        index: int = 0,
+        local: Any = None,
+        local_latex: Any = _LATER,
+        partial: Any = None,
+        partial_latex: Any = _LATER,
+        partial_node: Node | None = None,
         local_node: Node | None = None,
         unreduced: Any = None,
         unreduced_node: Node | None = None,
         *,
-        names: Any,
+        names: Any = None,
     ):
-        init = object.__setattr__  # the record is immutable (see __setattr__)
-        init(self, "consumer", consumer)
-        init(self, "index", index)
-        init(self, "local", local)
-        init(self, "partial", partial)
-        init(self, "partial_node", partial_node)
-        init(self, "local_node", local_node)
-        init(self, "unreduced", unreduced)
-        init(self, "unreduced_node", unreduced_node)
-        init(self, "_names", names)  # the walkthrough's names, for the labels and LaTeX
-        init(self, "_text", None)
+        given = locals()
+        for name in self._fields:
+            if given[name] is _LATER and names is None:
+                raise TypeError(f"Contribution: {name} is missing (or give the names=)")
+            object.__setattr__(self, f"_{name}", given[name])
+        object.__setattr__(self, "_names", names)  # the walkthrough's names, for the texts
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"a Contribution is immutable: cannot set {name!r}")
-
-    def __reduce__(self):  # copy and deepcopy rebuild it through __init__
-        fields = (
-            self.consumer,
-            self.index,
-            self.local,
-            self.partial,
-            self.partial_node,
-            self.local_node,
-            self.unreduced,
-            self.unreduced_node,
-        )
-        return _rebuilt_contribution, (fields, self._names)
-
-    def _texts(self) -> tuple:
-        if self._text is None:
-            names, consumer = self._names, self.consumer
+    def _made(self, field: str) -> Any:
+        value = getattr(self, f"_{field}")
+        if value is _LATER:  # all four texts at once: they share the consumer's arguments
+            names, consumer, index = self._names, self._consumer, self._index
             args, op, attrs = names.args(consumer), consumer.op, consumer.attrs
-            text = (
-                names.label(consumer),
-                names.symbol(consumer),
-                op.partial_latex(args, attrs, self.index),
-                op.vjp_latex(args, names.bar(consumer).latex, attrs, self.index),
-            )
-            object.__setattr__(self, "_text", text)
-        return self._text
+            texts = {
+                "consumer_label": names.label(consumer),
+                "consumer_symbol": names.symbol(consumer),
+                "local_latex": op.partial_latex(args, attrs, index),
+                "partial_latex": op.vjp_latex(args, names.bar(consumer).latex, attrs, index),
+            }
+            for name, text in texts.items():
+                object.__setattr__(self, f"_{name}", text)
+            value = texts[field]
+        return value
 
-    @property
-    def consumer_label(self) -> str:
-        """vⱼ's label ("v5")."""
-        return self._texts()[0]
-
-    @property
-    def consumer_symbol(self) -> str:
-        """vⱼ's LaTeX ("v_{5}")."""
-        return self._texts()[1]
-
-    @property
-    def local_latex(self) -> str | None:
-        """∂vⱼ/∂vᵢ in LaTeX (``\\cos v_{2}``); None when the op gives none."""
-        return self._texts()[2]
-
-    @property
-    def partial_latex(self) -> str | None:
-        """v̄ᵢ→ⱼ in LaTeX in terms of v̄ⱼ (``\\bar{v}_{5} \\cos v_{2}``); None when the op
-        gives none."""
-        return self._texts()[3]
+    #: vⱼ, the forward node that consumes vᵢ, its label ("v5") and its LaTeX ("v_{5}").
+    consumer = property(lambda self: self._consumer)
+    consumer_label = property(lambda self: self._made("consumer_label"))
+    consumer_symbol = property(lambda self: self._made("consumer_symbol"))
+    #: The position of vᵢ among vⱼ's inputs (``v1 * v1`` gives two contributions).
+    index = property(lambda self: self._index)
+    #: ∂vⱼ/∂vᵢ: its value (None when the op gives only a vjp, as matmul does) and its LaTeX
+    #: (``\cos v_{2}``; None when the op gives none).
+    local = property(lambda self: self._local)
+    local_latex = property(lambda self: self._made("local_latex"))
+    #: v̄ᵢ→ⱼ: its value, its LaTeX in terms of v̄ⱼ (``\bar{v}_{5} \cos v_{2}``), and the adjoint
+    #: node that computes it.
+    partial = property(lambda self: self._partial)
+    partial_latex = property(lambda self: self._made("partial_latex"))
+    partial_node = property(lambda self: self._partial_node)
+    #: The node computing ∂vⱼ/∂vᵢ when it is a node of the adjoint graph, else None.
+    local_node = property(lambda self: self._local_node)
+    #: Where broadcasting happened: v̄ⱼ ∂vⱼ/∂vᵢ before the sum-to-shape step reduced it to vᵢ's
+    #: shape, and its node (``partial_node`` is then the sum_to_shape node); else None.
+    unreduced = property(lambda self: self._unreduced)
+    unreduced_node = property(lambda self: self._unreduced_node)
 
     @property
     def reduced(self) -> bool:
         """Whether a sum-to-shape step brought this partial adjoint back to vᵢ's shape."""
-        return self.unreduced_node is not None
+        return self._unreduced_node is not None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Contribution is immutable: cannot set {name!r}")
+
+    def __iter__(self):
+        return (getattr(self, name) for name in self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Contribution, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _asdict(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self))
+
+    def _replace(self, **changes: Any) -> Contribution:
+        return Contribution(**{**self._asdict(), **changes})
+
+    def __reduce__(self):  # copy and deepcopy: the fields, texts made
+        return _rebuilt_contribution, (tuple(self),)
 
     def __repr__(self) -> str:
         return (
-            f"Contribution(consumer={self.consumer!r}, index={self.index}, "
-            f"local={self.local!r}, partial={self.partial!r})"
+            f"Contribution(consumer={self._consumer!r}, index={self._index}, "
+            f"local={self._local!r}, partial={self._partial!r})"
         )
 
 
-def _rebuilt_contribution(fields: tuple, names: Any) -> Contribution:
-    return Contribution(*fields, names=names)
+def _rebuilt_contribution(fields: tuple) -> Contribution:
+    return Contribution(*fields)
 
 
 class ReverseStep(NamedTuple):

@@ -54,6 +54,12 @@ class Steps(Sequence):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __add__(self, other) -> tuple:
+        return tuple(self) + tuple(other)
+
+    def __radd__(self, other) -> tuple:
+        return tuple(other) + tuple(self)
+
     def __repr__(self) -> str:
         return f"<{len(self)} steps>"
 
