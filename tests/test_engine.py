@@ -387,3 +387,17 @@ def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
         "print(vz.trace_reverse.__module__, 'trace_reverse' in dir(vz))"
     )
     assert _fresh_python(code) == ["[]", "True", "vizad.trace.build True"]
+
+
+def test_a_record_lists_the_nodes_it_names():
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+    record = vz.build_adjoints(y, [x1, x2])
+    named = set(record.nodes())
+    assert {record.adjoint(n) for n in record.order} <= named
+    assert {p.node for n in record.order for p in record.partials(n)} <= named
+    assert {p.local for p in record.partials(x2) if isinstance(p.local, vz.Node)} <= named
+    assert set(record.gradients) | {record.seed} <= named
+    forward = set(vz.topo_sort(y))  # a rule may name forward nodes: x2 is ∂(x1 x2)/∂x1
+    assert all(n.origin is record or n in forward for n in named)
+    assert x2 in named and x1 in named

@@ -125,6 +125,22 @@ class Adjoints:
                 result.append(Partial(consumer, index, made, local, _alive(unreduced)))
         return tuple(result)
 
+    def nodes(self) -> list[Node]:
+        """Every node the record names that is alive: the seed, the adjoints, the partial
+        adjoints with their local partials and unreduced forms, the gradients (a node can
+        appear more than once)."""
+        made = [ref() for ref in self._adjoint.values()]
+        for entries in self._partials.values():
+            for _, _, ref, local, unreduced in entries:
+                made.append(ref())
+                if local.__class__ is weakref.ref:
+                    made.append(local())
+                if unreduced is not None:
+                    made.append(unreduced())
+        made.extend(self.gradients)
+        made.append(self.seed)
+        return [n for n in made if n is not None]
+
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """What each adjoint node computes (a node can be a partial and a sum at once)."""
         roles: dict[Node, list[AdjointRole]] = {}

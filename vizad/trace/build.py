@@ -52,7 +52,7 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
     values = dict(forward)
     # the extension's nodes that the walkthrough reads, evaluated in the order they were built
-    extension = evaluate_into(_adjoint_graph_nodes(record), values, feed)
+    extension = evaluate_into(record.nodes(), values, feed)
     check_derived_shapes(record, values)
     order = record.order
     names = Once(lambda: Names(ranked, extension, [record]))
@@ -177,21 +177,6 @@ def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
 
 def _default_wrt(ranked: list[Node]) -> list[Node]:
     return [n for n in ranked if n.op is VARIABLE]
-
-
-def _adjoint_graph_nodes(record) -> list[Node]:
-    """Every node of the adjoint graph that a step reads, in walkthrough order."""
-    wanted: list[Node] = []
-    for node in record.order:
-        wanted.append(record.adjoint(node))
-        for p in record.partials(node):
-            wanted.append(p.node)
-            if isinstance(p.local, Node):
-                wanted.append(p.local)
-            if p.unreduced is not None:
-                wanted.append(p.unreduced)
-    wanted.extend(record.gradients)
-    return wanted
 
 
 def _contribution(p, adjoint_of_consumer: Node, values, names: Names) -> Contribution:
