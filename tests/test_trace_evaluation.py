@@ -153,3 +153,15 @@ def test_contributions_keep_the_named_tuple_api():
 def test_submodules_stay_attributes_of_the_package():
     assert vz.trace.trace_reverse is vz.trace_reverse
     assert vz.expr.parse_expression is vz.parse_expression
+
+
+def test_partial_adjoints_are_built_before_their_reductions():
+    """The creation order (node ids, hence the order of boxes in drawings) of an elementwise
+    rule: every product v̄ⱼ ∂vⱼ/∂vᵢ first, then the sum-to-shape steps."""
+    v, s = vz.Variable("v", shape=(3,)), vz.Variable("s", shape=())
+    y = s * v  # the first input is broadcast
+    record = vz.build_adjoints(y, [v, s])
+    (pv,), (ps,) = record.partials(v), record.partials(s)
+    assert pv.unreduced is None and ps.unreduced is not None
+    assert ps.unreduced.id < pv.node.id < ps.node.id
+    assert ps.node.op.name == "sum_to_shape"

@@ -305,16 +305,16 @@ def elementwise_vjp(
 ):
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node."""
-    reduced, unreduced = [], []
-    broadcasting = op.broadcasting
-    for x, p in zip(node._inputs, partials):  # one pass: a hot path of every reverse pass
-        raw = times(adjoint, p)
-        if raw is None or not broadcasting or _has_output_shape(x, node):
-            reduced.append(raw)
-            unreduced.append(None)
-        else:
-            reduced.append(_ops.sum_to_shape(raw, reduce_target(x)))
-            unreduced.append(raw)
+    raw = [times(adjoint, p) for p in partials]  # every product first, then the reductions:
+    unreduced = [None] * len(raw)  # the creation order (ids, drawings) stays as it was
+    if not op.broadcasting:
+        return raw, unreduced
+    reduced = list(raw)
+    for k, x in enumerate(node._inputs):  # a hot path of every reverse pass: one loop
+        r = raw[k]
+        if r is not None and not _has_output_shape(x, node):
+            reduced[k] = _ops.sum_to_shape(r, reduce_target(x))
+            unreduced[k] = r
     return reduced, unreduced
 
 
