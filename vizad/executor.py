@@ -112,11 +112,7 @@ class Executor:
                     for i in dead:
                         values[i] = None
         except _ReturnedNone:
-            node = self._order[k]
-            raise EvaluationError(
-                f"{node._describe()}: op {node.op.name!r} returned None; its compute must "
-                "return the value"
-            ) from None
+            raise _returned_none(self._order[k]) from None
         except Exception as exc:
             node = self._order[k]
             raise _evaluation_error(
@@ -186,10 +182,7 @@ def evaluate_into(
         except Exception as exc:
             raise _evaluation_error(node, args, exc) from None
         if value is None:
-            raise EvaluationError(
-                f"{node._describe()}: op {op.name!r} returned None; its compute must return "
-                "the value"
-            )
+            raise _returned_none(node)
         if value.__class__ is not np.ndarray:  # numpy scalars (most scalar ops give them)
             value = as_array(value) if value.__class__ is tuple else np.asarray(value)
         values[node] = value
@@ -237,6 +230,12 @@ def _with_releases(steps: list, keep: set[int]) -> list:
 
 class _ReturnedNone(Exception):
     """An op's compute returned None (the first run checks every value)."""
+
+
+def _returned_none(node: Node) -> EvaluationError:
+    return EvaluationError(
+        f"{node._describe()}: op {node.op.name!r} returned None; its compute must return the value"
+    )
 
 
 def _derived_pairs(record) -> list[tuple[Node, Node, str]]:

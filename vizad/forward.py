@@ -16,7 +16,7 @@ from .graph import ranked_order
 from .node import Node, as_node, extending, static_shape
 from .op import ElementwiseOp, elementwise_jvp, local_partials, reduce_target
 from .ops import broadcast_to, mul, ones_like, zeros_like
-from .reverse import AdjointRole
+from .reverse import AdjointRole, _alive
 
 __all__ = ["Tangents", "build_tangents", "jvp"]
 
@@ -49,12 +49,11 @@ class Tangents:
     @property
     def tangent_of_output(self) -> Node | None:
         """The tangent node of the output (zeros_like(output) when no seed reaches it)."""
-        return None if self._of_output is None else self._of_output()
+        return _alive(self._of_output)
 
     def tangent(self, node: Node) -> Node | None:
         """The tangent node v̇ of forward node ``node`` (None: it is zero)."""
-        ref = self._tangent.get(node)
-        return None if ref is None else ref()
+        return _alive(self._tangent.get(node))
 
     def locals(self, node: Node) -> list | None:
         """The local partials ∂node/∂input (nodes or numbers) used for its tangent, when its
@@ -62,7 +61,7 @@ class Tangents:
         locals_ = self._locals.get(node)
         if locals_ is None:
             return None
-        return [p() if p.__class__ is weakref.ref else p for p in locals_]
+        return [_alive(p) for p in locals_]
 
     def roles(self) -> dict[Node, tuple]:
         """What each tangent node computes: "seed", "tangent" or "local" (see AdjointRole)."""

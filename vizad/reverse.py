@@ -88,7 +88,6 @@ class Adjoints:
         self._seed: weakref.ref | None = None
         self._gradients: list[weakref.ref] = []
         self._kept: list[Node] | None = None
-        self._cached: dict[Node, tuple[Partial, ...]] = {}
         self._order: list[Node] = []  # while it is built
 
     @property
@@ -108,22 +107,7 @@ class Adjoints:
 
     def partials(self, node: Node) -> tuple[Partial, ...]:
         """The partial adjoints v̄ᵢ→ⱼ of forward node ``node``, one per consumer edge."""
-        if self._kept is not None:  # nothing can die yet: remember them (a walkthrough
-            cached = self._cached.get(node)  # reads each several times)
-            if cached is None:
-                cached = self._cached[node] = self._alive_partials(node)
-            return cached
-        return self._alive_partials(node)
-
-    def _alive_partials(self, node: Node) -> tuple[Partial, ...]:
-        result = []
-        for consumer, index, ref, local, unreduced in self._partials.get(node, ()):
-            made = ref()
-            if made is not None:
-                if local.__class__ is weakref.ref:
-                    local = local()
-                result.append(Partial(consumer, index, made, local, _alive(unreduced)))
-        return tuple(result)
+        return tuple(_alive_partials(self._partials.get(node, ())))
 
     def nodes(self) -> list[Node]:
         """Every node the record names that is alive: the seed, the adjoints, the partial
@@ -131,41 +115,37 @@ class Adjoints:
         appear more than once)."""
         made = [ref() for ref in self._adjoint.values()]
         for entries in self._partials.values():
-            for _, _, ref, local, unreduced in entries:
-                made.append(ref())
-                if local.__class__ is weakref.ref:
-                    made.append(local())
-                if unreduced is not None:
-                    made.append(unreduced())
-        made.extend(self.gradients)
-        made.append(self.seed)
-        return [n for n in made if n is not None]
+            for p in _alive_partials(entries):
+                made += [p.node, p.local, p.unreduced]
+        made += [*self.gradients, self.seed]
+        return [n for n in made if isinstance(n, Node)]
 
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """What each adjoint node computes (a node can be a partial and a sum at once)."""
         roles: dict[Node, list[AdjointRole]] = {}
-        adjoint, partials = self._adjoint, self._partials
-        for node in self.order:  # the weak references read directly: a hot path of traces
+        for node in self.order:
             kind = "seed" if node is self.output else "adjoint"
-            total = adjoint[node]()
+            total = self.adjoint(node)
             if total is not None:
                 roles.setdefault(total, []).append(AdjointRole(kind, node))
-            for consumer, index, ref, local, unreduced in partials.get(node, ()):
-                made = ref()
-                if made is None:
-                    continue
-                roles.setdefault(made, []).append(AdjointRole("partial", node, consumer, index))
-                if unreduced is not None and (u := unreduced()) is not None:
-                    roles.setdefault(u, []).append(AdjointRole("unreduced", node, consumer, index))
-                if local.__class__ is weakref.ref and (d := local()) is not None:
-                    roles.setdefault(d, []).append(AdjointRole("local", node, consumer, index))
+            for p in self.partials(node):
+                roles.setdefault(p.node, []).append(
+                    AdjointRole("partial", node, p.consumer, p.index)
+                )
+                if p.unreduced is not None:
+                    roles.setdefault(p.unreduced, []).append(
+                        AdjointRole("unreduced", node, p.consumer, p.index)
+                    )
+                if isinstance(p.local, Node):
+                    roles.setdefault(p.local, []).append(
+                        AdjointRole("local", node, p.consumer, p.index)
+                    )
         return {node: tuple(r) for node, r in roles.items()}
 
     def release(self) -> None:
         """Stop keeping the nodes of this extension alive: from now on they live as long as
         something else holds them (the gradients, a trace), and the record reports those."""
         self._kept = None
-        self._cached = {}
 
     # -- filled in by build_adjoints: weak references, and the list that keeps them alive ---
     def _set_seed(self, seed: Node) -> None:
@@ -208,8 +188,18 @@ class Adjoints:
         )
 
 
-def _alive(ref: weakref.ref | None):
-    return None if ref is None else ref()
+def _alive(ref):
+    """What a weak reference (or None, or a plain value such as ONE) refers to now."""
+    return ref() if ref.__class__ is weakref.ref else ref
+
+
+def _alive_partials(entries: list[tuple]):
+    """The record's entries (consumer, index, node, local, unreduced; nodes by weak
+    reference) as Partials, for the partial adjoint nodes still alive."""
+    for consumer, index, ref, local, unreduced in entries:
+        made = ref()
+        if made is not None:
+            yield Partial(consumer, index, made, _alive(local), _alive(unreduced))
 
 
 def build_adjoints(

@@ -85,6 +85,19 @@ def artifact(name: str) -> Path:
     return ARTIFACTS / name
 
 
+def write_notebook(path: Path, cells: list[str]) -> None:
+    """A notebook of these code cells, on the python3 kernel, at ``path``."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, path)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

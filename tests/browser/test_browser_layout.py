@@ -13,9 +13,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-import nbformat
 import pytest
-from conftest import artifact, without_dot
+from conftest import artifact, without_dot, write_notebook
 from test_jupyterlab import (
     ROOT,
     _delete_sessions,
@@ -40,13 +39,7 @@ def _notebook(path: Path) -> None:
         "stepper = vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0})\nstepper",
         "vz.draw(vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0}), 'backprop')",
     ]
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, path)
+    write_notebook(path, cells)
 
 
 def _laid_out_in_browser(page) -> None:

@@ -3,8 +3,7 @@ JupyterLab, where Python reads the score."""
 
 from __future__ import annotations
 
-import nbformat
-from conftest import artifact
+from conftest import artifact, write_notebook
 from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell
 
 
@@ -70,13 +69,7 @@ def test_quiz_in_jupyterlab_and_the_score_in_python(browser, jupyterlab, page_er
         "y = vz.log(x1) + x1 * x2 - vz.sin(x2)\n"
         "stepper = vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0}, quiz=True)\nstepper",
     ]
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, root / "quiz.ipynb")
+    write_notebook(root / "quiz.ipynb", cells)
     _delete_sessions(url)
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())

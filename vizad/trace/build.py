@@ -67,13 +67,7 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
         )
         adjoint_node = record.adjoint(node)
         return ReverseStep(
-            index=index,
-            node=node,
-            label=named.label(node),
-            symbol=named.symbol(node),
-            definition=named.definition(node),
-            value=values[node],
-            shape=shape_of(values[node]),
+            **_step_fields(index, node, named, values),
             contributions=contributions,
             adjoint=values[adjoint_node],
             adjoint_node=adjoint_node,
@@ -136,13 +130,7 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
             else tuple(_term(x, k, node, record, values, named) for k, x in enumerate(node.inputs))
         )
         return ForwardStep(
-            index=index,
-            node=node,
-            label=named.label(node),
-            symbol=named.symbol(node),
-            definition=named.definition(node),
-            value=value,
-            shape=shape_of(value),
+            **_step_fields(index, node, named, values),
             tangent=tangent,
             tangent_node=tangent_node,
             terms=terms,
@@ -162,6 +150,20 @@ def _forward_pass(y, feed, what: str):
     forward = Executor([y]).values_by_node(feed)
     shapes = {n: shape_of(v) for n, v in forward.items()}
     return y, feed, forward, ranked_order(y), shapes
+
+
+def _step_fields(index: int, node: Node, names: Names, values) -> dict[str, Any]:
+    """The fields every step record has: where it is, its node's names and value."""
+    value = values[node]
+    return {
+        "index": index,
+        "node": node,
+        "label": names.label(node),
+        "symbol": names.symbol(node),
+        "definition": names.definition(node),
+        "value": value,
+        "shape": shape_of(value),
+    }
 
 
 def _needed(extension: list[Node], results: list[Node]) -> list[Node]:

@@ -72,6 +72,13 @@ class Once:
     def __init__(self, fn: Callable, *args: Any):
         self._fn, self._args, self._value = fn, args, None
 
+    @classmethod
+    def ready(cls, value: Any) -> Once:
+        """One whose value is already made."""
+        once = cls(None)
+        once._value = value
+        return once
+
     def get(self):
         if self._fn is not None:
             self._value = self._fn(*self._args)
@@ -105,11 +112,11 @@ class Trace:
         self.record = record
         #: Every evaluated node's value (forward nodes and the nodes the extension added).
         self.values = values
-        self._names = names if isinstance(names, Once) else Once(lambda: names)
+        self._names = names if isinstance(names, Once) else Once.ready(names)
         #: The forward graph in display order, and the extension nodes that compute the
         #: walkthrough's results (what the extended view draws).
         self.graph = graph
-        self._extension = extension if isinstance(extension, Once) else Once(lambda: extension)
+        self._extension = extension if isinstance(extension, Once) else Once.ready(extension)
         self.decimals = decimals
         nodes = steps.nodes if isinstance(steps, Steps) else [s.node for s in steps]
         self._by_node = {node: k for k, node in enumerate(nodes)}
