@@ -143,9 +143,16 @@ class Executor:
                     "(to supply an intermediate value, make an Executor with given=[node])"
                 )
 
-    def values_by_node(self, feed_dict: Mapping[Node, Any]) -> dict[Node, Any]:
-        """Every node's value (not only the outputs) as arrays, keyed by node: for traces."""
-        return dict(zip(self._order, map(as_array, self._values(feed_dict, keep_all=True))))
+    @property
+    def order(self) -> list[Node]:
+        """Every node of the plan, in the topological order it runs them."""
+        return self._order
+
+    def values_by_node(self, feed_dict: Mapping[Node, Any], *, arrays: bool = True):
+        """Every node's value (not only the outputs) keyed by node, for traces: as arrays, or
+        with ``arrays=False`` as the ops gave them (numpy scalars from scalar ops)."""
+        values = self._values(feed_dict, keep_all=True)
+        return dict(zip(self._order, map(as_array, values) if arrays else values))
 
 
 def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None = None):
@@ -158,23 +165,24 @@ def evaluate_into(
     nodes: list[Node], values: dict[Node, Any], feed_dict: Mapping[Node, Any]
 ) -> list[Node]:
     """Compute ``nodes`` and what they need that ``values`` does not hold yet, adding each to
-    ``values`` (as arrays); return those computed, in the order computed (creation order).
+    ``values`` as the ops give it (numpy scalars from scalar ops, as a plan's run keeps them);
+    return those computed, in the order computed (creation order).
 
     A walkthrough's evaluation of its graph extension: the forward values are known, and what
     the extension adds is evaluated once, without a plan to reuse. Constants stay weakly
     typed, eager nodes give their own values, Variables outside ``values`` are read from
     ``feed_dict``; errors are the executor's (they name the node, the op and the shapes)."""
     order = [n for n in _topo_sort(nodes, values) if n not in values]
-    for node in order:
+    for node in order:  # hot: slots read directly
         op = node._operation
         if op is CONSTANT:
-            values[node] = as_array(node.attrs["value"])
+            values[node] = node._attrs["value"]
             continue
         if node.__class__ is not Node:  # an eager node: computed when built
-            values[node] = as_array(node._value)
+            values[node] = node._value
             continue
         if op is VARIABLE:
-            values[node] = as_array(_feed_value(feed_dict, node))
+            values[node] = _feed_value(feed_dict, node)
             continue
         args = [constant_value(x) if x._operation is CONSTANT else values[x] for x in node._inputs]
         try:
@@ -183,8 +191,6 @@ def evaluate_into(
             raise _evaluation_error(node, args, exc) from None
         if value is None:
             raise _returned_none(node)
-        if value.__class__ is not np.ndarray:  # numpy scalars (most scalar ops give them)
-            value = as_array(value) if value.__class__ is tuple else np.asarray(value)
         values[node] = value
     return order
 

@@ -150,7 +150,11 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
     v5 = sin v2, v6 = v3 + v4, v7 = v6 − v5. Linear time: nodes are bucketed by depth.
     (:func:`numbering` numbers this order, leaving out constants.)
     """
-    order = topo_sort(outputs)
+    return rank(topo_sort(outputs))
+
+
+def rank(order: list[Node]) -> list[Node]:
+    """:func:`ranked_order` of a graph from its topological order."""
     depth: dict[Node, int] = {}
     buckets: list[list[Node]] = [[]]
     variables = []

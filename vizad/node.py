@@ -312,16 +312,34 @@ def constant(value: Any, name: str | None = None) -> Node:
                 f"constant {shown} ({len(str(abs(value)))} digits): integers beyond 64 bits "
                 "are not supported; write it as a float if that is what you mean"
             )
-        array = np.array(value)
+        array = _weak_array(value)
         attrs = {"value": array, "weak": True}
     else:
         array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
         if isinstance(array, tuple):
             raise GraphError("constant: tuple values are built with vz.make_tuple")
         array = array.copy()
+        array.setflags(write=False)
         attrs = {"value": array}
-    array.setflags(write=False)
     return Node(_ops.CONSTANT, (), attrs, name=name, shape=array.shape)
+
+
+_WEAK_ARRAYS: dict[tuple[type, Any], np.ndarray] = {}
+
+
+def _weak_array(value: int | float | bool) -> np.ndarray:
+    """The read-only array of a Python number, shared by the constants of that number (a
+    literal such as the 1 of tanh's partial 1 − v² is made again and again). Zeros and NaNs
+    are not shared: 0.0 == -0.0 and nan != nan would mix up their keys."""
+    shared = value and value == value
+    key = (value.__class__, value)
+    array = _WEAK_ARRAYS.get(key) if shared else None
+    if array is None:
+        array = np.array(value)
+        array.setflags(write=False)
+        if shared and len(_WEAK_ARRAYS) < 1024:
+            _WEAK_ARRAYS[key] = array
+    return array
 
 
 def constant_value(node: Node) -> Any:

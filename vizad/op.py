@@ -38,6 +38,7 @@ __all__ = [
     "local_partials",
     "elementwise_vjp",
     "elementwise_jvp",
+    "built",
 ]
 
 _REGISTRY: dict[str, Op] = {}
@@ -78,6 +79,8 @@ class Op:
 
     #: vizad's own ops (defined in vizad.ops): their rules need no checking.
     _builtin: bool = False
+    #: True for the constant op alone: an op on constants only is computed at once.
+    _folds: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -93,7 +96,7 @@ class Op:
                 inputs, eager = prepared(inputs, self.name)
                 break
         else:
-            if inputs and inputs[0]._operation.arity == 0 and constants_only(inputs):
+            if inputs and inputs[0]._operation._folds and constants_only(inputs):
                 eager = EagerNode
         if name is not None:
             if name.__class__ is not str:
@@ -251,6 +254,14 @@ class ElementwiseOp(Op):
         raise RuleNotDefinedError(f"op {self.name!r} defines no partials")
 
     def infer_shape(self, shapes, attrs):
+        first = shapes[0] if shapes else ()
+        kind = first.__class__
+        if kind is tuple or first is None:  # hot: inputs of one array shape, or all unknown
+            for s in shapes:
+                if s.__class__ is not kind or s != first:
+                    break
+            else:
+                return first
         if any(isinstance(s, TupleShape) for s in shapes):
             raise ShapeError(
                 f"{self.name} takes arrays, not tuple values (add tuple values "
@@ -294,19 +305,50 @@ def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
     its own), MINUS_ONE a negation, ZERO None (no contribution)."""
     if partial.__class__ is not Symbolic:  # a Node
-        return _ops.mul(value, partial)
+        return built(_ops.mul, (value, partial))
     if partial == 0:
         return None
-    return _ops.identity(value) if partial == 1 else _ops.neg(value)
+    return built(_ops.identity if partial == 1 else _ops.neg, (value,))
+
+
+def built(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
+    """``op(*inputs)`` for an elementwise op of vizad's own that the engine applies to nodes
+    it made (a product by a local partial, a sum of partial adjoints): straight to the node
+    when every input is a symbolic node of one array shape (or all of unknown shape), the
+    output's shape; through the op's full call (checks, eager evaluation, constant folding)
+    otherwise."""
+    first = inputs[0]
+    shape = first._shape
+    kind = shape.__class__
+    if first.__class__ is not Node or (shape is not None and kind is not tuple):
+        return op(*inputs)
+    folded = first._operation._folds
+    for x in inputs[1:]:
+        s = x._shape
+        if x.__class__ is not Node or s.__class__ is not kind or s != shape:
+            return op(*inputs)
+        folded = folded and x._operation._folds
+    if folded:  # constants only: folded into an eager node by the full call
+        return op(*inputs)
+    return Node(op, inputs, None, None, shape)
 
 
 def elementwise_vjp(
-    op: ElementwiseOp, node: Node, adjoint: Node, partials: Sequence[Node | Symbolic]
+    op: ElementwiseOp,
+    node: Node,
+    adjoint: Node,
+    partials: Sequence[Node | Symbolic],
+    needed: Sequence[bool] | None = None,
 ):
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
-    sum_to_shape step was needed, else None)`` of an elementwise node."""
-    raw = [times(adjoint, p) for p in partials]  # every product first, then the reductions:
-    unreduced = [None] * len(raw)  # the creation order (ids, drawings) stays as it was
+    sum_to_shape step was needed, else None)`` of an elementwise node; None for the inputs
+    that ``needed`` (one flag per input) leaves out."""
+    # every product first, then the reductions: the creation order (ids, drawings) stays
+    if needed is None:
+        raw = [times(adjoint, p) for p in partials]
+    else:
+        raw = [times(adjoint, p) if n else None for p, n in zip(partials, needed)]
+    unreduced = [None] * len(raw)
     if not op.broadcasting:
         return raw, unreduced
     reduced = list(raw)

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping
 from .errors import GraphError, ShapeError
 from .graph import as_node_list, ranked_order
 from .node import Node, as_node, extending, static_shape
-from .op import ElementwiseOp, Symbolic, elementwise_vjp, local_partials
-from .ops import add_n, ones_like, zeros_like
+from .op import ElementwiseOp, Symbolic, built, elementwise_vjp, local_partials
+from .ops import ones_like, zeros_like
+from .ops.arithmetic import ADD_N
 from .tree import shapes_conflict
 
 __all__ = [
@@ -113,6 +114,8 @@ class Adjoints:
         """Every node the record names that is alive: the seed, the adjoints, the partial
         adjoints with their local partials and unreduced forms, the gradients (a node can
         appear more than once)."""
+        if self._kept is not None:  # the record keeps exactly those
+            return list(self._kept)
         made = [ref() for ref in self._adjoint.values()]
         for entries in self._partials.values():
             for p in _alive_partials(entries):
@@ -275,11 +278,11 @@ def _extend(
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = parts[0] if len(parts) == 1 else add_n(*parts)
+            total = parts[0] if len(parts) == 1 else built(ADD_N, tuple(parts))
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
-        grads, locals_, unreduced = _vjp(node, total)
+        grads, locals_, unreduced = _vjp(node, total, [i in depends for i in node.inputs])
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
                 incoming.setdefault(inp, []).append(g)
@@ -299,13 +302,14 @@ def _seed(y: Node, seed: Any) -> Node:
     return node
 
 
-def _vjp(node: Node, adjoint: Node):
+def _vjp(node: Node, adjoint: Node, needed: list[bool] | None = None):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
-    and unreduced partial adjoints when the op gives them."""
+    and unreduced partial adjoints when the op gives them. Elementwise ops build none for the
+    inputs that ``needed`` leaves out (those that do not depend on what is differentiated)."""
     op = node.op
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
-        grads, unreduced = elementwise_vjp(op, node, adjoint, locals_)
+        grads, unreduced = elementwise_vjp(op, node, adjoint, locals_, needed)
         if op._builtin:  # vizad's own partials: right by construction, nothing to check
             return grads, locals_, unreduced
     else:

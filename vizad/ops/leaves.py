@@ -32,6 +32,7 @@ class ConstantOp(Op):
 
     name = "constant"
     arity = 0
+    _folds = True
 
     def compute(self, value, weak=False):
         return value.item() if weak else value

@@ -12,7 +12,7 @@ from .._gc import gc_paused
 from ..executor import Executor, check_derived_shapes, check_floating, evaluate_into
 from ..foreign import adopt_feed
 from ..forward import build_tangents
-from ..graph import as_node_list, ranked_order
+from ..graph import as_node_list, rank
 from ..node import Node, as_node, shape_of
 from ..tree import floating_dtype, tree_map
 from ..ops import CONSTANT, VARIABLE
@@ -20,7 +20,7 @@ from ..reverse import build_adjoints
 from ..text import check_decimals
 from .names import Names
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
-from .traces import ForwardTrace, Once, ReverseTrace, Steps
+from .traces import ForwardTrace, Once, ReverseTrace, Steps, Values
 
 __all__ = ["trace_reverse", "trace_forward"]
 
@@ -50,10 +50,11 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])
     record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
-    values = dict(forward)
+    raw = dict(forward)
     # the extension's nodes that the walkthrough reads, evaluated in the order they were built
-    extension = evaluate_into(record.nodes(), values, feed)
-    check_derived_shapes(record, values)
+    extension = evaluate_into(record.nodes(), raw, feed)
+    check_derived_shapes(record, raw)
+    values = Values(raw)
     order = record.order
     names = Once(lambda: Names(ranked, extension, [record]))
     drawn = Once(lambda: _needed(extension, [record.adjoint(n) for n in order]))
@@ -109,9 +110,10 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
         wanted.append(record.tangent(node))
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
-    values = dict(forward)
-    extension = evaluate_into(wanted, values, feed)  # in the order they were built
-    check_derived_shapes(record, values)
+    raw = dict(forward)
+    extension = evaluate_into(wanted, raw, feed)  # in the order they were built
+    check_derived_shapes(record, raw)
+    values = Values(raw)
     names = Once(lambda: Names(ranked, extension, [record]))
     drawn = Once(lambda: _needed(extension, [record.tangent(n) for n in record.order]))
     seeds = record.seeds
@@ -147,9 +149,10 @@ def _forward_pass(y, feed, what: str):
     evaluated shapes that the graph extension is built with."""
     y = as_node(y, what)
     feed = dict(adopt_feed(feed) or {})
-    forward = Executor([y]).values_by_node(feed)
+    executor = Executor([y])
+    forward = executor.values_by_node(feed, arrays=False)
     shapes = {n: shape_of(v) for n, v in forward.items()}
-    return y, feed, forward, ranked_order(y), shapes
+    return y, feed, forward, rank(executor.order), shapes
 
 
 def _step_fields(index: int, node: Node, names: Names, values) -> dict[str, Any]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
+import numpy as np
+
 from ..errors import ArgumentError, StepNotFoundError
 from ..node import Node
+from ..tree import as_array
 from ..reverse import AdjointRole
 from ..text import format_value, latex_to_text, latex_value
 from .derivation import Derivation, forward_line, reverse_line
@@ -84,6 +87,36 @@ class Once:
             self._value = self._fn(*self._args)
             self._fn = self._args = None
         return self._value
+
+
+class Values(Mapping):
+    """Node values as the walkthrough computed them, read as numpy arrays: a scalar op gives
+    a numpy scalar, which is made a 0-d array when first read (and kept). Evaluating on the
+    scalars themselves is several times faster than on 0-d arrays, and most values of a large
+    walkthrough are never read."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: dict[Node, Any]):
+        self._raw = raw
+
+    def __getitem__(self, node: Node) -> Any:
+        value = self._raw[node]
+        if value.__class__ is not np.ndarray:
+            value = self._raw[node] = as_array(value)
+        return value
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._raw
+
+    def __iter__(self):
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __repr__(self) -> str:
+        return f"<values of {len(self)} nodes>"
 
 
 class Trace:
