@@ -73,9 +73,9 @@ def _topo_sort(outputs: list[Node], stop: Container[Node] = ()) -> list[Node]:
     """:func:`topo_sort` of a list already checked to hold only nodes.
 
     A node is always built after its inputs, so creation order is a topological order: collect
-    what the outputs depend on and sort it by id, then check that every edge goes forward. Only
-    a graph whose internals were tampered with fails the check; it gets the depth-first sort,
-    which finds any cycle.
+    what the outputs depend on, checking on the way that every edge goes forward, and sort it
+    by id. Only a graph whose internals were tampered with fails the check; it gets the
+    depth-first sort, which finds any cycle.
     """
     order = _by_creation(outputs, stop)
     return order if order is not None else _depth_first(outputs, stop)
@@ -97,19 +97,14 @@ def _by_creation(outputs: list[Node], stop: Container[Node]) -> list[Node] | Non
         node = pop()
         if node in stop:
             continue
+        created = node._id
         for inp in node._inputs:
+            if inp._id >= created:  # an edge that goes back: tampered with
+                return None
             if inp not in seen:
                 add(inp)
                 push(inp)
-    order = sorted(seen, key=_ID)
-    for node in order:
-        if node in stop:
-            continue
-        created = node._id
-        for inp in node._inputs:
-            if inp._id >= created:
-                return None
-    return order
+    return sorted(seen, key=_ID)
 
 
 def _depth_first(outputs: list[Node], stop: Container[Node]) -> list[Node]:

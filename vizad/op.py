@@ -400,9 +400,11 @@ def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) 
 
 def _has_output_shape(x: Node, node: Node) -> bool:
     """Whether input ``x`` of an elementwise ``node`` provably has the output's shape."""
-    if len(node.inputs) == 1:  # one input: nothing to broadcast against
+    if len(node._inputs) == 1:  # one input: nothing to broadcast against
         return True
-    x_shape, out_shape = static_shape(x), static_shape(node)
+    x_shape, out_shape = x._shape, node._shape
+    if x_shape is None or out_shape is None:  # known from an evaluation, if at all
+        x_shape, out_shape = static_shape(x), static_shape(node)
     if x_shape is not None:
         return x_shape == out_shape
     # broadcasting against scalars never changes x's shape

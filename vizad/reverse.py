@@ -282,8 +282,8 @@ def _extend(
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
-        grads, locals_, unreduced = _vjp(node, total, [i in depends for i in node.inputs])
-        for k, (inp, g) in enumerate(zip(node.inputs, grads)):
+        grads, locals_, unreduced = _vjp(node, total, [i in depends for i in node._inputs])
+        for k, (inp, g) in enumerate(zip(node._inputs, grads)):
             if g is not None and inp in depends:
                 incoming.setdefault(inp, []).append(g)
                 record._add_partial(inp, node, k, g, locals_, unreduced)
