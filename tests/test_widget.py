@@ -205,3 +205,16 @@ def test_quiz_data_and_its_encoding(tmp_path):
     hidden = json.loads(script)["hidden"]
     assert json.loads(reveal(hidden, 0))["quiz"] == questions and "1.716" not in page
     assert "vz-data" in vz.export_html(trace, tmp_path / "plain.html").read_text(encoding="utf-8")
+
+
+def test_the_panel_says_shapes_in_words():
+    from vizad.widget.panel import shape_words, step_panel
+
+    assert shape_words(()) == "scalar"
+    assert shape_words((2, 3)) == "shape (2, 3)"
+    assert shape_words(vz.TupleShape([(), (3,)])) == "tuple of (scalar, shape (3,))"
+    assert shape_words(vz.TupleShape([])) == "tuple of ()"
+    trace = vz.examples.tuples()
+    panels = [step_panel(trace, k) for k in range(len(trace.steps))]
+    assert any("tuple of (scalar, scalar)" in p for p in panels)
+    assert not any("TupleShape" in p for p in panels)

@@ -38,7 +38,7 @@ __all__ = [
     "local_partials",
     "elementwise_vjp",
     "elementwise_jvp",
-    "built",
+    "apply_builtin",
 ]
 
 _REGISTRY: dict[str, Op] = {}
@@ -305,13 +305,13 @@ def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
     its own), MINUS_ONE a negation, ZERO None (no contribution)."""
     if partial.__class__ is not Symbolic:  # a Node
-        return built(_ops.mul, (value, partial))
+        return apply_builtin(_ops.mul, (value, partial))
     if partial == 0:
         return None
-    return built(_ops.identity if partial == 1 else _ops.neg, (value,))
+    return apply_builtin(_ops.identity if partial == 1 else _ops.neg, (value,))
 
 
-def built(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
+def apply_builtin(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
     """``op(*inputs)`` for an elementwise op of vizad's own that the engine applies to nodes
     it made (a product by a local partial, a sum of partial adjoints): straight to the node
     when every input is a symbolic node of one array shape (or all of unknown shape), the

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from .errors import GraphError, ShapeError
 from .graph import as_node_list, ranked_order
 from .node import Node, as_node, extending, static_shape
-from .op import ElementwiseOp, Symbolic, built, elementwise_vjp, local_partials
+from .op import ElementwiseOp, Symbolic, apply_builtin, elementwise_vjp, local_partials
 from .ops import ones_like, zeros_like
 from .ops.arithmetic import ADD_N
 from .tree import shapes_conflict
@@ -278,7 +278,7 @@ def _extend(
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = parts[0] if len(parts) == 1 else built(ADD_N, tuple(parts))
+            total = parts[0] if len(parts) == 1 else apply_builtin(ADD_N, tuple(parts))
         record._add_adjoint(node, total)
         if not node.inputs:
             continue

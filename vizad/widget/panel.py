@@ -18,6 +18,7 @@ import numpy as np
 from ..render.palette import diverging, heat_grid, heat_scale
 from ..render.scene import SMALL_VECTOR
 from ..text import escape, format_number, format_value, latex_to_text
+from ..tree import TupleShape
 
 __all__ = ["step_panel", "running_row", "html_value", "CONTRIBUTIONS_HEAD"]
 
@@ -61,6 +62,14 @@ def html_value(value: Any, decimals: int = 3) -> str:
     )
 
 
+def shape_words(shape: Any) -> str:
+    """A step's shape as the panel says it: "scalar", "shape (2, 3)", or for a tuple value
+    "tuple of (scalar, shape (3,))"."""
+    if isinstance(shape, TupleShape):
+        return f"tuple of ({', '.join(shape_words(s) for s in shape)})"
+    return "scalar" if shape == () else f"shape {shape}"
+
+
 def _index(shape: tuple, row: int, col: int, width: int) -> str:
     flat = row * width + col
     return "[" + ", ".join(map(str, np.unravel_index(flat, shape))) + "]"
@@ -87,7 +96,7 @@ def step_panel(
     step = trace.steps[k]
     definition = latex_to_text(step.definition)
     op = step.node.op.name
-    shape = "scalar" if step.shape == () else f"shape {step.shape}"
+    shape = shape_words(step.shape)
     head = (
         f'<div class="vz-head">Step {k + 1} of {len(trace.steps)}: '
         f"{escape(step.label)} = {escape(definition)}</div>"
