@@ -16,9 +16,8 @@ from collections.abc import Iterable, Mapping
 from .errors import GraphError, ShapeError
 from .graph import as_node_list, ranked_order
 from .node import Node, as_node, extending, static_shape
-from .op import ElementwiseOp, Symbolic, apply_builtin, elementwise_vjp, local_partials
-from .ops import ones_like, zeros_like
-from .ops.arithmetic import ADD_N
+from .op import ElementwiseOp, Symbolic, elementwise_vjp, local_partials
+from .ops import add_n, ones_like, zeros_like
 from .tree import shapes_conflict
 
 __all__ = [
@@ -278,12 +277,12 @@ def _extend(
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = parts[0] if len(parts) == 1 else apply_builtin(ADD_N, tuple(parts))
+            total = parts[0] if len(parts) == 1 else add_n(*parts)
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
-        grads, locals_, unreduced = _vjp(node, total, [i in depends for i in node._inputs])
-        for k, (inp, g) in enumerate(zip(node._inputs, grads)):
+        grads, locals_, unreduced = _vjp(node, total, depends)
+        for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
                 incoming.setdefault(inp, []).append(g)
                 record._add_partial(inp, node, k, g, locals_, unreduced)
@@ -302,13 +301,14 @@ def _seed(y: Node, seed: Any) -> Node:
     return node
 
 
-def _vjp(node: Node, adjoint: Node, needed: list[bool] | None = None):
+def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
     and unreduced partial adjoints when the op gives them. Elementwise ops build none for the
-    inputs that ``needed`` leaves out (those that do not depend on what is differentiated)."""
+    inputs outside ``depends`` (those that do not depend on what is differentiated)."""
     op = node.op
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
+        needed = None if depends is None else [x in depends for x in node._inputs]
         grads, unreduced = elementwise_vjp(op, node, adjoint, locals_, needed)
         if op._builtin:  # vizad's own partials: right by construction, nothing to check
             return grads, locals_, unreduced

@@ -224,7 +224,7 @@ div = register(Div())
 neg = register(Neg())
 identity = register(Identity())
 _POWER = register(Power())
-ADD_N = register(AddN())  # the op itself: the engine sums partial adjoints with it
+_ADD_N = register(AddN())
 
 
 def power(a, p) -> Node:
@@ -244,4 +244,4 @@ def add_n(*nodes) -> Node:
     """The sum of one or more nodes of the same shape (or of tuple values of the same layout)."""
     if not nodes:
         raise GraphError("add_n needs at least one input")
-    return ADD_N(*nodes)
+    return _ADD_N(*nodes)
