@@ -50,7 +50,7 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])
     record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
-    raw = dict(forward)
+    raw = forward  # the forward values, then the extension's (as the ops give them)
     # the extension's nodes that the walkthrough reads, evaluated in the order they were built
     extension = evaluate_into(record.nodes(), raw, feed)
     check_derived_shapes(record, raw)
@@ -110,7 +110,7 @@ def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
         wanted.append(record.tangent(node))
     for node in ranked:
         wanted.extend(p for p in record.locals(node) or () if isinstance(p, Node))
-    raw = dict(forward)
+    raw = forward  # the forward values, then the extension's (as the ops give them)
     extension = evaluate_into(wanted, raw, feed)  # in the order they were built
     check_derived_shapes(record, raw)
     values = Values(raw)
