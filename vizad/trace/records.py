@@ -64,12 +64,27 @@ class Contribution:
         *,
         names: Any = None,
     ):
-        given = locals()
-        for name in self._fields:
-            if given[name] is _LATER and names is None:
-                raise TypeError(f"Contribution: {name} is missing (or give the names=)")
-            object.__setattr__(self, f"_{name}", given[name])
-        object.__setattr__(self, "_names", names)  # the walkthrough's names, for the texts
+        given = (
+            consumer,
+            consumer_label,
+            consumer_symbol,
+            index,
+            local,
+            local_latex,
+            partial,
+            partial_latex,
+            partial_node,
+            local_node,
+            unreduced,
+            unreduced_node,
+        )  # in the order of _fields
+        if names is None:
+            for name, value in zip(self._fields, given):
+                if value is _LATER:
+                    raise TypeError(f"Contribution: {name} is missing (or give the names=)")
+        for set_slot, value in zip(_SLOT_SETTERS, given):  # hot: a walkthrough makes many
+            set_slot(self, value)
+        _set_names(self, names)  # the walkthrough's names, for the texts
 
     def _made(self, field: str) -> Any:
         value = getattr(self, f"_{field}")
@@ -144,6 +159,11 @@ class Contribution:
             f"Contribution(consumer={self._consumer!r}, index={self._index}, "
             f"local={self._local!r}, partial={self._partial!r})"
         )
+
+
+# the slots' own setters (the class refuses attribute assignment: it is immutable)
+_SLOT_SETTERS = tuple(getattr(Contribution, f"_{name}").__set__ for name in Contribution._fields)
+_set_names = Contribution._names.__set__
 
 
 def _rebuilt_contribution(fields: tuple) -> Contribution:

@@ -102,8 +102,9 @@ class Values(Mapping):
 
     def __getitem__(self, node: Node) -> Any:
         value = self._raw[node]
-        if value.__class__ is not np.ndarray:
-            value = self._raw[node] = as_array(value)
+        if value.__class__ is not np.ndarray:  # a numpy scalar mostly; tuples leaf by leaf
+            value = as_array(value) if isinstance(value, tuple) else np.asarray(value)
+            self._raw[node] = value
         return value
 
     def __contains__(self, node: object) -> bool:
