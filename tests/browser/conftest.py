@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
 HOW_TO_ENABLE = (
     "browser tests need Debian's chromium at /usr/bin/chromium and the playwright "
     "package: `sudo apt-get install chromium` then `make test` (never "
@@ -111,6 +112,8 @@ def _server(app: str, root: Path, env: dict[str, str] | None = None):
     it, with its kernels, by process id."""
     port = _free_port()
     env = dict(os.environ if env is None else env)
+    # the kernels import this checkout's vizad, not another copy installed (e.g. editable)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     overrides = root / "app-settings"
     overrides.mkdir(exist_ok=True)
     (overrides / "overrides.json").write_text(

@@ -249,7 +249,8 @@ def _views_and_scale(page) -> None:
     )
     page.locator(f"{ROOT} .vz-view[data-view='adjoint']").click()
     page.wait_for_function("() => document.querySelector('.vizad-stepper .vz-stage #a1')")
-    assert page.locator(f"{ROOT} .vz-stage #vz_legend").count() == 1  # the legend
+    assert page.locator(f"{ROOT} #vz_legend").count() == 1  # the legend
+    assert _shown_whole(page, f"{ROOT} #vz_legend")
     assert _label_px(page, "v1") >= 14, "the lecture's labels are at least 14 px"
     page.locator(f"{ROOT} .vz-scale").select_option("1.5")
     page.wait_for_function(
@@ -505,6 +506,58 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
         assert _current_in_view(page, item), f"step {k}: {item} out of view"
         assert _label_px(page, item) >= 12, f"step {k}: label too small"
     page.screenshot(path=artifact("mlp-followed.png"))
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def _shown_whole(page, selector: str) -> bool:
+    """Whether the element lies inside the window and inside every ancestor that clips it
+    (the graph's viewport does: what pans out of it is cut off)."""
+    return page.evaluate(
+        """(sel) => { const e = document.querySelector(sel);
+                      const b = e.getBoundingClientRect();
+                      const inside = (r) => b.left >= r.left - 0.5 && b.right <= r.right + 0.5
+                                            && b.top >= r.top - 0.5 && b.bottom <= r.bottom + 0.5;
+                      if (!b.width || !inside({ left: 0, top: 0, right: innerWidth,
+                                                bottom: innerHeight })) return false;
+                      for (let a = e.parentElement; a; a = a.parentElement) {
+                        if (getComputedStyle(a).overflow !== "visible"
+                            && a !== document.body && a !== document.documentElement
+                            && !inside(a.getBoundingClientRect())) return false;
+                      }
+                      return true; }""",
+        selector,
+    )
+
+
+def test_legend_stays_whole_at_any_zoom_and_pan(browser, tmp_path, page_errors):
+    """At 1024×768, zoomed in and following the current box to a middle and the last step (an
+    MLP on a batch, a second-order graph, a tuple graph; light and dark): the legend of the
+    step states is shown whole, at the same place, whatever the pan."""
+    import vizad as vz
+
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    legend = f"{ROOT} #vz_legend"
+    for name in ("mlp", "hvp", "tuples"):
+        path = vz.export_html(getattr(vz.examples, name)(), tmp_path / f"{name}.html")
+        for scheme in ("light", "dark"):
+            page = page_errors(context.new_page())
+            page.emulate_media(color_scheme=scheme)
+            page.goto(path.as_uri())
+            page.wait_for_selector(f"{ROOT} .vz-panel")
+            n = int(page.locator(f"{ROOT} .vz-slider").get_attribute("max"))
+            page.locator(f"{ROOT} .vz-zoom").get_by_text("+").click()
+            places = set()
+            for k in ((n + 1) // 2, n):
+                page.locator(f"{ROOT} .vz-slider").fill(str(k))
+                _wait_step(page, k, n)
+                assert _shown_whole(page, legend), f"{name} ({scheme}), step {k}: legend cut"
+                box = page.locator(legend).bounding_box()
+                assert box["width"] > 300, box  # at its natural size: readable
+                places.add((round(box["x"]), round(box["y"])))
+            assert len(places) == 1, f"{name} ({scheme}): the legend moved with the pan"
+            page.screenshot(path=artifact(f"legend-{name}-{scheme}.png"))
+            page.close()
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

@@ -164,7 +164,10 @@ export function render({ model, el }) {
     model.set("scale", parseFloat(scaleInput.value));
     model.save_changes();
   });
-  const top = h("div", { class: "vz-top" }, [views, zoomBar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput])]);
+  // the legend of the step states, taken out of the graph's SVG: it stays in view whatever the
+  // zoom and pan
+  const legend = h("div", { class: "vz-legend", role: "img", "aria-label": "legend of the step states" });
+  const top = h("div", { class: "vz-top" }, [views, zoomBar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), legend]);
   const stage = h("div", { class: "vz-stage" });
   const viewport = h("div", { class: "vz-viewport", tabindex: "-1" }, [stage]);
   const tip = h("div", { class: "vz-tip", role: "tooltip" });
@@ -243,11 +246,36 @@ export function render({ model, el }) {
     natural = { w: svg.width.baseVal.value || 1, h: svg.height.baseVal.value || 1 };
     svg.setAttribute("width", `${natural.w}`);
     svg.setAttribute("height", `${natural.h}`);
+    for (const g of stage.querySelectorAll("g.node title, g.edge title")) g.remove(); // our tooltips
+    takeLegend(svg);
     for (const g of stage.querySelectorAll("g.node")) boxes.set(g.id, g);
     for (const g of stage.querySelectorAll("g.edge")) edges.set(g.id, g);
-    for (const g of stage.querySelectorAll("g.node title, g.edge title")) g.remove(); // our tooltips
     fitted = false;
     showStep();
+  }
+
+  // the legend's <g> moves from the graph's SVG to an SVG of its own, outside the viewport,
+  // drawn at the graph's natural size (times the presentation scale)
+  function takeLegend(svg) {
+    const g = svg.querySelector("#vz_legend");
+    legend.replaceChildren();
+    if (!g) return;
+    const own = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    own.dataset.unit = String(natural.w / (svg.viewBox.baseVal?.width || natural.w)); // px per pt
+    own.append(g);
+    legend.append(own);
+    sizeLegend();
+  }
+  // its box is measured once it is drawn (a notebook output may not be on screen yet)
+  function sizeLegend() {
+    const own = legend.firstChild;
+    if (!own || own.hasAttribute("viewBox")) return;
+    const b = own.firstChild.getBBox();
+    if (!b.width) return;
+    own.setAttribute("viewBox", `${b.x} ${b.y} ${b.width} ${b.height}`);
+    const px = (x) => `calc(${(x * own.dataset.unit).toFixed(1)}px * var(--vz-scale))`;
+    own.style.width = px(b.width);
+    own.style.height = px(b.height);
   }
 
   // a view sent as DOT: laid out once, here; the panels work meanwhile
@@ -556,6 +584,7 @@ export function render({ model, el }) {
   // the component may be drawn before it is on screen (a notebook output being attached):
   // zoom once the viewport has a size, and keep the current box in view when it changes
   const resize = new ResizeObserver(() => {
+    sizeLegend();
     if (!viewport.clientWidth || !frame || !boxes.size) return;
     if (!fitted || !moved) { fitted = true; initialZoom(); } else follow();
   });
