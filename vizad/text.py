@@ -55,11 +55,18 @@ def printable(text: str) -> str:
     )
 
 
+#: What :func:`escape` changes: the unprintable characters and ``& < > " ' \ { }`` and line ends.
+_TO_ESCAPE = re.compile(_UNPRINTABLE.pattern[:-1] + "&<>\"'\\\\{}\n\r]")
+
+
 def escape(text: Any) -> str:
     """``text`` made safe inside HTML and Graphviz HTML-like labels: ``& < > " '`` become
     entities, backslashes, braces and newlines are kept as literal characters, and characters
     XML cannot carry are written as visible escapes (:func:`printable`)."""
-    out = html.escape(printable(str(text)), quote=True)
+    text = str(text)
+    if not _TO_ESCAPE.search(text):  # most labels: nothing to change
+        return text
+    out = html.escape(printable(text), quote=True)
     return (
         out.replace("\\", "&#92;")
         .replace("{", "&#123;")
@@ -225,27 +232,37 @@ def _unescape_text(body: str) -> str:
     )
 
 
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")  # \frac, \{, \,
+_PLAIN = re.compile(r"[^\\_^{}]+")  # a run of characters that are themselves
+
+
 def _group(s: str, i: int) -> tuple[str, int]:
     """The argument at ``s[i]``: a braced group's inside, a command, or one character."""
-    while i < len(s) and s[i] == " ":
+    n = len(s)
+    while i < n and s[i] == " ":
         i += 1
-    if i >= len(s):
+    if i >= n:
         return "", i
-    if s[i] == "{":
+    c = s[i]
+    if c == "{":
         depth, j = 0, i
-        while j < len(s):
-            if s[j] == "\\":
+        while j < n:
+            c = s[j]
+            if c == "\\":
                 j += 2
                 continue
-            depth += {"{": 1, "}": -1}.get(s[j], 0)
-            if depth == 0:
-                return s[i + 1 : j], j + 1
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    return s[i + 1 : j], j + 1
             j += 1
-        return s[i + 1 :], len(s)
-    if s[i] == "\\":
-        m = re.match(r"\\([A-Za-z]+|.)", s[i:])
-        return m.group(0), i + len(m.group(0))
-    return s[i], i + 1
+        return s[i + 1 :], n
+    if c == "\\":
+        m = _COMMAND.match(s, i)
+        return m.group(0), m.end()
+    return c, i + 1
 
 
 def _arg(s: str, i: int) -> tuple[str, int]:
@@ -262,8 +279,8 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
     while i < len(s):
         c = s[i]
         if c == "\\":
-            m = re.match(r"\\([A-Za-z]+|.)", s[i:])
-            name, i = m.group(1), i + len(m.group(0))
+            m = _COMMAND.match(s, i)
+            name, i = m.group(1), m.end()
             if name == "frac":
                 num, i = _arg(s, i)
                 den, i = _arg(s, i)
@@ -313,6 +330,7 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
         elif c in "{}":
             i += 1
         else:
-            out += c
-            i += 1
+            m = _PLAIN.match(s, i)
+            out += m.group(0)
+            i = m.end()
     return out, i
