@@ -32,21 +32,33 @@ def test_no_partial_adjoint_for_inputs_that_do_not_depend_on_wrt():
     assert vz.evaluate(g, {x: 0.4, w: 1.0}) == pytest.approx(3.0 * np.cos(0.4))
 
 
-def test_engine_nodes_skip_the_full_call_only_when_it_gives_the_same_node():
+def test_engine_products_skip_the_full_call_only_when_it_gives_the_same_node(monkeypatch):
     x = vz.Variable("x", shape=(3,))
     y = vz.sum(vz.tanh(x) * x)
+    calls = []
+    full_call = vz.Op.__call__
+
+    def counted(op, *inputs, **kwargs):
+        calls.append(op.name)
+        return full_call(op, *inputs, **kwargs)
+
+    monkeypatch.setattr(vz.Op, "__call__", counted)
     record = vz.build_adjoints(y, [x])
+    monkeypatch.undo()
+    # the full calls: the seed and its broadcast, tanh's partial 1 − v² (written with ops),
+    # the sum of x's two partial adjoints; not the three products v̄ × ∂v/∂x
+    assert sorted(calls) == ["add_n", "broadcast_to", "mul", "ones_like", "sub"]
     made = [n for n in vz.topo_sort(record.gradients) if n.origin is record]
     assert [(n.op.name, n.shape) for n in made] == [
         ("ones_like", ()),
         ("broadcast_to", (3,)),
         ("mul", (3,)),  # v̄ × x for tanh(x), straight to the node
-        ("mul", (3,)),  # v̄ × tanh(x) for x
+        ("mul", (3,)),  # v̄ × tanh(x) for x, straight to the node
         ("mul", (3,)),  # tanh(x)², in the op's own partial (full calls)
         ("constant", ()),
         ("sub", (3,)),
-        ("mul", (3,)),
-        ("add_n", (3,)),  # the two partial adjoints of x summed, straight to the node
+        ("mul", (3,)),  # v̄ × (1 − tanh(x)²), straight to the node
+        ("add_n", (3,)),  # the two partial adjoints of x summed
     ]
     record.release()
     # a constant seed: v̄ × 1 of constants only is folded into an eager node, as the op does
@@ -96,6 +108,15 @@ def test_walkthrough_values_read_as_arrays():
             assert values[node] is value  # made once, kept
             assert node in values
         assert "values of" in repr(values)
+    tuples = vz.examples.tuples()
+    made = [n for n in tuples.values if n.op.name == "make_tuple"]
+    assert made
+    for node in made:
+        value = tuples.values[node]
+        assert isinstance(value, tuple) and all(type(v) is np.ndarray for v in value)
+        assert tuples.values[node] is value  # converted once
+    copied = tuples.values.copy()
+    assert type(copied) is dict and copied.keys() == set(tuples.values)
     trace = vz.trace_reverse(y, [x1, x2], {x1: np.float32(2.0), x2: np.float32(5.0)})
     assert all(v.dtype == np.float32 for v in trace.gradients)
     assert trace.gradients[1] == pytest.approx(1.716, abs=1e-3)

@@ -147,6 +147,11 @@ def test_contributions_keep_the_named_tuple_api():
     assert made.consumer_label == "v5" and made._replace(index=1).index == 1
     with pytest.raises(TypeError, match="consumer_label is missing"):
         vz.Contribution(x1)
+    # every field lands in its own slot, positionally and by keyword
+    values = [f"field {k}" for k in range(12)]
+    by_position = vz.Contribution(*values)
+    assert list(by_position) == values and tuple(by_position._asdict()) == vz.Contribution._fields
+    assert vz.Contribution(**dict(zip(vz.Contribution._fields, values))) == by_position
     assert trace.steps + () == tuple(trace.steps) and () + trace.steps == tuple(trace.steps)
 
 

@@ -144,11 +144,13 @@ class Executor:
                 )
 
     @property
-    def order(self) -> list[Node]:
+    def order(self) -> tuple[Node, ...]:
         """Every node of the plan, in the topological order it runs them."""
-        return self._order
+        return tuple(self._order)
 
-    def values_by_node(self, feed_dict: Mapping[Node, Any], *, arrays: bool = True):
+    def values_by_node(
+        self, feed_dict: Mapping[Node, Any], *, arrays: bool = True
+    ) -> dict[Node, Any]:
         """Every node's value (not only the outputs) keyed by node, for traces: as arrays, or
         with ``arrays=False`` as the ops gave them (numpy scalars from scalar ops)."""
         values = self._values(feed_dict, keep_all=True)

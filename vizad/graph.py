@@ -13,7 +13,7 @@ from .foreign import adopt, is_foreign
 from .node import Node
 from .ops import CONSTANT, VARIABLE
 
-__all__ = ["topo_sort", "ranked_order", "numbering", "as_node_list"]
+__all__ = ["topo_sort", "ranked_order", "rank", "numbering", "as_node_list"]
 
 
 def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node]:
@@ -148,7 +148,7 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
     return rank(topo_sort(outputs))
 
 
-def rank(order: list[Node]) -> list[Node]:
+def rank(order: Sequence[Node]) -> list[Node]:
     """:func:`ranked_order` of a graph from its topological order."""
     depth: dict[Node, int] = {}
     buckets: list[list[Node]] = [[]]

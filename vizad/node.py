@@ -337,7 +337,7 @@ def _weak_array(value: int | float | bool) -> np.ndarray:
     if array is None:
         array = np.array(value)
         array.setflags(write=False)
-        if shared and len(_WEAK_ARRAYS) < 1024:
+        if shared and len(_WEAK_ARRAYS) < 1024:  # literals of a program: a bounded few
             _WEAK_ARRAYS[key] = array
     return array
 

@@ -38,7 +38,6 @@ __all__ = [
     "local_partials",
     "elementwise_vjp",
     "elementwise_jvp",
-    "apply_builtin",
 ]
 
 _REGISTRY: dict[str, Op] = {}
@@ -117,7 +116,8 @@ class Op:
 
     # -- the definition ------------------------------------------------------------------
     def compute(self, *values: Any, **attrs: Any) -> Any:
-        """The value of the node from its input values (numpy arrays)."""
+        """The value of the node from its input values: numpy arrays, or numpy scalars where
+        the ops before it gave scalars (``np.asarray`` one where an array is needed)."""
         raise RuleNotDefinedError(f"op {self.name!r} defines no compute")
 
     def vjp(self, node: Node, adjoint: Node) -> Sequence[Node | None]:
@@ -305,15 +305,15 @@ def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
     its own), MINUS_ONE a negation, ZERO None (no contribution)."""
     if partial.__class__ is not Symbolic:  # a Node
-        return apply_builtin(_ops.mul, (value, partial))
+        return _apply_builtin(_ops.mul, (value, partial))
     if partial == 0:
         return None
-    return apply_builtin(_ops.identity if partial == 1 else _ops.neg, (value,))
+    return _apply_builtin(_ops.identity if partial == 1 else _ops.neg, (value,))
 
 
-def apply_builtin(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
-    """``op(*inputs)`` for an elementwise op of vizad's own that the engine applies to nodes
-    it made (a product by a local partial, a sum of partial adjoints): straight to the node
+def _apply_builtin(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
+    """``op(*inputs)`` for an elementwise op of vizad's own (mul, identity, neg) that the
+    engine applies to nodes it made (a product by a local partial): straight to the node
     when every input is a symbolic node of one array shape (or all of unknown shape), the
     output's shape; through the op's full call (checks, eager evaluation, constant folding)
     otherwise."""
@@ -342,7 +342,8 @@ def elementwise_vjp(
 ):
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node; None for the inputs
-    that ``needed`` (one flag per input) leaves out."""
+    that ``needed`` (one flag per input) leaves out (their local partials are then never
+    multiplied, so nothing checks their shapes)."""
     # every product first, then the reductions: the creation order (ids, drawings) stays
     if needed is None:
         raw = [times(adjoint, p) for p in partials]

@@ -93,18 +93,24 @@ class Values(Mapping):
     """Node values as the walkthrough computed them, read as numpy arrays: a scalar op gives
     a numpy scalar, which is made a 0-d array when first read (and kept). Evaluating on the
     scalars themselves is several times faster than on 0-d arrays, and most values of a large
-    walkthrough are never read."""
+    walkthrough are never read. ``copy()`` gives a plain dict of arrays."""
 
-    __slots__ = ("_raw",)
+    __slots__ = ("_raw", "_tuples")
 
     def __init__(self, raw: dict[Node, Any]):
         self._raw = raw
+        self._tuples: dict[Node, tuple] = {}  # tuple values, made arrays leaf by leaf
 
     def __getitem__(self, node: Node) -> Any:
         value = self._raw[node]
-        if value.__class__ is not np.ndarray:  # a numpy scalar mostly; tuples leaf by leaf
-            value = as_array(value) if isinstance(value, tuple) else np.asarray(value)
-            self._raw[node] = value
+        if value.__class__ is np.ndarray:
+            return value
+        if isinstance(value, tuple):
+            made = self._tuples.get(node)
+            if made is None:
+                made = self._tuples[node] = as_array(value)
+            return made
+        value = self._raw[node] = np.asarray(value)  # a numpy scalar or a Python number
         return value
 
     def __contains__(self, node: object) -> bool:
@@ -115,6 +121,10 @@ class Values(Mapping):
 
     def __len__(self) -> int:
         return len(self._raw)
+
+    def copy(self) -> dict[Node, Any]:
+        """Every value as an array, in a dict of its own."""
+        return dict(self.items())
 
     def __repr__(self) -> str:
         return f"<values of {len(self)} nodes>"

@@ -20,7 +20,7 @@ from ..render.scene import SMALL_VECTOR
 from ..text import escape, format_number, format_value, latex_to_text
 from ..tree import TupleShape
 
-__all__ = ["step_panel", "running_row", "html_value", "CONTRIBUTIONS_HEAD"]
+__all__ = ["step_panel", "running_row", "html_value", "shape_words", "CONTRIBUTIONS_HEAD"]
 
 #: The head of a reverse step's table of contributions: the same in every step, so that a
 #: walkthrough's data carries it once (``step_panel(..., table_head=False)``) and the browser
