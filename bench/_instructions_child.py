@@ -1,0 +1,70 @@
+"""One process of bench/instructions.py: ``python _instructions_child.py ROOT WORKLOAD N MODE``.
+
+Imports vizad from ROOT (not from an editable install), sets WORKLOAD up on a graph of N
+nodes, runs it once to warm up, and with MODE "run" runs it once more: the difference between
+the two modes' instruction counts is the workload's.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+root, workload, nodes, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+# vizad from ROOT: drop an editable install's finder, put ROOT first; the bench helpers
+# (random graphs, the MLP) from this directory, whichever tree is measured
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+sys.path[:0] = [str(Path(__file__).resolve().parent), root]
+
+import vizad as vz  # noqa: E402
+
+if not vz.__file__.startswith(str(Path(root).resolve())):
+    sys.exit(f"vizad imported from {vz.__file__}, not from {root}")
+
+
+def setup():
+    """The workload as a function of no arguments."""
+    if workload == "scalar MLP":
+        from scalar_mlp import data, forward, weights
+
+        w0 = weights()
+        xs, ys = data()
+        xs, ys = xs[:16], ys[:16]
+        variables = [[[vz.Variable(f"w{i}_{j}_{k}", shape=()) for k in range(len(n))]
+                      for j, n in enumerate(layer)] for i, layer in enumerate(w0)]  # fmt: skip
+        flat_vars = [v for layer in variables for n in layer for v in n]
+        feed = dict(zip(flat_vars, [v for layer in w0 for n in layer for v in n]))
+
+        def mlp():
+            loss = forward(variables, xs, ys, vz.relu)
+            grads = vz.gradients(loss, flat_vars)
+            return vz.Executor([loss, *grads]).run(feed)
+
+        return mlp
+    if workload == "Stepper":
+        from export import trace_of
+
+        trace = trace_of(1700)
+        return lambda: vz.Stepper(trace, check=False)
+    from trace import random_graph
+
+    y, xs, feed = random_graph(nodes)
+    if workload == "trace_reverse":
+        return lambda: vz.trace_reverse(y, xs, feed)
+    if workload == "trace_forward":
+        return lambda: vz.trace_forward(y, feed, {xs[0]: 1.0})
+    if workload == "gradients + run":
+
+        def baseline():
+            grads = vz.gradients(y, xs)
+            return vz.Executor(grads).run(feed)
+
+        return baseline
+    sys.exit(f"unknown workload {workload!r}")
+
+
+fn = setup()
+result = fn()  # warm-up: first-use imports and caches are not the workload's
+del result
+if mode == "run":
+    result = fn()
