@@ -25,15 +25,11 @@ if not vz.__file__.startswith(str(Path(root).resolve())):
 def setup():
     """The workload as a function of no arguments."""
     if workload == "scalar MLP":
-        from scalar_mlp import data, forward, weights
+        from scalar_mlp import data, forward, symbolic_problem, weights
 
-        w0 = weights()
         xs, ys = data()
         xs, ys = xs[:16], ys[:16]
-        variables = [[[vz.Variable(f"w{i}_{j}_{k}", shape=()) for k in range(len(n))]
-                      for j, n in enumerate(layer)] for i, layer in enumerate(w0)]  # fmt: skip
-        flat_vars = [v for layer in variables for n in layer for v in n]
-        feed = dict(zip(flat_vars, [v for layer in w0 for n in layer for v in n]))
+        variables, flat_vars, feed = symbolic_problem(weights())
 
         def mlp():
             loss = forward(variables, xs, ys, vz.relu)

@@ -64,6 +64,16 @@ def forward(params, xs, ys, relu):
     return loss
 
 
+def symbolic_problem(w0):
+    """The MLP's weights as scalar Variables (laid out as :func:`weights`), the flat list of
+    them, and a feed giving them ``w0``'s values."""
+    variables = [[[vz.Variable(f"w{i}_{j}_{k}", shape=()) for k in range(len(n))]
+                  for j, n in enumerate(layer)] for i, layer in enumerate(w0)]  # fmt: skip
+    flat_vars = [v for layer in variables for n in layer for v in n]
+    flat = [v for layer in w0 for neuron in layer for v in neuron]
+    return variables, flat_vars, dict(zip(flat_vars, flat))
+
+
 def count_nodes(root, children) -> int:
     seen, stack = {id(root)}, [root]
     while stack:
@@ -83,7 +93,6 @@ def main() -> None:
     print(load())
     w0 = weights()
     xs, ys = data()
-    flat = [v for layer in w0 for neuron in layer for v in neuron]
 
     def micrograd():
         params = [[[Value(v) for v in n] for n in layer] for layer in w0]
@@ -97,10 +106,7 @@ def main() -> None:
         loss.backward()
         return loss, params
 
-    variables = [[[vz.Variable(f"w{i}_{j}_{k}", shape=()) for k in range(len(n))]
-                  for j, n in enumerate(layer)] for i, layer in enumerate(w0)]  # fmt: skip
-    flat_vars = [v for layer in variables for n in layer for v in n]
-    feed = dict(zip(flat_vars, flat))
+    variables, flat_vars, feed = symbolic_problem(w0)
 
     def symbolic():
         loss = forward(variables, xs, ys, vz.relu)

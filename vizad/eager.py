@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 
 from .errors import FeedError, GraphError, NodeTypeError
-from .node import _PYTHON_NUMBERS, Node, _numeric_array, as_node, constant_value
-from .node import constant as make_constant
+from .node import Node, _numeric_array, as_node, constant_value
 from .text import printable
 from .tree import as_array, shape_of
 
@@ -181,24 +180,19 @@ def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type | None]:
     constant = _CONSTANT or _constant_op()
     found = None
     symbolic = False
-    numbers = None
+    converted = None
     for k, x in enumerate(inputs):
-        c = x.__class__
-        if c is Node:
+        if x.__class__ is not Node and not isinstance(x, EagerNode):  # 2 in 2 * x: a constant
+            if converted is None:
+                converted = list(inputs)
+            x = converted[k] = as_node(x, op_name, k)
+        if x.__class__ is Node:
             if x._operation is not constant:
                 symbolic = True
-        elif issubclass(c, EagerNode):
-            if found is None:
-                found = c
-        elif c in _PYTHON_NUMBERS:  # a literal in an expression (2 * x): a constant
-            if numbers is None:
-                numbers = list(inputs)
-            numbers[k] = make_constant(x)
-        else:
-            inputs = tuple(as_node(x, op_name, k) for k, x in enumerate(inputs))
-            return prepared(inputs, op_name)
-    if numbers is not None:
-        inputs = tuple(numbers)
+        elif found is None:
+            found = x.__class__
+    if converted is not None:
+        inputs = tuple(converted)
     if symbolic:
         return inputs, None
     return inputs, found or EagerNode  # constants only: folded at once

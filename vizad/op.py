@@ -317,18 +317,15 @@ def _apply_builtin(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
     when every input is a symbolic node of one array shape (or all of unknown shape), the
     output's shape; through the op's full call (checks, eager evaluation, constant folding)
     otherwise."""
-    first = inputs[0]
-    shape = first._shape
+    shape = inputs[0]._shape
     kind = shape.__class__
-    if first.__class__ is not Node or (shape is not None and kind is not tuple):
+    if shape is not None and kind is not tuple:  # a tuple value's shape
         return op(*inputs)
-    folded = first._operation._folds
-    for x in inputs[1:]:
+    for x in inputs:
         s = x._shape
         if x.__class__ is not Node or s.__class__ is not kind or s != shape:
             return op(*inputs)
-        folded = folded and x._operation._folds
-    if folded:  # constants only: folded into an eager node by the full call
+    if constants_only(inputs):  # folded into an eager node by the full call
         return op(*inputs)
     return Node(op, inputs, None, None, shape)
 

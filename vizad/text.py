@@ -39,7 +39,8 @@ SMALL_TENSOR = 12
 #: Characters that XML (so Graphviz's HTML labels and SVG) cannot carry: C0 controls other
 #: than tab, newline and carriage return; U+FFFE and U+FFFF; lone surrogates (which cannot
 #: even be encoded as UTF-8).
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_UNPRINTABLE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
+_UNPRINTABLE = re.compile(f"[{_UNPRINTABLE_CHARS}]")
 
 
 def printable(text: str) -> str:
@@ -56,7 +57,7 @@ def printable(text: str) -> str:
 
 
 #: What :func:`escape` changes: the unprintable characters and ``& < > " ' \ { }`` and line ends.
-_TO_ESCAPE = re.compile(_UNPRINTABLE.pattern[:-1] + "&<>\"'\\\\{}\n\r]")
+_TO_ESCAPE = re.compile(f"[{_UNPRINTABLE_CHARS}&<>\"'\\\\{{}}\n\r]")
 
 
 def escape(text: Any) -> str:
