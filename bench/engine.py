@@ -106,7 +106,7 @@ def scalar_graph() -> None:
     bounded = list(inputs)  # values in [-1, 1]: inputs, and sin/tanh/cos of anything
     sums = []  # binary results of bounded values: |v| <= 2
     unused = set(inputs)
-    binary = [vz.add, vz.mul, vz.sub]
+    binary = [vz.ops.add, vz.ops.mul, vz.ops.sub]
     unary = [vz.sin, vz.tanh, vz.cos]
 
     def pick(pool):
@@ -122,7 +122,7 @@ def scalar_graph() -> None:
             node = unary[rng.integers(3)](pick(sums if sums and rng.random() < 0.5 else bounded))
             bounded.append(node)
         unused.add(node)
-    output = vz.add_n(*sorted(unused, key=lambda n: n.id))  # every node is needed
+    output = vz.ops.add_n(*sorted(unused, key=lambda n: n.id))  # every node is needed
     executor = vz.Executor([output])
     feed = {x: rng.uniform(-1, 1) for x in inputs}
     steps = len(executor._steps)

@@ -57,7 +57,7 @@ def one_size(ops: int) -> dict:
     t_trace = median_time(lambda: trace_of(ops), repeat=3)
     trace = trace_of(ops)
     nodes, steps = len(trace.graph), len(trace.steps)
-    t_layouts = median_time(lambda: [vz.Layout(trace, v) for v in trace.views], repeat=3)
+    t_layouts = median_time(lambda: [vz.render.Layout(trace, v) for v in trace.views], repeat=3)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "walkthrough.html"
         t_checked = median_time(lambda: vz.export_html(trace, path, check=True), repeat=3)

@@ -2,7 +2,7 @@
 
     python bench/render.py
 
-1. The first layout and a step's SVG restyled from it (vz.Layout), against the baseline of
+1. The first layout and a step's SVG restyled from it (vz.render.Layout), against the baseline of
    drawing the step and running dot again, for a 300-box adjoint graph, the 2-layer MLP of
    vz.examples (adjoint and backprop views, with heatmaps) and a 1,000-node graph (summarised).
    Target: ≤ 5 ms per step.
@@ -28,14 +28,14 @@ def graph(n_inputs: int, n_ops: int, seed: int = 0):
     for _ in range(n_ops):
         a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
         nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
-    return vz.add_n(*nodes[-5:]), xs
+    return vz.ops.add_n(*nodes[-5:]), xs
 
 
 def layout_and_steps(what: str, trace, view: str = "adjoint") -> None:
     """The first layout of ``trace`` in ``view`` (one dot run), and a step's SVG restyled from
     it, against the baseline of drawing the step and running dot again."""
-    t_layout = median_time(lambda: vz.Layout(trace, view), repeat=3, warmup=0)
-    layout = vz.Layout(trace, view)
+    t_layout = median_time(lambda: vz.render.Layout(trace, view), repeat=3, warmup=0)
+    layout = vz.render.Layout(trace, view)
     boxes = len(layout.scene.items)
     steps = len(trace.steps)
     k = iter(range(10**9))

@@ -27,7 +27,7 @@ def random_graph(size: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     xs = [vz.Variable(f"x{k}") for k in range(50)]
     nodes = list(xs)
-    binary = [vz.add, vz.mul, vz.sub]
+    binary = [vz.ops.add, vz.ops.mul, vz.ops.sub]
 
     def pick():
         return nodes[int(rng.integers(max(0, len(nodes) - 100), len(nodes)))]
@@ -37,7 +37,7 @@ def random_graph(size: int, seed: int = 0):
             nodes.append(
                 binary[rng.integers(3)](pick(), pick()) if rng.random() < 0.5 else vz.tanh(pick())
             )
-        y = vz.add_n(*nodes[-20:])
+        y = vz.ops.add_n(*nodes[-20:])
         if len(vz.topo_sort(y)) >= size:
             return y, xs, {x: rng.uniform(-1, 1) for x in xs}
 

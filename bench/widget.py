@@ -23,7 +23,7 @@ def main() -> None:
     print(machine())
     y, xs = graph(8, 115)
     trace = vz.trace_reverse(y, xs, {x: 0.3 for x in xs})
-    t_layouts = median_time(lambda: [vz.Layout(trace, v) for v in trace.views], repeat=5)
+    t_layouts = median_time(lambda: [vz.render.Layout(trace, v) for v in trace.views], repeat=5)
     t_open = median_time(lambda: vz.Stepper(trace, check=False), repeat=5)
     stepper = vz.Stepper(trace, check=False)
     size = len(json.dumps(stepper.data, ensure_ascii=False).encode())

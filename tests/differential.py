@@ -25,7 +25,7 @@ from collections.abc import Callable
 import numpy as np
 
 import vizad as vz
-from vizad.gradcheck import value_node
+from vizad.numerical import value_node
 from vizad.tree import leaves
 
 try:
@@ -94,7 +94,7 @@ class _Builder:
 
     # -- choosing operands -------------------------------------------------------------
     def arrays(self):
-        return [n for n in self.g.nodes if not isinstance(self.g.shapes[n], vz.TupleShape)]
+        return [n for n in self.g.nodes if not isinstance(self.g.shapes[n], vz.extend.TupleShape)]
 
     def pick(self, candidates=None):
         pool = candidates if candidates is not None else self.arrays()
@@ -154,18 +154,18 @@ class _Builder:
             arg = a
             if op == "exp":  # keep values bounded
                 arg = self.add(vz.tanh(a), sa, f"vz.tanh({name(a)})")
-            self.add(getattr(vz, op)(arg), sa, f"vz.{op}({name(arg)})")
+            self.add(getattr(vz.ops, op)(arg), sa, f"vz.{op}({name(arg)})")
         elif kind == "positive":
             op = r.choice(["log", "sqrt"])
             p = self.positive(a)
-            self.add(getattr(vz, op)(p), sa, f"vz.{op}({name(p)})")
+            self.add(getattr(vz.ops, op)(p), sa, f"vz.{op}({name(p)})")
         elif kind == "binary":
             b = self.partner(a)
             op = r.choice(["add", "sub", "mul"])
             if r.random() < 0.5:
                 a, b = b, a
             self.add(
-                getattr(vz, op)(a, b),
+                getattr(vz.ops, op)(a, b),
                 _broadcast(self.shape_of(a), self.shape_of(b)),
                 f"vz.{op}({name(a)}, {name(b)})",
             )
@@ -220,7 +220,7 @@ class _Builder:
                 else tuple(d for k, d in enumerate(sa) if k not in axes)
             )
             self.add(
-                getattr(vz, op)(a, axis, keepdims=keepdims),
+                getattr(vz.ops, op)(a, axis, keepdims=keepdims),
                 shape,
                 f"vz.{op}({name(a)}, {axis!r}, keepdims={keepdims})",
             )
@@ -230,12 +230,20 @@ class _Builder:
                 if len(sa) < 3
                 else tuple(3 if d == 1 else d for d in sa)
             )
-            self.add(vz.broadcast_to(a, target), target, f"vz.broadcast_to({name(a)}, {target!r})")
+            self.add(
+                vz.ops.broadcast_to(a, target),
+                target,
+                f"vz.ops.broadcast_to({name(a)}, {target!r})",
+            )
         elif kind == "sum_to" and sa:
             target = (
                 sa[1:] if r.random() < 0.5 else tuple(1 if k == 0 else d for k, d in enumerate(sa))
             )
-            self.add(vz.sum_to_shape(a, target), target, f"vz.sum_to_shape({name(a)}, {target!r})")
+            self.add(
+                vz.ops.sum_to_shape(a, target),
+                target,
+                f"vz.ops.sum_to_shape({name(a)}, {target!r})",
+            )
         elif kind == "like_node":
             bigger = [
                 n
@@ -250,24 +258,26 @@ class _Builder:
             if bigger and (r.random() < 0.5 or not smaller):
                 ref = self.pick(bigger)
                 self.add(
-                    vz.broadcast_to(a, ref),
+                    vz.ops.broadcast_to(a, ref),
                     self.shape_of(ref),
-                    f"vz.broadcast_to({name(a)}, {name(ref)})",
+                    f"vz.ops.broadcast_to({name(a)}, {name(ref)})",
                 )
             elif smaller:
                 ref = self.pick(smaller)
                 self.add(
-                    vz.sum_to_shape(a, ref),
+                    vz.ops.sum_to_shape(a, ref),
                     self.shape_of(ref),
-                    f"vz.sum_to_shape({name(a)}, {name(ref)})",
+                    f"vz.ops.sum_to_shape({name(a)}, {name(ref)})",
                 )
         elif kind == "expand":
             axis = int(r.integers(-len(sa) - 1, len(sa) + 1))
             shape = list(sa)
             shape.insert(axis % (len(sa) + 1), 1)
-            self.add(vz.expand_dims(a, axis), tuple(shape), f"vz.expand_dims({name(a)}, {axis})")
+            self.add(
+                vz.ops.expand_dims(a, axis), tuple(shape), f"vz.ops.expand_dims({name(a)}, {axis})"
+            )
         elif kind == "size":
-            s = self.add(vz.size(a), (), f"vz.size({name(a)})")
+            s = self.add(vz.ops.size(a), (), f"vz.ops.size({name(a)})")
             self.add(s * a, sa, f"{name(s)} * {name(a)}")
         elif kind == "log_softmax" and sa:
             axis = int(r.integers(-len(sa), len(sa)))
@@ -275,7 +285,7 @@ class _Builder:
         elif kind == "likes":
             op = r.choice(["ones_like", "zeros_like"])
             b = self.partner(a)
-            like = self.add(getattr(vz, op)(a), sa, f"vz.{op}({name(a)})")
+            like = self.add(getattr(vz.ops, op)(a), sa, f"vz.{op}({name(a)})")
             self.add(like * b, _broadcast(sa, self.shape_of(b)), f"{name(like)} * {name(b)}")
         elif kind == "tuple":
             self.tuple_value(a)
@@ -283,10 +293,12 @@ class _Builder:
             same = [n for n in self.g.nodes if self.shape_of(n) == sa]
             parts = [self.pick(same) for _ in range(int(r.integers(1, 4)))]
             self.add(
-                vz.add_n(a, *parts), sa, f"vz.add_n({', '.join(name(p) for p in [a, *parts])})"
+                vz.ops.add_n(a, *parts),
+                sa,
+                f"vz.ops.add_n({', '.join(name(p) for p in [a, *parts])})",
             )
         elif kind == "identity":
-            self.add(vz.identity(a), sa, f"vz.identity({name(a)})")
+            self.add(vz.ops.identity(a), sa, f"vz.ops.identity({name(a)})")
 
     def matmul(self, a):
         r, name = self.rng, self.g.name
@@ -331,15 +343,17 @@ class _Builder:
         r, name = self.rng, self.g.name
         b = self.pick()
         inner = self.add(
-            vz.make_tuple(b), vz.TupleShape([self.shape_of(b)]), f"vz.make_tuple({name(b)})"
+            vz.make_tuple(b), vz.extend.TupleShape([self.shape_of(b)]), f"vz.make_tuple({name(b)})"
         )
         t = self.add(
             vz.make_tuple(a, inner),
-            vz.TupleShape([self.shape_of(a), self.shape_of(inner)]),
+            vz.extend.TupleShape([self.shape_of(a), self.shape_of(inner)]),
             f"vz.make_tuple({name(a)}, {name(inner)})",
         )
         if r.random() < 0.4:
-            t = self.add(vz.add_n(t, t), self.shape_of(t), f"vz.add_n({name(t)}, {name(t)})")
+            t = self.add(
+                vz.ops.add_n(t, t), self.shape_of(t), f"vz.ops.add_n({name(t)}, {name(t)})"
+            )
         if r.random() < 0.5:
             inner = self.add(
                 vz.tuple_get(t, -1), self.shape_of(inner), f"vz.tuple_get({name(t)}, -1)"
@@ -388,7 +402,7 @@ def make_graph(seed: int, size: int | None = None) -> Graph:
         a, c = arrays[-1], arrays[-2]
         b.g.output = b.add(
             vz.make_tuple(a, vz.make_tuple(c)),
-            vz.TupleShape([b.shape_of(a), vz.TupleShape([b.shape_of(c)])]),
+            vz.extend.TupleShape([b.shape_of(a), vz.extend.TupleShape([b.shape_of(c)])]),
             f"vz.make_tuple({b.g.name(a)}, vz.make_tuple({b.g.name(c)}))",
         )
     return b.g
@@ -524,13 +538,13 @@ def _close(what, ours, ref, rtol, dtype=None, noise=0.0):
 
 def _inner(nodes_a, values_b):
     """Σ sum(a * b) over a list of nodes and constant values: a scalar node."""
-    return vz.add_n(*(vz.sum(a * vz.constant(b)) for a, b in zip(nodes_a, values_b)))
+    return vz.ops.add_n(*(vz.sum(a * vz.constant(b)) for a, b in zip(nodes_a, values_b)))
 
 
 def _inner_tree(y_node, w, shape):
     """⟨w, y⟩ for a (possibly tuple) node y: a scalar node."""
-    if isinstance(shape, vz.TupleShape):
-        return vz.add_n(
+    if isinstance(shape, vz.extend.TupleShape):
+        return vz.ops.add_n(
             *(
                 _inner_tree(vz.tuple_get(y_node, k), wk, s)
                 for k, (wk, s) in enumerate(zip(w, shape))
@@ -540,7 +554,7 @@ def _inner_tree(y_node, w, shape):
 
 
 def _random_like_shape(rng, shape, dtype):
-    if isinstance(shape, vz.TupleShape):
+    if isinstance(shape, vz.extend.TupleShape):
         return tuple(_random_like_shape(rng, s, dtype) for s in shape)
     return rng.standard_normal(shape).astype(dtype)
 
@@ -608,7 +622,7 @@ def check_graph(g: Graph, *, third_order: bool = True) -> None:
         if n in g.shapes
         and n not in xs
         and n.op.name != "constant"
-        and not isinstance(g.shapes[n], vz.TupleShape)
+        and not isinstance(g.shapes[n], vz.extend.TupleShape)
     ]
     m = upstream[int(rng.integers(len(upstream)))] if upstream else None
     wide = lambda tree_: jax.tree_util.tree_map(lambda a: jnp.asarray(a, jnp.float64), tree_)  # noqa: E731

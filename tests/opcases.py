@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 import vizad as vz
-from vizad.gradcheck import value_node as seed_node  # noqa: F401
+from vizad.numerical import value_node as seed_node  # noqa: F401
 from vizad.tree import inner, random_like  # noqa: F401
 
 LEAVES = {"variable", "constant"}
@@ -32,7 +32,7 @@ BINARY_SHAPES = [
 @dataclass
 class Case:
     name: str
-    build: Callable[..., vz.Node]
+    build: Callable[..., vz.extend.Node]
     shapes: list[tuple]
     domains: list[tuple[float, float]]
 
@@ -62,17 +62,17 @@ DOMAINS = {
 }
 
 
-def _elementwise_cases(op: vz.ElementwiseOp) -> list[Case]:
+def _elementwise_cases(op: vz.extend.ElementwiseOp) -> list[Case]:
     domain = DOMAINS.get(op.name)
     if op.name == "power":
         return [
-            Case(f"power p={p} {s}", (lambda a, p=p: vz.power(a, p)), [s], [(0.5, 2.0)])
+            Case(f"power p={p} {s}", (lambda a, p=p: vz.ops.power(a, p)), [s], [(0.5, 2.0)])
             for p in (2, 3, -1, 0.5, 0, 1, -2.5)
             for s in UNARY_SHAPES
         ]
     if op.name == "add_n":
         return [
-            Case(f"add_n x{n} {s}", (lambda *xs: vz.add_n(*xs)), [s] * n, [(-2, 2)] * n)
+            Case(f"add_n x{n} {s}", (lambda *xs: vz.ops.add_n(*xs)), [s] * n, [(-2, 2)] * n)
             for n in (1, 3)
             for s in UNARY_SHAPES
         ]
@@ -116,34 +116,37 @@ def _extra_cases() -> dict[str, list[Case]]:
         Case("mean axis 0 keepdims", lambda a: vz.mean(a, 0, keepdims=True), [(2, 3)], [d]),
     ]
     c["broadcast_to"] = [
-        Case("broadcast_to", lambda a: vz.broadcast_to(a, (2, 3)), [(3,)], [d]),
-        Case("broadcast_to from scalar", lambda a: vz.broadcast_to(a, (2, 2)), [()], [d]),
+        Case("broadcast_to", lambda a: vz.ops.broadcast_to(a, (2, 3)), [(3,)], [d]),
+        Case("broadcast_to from scalar", lambda a: vz.ops.broadcast_to(a, (2, 2)), [()], [d]),
         Case(
-            "broadcast_to like node", lambda a, b: vz.broadcast_to(a, b), [(2, 1), (2, 3)], [d, d]
+            "broadcast_to like node",
+            lambda a, b: vz.ops.broadcast_to(a, b),
+            [(2, 1), (2, 3)],
+            [d, d],
         ),
     ]
     c["sum_to_shape"] = [
-        Case("sum_to_shape", lambda a: vz.sum_to_shape(a, (3,)), [(2, 3)], [d]),
-        Case("sum_to_shape keep 1s", lambda a: vz.sum_to_shape(a, (2, 1)), [(2, 3)], [d]),
+        Case("sum_to_shape", lambda a: vz.ops.sum_to_shape(a, (3,)), [(2, 3)], [d]),
+        Case("sum_to_shape keep 1s", lambda a: vz.ops.sum_to_shape(a, (2, 1)), [(2, 3)], [d]),
         Case(
             "sum_to_shape like node",
-            lambda a, b: vz.sum_to_shape(a, b),
+            lambda a, b: vz.ops.sum_to_shape(a, b),
             [(4, 2, 3), (1, 3)],
             [d, d],
         ),
     ]
     c["expand_dims"] = [
-        Case("expand_dims", lambda a: vz.expand_dims(a, 1), [(2, 3)], [d]),
-        Case("expand_dims -1", lambda a: vz.expand_dims(a, (0, -1)), [(3,)], [d]),
+        Case("expand_dims", lambda a: vz.ops.expand_dims(a, 1), [(2, 3)], [d]),
+        Case("expand_dims -1", lambda a: vz.ops.expand_dims(a, (0, -1)), [(3,)], [d]),
     ]
-    c["size"] = [Case("size", lambda a: vz.size(a, 1) * a, [(2, 3)], [d])]
+    c["size"] = [Case("size", lambda a: vz.ops.size(a, 1) * a, [(2, 3)], [d])]
     c["log_softmax"] = [
         Case("log_softmax", vz.log_softmax, [(3, 4)], [d]),
         Case("log_softmax axis 0", lambda a: vz.log_softmax(a, 0), [(3, 4)], [d]),
         Case("log_softmax vector", vz.log_softmax, [(5,)], [d]),
     ]
-    c["ones_like"] = [Case("ones_like", lambda a: vz.ones_like(a) * a, [(3,)], [d])]
-    c["zeros_like"] = [Case("zeros_like", lambda a: vz.zeros_like(a) + a, [(3,)], [d])]
+    c["ones_like"] = [Case("ones_like", lambda a: vz.ops.ones_like(a) * a, [(3,)], [d])]
+    c["zeros_like"] = [Case("zeros_like", lambda a: vz.ops.zeros_like(a) + a, [(3,)], [d])]
     c["make_tuple"] = [
         Case("make_tuple", lambda a, b: vz.make_tuple(a, vz.sin(b)), [(2,), (3, 2)], [d, d])
     ]
@@ -167,11 +170,11 @@ EXTRA_CASES = _extra_cases()
 def all_cases() -> list[tuple[str, Case]]:
     """(op name, case) for every registered op."""
     out = []
-    for name, op in sorted(vz.registry().items()):
+    for name, op in sorted(vz.extend.registry().items()):
         if name in LEAVES:
             continue
         cases = EXTRA_CASES.get(name) or (
-            _elementwise_cases(op) if isinstance(op, vz.ElementwiseOp) else []
+            _elementwise_cases(op) if isinstance(op, vz.extend.ElementwiseOp) else []
         )
         out.extend((name, case) for case in cases)
     return out

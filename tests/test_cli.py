@@ -13,12 +13,12 @@ from vizad.cli import main
 
 
 def test_parse_the_lecture_example():
-    y, names = vz.parse_expression("log(x1) + x1*x2 - sin(x2)")
+    y, names = vz.expr.parse_expression("log(x1) + x1*x2 - sin(x2)")
     assert list(names) == ["x1", "x2"]
     x1, x2 = names["x1"], names["x2"]
     assert vz.evaluate(y, {x1: 2.0, x2: 5.0}) == pytest.approx(math.log(2) + 10 - math.sin(5))
-    assert [n.op.name for n in vz.ranked_order(y)][2:] == ["log", "mul", "sin", "add", "sub"]
-    z, _ = vz.parse_expression("-x**2 / 3 + tanh(+x) ** -1")
+    assert [n.op.name for n in vz.extend.ranked_order(y)][2:] == ["log", "mul", "sin", "add", "sub"]
+    z, _ = vz.expr.parse_expression("-x**2 / 3 + tanh(+x) ** -1")
     assert z.op.name == "add"
 
 
@@ -37,8 +37,8 @@ def test_parse_the_lecture_example():
     ],
 )
 def test_bad_expressions_say_where(text, message, column):
-    with pytest.raises(vz.ExpressionError, match=re.escape(message)) as info:
-        vz.parse_expression(text)
+    with pytest.raises(vz.errors.ExpressionError, match=re.escape(message)) as info:
+        vz.expr.parse_expression(text)
     assert f"at column {column}:" in str(info.value)
     caret_line = str(info.value).splitlines()[-1]
     assert caret_line.index("^") - 2 == column - 1
@@ -114,21 +114,21 @@ def test_python_dash_m(tmp_path):
 
 # -- limits and errors ----------------------------------------------------------------------
 def test_deep_and_long_expressions_are_built_iteratively_or_refused_clearly():
-    y, names = vz.parse_expression("-" * 1000 + "x")
+    y, names = vz.expr.parse_expression("-" * 1000 + "x")
     assert vz.evaluate(y, {names["x"]: 2.0}) == 2.0
-    y, names = vz.parse_expression("+".join(["x"] * 1000))
+    y, names = vz.expr.parse_expression("+".join(["x"] * 1000))
     assert vz.evaluate(y, {names["x"]: 1.0}) == 1000.0
-    y, names = vz.parse_expression("+".join(f"v{k}" for k in range(2000)))
+    y, names = vz.expr.parse_expression("+".join(f"v{k}" for k in range(2000)))
     assert len(names) == 2000
     for text in ("-" * 50_000 + "x", "+".join(["x"] * 6000), "(" * 6000 + "x" + ")" * 6000):
         with pytest.raises(
-            vz.ExpressionError, match="operators and parentheses \\(at most 5,000\\)"
+            vz.errors.ExpressionError, match="operators and parentheses \\(at most 5,000\\)"
         ):
-            vz.parse_expression(text)
-    with pytest.raises(vz.ExpressionError, match="at most 100,000"):
-        vz.parse_expression("x" * 100_001)
-    with pytest.raises(vz.ExpressionError, match="empty"):
-        vz.parse_expression("   ")
+            vz.expr.parse_expression(text)
+    with pytest.raises(vz.errors.ExpressionError, match="at most 100,000"):
+        vz.expr.parse_expression("x" * 100_001)
+    with pytest.raises(vz.errors.ExpressionError, match="empty"):
+        vz.expr.parse_expression("   ")
 
 
 def run_cli(*args, cwd=None):

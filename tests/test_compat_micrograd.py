@@ -185,11 +185,11 @@ def test_what_is_refused():
     from micrograd.engine import Value
 
     a = Value(2.0)
-    with pytest.raises(vz.NodeTypeError, match="only supporting int/float powers"):
+    with pytest.raises(vz.errors.NodeTypeError, match="only supporting int/float powers"):
         a ** Value(2.0)
-    with pytest.raises(vz.GraphError, match="vizad records the graph itself"):
+    with pytest.raises(vz.errors.GraphError, match="vizad records the graph itself"):
         Value(1.0, (a,), "+")
-    with pytest.raises(vz.NodeTypeError, match="data must be a number"):
+    with pytest.raises(vz.errors.NodeTypeError, match="data must be a number"):
         Value("x")
 
 

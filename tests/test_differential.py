@@ -25,7 +25,7 @@ def test_the_generator_covers_every_registered_op():
     for seed in range(GRAPHS):
         g = differential.make_graph(seed)
         seen |= {n.op.name for n in g.nodes}
-    assert set(vz.registry()) - {"variable", "constant"} <= seen
+    assert set(vz.extend.registry()) - {"variable", "constant"} <= seen
 
 
 def test_a_failure_prints_a_minimal_reproduction(monkeypatch):

@@ -41,13 +41,13 @@ def test_lecture_numbering(lecture):
     assert by_number[4].inputs == (x1, x2)
     assert by_number[6].inputs == (by_number[3], by_number[4])
     assert by_number[7].inputs == (by_number[6], by_number[5])
-    assert vz.ranked_order(y) == [by_number[k] for k in range(1, 8)]
+    assert vz.extend.ranked_order(y) == [by_number[k] for k in range(1, 8)]
 
 
 def test_lecture_partial_adjoints(lecture):
     """v̄2 = v̄2→5 + v̄2→4 = −0.284 + 2 and v̄1 = v̄1→4 + v̄1→3 = 5 + 0.5, read from the record."""
     x1, x2, y = lecture
-    record = vz.build_adjoints(y, [x1, x2])
+    record = vz.extend.build_adjoints(y, [x1, x2])
     by_number = {k: n for n, k in vz.numbering(y).items()}
     feed = {x1: 2.0, x2: 5.0}
 
@@ -95,7 +95,7 @@ def test_course_example_numbering_shows_constants_by_value():
     x2, x3 = x1 + 3, x1 + 5
     y = x2 * x3
     assert vz.numbering(y) == {x1: 1, x2: 2, x3: 3, y: 4}
-    assert len(vz.ranked_order(y)) == 6  # the constants 3 and 5 are nodes all the same
+    assert len(vz.extend.ranked_order(y)) == 6  # the constants 3 and 5 are nodes all the same
 
 
 def test_reused_nodes_keep_every_edge():
@@ -107,7 +107,7 @@ def test_reused_nodes_keep_every_edge():
     assert vz.evaluate(g, {a: 3.0}) == 4.0
     sq = a * a
     assert sq.inputs == (a, a)
-    record = vz.build_adjoints(sq, [a])
+    record = vz.extend.build_adjoints(sq, [a])
     assert [p.index for p in record.partials(a)] == [0, 1]
     assert vz.evaluate(record.gradients[0], {a: 3.0}) == 6.0
 
@@ -160,7 +160,7 @@ def test_tensor_example_xbar_is_zbar_w_transposed():
     X, W = vz.Variable("X", shape=(2, 3)), vz.Variable("W", shape=(3, 4))
     Z = X @ W
     v = vz.sum(vz.tanh(Z))
-    record = vz.build_adjoints(v, [X, W])
+    record = vz.extend.build_adjoints(v, [X, W])
     (partial,) = record.partials(X)
     assert partial.consumer is Z
     assert partial.node.op.name == "matmul" and partial.node.attrs["trans_b"]
@@ -175,7 +175,7 @@ def test_broadcasting_adjoint_goes_through_one_sum_to_shape_node():
     x = vz.Variable("x", shape=(2, 3))
     b = vz.Variable("b", shape=(3,))
     y = vz.sum(x * b)
-    record = vz.build_adjoints(y, [x, b])
+    record = vz.extend.build_adjoints(y, [x, b])
     (partial,) = record.partials(b)
     assert partial.node.op.name == "sum_to_shape"
     assert partial.node.attrs["shape"] == (3,)
@@ -223,7 +223,7 @@ def test_tuple_values_and_tuple_adjoint():
     a, b = vz.Variable("a"), vz.Variable("b")
     t = vz.make_tuple(a * b, a + b)
     y = vz.tuple_get(t, 0) * vz.tuple_get(t, 1)  # (ab)(a+b)
-    record = vz.build_adjoints(y, [a, b])
+    record = vz.extend.build_adjoints(y, [a, b])
     adjoint_t = record.adjoint(t)
     assert adjoint_t.op.name == "add_n"  # two consumers: a sum of two tuples
     feed = {a: 2.0, b: 3.0}
@@ -257,7 +257,7 @@ def test_custom_op_reverse_mode_and_clear_forward_error():
     assert report.ok
     with pytest.raises(NotImplementedError, match="test_square.*forward mode"):
         vz.jvp(y, {x: 1.0})
-    assert "test_square" not in vz.registry()
+    assert "test_square" not in vz.extend.registry()
 
 
 @pytest.mark.slow
@@ -283,7 +283,7 @@ def test_deterministic_structure():
         x1, x2 = vz.Variable("x1"), vz.Variable("x2")
         y = vz.log(x1) + x1 * x2 - vz.sin(x2)
         grads = vz.gradients(y, [x1, x2])
-        order = vz.ranked_order(grads)
+        order = vz.extend.ranked_order(grads)
         base = min(n.id for n in order)
         return [(n.op.name, n.id - base, tuple(i.id - base for i in n.inputs)) for n in order]
 
@@ -375,13 +375,13 @@ def test_import_vizad_loads_only_numpy_and_the_engine():
 
 
 def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
-    """trace, gradcheck, diagnose, jacobian load when first used; vz.gradcheck, vz.diagnose
-    and vz.jacobian stay the functions even when their modules are imported first."""
+    """trace, numerical, diagnosis, derivatives load when first used; vz.gradcheck,
+    vz.diagnose and vz.jacobian are functions even when their modules are imported first."""
     code = (
         "import sys, vizad as vz\n"
-        "later = ('vizad.trace', 'vizad.gradcheck', 'vizad.diagnose', 'vizad.jacobian')\n"
+        "later = ('vizad.trace', 'vizad.numerical', 'vizad.diagnosis', 'vizad.derivatives')\n"
         "print(sorted(m for m in later if m in sys.modules))\n"
-        "import vizad.trace.check, vizad.exercises, vizad.jacobian\n"
+        "import vizad.trace.check, vizad.exercises, vizad.derivatives\n"
         "print(all(callable(f) and f.__name__ == n for n, f in [\n"
         "    ('gradcheck', vz.gradcheck), ('diagnose', vz.diagnose), ('jacobian', vz.jacobian)]))\n"
         "print(vz.trace_reverse.__module__, 'trace_reverse' in dir(vz))"
@@ -392,11 +392,11 @@ def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
 def test_a_record_lists_the_nodes_it_names():
     x1, x2 = vz.Variable("x1"), vz.Variable("x2")
     y = vz.log(x1) + x1 * x2 - vz.sin(x2)
-    record = vz.build_adjoints(y, [x1, x2])
+    record = vz.extend.build_adjoints(y, [x1, x2])
     named = set(record.nodes())
     assert {record.adjoint(n) for n in record.order} <= named
     assert {p.node for n in record.order for p in record.partials(n)} <= named
-    assert {p.local for p in record.partials(x2) if isinstance(p.local, vz.Node)} <= named
+    assert {p.local for p in record.partials(x2) if isinstance(p.local, vz.extend.Node)} <= named
     assert set(record.gradients) | {record.seed} <= named
     forward = set(vz.topo_sort(y))  # a rule may name forward nodes: x2 is ∂(x1 x2)/∂x1
     assert all(n.origin is record or n in forward for n in named)

@@ -43,7 +43,7 @@ def test_engine_products_skip_the_full_call_only_when_it_gives_the_same_node(mon
         return full_call(op, *inputs, **kwargs)
 
     monkeypatch.setattr(vz.Op, "__call__", counted)
-    record = vz.build_adjoints(y, [x])
+    record = vz.extend.build_adjoints(y, [x])
     monkeypatch.undo()
     # the full calls: the seed and its broadcast, tanh's partial 1 − v² (written with ops),
     # the sum of x's two partial adjoints; not the three products v̄ × ∂v/∂x
@@ -63,7 +63,7 @@ def test_engine_products_skip_the_full_call_only_when_it_gives_the_same_node(mon
     record.release()
     # a constant seed: v̄ × 1 of constants only is folded into an eager node, as the op does
     a = vz.Variable("a")
-    record = vz.build_adjoints(a + a, [a], seed=2.0)
+    record = vz.extend.build_adjoints(a + a, [a], seed=2.0)
     partials = [p.node for p in record.partials(a)]
     assert len(partials) == 2 and all(isinstance(p, EagerNode) for p in partials)
     assert [float(p.value) for p in partials] == [2.0, 2.0]

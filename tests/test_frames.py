@@ -66,12 +66,12 @@ def test_frames_share_one_layout_and_names_sort_in_step_order(tmp_path):
 
 def test_bad_arguments(tmp_path):
     trace = vz.examples.lecture()
-    with pytest.raises(vz.ArgumentError, match="format must be one of"):
+    with pytest.raises(vz.errors.ArgumentError, match="format must be one of"):
         vz.export_frames(trace, tmp_path, format="gif")
-    with pytest.raises(vz.ArgumentError, match="scale must be"):
+    with pytest.raises(vz.errors.ArgumentError, match="scale must be"):
         vz.export_frames(trace, tmp_path, scale=0)
     (tmp_path / "file").write_text("x")
-    with pytest.raises(vz.ArgumentError, match="is a file, not a directory"):
+    with pytest.raises(vz.errors.ArgumentError, match="is a file, not a directory"):
         vz.export_frames(trace, tmp_path / "file")
 
 

@@ -46,10 +46,12 @@ def test_the_choice(monkeypatch):
     assert layout_in_browser()
     monkeypatch.setenv("VIZAD_LAYOUT", "dot")
     assert not layout_in_browser()
-    with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz"):
-        vz.Layout(vz.examples.lecture(), "forward")  # told to use dot, which is missing
+    with pytest.raises(vz.errors.GraphvizNotFoundError, match="apt-get install graphviz"):
+        vz.render.Layout(vz.examples.lecture(), "forward")  # told to use dot, which is missing
     monkeypatch.setenv("VIZAD_LAYOUT", "wasm")
-    with pytest.raises(vz.ArgumentError, match="VIZAD_LAYOUT must be 'auto', 'dot' or 'browser'"):
+    with pytest.raises(
+        vz.errors.ArgumentError, match="VIZAD_LAYOUT must be 'auto', 'dot' or 'browser'"
+    ):
         layout_in_browser()
 
 
@@ -57,19 +59,21 @@ def test_without_dot(no_dot):
     drawing = vz.draw(vz.examples.lecture(), "adjoint")
     assert "digraph vizad" in drawing.source  # building DOT needs no Graphviz
     # files still need dot, and say how to install it
-    with pytest.raises(vz.GraphvizNotFoundError, match="apt-get install graphviz.*conda.*brew"):
+    with pytest.raises(
+        vz.errors.GraphvizNotFoundError, match="apt-get install graphviz.*conda.*brew"
+    ):
         drawing.pipe(format="svg")
-    with pytest.raises(vz.GraphvizNotFoundError, match="laid out in the browser"):
+    with pytest.raises(vz.errors.GraphvizNotFoundError, match="laid out in the browser"):
         drawing.render("/tmp/never", format="png")
     # the notebook display is a picture the browser lays out
     bundle = drawing._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"].startswith("<vizad drawing: Adjoint graph of v₇")
-    layout = vz.Layout(vz.examples.lecture(), "adjoint")
+    layout = vz.render.Layout(vz.examples.lecture(), "adjoint")
     assert layout.in_browser and "browser" in repr(layout)
     assert f'fontname="{BROWSER_FONT}"' in layout.dot_source
     assert f'fontname="{FONT}"' not in layout.dot_source
-    with pytest.raises(vz.GraphvizNotFoundError, match="the browser lays this one out"):
+    with pytest.raises(vz.errors.GraphvizNotFoundError, match="the browser lays this one out"):
         layout.svg(1)
     assert "#F0E442" in layout.css(1)  # the step states need no layout
     assert "application/vnd.jupyter.widget-view+json" in layout._repr_mimebundle_()

@@ -69,7 +69,7 @@ def test_no_reference_cycles(mode):
 
 def test_the_record_keeps_its_nodes_until_released():
     x, y = chain(10)
-    record = vz.build_adjoints(y, [x])
+    record = vz.extend.build_adjoints(y, [x])
     (g,) = record.gradients
     assert g.origin is record and record.adjoint(x) is g
     del g
@@ -79,7 +79,7 @@ def test_the_record_keeps_its_nodes_until_released():
         assert record.gradients == [None] and record.adjoint(x) is None
         assert record.partials(x) == ()
     # what someone else holds stays reported
-    record = vz.build_adjoints(y, [x])
+    record = vz.extend.build_adjoints(y, [x])
     (g,) = record.gradients
     record.release()
     assert record.adjoint(x) is g and g.origin is record

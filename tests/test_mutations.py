@@ -47,14 +47,15 @@ class Mutated(vz.Op):
         if self.rule != "vjp":
             return grads
         return [
-            _perturb(g if g is not None else vz.zeros_like(x)) for g, x in zip(grads, node.inputs)
+            _perturb(g if g is not None else vz.ops.zeros_like(x))
+            for g, x in zip(grads, node.inputs)
         ]
 
     def jvp(self, node, tangents):
         t = self.op.jvp(node, tangents)
         if self.rule != "jvp":
             return t
-        return _perturb(t if t is not None else vz.zeros_like(node))
+        return _perturb(t if t is not None else vz.ops.zeros_like(node))
 
 
 def _setup(name, case, rule=None):

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 import vizad as vz
 
-UNARY = [vz.sin, vz.cos, vz.tanh, vz.sigmoid, vz.exp, lambda a: a * a, vz.neg]
+UNARY = [vz.sin, vz.cos, vz.tanh, vz.sigmoid, vz.exp, lambda a: a * a, vz.ops.neg]
 BINARY = [
-    vz.add,
-    vz.sub,
-    vz.mul,
+    vz.ops.add,
+    vz.ops.sub,
+    vz.ops.mul,
     lambda a, b: a * vz.sigmoid(b),
     lambda a, b: a / (1.5 + vz.tanh(b)),
 ]

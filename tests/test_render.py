@@ -144,7 +144,7 @@ def test_renders_with_the_real_dot_to_svg_and_png(tmp_path):
 
 
 def test_layout_once_then_restyle_without_dot(monkeypatch):
-    layout = vz.Layout(lecture_trace(), "adjoint")
+    layout = vz.render.Layout(lecture_trace(), "adjoint")
     calls = []
     monkeypatch.setattr(dot_module.subprocess, "run", lambda *a, **k: calls.append(a))
     plain = layout.svg()
@@ -204,7 +204,7 @@ def test_large_wide_graph_is_grouped_into_bands():
     for _ in range(3000):
         a, b = rng.integers(0, len(nodes), 2)
         nodes.append(nodes[a] * nodes[b])
-    drawing = vz.draw(vz.add_n(*nodes[-30:]), max_boxes=120)
+    drawing = vz.draw(vz.ops.add_n(*nodes[-30:]), max_boxes=120)
     assert "grouped by depth" in drawing.source
     boxes = [
         line for line in drawing.source.splitlines() if "[label=<" in line and "->" not in line
@@ -223,7 +223,7 @@ def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
     for _ in range(1500):
         a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
         nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
-    trace = vz.trace_reverse(vz.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
+    trace = vz.trace_reverse(vz.ops.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
     made = []
     real = scene_module.latex_to_text
     monkeypatch.setattr(scene_module, "latex_to_text", lambda t: made.append(t) or real(t))
@@ -409,7 +409,7 @@ def test_collapse_scopes():
         "layer1: 6 adjoint nodes",
         "layer2: 3 adjoint nodes",
     }
-    svg = vz.Layout(trace, "adjoint", collapse=["layer2/dense"]).svg(2)
+    svg = vz.render.Layout(trace, "adjoint", collapse=["layer2/dense"]).svg(2)
     assert "dense: 1 forward nodes" in svg
     with pytest.raises(ValueError, match="no scope named 'nope'"):
         vz.draw(trace, collapse=["nope"])
@@ -446,7 +446,7 @@ def test_svg_tooltips_name_boxes_at_every_view_and_several_steps(name):
 
     trace = vz.examples.ALL[name]()
     for view in trace.views:
-        layout = vz.Layout(trace, view)
+        layout = vz.render.Layout(trace, view)
         svg = layout.svg()
         titles = re.findall(r'<g id="[^"]*" class="node">\s*<title>([^<]*)</title>', svg)
         assert len(titles) == len(layout.scene.items) + 1  # the boxes and the legend

@@ -222,9 +222,9 @@ def test_check_finds_a_wrong_jvp():
 
 def test_missing_variable_is_a_clear_error(lecture):
     x1, x2, y, _ = lecture
-    with pytest.raises(vz.FeedError, match="Variable 'x2'"):
+    with pytest.raises(vz.errors.FeedError, match="Variable 'x2'"):
         vz.trace_reverse(y, [x1, x2], {x1: 2.0})
-    with pytest.raises(vz.FeedError, match="Variable 'x2'"):
+    with pytest.raises(vz.errors.FeedError, match="Variable 'x2'"):
         vz.trace_forward(y, {x1: 2.0})
 
 
@@ -270,11 +270,17 @@ def test_step_records_are_immutable(lecture):
     step = vz.trace_reverse(y, [x1, x2], feed).steps[0]
     with pytest.raises(AttributeError):
         step.adjoint = 2
-    assert set(vz.ReverseStep._fields) >= {"node", "label", "value", "contributions", "adjoint"}
-    assert set(vz.Contribution._fields) >= {"consumer", "local", "local_latex", "partial"}
+    assert set(vz.trace.ReverseStep._fields) >= {
+        "node",
+        "label",
+        "value",
+        "contributions",
+        "adjoint",
+    }
+    assert set(vz.trace.Contribution._fields) >= {"consumer", "local", "local_latex", "partial"}
     with pytest.raises(AttributeError):
         vz.trace_reverse(y, [x1, x2], feed).steps[-1].contributions[0].partial = 2
-    assert set(vz.ForwardStep._fields) >= {"node", "label", "value", "tangent"}
+    assert set(vz.trace.ForwardStep._fields) >= {"node", "label", "value", "tangent"}
 
 
 def test_steps_are_numbered_from_one_everywhere(lecture):

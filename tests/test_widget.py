@@ -212,8 +212,8 @@ def test_the_panel_says_shapes_in_words():
 
     assert shape_words(()) == "scalar"
     assert shape_words((2, 3)) == "shape (2, 3)"
-    assert shape_words(vz.TupleShape([(), (3,)])) == "tuple of (scalar, shape (3,))"
-    assert shape_words(vz.TupleShape([])) == "tuple of ()"
+    assert shape_words(vz.extend.TupleShape([(), (3,)])) == "tuple of (scalar, shape (3,))"
+    assert shape_words(vz.extend.TupleShape([])) == "tuple of ()"
     trace = vz.examples.tuples()
     panels = [step_panel(trace, k) for k in range(len(trace.steps))]
     assert any("tuple of (scalar, scalar)" in p for p in panels)

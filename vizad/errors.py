@@ -8,6 +8,10 @@ builtin exception a Python user would expect (ValueError, TypeError, KeyError, R
 
 from __future__ import annotations
 
+from typing import Any
+
+from .tree import shape_of
+
 __all__ = [
     "VizadError",
     "GraphError",
@@ -102,3 +106,23 @@ class GraphvizNotFoundError(RenderError):
 class ExpressionError(VizadError, ValueError):
     """An expression given to the command line (or ``parse_expression``) is not one vizad
     accepts; the message points at the offending part."""
+
+
+def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:
+    """The error for an op that failed on ``inputs`` at ``node``: a ShapeError when the
+    inputs' shapes cannot fit the op, else an EvaluationError naming the node, the op and
+    the input shapes. Raise it ``from exc``, so that the op's own failing line shows."""
+    shapes = [shape_of(v) for v in inputs]
+    try:
+        node.op.infer_shape(shapes, node.attrs)
+    except ShapeError as shape_exc:
+        return ShapeError(f"{node._describe()}: {shape_exc}")
+    except Exception:
+        pass
+    shown = ", ".join(map(str, shapes))
+    error = EvaluationError(
+        f"{node._describe()}: op {node.op.name!r} failed on inputs of "
+        f"shapes {shown}: {type(exc).__name__}: {exc}"
+    )
+    error.original = exc
+    return error

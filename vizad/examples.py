@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .node import Variable, constant, scope
+from .node import scope
+from .op import Variable, constant
 from .ops import (
     log,
     log_softmax,

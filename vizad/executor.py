@@ -8,10 +8,10 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ._gc import gc_paused
-from .errors import EvaluationError, FeedError, ShapeError
+from .errors import EvaluationError, FeedError, ShapeError, evaluation_error
 from .graph import _topo_sort, as_node_list
-from .node import Node, _numeric_array, constant_value
-from .ops import CONSTANT, VARIABLE
+from .node import Node, _numeric_array
+from .op import CONSTANT, VARIABLE, constant_value
 from .tree import TupleShape, as_array, leaves, shape_of
 
 __all__ = ["Executor", "evaluate", "check_floating"]
@@ -115,9 +115,7 @@ class Executor:
             raise _returned_none(self._order[k]) from None
         except Exception as exc:
             node = self._order[k]
-            raise _evaluation_error(
-                node, [values[self._slot[i]] for i in node.inputs], exc
-            ) from None
+            raise evaluation_error(node, [values[self._slot[i]] for i in node.inputs], exc) from exc
         if not self._validated:
             self._validate(values)
         return values
@@ -190,7 +188,7 @@ def evaluate_into(
         try:
             value = op.bind(node)(*args)
         except Exception as exc:
-            raise _evaluation_error(node, args, exc) from None
+            raise evaluation_error(node, args, exc) from exc
         if value is None:
             raise _returned_none(node)
         values[node] = value
@@ -327,21 +325,3 @@ def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
             f"but was fed shape {np.shape(value)}"
         )
     return value
-
-
-def _evaluation_error(node: Node, inputs: list[Any], exc: Exception) -> Exception:
-    """A clear error for an op that failed: the node, the op and the input shapes."""
-    shapes = [shape_of(v) for v in inputs]
-    try:
-        node.op.infer_shape(shapes, node.attrs)
-    except ShapeError as shape_exc:
-        return ShapeError(f"{node._describe()}: {shape_exc}")
-    except Exception:
-        pass
-    shown = ", ".join(map(str, shapes))
-    error = EvaluationError(
-        f"{node._describe()}: op {node.op.name!r} failed on inputs of "
-        f"shapes {shown}: {type(exc).__name__}: {exc}"
-    )
-    error.original = exc
-    return error

@@ -18,7 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .diagnose import Diagnosis
+import numpy as np
+
+from .diagnosis import Diagnosis
 from .text import escape
 
 __all__ = ["Checks", "Outcome", "Outcomes", "expect"]
@@ -115,8 +117,6 @@ def expect(answer: Any, correct: Any, *, rtol: float = 1e-3, hint: str = "") -> 
     """A check of a typed answer: passes when ``answer`` equals ``correct`` (numbers and arrays
     within ``rtol``), fails with "not answered yet" while it is None and with ``hint``
     otherwise."""
-    import numpy as np  # noqa: PLC0415
-
     if answer is None:
         raise AssertionError("not answered yet: write your answer in the cell above")
     try:

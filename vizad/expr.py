@@ -15,7 +15,8 @@ import sys
 
 from . import ops
 from .errors import ExpressionError, VizadError
-from .node import Node, Variable, constant
+from .node import Node
+from .op import Variable, constant
 
 __all__ = ["parse_expression", "ExpressionError", "FUNCTIONS"]
 

@@ -12,11 +12,13 @@ from typing import Any
 from collections.abc import Mapping
 
 from .errors import GraphError, NodeTypeError
+from .extension import AdjointRole, alive, extending
 from .graph import ranked_order
-from .node import Node, as_node, extending, static_shape
-from .op import ElementwiseOp, elementwise_jvp, local_partials, reduce_target
+from .node import Node, static_shape
+from .op import as_node
 from .ops import broadcast_to, mul, ones_like, zeros_like
-from .reverse import AdjointRole, _alive
+from .ops.derivation import elementwise_jvp
+from .ops.elementwise import ElementwiseOp, local_partials, reduce_target
 
 __all__ = ["Tangents", "build_tangents", "jvp"]
 
@@ -49,11 +51,11 @@ class Tangents:
     @property
     def tangent_of_output(self) -> Node | None:
         """The tangent node of the output (zeros_like(output) when no seed reaches it)."""
-        return _alive(self._of_output)
+        return alive(self._of_output)
 
     def tangent(self, node: Node) -> Node | None:
         """The tangent node v̇ of forward node ``node`` (None: it is zero)."""
-        return _alive(self._tangent.get(node))
+        return alive(self._tangent.get(node))
 
     def locals(self, node: Node) -> list | None:
         """The local partials ∂node/∂input (nodes or numbers) used for its tangent, when its
@@ -61,7 +63,7 @@ class Tangents:
         locals_ = self._locals.get(node)
         if locals_ is None:
             return None
-        return [_alive(p) for p in locals_]
+        return [alive(p) for p in locals_]
 
     def roles(self) -> dict[Node, tuple]:
         """What each tangent node computes: "seed", "tangent" or "local" (see AdjointRole)."""

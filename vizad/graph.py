@@ -9,24 +9,27 @@ from operator import attrgetter
 from collections.abc import Container, Iterable, Sequence
 
 from .errors import GraphError, NodeTypeError
-from .foreign import adopt, is_foreign
+from .adapters import adopt
 from .node import Node
-from .ops import CONSTANT, VARIABLE
+from .op import CONSTANT, VARIABLE
 
 __all__ = ["topo_sort", "ranked_order", "rank", "numbering", "as_node_list"]
 
 
 def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node]:
-    """A node or an iterable of nodes as a list, checking that every item is a Node."""
+    """A node or an iterable of nodes as a list, checking that every item is a Node (nodes
+    of other engines are read by their adapters, :mod:`vizad.adapters`)."""
     if isinstance(nodes, Node):
         return [nodes]
-    if is_foreign(nodes):  # a node of a 599W-style engine: read by vizad.foreign
-        return [adopt(nodes)]
+    adopted = adopt(nodes)
+    if isinstance(adopted, Node):
+        return [adopted]
     items = list(nodes)
     for k, item in enumerate(items):
         if not isinstance(item, Node):
-            if is_foreign(item):
-                items[k] = adopt(item)
+            adopted = adopt(item)
+            if isinstance(adopted, Node):
+                items[k] = adopted
                 continue
             raise NodeTypeError(
                 f"{what}: item {k} is a {type(item).__name__} ({item!r:.60}), not a Node"

@@ -1,43 +1,48 @@
-"""The op protocol: one object holds the whole definition of an operation.
+"""The op protocol, and the leaves every graph starts from.
 
-An op says how to compute its value on numpy arrays (``compute``), how to build the adjoint
-nodes of its inputs from graph ops (``vjp``, reverse mode), how to build its tangent node
-(``jvp``, forward mode), its static shape (``infer_shape``) and the LaTeX that the derivation
-text uses (``latex``, ``partial_latex``, ``vjp_latex``).
+An op is one object holding the whole definition of an operation: how to compute its value on
+numpy arrays (``compute``), how to build the adjoint nodes of its inputs from graph ops
+(``vjp``, reverse mode), how to build its tangent node (``jvp``, forward mode), its static
+shape (``infer_shape``) and the LaTeX that the derivation text uses (``latex``,
+``partial_latex``, ``vjp_latex``). Calling an op on nodes builds a node; on eager nodes it
+computes the value at once (the result's class comes from its inputs).
 
-Elementwise ops only state their *local partial derivatives* ∂v/∂xᵢ as graph nodes
-(``partials``); :class:`ElementwiseOp` derives ``vjp`` (v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ) and ``jvp``
-(v̇ⱼ = Σ v̇ᵢ ∂vⱼ/∂vᵢ) from them, and reduces broadcast adjoints back to each input's shape
-with the one shared ``sum_to_shape`` op.
+An op call makes constants of the numbers it is given (``x * 2``), so the leaves live here
+too: Variables (fed at run time), constants, and eager leaves (:func:`tensor`).
+Elementwise ops, which state only their local partial derivatives, are in
+:mod:`vizad.ops.elementwise`.
 """
 
 from __future__ import annotations
 
+import numbers
 import re
 from functools import partial
 from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 
-from .errors import GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
-from .eager import EagerNode, constants_only, prepared
-from .node import Node, TupleShape, static_shape
+import numpy as np
+
+from . import adapters
+from .eager import EagerNode
+from .errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
+from .node import Node, Shape, _as_shape, _numeric_array
 from .text import printable
+from .tree import shape_of
 
 __all__ = [
     "Op",
-    "ElementwiseOp",
-    "Symbolic",
-    "ZERO",
-    "ONE",
-    "MINUS_ONE",
     "registry",
     "register",
-    "broadcast_shapes",
-    "reduce_target",
-    "broadcast_tangent",
-    "local_partials",
-    "elementwise_vjp",
-    "elementwise_jvp",
+    "latex_product",
+    "Variable",
+    "constant",
+    "tensor",
+    "leaf",
+    "as_node",
+    "constant_value",
+    "VARIABLE",
+    "CONSTANT",
 ]
 
 _REGISTRY: dict[str, Op] = {}
@@ -85,7 +90,7 @@ class Op:
         super().__init_subclass__(**kwargs)
         if not cls.__dict__.get("name"):
             cls.name = cls.__name__.lower()
-        cls._builtin = cls.__module__.startswith("vizad.ops.")
+        cls._builtin = cls.__module__ == __name__ or cls.__module__.startswith("vizad.ops.")
 
     # -- building nodes ------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
@@ -95,7 +100,7 @@ class Op:
                 inputs, eager = prepared(inputs, self.name)
                 break
         else:
-            if inputs and inputs[0]._operation._folds and constants_only(inputs):
+            if inputs and inputs[0]._operation is CONSTANT and constants_only(inputs):
                 eager = EagerNode
         if name is not None:
             if name.__class__ is not str:
@@ -182,231 +187,230 @@ def latex_product(left: str, right: str) -> str:
     return f"{left} {right}"
 
 
-# -- elementwise ops ---------------------------------------------------------------------
-class Symbolic(float):
-    """A local partial derivative that is a known constant: :data:`ZERO`, :data:`ONE` or
-    :data:`MINUS_ONE`. No node is built for it: a partial adjoint v̄ⱼ × 1 is an identity node,
-    v̄ⱼ × (−1) a negation, and v̄ⱼ × 0 no contribution at all."""
-
-    def __repr__(self) -> str:
-        return {0.0: "vz.ZERO", 1.0: "vz.ONE", -1.0: "vz.MINUS_ONE"}[float(self)]
-
-
-#: ∂v/∂x = 0 (no contribution), 1 (the adjoint passes through) and −1 (it is negated).
-ZERO, ONE, MINUS_ONE = Symbolic(0), Symbolic(1), Symbolic(-1)
-_SYMBOLIC = {0: ZERO, 1: ONE, -1: MINUS_ONE}
-
-
-def broadcast_shapes(*shapes: Any) -> Any:
-    """numpy's broadcasting rule on static shapes; None if any is unknown."""
-    result: tuple = ()
-    for shape in shapes:
-        if shape is None:
-            return None
-        if shape == result or not shape:
-            continue
-        if not result:
-            result = shape
-            continue
-        longer, shorter = (result, shape) if len(result) >= len(shape) else (shape, result)
-        pad = (1,) * (len(longer) - len(shorter)) + tuple(shorter)
-        dims = []
-        for a, b in zip(longer, pad):
-            if a != b and a != 1 and b != 1:
-                raise ShapeError(f"shapes {tuple(result)} and {tuple(shape)} do not broadcast")
-            dims.append(b if a == 1 else a)
-        result = tuple(dims)
-    return result
+# -- an op's inputs ---------------------------------------------------------------------------
+def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type | None]:
+    """``inputs`` as Nodes (numbers become constants), and the class of the node an op
+    builds from them: the class of the first eager input when every other input is eager or
+    a constant (EagerNode for constants only); None (a symbolic node) when any input is
+    symbolic."""
+    found = None
+    symbolic = False
+    converted = None
+    for k, x in enumerate(inputs):
+        if x.__class__ is not Node and not isinstance(x, EagerNode):  # 2 in 2 * x: a constant
+            if converted is None:
+                converted = list(inputs)
+            x = converted[k] = as_node(x, op_name, k)
+        if x.__class__ is Node:
+            if x._operation is not CONSTANT:
+                symbolic = True
+        elif found is None:
+            found = x.__class__
+    if converted is not None:
+        inputs = tuple(converted)
+    if symbolic:
+        return inputs, None
+    return inputs, found or EagerNode  # constants only: folded at once
 
 
-def reduce_target(node: Node) -> Any:
-    """What ``sum_to_shape``/``broadcast_to``/``reshape`` should aim for to match ``node``:
-    its static shape when known, else the node itself (its value's shape, read at run time)."""
-    shape = static_shape(node)
-    return node if shape is None or isinstance(shape, TupleShape) else shape
-
-
-class ElementwiseOp(Op):
-    """An op applied element by element, broadcasting its inputs like numpy.
-
-    Subclasses define ``compute`` and ``partials`` (∂v/∂xᵢ as graph nodes, or the symbolic
-    :data:`ZERO`, :data:`ONE`, :data:`MINUS_ONE`); ``vjp`` (v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ, summed back to
-    each input's shape) and ``jvp`` (v̇ⱼ = Σᵢ v̇ᵢ ∂vⱼ/∂vᵢ) follow from them, so a subclass that
-    defines ``vjp`` or ``jvp`` is refused: subclass :class:`Op` to write the rules yourself.
-    """
-
-    #: False for ops whose inputs all have the output's shape (add_n): nothing to reduce.
-    broadcasting: bool = True
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        for rule in ("vjp", "jvp"):
-            if rule in cls.__dict__:
-                raise GraphError(
-                    f"{cls.__name__} defines {rule}, but an ElementwiseOp derives vjp and jvp "
-                    "from its partials (which the walkthroughs show as ∂vⱼ/∂vᵢ): define "
-                    f"partials(node) instead, or subclass vz.Op to write {rule} yourself"
-                )
-
-    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
-        """The local partial derivatives ∂node/∂input as graph nodes (or ZERO, ONE,
-        MINUS_ONE), one per input."""
-        raise RuleNotDefinedError(f"op {self.name!r} defines no partials")
-
-    def infer_shape(self, shapes, attrs):
-        first = shapes[0] if shapes else ()
-        kind = first.__class__
-        if kind is tuple or first is None:  # hot: inputs of one array shape, or all unknown
-            for s in shapes:
-                if s.__class__ is not kind or s != first:
-                    break
-            else:
-                return first
-        if any(isinstance(s, TupleShape) for s in shapes):
-            raise ShapeError(
-                f"{self.name} takes arrays, not tuple values (add tuple values "
-                "with vz.add_n; read an element with vz.tuple_get)"
-            )
-        return broadcast_shapes(*shapes)
-
-    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
-        return elementwise_vjp(self, node, adjoint, local_partials(self, node))[0]
-
-    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
-        return elementwise_jvp(self, node, tangents, local_partials(self, node))
-
-
-def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
-    """The partials of elementwise ``op`` at ``node``, checked: one per input, each a Node or
-    a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
-    if op._builtin:  # vizad's own ops state their partials right
-        return op.partials(node)
-    result = list(op.partials(node))
-    if len(result) != len(node.inputs):
-        raise GraphError(
-            f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
-            f"partial(s) for {len(node.inputs)} input(s)"
-        )
-    for k, p in enumerate(result):
-        if p.__class__ is Symbolic or isinstance(p, Node):
-            continue
-        if isinstance(p, (int, float)) and p in _SYMBOLIC:
-            result[k] = _SYMBOLIC[p]
-        else:
-            raise GraphError(
-                f"partials of op {op.name!r} at {node._describe()} gave a "
-                f"{type(p).__name__} for input {k}; expected a Node or "
-                "vz.ZERO / vz.ONE / vz.MINUS_ONE"
-            )
-    return result
-
-
-def times(value: Node, partial: Node | Symbolic) -> Node | None:
-    """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
-    its own), MINUS_ONE a negation, ZERO None (no contribution)."""
-    if partial.__class__ is not Symbolic:  # a Node
-        return _apply_builtin(_ops.mul, (value, partial))
-    if partial == 0:
-        return None
-    return _apply_builtin(_ops.identity if partial == 1 else _ops.neg, (value,))
-
-
-def _apply_builtin(op: ElementwiseOp, inputs: tuple[Node, ...]) -> Node:
-    """``op(*inputs)`` for an elementwise op of vizad's own (mul, identity, neg) that the
-    engine applies to nodes it made (a product by a local partial): straight to the node
-    when every input is a symbolic node of one array shape (or all of unknown shape), the
-    output's shape; through the op's full call (checks, eager evaluation, constant folding)
-    otherwise."""
-    shape = inputs[0]._shape
-    kind = shape.__class__
-    if shape is not None and kind is not tuple:  # a tuple value's shape
-        return op(*inputs)
+def constants_only(inputs: tuple) -> bool:
+    """Whether every input is a constant (the op's node is then computed at once, so that
+    constant parts of a rule, such as 1/3 in the partial of x / 3, never make an eager
+    computation symbolic)."""
     for x in inputs:
-        s = x._shape
-        if x.__class__ is not Node or s.__class__ is not kind or s != shape:
-            return op(*inputs)
-    if constants_only(inputs):  # folded into an eager node by the full call
-        return op(*inputs)
-    return Node(op, inputs, None, None, shape)
+        if x._operation is not CONSTANT:
+            return False
+    return bool(inputs)
 
 
-def elementwise_vjp(
-    op: ElementwiseOp,
-    node: Node,
-    adjoint: Node,
-    partials: Sequence[Node | Symbolic],
-    needed: Sequence[bool] | None = None,
-):
-    """``(partial adjoints reduced to each input's shape, the unreduced ones where a
-    sum_to_shape step was needed, else None)`` of an elementwise node; None for the inputs
-    that ``needed`` (one flag per input) leaves out (their local partials are then never
-    multiplied, so nothing checks their shapes)."""
-    # every product first, then the reductions: the creation order (ids, drawings) stays
-    if needed is None:
-        raw = [times(adjoint, p) for p in partials]
-    else:
-        raw = [times(adjoint, p) if n else None for p, n in zip(partials, needed)]
-    unreduced = [None] * len(raw)
-    if not op.broadcasting:
-        return raw, unreduced
-    reduced = list(raw)
-    for k, x in enumerate(node._inputs):  # a hot path of every reverse pass: one loop
-        r = raw[k]
-        if r is not None and not _has_output_shape(x, node):
-            reduced[k] = _ops.sum_to_shape(r, reduce_target(x))
-            unreduced[k] = r
-    return reduced, unreduced
+# -- the leaves ------------------------------------------------------------------------------
+class VariableOp(Op):
+    """A placeholder whose value comes from the feed dict."""
 
+    name = "variable"
+    arity = 0
 
-def elementwise_jvp(
-    op: ElementwiseOp,
-    node: Node,
-    tangents: Sequence[Node | None],
-    partials: Sequence[Node | Symbolic],
-) -> Node | None:
-    """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape: v̇ᵢ
-    alone (as an identity node) for a partial of 1, v̇ₐ ± v̇ᵦ for two partials of ±1."""
-    terms = [(t, p) for t, p in zip(tangents, partials) if t is not None and p != 0]
-    if not terms:
+    def compute(self, *values, **attrs):  # the executor feeds variables; never called
+        raise GraphError("a Variable's value comes from the feed dict")
+
+    def vjp(self, node, adjoint):
+        return []
+
+    def jvp(self, node, tangents):
         return None
-    if not op.broadcasting:  # add_n: values (tuple values too) of one shape
-        if len(terms) == 1:
-            return times(*terms[0])
-        return _ops.add_n(*(t if p == 1 else times(t, p) for t, p in terms))
-    if len(terms) == 1:
-        total = times(*terms[0])
-    elif len(terms) == 2 and all(p.__class__ is Symbolic for _, p in terms):
-        (ta, pa), (tb, pb) = terms
-        if pa == 1:
-            total = _ops.add(ta, tb) if pb == 1 else _ops.sub(ta, tb)
-        else:
-            total = _ops.sub(tb, ta) if pb == 1 else _ops.neg(_ops.add(ta, tb))
+
+    def latex(self, args, attrs):
+        return "x"
+
+
+class ConstantOp(Op):
+    """A fixed numeric value, held (read-only) in the node's attributes."""
+
+    name = "constant"
+    arity = 0
+    _folds = True
+
+    def compute(self, value, weak=False):
+        return value.item() if weak else value
+
+    def vjp(self, node, adjoint):
+        return []
+
+    def jvp(self, node, tangents):
+        return None
+
+
+VARIABLE = VariableOp()
+CONSTANT = ConstantOp()
+
+_PYTHON_NUMBERS = frozenset({float, int, bool})
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def Variable(name: str, shape: Shape | None = None) -> Node:
+    """An input of the graph, fed at run time. ``shape=None`` means any shape."""
+    if not isinstance(name, str):
+        raise NodeTypeError(f"Variable name must be a str, got {type(name).__name__} {name!r}")
+    if shape is not None:
+        shape = _as_shape(shape, f"Variable {name!r}")
+    name = printable(name)  # what XML, DOT and UTF-8 cannot carry, as visible escapes
+    return Node(VARIABLE, (), {"shape": shape}, name=name, shape=shape)
+
+
+def constant(value: Any, name: str | None = None) -> Node:
+    """A constant node holding a (read-only copy of a) numeric value.
+
+    A Python number is *weakly typed*, as in NumPy 2 and JAX: ``x * 2.0`` keeps the float type
+    of ``x`` (float32 stays float32) and ``x + 1`` keeps an integer type. A numpy scalar or
+    array keeps its own dtype and takes part in type promotion as numpy says.
+    """
+    if name is not None and not isinstance(name, str):
+        raise NodeTypeError(f"constant: name must be a str, got {type(name).__name__}")
+    if name is not None:
+        name = printable(name)
+    if type(value) in _PYTHON_NUMBERS:  # the common case: a literal in an expression
+        if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
+            shown = f"{str(value)[:12]}…" if len(str(value)) > 16 else str(value)
+            raise GraphError(
+                f"constant {shown} ({len(str(abs(value)))} digits): integers beyond 64 bits "
+                "are not supported; write it as a float if that is what you mean"
+            )
+        array = _weak_array(value)
+        attrs = {"value": array, "weak": True}
     else:
-        total = _ops.add_n(*(t if p == 1 else times(t, p) for t, p in terms))
-    return broadcast_tangent(total, node, tangents)
+        array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
+        if isinstance(array, tuple):
+            raise GraphError("constant: tuple values are built with vz.make_tuple")
+        array = array.copy()
+        array.setflags(write=False)
+        attrs = {"value": array}
+    return Node(CONSTANT, (), attrs, name=name, shape=array.shape)
 
 
-def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) -> Node:
-    """Broadcast a tangent to the shape of ``node`` unless it provably has it already: when
-    every input has a tangent, or one input with a tangent provably has the output's shape."""
-    if all(t is not None for t in tangents) or any(
-        t is not None and _has_output_shape(x, node) for x, t in zip(node.inputs, tangents)
+_WEAK_ARRAYS: dict[tuple[type, Any], np.ndarray] = {}
+
+
+def _weak_array(value: int | float | bool) -> np.ndarray:
+    """The read-only array of a Python number, shared by the constants of that number (a
+    literal such as the 1 of tanh's partial 1 − v² is made again and again). Zeros and NaNs
+    are not shared: 0.0 == -0.0 and nan != nan would mix up their keys."""
+    shared = value and value == value
+    key = (value.__class__, value)
+    array = _WEAK_ARRAYS.get(key) if shared else None
+    if array is None:
+        array = np.array(value)
+        array.setflags(write=False)
+        if shared and len(_WEAK_ARRAYS) < 1024:  # literals of a program: a bounded few
+            _WEAK_ARRAYS[key] = array
+    return array
+
+
+def constant_value(node: Node) -> Any:
+    """The value a constant node gives: its array, or for a weakly typed Python number the
+    number itself (so that numpy keeps the other operand's dtype)."""
+    attrs = node.attrs
+    value = attrs["value"]
+    return value.item() if attrs.get("weak") else value
+
+
+def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
+    """``value`` itself if it is a Node; a constant for a number or numeric array."""
+    if isinstance(value, Node):
+        return value
+    if type(value) in _PYTHON_NUMBERS:
+        return constant(value)
+    if isinstance(value, (numbers.Number, np.ndarray, np.generic)) or (
+        isinstance(value, (list, tuple)) and not isinstance(value, str)
     ):
-        return total
-    return _ops.broadcast_to(total, reduce_target(node))
+        try:
+            return constant(value)
+        except GraphError:
+            pass
+    adopted = adapters.adopt(value)  # a node of another engine, read by its adapter
+    if isinstance(adopted, Node):
+        return adopted
+    raise NodeTypeError(
+        f"{op_name}: input {position} is a {type(value).__name__} ({value!r:.60}); "
+        f"expected a Node, a number or a numeric numpy array"
+    )
 
 
-def _has_output_shape(x: Node, node: Node) -> bool:
-    """Whether input ``x`` of an elementwise ``node`` provably has the output's shape."""
-    if len(node._inputs) == 1:  # one input: nothing to broadcast against
-        return True
-    x_shape, out_shape = x._shape, node._shape
-    if x_shape is None or out_shape is None:  # known from an evaluation, if at all
-        x_shape, out_shape = static_shape(x), static_shape(node)
-    if x_shape is not None:
-        return x_shape == out_shape
-    # broadcasting against scalars never changes x's shape
-    return all(static_shape(o) == () for o in node.inputs if o is not x)
+def tensor(
+    value: Any, name: str | None = None, requires_grad: bool = True, dtype: Any = None
+) -> EagerNode:
+    """An eager leaf holding a copy of ``value`` (a number, a nested list or a numpy array)::
+
+        x = vz.tensor(2.0, name="x")
+        y = vz.log(x) + x * 3.0
+        y.value            # array(6.693...)
+        y.backward()
+        x.grad.value       # 3.5
+
+    ``requires_grad=True`` (the default) makes it an input that gradients flow to (it needs a
+    floating-point value, as in PyTorch); ``False`` a constant. ``dtype`` converts the value
+    (``dtype="float32"``).
+    """
+    if name is not None and not isinstance(name, str):
+        raise NodeTypeError(f"vz.tensor: name must be a str, got {type(name).__name__}")
+    if name is not None:
+        name = printable(name)
+    what = f"vz.tensor {name!r}" if name else "vz.tensor"
+    if isinstance(value, Node):
+        raise NodeTypeError(f"{what}: the value is a Node already ({value._describe()})")
+    array = _numeric_array(value, what, FeedError)
+    if isinstance(array, tuple):
+        raise NodeTypeError(f"{what}: tuple values are built with vz.make_tuple of tensors")
+    try:
+        array = np.array(array, dtype=dtype)  # a copy, as torch.tensor makes
+    except (TypeError, ValueError) as exc:
+        raise NodeTypeError(f"{what}: cannot convert the value to dtype {dtype!r}: {exc}") from None
+    if array.dtype.kind not in "biufc":
+        raise NodeTypeError(f"{what}: dtype {array.dtype} is not numeric")
+    if requires_grad and array.dtype.kind not in "fc":
+        raise NodeTypeError(
+            f"{what}: only floating-point values can require gradients, got dtype "
+            f"{array.dtype} (write the numbers with a decimal point, pass dtype=float, "
+            "or pass requires_grad=False)"
+        )
+    return leaf(array, name, bool(requires_grad))
 
 
-from . import ops as _ops  # noqa: E402
+def leaf(
+    value: Any, name: str | None = None, requires_grad: bool = True, cls: type = EagerNode
+) -> EagerNode:
+    """An eager leaf of class ``cls`` holding ``value`` (an array, not copied): a Variable-like
+    input when ``requires_grad`` (``wrt`` of gradients and traces by default), else a
+    constant."""
+    if requires_grad:
+        shape = shape_of(value)
+        return cls._leaf(VARIABLE, {"shape": shape}, value, name, True)
+    return cls._leaf(CONSTANT, {"value": value}, value, name, False)
+
+
+def _detach(self: EagerNode) -> EagerNode:
+    """A new leaf with the same value that requires no gradient."""
+    return leaf(self._value, None, False, type(self))
+
+
+# An eager node's detach() makes a constant leaf, which this module defines.
+EagerNode.detach = _detach

@@ -13,11 +13,15 @@ import weakref
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
 
+from .eager import EagerNode
 from .errors import GraphError, ShapeError
+from .extension import AdjointRole, alive, extending
 from .graph import as_node_list, ranked_order
-from .node import Node, as_node, extending, static_shape
-from .op import ElementwiseOp, Symbolic, elementwise_vjp, local_partials
+from .node import Node, static_shape
+from .op import VARIABLE, as_node
 from .ops import add_n, ones_like, zeros_like
+from .ops.derivation import elementwise_vjp
+from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
 from .tree import shapes_conflict
 
 __all__ = [
@@ -48,23 +52,6 @@ class Partial(NamedTuple):
     unreduced: Node | None = None
 
 
-class AdjointRole(NamedTuple):
-    """What a node made by a graph extension computes, for drawings.
-
-    ``kind`` is "seed" (v̄ of the output), "adjoint" (the sum v̄ᵢ), "partial" (v̄ᵢ→ⱼ),
-    "unreduced" (v̄ⱼ ∂vⱼ/∂vᵢ before a sum-to-shape step) or "local" (∂vⱼ/∂vᵢ); in forward
-    mode "seed" (v̇ of a seeded input), "tangent" (v̇ᵢ) or "local".
-    """
-
-    kind: str
-    #: vᵢ, the forward node this is about.
-    of: Node
-    #: vⱼ for partials, unreduced partials and locals; None otherwise.
-    consumer: Node | None = None
-    #: The position of vᵢ among vⱼ's inputs (``v₁ × v₁`` has a partial for each).
-    index: int = 0
-
-
 class Adjoints:
     """The record of one reverse-mode extension of a graph (see :func:`build_adjoints`).
 
@@ -93,7 +80,7 @@ class Adjoints:
     @property
     def seed(self) -> Node | None:
         """v̄ of the output (the ones_like node, or the seed given)."""
-        return _alive(self._seed)
+        return alive(self._seed)
 
     @property
     def gradients(self) -> list[Node | None]:
@@ -103,7 +90,7 @@ class Adjoints:
 
     def adjoint(self, node: Node) -> Node | None:
         """The node computing v̄ for forward node ``node`` (None: no path to the output)."""
-        return _alive(self._adjoint.get(node))
+        return alive(self._adjoint.get(node))
 
     def partials(self, node: Node) -> tuple[Partial, ...]:
         """The partial adjoints v̄ᵢ→ⱼ of forward node ``node``, one per consumer edge."""
@@ -190,18 +177,13 @@ class Adjoints:
         )
 
 
-def _alive(ref):
-    """What a weak reference (or None, or a plain value such as ONE) refers to now."""
-    return ref() if ref.__class__ is weakref.ref else ref
-
-
 def _alive_partials(entries: list[tuple]):
     """The record's entries (consumer, index, node, local, unreduced; nodes by weak
     reference) as Partials, for the partial adjoint nodes still alive."""
     for consumer, index, ref, local, unreduced in entries:
         made = ref()
         if made is not None:
-            yield Partial(consumer, index, made, _alive(local), _alive(unreduced))
+            yield Partial(consumer, index, made, alive(local), alive(unreduced))
 
 
 def build_adjoints(
@@ -344,3 +326,26 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
                 f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}"
             )
     return grads, locals_, unreduced
+
+
+def backward(node: EagerNode, seed: Any = None) -> None:
+    """Extend the graph with adjoint nodes (exactly as :func:`gradients`) and add the gradient
+    to ``.grad`` of every ``requires_grad`` leaf that the eager ``node`` depends on.
+
+    ``seed`` is v̄ of the node (default ones: the gradient of the sum of its entries)."""
+    if not node._requires_grad:
+        raise GraphError(
+            f"backward() of {node._describe()}: it does not depend on any leaf that "
+            "requires a gradient (vz.tensor(..., requires_grad=True))"
+        )
+    leaves = [
+        n
+        for n in ranked_order(node)
+        if n.__class__ is not Node and n._operation is VARIABLE and n._requires_grad
+    ]
+    for leaf, g in zip(leaves, gradients(node, leaves, seed)):
+        leaf._grad = g if leaf._grad is None else leaf._grad + g
+
+
+# An eager node's backward() is reverse mode on its graph.
+EagerNode.backward = backward

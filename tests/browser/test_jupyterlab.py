@@ -389,7 +389,7 @@ def _long_trace(size: int):
     while len(nodes) < size:
         a, b = rng.integers(max(0, len(nodes) - 20), len(nodes), 2)
         nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
-    return vz.trace_reverse(vz.add_n(*nodes[-6:]), xs, {x: 0.3 for x in xs})
+    return vz.trace_reverse(vz.ops.add_n(*nodes[-6:]), xs, {x: 0.3 for x in xs})
 
 
 def test_exported_page_of_a_long_walkthrough(browser, tmp_path, page_errors):
@@ -415,7 +415,7 @@ def test_exported_page_of_a_long_walkthrough(browser, tmp_path, page_errors):
             f"{opened:.2f} s (target <= 2 s), last step in {last * 1e3:.0f} ms (target <= 100 ms)"
         )
         assert opened < 2.0 and last < 1.0
-        item = vz.Layout(trace, "adjoint").scene.ids[trace.steps[-1].node]
+        item = vz.render.Layout(trace, "adjoint").scene.ids[trace.steps[-1].node]
         assert _current_in_view(page, item)
         page.close()
     context.close()
@@ -492,7 +492,7 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
 
     trace = vz.examples.mlp()
     path = vz.export_html(trace, tmp_path / "mlp.html")
-    scene = vz.Layout(trace, "adjoint").scene
+    scene = vz.render.Layout(trace, "adjoint").scene
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())
     page.goto(path.as_uri())

@@ -1,54 +1,19 @@
-"""Every built-in op, as a function that builds a node."""
+"""Every built-in op, as a function that builds a node.
 
-from .leaves import CONSTANT, VARIABLE
-from .arithmetic import add, add_n, div, identity, mul, neg, power, sub
-from .elementary import cos, exp, heaviside, log, relu, sigmoid, sin, sqrt, tanh
-from .tensor import (
-    broadcast_to,
-    expand_dims,
-    matmul,
-    mean,
-    reshape,
-    size,
-    sum,
-    sum_to_shape,
-    transpose,
-)
-from .nn import log_softmax
-from .structure import make_tuple, ones_like, tuple_get, zeros_like
+One module a family: :mod:`~vizad.ops.elementwise` (the protocol of ops that state their local
+partial derivatives) and :mod:`~vizad.ops.derivation` (the rules that follow from them),
+:mod:`~vizad.ops.arithmetic` (with Node's operators), :mod:`~vizad.ops.elementary`,
+:mod:`~vizad.ops.tensor`, :mod:`~vizad.ops.nn` and :mod:`~vizad.ops.structure` (tuples).
+Each module's ``__all__`` lists its ops; this package's is their union.
+"""
 
-__all__ = [
-    "add",
-    "sub",
-    "mul",
-    "div",
-    "neg",
-    "power",
-    "identity",
-    "add_n",
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "relu",
-    "sqrt",
-    "heaviside",
-    "matmul",
-    "transpose",
-    "reshape",
-    "sum",
-    "mean",
-    "broadcast_to",
-    "sum_to_shape",
-    "expand_dims",
-    "size",
-    "log_softmax",
-    "ones_like",
-    "zeros_like",
-    "make_tuple",
-    "tuple_get",
-    "VARIABLE",
-    "CONSTANT",
-]
+from . import arithmetic, derivation, elementary, nn, structure, tensor
+from .arithmetic import *  # noqa: F403
+from .elementary import *  # noqa: F403
+from .tensor import *  # noqa: F403
+from .nn import *  # noqa: F403
+from .structure import *  # noqa: F403
+
+__all__ = arithmetic.__all__ + elementary.__all__ + tensor.__all__ + nn.__all__ + structure.__all__
+
+del derivation  # imported for what it sets up: ElementwiseOp's derived rules

@@ -9,7 +9,8 @@ import numpy as np
 
 from ..errors import GraphError, NodeTypeError, ShapeError
 from ..node import Node
-from ..op import MINUS_ONE, ONE, ZERO, ElementwiseOp, register
+from ..op import register
+from .elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp
 from ..tree import merge_shapes, shapes_conflict
 from .. import tree
 
@@ -245,3 +246,19 @@ def add_n(*nodes) -> Node:
     if not nodes:
         raise GraphError("add_n needs at least one input")
     return _ADD_N(*nodes)
+
+
+# -- Node's operators: x + y is add(x, y), and so on ---------------------------------------
+def _operator(op, reflected: bool = False):
+    """A Node method applying ``op`` to the node and the other operand."""
+    if reflected:
+        return lambda self, other: op(other, self)
+    return lambda self, other: op(self, other)
+
+
+Node.__add__, Node.__radd__ = _operator(add), _operator(add, reflected=True)
+Node.__sub__, Node.__rsub__ = _operator(sub), _operator(sub, reflected=True)
+Node.__mul__, Node.__rmul__ = _operator(mul), _operator(mul, reflected=True)
+Node.__truediv__, Node.__rtruediv__ = _operator(div), _operator(div, reflected=True)
+Node.__pow__ = _operator(power)
+Node.__neg__ = lambda self: neg(self)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..op import ZERO, ElementwiseOp, register
+from ..op import register
+from .elementwise import ZERO, ElementwiseOp
 from ..tree import floating_dtype
 from .arithmetic import div, mul, neg, sub
 

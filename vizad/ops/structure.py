@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tree
-from ..errors import GraphError, ShapeError
+from ..errors import GraphError, NodeTypeError, ShapeError
 from ..node import Node, static_shape
 from ..tree import TupleShape
 from ..op import Op, register
@@ -134,3 +134,13 @@ def tuple_get(t, index: int) -> Node:
     if not isinstance(index, (int, np.integer)):
         raise GraphError(f"tuple_get: index must be an int, got {index!r}")
     return _TUPLE_GET(t, index=int(index))
+
+
+def _getitem(self: Node, index) -> Node:
+    if isinstance(index, int):
+        return tuple_get(self, index)
+    raise NodeTypeError(f"{self._describe()}: only integer indexing of tuple values is supported")
+
+
+# t[i] reads element i of a tuple value
+Node.__getitem__ = _getitem

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..node import Node, _as_shape, static_shape
-from ..op import Op, broadcast_shapes, reduce_target, register
+from ..op import Op, register
+from .elementwise import broadcast_shapes, reduce_target
 from ..tree import floating_dtype
 from .arithmetic import add, div
 
@@ -524,3 +525,8 @@ def expand_dims(a, axis) -> Node:
 def size(a, axis=None) -> Node:
     """The number of elements of ``a`` over ``axis`` (all when None), as a float node."""
     return _SIZE(a, axis=_axes(axis, "size"))
+
+
+# x @ y is matmul(x, y)
+Node.__matmul__ = lambda self, other: matmul(self, other)
+Node.__rmatmul__ = lambda self, other: matmul(other, self)

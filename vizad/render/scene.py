@@ -27,7 +27,7 @@ from ..errors import ArgumentError
 from ..forward import Tangents
 from ..graph import as_node_list, ranked_order
 from ..node import Node, static_shape
-from ..ops import CONSTANT, VARIABLE
+from ..op import CONSTANT, VARIABLE
 from ..tree import TupleShape
 from ..text import check_decimals, format_number, format_value, latex_to_text
 from ..eager import EagerNode

@@ -10,12 +10,12 @@ import numpy as np
 
 from .._gc import gc_paused
 from ..executor import Executor, check_derived_shapes, check_floating, evaluate_into
-from ..foreign import adopt_feed
+from ..adapters import adopt_feed
 from ..forward import build_tangents
 from ..graph import as_node_list, rank
-from ..node import Node, as_node, shape_of
-from ..tree import floating_dtype, tree_map
-from ..ops import CONSTANT, VARIABLE
+from ..node import Node
+from ..op import CONSTANT, VARIABLE, as_node
+from ..tree import floating_dtype, shape_of, tree_map
 from ..reverse import build_adjoints
 from ..text import check_decimals
 from .names import Names

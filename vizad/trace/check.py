@@ -15,15 +15,17 @@ import numpy as np
 from ..errors import RuleNotDefinedError, StepNotFoundError
 from ..executor import Executor
 from ..forward import jvp
-from ..gradcheck import (
+from ..numerical import (
     central_derivative,
     default_tolerances,
     gradcheck,
     numerical_gradient,
     value_node,
 )
-from ..node import Node, Variable, constant
+from ..node import Node
+from ..op import Variable, constant
 from ..ops import make_tuple
+from ..text import format_value
 from ..tree import inner, leaves, max_abs, random_like
 from .records import CheckFailure
 
@@ -83,8 +85,6 @@ def _expected_beside_got(trace, node: Node, inputs: list[Any], k: int, decimals:
     """ "; v̄₃→₄ = got, should be expected": the partial adjoint that ``node``'s vjp passed
     to input ``k`` in the walkthrough, and what central differences of its op give at the
     walkthrough's adjoint of ``node``."""
-    from ..text import format_value  # noqa: PLC0415
-
     step = trace.step_of(node.inputs[k])
     contribution = next(
         (c for c in step.contributions if c.consumer is node and c.index == k), None

@@ -37,7 +37,7 @@ from ..forward import Tangents
 from ..graph import number_ranked, topo_sort
 from ..eager import EagerNode
 from ..node import Node
-from ..ops import CONSTANT, VARIABLE
+from ..op import CONSTANT, VARIABLE
 from ..text import BAR, DOT, format_value, latex_name, latex_value, subscript, superscript
 
 __all__ = ["Name", "Names"]

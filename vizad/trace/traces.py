@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import ArgumentError, StepNotFoundError
 from ..node import Node
 from ..tree import as_array
-from ..reverse import AdjointRole
+from ..extension import AdjointRole
 from ..text import format_value, latex_to_text, latex_value
 from .derivation import Derivation, forward_line, reverse_line
 from .display import html_table, text_table

@@ -25,6 +25,7 @@ from ...eager import EagerNode
 from ...errors import GraphError, NodeTypeError
 from ...graph import ranked_order
 from ...node import Node
+from ...op import leaf
 from ...reverse import build_adjoints, local_adjoints
 from ...text import printable
 
@@ -54,7 +55,7 @@ class Value(EagerNode):
             )
         if not isinstance(label, str):
             raise NodeTypeError(f"Value.label must be a str, got {type(label).__name__}")
-        return cls._leaf(np.asarray(data), printable(label) or None, True)
+        return leaf(np.asarray(data), printable(label) or None, True, cls)
 
     def __init__(self, data=None, _children=(), _op="", label=""):
         pass  # made in __new__ (leaves) or by the ops (everything else)
@@ -163,7 +164,7 @@ class Value(EagerNode):
         inputs' grads (the lecture calls it node by node)."""
         if not self._inputs:
             return
-        seed = EagerNode._leaf(np.asarray(self._grad, dtype=float), None, False)
+        seed = leaf(np.asarray(self._grad, dtype=float), None, False)
         for node, partial in zip(self._inputs, local_adjoints(self, seed)):
             if partial is not None and isinstance(node, Value):
                 node._grad = node._grad + partial._value.item()

@@ -14,7 +14,9 @@ from ...errors import GraphError, NodeTypeError
 from ...graph import post_order
 from ...node import Node, static_shape
 from ...op import Op as _VizadOp
+from ...op import leaf
 from ...reverse import build_adjoints
+from ...text import latex_name
 
 __all__ = [
     "Op",
@@ -97,8 +99,6 @@ class Op(_VizadOp):
         return [f"{k}={v}" for k, v in vars(self).items() if not k.startswith("_")]
 
     def latex(self, args, attrs) -> str:
-        from ...text import latex_name  # noqa: PLC0415
-
         shown = [*args, *(latex_name(p) for p in self.parameters())]
         return rf"\operatorname{{{self.name}}}\left({', '.join(shown)}\right)"
 
@@ -131,7 +131,7 @@ class Tensor(EagerNode):
                 ) from None
         if data.dtype.kind not in "biufc":
             raise NodeTypeError(f"needle Tensor: dtype {data.dtype} is not numeric")
-        return cls._leaf(data, None, bool(requires_grad))
+        return leaf(data, None, bool(requires_grad), cls)
 
     def __init__(self, array=None, *, device=None, dtype=None, requires_grad=True, **kwargs):
         pass  # made in __new__
@@ -162,7 +162,7 @@ class Tensor(EagerNode):
     def make_const(data, requires_grad=False) -> Tensor:
         if isinstance(data, Tensor):
             data = data.realize_cached_data()
-        return Tensor._leaf(data, None, requires_grad)
+        return leaf(data, None, requires_grad, Tensor)
 
     # -- needle's fields -------------------------------------------------------------------
     @property
@@ -208,9 +208,8 @@ class Tensor(EagerNode):
         return Tensor.make_const(self._value)
 
     def backward(self, out_grad=None) -> None:
-        from . import init  # noqa: PLC0415
-
-        out_grad = out_grad if out_grad else init.ones(*self.shape, dtype=self.dtype)
+        if not out_grad:  # init.ones(*self.shape, dtype=self.dtype), as needle writes it
+            out_grad = Tensor.make_const(numpy.ones(self.shape, dtype=self.dtype))
         compute_gradient_of_variables(self, out_grad)
 
     def __repr__(self) -> str:

@@ -4,7 +4,8 @@ draw and step them.
 A 599W-style node has ``inputs`` (a list of nodes), ``op`` (an object with ``compute(node,
 input_vals)`` and ``gradient(node, output_grad)``), ``name`` and ``const_attr``: the
 assignment's skeleton (:mod:`vizad.compat.autodiff`) and a student's own engine written from
-it. :func:`adopt` gives the vizad node that stands for such a node: input-less nodes become
+it. This module registers :func:`adopt` as an adapter (:mod:`vizad.adapters`), so such
+nodes work wherever vizad's own do. :func:`adopt` gives the vizad node that stands for such a node: input-less nodes become
 Variables of the same name; every other node becomes a node of a :class:`ForeignOp` that runs
 the foreign op's own ``compute``, and whose reverse rule calls the foreign op's own
 ``gradient`` and adopts the nodes it returns (so the adjoint graph vizad draws is the one the
@@ -17,11 +18,13 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from .errors import GraphError, NodeTypeError
-from .node import Node, Variable
-from .op import Op
+from .. import adapters
+from ..errors import GraphError, NodeTypeError
+from ..node import Node
+from ..op import Op, Variable
+from ..text import latex_name
 
-__all__ = ["is_foreign", "adopt", "adopt_feed", "ForeignOp"]
+__all__ = ["is_foreign", "adopt", "ForeignOp"]
 
 _ADOPTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _OPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -66,8 +69,6 @@ class ForeignOp(Op):
         return [None if g is None else _adopt(g, given) for g in grads]
 
     def latex(self, args, attrs) -> str:
-        from .text import latex_name  # noqa: PLC0415
-
         foreign = attrs["foreign"]
         extra = [] if foreign.const_attr is None else [latex_name(str(foreign.const_attr))]
         for flag in ("matmul_attr_trans_A", "matmul_attr_trans_B"):
@@ -106,13 +107,6 @@ def adopt(obj: Any) -> Node:
     return _adopt(obj, {})
 
 
-def adopt_feed(feed):
-    """A feed dict with foreign keys replaced by the vizad nodes that stand for them."""
-    if not feed:
-        return feed
-    return {adopt(k) if is_foreign(k) else k: v for k, v in feed.items()}
-
-
 def _adopt(root: Any, given: dict[int, Node]) -> Node:
     """Adopt ``root`` and everything it depends on (iteratively); ``given`` maps ids of
     foreign nodes to vizad nodes that stand for them in this call only."""
@@ -139,3 +133,6 @@ def _adopt(root: Any, given: dict[int, Node]) -> Node:
             vizad = _op_for(node.op)(*args, foreign=node)
         _ADOPTED[node] = vizad
     return given.get(id(root)) or _ADOPTED[root]
+
+
+adapters.register_adapter(is_foreign, adopt)

@@ -16,7 +16,8 @@ import numpy as np
 
 from .errors import ArgumentError, ShapeError
 from .forward import jvp
-from .node import Node, as_node, constant, static_shape
+from .node import Node, static_shape
+from .op import as_node, constant
 from .ops import add_n, reshape
 from .reverse import gradients
 from .tree import TupleShape

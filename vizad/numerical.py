@@ -34,8 +34,9 @@ import numpy as np
 from .errors import ArgumentError, FeedError, GradcheckError, ShapeError
 from .executor import Executor
 from .graph import as_node_list
-from .node import Node, constant
-from .ops import VARIABLE, make_tuple
+from .node import Node
+from .op import VARIABLE, constant
+from .ops import make_tuple
 from .reverse import gradients
 from .tree import inner, leaves, random_like, shape_of
 
