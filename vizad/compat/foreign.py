@@ -5,8 +5,8 @@ A 599W-style node has ``inputs`` (a list of nodes), ``op`` (an object with ``com
 input_vals)`` and ``gradient(node, output_grad)``), ``name`` and ``const_attr``: the
 assignment's skeleton (:mod:`vizad.compat.autodiff`) and a student's own engine written from
 it. This module registers :func:`adopt` as an adapter (:mod:`vizad.adapters`), so such
-nodes work wherever vizad's own do. :func:`adopt` gives the vizad node that stands for such a node: input-less nodes become
-Variables of the same name; every other node becomes a node of a :class:`ForeignOp` that runs
+nodes work wherever vizad's own do. :func:`adopt` gives the vizad node that stands for
+such a node: input-less nodes become Variables of the same name; every other node becomes a node of a :class:`ForeignOp` that runs
 the foreign op's own ``compute``, and whose reverse rule calls the foreign op's own
 ``gradient`` and adopts the nodes it returns (so the adjoint graph vizad draws is the one the
 foreign rules build). Nothing of the foreign graph is modified; the same foreign node always
