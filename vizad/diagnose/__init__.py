@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArgumentError
-from .graph import post_order
-from .text import escape as escape_html
+from ..errors import ArgumentError
+from ..graph import post_order
+from ..text import escape as escape_html
 
 __all__ = ["diagnose", "Diagnosis", "Problem"]
 
@@ -114,7 +114,7 @@ class Diagnosis:
                 f"the stepper reads CSE 599W-style graphs; this one is {self.style}-style "
                 "(draw it with vizad.compat's API to step through it)"
             )
-        from .widget import step  # noqa: PLC0415
+        from ..widget import step  # noqa: PLC0415
 
         y, wrt, feed = self._graph
         return step(y, wrt, feed)
