@@ -42,6 +42,7 @@ from .tree import inner, leaves, random_like, shape_of
 
 __all__ = [
     "numerical_gradient",
+    "numerical_vjp",
     "gradcheck",
     "GradcheckReport",
     "DirectionCheck",
@@ -128,9 +129,20 @@ def central_derivative(
 
 
 class _Objective:
-    """f(values of wrt) = ⟨w, y⟩, the rest of the feed held fixed, evaluated in float64."""
+    """f(xs) = ⟨w, fn(xs)⟩ (Σ fn(xs) without w) for a function of a list of arrays, around
+    ``point``, evaluated in float64."""
 
-    def __init__(self, y: Node, wrt: list[Node], feed: Mapping[Node, Any], cotangent: Any):
+    def __init__(self, fn: Callable[[list[np.ndarray]], Any], point: list, cotangent: Any):
+        self.fn, self.cotangent = fn, cotangent
+        self.point = [np.array(p, dtype=np.float64) for p in point]
+        #: The scale of each entry: steps are relative to it (never below 1e-2).
+        self.scale = [np.maximum(np.abs(p), 1e-2) for p in self.point]
+
+    @classmethod
+    def of_graph(
+        cls, y: Node, wrt: list[Node], feed: Mapping[Node, Any], cotangent: Any
+    ) -> _Objective:
+        """f(values of wrt) = ⟨w, y⟩, the rest of the feed held fixed."""
         for w in wrt:
             if w.op is not VARIABLE:
                 raise FeedError(
@@ -138,16 +150,17 @@ class _Objective:
                 )
             if w not in feed:
                 raise FeedError(f"Variable {w.name!r} is not in the feed dict")
-        self.executor = Executor([y])
-        self.wrt, self.base, self.cotangent = wrt, dict(feed), cotangent
-        self.point = [np.array(feed[w], dtype=np.float64) for w in wrt]
-        #: The scale of each entry: steps are relative to it (never below 1e-2).
-        self.scale = [np.maximum(np.abs(p), 1e-2) for p in self.point]
+        executor, base = Executor([y]), dict(feed)
+
+        def run(values: list[np.ndarray]) -> Any:
+            base.update(zip(wrt, values))
+            return executor.run(base)[0]
+
+        return cls(run, [feed[w] for w in wrt], cotangent)
 
     def __call__(self, values: list[np.ndarray]) -> float:
-        self.base.update(zip(self.wrt, values))
         with np.errstate(all="ignore"):  # probes outside the domain give NaN: a smaller step
-            out = self.executor.run(self.base)[0]
+            out = self.fn(values)
         if self.cotangent is None:
             return float(sum(np.sum(leaf, dtype=np.float64) for leaf in leaves(out)))
         return inner(self.cotangent, out)
@@ -177,7 +190,23 @@ def numerical_gradient(
     where y is not differentiable gets the central estimate (the mean of the one-sided
     slopes)."""
     wrt = as_node_list(wrt, "numerical_gradient: wrt")
-    f = _Objective(y, wrt, feed, cotangent)
+    return _entry_by_entry(_Objective.of_graph(y, wrt, feed, cotangent), eps)
+
+
+def numerical_vjp(
+    fn: Callable[[list[np.ndarray]], Any],
+    xs: list,
+    cotangent: Any = None,
+    eps: float = _FIRST_STEP,
+) -> list[np.ndarray]:
+    """∂⟨cotangent, fn(xs)⟩ / ∂xs[k] (∂ sum(fn(xs)) / ∂xs[k] without one) for each array xs[k],
+    by the central differences of :func:`numerical_gradient`, for any function of a list of
+    arrays (:func:`vizad.diagnose` differentiates a student's own compute with it)."""
+    return _entry_by_entry(_Objective(fn, xs, cotangent), eps)
+
+
+def _entry_by_entry(f: _Objective, eps: float) -> list[np.ndarray]:
+    """The gradient of f, one central derivative per entry of its inputs."""
     result = [np.zeros_like(p) for p in f.point]
     for k, index, direction, scale in f.entries():
         result[k][index] = central_derivative(f.along(direction), first_step=eps).value / scale
@@ -284,7 +313,7 @@ def gradcheck(
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     analytic = [np.asarray(g, dtype=np.float64) for g in analytic]
-    f = _Objective(y, wrt, feed, cotangent)
+    f = _Objective.of_graph(y, wrt, feed, cotangent)
     ok = True
 
     checks = []

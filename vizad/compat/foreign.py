@@ -6,9 +6,9 @@ input_vals)`` and ``gradient(node, output_grad)``), ``name`` and ``const_attr``:
 assignment's skeleton (:mod:`vizad.compat.autodiff`) and a student's own engine written from
 it. This module registers :func:`adopt` as an adapter (:mod:`vizad.adapters`), so such
 nodes work wherever vizad's own do. :func:`adopt` gives the vizad node that stands for
-such a node: input-less nodes become Variables of the same name; every other node becomes a node of a :class:`ForeignOp` that runs
-the foreign op's own ``compute``, and whose reverse rule calls the foreign op's own
-``gradient`` and adopts the nodes it returns (so the adjoint graph vizad draws is the one the
+such a node: input-less nodes become Variables of the same name; every other node becomes
+a node of a :class:`ForeignOp` that runs the foreign op's own ``compute``, and whose reverse
+rule calls the foreign op's own ``gradient`` and adopts the nodes it returns (so the adjoint graph vizad draws is the one the
 foreign rules build). Nothing of the foreign graph is modified; the same foreign node always
 gives the same vizad node.
 """

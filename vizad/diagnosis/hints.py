@@ -1,0 +1,76 @@
+"""What :func:`vizad.diagnose` says about a wrong number or a raised exception: whether two
+gradients agree, a one-line guess at what is wrong with a gradient ("sign flipped", "inputs
+swapped", "looks transposed" …), values printed short, and the student's own line where their
+code raised."""
+
+from __future__ import annotations
+
+import math
+import traceback
+
+import numpy as np
+
+__all__ = ["close", "hint", "shown", "student_frame", "exc_text"]
+
+
+def close(a, b, scale: float) -> bool:
+    """Whether ``a`` and ``b`` have one shape and agree (rtol 1e-4, atol 1e-6 × ``scale``)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-4, atol=1e-6 * scale))
+
+
+def hint(got, expected, others: list, node_flags: str = "") -> str:
+    """A one-line guess at what is wrong with ``got`` (the student's gradient) against
+    ``expected``; ``others`` are the expected gradients of the node's other inputs."""
+    got, expected = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
+    scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
+    if got.shape != expected.shape:
+        if got.T.shape == expected.shape and close(got.T, expected, scale):
+            return "looks transposed" + node_flags
+        if got.ndim == expected.ndim or got.size < expected.size:
+            return (
+                f"has shape {got.shape} where the input has {expected.shape}: summed over the "
+                "wrong axis (or not broadcast back to the input's shape)"
+            )
+        return f"has shape {got.shape} where the input has shape {expected.shape}" + node_flags
+    if close(got, -expected, scale):
+        return "sign flipped"
+    if not np.any(got) and np.any(expected):
+        return "is zero where it should not be"
+    for other in others:
+        if other is not None and close(got, other, scale):
+            return "is another input's gradient: inputs swapped"
+    if got.ndim == 2 and got.shape[0] == got.shape[1] and close(got.T, expected, scale):
+        return "looks transposed" + node_flags
+    mask = np.abs(expected) > 1e-9 * scale
+    if mask.any():
+        ratios = got[mask] / expected[mask]
+        r = float(np.median(ratios))
+        if np.allclose(ratios, r, rtol=1e-4) and r != 0:
+            if math.isclose(r, 0.5, rel_tol=1e-4):
+                return "missing factor 2"
+            if math.isclose(r, 2.0, rel_tol=1e-4):
+                return "an extra factor 2"
+            return f"off by a factor {r:.4g}"
+    return "wrong values"
+
+
+def shown(value) -> str:
+    """A value as a report prints it (4 decimals, long arrays summarised)."""
+    return np.array2string(np.asarray(value), precision=4, threshold=8, separator=", ")
+
+
+def student_frame(exc: BaseException) -> str:
+    """`` (file:line: source)`` of the innermost frame of the traceback outside vizad."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/vizad/" not in f.filename]
+    if not frames:
+        return ""
+    f = frames[-1]
+    line = f": {f.line}" if f.line else ""
+    return f" ({f.filename}:{f.lineno}{line})"
+
+
+def exc_text(exc: BaseException) -> str:
+    """``KeyError: 'x'``, or just ``NotImplementedError`` when it has no message."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

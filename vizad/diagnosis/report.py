@@ -1,0 +1,95 @@
+"""The report of :func:`vizad.diagnose`: each :class:`Problem` found in a student's engine, and
+the :class:`Diagnosis` that lists them, as text and as HTML for a notebook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ArgumentError
+from ..text import escape as escape_html
+from ..widget import step
+
+__all__ = ["Diagnosis", "Problem"]
+
+
+@dataclass
+class Problem:
+    """One thing wrong in the student's engine."""
+
+    #: "compute" (an op's compute raised), "rule" (an op's gradient rule disagrees with
+    #: central differences), "topo_sort", "gradient" (a final gradient is wrong although every
+    #: rule is right: the summing of partial adjoints), "accumulate" (micrograd's _backward
+    #: assigns instead of adding).
+    kind: str
+    #: The node's name (its label, or its place in the graph).
+    node: str
+    #: The op's class (or micrograd's _op text).
+    op: str
+    #: The input whose gradient is wrong (None when not about one input).
+    input: int | None
+    expected: Any
+    got: Any
+    hint: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class Diagnosis:
+    """The report of :func:`diagnose`: ``ok`` when nothing is wrong, else ``problems`` (the
+    first is the first wrong thing in reverse topological order)."""
+
+    style: str
+    problems: list[Problem]
+    rules_checked: int
+    notes: list[str] = field(default_factory=list)
+    _graph: Any = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def first(self) -> Problem | None:
+        return self.problems[0] if self.problems else None
+
+    def __repr__(self) -> str:
+        head = f"diagnosis of a {self.style}-style engine: {self.rules_checked} op rules checked"
+        if self.ok:
+            lines = [head + "; nothing wrong"]
+        else:
+            lines = [head + f"; {len(self.problems)} problem(s):"]
+            lines += [f"  {k}. {p.message}" for k, p in enumerate(self.problems, 1)]
+        return "\n".join(lines + [f"  note: {n}" for n in self.notes])
+
+    def _repr_html_(self) -> str:
+        colour = "#009E73" if self.ok else "#c0392b"
+        title = "nothing wrong" if self.ok else f"{len(self.problems)} problem(s)"
+        rows = "".join(
+            f"<li><b>{escape_html(p.kind)}</b> at <code>{escape_html(p.node)}</code> "
+            f"({escape_html(p.op)}): {escape_html(p.message)}</li>"
+            for p in self.problems
+        )
+        notes = "".join(f"<li>{escape_html(n)}</li>" for n in self.notes)
+        return (
+            f'<div class="vizad-diagnosis mathjax_ignore tex2jax_ignore" '
+            f'style="border-left:4px solid {colour};padding-left:8px">'
+            f"<b>vz.diagnose</b> ({escape_html(self.style)} style, {self.rules_checked} op "
+            f"rules checked): <span style='color:{colour}'>{title}</span>"
+            f"<ol>{rows}</ol><ul>{notes}</ul></div>"
+        )
+
+    def step(self):
+        """The stepper on the student's graph (CSE 599W style), run by the student's own
+        compute and gradient rules: a wrong rule's step is red. It is ``vz.step`` on the
+        graph."""
+        if self._graph is None:
+            raise ArgumentError(
+                f"the stepper reads CSE 599W-style graphs; this one is {self.style}-style "
+                "(draw it with vizad.compat's API to step through it)"
+            )
+        y, wrt, feed = self._graph
+        return step(y, wrt, feed)
