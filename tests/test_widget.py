@@ -183,7 +183,7 @@ def test_quiz_data_and_its_encoding(tmp_path):
     import base64
     import json
 
-    from vizad.widget.frames import conceal, quiz_data
+    from vizad.widget.data import conceal, quiz_data
 
     trace = vz.examples.lecture()
     questions = quiz_data(trace)

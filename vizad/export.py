@@ -13,7 +13,7 @@ from .errors import ArgumentError
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
-from .widget.frames import check_failures, walkthrough_data
+from .widget.data import check_failures, walkthrough_data
 from .widget.stepper import CHECK_LIMIT
 from .widget.page import data_script, mount_script, needs_graphviz
 

@@ -14,7 +14,7 @@ import re
 
 from ..assets import component_module, style
 from ..text import escape
-from .frames import conceal
+from .data import conceal
 
 __all__ = [
     "fragment",

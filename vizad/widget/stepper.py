@@ -19,7 +19,7 @@ from ..errors import ArgumentError
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
-from .frames import check_failures, walkthrough_data
+from .data import check_failures, walkthrough_data
 from .panel import step_panel
 from .page import fragment, needs_graphviz, snapshot_html
 
