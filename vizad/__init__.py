@@ -227,9 +227,18 @@ _LAZY = {
     "Stepper": "widget",
     "step": "widget",
     "export_html": "export",
-    "export_frames": "frames",
+    "export_frames": "frame_files",
 }
-_SUBMODULES = ("render", "widget", "export", "frames", "exercises", "examples", "trace", "expr")
+_SUBMODULES = (
+    "render",
+    "widget",
+    "export",
+    "frame_files",
+    "exercises",
+    "examples",
+    "trace",
+    "expr",
+)
 
 
 class _Package(types.ModuleType):
