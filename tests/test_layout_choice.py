@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
+from vizad.assets import STATIC, graphviz_module
 from vizad.render.dot import BROWSER_FONT, browser_source, layout_in_browser
 from vizad.render.palette import FONT
-from vizad.widget.page import STATIC, graphviz_module
 from vizad.widget.stepper import Stepper
 
 REPO = Path(__file__).resolve().parents[1]

@@ -215,7 +215,7 @@ def test_large_wide_graph_is_grouped_into_bands():
 def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
     """A summarised walkthrough formats the text of the boxes it keeps, not of the thousands
     of nodes it collapses (that once was most of the time of opening a large stepper)."""
-    from vizad.render import scene as scene_module
+    from vizad.render import scene_builder
 
     rng = np.random.default_rng(1)
     xs = [vz.Variable(f"x{k}") for k in range(20)]
@@ -225,8 +225,8 @@ def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
         nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
     trace = vz.trace_reverse(vz.ops.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
     made = []
-    real = scene_module.latex_to_text
-    monkeypatch.setattr(scene_module, "latex_to_text", lambda t: made.append(t) or real(t))
+    real = scene_builder.latex_to_text
+    monkeypatch.setattr(scene_builder, "latex_to_text", lambda t: made.append(t) or real(t))
     for view in ("forward", "adjoint"):  # (the backprop view writes ∂vⱼ/∂vᵢ on its edges)
         made.clear()
         scene = vz.render.scene_for(trace, view, 3, max_boxes=400)

@@ -82,7 +82,7 @@ def test_step_states_are_sent_once_for_views_that_share_them(stepper):
 
 
 def test_the_component_is_real_files():
-    from vizad.widget.page import STATIC
+    from vizad.assets import STATIC
     from vizad.widget.stepper import Stepper
 
     assert str(Stepper._esm) == (STATIC / "stepper.js").read_text()
@@ -183,7 +183,7 @@ def test_quiz_data_and_its_encoding(tmp_path):
     import base64
     import json
 
-    from vizad.widget.frames import conceal, quiz_data
+    from vizad.widget.data import conceal, quiz_data
 
     trace = vz.examples.lecture()
     questions = quiz_data(trace)

@@ -63,9 +63,9 @@ _LAZY = {
     "step": "widget",
     "Stepper": "widget",
     "export_html": "export",
-    "export_frames": "frames",
+    "export_frames": "frame_files",
 }
-_DISPLAY = ("render", "widget", "export", "frames")
+_DISPLAY = ("render", "widget", "export", "frame_files")
 _SUBMODULES = (
     *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
     *("diagnosis", "render", "widget", "export", "expr", "adapters"),

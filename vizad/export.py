@@ -8,13 +8,14 @@ import os
 import tempfile
 from pathlib import Path
 
+from .assets import graphviz_module, style
 from .errors import ArgumentError
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
-from .widget.frames import check_failures, walkthrough_data
+from .widget.data import check_failures, walkthrough_data
 from .widget.stepper import CHECK_LIMIT
-from .widget.page import data_script, graphviz_module, mount_script, needs_graphviz, style
+from .widget.page import data_script, mount_script, needs_graphviz
 
 __all__ = ["export_html", "page_html"]
 

@@ -111,7 +111,7 @@ def _agreement(a: list[list[str]], b: list[list[str]]) -> float:
 @pytest.fixture(scope="module")
 def graphviz_page(browser):
     """A blank page with vizad's Graphviz module imported as ``window.graphviz``."""
-    from vizad.widget.page import graphviz_module
+    from vizad.assets import graphviz_module
 
     page = browser.new_page()
     page.goto("about:blank")
@@ -218,7 +218,7 @@ def test_exported_page_laid_out_in_the_browser(browser, tmp_path, page_errors, m
 _IN_FRESH_VENV = """
 import json, shutil, sys
 import vizad as vz
-from vizad.widget.picture import Picture
+from vizad.render.picture import Picture
 
 assert shutil.which("dot") is None
 trace = vz.examples.lecture()

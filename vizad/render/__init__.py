@@ -5,7 +5,8 @@ from __future__ import annotations
 from .dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
 from .highlight import StepHighlight, highlight
 from .layout import Layout
-from .scene import VIEWS, Scene, build_scene
+from .scene import VIEWS, Scene
+from .scene_builder import build_scene
 from .summary import collapse_scopes, scene_for, summarize
 
 __all__ = [

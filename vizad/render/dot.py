@@ -20,6 +20,8 @@ from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderE
 from ..text import escape, format_number, printable
 from .palette import (
     FONT,
+    MIN_SCALE,
+    NOTEBOOK_WIDTH,
     STATE_STYLE,
     STATE_WORDS,
     diverging,
@@ -65,8 +67,9 @@ class Drawing(graphviz.Digraph):
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         if layout_in_browser():
-            # display only: the widget package's picture lays the same DOT out in the browser
-            from ..widget.picture import picture_bundle
+            # display only: a small widget lays the same DOT out in the browser (imported
+            # here, so that drawing loads no widget library until a drawing is shown)
+            from .picture import picture_bundle
 
             return picture_bundle(browser_source(self.source), repr(self))
         try:  # the same bound as every layout: a drawing never hangs a notebook
@@ -82,10 +85,6 @@ class Drawing(graphviz.Digraph):
 #: Seconds the dot program may take to lay out a drawing shown in a notebook.
 DISPLAY_TIMEOUT = 30.0
 
-#: In a notebook, a drawing wider than this (CSS px) is shown smaller, down to MIN_SCALE of its
-#: natural size (text stays legible; wider still, it scrolls).
-NOTEBOOK_WIDTH = 1000
-MIN_SCALE = 0.7
 _SIZE = re.compile(r'(<svg\b[^>]*?)\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
 
 

@@ -14,9 +14,9 @@ import re
 
 from .._gc import gc_paused
 from ..errors import GraphvizNotFoundError
-from .dot import MIN_SCALE, browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
+from .dot import browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
 from .highlight import highlight, step_states
-from .palette import css_rules
+from .palette import MIN_SCALE, css_rules
 from .summary import scene_for
 
 __all__ = ["Layout"]
@@ -114,7 +114,7 @@ class Layout:
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         if self.in_browser:
-            from ..widget.picture import picture_bundle  # display only (see Drawing)
+            from .picture import picture_bundle  # display only (see Drawing)
 
             return picture_bundle(self.dot_source, repr(self))
         return {

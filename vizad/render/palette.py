@@ -25,9 +25,16 @@ __all__ = [
     "css_rules",
     "state_css",
     "DASHES",
+    "NOTEBOOK_WIDTH",
+    "MIN_SCALE",
 ]
 
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
+
+#: In a notebook, a drawing wider than this (CSS px) is shown smaller, down to MIN_SCALE of its
+#: natural size (text stays legible; wider still, it scrolls).
+NOTEBOOK_WIDTH = 1000
+MIN_SCALE = 0.7
 
 ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
 BLUE, VERMILLION, PURPLE, GREY = "#0072B2", "#D55E00", "#CC79A7", "#888888"

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from .._gc import gc_paused
 from ..errors import ArgumentError
-from .scene import Edge, Item, Scene, build_scene, fixed
+from .scene import Edge, Item, Scene, fixed
+from .scene_builder import build_scene
 
 __all__ = ["summarize", "collapse_scopes", "scene_for"]
 

@@ -9,33 +9,20 @@ that the component replaces wherever inline scripts run.
 from __future__ import annotations
 
 import base64
-import functools
 import json
 import re
-from pathlib import Path
 
+from ..assets import component_module, style
 from ..text import escape
+from .data import conceal
 
 __all__ = [
-    "STATIC",
     "fragment",
     "snapshot_html",
     "data_script",
     "mount_script",
-    "style",
-    "graphviz_module",
     "needs_graphviz",
 ]
-
-#: The component's JavaScript and CSS files.
-STATIC = Path(__file__).parent / "static"
-
-
-@functools.cache
-def graphviz_module() -> str:
-    """The text of the Graphviz module (WebAssembly inlined, ~0.8 MB): the browser imports it
-    to lay out graphs when Python has no ``dot`` program. Built by ``make frontend``."""
-    return (STATIC / "graphviz.js").read_text(encoding="utf-8")
 
 
 def needs_graphviz(data: dict) -> bool:
@@ -52,8 +39,6 @@ def data_script(data, element_id: str, hidden: bool = False) -> str:
     reads its escape back)."""
     text = json.dumps(data, ensure_ascii=False)
     if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
-        from .frames import conceal  # noqa: PLC0415
-
         text = json.dumps({"hidden": conceal(text, 0)})
     text = text.replace("<", "\\u003c")
     text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -77,18 +62,6 @@ def mount_script(
         f'<script type="module">\n{js}\n'
         f"mount({json.dumps(root_id)}, {json.dumps(data_id)}, {options});\n</script>"
     )
-
-
-@functools.cache
-def component_module() -> str:
-    """The text of the browser component (``static/stepper.js``)."""
-    return (STATIC / "stepper.js").read_text(encoding="utf-8")
-
-
-@functools.cache
-def style() -> str:
-    """The component's CSS (``static/stepper.css``)."""
-    return (STATIC / "stepper.css").read_text(encoding="utf-8")
 
 
 def fragment(data: dict, uid: str, snapshot: str) -> str:

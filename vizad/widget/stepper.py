@@ -14,20 +14,14 @@ from collections.abc import Iterable, Mapping
 import anywidget
 import traitlets
 
+from ..assets import component_module, graphviz_module, style
 from ..errors import ArgumentError
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
-from .frames import check_failures, walkthrough_data
+from .data import check_failures, walkthrough_data
 from .panel import step_panel
-from .page import (
-    component_module,
-    fragment,
-    graphviz_module,
-    needs_graphviz,
-    snapshot_html,
-    style,
-)
+from .page import fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.

@@ -1,4 +1,5 @@
-"""Slides: one picture per step of a walkthrough, for Beamer, PowerPoint or Google Slides."""
+"""Frames for slides: one picture file per step of a walkthrough, for Beamer, PowerPoint or
+Google Slides (``vz.export_frames``, ``python -m vizad frames``)."""
 
 from __future__ import annotations
 

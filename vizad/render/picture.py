@@ -4,7 +4,8 @@ when Python has no ``dot`` program (or VIZAD_LAYOUT=browser).
 The picture is a small anywidget on the stepper's own module (``static/stepper.js``), which
 imports the Graphviz module (Graphviz compiled to WebAssembly) from the text sent with it and
 lays out the DOT source once. Only the display goes through here: the DOT is made by
-``vizad.render`` as always.
+``vizad.render.dot`` as always, which imports this module when a drawing is first shown in the
+browser (so that drawing loads no widget library).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 import anywidget
 import traitlets
 
-from ..render.dot import MIN_SCALE, NOTEBOOK_WIDTH
-from .page import component_module, graphviz_module, style
+from ..assets import component_module, graphviz_module, style
+from .palette import MIN_SCALE, NOTEBOOK_WIDTH
 
 __all__ = ["Picture", "picture_bundle"]
 

@@ -1,0 +1,36 @@
+"""The browser component's files (``vizad/widget/static/``), read once: the text of its module
+and of its CSS, and the Graphviz module that lays graphs out in the browser.
+
+One component serves the drawings laid out in the browser (``vizad.render``), the stepper
+widget and the pages without a kernel (``vizad.widget``, ``vizad.export``): this module imports
+nothing of vizad, so that each of them can read the files without importing the others.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+__all__ = ["STATIC", "component_module", "style", "graphviz_module"]
+
+#: The component's JavaScript and CSS files.
+STATIC = Path(__file__).parent / "widget" / "static"
+
+
+@functools.cache
+def graphviz_module() -> str:
+    """The text of the Graphviz module (WebAssembly inlined, ~0.8 MB): the browser imports it
+    to lay out graphs when Python has no ``dot`` program. Built by ``make frontend``."""
+    return (STATIC / "graphviz.js").read_text(encoding="utf-8")
+
+
+@functools.cache
+def component_module() -> str:
+    """The text of the browser component (``static/stepper.js``)."""
+    return (STATIC / "stepper.js").read_text(encoding="utf-8")
+
+
+@functools.cache
+def style() -> str:
+    """The component's CSS (``static/stepper.css``)."""
+    return (STATIC / "stepper.css").read_text(encoding="utf-8")
