@@ -8,9 +8,9 @@ it. This module registers :func:`adopt` as an adapter (:mod:`vizad.adapters`), s
 nodes work wherever vizad's own do. :func:`adopt` gives the vizad node that stands for
 such a node: input-less nodes become Variables of the same name; every other node becomes
 a node of a :class:`ForeignOp` that runs the foreign op's own ``compute``, and whose reverse
-rule calls the foreign op's own ``gradient`` and adopts the nodes it returns (so the adjoint graph vizad draws is the one the
-foreign rules build). Nothing of the foreign graph is modified; the same foreign node always
-gives the same vizad node.
+rule calls the foreign op's own ``gradient`` and adopts the nodes it returns (so the adjoint
+graph vizad draws is the one the foreign rules build). Nothing of the foreign graph is
+modified; the same foreign node always gives the same vizad node.
 """
 
 from __future__ import annotations
