@@ -233,6 +233,6 @@ def test_the_stepper_shows_the_wrong_rule_in_red():
 
 def test_not_a_graph():
     with pytest.raises(
-        vz.errors.ArgumentError, match="not a node of a CSE 599W-, needle- or micrograd-style"
+        vz.errors.ArgumentTypeError, match="not a node of a CSE 599W-, needle- or micrograd-style"
     ):
         vz.diagnose(3.0, [])

@@ -288,9 +288,9 @@ def test_steps_are_numbered_from_one_everywhere(lecture):
     trace = vz.trace_reverse(y, [x1, x2], feed)
     assert trace[1] is trace.steps[0] and trace[7] is trace.steps[6] and trace[-1] is trace[7]
     assert trace[6].label == "v₂" and trace.index(6) == 5
-    with pytest.raises(IndexError, match="the first step is 1"):
+    with pytest.raises(LookupError, match="the first step is 1"):
         trace[0]
-    with pytest.raises(IndexError, match="numbered 1 … 7"):
+    with pytest.raises(vz.errors.StepNotFoundError, match="numbered 1 … 7"):
         trace[8]
     header, rows = trace.table()
     assert [r[0] for r in rows] == [str(k) for k in range(1, 8)]

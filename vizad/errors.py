@@ -2,8 +2,9 @@
 
 Every error names what it is about (the node, the op, the shapes) so that a learner can
 find the problem in their own graph, not deep inside numpy. Every error vizad raises on purpose
-is a :class:`VizadError`, so ``except vz.VizadError`` catches them all; each also derives from the
-builtin exception a Python user would expect (ValueError, TypeError, KeyError, RuntimeError).
+is a :class:`VizadError`, so ``except vz.VizadError`` catches them all; each also derives from
+exactly one builtin exception, the one a Python user would expect (ValueError, TypeError,
+LookupError, RuntimeError, AssertionError, NotImplementedError).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ __all__ = [
     "EvaluationError",
     "GradcheckError",
     "ArgumentError",
+    "ArgumentTypeError",
     "StepNotFoundError",
+    "ReadOnlyError",
     "RuleNotDefinedError",
     "RenderError",
     "GraphvizNotFoundError",
@@ -62,16 +65,22 @@ class GradcheckError(VizadError, AssertionError):
         self.report = report
 
 
-class ArgumentError(VizadError, ValueError, TypeError):
-    """An argument of a vizad function is not one it accepts: a view or mode name, an object
-    of the wrong kind, a trace without steps."""
+class ArgumentError(VizadError, ValueError):
+    """An argument of a vizad function has a value it does not accept: a view or mode name, a
+    number out of range, a trace without steps."""
 
 
-class StepNotFoundError(VizadError, KeyError, IndexError):
+class ArgumentTypeError(VizadError, TypeError):
+    """An argument of a vizad function is an object of the wrong kind (a node where a trace is
+    needed, a float where a step number is)."""
+
+
+class StepNotFoundError(VizadError, LookupError):
     """A trace has no step for the node (or the step number) asked about."""
 
-    def __str__(self) -> str:  # KeyError would show the message's repr
-        return str(self.args[0]) if self.args else ""
+
+class ReadOnlyError(VizadError, AttributeError):
+    """A record that never changes (a step's Contribution) was asked to change."""
 
 
 class RuleNotDefinedError(VizadError, NotImplementedError):

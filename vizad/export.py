@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .assets import graphviz_module, style
-from .errors import ArgumentError
+from .errors import ArgumentError, ArgumentTypeError
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
@@ -100,7 +100,7 @@ def page_html(
             check = len(trace.steps) <= CHECK_LIMIT
         failures = check_failures(trace) if check else {}
     else:
-        raise ArgumentError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
+        raise ArgumentTypeError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
     view = trace.view(view)
     n = len(trace.steps)
     if not n:

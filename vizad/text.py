@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArgumentError
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = [
     "escape",
@@ -80,7 +80,7 @@ def escape(text: Any) -> str:
 def check_decimals(decimals: Any, what: str) -> int:
     """``decimals`` if it is an int from 0 to 15, else an ArgumentError naming ``what``."""
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
-        raise ArgumentError(
+        raise ArgumentTypeError(
             f"{what}: decimals must be an int (digits after the point), got "
             f"{type(decimals).__name__} {decimals!r:.40}"
         )

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentTypeError
 from .autodiff_style import AutodiffChecker
 from .checker import Checker
 from .micrograd_style import MicrogradChecker
@@ -51,7 +51,7 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, seed: int = 0) -> Di
     wrt = list(wrt) if isinstance(wrt, (list, tuple)) else [wrt]
     style = next((s for s in _STYLES if s.reads(y)), None)
     if style is None:
-        raise ArgumentError(
+        raise ArgumentTypeError(
             f"diagnose: {type(y).__name__} is not a node of a CSE 599W-, needle- or "
             "micrograd-style engine (expected inputs/op/const_attr, inputs/op/"
             "realize_cached_data, or _prev/_op/data/_backward)"

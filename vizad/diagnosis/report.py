@@ -8,7 +8,6 @@ from typing import Any
 
 from ..errors import ArgumentError
 from ..text import escape as escape_html
-from ..widget import step
 
 __all__ = ["Diagnosis", "Problem"]
 
@@ -85,7 +84,8 @@ class Diagnosis:
     def step(self):
         """The stepper on the student's graph (CSE 599W style), run by the student's own
         compute and gradient rules: a wrong rule's step is red. It is ``vz.step`` on the
-        graph."""
+        graph (the widget stack loads when a stepper is asked for, not with the report)."""
+        from ..widget import step
         if self._graph is None:
             raise ArgumentError(
                 f"the stepper reads CSE 599W-style graphs; this one is {self.style}-style "

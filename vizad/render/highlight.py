@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import ArgumentError, StepNotFoundError
+from ..errors import ArgumentTypeError, StepNotFoundError
 from .scene import Scene
 
 __all__ = ["StepHighlight", "highlight", "StepStates", "step_states"]
@@ -30,7 +30,7 @@ def highlight(
     (pass ``states`` to reuse them across steps): the rule the browser component applies."""
     trace = scene.trace
     if trace is None:
-        raise ArgumentError(
+        raise ArgumentTypeError(
             "highlighting a step needs a trace: draw vz.trace_reverse(...) or "
             "vz.trace_forward(...), not nodes"
         )
@@ -70,7 +70,7 @@ def step_states(scene: Scene) -> StepStates:
     """:class:`StepStates` of ``scene``'s trace (the same states as :func:`highlight`)."""
     trace = scene.trace
     if trace is None:
-        raise ArgumentError("step states need a trace: draw a trace, not nodes")
+        raise ArgumentTypeError("step states need a trace: draw a trace, not nodes")
     ids = scene.ids
     owner: dict[str, int] = {}
     steps = []

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from .._gc import gc_paused
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ArgumentTypeError
 from .scene import Edge, Item, Scene, fixed
 from .scene_builder import build_scene
 
@@ -112,7 +112,7 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
     """``scene`` with vz.scope() clusters folded into one box each: ``collapse`` is a depth
     (1: every top-level scope) or scope names ("layer1", or a path "model/layer1")."""
     if isinstance(collapse, bool) or not isinstance(collapse, (int, str, list, tuple, set)):
-        raise ArgumentError(
+        raise ArgumentTypeError(
             f"collapse must be a depth (int) or scope names, got {type(collapse).__name__}"
         )
     if isinstance(collapse, int):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..errors import ArgumentTypeError, ReadOnlyError
 from ..node import Node
 
 __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
@@ -81,7 +82,7 @@ class Contribution:
         if names is None:
             for name, value in zip(self._fields, given):
                 if value is _LATER:
-                    raise TypeError(f"Contribution: {name} is missing (or give the names=)")
+                    raise ArgumentTypeError(f"Contribution: {name} is missing (or give the names=)")
         for set_slot, value in zip(_SLOT_SETTERS, given):  # hot: a walkthrough makes many
             set_slot(self, value)
         _set_names(self, names)  # the walkthrough's names, for the texts
@@ -130,7 +131,7 @@ class Contribution:
         return self._unreduced_node is not None
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"a Contribution is immutable: cannot set {name!r}")
+        raise ReadOnlyError(f"a Contribution is immutable: cannot set {name!r}")
 
     def __iter__(self):
         return (getattr(self, name) for name in self._fields)

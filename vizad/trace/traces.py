@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import ArgumentError, StepNotFoundError
+from ..errors import ArgumentError, ArgumentTypeError, StepNotFoundError
 from ..node import Node
 from ..tree import as_array
 from ..extension import AdjointRole
@@ -130,7 +131,7 @@ class Values(Mapping):
         return f"<values of {len(self)} nodes>"
 
 
-class Trace:
+class Trace(ABC):
     """Steps of a walkthrough with lookups and displays; subclasses say what a step shows."""
 
     kind = ""
@@ -194,7 +195,7 @@ class Trace:
         the stepper, drawings, tables and check() show them (-1 is the last)."""
         n = len(self.steps)
         if isinstance(number, bool) or not isinstance(number, int):
-            raise ArgumentError(f"a step number is an int, got {type(number).__name__}")
+            raise ArgumentTypeError(f"a step number is an int, got {type(number).__name__}")
         if 1 <= number <= n:
             return number - 1
         if -n <= number <= -1:
@@ -253,22 +254,26 @@ class Trace:
             )
         return view
 
+    @abstractmethod
     def result(self, step) -> Any:
         """The value a step computes: v̄ᵢ (reverse) or v̇ᵢ (forward)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def result_name(self, node: Node):
         """The name of what a step computes for ``node``: v̄ᵢ or v̇ᵢ."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def neighbours(self, step) -> list[Node]:
         """The forward nodes a step reads: the consumers whose partial adjoints it sums
         (reverse), the inputs whose tangents it combines (forward)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def involved(self, step) -> list[Node]:
         """The extension nodes that compute a step's values."""
-        raise NotImplementedError
+        ...
 
     def describe(self) -> str:
         """A one-line title: what is traced, the mode, the number of steps."""
@@ -334,17 +339,21 @@ class Trace:
         return self._title() + "\n" + table + (f"\n… {more} more steps" if more else "")
 
     # subclasses
+    @abstractmethod
     def _title(self) -> str:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _header(self) -> list[str]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _row(self, step, decimals: int) -> list[str]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _line(self, step, decimals: int) -> str:
-        raise NotImplementedError
+        ...
 
 
 #: Steps shown by a trace's HTML and text displays (a long trace's table is cut there).

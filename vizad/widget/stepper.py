@@ -15,7 +15,7 @@ import anywidget
 import traitlets
 
 from ..assets import component_module, graphviz_module, style
-from ..errors import ArgumentError
+from ..errors import ArgumentError, ArgumentTypeError
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
@@ -67,7 +67,7 @@ class Stepper(anywidget.AnyWidget):
         **kwargs,
     ):
         if not isinstance(trace, Trace):
-            raise ArgumentError(
+            raise ArgumentTypeError(
                 f"Stepper steps through a trace (vz.trace_reverse or "
                 f"vz.trace_forward), got {type(trace).__name__}"
             )

@@ -1,0 +1,165 @@
+"""The package's front door: a small top level, every name of it documented, the old names
+still working with a DeprecationWarning, errors with one builtin base that keep the line an
+op author wrote."""
+
+import builtins
+import json
+import re
+import subprocess
+import sys
+import traceback
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vizad as vz
+import vizad.errors
+import vizad.extend
+import vizad.ops
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _top_level() -> list[str]:
+    """The public names of the top level that are not modules."""
+    return [n for n in dir(vz) if not n.startswith("_") and not _is_module(getattr(vz, n))]
+
+
+def _fresh_python(code: str) -> list[str]:
+    """The lines ``code`` prints in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def _is_module(value) -> bool:
+    return isinstance(value, type(vz))
+
+
+def _documentation() -> str:
+    """The README and every notebook's cells."""
+    text = [(ROOT / "README.md").read_text(encoding="utf-8")]
+    for path in sorted(ROOT.glob("notebooks/**/*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        text += ["".join(c["source"]) for c in cells]
+    return "\n".join(text)
+
+
+def test_the_top_level_is_small_and_each_name_is_documented():
+    names = _top_level()
+    assert len(names) <= 50, names
+    docs = _documentation()
+    missing = [n for n in names if not re.search(rf"\b(vz|vizad)\.{n}\b", docs)]
+    assert not missing, f"top-level names used nowhere in the README or a notebook: {missing}"
+
+
+def test_star_import_binds_the_engine_without_the_widget_or_shadowing_builtins():
+    code = (
+        "import sys\n"
+        "from vizad import *\n"
+        "print(sorted(m for m in ('anywidget', 'ipywidgets', 'graphviz') if m in sys.modules))\n"
+        "print(sum([1, 2]), Variable('x'), callable(gradients), callable(trace_reverse))"
+    )
+    assert _fresh_python(code) == ["[]", "3 x True True"]
+    assert not set(vz.__all__) & set(dir(builtins))
+    assert set(vz.__all__) <= set(_top_level())
+
+
+def test_all_is_derived_from_what_the_package_imports():
+    """Every name of __all__ is reachable, and the ops' list is their modules' lists."""
+    for name in vz.__all__:
+        assert getattr(vz, name) is not None
+    from vizad.ops import arithmetic, elementary, nn, structure, tensor
+
+    parts = [arithmetic, elementary, tensor, nn, structure]
+    assert vz.ops.__all__ == [n for m in parts for n in m.__all__]
+    assert len(set(vz.ops.__all__)) == len(vz.ops.__all__) == 31
+
+
+@pytest.mark.parametrize(
+    ("old", "home"),
+    [
+        ("register", "extend"),
+        ("ElementwiseOp", "extend"),
+        ("ONE", "extend"),
+        ("build_adjoints", "extend"),
+        ("add", "ops"),
+        ("sum_to_shape", "ops"),
+        ("ShapeError", "errors"),
+        ("ReverseTrace", "trace"),
+        ("default_tolerances", "numerical"),
+        ("Layout", "render"),
+        ("parse_expression", "expr"),
+    ],
+)
+def test_old_top_level_names_warn_and_name_their_new_home(old, home):
+    with pytest.warns(
+        DeprecationWarning, match=rf"vz\.{old} is deprecated: use vizad\.{home}\.{old}"
+    ):
+        value = getattr(vz, old)
+    module = __import__(f"vizad.{home}", fromlist=[old])
+    assert value is getattr(module, old)
+
+
+def test_an_unknown_name_is_an_attribute_error_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+            vz.nonsense  # noqa: B018
+
+
+def test_extend_holds_what_an_op_author_needs():
+    from vizad.extend import ElementwiseOp, register
+
+    class Cube(ElementwiseOp):
+        def compute(self, x):
+            return x**3
+
+        def partials(self, node):
+            (x,) = node.inputs
+            return [3.0 * x * x]
+
+    cube = register(Cube())
+    try:
+        x = vz.Variable("x")
+        (g,) = vz.gradients(cube(x), [x])
+        assert vz.evaluate(g, {x: 2.0}) == 12.0
+        assert vz.extend.registry()["cube"] is cube
+    finally:
+        vizad.op._REGISTRY.pop("cube")  # the registry is what the op tests loop over
+
+
+def test_every_error_has_exactly_one_builtin_base():
+    for name in vizad.errors.__all__[1:]:  # VizadError itself is an Exception
+        error = getattr(vizad.errors, name)
+        builtin = [b for b in error.__mro__ if b.__module__ == "builtins" and b is not object]
+        direct = {b for b in builtin if b not in (BaseException, Exception)}
+        roots = {b for b in direct if not any(b is not c and issubclass(c, b) for c in direct)}
+        assert len(roots) == 1, f"{name} derives from {sorted(r.__name__ for r in roots)}"
+
+
+def test_an_op_authors_failing_line_shows_in_the_traceback():
+    class Broken(vz.Op):
+        def compute(self, x):
+            return x.no_such_method()  # the op author's line
+
+        def vjp(self, node, adjoint):
+            return [adjoint]
+
+    x = vz.Variable("x")
+    y = Broken()(x)
+    for run in (lambda: vz.evaluate(y, {x: 1.0}), lambda: vz.Executor([y]).run({x: 1.0})):
+        with pytest.raises(vz.errors.EvaluationError, match="op 'broken' failed") as caught:
+            run()
+        assert isinstance(caught.value.__cause__, AttributeError)
+        shown = "".join(traceback.format_exception(caught.value))
+        assert "return x.no_such_method()  # the op author's line" in shown
+    with pytest.raises(vz.errors.EvaluationError) as caught:  # eager: computed at once
+        Broken()(vz.tensor(np.ones(2)))
+    assert "x.no_such_method()" in "".join(traceback.format_exception(caught.value))
+
+
+def test_traces_name_their_abstract_methods():
+    with pytest.raises(TypeError, match="abstract"):
+        vz.trace.Trace()
