@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -82,13 +83,36 @@ def test_step_states_are_sent_once_for_views_that_share_them(stepper):
 
 
 def test_the_component_is_real_files():
-    from vizad.widget.page import STATIC
+    from vizad.widget.page import STATIC, component_module
+    from vizad.widget.picture import Picture
     from vizad.widget.stepper import Stepper
 
-    assert str(Stepper._esm) == (STATIC / "stepper.js").read_text()
+    assert str(Stepper._esm) == str(Picture._esm) == component_module()
     assert str(Stepper._css) == (STATIC / "stepper.css").read_text()
-    source = (STATIC / "stepper.js").read_text()
+    source = component_module()
     assert "export default { render }" in source and "localModel" in source
+
+
+def test_the_component_is_its_parts_joined_in_order():
+    """The module is the files of static/stepper/ joined in COMPONENT_PARTS's order, each
+    exactly once, and only the last one exports (``mount`` among them): a part lost, repeated
+    or out of order fails here, not in a browser."""
+    from vizad.widget.page import COMPONENT_PARTS, STATIC, component_module
+
+    module = component_module()
+    folder = STATIC / "stepper"
+    assert sorted(COMPONENT_PARTS) == sorted(p.name for p in folder.glob("*.js"))
+    texts = [(folder / part).read_text(encoding="utf-8") for part in COMPONENT_PARTS]
+    end = 0
+    for part, text in zip(COMPONENT_PARTS, texts):
+        assert text.startswith(f"// {part}: "), part  # each part says which file it is
+        assert module.count(text) == 1, part
+        assert module.index(text) >= end, part
+        end = module.index(text) + len(text)
+    assert end == len(module)
+    exports = re.compile(r"^export ", re.M)
+    assert not any(exports.search(text) for text in texts[:-1])
+    assert re.search(r"^export function mount\(", texts[-1], re.M)
 
 
 def test_failing_steps_are_marked(tmp_path, monkeypatch):

@@ -18,6 +18,7 @@ from ..text import escape
 
 __all__ = [
     "STATIC",
+    "COMPONENT_PARTS",
     "fragment",
     "snapshot_html",
     "data_script",
@@ -29,6 +30,11 @@ __all__ = [
 
 #: The component's JavaScript and CSS files.
 STATIC = Path(__file__).parent / "static"
+
+#: The files of ``static/stepper/`` in the order they are joined into the component's one ES
+#: module (no bundler, no Node): each declares top-level names for the files after it, and only
+#: the last one exports. The one list of the parts.
+COMPONENT_PARTS = ("helpers.js", "layout.js", "picture.js", "mount.js")
 
 
 @functools.cache
@@ -68,7 +74,7 @@ def mount_script(
     replace: bool = False,
     graphviz_id: str | None = None,
 ) -> str:
-    """A module script: the component (stepper.js, inlined) and one call of its ``mount``
+    """A module script: the component (its module text, inlined) and one call of its ``mount``
     on element ``root_id`` with the data of element ``data_id`` (and the Graphviz module's
     text in element ``graphviz_id``, for views the browser lays out)."""
     js = component_module()
@@ -81,8 +87,11 @@ def mount_script(
 
 @functools.cache
 def component_module() -> str:
-    """The text of the browser component (``static/stepper.js``)."""
-    return (STATIC / "stepper.js").read_text(encoding="utf-8")
+    """The text of the browser component: the files of ``static/stepper/`` joined in the order
+    of COMPONENT_PARTS, one ES module for anywidget and the pages."""
+    return "\n".join(
+        (STATIC / "stepper" / part).read_text(encoding="utf-8") for part in COMPONENT_PARTS
+    )
 
 
 @functools.cache

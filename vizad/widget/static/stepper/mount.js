@@ -1,97 +1,11 @@
-// vizad's stepper: one browser component for the notebook widget (anywidget), the exported
-// page and saved notebooks. Python sends the walkthrough once (`data`: every view's laid-out
-// SVG, the step that computes each box, each step's highlights and panel); stepping restyles
-// the SVG by id here, without asking the kernel. The synced `step` (1-based) is the one shared
-// piece of state. This file holds no maths: everything it shows was prepared in Python.
-// Without the `dot` program in Python, a view comes as DOT source and is laid out here, once,
-// by Graphviz compiled to WebAssembly (graphviz.js, whose text comes with the data). The same
-// module shows a single drawing laid out that way (`picture`).
+// mount.js: the component's entry, the last part: `render` (anywidget's, and the pages') and
+// `mount` (the pages without a kernel). It alone exports.
 
 const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
 const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
 const TABLE_ROWS = 40; // rows of the running table shown at once
 const MIN_FOLLOW_SCALE = 0.9; // the current node is never shown smaller than this (12 pt text → 14 px)
-
-function h(tag, attrs = {}, children = []) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") e.textContent = v;
-    else if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
-
-// A quiz's encoded text (vizad/widget/frames.py's conceal): base64 of UTF-8 XOR a key
-// that depends on `salt`.
-function reveal(code, salt) {
-  const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
-  for (let j = 0; j < bytes.length; j++) bytes[j] ^= (31 + 7 * salt + 13 * j) % 251;
-  return new TextDecoder().decode(bytes);
-}
-
-function clamp(x, lo, hi) {
-  return Math.max(lo, Math.min(hi, x));
-}
-
-// -- layout in the browser ---------------------------------------------------------------------
-// The Graphviz module, imported once per page from its text (every stepper and picture of a
-// notebook sends the same text).
-const graphvizModules = (globalThis.__vizadGraphviz ??= new Map());
-
-function importGraphviz(text) {
-  if (!text) {
-    return Promise.reject(new Error("this page does not carry vizad's Graphviz module: run the " +
-      "cell again in Jupyter, or install Graphviz's dot program"));
-  }
-  if (!graphvizModules.has(text)) {
-    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-    graphvizModules.set(text, import(url).finally(() => URL.revokeObjectURL(url)));
-  }
-  return graphvizModules.get(text);
-}
-
-// Graphviz's SVG of DOT `source` as an element-ready string (no XML prolog), and how long the
-// layout took (ms). The caller shows a "laying out" state first: the layout blocks the page.
-async function layOut(text, source) {
-  const graphviz = await importGraphviz(text);
-  await graphviz.version(); // WebAssembly compiled once per page, before the timing
-  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))); // paint first
-  const start = performance.now();
-  const svg = await graphviz.layout(source);
-  return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
-}
-
-const busy = (text) => h("div", { class: "vz-busy", role: "status", text });
-
-// A drawing laid out in the browser, sized like vz.draw's SVG in a notebook: its natural
-// size, narrower when wider than maxWidth px but never below minScale of it.
-function renderPicture({ model, el }) {
-  const { dot, maxWidth, minScale } = model.get("picture");
-  const root = h("div", { class: "vizad-picture mathjax_ignore tex2jax_ignore", "data-layout": "busy" },
-    [busy("laying out the graph…")]);
-  el.append(root);
-  layOut(model.get("_graphviz"), dot).then(({ svg, ms }) => {
-    root.innerHTML = svg;
-    const e = root.querySelector("svg");
-    const natural = e.width.baseVal.value; // Graphviz's pt, in CSS px
-    const scale = natural <= maxWidth ? 1 : Math.max(maxWidth / natural, minScale);
-    // as wide as the output allows, up to that size, never below minScale (then it scrolls)
-    e.removeAttribute("width");
-    e.removeAttribute("height");
-    e.style.width = `max(100%, ${(natural * minScale).toFixed(0)}px)`;
-    e.style.maxWidth = `${(natural * scale).toFixed(0)}px`;
-    e.style.height = "auto";
-    root.dataset.layout = "done";
-    root.dataset.layoutMs = ms.toFixed(0);
-  }, (err) => {
-    root.dataset.layout = "failed";
-    root.replaceChildren(busy(`vizad could not lay out this graph in the browser: ${err.message || err}`));
-  });
-}
 
 // A model for pages without a kernel (the exported page, a saved notebook's HTML view): the
 // same get/set/on/save_changes as an anywidget model, kept in the page.
