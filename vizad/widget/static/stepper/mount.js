@@ -5,7 +5,6 @@ const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
 const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
 const TABLE_ROWS = 40; // rows of the running table shown at once
-const MIN_FOLLOW_SCALE = 0.9; // the current node is never shown smaller than this (12 pt text → 14 px)
 
 // A model for pages without a kernel (the exported page, a saved notebook's HTML view): the
 // same get/set/on/save_changes as an anywidget model, kept in the page.
@@ -44,10 +43,6 @@ export function render({ model, el }) {
   let boxes = new Map(); // item id -> <g> of the current view
   let edges = new Map();
   let styled = []; // elements restyled by the last step
-  let zoom = { x: 0, y: 0, s: 1 };
-  let natural = { w: 1, h: 1 };
-  let fitted = false;
-  let moved = false; // the user zoomed or panned: resizes keep their view
   // a quiz: each step's result is typed before it is shown
   const quiz = data.quiz || null;
   const shown = new Set(); // steps answered or revealed
@@ -64,12 +59,6 @@ export function render({ model, el }) {
         onclick: () => setView(v.name) }),
     );
   }
-  const zoomBar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
-    h("button", { title: "fit the graph in view", text: "fit", onclick: () => fit() }),
-    h("button", { title: "natural size", text: "1:1", onclick: () => zoomTo(1) }),
-    h("button", { title: "zoom out", text: "−", onclick: () => zoomBy(1 / 1.25) }),
-    h("button", { title: "zoom in", text: "+", onclick: () => zoomBy(1.25) }),
-  ]);
   const scaleInput = h("select", { class: "vz-scale", title: "presentation scale", "aria-label": "scale" });
   for (const s of [0.75, 1, 1.25, 1.5, 2]) {
     scaleInput.append(h("option", { value: String(s), text: `${Math.round(s * 100)}%` }));
@@ -78,12 +67,19 @@ export function render({ model, el }) {
     model.set("scale", parseFloat(scaleInput.value));
     model.save_changes();
   });
-  // the legend of the step states, taken out of the graph's SVG: it stays in view whatever the
-  // zoom and pan
-  const legend = h("div", { class: "vz-legend", role: "img", "aria-label": "legend of the step states" });
-  const top = h("div", { class: "vz-top" }, [views, zoomBar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), legend]);
-  const stage = h("div", { class: "vz-stage" });
-  const viewport = h("div", { class: "vz-viewport", tabindex: "-1" }, [stage]);
+  const root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" });
+  const viewport = new Viewport({
+    root,
+    scale: () => model.get("scale") || 1,
+    target: () => {
+      const s = frame.steps[step() - 1];
+      const g = s.current && boxes.get(s.current);
+      return g ? [g, ...s.involved.map((id) => boxes.get(id)).filter(Boolean)] : null;
+    },
+    ready: () => frame !== null && boxes.size > 0,
+  });
+  const stage = viewport.stage;
+  const top = h("div", { class: "vz-top" }, [views, viewport.bar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), viewport.legend]);
   const tip = h("div", { class: "vz-tip", role: "tooltip" });
   const button = (cls, label, text, fn) =>
     h("button", { class: cls, title: label, "aria-label": label, text, onclick: fn });
@@ -102,8 +98,7 @@ export function render({ model, el }) {
   const panel = h("div", { class: "vz-step-panel" });
   const table = h("div", { class: "vz-table" });
   const below = h("div", { class: "vz-below" }, [panel, table]);
-  const root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" },
-    [style, h("div", { class: "vz-head-row" }, [title, counter, scoreBox]), top, viewport, controls, below, tip]);
+  root.append(style, h("div", { class: "vz-head-row" }, [title, counter, scoreBox]), top, viewport.element, controls, below, tip);
   el.append(root);
 
   // -- the step: 1-based, shared with Python -------------------------------------------------
@@ -153,63 +148,28 @@ export function render({ model, el }) {
       layOutView(v);
       return;
     }
-    stage.innerHTML = frame.svg;
-    const svg = stage.querySelector("svg");
-    svg.removeAttribute("style");
-    // Graphviz writes the size in pt; baseVal converts it to CSS px
-    natural = { w: svg.width.baseVal.value || 1, h: svg.height.baseVal.value || 1 };
-    svg.setAttribute("width", `${natural.w}`);
-    svg.setAttribute("height", `${natural.h}`);
-    for (const g of stage.querySelectorAll("g.node title, g.edge title")) g.remove(); // our tooltips
-    takeLegend(svg);
+    viewport.show(frame.svg);
     for (const g of stage.querySelectorAll("g.node")) boxes.set(g.id, g);
     for (const g of stage.querySelectorAll("g.edge")) edges.set(g.id, g);
-    fitted = false;
     showStep();
-  }
-
-  // the legend's <g> moves from the graph's SVG to an SVG of its own, outside the viewport,
-  // drawn at the graph's natural size (times the presentation scale)
-  function takeLegend(svg) {
-    const g = svg.querySelector("#vz_legend");
-    legend.replaceChildren();
-    if (!g) return;
-    const own = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    own.dataset.unit = String(natural.w / (svg.viewBox.baseVal?.width || natural.w)); // px per pt
-    own.append(g);
-    legend.append(own);
-    sizeLegend();
-  }
-  // its box is measured once it is drawn (a notebook output may not be on screen yet)
-  function sizeLegend() {
-    const own = legend.firstChild;
-    if (!own || own.hasAttribute("viewBox")) return;
-    const b = own.firstChild.getBBox();
-    if (!b.width) return;
-    own.setAttribute("viewBox", `${b.x} ${b.y} ${b.width} ${b.height}`);
-    const px = (x) => `calc(${(x * own.dataset.unit).toFixed(1)}px * var(--vz-scale))`;
-    own.style.width = px(b.width);
-    own.style.height = px(b.height);
   }
 
   // a view sent as DOT: laid out once, here; the panels work meanwhile
   function layOutView(v) {
     const f = frame;
-    stage.replaceChildren();
-    viewport.querySelector(".vz-busy")?.remove();
-    viewport.append(busy(`laying out the ${v} view…`));
+    viewport.clear();
+    viewport.say(`laying out the ${v} view…`);
     root.dataset.layout = "busy";
     showStep();
     layOut(model.get("_graphviz"), f.dot).then(({ svg, ms }) => {
       f.svg = svg;
       root.dataset.layoutMs = ms.toFixed(0);
       root.dataset.layout = "done";
-      viewport.querySelector(".vz-busy")?.remove();
+      viewport.say(null);
       if (view === v) setView(v);
     }, (err) => {
       root.dataset.layout = "failed";
-      viewport.querySelector(".vz-busy")?.remove();
-      viewport.append(busy(`vizad could not lay out this view in the browser: ${err.message || err}`));
+      viewport.say(`vizad could not lay out this view in the browser: ${err.message || err}`);
     });
   }
 
@@ -272,8 +232,7 @@ export function render({ model, el }) {
     slider.value = String(k);
     first.disabled = prev.disabled = k === 1;
     next.disabled = last.disabled = k === n;
-    if (!viewport.clientWidth || !boxes.size) return; // not on screen (or not laid out) yet
-    if (!fitted) { fitted = true; initialZoom(); } else follow();
+    viewport.settle();
   }
 
   // -- a quiz: ask for the step's result, check it, keep the score ----------------------------
@@ -340,94 +299,6 @@ export function render({ model, el }) {
     }
   }
 
-  // -- zoom, pan, fit, follow ----------------------------------------------------------------
-  function apply() {
-    stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
-    root.dataset.zoom = zoom.s.toFixed(3);
-  }
-  function fitScale() {
-    const r = viewport.getBoundingClientRect();
-    return Math.min((r.width - 16) / natural.w, (r.height - 16) / natural.h);
-  }
-  function fit() {
-    const r = viewport.getBoundingClientRect();
-    zoom.s = clamp(fitScale(), 0.05, 4);
-    zoom.x = (r.width - natural.w * zoom.s) / 2;
-    zoom.y = (r.height - natural.h * zoom.s) / 2;
-    apply();
-  }
-  function zoomTo(s, cx, cy) {
-    const r = viewport.getBoundingClientRect();
-    cx = cx ?? r.width / 2;
-    cy = cy ?? r.height / 2;
-    const k = clamp(s, 0.05, 8) / zoom.s;
-    zoom.x = cx - (cx - zoom.x) * k;
-    zoom.y = cy - (cy - zoom.y) * k;
-    zoom.s *= k;
-    apply();
-  }
-  function zoomBy(f) {
-    moved = true;
-    zoomTo(zoom.s * f);
-  }
-  // the smallest zoom at which the current box is shown (larger with the presentation scale)
-  const minScale = () => MIN_FOLLOW_SCALE * (model.get("scale") || 1);
-  function initialZoom() {
-    if (fitScale() >= minScale()) fit();
-    else { zoom.s = minScale(); zoom.x = 8; zoom.y = 8; apply(); follow(true); }
-  }
-  // keep the current box inside the view, at a readable size, with the boxes computing its
-  // result when they fit too
-  function follow(force = false) {
-    const s = frame.steps[step() - 1];
-    const g = s.current && boxes.get(s.current);
-    if (!g) return;
-    if (zoom.s < minScale() && fitScale() < minScale()) zoomTo(minScale());
-    const v = viewport.getBoundingClientRect();
-    const margin = 24;
-    const rect = (e) => e.getBoundingClientRect();
-    let b = rect(g);
-    const group = [g, ...s.involved.map((id) => boxes.get(id)).filter(Boolean)].map(rect);
-    const union = {
-      left: Math.min(...group.map((r) => r.left)), right: Math.max(...group.map((r) => r.right)),
-      top: Math.min(...group.map((r) => r.top)), bottom: Math.max(...group.map((r) => r.bottom)),
-    };
-    if (union.right - union.left <= v.width - 2 * margin && union.bottom - union.top <= v.height - 2 * margin) {
-      b = union;
-    }
-    const inside = b.left >= v.left + margin && b.right <= v.right - margin &&
-      b.top >= v.top + margin && b.bottom <= v.bottom - margin;
-    if (inside && !force) return;
-    zoom.x += v.left + v.width / 2 - (b.left + b.right) / 2;
-    zoom.y += v.top + v.height / 2 - (b.top + b.bottom) / 2;
-    apply();
-  }
-  viewport.addEventListener("wheel", (e) => {
-    if (!e.ctrlKey && !e.metaKey) return; // plain wheel scrolls the page; pinch and ctrl zoom
-    e.preventDefault();
-    moved = true;
-    const r = viewport.getBoundingClientRect();
-    zoomTo(zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
-  }, { passive: false });
-  let drag = null;
-  viewport.addEventListener("pointerdown", (e) => {
-    if (e.button !== 0 || e.target.closest("g.node")) return;
-    drag = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y };
-    moved = true;
-    viewport.setPointerCapture(e.pointerId);
-    viewport.classList.add("vz-dragging");
-  });
-  viewport.addEventListener("pointermove", (e) => {
-    if (drag) {
-      zoom.x = drag.zx + e.clientX - drag.x;
-      zoom.y = drag.zy + e.clientY - drag.y;
-      apply();
-    }
-  });
-  const endDrag = () => { drag = null; viewport.classList.remove("vz-dragging"); };
-  viewport.addEventListener("pointerup", endDrag);
-  viewport.addEventListener("pointercancel", endDrag);
-
   // -- click a box to go to its step; hover for what it is ------------------------------------
   stage.addEventListener("click", (e) => {
     const g = e.target.closest("g.node");
@@ -492,24 +363,15 @@ export function render({ model, el }) {
     const s = model.get("scale") || 1;
     root.style.setProperty("--vz-scale", String(s));
     scaleInput.value = String(s);
-    if (frame) { fitted = false; showStep(); }
+    if (frame) { viewport.refit(); showStep(); }
   }
-
-  // the component may be drawn before it is on screen (a notebook output being attached):
-  // zoom once the viewport has a size, and keep the current box in view when it changes
-  const resize = new ResizeObserver(() => {
-    sizeLegend();
-    if (!viewport.clientWidth || !frame || !boxes.size) return;
-    if (!fitted || !moved) { fitted = true; initialZoom(); } else follow();
-  });
-  resize.observe(viewport);
 
   model.on("change:step", showStep);
   model.on("change:view", () => { if (model.get("view") !== view) setView(model.get("view")); });
   model.on("change:scale", applyScale);
   applyScale();
   setView(data.frames[view] ? view : data.view);
-  return () => { stop(); resize.disconnect(); window.removeEventListener("keydown", onKey, true); };
+  return () => { stop(); viewport.close(); window.removeEventListener("keydown", onKey, true); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
