@@ -1,8 +1,6 @@
 // mount.js: the component's entry, the last part: `render` (anywidget's, and the pages') and
 // `mount` (the pages without a kernel). It alone exports.
 
-const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
-const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
 const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
 const TABLE_ROWS = 40; // rows of the running table shown at once
 
@@ -38,7 +36,6 @@ export function render({ model, el }) {
   for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
   const failed = new Set(data.failed);
   let view = model.get("view") || data.view;
-  let timer = null;
   let frame = null; // the current view's data
   let boxes = new Map(); // item id -> <g> of the current view
   let edges = new Map();
@@ -79,55 +76,17 @@ export function render({ model, el }) {
     ready: () => frame !== null && boxes.size > 0,
   });
   const stage = viewport.stage;
+  const player = new Player({ model, n, root, changed: () => showStep() });
+  const step = () => player.step();
+  const go = (k) => player.go(k);
   const top = h("div", { class: "vz-top" }, [views, viewport.bar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), viewport.legend]);
   const tip = h("div", { class: "vz-tip", role: "tooltip" });
-  const button = (cls, label, text, fn) =>
-    h("button", { class: cls, title: label, "aria-label": label, text, onclick: fn });
-  const first = button("vz-first", "first step (Home)", "|◀", () => go(1));
-  const prev = button("vz-prev", "previous step (←, PageUp)", "◀", () => go(step() - 1));
-  const play = button("vz-play", "play / pause (Space)", "▶ play", () => toggle());
-  const next = button("vz-next", "next step (→, PageDown)", "▶", () => go(step() + 1));
-  const last = button("vz-last", "last step (End)", "▶|", () => go(n));
-  const slider = h("input", { class: "vz-slider", type: "range", min: "1", max: String(n), step: "1", "aria-label": "step" });
-  slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
-  const speed = h("input", { class: "vz-speed", type: "number", min: "0.25", max: "10", step: "0.25", value: "1.25", "aria-label": "steps per second" });
-  speed.addEventListener("change", () => { if (timer) { stop(); toggle(); } });
-  const controls = h("div", { class: "vz-controls" }, [first, prev, play, next, last, slider,
-    h("label", { text: "steps/s " }, [speed])]);
   const scoreBox = h("div", { class: "vz-score", "aria-live": "polite", text: quiz ? "score 0/0" : "" });
   const panel = h("div", { class: "vz-step-panel" });
   const table = h("div", { class: "vz-table" });
   const below = h("div", { class: "vz-below" }, [panel, table]);
-  root.append(style, h("div", { class: "vz-head-row" }, [title, counter, scoreBox]), top, viewport.element, controls, below, tip);
+  root.append(style, h("div", { class: "vz-head-row" }, [title, counter, scoreBox]), top, viewport.element, player.element, below, tip);
   el.append(root);
-
-  // -- the step: 1-based, shared with Python -------------------------------------------------
-  function step() {
-    return clamp(model.get("step") || 1, 1, n);
-  }
-  function go(k) {
-    k = clamp(Math.round(k), 1, n);
-    if (k !== model.get("step")) {
-      model.set("step", k);
-      model.save_changes();
-    }
-    showStep();
-  }
-  function toggle() {
-    if (timer) return stop();
-    if (step() === n) go(1);
-    play.textContent = "⏸ pause";
-    const rate = clamp(parseFloat(speed.value) || 1.25, 0.25, 10);
-    timer = setInterval(() => {
-      go(step() + 1);
-      if (step() >= n) stop();
-    }, 1000 / rate);
-  }
-  function stop() {
-    if (timer) clearInterval(timer);
-    timer = null;
-    play.textContent = "▶ play";
-  }
 
   // -- views ---------------------------------------------------------------------------------
   function setView(v) {
@@ -229,9 +188,7 @@ export function render({ model, el }) {
     const earlier = Math.max(0, i - TABLE_ROWS + 1); // steps older than the oldest row
     const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
     table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
-    slider.value = String(k);
-    first.disabled = prev.disabled = k === 1;
-    next.disabled = last.disabled = k === n;
+    player.show(k);
     viewport.settle();
   }
 
@@ -334,30 +291,6 @@ export function render({ model, el }) {
     }
   });
 
-  // -- keys, when the component has focus ----------------------------------------------------
-  // on the window, in the capture phase: before the notebook's own shortcuts (Notebook 7
-  // handles keys at the document before they reach a widget)
-  const onKey = (e) => {
-    const t = e.target;
-    if (!(t instanceof Node) || !root.contains(t)) return;
-    // the speed box and the scale menu keep their keys; on the slider the keys are ours
-    // (handled here, and the slider's own move prevented: one step per key press)
-    const typing = t !== slider && t.closest("input, select, textarea");
-    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
-    let handled = true;
-    if (KEYS_NEXT.has(e.key)) go(step() + 1);
-    else if (KEYS_PREV.has(e.key)) go(step() - 1);
-    else if (e.key === "Home") go(1);
-    else if (e.key === "End") go(n);
-    else if (e.key === " ") toggle();
-    else handled = false;
-    if (handled) { e.preventDefault(); e.stopPropagation(); }
-  };
-  window.addEventListener("keydown", onKey, true);
-  root.addEventListener("pointerdown", (e) => {
-    if (!e.target.closest("input, select, button")) root.focus({ preventScroll: true });
-  });
-
   // -- presentation scale ----------------------------------------------------------------------
   function applyScale() {
     const s = model.get("scale") || 1;
@@ -371,7 +304,7 @@ export function render({ model, el }) {
   model.on("change:scale", applyScale);
   applyScale();
   setView(data.frames[view] ? view : data.view);
-  return () => { stop(); viewport.close(); window.removeEventListener("keydown", onKey, true); };
+  return () => { player.close(); viewport.close(); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
