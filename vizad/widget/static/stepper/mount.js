@@ -2,7 +2,6 @@
 // `mount` (the pages without a kernel). It alone exports.
 
 const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
-const TABLE_ROWS = 40; // rows of the running table shown at once
 
 // A model for pages without a kernel (the exported page, a saved notebook's HTML view): the
 // same get/set/on/save_changes as an anywidget model, kept in the page.
@@ -40,11 +39,6 @@ export function render({ model, el }) {
   let boxes = new Map(); // item id -> <g> of the current view
   let edges = new Map();
   let styled = []; // elements restyled by the last step
-  // a quiz: each step's result is typed before it is shown
-  const quiz = data.quiz || null;
-  const shown = new Set(); // steps answered or revealed
-  const tries = new Map();
-  const score = { right: 0, asked: 0 };
 
   const style = h("style", { text: data.css });
   const title = h("div", { class: "vz-title", text: data.title });
@@ -81,11 +75,9 @@ export function render({ model, el }) {
   const go = (k) => player.go(k);
   const top = h("div", { class: "vz-top" }, [views, viewport.bar, h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), viewport.legend]);
   const tip = h("div", { class: "vz-tip", role: "tooltip" });
-  const scoreBox = h("div", { class: "vz-score", "aria-live": "polite", text: quiz ? "score 0/0" : "" });
-  const panel = h("div", { class: "vz-step-panel" });
-  const table = h("div", { class: "vz-table" });
-  const below = h("div", { class: "vz-below" }, [panel, table]);
-  root.append(style, h("div", { class: "vz-head-row" }, [title, counter, scoreBox]), top, viewport.element, player.element, below, tip);
+  const quiz = new Quiz({ model, questions: data.quiz || null, root, answered: () => showStep() });
+  const panel = new Panel({ data, quiz });
+  root.append(style, h("div", { class: "vz-head-row" }, [title, counter, quiz.scoreBox]), top, viewport.element, player.element, panel.element, tip);
   el.append(root);
 
   // -- views ---------------------------------------------------------------------------------
@@ -166,81 +158,15 @@ export function render({ model, el }) {
     }
     const rec = data.steps[i];
     counter.textContent = `Step ${k} of ${n}: ${rec.label}`;
-    const asking = quiz && quiz[i] && !shown.has(i);
-    if (asking) {
+    if (quiz.asks(i)) {
       // the step's own boxes keep their values hidden until it is answered
       for (const [id, owner] of Object.entries(frame.owner)) {
         if (owner === i && id in frame.hides) hideValue(id, frame.hides[id]);
       }
-      askPanel(i);
-    } else {
-      panel.innerHTML = rec.panel;
-      // the head of the table of contributions is the same in every step: sent once
-      if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
-      if (feedback) panel.prepend(feedback);
     }
-    feedback = null;
-    // the running table: the newest rows (a long walkthrough shows its last TABLE_ROWS)
-    const rows = [];
-    for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
-      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : quiz && quiz[j] && !shown.has(j) ? "" : data.steps[j].row);
-    }
-    const earlier = Math.max(0, i - TABLE_ROWS + 1); // steps older than the oldest row
-    const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
-    table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
+    panel.show(i);
     player.show(k);
     viewport.settle();
-  }
-
-  // -- a quiz: ask for the step's result, check it, keep the score ----------------------------
-  let feedback = null; // what the last answer earned, shown above the revealed panel
-  let leaving = false; // Esc: the keys go back to the steps
-  // the component getting the keys (a click, the page opening) gives them to the question
-  root.addEventListener("focus", () => {
-    const input = panel.querySelector(".vz-answer");
-    if (input && !leaving) input.focus({ preventScroll: true });
-  });
-  function askPanel(i) {
-    const input = h("input", { class: "vz-answer", type: "text", inputmode: "decimal",
-      "aria-label": `${quiz[i].q} =`, autocomplete: "off" });
-    const note = h("div", { class: "vz-feedback", "aria-live": "polite" });
-    const check = () => answer(i, input, note);
-    input.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") { e.preventDefault(); check(); }
-      else if (e.key === "Escape") { e.preventDefault(); leaving = true; root.focus({ preventScroll: true }); leaving = false; }
-    });
-    const hadKeys = root.contains(document.activeElement); // before the old question goes
-    panel.replaceChildren(h("div", { class: "vz-quiz" }, [
-      h("div", { class: "vz-quiz-q" }, [h("b", { text: `${quiz[i].q} = ` }), input,
-        h("button", { class: "vz-check", text: "check", onclick: check })]),
-      h("div", { class: "vz-muted", text: "type the value, then Enter (Esc: back to the steps)" }),
-      note,
-    ]));
-    if (hadKeys) input.focus({ preventScroll: true });
-  }
-  function answer(i, input, note) {
-    const typed = parseFloat(input.value.replace("−", "-").replace(",", "."));
-    if (Number.isNaN(typed)) { note.textContent = "type a number"; return; }
-    const right = parseFloat(reveal(quiz[i].a, i));
-    const ok = Number.isInteger(right) ? typed === right
-      : Math.abs(typed - right) <= 1e-3 * Math.abs(right);
-    const tried = (tries.get(i) || 0) + 1;
-    tries.set(i, tried);
-    if (!ok && tried < 2) {
-      note.textContent = `not ${input.value}: try again (one more try)`;
-      input.select();
-      return;
-    }
-    shown.add(i);
-    score.asked += 1;
-    if (ok) score.right += 1;
-    scoreBox.textContent = `score ${score.right}/${score.asked}`;
-    model.set("score", { ...score });
-    model.save_changes();
-    feedback = h("div", { class: ok ? "vz-right" : "vz-wrong",
-      text: ok ? `right: ${quiz[i].q} = ${input.value}` : `the answer: ${quiz[i].q} = ${+right.toPrecision(6)}` });
-    showStep(); // the revealed panel: no question left to take the keys
-    root.focus({ preventScroll: true });
   }
 
   // a box whose value a later step computes shows its name and formula only
