@@ -34,7 +34,17 @@ STATIC = Path(__file__).parent / "static"
 #: The files of ``static/stepper/`` in the order they are joined into the component's one ES
 #: module (no bundler, no Node): each declares top-level names for the files after it, and only
 #: the last one exports. The one list of the parts.
-COMPONENT_PARTS = ("helpers.js", "layout.js", "picture.js", "viewport.js", "player.js", "quiz.js", "panel.js", "mount.js")
+COMPONENT_PARTS = (
+    "helpers.js",
+    "layout.js",
+    "picture.js",
+    "viewport.js",
+    "drawing.js",
+    "player.js",
+    "quiz.js",
+    "panel.js",
+    "mount.js",
+)
 
 
 @functools.cache
