@@ -113,6 +113,11 @@ def test_the_component_is_its_parts_joined_in_order():
     exports = re.compile(r"^export ", re.M)
     assert not any(exports.search(text) for text in texts[:-1])
     assert re.search(r"^export function mount\(", texts[-1], re.M)
+    # anywidget takes ``render`` from the default export; a ``render`` exported by name draws
+    # a deprecation warning on every render
+    assert re.search(r"^export default \{ render \};$", texts[-1], re.M)
+    named = r"^export (function|const|let|class) render\b|^export \{[^}]*\brender\b"
+    assert not re.search(named, module, re.M)
 
 
 def test_failing_steps_are_marked(tmp_path, monkeypatch):

@@ -153,7 +153,9 @@ export function localModel(values) {
   };
 }
 
-export function render({ model, el }) {
+// anywidget's entry point, exported as the default object's `render` (anywidget >= 0.9 warns
+// about a module exporting `render` by name); the pages call it through `mount`
+function render({ model, el }) {
   if (model.get("picture")) return renderPicture({ model, el });
   const data = model.get("data");
   if (!data || !data.n) {
