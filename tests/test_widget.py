@@ -218,7 +218,7 @@ def test_quiz_data_and_its_encoding(tmp_path):
     questions = quiz_data(trace)
     assert [q["q"] for q in questions] == ["v̄₇", "v̄₆", "v̄₅", "v̄₄", "v̄₃", "v̄₂", "v̄₁"]
 
-    def reveal(code: str, salt: int) -> str:  # what stepper.js does
+    def reveal(code: str, salt: int) -> str:  # what helpers.js does
         data = base64.b64decode(code)
         return bytes(b ^ ((31 + 7 * salt + 13 * j) % 251) for j, b in enumerate(data)).decode()
 

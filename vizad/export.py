@@ -1,5 +1,5 @@
 """A walkthrough as one self-contained HTML file: the stepper's own browser component
-(``widget/static/stepper.js`` and its CSS, inlined) and its data, no CDN, no kernel, no
+(``widget/static/stepper/`` and its CSS, inlined) and its data, no CDN, no kernel, no
 network. For course websites and slides."""
 
 from __future__ import annotations
