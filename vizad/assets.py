@@ -11,10 +11,25 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-__all__ = ["STATIC", "component_module", "style", "graphviz_module"]
+__all__ = ["STATIC", "COMPONENT_PARTS", "component_module", "style", "graphviz_module"]
 
 #: The component's JavaScript and CSS files.
 STATIC = Path(__file__).parent / "widget" / "static"
+
+#: The files of ``static/stepper/`` in the order they are joined into the component's one ES
+#: module (no bundler, no Node): each declares top-level names for the files after it, and only
+#: the last one exports. The one list of the parts.
+COMPONENT_PARTS = (
+    "helpers.js",
+    "layout.js",
+    "picture.js",
+    "viewport.js",
+    "drawing.js",
+    "player.js",
+    "quiz.js",
+    "panel.js",
+    "mount.js",
+)
 
 
 @functools.cache
@@ -26,8 +41,11 @@ def graphviz_module() -> str:
 
 @functools.cache
 def component_module() -> str:
-    """The text of the browser component (``static/stepper.js``)."""
-    return (STATIC / "stepper.js").read_text(encoding="utf-8")
+    """The text of the browser component: the files of ``static/stepper/`` joined in the order
+    of COMPONENT_PARTS, one ES module for anywidget and the pages."""
+    return "\n".join(
+        (STATIC / "stepper" / part).read_text(encoding="utf-8") for part in COMPONENT_PARTS
+    )
 
 
 @functools.cache

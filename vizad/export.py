@@ -1,5 +1,5 @@
 """A walkthrough as one self-contained HTML file: the stepper's own browser component
-(``widget/static/stepper.js`` and its CSS, inlined) and its data, no CDN, no kernel, no
+(``widget/static/stepper/`` and its CSS, inlined) and its data, no CDN, no kernel, no
 network. For course websites and slides."""
 
 from __future__ import annotations
@@ -100,7 +100,9 @@ def page_html(
             check = len(trace.steps) <= CHECK_LIMIT
         failures = check_failures(trace) if check else {}
     else:
-        raise ArgumentTypeError(f"export_html takes a trace or a Stepper, got {type(target).__name__}")
+        raise ArgumentTypeError(
+            f"export_html takes a trace or a Stepper, got {type(target).__name__}"
+        )
     view = trace.view(view)
     n = len(trace.steps)
     if not n:

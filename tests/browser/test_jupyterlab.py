@@ -267,6 +267,12 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
     _delete_sessions(url)
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())
+    # anywidget's own warnings (e.g. its deprecation of a module exporting `render` by name)
+    anywidget_warnings = []
+    page.on(
+        "console",
+        lambda m: anywidget_warnings.append(m.text) if "[anywidget]" in m.text else None,
+    )
     _open_and_run(page, f"{url}/lab/tree/stepper.ipynb?reset", "jupyterlab")
     page.screenshot(path=artifact("stepper-step1.png"))
     # user text with $…$ is never typeset as maths (the notebook typesets HTML outputs)
@@ -311,6 +317,7 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
     page.locator(ROOT).screenshot(path=artifact("stepper-jupyterlab-dark.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+    assert not anywidget_warnings, "\n".join(anywidget_warnings)
 
 
 def test_stepper_in_notebook7(browser, notebook7, page_errors):

@@ -86,6 +86,7 @@ class Diagnosis:
         compute and gradient rules: a wrong rule's step is red. It is ``vz.step`` on the
         graph (the widget stack loads when a stepper is asked for, not with the report)."""
         from ..widget import step
+
         if self._graph is None:
             raise ArgumentError(
                 f"the stepper reads CSE 599W-style graphs; this one is {self.style}-style "

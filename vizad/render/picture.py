@@ -1,7 +1,7 @@
 """A drawing laid out in the browser: how ``vz.draw(...)`` and a Layout are displayed in Jupyter
 when Python has no ``dot`` program (or VIZAD_LAYOUT=browser).
 
-The picture is a small anywidget on the stepper's own module (``static/stepper.js``), which
+The picture is a small anywidget on the stepper's own module (``static/stepper/``), which
 imports the Graphviz module (Graphviz compiled to WebAssembly) from the text sent with it and
 lays out the DOT source once. Only the display goes through here: the DOT is made by
 ``vizad.render.dot`` as always, which imports this module when a drawing is first shown in the

@@ -1,6 +1,6 @@
 """Everything the browser component shows of a walkthrough, as JSON-ready data made once.
 
-The component (``static/stepper.js``) restyles the laid-out SVG of each view by id and fills in
+The component (``static/stepper/``) restyles the laid-out SVG of each view by id and fills in
 the panels from this data: stepping never asks Python for anything. The data is linear in the
 size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
 pending after), each step's current box, consumers, involved boxes and edges (sent once for
@@ -115,8 +115,8 @@ def quiz_data(trace) -> list[dict | None]:
 
 
 def conceal(text: str, salt: int) -> str:
-    """``text`` XOR-ed with a key that depends on ``salt``, base64: what stepper.js's
-    ``reveal(code, salt)`` reads back."""
+    """``text`` XOR-ed with a key that depends on ``salt``, base64: what the component's
+    ``reveal(code, salt)`` (``static/stepper/helpers.js``) reads back."""
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     key = ((31 + 7 * salt + 13 * np.arange(data.size, dtype=np.int64)) % 251).astype(np.uint8)
     return base64.b64encode((data ^ key).tobytes()).decode("ascii")

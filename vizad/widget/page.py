@@ -53,7 +53,7 @@ def mount_script(
     replace: bool = False,
     graphviz_id: str | None = None,
 ) -> str:
-    """A module script: the component (stepper.js, inlined) and one call of its ``mount``
+    """A module script: the component (static/stepper/, inlined) and one call of its ``mount``
     on element ``root_id`` with the data of element ``data_id`` (and the Graphviz module's
     text in element ``graphviz_id``, for views the browser lays out)."""
     js = component_module()

@@ -1,4 +1,4 @@
-"""The step-through debugger: an anywidget whose browser side is ``static/stepper.js``.
+"""The step-through debugger: an anywidget whose browser side is ``static/stepper/``.
 
 The walkthrough (every view laid out once, each step's highlights and panel) is sent to the
 browser once as ``data``; stepping, zooming, clicking and keys are handled there, without a

@@ -1,0 +1,144 @@
+// drawing.js: the current view's drawing in the stage: its boxes and edges by id, restyled for
+// a step (the step states as classes), the values a later step computes hidden, a tooltip on
+// hover, a click on a box going to its step.
+
+const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
+
+class Drawing {
+  // `stage`: the element holding the SVG; `root`: the component (the tooltip's frame);
+  // `failed`: the steps whose rule fails check(); `step()`: the step shown (1-based);
+  // `go(k)`: go to step k
+  constructor({ stage, root, failed, step, go }) {
+    this.stage = stage;
+    this.root = root;
+    this.failed = failed;
+    this.step = step;
+    this.go = go;
+    this.frame = null; // the current view's data
+    this.boxes = new Map(); // item id -> <g> of the current view
+    this.edges = new Map();
+    this.styled = []; // elements restyled by the last step
+    this.tip = h("div", { class: "vz-tip", role: "tooltip" });
+    this.listen();
+  }
+
+  // the view `frame` (its data), before its SVG is in the stage
+  use(frame) {
+    this.frame = frame;
+    this.boxes = new Map();
+    this.edges = new Map();
+    this.styled = [];
+  }
+
+  // the boxes and edges of the SVG now in the stage
+  index() {
+    for (const g of this.stage.querySelectorAll("g.node")) this.boxes.set(g.id, g);
+    for (const g of this.stage.querySelectorAll("g.edge")) this.edges.set(g.id, g);
+  }
+
+  get size() {
+    return this.boxes.size;
+  }
+
+  // step i's (0-based) box and then the boxes computing its result, or null
+  focus(i) {
+    const s = this.frame.steps[i];
+    const g = s.current && this.boxes.get(s.current);
+    return g ? [g, ...s.involved.map((id) => this.boxes.get(id)).filter(Boolean)] : null;
+  }
+
+  // restyle by id for step i (0-based): only the elements the last step styled are reset
+  restyle(i) {
+    const { frame, boxes, failed } = this;
+    for (const e of this.styled) {
+      e.classList.remove(...STATES.map((s) => `vz-s-${s}`), "vz-hot");
+      for (const c of e.querySelectorAll(".vz-hidden")) c.classList.remove("vz-hidden");
+    }
+    const styled = (this.styled = []);
+    const mark = (id, state) => {
+      const g = boxes.get(id);
+      if (g && !g.classList.contains("vz-marked")) {
+        g.classList.add(`vz-s-${state}`, "vz-marked");
+        styled.push(g);
+      }
+    };
+    const s = frame.steps[i];
+    if (s.current) mark(s.current, failed.has(i) ? "failed" : "current");
+    s.consumer.forEach((id) => mark(id, "consumer"));
+    s.involved.forEach((id) => mark(id, "involved"));
+    for (const [id, owner] of Object.entries(frame.owner)) {
+      if (owner === i) continue;
+      // a failing step's own box stays red (the boxes computing it are done or pending)
+      const bad = failed.has(owner) && frame.steps[owner].current === id;
+      mark(id, bad ? "failed" : owner < i ? "done" : "pending");
+      if (owner > i && id in frame.hides) this.hideValue(id, frame.hides[id]);
+    }
+    for (const g of styled) g.classList.remove("vz-marked");
+    for (const id of s.edges) {
+      const g = this.edges.get(id);
+      if (g) { g.classList.add("vz-hot"); styled.push(g); }
+    }
+  }
+
+  // step i's own boxes keep their values hidden (a quiz step not answered yet)
+  hideOwn(i) {
+    const frame = this.frame;
+    for (const [id, owner] of Object.entries(frame.owner)) {
+      if (owner === i && id in frame.hides) this.hideValue(id, frame.hides[id]);
+    }
+  }
+
+  // a box whose value a later step computes shows its name and formula only
+  hideValue(id, cells) {
+    const g = this.boxes.get(id);
+    if (!g) return;
+    const texts = g.querySelectorAll(":scope > text");
+    if (texts.length > 1) texts[texts.length - 1].classList.add("vz-hidden");
+    if (cells) {
+      // heatmap cells: no stroke ("transparent" from Graphviz 2, "none" from later versions)
+      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
+      for (let c = Math.max(0, polys.length - cells); c < polys.length; c++) polys[c].classList.add("vz-hidden");
+    }
+  }
+
+  // click a box to go to its step; hover for what it is
+  listen() {
+    const { stage, tip } = this;
+    stage.addEventListener("click", (e) => {
+      const g = e.target.closest("g.node");
+      if (g && g.id in this.frame.clicks) this.go(this.frame.clicks[g.id] + 1);
+    });
+    stage.addEventListener("mouseover", (e) => {
+      const g = e.target.closest("g.node, g.edge");
+      if (!g) return;
+      const text = this.tipText(g);
+      if (!text) return;
+      tip.textContent = text;
+      tip.style.display = "block";
+      const r = this.root.getBoundingClientRect();
+      tip.style.left = `${e.clientX - r.left + 12}px`;
+      tip.style.top = `${e.clientY - r.top + 12}px`;
+    });
+    stage.addEventListener("mouseout", (e) => {
+      if (!e.relatedTarget || !stage.contains(e.relatedTarget) || !e.relatedTarget.closest("g.node, g.edge")) {
+        tip.style.display = "none";
+      }
+    });
+  }
+
+  // what a box or an edge is, at the step shown ("" for nothing to say)
+  tipText(g) {
+    const frame = this.frame;
+    if (!g.classList.contains("node")) return frame.edgeTips[g.id] || "";
+    const t = frame.tips[g.id];
+    if (!t) return "";
+    const i = this.step() - 1;
+    const owner = frame.owner[g.id];
+    const known = !(g.id in frame.hides) || owner === undefined || owner <= i;
+    let text = t.head;
+    if (t.value && known) text += `\n${t.value}`;
+    if (t.result && t.at <= i) text += `\n${t.result}`;
+    else if (t.result) text += "\n(its step comes later)";
+    return text;
+  }
+}

@@ -1,0 +1,97 @@
+// player.js: stepping. The step (1-based) is the model's `step`, the one piece of state shared
+// with Python; the player moves it with its buttons, slider, play timer and keys, and calls
+// `changed()` after each move.
+
+const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
+const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
+
+class Player {
+  // `n`: the number of steps; `root`: the component, whose focus gives the keys to the player
+  constructor({ model, n, root, changed }) {
+    this.model = model;
+    this.n = n;
+    this.root = root;
+    this.changed = changed;
+    this.timer = null;
+    const button = (cls, label, text, fn) =>
+      h("button", { class: cls, title: label, "aria-label": label, text, onclick: fn });
+    this.first = button("vz-first", "first step (Home)", "|◀", () => this.go(1));
+    this.prev = button("vz-prev", "previous step (←, PageUp)", "◀", () => this.go(this.step() - 1));
+    this.play = button("vz-play", "play / pause (Space)", "▶ play", () => this.toggle());
+    this.next = button("vz-next", "next step (→, PageDown)", "▶", () => this.go(this.step() + 1));
+    this.last = button("vz-last", "last step (End)", "▶|", () => this.go(n));
+    this.slider = h("input", { class: "vz-slider", type: "range", min: "1", max: String(n), step: "1", "aria-label": "step" });
+    this.slider.addEventListener("input", () => this.go(parseInt(this.slider.value, 10)));
+    this.speed = h("input", { class: "vz-speed", type: "number", min: "0.25", max: "10", step: "0.25", value: "1.25", "aria-label": "steps per second" });
+    this.speed.addEventListener("change", () => { if (this.timer) { this.stop(); this.toggle(); } });
+    this.element = h("div", { class: "vz-controls" }, [this.first, this.prev, this.play, this.next,
+      this.last, this.slider, h("label", { text: "steps/s " }, [this.speed])]);
+    this.onKey = (e) => this.key(e);
+    window.addEventListener("keydown", this.onKey, true);
+    root.addEventListener("pointerdown", (e) => {
+      if (!e.target.closest("input, select, button")) root.focus({ preventScroll: true });
+    });
+  }
+
+  step() {
+    return clamp(this.model.get("step") || 1, 1, this.n);
+  }
+
+  go(k) {
+    k = clamp(Math.round(k), 1, this.n);
+    if (k !== this.model.get("step")) {
+      this.model.set("step", k);
+      this.model.save_changes();
+    }
+    this.changed();
+  }
+
+  toggle() {
+    if (this.timer) return this.stop();
+    if (this.step() === this.n) this.go(1);
+    this.play.textContent = "⏸ pause";
+    const rate = clamp(parseFloat(this.speed.value) || 1.25, 0.25, 10);
+    this.timer = setInterval(() => {
+      this.go(this.step() + 1);
+      if (this.step() >= this.n) this.stop();
+    }, 1000 / rate);
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.play.textContent = "▶ play";
+  }
+
+  // the controls of step k (1-based)
+  show(k) {
+    this.slider.value = String(k);
+    this.first.disabled = this.prev.disabled = k === 1;
+    this.next.disabled = this.last.disabled = k === this.n;
+  }
+
+  // keys, when the component has focus: on the window, in the capture phase, before the
+  // notebook's own shortcuts (Notebook 7 handles keys at the document before they reach a
+  // widget)
+  key(e) {
+    const t = e.target;
+    if (!(t instanceof Node) || !this.root.contains(t)) return;
+    // the speed box and the scale menu keep their keys; on the slider the keys are ours
+    // (handled here, and the slider's own move prevented: one step per key press)
+    const typing = t !== this.slider && t.closest("input, select, textarea");
+    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    let handled = true;
+    if (KEYS_NEXT.has(e.key)) this.go(this.step() + 1);
+    else if (KEYS_PREV.has(e.key)) this.go(this.step() - 1);
+    else if (e.key === "Home") this.go(1);
+    else if (e.key === "End") this.go(this.n);
+    else if (e.key === " ") this.toggle();
+    else handled = false;
+    if (handled) { e.preventDefault(); e.stopPropagation(); }
+  }
+
+  close() {
+    this.stop();
+    window.removeEventListener("keydown", this.onKey, true);
+  }
+}
