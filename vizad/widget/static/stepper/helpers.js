@@ -25,7 +25,7 @@ function h(tag, attrs = {}, children = []) {
   return e;
 }
 
-// A quiz's encoded text (vizad/widget/frames.py's conceal): base64 of UTF-8 XOR a key
+// A quiz's encoded text (vizad/widget/data.py's conceal): base64 of UTF-8 XOR a key
 // that depends on `salt`.
 function reveal(code, salt) {
   const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
