@@ -48,7 +48,7 @@ def setup():
     if workload == "trace_reverse":
         return lambda: vz.trace_reverse(y, xs, feed)
     if workload == "trace_forward":
-        return lambda: vz.trace_forward(y, feed, {xs[0]: 1.0})
+        return lambda: vz.trace_forward(y, feed=feed, tangents={xs[0]: 1.0})
     if workload == "gradients + run":
 
         def baseline():

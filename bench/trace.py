@@ -69,7 +69,7 @@ def main() -> None:
                 "gradients + run": reverse_baseline,
                 "trace_reverse": lambda: vz.trace_reverse(y, xs, feed),
                 "jvp + run": forward_baseline,
-                "trace_forward": lambda: vz.trace_forward(y, feed, {xs[0]: 1.0}),
+                "trace_forward": lambda: vz.trace_forward(y, feed=feed, tangents={xs[0]: 1.0}),
                 "every step": every_step,
             },
             repeat=5,

@@ -639,13 +639,13 @@ def check_graph(g: Graph, *, third_order: bool = True) -> None:
     seed = value_node(w)
     _close(
         "gradients (random seed)",
-        vz.evaluate(vz.gradients(y, xs, seed=seed), feed),
+        vz.evaluate(vz.gradients(y, xs, cotangent=seed), feed),
         ref["vjp_w"],
         rtol,
         g.dtype,
     )
     if m is not None:
-        (ours_m,) = vz.evaluate(vz.gradients(y, [m], seed=seed), feed)
+        (ours_m,) = vz.evaluate(vz.gradients(y, [m], cotangent=seed), feed)
         _close(f"gradient w.r.t. intermediate {g.name(m)}", ours_m, ref["vjp_m"], rtol)
 
     tangents = {x: vz.constant(t) for x, t in zip(xs, v)}

@@ -51,7 +51,7 @@ def test_tuple_shapes_with_an_unknown_element():
     t = vz.make_tuple(x, c)
     seed = vz.make_tuple(vz.constant(2.0), vz.constant([1.0, 3.0]))
     gx, gc = vz.evaluate(
-        vz.gradients(vz.make_tuple(t[0], t[1]), [x, c], seed=seed), {x: 1.0, c: np.ones(2)}
+        vz.gradients(vz.make_tuple(t[0], t[1]), [x, c], cotangent=seed), {x: 1.0, c: np.ones(2)}
     )
     assert gx == 2.0 and list(gc) == [1.0, 3.0]
     trace = vz.trace_reverse(vz.sum(t[0]) + vz.sum(t[1]), [x, c], {x: 1.0, c: np.ones(2)})

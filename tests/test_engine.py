@@ -215,7 +215,7 @@ def test_non_scalar_output_default_seed_is_gradient_of_sum():
     y = x * x
     (g,) = vz.gradients(y, [x])
     np.testing.assert_allclose(vz.evaluate(g, {x: np.array([1.0, 2.0])}), [2.0, 4.0])
-    (gs,) = vz.gradients(y, [x], seed=np.array([1.0, 0.0]))
+    (gs,) = vz.gradients(y, [x], cotangent=np.array([1.0, 0.0]))
     np.testing.assert_allclose(vz.evaluate(gs, {x: np.array([1.0, 2.0])}), [2.0, 0.0])
 
 

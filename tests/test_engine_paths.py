@@ -63,7 +63,7 @@ def test_engine_products_skip_the_full_call_only_when_it_gives_the_same_node(mon
     record.release()
     # a constant seed: v̄ × 1 of constants only is folded into an eager node, as the op does
     a = vz.Variable("a")
-    record = vz.extend.build_adjoints(a + a, [a], seed=2.0)
+    record = vz.extend.build_adjoints(a + a, [a], cotangent=2.0)
     partials = [p.node for p in record.partials(a)]
     assert len(partials) == 2 and all(isinstance(p, EagerNode) for p in partials)
     assert [float(p.value) for p in partials] == [2.0, 2.0]
@@ -99,7 +99,7 @@ def test_walkthrough_values_read_as_arrays():
     y = vz.log(x1) + x1 * x2 - vz.sin(x2)
     for trace in (
         vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0}),
-        vz.trace_forward(y, {x1: 2.0, x2: 5.0}),
+        vz.trace_forward(y, feed={x1: 2.0, x2: 5.0}),
     ):
         values = trace.values
         assert len(values) == len(list(values)) == len(dict(values.items()))

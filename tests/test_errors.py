@@ -154,6 +154,6 @@ def test_other_bad_arguments():
     with pytest.raises(vz.errors.NodeTypeError, match="item 1"):
         vz.gradients(x * 2, [x, "x"])
     with pytest.raises(vz.errors.ShapeError, match="seed has shape"):
-        vz.gradients(vz.Variable("v", shape=(3,)) * 2, [x], seed=np.ones(2))
+        vz.gradients(vz.Variable("v", shape=(3,)) * 2, [x], cotangent=np.ones(2))
     with pytest.raises(vz.errors.NodeTypeError, match="not iterable"):
         a, b = x

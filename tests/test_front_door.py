@@ -163,3 +163,54 @@ def test_an_op_authors_failing_line_shows_in_the_traceback():
 def test_traces_name_their_abstract_methods():
     with pytest.raises(TypeError, match="abstract"):
         vz.trace.Trace()
+
+
+def _lecture():
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    return x1, x2, vz.log(x1) + x1 * x2 - vz.sin(x2), {x1: 2.0, x2: 5.0}
+
+
+def test_one_vocabulary_with_the_old_keywords_deprecated():
+    x1, x2, y, feed = _lecture()
+    g_new = vz.evaluate(vz.gradients(y, [x2], cotangent=2.0), feed=feed)
+    with pytest.warns(DeprecationWarning, match=r"gradients\(\.\.\., seed=\.\.\.\) .* 'cotangent'"):
+        g_old = vz.gradients(y, [x2], seed=2.0)
+    with pytest.warns(DeprecationWarning, match=r"evaluate\(\.\.\., feed_dict=\.\.\.\) .* 'feed'"):
+        assert vz.evaluate(g_old, feed_dict=feed) == g_new == pytest.approx(2 * (2 - np.cos(5)))
+    with pytest.warns(DeprecationWarning, match=r"run\(\.\.\., feed_dict=\.\.\.\)"):
+        assert vz.Executor([y]).run(feed_dict=feed) == vz.Executor([y]).run(feed)
+    with pytest.warns(DeprecationWarning, match=r"build_adjoints\(\.\.\., seed="):
+        vz.extend.build_adjoints(y, [x1], seed=1.0)
+    report = vz.gradcheck(y, [x1, x2], feed, rng=3)
+    with pytest.warns(DeprecationWarning, match=r"gradcheck\(\.\.\., seed=\.\.\.\) .* 'rng'"):
+        old = vz.gradcheck(y, [x1, x2], feed, seed=3)
+    assert np.array_equal(report.cotangent, old.cotangent)
+    trace = vz.trace_reverse(y, [x1, x2], feed)
+    with pytest.warns(DeprecationWarning, match=r"check\(\.\.\., seed="):
+        assert trace.check(seed=1) == trace.check(rng=1) == []
+    t = vz.tensor(3.0)
+    with pytest.warns(DeprecationWarning, match=r"backward\(\.\.\., seed="):
+        (t * t).backward(seed=2.0)
+    assert t.grad.value == 12.0
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sed'"):
+        vz.gradients(y, [x1], sed=1.0)
+
+
+def test_trace_forward_takes_the_arguments_of_trace_reverse():
+    x1, x2, y, feed = _lecture()
+    new = vz.trace_forward(y, x2, feed)
+    assert new.tangent(y) == pytest.approx(2 - np.cos(5))
+    assert vz.trace_forward(y, feed=feed).tangent(y) == pytest.approx(5.5)  # ∂/∂x1 by default
+    direction = vz.trace_forward(y, feed=feed, tangents={x1: 1.0, x2: 1.0})
+    assert direction.tangent(y) == pytest.approx(5.5 + 2 - np.cos(5))
+    with pytest.warns(
+        DeprecationWarning, match=r"trace_forward\(y, feed, tangents\) is deprecated"
+    ):
+        old = vz.trace_forward(y, feed, {x2: 1.0})
+    assert old.tangent(y) == new.tangent(y) and old.describe() == new.describe()
+    with pytest.warns(DeprecationWarning):
+        assert vz.trace_forward(y, feed).tangent(y) == pytest.approx(5.5)
+    with pytest.raises(vz.errors.ArgumentError, match="one direction per pass"):
+        vz.trace_forward(y, [x1, x2], feed)
+    with pytest.raises(vz.errors.ArgumentError, match="not both"):
+        vz.trace_forward(y, x1, feed, tangents={x2: 1.0})

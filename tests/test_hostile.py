@@ -51,7 +51,7 @@ def test_unprintable_characters_are_shown_as_escapes():
         (lambda x: vz.Variable(7), "Variable name must be a str"),
         (lambda x: vz.trace_reverse(vz.sin(x), [x], {x: 1.0}, decimals="a"),
          "decimals must be an int"),
-        (lambda x: vz.trace_forward(vz.sin(x), {x: 1.0}, decimals=-1), "from 0 to 15"),
+        (lambda x: vz.trace_forward(vz.sin(x), feed={x: 1.0}, decimals=-1), "from 0 to 15"),
         (lambda x: vz.draw(vz.sin(x), decimals=2.5), "decimals must be an int"),
         (lambda x: vz.Stepper(vz.trace_reverse(vz.sin(x), [x], {x: 1.0}), decimals=True),
          "decimals must be an int"),
@@ -244,7 +244,7 @@ def test_a_broken_or_missing_rule_marks_its_step_and_the_rest_works(tmp_path):
     stepper = vz.Stepper(trace)
     assert list(stepper.failures) == [1]
     vz.export_html(trace, tmp_path / "page.html")
-    forward = vz.trace_forward(vz.sin(_NoVjp()(x)), {x: 0.5})
+    forward = vz.trace_forward(vz.sin(_NoVjp()(x)), feed={x: 0.5})
     assert forward.check() == []  # no vjp to check: not a failure
     vz.Stepper(forward)
     assert float(forward.tangent(forward.output)) == pytest.approx(3 * np.cos(1.5))
@@ -343,10 +343,10 @@ class _ReturnsNone(vz.Op):
     "build, feed, message",
     [
         # a seed of shape (3,) for a scalar output
-        (lambda x: vz.gradients(vz.sin(x), [x], seed=np.ones(3))[0], 1.0,
+        (lambda x: vz.gradients(vz.sin(x), [x], cotangent=np.ones(3))[0], 1.0,
          r"the adjoint of x, has shape \(3,\) but x has shape \(\)"),
         # (2, 1) for a (2,) output
-        (lambda x: vz.gradients(vz.sin(x), [x], seed=np.ones((2, 1)))[0], np.ones(2),
+        (lambda x: vz.gradients(vz.sin(x), [x], cotangent=np.ones((2, 1)))[0], np.ones(2),
          r"has shape \(2, 2\) but x has shape \(2,\)"),
         # a jvp tangent of the wrong shape
         (lambda x: vz.jvp(vz.sin(x), {x: np.ones(1)}), np.ones(3),

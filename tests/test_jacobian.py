@@ -58,7 +58,7 @@ def test_jvp_vjp_duality():
     y = vz.sin(A @ x) * 2.0
     u, v = RNG.standard_normal(2), RNG.standard_normal(3)
     jv = vz.evaluate(vz.jvp(y, {x: v}), {x: POINT})
-    (jtu,) = vz.evaluate(vz.gradients(y, [x], seed=u), {x: POINT})
+    (jtu,) = vz.evaluate(vz.gradients(y, [x], cotangent=u), {x: POINT})
     assert float(u @ jv) == pytest.approx(float(jtu @ v), rel=1e-12)
 
 

@@ -52,7 +52,7 @@ def test_no_reference_cycles(mode):
         if mode == "reverse":
             return vz.trace_reverse(y, [x], feed)
         if mode == "forward":
-            return vz.trace_forward(y, feed, {x: 1.0})
+            return vz.trace_forward(y, x, feed)
         if mode == "second order":
             (g,) = vz.gradients(y, [x])
             return vz.trace_reverse(vz.gradients(g, [x])[0], [x], feed)
@@ -107,7 +107,7 @@ def test_building_and_dropping_graphs_in_a_loop_does_not_grow_memory():
         grads = vz.gradients(y, [x])
         vz.Executor([y, *grads]).run({x: np.float64(0.2)})
         vz.trace_reverse(y, [x], {x: 0.2})
-        vz.trace_forward(y, {x: 0.2}, {x: 1.0})
+        vz.trace_forward(y, x, {x: 0.2})
 
     one_round()
     with gc_off():

@@ -49,7 +49,7 @@ def test_reverse_and_forward_against_central_differences(name, case, declared):
         return run.run(dict(zip(xs, values)))[0]
 
     # reverse mode: Jᵀ w against central differences of ⟨w, y(x)⟩, entry by entry
-    grads = vz.evaluate(vz.gradients(y, xs, seed=seed_node(w)), feed)
+    grads = vz.evaluate(vz.gradients(y, xs, cotangent=seed_node(w)), feed)
     numeric = central_gradient(lambda values: inner(w, f(values)), point, EPS)
     for k, (x, g, n) in enumerate(zip(point, grads, numeric)):
         assert np.shape(g) == np.shape(x), f"adjoint of input {k} has the wrong shape"
@@ -75,7 +75,7 @@ def test_second_order_against_central_differences(name, case):
     point = sample_inputs(case, seed=7)
     rng = np.random.default_rng(2)
     w = random_like(vz.evaluate(y, dict(zip(xs, point))), rng)
-    first = vz.gradients(y, xs, seed=seed_node(w))
+    first = vz.gradients(y, xs, cotangent=seed_node(w))
     u = [rng.standard_normal(p.shape) for p in point]
     objective = vz.ops.add_n(*(vz.sum(g * vz.constant(d)) for g, d in zip(first, u)))
     second = vz.evaluate(vz.gradients(objective, xs), dict(zip(xs, point)))

@@ -34,7 +34,7 @@ def course_trace():
 
 
 def _forward_of(trace):
-    return vz.trace_forward(trace.output, trace.feed)
+    return vz.trace_forward(trace.output, feed=trace.feed)
 
 
 CASES = {

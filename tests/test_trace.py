@@ -17,7 +17,7 @@ def lecture():
 
 def test_forward_walkthrough_of_the_lecture(lecture):
     x1, x2, y, feed = lecture
-    trace = vz.trace_forward(y, feed, {x1: 1.0})
+    trace = vz.trace_forward(y, x1, feed)
     assert [s.label for s in trace.steps] == [f"v{chr(0x2080 + k)}" for k in range(1, 8)]
     assert [float(s.tangent) for s in trace.steps] == pytest.approx([1, 0, 0.5, 5, 0, 5.5, 5.5])
     assert [float(s.value) for s in trace.steps] == pytest.approx(
@@ -42,8 +42,8 @@ def test_forward_walkthrough_of_the_lecture(lecture):
 
 def test_forward_default_seed_is_the_first_variable(lecture):
     x1, x2, y, feed = lecture
-    assert vz.trace_forward(y, feed).tangent(y) == pytest.approx(5.5)
-    assert vz.trace_forward(y, feed, {x2: 1.0}).tangent(y) == pytest.approx(2 - math.cos(5))
+    assert vz.trace_forward(y, feed=feed).tangent(y) == pytest.approx(5.5)
+    assert vz.trace_forward(y, x2, feed).tangent(y) == pytest.approx(2 - math.cos(5))
 
 
 def test_reverse_walkthrough_of_the_lecture(lecture):
@@ -111,7 +111,7 @@ def test_course_example():
     assert [float(s.adjoint) for s in trace.steps] == [1, 5, 7, 12]  # x3, x2, 2·x1 + 8
     assert [c.consumer_label for c in trace.step_of(x1).contributions] == ["v₃", "v₂"]
     assert trace.derivation().lines[3].endswith(r"= \bar{v}_{3} + \bar{v}_{2} = 5 + 7 = 12")
-    forward = vz.trace_forward(y, {x1: 2.0}, {x1: 1.0})
+    forward = vz.trace_forward(y, x1, {x1: 2.0})
     assert [float(s.tangent) for s in forward.steps] == [1, 1, 1, 12]
 
 
@@ -182,13 +182,13 @@ def test_check_finds_a_wrong_vjp_at_its_node(lecture):
     assert "wrong_square" in str(failure)
     # the custom op has no jvp: forward mode says so, clearly
     with pytest.raises(NotImplementedError, match="wrong_square"):
-        vz.trace_forward(y, feed)
+        vz.trace_forward(y, feed=feed)
 
 
 def test_check_is_empty_for_a_correct_graph(lecture):
     x1, x2, y, feed = lecture
     assert vz.trace_reverse(y, [x1, x2], feed).check() == []
-    assert vz.trace_forward(y, feed).check() == []
+    assert vz.trace_forward(y, feed=feed).check() == []
     X, W, b = vz.Variable("X"), vz.Variable("W"), vz.Variable("b")
     loss = vz.mean(vz.log_softmax(vz.relu(X @ W + b) * 2.0))
     rng = np.random.default_rng(3)
@@ -216,7 +216,7 @@ class WrongJvp(vz.Op):
 def test_check_finds_a_wrong_jvp():
     x = vz.Variable("x")
     y = WrongJvp()(x) * 2
-    (failure,) = vz.trace_forward(y, {x: 0.7}).check()
+    (failure,) = vz.trace_forward(y, feed={x: 0.7}).check()
     assert failure.rule == "jvp" and failure.op == "wrong_jvp"
 
 
@@ -225,7 +225,7 @@ def test_missing_variable_is_a_clear_error(lecture):
     with pytest.raises(vz.errors.FeedError, match="Variable 'x2'"):
         vz.trace_reverse(y, [x1, x2], {x1: 2.0})
     with pytest.raises(vz.errors.FeedError, match="Variable 'x2'"):
-        vz.trace_forward(y, {x1: 2.0})
+        vz.trace_forward(y, feed={x1: 2.0})
 
 
 def test_text_repr_is_short_and_deterministic(lecture):
@@ -307,5 +307,5 @@ def test_steps_are_a_sequence_made_as_they_are_read(lecture):
     assert trace.step_of(x1) is steps[6] and trace[1] is steps[0]
     with pytest.raises(IndexError):
         steps[7]
-    forward = vz.trace_forward(y, feed, {x1: 1.0})
+    forward = vz.trace_forward(y, x1, feed)
     assert [s.label for s in forward.steps] == [f"v{k}" for k in "₁₂₃₄₅₆₇"]

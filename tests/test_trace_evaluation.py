@@ -114,7 +114,7 @@ def test_the_extension_holds_every_node_its_nodes_read():
         (a, b, w), y, feed = _random_graph(seed)
         for trace in (
             vz.trace_reverse(y, [a, b, w], feed),
-            vz.trace_forward(y, feed, {b: np.ones(3)}),
+            vz.trace_forward(y, feed=feed, tangents={b: np.ones(3)}),
         ):
             known = set(trace.graph) | set(trace.extension)
             for node in trace.extension:

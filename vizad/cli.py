@@ -101,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.mode == "reverse":
             trace = trace_reverse(y, chosen, feed, decimals=args.decimals)
         else:
-            seed = chosen[0] if chosen else next(iter(names.values()))
-            trace = trace_forward(y, feed, {seed: 1.0}, decimals=args.decimals)
+            first = chosen[0] if chosen else next(iter(names.values()))
+            trace = trace_forward(y, first, feed, decimals=args.decimals)
         if args.command == "frames":
             paths = export_frames(
                 trace, args.output, format=args.format, view=args.view, scale=args.scale

@@ -60,7 +60,7 @@ def jacobian(y: Node, x: Node, mode: str = "reverse") -> Node:
     if mode == "reverse":
         for k in range(int(np.prod(ys, dtype=int))):
             e = _one_hot(ys, k)
-            (row,) = gradients(y, [x], seed=constant(e))  # ∂y_k/∂x: shape xs
+            (row,) = gradients(y, [x], cotangent=constant(e))  # ∂y_k/∂x: shape xs
             blocks.append(
                 constant(e.reshape(ys + (1,) * len(xs))) * reshape(row, (1,) * len(ys) + xs)
             )
@@ -94,7 +94,7 @@ def hvp(y: Node, x: Node, v: Any, mode: str = "forward-over-reverse") -> Node:
         return jvp(g, {x: v})
     if mode == "reverse-over-reverse":
         (g,) = gradients(y, [x])
-        (hv,) = gradients(g, [x], seed=v)  # (∂g/∂x)ᵀ v = H v: H is symmetric
+        (hv,) = gradients(g, [x], cotangent=v)  # (∂g/∂x)ᵀ v = H v: H is symmetric
         return hv
     if mode == "reverse-over-forward":
         (hv,) = gradients(jvp(y, {x: v}), [x])

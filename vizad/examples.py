@@ -52,7 +52,7 @@ def lecture_forward() -> ForwardTrace:
     """The lecture's example in forward mode, ẋ₁ = 1 (the v̇ table)."""
     x1, x2 = Variable("x1"), Variable("x2")
     y = log(x1) + x1 * x2 - sin(x2)
-    return trace_forward(y, {x1: 2.0, x2: 5.0}, {x1: 1.0})
+    return trace_forward(y, x1, {x1: 2.0, x2: 5.0})
 
 
 def course() -> ReverseTrace:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from ._gc import gc_paused
+from ._renamed import renamed
 from .errors import EvaluationError, FeedError, ShapeError, evaluation_error
 from .graph import _topo_sort, as_node_list
 from .node import Node, _numeric_array
@@ -77,22 +78,24 @@ class Executor:
         ]
         self._validated = False
 
-    def run(self, feed_dict: Mapping[Node, Any]) -> list[Any]:
-        """The values of the nodes (numpy arrays; tuples of arrays for tuple values)."""
-        values = self._values(feed_dict)
+    def run(self, feed: Mapping[Node, Any] | None = None, **old: Any) -> list[Any]:
+        """The values of the nodes (numpy arrays; tuples of arrays for tuple values) at
+        ``feed``, the Variables' values (``feed_dict=`` is its old, deprecated name)."""
+        feed = renamed("run", old, feed_dict="feed").get("feed", feed)
+        values = self._values({} if feed is None else feed)
         return [as_array(values[k]) for k in self._outputs]
 
-    def _values(self, feed_dict: Mapping[Node, Any], keep_all: bool = False) -> list[Any]:
+    def _values(self, feed: Mapping[Node, Any], keep_all: bool = False) -> list[Any]:
         """Node values by position in the plan's order. Unless ``keep_all``, an intermediate
         value is dropped as soon as its last consumer has run: that keeps peak memory low
         and lets numpy reuse freed buffers instead of faulting in fresh pages."""
         values = list(self._initial)
         for k, node in self._variables:
-            values[k] = _feed_value(feed_dict, node)
+            values[k] = _feed_value(feed, node)
         for k, node in self._float_checks:
             check_floating(node, values[k])
-        if len(feed_dict) > len(self._variables):
-            self._check_feed_keys(feed_dict)
+        if len(feed) > len(self._variables):
+            self._check_feed_keys(feed)
         k = -1
         try:
             if not self._validated:  # the first run keeps and checks every value
@@ -128,12 +131,12 @@ class Executor:
             _check_derived(order[made], values[made], order[of], values[of], what)
         self._validated = True
 
-    def _check_feed_keys(self, feed_dict: Mapping[Node, Any]) -> None:
+    def _check_feed_keys(self, feed: Mapping[Node, Any]) -> None:
         """Refuse values for constants and computed nodes of this plan (they would be
         silently ignored); values for nodes outside the plan are allowed (one feed dict may
         serve several executors)."""
         fed = {node for _, node in self._variables}
-        for key in feed_dict:
+        for key in feed:
             if key in self._slot and key not in fed and key not in self._given:
                 what = "a constant" if key.op is CONSTANT else "computed by the graph"
                 raise FeedError(
@@ -146,23 +149,23 @@ class Executor:
         """Every node of the plan, in the topological order it runs them."""
         return tuple(self._order)
 
-    def values_by_node(
-        self, feed_dict: Mapping[Node, Any], *, arrays: bool = True
-    ) -> dict[Node, Any]:
+    def values_by_node(self, feed: Mapping[Node, Any], *, arrays: bool = True) -> dict[Node, Any]:
         """Every node's value (not only the outputs) keyed by node, for traces: as arrays, or
         with ``arrays=False`` as the ops gave them (numpy scalars from scalar ops)."""
-        values = self._values(feed_dict, keep_all=True)
+        values = self._values(feed, keep_all=True)
         return dict(zip(self._order, map(as_array, values) if arrays else values))
 
 
-def evaluate(nodes: Node | Iterable[Node], feed_dict: Mapping[Node, Any] | None = None):
-    """One-off evaluation: the value of a node, or a list of values for a list of nodes."""
-    values = Executor(nodes).run(feed_dict or {})
+def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None, **old: Any):
+    """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
+    ``feed`` (``feed_dict=`` is its old, deprecated name)."""
+    feed = renamed("evaluate", old, feed_dict="feed").get("feed", feed)
+    values = Executor(nodes).run(feed or {})
     return values[0] if isinstance(nodes, Node) else values
 
 
 def evaluate_into(
-    nodes: list[Node], values: dict[Node, Any], feed_dict: Mapping[Node, Any]
+    nodes: list[Node], values: dict[Node, Any], feed: Mapping[Node, Any]
 ) -> list[Node]:
     """Compute ``nodes`` and what they need that ``values`` does not hold yet, adding each to
     ``values`` as the ops give it (numpy scalars from scalar ops, as a plan's run keeps them);
@@ -171,7 +174,7 @@ def evaluate_into(
     A walkthrough's evaluation of its graph extension: the forward values are known, and what
     the extension adds is evaluated once, without a plan to reuse. Constants stay weakly
     typed, eager nodes give their own values, Variables outside ``values`` are read from
-    ``feed_dict``; errors are the executor's (they name the node, the op and the shapes)."""
+    ``feed``; errors are the executor's (they name the node, the op and the shapes)."""
     order = [n for n in _topo_sort(nodes, values) if n not in values]
     for node in order:  # hot: slots read directly
         op = node._operation
@@ -182,7 +185,7 @@ def evaluate_into(
             values[node] = node._value
             continue
         if op is VARIABLE:
-            values[node] = _feed_value(feed_dict, node)
+            values[node] = _feed_value(feed, node)
             continue
         args = [constant_value(x) if x._operation is CONSTANT else values[x] for x in node._inputs]
         try:
@@ -297,21 +300,21 @@ def check_floating(node: Node, value: Any) -> None:
             )
 
 
-def _feed_value(feed_dict: Mapping[Node, Any], node: Node) -> Any:
+def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
     try:
-        value = feed_dict[node]
+        value = feed[node]
     except KeyError:
         if node.op is not VARIABLE:
             raise FeedError(
                 f"{node._describe()} is given to this Executor but not in the feed dict"
             ) from None
-        fed = ", ".join(sorted(repr(str(n)) for n in feed_dict if isinstance(n, Node))) or "nothing"
+        fed = ", ".join(sorted(repr(str(n)) for n in feed if isinstance(n, Node))) or "nothing"
         raise FeedError(
             f"Variable {node.name!r} (node #{node.id}) is not in the feed dict (it has {fed})"
         ) from None
     except TypeError:
         raise FeedError(
-            f"the feed dict must map Variable nodes to values, got {type(feed_dict).__name__}"
+            f"the feed dict must map Variable nodes to values, got {type(feed).__name__}"
         ) from None
     if node.op is not VARIABLE:
         return value  # a given intermediate value, computed by an earlier evaluation

@@ -37,6 +37,7 @@ from .graph import as_node_list
 from .node import Node
 from .op import VARIABLE, constant
 from .ops import make_tuple
+from ._renamed import renamed
 from .reverse import gradients
 from .tree import inner, leaves, random_like, shape_of
 
@@ -273,21 +274,24 @@ def gradcheck(
     atol: float | None = None,
     directions: int = 3,
     coordinates: bool = True,
-    seed: int = 0,
+    rng: int = 0,
     cotangent: Any = None,
     raise_on_failure: bool = True,
+    **old: Any,
 ) -> GradcheckReport:
     """Compare reverse mode with central differences of f = ⟨w, y⟩ along ``directions``
     random directions and, if ``coordinates``, entry by entry.
 
-    ``cotangent`` is w; by default a random one drawn with ``seed`` (which also seeds the
-    directions) and returned in the report. ``rtol``/``atol`` default to the precision of the
+    ``cotangent`` is w; by default a random one drawn with the random seed ``rng`` (which
+    also draws the directions; ``seed=`` is its old, deprecated name) and returned in the
+    report. ``rtol``/``atol`` default to the precision of the
     values (:func:`default_tolerances`); ``eps`` is the first relative step. An entry passes
     when |reverse − central| ≤ atol·(1 + |∇f|ₘₐₓ) + rtol·|central| + 3 × the estimated error of
     the central difference; entries at a kink are reported, not failed. Raises GradcheckError
     naming the worst input when anything fails (or returns the report, if not
     ``raise_on_failure``).
     """
+    rng = renamed("gradcheck", old, seed="rng").get("rng", rng)
     wrt = as_node_list(wrt, "gradcheck: wrt")
     if not (isinstance(eps, (int, float)) and 0 < eps < 1):
         raise ArgumentError(
@@ -299,7 +303,7 @@ def gradcheck(
                 f"gradcheck: {w._short()} is complex; central differences here are for real "
                 "inputs (check the real and imaginary parts as two real inputs)"
             )
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     output = Executor([y]).run(feed)[0]
     if cotangent is None:
         cotangent = random_like(output, rng)
@@ -308,7 +312,7 @@ def gradcheck(
             f"gradcheck: the cotangent has shape {shape_of(cotangent)} but the output "
             f"{y._short()} has shape {shape_of(output)}"
         )
-    analytic = Executor(gradients(y, wrt, seed=value_node(cotangent))).run(feed)
+    analytic = Executor(gradients(y, wrt, cotangent=value_node(cotangent))).run(feed)
     default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol

@@ -22,6 +22,7 @@ from .op import VARIABLE, as_node
 from .ops import add_n, ones_like, zeros_like
 from .ops.derivation import elementwise_vjp
 from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
+from ._renamed import renamed
 from .tree import shapes_conflict
 
 __all__ = [
@@ -189,14 +190,15 @@ def _alive_partials(entries: list[tuple]):
 def build_adjoints(
     y: Node,
     wrt: Node | Iterable[Node],
-    seed: Any = None,
+    cotangent: Any = None,
     *,
     shapes: Mapping[Node, Any] | None = None,
-    _ranked: list[Node] | None = None,
+    **old: Any,
 ) -> Adjoints:
     """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
 
-    ``seed`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y)). ``shapes`` maps
+    ``cotangent`` is v̄ of ``y``, the seed of reverse mode (default ones_like(y): the gradient
+    of sum(y); ``seed=`` is its old, deprecated name). ``shapes`` maps
     nodes to shapes known from an evaluation, so that sum-to-shape nodes are only added where
     broadcasting really happened (without it, Variables declared without a shape get them
     wherever broadcasting is possible).
@@ -205,28 +207,40 @@ def build_adjoints(
     ``record.release()``; :func:`gradients` returns the nodes alone, which is all a caller
     needs to hold.
     """
+    cotangent = renamed("build_adjoints", old, seed="cotangent").get("cotangent", cotangent)
+    return extend_reverse(y, wrt, cotangent, shapes, None)
+
+
+def extend_reverse(
+    y: Any, wrt: Any, cotangent: Any, shapes: Mapping[Node, Any] | None, ranked: list | None
+) -> Adjoints:
+    """:func:`build_adjoints`, given the graph's :func:`ranked_order` when it is known."""
     y = as_node(y, "gradients")
     wrt = tuple(as_node_list(wrt, "gradients: wrt"))
     record = Adjoints(y, wrt)
     with extending(record, shapes):
-        _extend(record, y, wrt, seed, _ranked or ranked_order(y))
+        _extend(record, y, wrt, cotangent, ranked or ranked_order(y))
     return record
 
 
 def gradients(
     y: Node,
     wrt: Node | Iterable[Node],
-    seed: Any = None,
+    cotangent: Any = None,
     *,
     shapes: Mapping[Node, Any] | None = None,
+    **old: Any,
 ) -> list[Node]:
     """The gradient nodes of ``y`` w.r.t. each node of ``wrt``, by extending the graph.
 
-    The record of which node is which partial adjoint is ``gradients[0].origin`` (an
-    :class:`Adjoints`); :func:`build_adjoints` returns it directly. Dropping the gradients
-    frees the whole extension at once (nothing points back to them).
+    ``cotangent`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y); ``seed=`` is
+    its old, deprecated name). The record of which node is which partial adjoint is
+    ``gradients[0].origin`` (an :class:`Adjoints`); :func:`build_adjoints` returns it
+    directly. Dropping the gradients frees the whole extension at once (nothing points back
+    to them).
     """
-    record = build_adjoints(y, wrt, seed, shapes=shapes)
+    cotangent = renamed("gradients", old, seed="cotangent").get("cotangent", cotangent)
+    record = extend_reverse(y, wrt, cotangent, shapes, None)
     result = record.gradients
     record.release()
     return result
@@ -328,11 +342,13 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
     return grads, locals_, unreduced
 
 
-def backward(node: EagerNode, seed: Any = None) -> None:
+def backward(node: EagerNode, cotangent: Any = None, **old: Any) -> None:
     """Extend the graph with adjoint nodes (exactly as :func:`gradients`) and add the gradient
     to ``.grad`` of every ``requires_grad`` leaf that the eager ``node`` depends on.
 
-    ``seed`` is v̄ of the node (default ones: the gradient of the sum of its entries)."""
+    ``cotangent`` is v̄ of the node (default ones: the gradient of the sum of its entries;
+    ``seed=`` is its old, deprecated name)."""
+    cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
     if not node._requires_grad:
         raise GraphError(
             f"backward() of {node._describe()}: it does not depend on any leaf that "
@@ -343,7 +359,7 @@ def backward(node: EagerNode, seed: Any = None) -> None:
         for n in ranked_order(node)
         if n.__class__ is not Node and n._operation is VARIABLE and n._requires_grad
     ]
-    for leaf, g in zip(leaves, gradients(node, leaves, seed)):
+    for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
         leaf._grad = g if leaf._grad is None else leaf._grad + g
 
 

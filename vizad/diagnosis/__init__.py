@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._renamed import renamed
 from ..errors import ArgumentTypeError
 from .autodiff_style import AutodiffChecker
 from .checker import Checker
@@ -44,10 +45,12 @@ __all__ = ["diagnose", "Diagnosis", "Problem"]
 _STYLES: tuple[type[Checker], ...] = (MicrogradChecker, AutodiffChecker, NeedleChecker)
 
 
-def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, seed: int = 0) -> Diagnosis:
+def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0, **old: Any) -> Diagnosis:
     """Check a student's engine on the graph of ``y`` (see the module's docs): each op's
     gradient rule in isolation, the topological order, the final gradients with respect to
-    ``wrt`` (a node or a list). ``feed`` gives the placeholders' values (CSE 599W style)."""
+    ``wrt`` (a node or a list). ``feed`` gives the placeholders' values (CSE 599W style);
+    ``rng`` is the random seed of the probes (``seed=`` is its old, deprecated name)."""
+    rng = renamed("diagnose", old, seed="rng").get("rng", rng)
     wrt = list(wrt) if isinstance(wrt, (list, tuple)) else [wrt]
     style = next((s for s in _STYLES if s.reads(y)), None)
     if style is None:
@@ -57,6 +60,6 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, seed: int = 0) -> Di
             "realize_cached_data, or _prev/_op/data/_backward)"
         )
     checker = style(y, feed)
-    problems, rules = checker.check(y, wrt, np.random.default_rng(seed))
+    problems, rules = checker.check(y, wrt, np.random.default_rng(rng))
     graph = (y, wrt, feed) if checker.steppable else None
     return Diagnosis(checker.style, problems, rules, checker.notes, graph)

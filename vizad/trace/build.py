@@ -3,6 +3,7 @@ step's values off it (no second implementation of the maths)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 from collections.abc import Iterable, Mapping
 
@@ -11,12 +12,13 @@ import numpy as np
 from .._gc import gc_paused
 from ..executor import Executor, check_derived_shapes, check_floating, evaluate_into
 from ..adapters import adopt_feed
+from ..errors import ArgumentError
 from ..forward import build_tangents
 from ..graph import as_node_list, rank
 from ..node import Node
 from ..op import CONSTANT, VARIABLE, as_node
 from ..tree import floating_dtype, shape_of, tree_map
-from ..reverse import build_adjoints
+from ..reverse import extend_reverse
 from ..text import check_decimals
 from .names import Names
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
@@ -49,7 +51,7 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     for w in wrt:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])
-    record = build_adjoints(y, wrt, shapes=shapes, _ranked=ranked)
+    record = extend_reverse(y, wrt, None, shapes, ranked)
     raw = forward  # the forward values, then the extension's (as the ops give them)
     # the extension's nodes that the walkthrough reads, evaluated in the order they were built
     extension = evaluate_into(record.nodes(), raw, feed)
@@ -80,25 +82,50 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
 
 def trace_forward(
     y: Node,
+    wrt: Node | None = None,
     feed: Mapping[Node, Any] | None = None,
-    tangents: Mapping[Node, Any] | None = None,
     *,
+    tangents: Mapping[Node, Any] | None = None,
     decimals: int = 3,
 ) -> ForwardTrace:
-    """The forward-mode walkthrough of ``y`` at ``feed`` seeded with ``tangents`` ({input:
-    tangent}): one step per node in topological order, v̇ᵢ = Σₖ v̇ₖ ∂vᵢ/∂vₖ.
+    """The forward-mode walkthrough of ``y`` at ``feed``: one step per node in topological
+    order, v̇ᵢ = Σₖ v̇ₖ ∂vᵢ/∂vₖ, seeded with ẋ = 1 for the input ``wrt`` (∂/∂x; default the
+    first Variable, ∂/∂x₁ as in the lecture), or with ``tangents`` ({input: tangent}) for any
+    direction.
 
-    ``tangents`` defaults to ẋ = 1 for the first Variable (∂/∂x₁, as in the lecture).
+    The arguments are in the order of :func:`trace_reverse`. The order of earlier releases,
+    ``trace_forward(y, feed, tangents)``, is read from a mapping in second place, with a
+    DeprecationWarning.
     """
+    if isinstance(wrt, Mapping):  # a feed, not an input: the order of earlier releases
+        wrt, feed, tangents = _old_order(wrt, feed, tangents)
     decimals = check_decimals(decimals, "trace_forward")
     with gc_paused():
-        return _trace_forward(y, feed, tangents, decimals)
+        return _trace_forward(y, wrt, feed, tangents, decimals)
 
 
-def _trace_forward(y, feed, tangents, decimals) -> ForwardTrace:
+def _old_order(first, second, tangents):
+    """``(wrt, feed, tangents)`` of a call in the order of earlier releases,
+    ``trace_forward(y, feed, tangents)``, with a DeprecationWarning."""
+    warnings.warn(
+        "trace_forward(y, feed, tangents) is deprecated: the arguments are in the order of "
+        "trace_reverse now, trace_forward(y, wrt, feed), or give tangents= by keyword",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if second is not None and tangents is not None:
+        raise ArgumentError(
+            "trace_forward: tangents are given twice (in third place and as tangents=)"
+        )
+    return None, first, tangents if second is None else second
+
+
+def _trace_forward(y, wrt, feed, tangents, decimals) -> ForwardTrace:
     y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_forward")
+    if wrt is not None and tangents is not None:
+        raise ArgumentError("trace_forward: give wrt (ẋ = 1 for one input) or tangents, not both")
     if tangents is None:
-        first = _default_wrt(ranked)[:1]
+        first = _default_wrt(ranked)[:1] if wrt is None else _one_input(wrt)
         tangents = {x: np.ones(np.shape(forward[x]), floating_dtype(forward[x])) for x in first}
     for x in tangents:
         node = as_node(x, "trace_forward: tangents")
@@ -182,6 +209,18 @@ def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
 
 def _default_wrt(ranked: list[Node]) -> list[Node]:
     return [n for n in ranked if n.op is VARIABLE]
+
+
+def _one_input(wrt) -> list[Node]:
+    """``wrt`` of a forward walkthrough: one input, as a list."""
+    nodes = as_node_list(wrt, "trace_forward: wrt")
+    if len(nodes) != 1:
+        raise ArgumentError(
+            f"trace_forward: forward mode follows one direction per pass, and wrt has "
+            f"{len(nodes)} inputs: give one input, or tangents={{x1: 1.0, x2: 1.0}} for a "
+            "direction"
+        )
+    return nodes
 
 
 def _contribution(p, adjoint_of_consumer: Node, values, names: Names) -> Contribution:

@@ -173,7 +173,7 @@ def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         eps=eps,
         rtol=rtol,
         atol=atol,
-        seed=seed,
+        rng=seed,
         cotangent=w,
         directions=0 if entrywise else 3,
         coordinates=entrywise,

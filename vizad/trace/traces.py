@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from .._renamed import renamed
 from ..errors import ArgumentError, ArgumentTypeError, StepNotFoundError
 from ..node import Node
 from ..tree import as_array
@@ -313,16 +314,23 @@ class Trace(ABC):
         )
 
     def check(
-        self, eps: float = 1e-3, rtol: float | None = None, atol: float | None = None, seed: int = 0
+        self,
+        eps: float = 1e-3,
+        rtol: float | None = None,
+        atol: float | None = None,
+        rng: int = 0,
+        **old: Any,
     ) -> list:
         """Check every step's op alone: its vjp (and jvp, when defined) against central
         differences at the recorded input values, as :func:`vizad.gradcheck` does (a random
         cotangent, tolerances from the values' float type, kinks reported rather than failed).
         Returns the failures, each naming the node, the op and the error; an empty list when
-        all pass."""
+        all pass. ``rng`` is the random seed of the cotangents (``seed=`` is its old,
+        deprecated name)."""
         from .check import check_trace
 
-        return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=seed)
+        rng = renamed("check", old, seed="rng").get("rng", rng)
+        return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=rng)
 
     def _repr_html_(self) -> str:
         shown = self.steps[:_SHOWN_HTML]

@@ -211,7 +211,7 @@ def step(
                     "wrt=[x] or tangents={x: 1.0}"
                 )
             tangents = {nodes[0]: 1.0}
-        trace = trace_forward(y, feed, tangents, decimals=decimals)
+        trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
     return Stepper(trace, view, scale=scale, collapse=collapse, quiz=quiz)
