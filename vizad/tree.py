@@ -2,8 +2,9 @@
 
 A node's value is a numpy array or a (possibly nested) tuple of values; its static shape is a
 tuple of ints, a :class:`TupleShape` of shapes, or None where unknown. These helpers map,
-combine and measure such values leaf by leaf, like autograd's VSpace or JAX's tree_util, so
-that no other module needs a recursive helper of its own.
+combine and measure such values leaf by leaf, like autograd's VSpace or JAX's tree_util. (A
+few readers of user input recurse on a tuple's nesting on their own, such as the feed's
+conversion in ``node._numeric_array``: nesting is shallow, graphs are never walked that way.)
 """
 
 from __future__ import annotations

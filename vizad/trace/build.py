@@ -22,7 +22,8 @@ from ..reverse import extend_reverse
 from ..text import check_decimals
 from .names import Names
 from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
-from .traces import ForwardTrace, Once, ReverseTrace, Steps, Values
+from .lazy import Once, Steps, Values
+from .traces import ForwardTrace, ReverseTrace
 
 __all__ = ["trace_reverse", "trace_forward"]
 
