@@ -130,15 +130,17 @@ class EagerNode(Node):
 
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
+        grad = ", requires_grad" if self._requires_grad else ""
+        return f"<EagerNode {self} = {self._shown()}{grad}>"
+
+    def _shown(self) -> str:
+        """The value, short, for a repr."""
         value = as_array(self._value)
         if isinstance(value, tuple):
-            shown = f"tuple of {len(value)}"
-        else:
-            shown = np.array2string(
-                value, precision=4, threshold=6, edgeitems=2, separator=", "
-            ).replace("\n", "")
-        grad = ", requires_grad" if self._requires_grad else ""
-        return f"<EagerNode {self} = {shown}{grad}>"
+            return f"tuple of {len(value)}"
+        return np.array2string(
+            value, precision=4, threshold=6, edgeitems=2, separator=", "
+        ).replace("\n", "")
 
 
 class LazyGrad(EagerNode):
@@ -180,3 +182,6 @@ class LazyGrad(EagerNode):
     def backward(self, *args, **kwargs) -> None:
         """Differentiate the adjoint node this gradient stands for (second derivatives)."""
         return EagerNode.backward(self.node(), *args, **kwargs)
+
+    def __repr__(self) -> str:  # shown without building the adjoint node
+        return f"<gradient = {self._shown()}>"
