@@ -48,54 +48,46 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
     """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad)."""
     seed = _value(_seed(y, cotangent))
-    order = ranked_order(y)
-    incoming: dict[Node, list] = {y: [seed]}
+    adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
-    for node in reversed(order):
-        parts = incoming.pop(node, None)
-        if parts is None:
+    pop = adjoints.pop
+    for node in reversed(ranked_order(y)):
+        total = pop(node, None)
+        if total is None:
             continue
-        total = parts[0]
-        for part in parts[1:]:  # add_n's own left fold
-            total = tree_add(total, part)
         if every or not node._inputs:
             result[node] = total
         if node._inputs:
-            _pass_back(node, total, incoming)
+            _pass_back(node, total, adjoints)
     return result
 
 
-def _pass_back(node: Node, adjoint: Any, incoming: dict) -> None:
-    """Add the partial adjoints that ``node`` passes to each input needing one."""
-    inputs = node._inputs
-    needed = [x.__class__ is not Node and x._requires_grad for x in inputs]
+def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
+    """Add the partial adjoints that ``node`` passes to each input needing one to the
+    adjoints' running sums (in the order the adjoint graph's add_n would sum them)."""
     op = node._operation
     if isinstance(op, ElementwiseOp):
-        partials = local_partials(op, node)
-        for x, p, need in zip(inputs, partials, needed):
-            if not need:
+        shape = node._shape if op.broadcasting else None
+        for x, p in zip(node._inputs, local_partials(op, node)):
+            if x.__class__ is Node or not x._requires_grad:  # a constant, or no gradient
                 continue
             if p.__class__ is Symbolic:
                 if p == 0:
                     continue
                 part = adjoint if p == 1 else _NEG(adjoint)
             else:
-                part = _MUL(adjoint, _value(p))
-            if op.broadcasting:  # sum_to_shape's own function, where broadcasting happened
-                shape = _shape(x._value)
-                if _shape(part) != shape:
-                    part = _sum_to(part, shape)
-            incoming.setdefault(x, []).append(part)
+                part = _MUL(adjoint, constant_value(p) if p.__class__ is Node else p._value)
+            if shape is not None and x._shape != shape:  # broadcast: sum_to_shape's function
+                part = _sum_to(part, x._shape)
+            total = adjoints.get(x)
+            adjoints[x] = part if total is None else tree_add(total, part)
         return
     seed = EagerNode._leaf(CONSTANT, {"value": adjoint}, adjoint, None, False)
-    for x, g, need in zip(inputs, local_adjoints(node, seed), needed):
-        if need and g is not None:
-            incoming.setdefault(x, []).append(_value(g))
-
-
-def _shape(value: Any) -> tuple:
-    shape = getattr(value, "shape", None)
-    return shape if shape is not None else ()
+    for x, g in zip(node._inputs, local_adjoints(node, seed)):
+        if g is not None and x.__class__ is not Node and x._requires_grad:
+            part = _value(g)
+            total = adjoints.get(x)
+            adjoints[x] = part if total is None else tree_add(total, part)
 
 
 class _Pass:
