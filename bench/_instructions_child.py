@@ -37,6 +37,23 @@ def setup():
             return vz.Executor([loss, *grads]).run(feed)
 
         return mlp
+    if workload in ("micrograd", "compat Value"):  # micrograd's MLP, forward + backward
+        from scalar_mlp import data, forward, weights
+
+        if workload == "micrograd":  # the yardstick: the same in every tree
+            from micrograd.engine import Value
+        else:
+            from vizad.compat.micrograd.engine import Value
+        xs, ys = data()
+        xs, ys, w0 = xs[:16], ys[:16], weights()
+
+        def step():
+            params = [[[Value(v) for v in n] for n in layer] for layer in w0]
+            loss = forward(params, xs, ys, Value.relu)
+            loss.backward()
+            return loss
+
+        return step
     if workload == "Stepper":
         from export import trace_of
 

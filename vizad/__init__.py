@@ -45,6 +45,7 @@ from .graph import numbering, topo_sort
 from .executor import Executor, evaluate
 from .reverse import gradients
 from .forward import jvp
+from . import backward as _backward  # y.backward() of eager nodes: reverse mode on values
 from .compat import foreign as _foreign  # reads nodes of CSE 599W-style engines everywhere
 
 __version__ = "0.1.0"

@@ -5,9 +5,11 @@ or constants) computes its value at once, with the op's own ``compute``, and ret
 node, so ``y.value`` is there; the graph that ran is recorded as an ordinary vizad graph, so
 ``vz.gradients``, ``vz.trace_reverse(y)``, ``vz.draw(y)`` and ``vz.step(y)`` work on it without
 a feed dict (the executor reads the stored values instead of recomputing them).
-``y.backward()`` extends the graph with adjoint nodes exactly as :func:`vizad.gradients` does;
-built from eager nodes, the adjoint nodes are eager too, so their values are there at once and
-gradients of gradients need nothing more. (``backward`` is attached by :mod:`vizad.reverse`
+``y.backward()`` computes the gradients on values, with the ops' own rules, and gives each leaf
+a :class:`LazyGrad`: the value at once, and the adjoint node of the extended graph (exactly as
+:func:`vizad.gradients` builds it, eager too) the moment it is used as a node, so gradients of
+gradients need nothing more; ``backward(create_graph=True)`` builds the adjoint graph at once.
+(``backward`` is attached by :mod:`vizad.backward`
 and ``detach`` by :mod:`vizad.op`, where the parts they use are defined; eager leaves are
 made by :func:`vizad.op.tensor`.)
 
@@ -29,7 +31,7 @@ from .errors import NodeTypeError, evaluation_error
 from .node import Node
 from .tree import as_array, shape_of
 
-__all__ = ["EagerNode"]
+__all__ = ["EagerNode", "LazyGrad"]
 
 
 class EagerNode(Node):
@@ -128,12 +130,58 @@ class EagerNode(Node):
 
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
+        grad = ", requires_grad" if self._requires_grad else ""
+        return f"<EagerNode {self} = {self._shown()}{grad}>"
+
+    def _shown(self) -> str:
+        """The value, short, for a repr."""
         value = as_array(self._value)
         if isinstance(value, tuple):
-            shown = f"tuple of {len(value)}"
-        else:
-            shown = np.array2string(
-                value, precision=4, threshold=6, edgeitems=2, separator=", "
-            ).replace("\n", "")
-        grad = ", requires_grad" if self._requires_grad else ""
-        return f"<EagerNode {self} = {shown}{grad}>"
+            return f"tuple of {len(value)}"
+        return np.array2string(
+            value, precision=4, threshold=6, edgeitems=2, separator=", "
+        ).replace("\n", "")
+
+
+class LazyGrad(EagerNode):
+    """A gradient computed on values (``y.backward()``) that stands for the adjoint node of
+    the extended graph: its value is there at once, and the node is built from the forward
+    graph when this one is used as a node — in an op, ``backward()``, a trace or a drawing,
+    ``.op``, ``.inputs`` or ``.origin`` (:meth:`node`). When the output that was
+    differentiated is gone, it is a constant, as a gradient is in PyTorch."""
+
+    __slots__ = ("_resolve", "_real")
+
+    def node(self) -> EagerNode:
+        """The adjoint node this gradient stands for (built on first use), or this gradient
+        itself (a constant) when it can no longer be built."""
+        if self._resolve is not None:
+            self._real, self._resolve = self._resolve(), None
+        return self if self._real is None else self._real
+
+    @property
+    def op(self):
+        return self.node()._operation
+
+    @property
+    def inputs(self):
+        return self.node()._inputs
+
+    @property
+    def attrs(self):
+        return self.node()._attrs
+
+    @property
+    def origin(self):
+        return self.node()._origin
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.node()._requires_grad
+
+    def backward(self, *args, **kwargs) -> None:
+        """Differentiate the adjoint node this gradient stands for (second derivatives)."""
+        return EagerNode.backward(self.node(), *args, **kwargs)
+
+    def __repr__(self) -> str:  # shown without building the adjoint node
+        return f"<gradient = {self._shown()}>"

@@ -14,6 +14,7 @@ from collections.abc import Container, Iterable, Sequence
 
 from .errors import GraphError, NodeTypeError
 from .adapters import adopt
+from .eager import LazyGrad
 from .node import Node
 from .op import CONSTANT, VARIABLE
 
@@ -24,13 +25,15 @@ def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node
     """A node or an iterable of nodes as a list, checking that every item is a Node (nodes
     of other engines are read by their adapters, :mod:`vizad.adapters`)."""
     if isinstance(nodes, Node):
-        return [nodes]
+        return [nodes.node() if nodes.__class__ is LazyGrad else nodes]
     adopted = adopt(nodes)
     if isinstance(adopted, Node):
         return [adopted]
     items = list(nodes)
     for k, item in enumerate(items):
-        if not isinstance(item, Node):
+        if item.__class__ is LazyGrad:  # a gradient: the adjoint node it stands for
+            items[k] = item.node()
+        elif not isinstance(item, Node):
             adopted = adopt(item)
             if isinstance(adopted, Node):
                 items[k] = adopted

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from . import adapters
-from .eager import EagerNode
+from .eager import EagerNode, LazyGrad
 from .errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .node import Node, Shape, _as_shape, _numeric_array
 from .text import printable
@@ -197,14 +197,18 @@ def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type | None]:
     symbolic = False
     converted = None
     for k, x in enumerate(inputs):
-        if x.__class__ is not Node and not isinstance(x, EagerNode):  # 2 in 2 * x: a constant
+        if x.__class__ is LazyGrad:  # a gradient used as a node: the adjoint node it stands for
+            if converted is None:
+                converted = list(inputs)
+            x = converted[k] = x.node()
+        elif x.__class__ is not Node and not isinstance(x, EagerNode):  # 2 in 2 * x
             if converted is None:
                 converted = list(inputs)
             x = converted[k] = as_node(x, op_name, k)
         if x.__class__ is Node:
             if x._operation is not CONSTANT:
                 symbolic = True
-        elif found is None:
+        elif found is None and x.__class__ is not LazyGrad:  # (one left a constant: no class)
             found = x.__class__
     if converted is not None:
         inputs = tuple(converted)
@@ -336,7 +340,7 @@ def constant_value(node: Node) -> Any:
 def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
     """``value`` itself if it is a Node; a constant for a number or numeric array."""
     if isinstance(value, Node):
-        return value
+        return value.node() if value.__class__ is LazyGrad else value
     if type(value) in _PYTHON_NUMBERS:
         return constant(value)
     if isinstance(value, (numbers.Number, np.ndarray, np.generic)) or (

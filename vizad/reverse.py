@@ -13,12 +13,11 @@ import weakref
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
 
-from .eager import EagerNode
 from .errors import GraphError, ShapeError
 from .extension import AdjointRole, alive, extending
 from .graph import as_node_list, ranked_order
 from .node import Node, static_shape
-from .op import VARIABLE, as_node
+from .op import as_node
 from .ops import add_n, ones_like, zeros_like
 from .ops.derivation import elementwise_vjp
 from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
@@ -340,28 +339,3 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
                 f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}"
             )
     return grads, locals_, unreduced
-
-
-def backward(node: EagerNode, cotangent: Any = None, **old: Any) -> None:
-    """Extend the graph with adjoint nodes (exactly as :func:`gradients`) and add the gradient
-    to ``.grad`` of every ``requires_grad`` leaf that the eager ``node`` depends on.
-
-    ``cotangent`` is v̄ of the node (default ones: the gradient of the sum of its entries;
-    ``seed=`` is its old, deprecated name)."""
-    cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
-    if not node._requires_grad:
-        raise GraphError(
-            f"backward() of {node._describe()}: it does not depend on any leaf that "
-            "requires a gradient (vz.tensor(..., requires_grad=True))"
-        )
-    leaves = [
-        n
-        for n in ranked_order(node)
-        if n.__class__ is not Node and n._operation is VARIABLE and n._requires_grad
-    ]
-    for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
-        leaf._grad = g if leaf._grad is None else leaf._grad + g
-
-
-# An eager node's backward() is reverse mode on its graph.
-EagerNode.backward = backward

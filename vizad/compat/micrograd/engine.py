@@ -8,8 +8,8 @@ as micrograd's does, after setting the output's grad to 1); ``label``; the opera
 ``exp``, ``relu``; ``_prev``, ``_op`` and ``_backward()`` (one node's local step, for the
 lecture's manual backpropagation); ``repr``.
 
-What differs: ``backward()`` extends the graph with adjoint nodes (vizad's reverse mode) and
-adds their values to ``grad``, instead of running closures; the result is the same, summed in
+What differs: ``backward()`` runs vizad's reverse mode on values (each op's own rule, as the
+adjoint graph's nodes would compute it) instead of closures; the result is the same, summed in
 vizad's order. A Value cannot be built from children and an op string by hand
 (``Value(x, (a, b), "op")``) with a ``_backward`` closure of its own: define a vizad Op instead.
 """
@@ -23,10 +23,10 @@ import numpy as np
 from ... import ops as _ops
 from ...eager import EagerNode
 from ...errors import GraphError, NodeTypeError
-from ...graph import ranked_order
 from ...node import Node
 from ...op import leaf
-from ...reverse import build_adjoints, local_adjoints
+from ...backward import adjoint_values
+from ...reverse import local_adjoints
 from ...text import printable
 
 __all__ = ["Value"]
@@ -149,15 +149,13 @@ class Value(EagerNode):
     # -- gradients -------------------------------------------------------------------------
     def backward(self) -> None:
         """Set this node's grad to 1 and add d(self)/d(node) to the grad of every node of its
-        graph, by extending the graph with adjoint nodes."""
-        graph = ranked_order(self)
-        record = build_adjoints(self, graph)
+        graph: vizad's reverse mode on values (the ops' own rules; no adjoint graph is built,
+        as micrograd builds none)."""
+        adjoints = adjoint_values(self, every=True)
         self._grad = 1.0
-        for node in graph:
-            adjoint = record.adjoint(node)
-            if node is not self and adjoint is not None and isinstance(node, Value):
-                node._grad = node._grad + adjoint._value.item()
-        record.release()  # grads are numbers: the adjoint nodes can go now
+        for node, adjoint in adjoints.items():
+            if node is not self and isinstance(node, Value):
+                node._grad = node._grad + adjoint.item()
 
     def _backward(self) -> None:
         """micrograd's local step: add this node's grad times each local derivative to its

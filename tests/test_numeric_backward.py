@@ -1,0 +1,151 @@
+"""Eager ``backward()`` computes gradients on values, with the ops' own rules, without building
+the adjoint graph: the numbers are those of ``vz.gradients`` bit for bit (every op, random
+graphs, float32 and float64), and a leaf's ``.grad`` becomes the adjoint node when it is used
+as one."""
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import vizad as vz
+from differential import make_graph
+from opcases import all_cases, sample_inputs
+from vizad.backward import adjoint_values
+from vizad.eager import LazyGrad
+from vizad.extend import CONSTANT, VARIABLE, EagerNode
+
+
+def _eager(output, values: dict):
+    """The graph of ``output`` run again eagerly: each Variable a tensor holding its value."""
+    made = {x: vz.tensor(v, name=x.name) for x, v in values.items()}
+    for node in vz.topo_sort(output):
+        if node in made:
+            continue
+        if node.op is VARIABLE:
+            made[node] = vz.tensor(values[node], name=node.name)
+        elif node.op is CONSTANT or isinstance(node, EagerNode):
+            made[node] = node
+        else:
+            made[node] = node.op(*(made[x] for x in node.inputs), **dict(node.attrs))
+    return made[output], [made[x] for x in values]
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and all(_same(x, y) for x, y in zip(a, b))
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
+
+
+def _check(y, leaves):
+    """adjoint_values against the adjoint graph of gradients(), evaluated."""
+    numeric = adjoint_values(y)
+    graph = [g.value for g in vz.gradients(y, leaves)]
+    for leaf, expected in zip(leaves, graph):
+        got = numeric.get(leaf)
+        if got is None:  # no path: gradients() gives zeros
+            assert not np.any(expected)
+            continue
+        assert _same(got, expected), (leaf, got, expected)
+
+
+@pytest.mark.parametrize(("name", "case"), all_cases(), ids=lambda c: str(c))
+def test_every_op_numeric_equals_the_adjoint_graph(name, case):
+    xs = [vz.Variable(f"x{k}") for k in range(len(case.shapes))]
+    symbolic = case.build(*xs)
+    for dtype in (np.float64, np.float32):
+        point = [np.asarray(v, dtype) for v in sample_inputs(case, seed=5)]
+        y, leaves = _eager(symbolic, dict(zip(xs, point)))
+        _check(y, leaves)
+
+
+@pytest.mark.parametrize("first", range(0, 300, 50))
+def test_random_graphs_numeric_equals_the_adjoint_graph(first):
+    for seed in range(first, first + 50):
+        g = make_graph(seed)
+        y, leaves = _eager(g.output, g.values)
+        if y.requires_grad:
+            _check(y, leaves)
+
+
+def _lecture():
+    x1, x2 = vz.tensor(2.0, name="x1"), vz.tensor(5.0, name="x2")
+    return x1, x2, vz.log(x1) + x1 * x2 - vz.sin(x2)
+
+
+def _nodes_made(run) -> int:
+    first = vz.constant(0.0).id
+    run()
+    return vz.constant(0.0).id - first - 1
+
+
+def test_backward_builds_no_adjoint_node_until_a_gradient_is_used_as_one():
+    x1, x2, y = _lecture()
+    graph = _nodes_made(lambda: y.backward(create_graph=True))
+    x1.grad = x2.grad = None
+    numeric = _nodes_made(y.backward)
+    # the seed; the local partials 1/x1 (a constant 1 and a div) and cos x2; two gradients
+    assert numeric == 6 and graph >= 12, (numeric, graph)
+    g = x1.grad
+    assert isinstance(g, LazyGrad) and g.value == pytest.approx(5.5) and g._real is None
+    assert isinstance(g.origin, vz.extend.Adjoints) and g._real is not None  # built now
+    assert g.node() is g._real and g.op.name == "add_n"
+
+
+def test_a_gradient_used_as_a_node_is_the_adjoint_node():
+    x1, x2, y = _lecture()
+    y.backward()
+    z = x1.grad * x1  # d/dx1 (x2 + 1/x1) x1 = d/dx1 (x1 x2 + 1) = x2
+    assert z.value == pytest.approx(5.5 * 2.0)
+    x1.grad = x2.grad = None
+    z.backward()
+    assert x1.grad.value == pytest.approx(5.0) and x2.grad.value == pytest.approx(2.0)
+
+
+def test_create_graph_builds_the_adjoint_graph_at_once():
+    x1, x2, y = _lecture()
+    y.backward(create_graph=True)
+    assert not isinstance(x1.grad, LazyGrad) and x1.grad.origin.output is y
+    g1 = x1.grad
+    x1.grad = x2.grad = None
+    g1.backward()
+    assert x1.grad.value == pytest.approx(-0.25)
+
+
+def test_gradients_accumulate_and_stay_differentiable():
+    x1, x2, y = _lecture()
+    y.backward()
+    y.backward(cotangent=2.0)
+    assert x2.grad.value == pytest.approx(3 * (2 - np.cos(5)))
+    node = x2.grad.node()  # add(first, second) of the adjoint nodes
+    assert node.op.name == "add" and node.value == pytest.approx(x2.grad.value)
+
+
+def test_a_gradient_keeps_no_graph_alive_and_makes_no_cycle():
+    gc.collect()
+    gc.disable()
+    try:
+        x1, x2, y = _lecture()
+        y.backward()
+        output = weakref.ref(y)
+        del y
+        assert output() is None  # freed at once: the gradient does not hold the output
+        assert x1.grad.value == pytest.approx(5.5)
+        assert x1.grad.node() is x1.grad  # now a constant, as in PyTorch
+        assert (x1.grad * 2.0).value == pytest.approx(11.0)
+        leaf = weakref.ref(x1)
+        del x1, x2
+        assert leaf() is None  # no cycle leaf -> .grad -> ... -> leaf
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_drawing_and_tracing_after_backward_use_the_forward_graph():
+    x1, x2, y = _lecture()
+    y.backward()
+    trace = vz.trace_reverse(y)
+    assert trace.step_of(x2).adjoint == pytest.approx(x2.grad.value)
+    assert "x1" in vz.draw(y).source

@@ -1,0 +1,169 @@
+"""Reverse mode on values: the gradients of an eager graph without building its adjoint graph.
+
+``y.backward()`` runs here, as PyTorch's does: no graph of the backward pass unless asked.
+For every node, in the reverse of the display order, its adjoint v̄ᵢ is the sum of the partial
+adjoints v̄ᵢ→ⱼ that its consumers passed back, and each partial adjoint is computed by the
+op's own rule on values: an elementwise op's local partials ∂vⱼ/∂vᵢ (its ``partials``,
+evaluated on the eager forward nodes) times v̄ⱼ, summed back to the input's shape where
+broadcasting happened; any other op's ``vjp`` applied to an eager seed. The products, sums and
+reductions are the ops' own ``compute``, the functions that the adjoint graph's nodes run, in
+the same order, so the numbers are those of :func:`vizad.gradients` bit for bit.
+
+No adjoint node, record or name is made. A leaf's ``.grad`` is a :class:`LazyGrad`: its value
+is there at once, and the adjoint node it stands for is built from the forward graph the moment
+it is used as a node (in an op, ``backward()``, a trace or a drawing, ``.origin``), as long as
+the output that was differentiated is alive; otherwise it is a constant, as in PyTorch.
+``backward(create_graph=True)`` builds the adjoint graph at once.
+"""
+
+from __future__ import annotations
+
+import weakref
+from functools import partial
+from typing import Any
+
+from ._renamed import renamed
+from .eager import EagerNode, LazyGrad
+from .errors import GraphError
+from .graph import ranked_order
+from .node import Node
+from .op import CONSTANT, VARIABLE, constant_value
+from .ops import add, mul, neg
+from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
+from .ops.tensor import _sum_to
+from .reverse import _seed, gradients, local_adjoints
+from .tree import add as tree_add
+
+__all__ = ["adjoint_values", "backward"]
+
+_ADD, _MUL, _NEG = add.compute, mul.compute, neg.compute
+
+
+def _value(node: Node) -> Any:
+    """The value of a node of an eager graph: an eager node's own, a constant's."""
+    return constant_value(node) if node.__class__ is Node else node._value
+
+
+def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> dict:
+    """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
+    leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad)."""
+    seed = _value(_seed(y, cotangent))
+    adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
+    result = {}
+    pop = adjoints.pop
+    for node in reversed(ranked_order(y)):
+        total = pop(node, None)
+        if total is None:
+            continue
+        if every or not node._inputs:
+            result[node] = total
+        if node._inputs:
+            _pass_back(node, total, adjoints)
+    return result
+
+
+def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
+    """Add the partial adjoints that ``node`` passes to each input needing one to the
+    adjoints' running sums (in the order the adjoint graph's add_n would sum them)."""
+    op = node._operation
+    if isinstance(op, ElementwiseOp):
+        shape = node._shape if op.broadcasting else None
+        for x, p in zip(node._inputs, local_partials(op, node)):
+            if x.__class__ is Node or not x._requires_grad:  # a constant, or no gradient
+                continue
+            if p.__class__ is Symbolic:
+                if p == 0:
+                    continue
+                part = adjoint if p == 1 else _NEG(adjoint)
+            else:
+                part = _MUL(adjoint, constant_value(p) if p.__class__ is Node else p._value)
+            if shape is not None and x._shape != shape:  # broadcast: sum_to_shape's function
+                part = _sum_to(part, x._shape)
+            total = adjoints.get(x)
+            adjoints[x] = part if total is None else tree_add(total, part)
+        return
+    seed = EagerNode._leaf(CONSTANT, {"value": adjoint}, adjoint, None, False)
+    for x, g in zip(node._inputs, local_adjoints(node, seed)):
+        if g is not None and x.__class__ is not Node and x._requires_grad:
+            part = _value(g)
+            total = adjoints.get(x)
+            adjoints[x] = part if total is None else tree_add(total, part)
+
+
+class _Pass:
+    """One numeric backward pass, for the lazy gradients it gave: what to differentiate when
+    one of them is used as a node (``y`` by weak reference: a gradient does not keep the
+    graph alive, and no reference cycle runs through the leaves)."""
+
+    __slots__ = ("_output", "cotangent", "leaves", "_nodes")
+
+    def __init__(self, y: EagerNode, cotangent: Any, leaves: list):
+        self._output = weakref.ref(y)
+        self.cotangent = cotangent
+        self.leaves = [weakref.ref(x) for x in leaves]
+        self._nodes = None
+
+    def node(self, k: int) -> Node | None:
+        """The adjoint node of leaf ``k`` (the graph extension, built once for the pass), or
+        None when the output or the leaf is gone."""
+        if self._nodes is None:
+            y = self._output()
+            leaves = [ref() for ref in self.leaves]
+            if y is None or any(x is None for x in leaves):
+                return None
+            self._nodes = gradients(y, leaves, self.cotangent)
+        return self._nodes[k]
+
+
+def backward(
+    node: EagerNode, cotangent: Any = None, *, create_graph: bool = False, **old: Any
+) -> None:
+    """Add d(node)/d(leaf) to ``.grad`` of every ``requires_grad`` leaf that the eager ``node``
+    depends on: computed on values (see the module's docs), or, with ``create_graph``, as
+    nodes of the extended graph at once (differentiable again).
+
+    ``cotangent`` is v̄ of the node (default ones: the gradient of the sum of its entries;
+    ``seed=`` is its old, deprecated name)."""
+    cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
+    if not node._requires_grad:
+        raise GraphError(
+            f"backward() of {node._describe()}: it does not depend on any leaf that "
+            "requires a gradient (vz.tensor(..., requires_grad=True))"
+        )
+    if create_graph:
+        leaves = _leaves(node)
+        for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
+            leaf._grad = g if leaf._grad is None else leaf._grad + g
+        return
+    values = adjoint_values(node, cotangent)
+    leaves = [x for x in _leaves(node) if x in values]
+    done = _Pass(node, cotangent, leaves)
+    for k, leaf in enumerate(leaves):
+        grad = _lazy(values[leaf], partial(done.node, k))
+        leaf._grad = grad if leaf._grad is None else _accumulated(leaf._grad, grad)
+
+
+def _lazy(value: Any, resolve) -> LazyGrad:
+    """A lazy gradient holding ``value``, standing for the node ``resolve()`` builds."""
+    grad = LazyGrad._leaf(CONSTANT, {"value": value}, value, None, False)
+    grad._resolve, grad._real = resolve, None
+    return grad
+
+
+def _accumulated(old: EagerNode, new: LazyGrad) -> LazyGrad:
+    """``old + new`` as ``.grad`` accumulates over backward calls (the add op's own sum; its
+    node is add(old, new) of the nodes they stand for, as with create_graph)."""
+    return _lazy(_ADD(_value(old), new._value), lambda: add(old, new))
+
+
+def _leaves(node: EagerNode) -> list:
+    """The ``requires_grad`` leaves of the eager graph of ``node``, in display order."""
+    return [
+        n
+        for n in ranked_order(node)
+        if n.__class__ is not Node and n._operation is VARIABLE and n._requires_grad
+    ]
+
+
+# An eager node's backward() is reverse mode on its values.
+EagerNode.backward = backward
