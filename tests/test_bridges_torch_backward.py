@@ -207,32 +207,3 @@ def test_every_view_the_stepper_the_page_and_the_frames(tmp_path):
     with pytest.raises(vz.errors.ArgumentError, match="opened as it is"):
         vz.step(trace, mode="forward")
 
-
-def _fresh_python(code: str) -> list[str]:
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return done.stdout.splitlines()
-
-
-def test_import_vizad_imports_no_framework_and_a_missing_one_names_its_extra():
-    code = (
-        "import sys, vizad as vz\n"
-        "print(sorted(m for m in ('torch', 'jax') if m in sys.modules))\n"
-        "from vizad import *\n"
-        "print(sorted(m for m in ('torch', 'jax') if m in sys.modules))\n"
-        "vz.torch_backward\n"
-        "print('torch' in sys.modules)\n"
-    )
-    assert _fresh_python(code) == ["[]", "[]", "True"]
-    code = (
-        "import sys\n"
-        "sys.modules['torch'] = None  # as if it were not installed\n"
-        "import vizad as vz\n"
-        "try:\n"
-        "    vz.torch_backward\n"
-        "except vz.errors.MissingExtraError as exc:\n"
-        "    print(isinstance(exc, ImportError), 'vizad[torch]' in str(exc))\n"
-    )
-    assert _fresh_python(code) == ["True True"]

@@ -67,9 +67,11 @@ _LAZY = {
     "export_frames": "frame_files",
     # the bridges to other frameworks (torch, jax): not bound by `import *` either
     "torch_backward": "bridges.torch_backward",
+    "from_torch": "bridges.torch_import",
+    "from_jax": "bridges.jax_import",
 }
 _DISPLAY = ("render", "widget", "export", "frame_files")
-_BRIDGES = ("bridges.torch_backward",)
+_BRIDGES = ("bridges.torch_backward", "bridges.torch_import", "bridges.jax_import")
 _SUBMODULES = (
     *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
     *("diagnosis", "render", "widget", "export", "expr", "adapters", "bridges"),

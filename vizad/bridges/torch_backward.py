@@ -224,7 +224,7 @@ def _array(tensor) -> np.ndarray:
     t = tensor.detach()
     if t.dtype == torch.bfloat16:
         t = t.float()
-    return t.cpu().resolve_conj().resolve_neg().numpy().copy()
+    return t.numpy(force=True).copy()
 
 
 class _Watch:
