@@ -206,4 +206,3 @@ def test_every_view_the_stepper_the_page_and_the_frames(tmp_path):
     assert len(frames) == 7
     with pytest.raises(vz.errors.ArgumentError, match="opened as it is"):
         vz.step(trace, mode="forward")
-

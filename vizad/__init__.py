@@ -69,9 +69,11 @@ _LAZY = {
     "torch_backward": "bridges.torch_backward",
     "from_torch": "bridges.torch_import",
     "from_jax": "bridges.jax_import",
+    "jax_backward": "bridges.jax_backward",
 }
 _DISPLAY = ("render", "widget", "export", "frame_files")
-_BRIDGES = ("bridges.torch_backward", "bridges.torch_import", "bridges.jax_import")
+_BRIDGES = tuple(f"bridges.{m}" for m in ("torch_backward", "torch_import", "jax_import"))
+_BRIDGES += ("bridges.jax_backward",)
 _SUBMODULES = (
     *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
     *("diagnosis", "render", "widget", "export", "expr", "adapters", "bridges"),

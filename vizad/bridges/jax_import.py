@@ -30,7 +30,7 @@ jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 jax_core = require("jax.extend.core", "jax")
 
-__all__ = ["from_jax", "Jax"]
+__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr"]
 
 
 class Jax(Framework):
@@ -152,7 +152,7 @@ class _Importer:
         if name in ("jit", "pjit", "closed_call", "core_call"):
             inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
             with scope(str(eqn.params.get("name", name))):
-                return self.run(_closed(inner), args)
+                return self.run(closed_jaxpr(inner), args)
         made = _PRIMITIVES.get(name)
         if made is not None and len(eqn.outvars) == 1:
             node = made(eqn, *args)
@@ -162,7 +162,7 @@ class _Importer:
 
     def fallback(self, eqn, args: list) -> list:
         """The op that binds ``eqn``'s primitive with JAX."""
-        primitive, (subfunctions, params) = eqn.primitive, _bind_params(eqn)
+        primitive, (subfunctions, params) = eqn.primitive, bind_params(eqn)
         many = primitive.multiple_results
 
         def run(*xs):
@@ -177,14 +177,14 @@ class _Importer:
         return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
 
 
-def _closed(jaxpr):
+def closed_jaxpr(jaxpr):
     """A ClosedJaxpr of a jaxpr parameter (closed already, or without constants)."""
     if isinstance(jaxpr, jax_core.ClosedJaxpr):
         return jaxpr
     return jax_core.ClosedJaxpr(jaxpr, ())
 
 
-def _bind_params(eqn) -> tuple[tuple, dict]:
+def bind_params(eqn) -> tuple[tuple, dict]:
     """The arguments that bind ``eqn``'s primitive as ``eval_jaxpr`` does: (subfunctions,
     parameters) across JAX versions."""
     made = eqn.primitive.get_bind_params(eqn.params)

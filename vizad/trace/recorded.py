@@ -76,6 +76,8 @@ class Recording(NamedTuple):
     output: int
     seed: Any
     ones: bool = True
+    #: The engine's own backward program as it prints it (JAX's transposed jaxpr), or "".
+    program: str = ""
 
 
 class RecordedOp(Op):
@@ -174,6 +176,7 @@ def recorded_trace(recording: Recording, decimals: int = 3) -> RecordedReverseTr
             order=order,
             kind=RecordedReverseTrace,
             engine=recording.engine,
+            program=recording.program,
         )
 
 
@@ -231,9 +234,12 @@ class RecordedReverseTrace(ReverseTrace):
     checks what a recording can show: that each adjoint the engine summed is the sum of the
     partial adjoints it passed (v̄ᵢ = Σⱼ v̄ᵢ→ⱼ)."""
 
-    def __init__(self, *args: Any, engine: str):
+    def __init__(self, *args: Any, engine: str, program: str = ""):
         super().__init__(*args)
         self.engine = engine
+        #: The engine's own backward program as it prints it (JAX's transposed linearized
+        #: jaxpr), when it has one; "" otherwise.
+        self.program = program
         self.view_titles = {
             **self.view_titles,
             "adjoint": f"the graph extended with the adjoint nodes of {engine}'s backward pass",
