@@ -19,11 +19,11 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import ops
-from ..errors import ArgumentTypeError, BridgeError
+from ..errors import BridgeError
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
 from .imported import argument_names
-from .jax_import import Jax, bind_params, closed_jaxpr
+from .jax_import import bind_params, closed_jaxpr, traced
 from .optional import require
 
 jax = require("jax", "jax")
@@ -55,18 +55,8 @@ def jax_backward(fn: Callable, *args: Any, decimals: int = 3) -> RecordedReverse
     passed back, each from JAX's transpose of that consumer's linearization), all JAX's
     numbers. ``trace.program`` is JAX's transposed linearized jaxpr. Nested ``jit`` calls are
     walked into; a ``custom_jvp``/``custom_vjp`` function is one step with its own rule."""
-    if not callable(fn):
-        raise ArgumentTypeError(f"jax_backward: fn must be callable, got {type(fn).__name__}")
-    arrays = [np.asarray(a) for a in args]
-    framework = Jax(x64=any(a.dtype.itemsize == 8 and a.dtype.kind in "fc" for a in arrays))
+    arrays, framework, closed = traced(fn, args, "jax_backward")
     with framework.mode():
-        try:
-            closed = jax.make_jaxpr(fn)(*arrays)
-        except Exception as exc:
-            raise BridgeError(
-                f"jax_backward: JAX could not trace {getattr(fn, '__name__', fn)!r} "
-                f"({type(exc).__name__}: {exc})"
-            ) from exc
         (out,) = _single_output(closed)
         if out.aval.shape != () or not jnp.issubdtype(out.aval.dtype, jnp.inexact):
             raise BridgeError(

@@ -30,7 +30,7 @@ jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 jax_core = require("jax.extend.core", "jax")
 
-__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr"]
+__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "traced"]
 
 
 class Jax(Framework):
@@ -86,18 +86,7 @@ def from_jax(fn: Callable, *args: Any) -> Imported:
     primitive and differentiates with ``jax.vjp``/``jax.jvp`` (gradients of any order work).
     A nested ``jax.jit`` is a ``vz.scope`` of its function's name. float64 arguments are
     traced and run in JAX's 64-bit mode (``jax.enable_x64``), whatever the global setting."""
-    if not callable(fn):
-        raise ArgumentTypeError(f"from_jax: fn must be callable, got {type(fn).__name__}")
-    arrays = [_example(a, k) for k, a in enumerate(args)]
-    framework = Jax(x64=any(a.dtype.itemsize == 8 and a.dtype.kind in "fc" for a in arrays))
-    with framework.mode():
-        try:
-            closed = jax.make_jaxpr(fn)(*arrays)
-        except Exception as exc:
-            raise BridgeError(
-                f"from_jax: JAX could not trace {getattr(fn, '__name__', fn)!r} with "
-                f"make_jaxpr ({type(exc).__name__}: {exc})"
-            ) from exc
+    arrays, framework, closed = traced(fn, args, "from_jax")
     names = argument_names(fn, len(args))
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
@@ -112,12 +101,30 @@ def from_jax(fn: Callable, *args: Any) -> Imported:
     return Imported(tuple(inputs), tuple(outputs), feed)
 
 
-def _example(value: Any, k: int) -> np.ndarray:
+def traced(fn: Callable, args: tuple, what: str) -> tuple[list[np.ndarray], Jax, Any]:
+    """The example arguments as numpy arrays, JAX in the float mode they need, and the
+    jaxpr of ``fn`` at them (a BridgeError saying why when JAX cannot trace it)."""
+    if not callable(fn):
+        raise ArgumentTypeError(f"{what}: fn must be callable, got {type(fn).__name__}")
+    arrays = [_example(a, k, what) for k, a in enumerate(args)]
+    framework = Jax(x64=any(a.dtype.itemsize == 8 and a.dtype.kind in "fc" for a in arrays))
+    with framework.mode():
+        try:
+            closed = jax.make_jaxpr(fn)(*arrays)
+        except Exception as exc:
+            raise BridgeError(
+                f"{what}: JAX could not trace {getattr(fn, '__name__', fn)!r} with "
+                f"make_jaxpr ({type(exc).__name__}: {exc})"
+            ) from exc
+    return arrays, framework, closed
+
+
+def _example(value: Any, k: int, what: str) -> np.ndarray:
     try:
         return np.array(value)
     except Exception:
         raise ArgumentTypeError(
-            f"from_jax: argument {k + 1} is a {type(value).__name__}; give arrays or numbers"
+            f"{what}: argument {k + 1} is a {type(value).__name__}; give arrays or numbers"
         ) from None
 
 
