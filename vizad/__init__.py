@@ -65,13 +65,14 @@ _LAZY = {
     "Stepper": "widget",
     "export_html": "export",
     "export_frames": "frame_files",
+    "compare": "comparison",
     # the bridges to other frameworks (torch, jax): not bound by `import *` either
     "torch_backward": "bridges.torch_backward",
     "from_torch": "bridges.torch_import",
     "from_jax": "bridges.jax_import",
     "jax_backward": "bridges.jax_backward",
 }
-_DISPLAY = ("render", "widget", "export", "frame_files")
+_DISPLAY = ("render", "widget", "export", "frame_files", "comparison")
 _BRIDGES = tuple(f"bridges.{m}" for m in ("torch_backward", "torch_import", "jax_import"))
 _BRIDGES += ("bridges.jax_backward",)
 _SUBMODULES = (
