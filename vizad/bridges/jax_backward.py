@@ -93,7 +93,8 @@ def _program(fn: Callable, arrays: list[np.ndarray]) -> str:
     primals = [arrays[k] for k in floats]
     _, linear = jax.linearize(of_floats, *primals)
     transposed = jax.linear_transpose(linear, *primals)
-    return str(jax.make_jaxpr(transposed)(jnp.ones((), dtype=jnp.result_type(*primals))))
+    program = jax.make_jaxpr(transposed)(jnp.ones((), dtype=jnp.result_type(*primals)))
+    return program.pretty_print(use_color=False)  # the same text in a terminal and a notebook
 
 
 class _Value:
