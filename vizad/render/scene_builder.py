@@ -105,8 +105,7 @@ def _trace_scene(trace, view: str, decimals: int, detail: bool, reads: bool) -> 
         "backprop": "Adjoints on the forward graph (backprop)",
         "tangents": "Tangents on the forward graph",
     }
-    how = f"{trace.engine}'s backward pass" if trace.engine else f"{trace.mode} mode"
-    title = f"{titles[view]} of {trace.names.label(trace.output)} ({how})"
+    title = f"{titles[view]} of {trace.names.label(trace.output)} ({trace.computed_by})"
     return builder.scene(view, title, legend=True)
 
 
