@@ -125,6 +125,7 @@ class Trace(ABC):
         """What computed the walkthrough, as titles say it: "reverse mode", "forward mode",
         "PyTorch's backward pass"."""
         return f"{self.engine}'s backward pass" if self.engine else f"{self.mode} mode"
+
     #: The views of this trace: the forward graph, the graph extended with the mode's nodes,
     #: and the mode's results laid on the forward graph; the last two's descriptions.
     views: tuple[str, ...] = ()
