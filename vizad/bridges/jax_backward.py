@@ -65,7 +65,7 @@ def jax_backward(fn: Callable, *args: Any, decimals: int = 3) -> RecordedReverse
                 "result (jnp.sum(...)) first"
             )
         walk = _Walk(closed, arrays, argument_names(fn, len(args)))
-        recording = walk.recording(_program(fn, arrays))
+        recording = walk.recording(lambda: _program(fn, arrays, framework))
     return recorded_trace(recording, decimals)
 
 
@@ -79,9 +79,14 @@ def _single_output(closed) -> list:
     return outs
 
 
-def _program(fn: Callable, arrays: list[np.ndarray]) -> str:
+def _program(fn: Callable, arrays: list[np.ndarray], framework) -> str:
     """JAX's own backward program of ``fn`` at ``arrays``: its linearization transposed,
     as JAX prints it (of the floating-point arguments; the others are held fixed)."""
+    with framework.mode():
+        return _transposed(fn, arrays)
+
+
+def _transposed(fn: Callable, arrays: list[np.ndarray]) -> str:
     floats = [k for k, a in enumerate(arrays) if a.dtype.kind in "fc"]
 
     def of_floats(*xs):
@@ -162,7 +167,7 @@ class _Walk:
     def _floating(self, var) -> bool:
         return var not in self.const and jnp.issubdtype(self.values[var].dtype, jnp.inexact)
 
-    def recording(self, program: str) -> Recording:
+    def recording(self, program: Callable[[], str]) -> Recording:
         """The backward pass: equations in reverse, each one's partial adjoints from JAX's vjp
         of its primitive alone, summed per variable in the order they arrive."""
         producer = {v: k for k, e in enumerate(self.eqns) for v in e.outputs}

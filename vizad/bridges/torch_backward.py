@@ -79,8 +79,11 @@ def torch_backward(
         ) from exc
     finally:
         watch.remove()
+    leaf_names = {k: f"leaf{j}" for j, k in enumerate(sorted(graph.leaves.values()), 1)}
+    for k, (name, _tensor) in given.items():
+        leaf_names[k] = name
     nodes = tuple(
-        _recorded(k, fn, graph, watch, saved, reads, given) for k, fn in enumerate(graph.order)
+        _recorded(k, fn, graph, watch, saved, reads, leaf_names) for k, fn in enumerate(graph.order)
     )
     output = graph.index[loss.grad_fn]
     recording = Recording(
@@ -265,18 +268,18 @@ def _arrays(grads) -> tuple:
     return tuple(None if g is None else _array(g) for g in grads)
 
 
-def _recorded(k: int, fn, graph: _Graph, watch: _Watch, saved, reads, given) -> RecordedNode:
-    """Node ``k`` of the graph as the recording has it."""
-    name = given[k][0] if k in given else None
+def _recorded(k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names) -> RecordedNode:
+    """Node ``k`` of the graph as the recording has it (``names``: what the user named, and
+    the leaves' default names)."""
+    name = names.get(k)
     incoming = watch.incoming.get(k, ())
     value = saved.get(k)
     if value is None:
         value = Unrecorded(NOT_SAVED, _shape(fn, incoming))
     if _is_leaf(fn):
-        leaf_number = sum(1 for f in graph.order[:k] if _is_leaf(f)) + 1
         return RecordedNode(
             op=None,
-            name=name or f"leaf{leaf_number}",
+            name=name,
             value=value,
             adjoint=_adjoint(incoming),
             backward="AccumulateGrad",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, NamedTuple
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from ..reverse import extend_reverse
 from ..text import check_decimals, format_value, latex_name
 from ..tree import is_tuple
 from .build import reverse_trace
+from .lazy import Once
 from .records import CheckFailure
 from .traces import ReverseTrace
 
@@ -76,8 +77,9 @@ class Recording(NamedTuple):
     output: int
     seed: Any
     ones: bool = True
-    #: The engine's own backward program as it prints it (JAX's transposed jaxpr), or "".
-    program: str = ""
+    #: The engine's own backward program as it prints it (JAX's transposed jaxpr), or "";
+    #: or a function that makes it when the trace's ``program`` is first read.
+    program: str | Callable[[], str] = ""
 
 
 class RecordedOp(Op):
@@ -234,17 +236,21 @@ class RecordedReverseTrace(ReverseTrace):
     checks what a recording can show: that each adjoint the engine summed is the sum of the
     partial adjoints it passed (v̄ᵢ = Σⱼ v̄ᵢ→ⱼ)."""
 
-    def __init__(self, *args: Any, engine: str, program: str = ""):
+    def __init__(self, *args: Any, engine: str, program: str | Callable[[], str] = ""):
         super().__init__(*args)
         self.engine = engine
-        #: The engine's own backward program as it prints it (JAX's transposed linearized
-        #: jaxpr), when it has one; "" otherwise.
-        self.program = program
+        self._program = Once(program) if callable(program) else Once.ready(program)
         self.view_titles = {
             **self.view_titles,
             "adjoint": f"the graph extended with the adjoint nodes of {engine}'s backward pass",
             "backprop": f"each node's adjoint, as {engine} computed it, laid on the forward graph",
         }
+
+    @property
+    def program(self) -> str:
+        """The engine's own backward program as it prints it (JAX's transposed linearized
+        jaxpr), when it has one (made when first read); "" otherwise."""
+        return self._program.get()
 
     def _checked(
         self, eps: float, rtol: float | None, atol: float | None, rng: int
