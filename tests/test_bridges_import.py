@@ -189,3 +189,19 @@ def test_bad_input_is_an_error_that_says_what_to_do():
         vz.from_torch(lambda x: x.no_such_method(), np.ones(2))
     with pytest.raises(BridgeError, match="could not trace"):
         vz.from_jax(lambda x: x.no_such_method(), np.ones(2))
+
+
+def test_every_view_of_an_imported_graph_with_framework_ops(tmp_path):
+    def f(x, w):
+        return torch.abs(torch.tanh(x @ w)).sum()
+
+    imported = vz.from_torch(f, np.ones((2, 3)), np.full((3, 2), 0.5))
+    reverse = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    forward = vz.trace_forward(imported.output, imported.inputs[1], imported.feed)
+    for trace in (reverse, forward):
+        assert trace.check() == []
+        assert vz.step(trace).failures == {}
+        assert len(vz.export_frames(trace, tmp_path / trace.mode)) == len(trace.steps)
+        assert "abs" in vz.export_html(trace, tmp_path / f"{trace.mode}.html").read_text("utf-8")
+    assert "vjp of abs" in vz.draw(reverse).source
+    assert "jvp of abs" in vz.draw(forward).source
