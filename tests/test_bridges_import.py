@@ -34,45 +34,44 @@ def _vizad(imported, tangents):
     return value, rest[: len(xs)], rest[-2], rest[-1]
 
 
-@pytest.mark.parametrize("name, fn, args", TORCH_CASES, ids=[c[0] for c in TORCH_CASES])
-def test_from_torch_gradients_jvp_and_hvp_are_pytorchs(name, fn, args):
-    imported = vz.from_torch(fn, *args)
-    assert [x.name for x in imported.inputs] == argument_names_of(fn)[: len(args)]
-    tangents = _directions(args, 1)
-    value, grads, jvp, hvp = _vizad(imported, tangents)
+def _torch_reference(fn, args, tangents):
+    """PyTorch's value, gradients, jvp and HVP (first input, first tangent)."""
     leaves = [torch.tensor(a, requires_grad=True) for a in args]
     loss = fn(*leaves)
     loss.backward()
-    np.testing.assert_allclose(value, loss.detach().numpy(), rtol=TOL, atol=TOL)
-    for g, leaf in zip(grads, leaves):
-        np.testing.assert_allclose(g, leaf.grad.numpy(), rtol=TOL, atol=TOL)
     primals = tuple(torch.tensor(a) for a in args)
-    _, want = torch.func.jvp(fn, primals, tuple(torch.tensor(t) for t in tangents))
-    np.testing.assert_allclose(jvp, want.numpy(), rtol=TOL, atol=TOL)
-    _, want = torch.autograd.functional.hvp(
+    _, jvp = torch.func.jvp(fn, primals, tuple(torch.tensor(t) for t in tangents))
+    _, hvp = torch.autograd.functional.hvp(
         lambda a: fn(a, *primals[1:]), primals[0], torch.tensor(tangents[0])
     )
-    np.testing.assert_allclose(hvp, want.numpy(), rtol=TOL, atol=TOL)
+    return loss.detach().numpy(), [leaf.grad.numpy() for leaf in leaves], jvp, hvp
 
 
-@pytest.mark.parametrize("name, fn, args", JAX_CASES, ids=[c[0] for c in JAX_CASES])
-def test_from_jax_gradients_jvp_and_hvp_are_jaxs(name, fn, args):
-    imported = vz.from_jax(fn, *args)
-    assert [x.name for x in imported.inputs] == argument_names_of(fn)[: len(args)]
-    tangents = _directions(args, 2)
-    value, grads, jvp, hvp = _vizad(imported, tangents)
+def _jax_reference(fn, args, tangents):
+    """JAX's value, gradients, jvp and HVP (first input, first tangent), in float64."""
     with jax.enable_x64(True):
-        argnums = tuple(range(len(args)))
-        want_value, want_grads = jax.value_and_grad(fn, argnums=argnums)(*args)
+        value, grads = jax.value_and_grad(fn, argnums=tuple(range(len(args))))(*args)
         primals = tuple(jnp.asarray(a) for a in args)
-        _, want_jvp = jax.jvp(fn, primals, tuple(jnp.asarray(t) for t in tangents))
+        _, jvp = jax.jvp(fn, primals, tuple(jnp.asarray(t) for t in tangents))
         first = jax.grad(lambda a: fn(a, *primals[1:]))
-        _, want_hvp = jax.jvp(first, primals[:1], (jnp.asarray(tangents[0]),))
-    np.testing.assert_allclose(value, want_value, rtol=TOL, atol=TOL)
-    for g, w in zip(grads, want_grads):
-        np.testing.assert_allclose(g, w, rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(jvp, want_jvp, rtol=TOL, atol=TOL)
-    np.testing.assert_allclose(hvp, want_hvp, rtol=TOL, atol=TOL)
+        _, hvp = jax.jvp(first, primals[:1], (jnp.asarray(tangents[0]),))
+    return value, grads, jvp, hvp
+
+
+FRAMEWORKS = {"torch": (vz.from_torch, _torch_reference), "jax": (vz.from_jax, _jax_reference)}
+CASES = [("torch", *c) for c in TORCH_CASES] + [("jax", *c) for c in JAX_CASES]
+
+
+@pytest.mark.parametrize("framework, name, fn, args", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_the_imported_gradients_jvp_and_hvp_are_the_frameworks(framework, name, fn, args):
+    importer, reference = FRAMEWORKS[framework]
+    imported = importer(fn, *args)
+    assert [x.name for x in imported.inputs] == argument_names_of(fn)[: len(args)]
+    tangents = _directions(args, 1)
+    got = _vizad(imported, tangents)
+    want = reference(fn, args, tangents)
+    for g, w in zip([got[0], *got[1], got[2], got[3]], [want[0], *want[1], want[2], want[3]]):
+        np.testing.assert_allclose(g, np.asarray(w), rtol=TOL, atol=TOL)
 
 
 def argument_names_of(fn):
