@@ -43,6 +43,7 @@ bench: setup-test graphviz
 	$(PY) bench/memory.py
 	$(PY) bench/imports.py
 	$(PY) bench/browser_layout.py
+	$(PY) bench/bridges.py
 
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget
 ## state is not stored: a stepper's output carries an HTML rendering of its component, which

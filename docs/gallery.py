@@ -1,7 +1,8 @@
 """Screenshots of the example graphs as a user sees them: each example's exported walkthrough
 page (the stepper component) opened in headless Chromium at 1024×768 (some at 1920×1080), in a
 view, at its middle step (reached with the → key), in the light or dark colour scheme.
-Written to docs/gallery/ for review (``make gallery``).
+Written to docs/gallery/ for review (``make gallery``; ``docs/gallery.py torch_mlp`` for the
+screenshots of one example alone).
 
 Needs Debian's chromium at /usr/bin/chromium and Playwright's Python package (``make test``
 installs both).
@@ -38,14 +39,35 @@ SHOTS = [(name, "extended", "light", SMALL) for name in vz.examples.ALL] + [
 ]
 
 
-def main() -> int:
+def torch_mlp():
+    """PyTorch's own backward pass of a small MLP with a cross-entropy loss
+    (``vz.torch_backward``), as the tutorial on PyTorch and JAX makes it."""
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 2)
+    ).double()
+    x = torch.tensor([[0.5, -1.0], [1.5, 0.3], [-0.7, 0.8], [0.2, 0.2]], dtype=torch.float64)
+    loss = torch.nn.functional.cross_entropy(model(x), torch.tensor([0, 1, 1, 0]))
+    return vz.torch_backward(loss, model)
+
+
+#: Traces of other frameworks' backward passes (their frameworks are optional extras).
+BRIDGES = {"torch_mlp": torch_mlp}
+SHOTS += [("torch_mlp", "extended", scheme, SMALL) for scheme in ("light", "dark")]
+
+
+def main(only: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for name, view, scheme, (width, height) in SHOTS:
-            trace = vz.examples.ALL[name]()
+            if only and name not in only:
+                continue
+            trace = (BRIDGES.get(name) or vz.examples.ALL[name])()
             view = trace.view(view)
             page_file = vz.export_html(trace, Path(tmp) / f"{name}.html", view=view)
             page = browser.new_page(
@@ -64,4 +86,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))  # names of examples: only those (docs/gallery.py torch_mlp)

@@ -214,3 +214,34 @@ def test_trace_forward_takes_the_arguments_of_trace_reverse():
         vz.trace_forward(y, [x1, x2], feed)
     with pytest.raises(vz.errors.ArgumentError, match="not both"):
         vz.trace_forward(y, x1, feed, tangents={x2: 1.0})
+
+
+def test_import_vizad_imports_no_framework_and_a_missing_one_names_its_extra():
+    pytest.importorskip("torch")
+    pytest.importorskip("jax")
+    code = (
+        "import sys, vizad as vz\n"
+        "print(sorted(m for m in ('torch', 'jax') if m in sys.modules))\n"
+        "from vizad import *\n"
+        "print(sorted(m for m in ('torch', 'jax') if m in sys.modules))\n"
+        "vz.torch_backward, vz.from_torch\n"
+        "print(sorted(m for m in ('torch', 'jax') if m in sys.modules))\n"
+        "vz.from_jax\n"
+        "print('jax' in sys.modules)\n"
+    )
+    assert _fresh_python(code) == ["[]", "[]", "['torch']", "True"]
+    code = (
+        "import sys\n"
+        "sys.modules['torch'] = None  # as if it were not installed\n"
+        "import vizad as vz\n"
+        "try:\n"
+        "    vz.torch_backward\n"
+        "except vz.errors.MissingExtraError as exc:\n"
+        "    print(isinstance(exc, ImportError), 'vizad[torch]' in str(exc))\n"
+        "sys.modules['jax'] = None\n"
+        "try:\n"
+        "    vz.from_jax\n"
+        "except vz.errors.MissingExtraError as exc:\n"
+        "    print('vizad[jax]' in str(exc))\n"
+    )
+    assert _fresh_python(code) == ["True True", "True"]

@@ -11,9 +11,10 @@ nodes (reverse mode) or tangent nodes (forward mode), and evaluate it with an Ex
 
 The top level holds the everyday names. The rest has a home of its own: every op in
 :mod:`vizad.ops`, what op authors need in :mod:`vizad.extend`, the walkthroughs' types in
-:mod:`vizad.trace`, the errors in :mod:`vizad.errors`. Walkthroughs, checks, drawings and the
-stepper load on first use, so ``import vizad`` is numpy and the engine, and
-``from vizad import *`` binds the engine's names (and no builtin such as ``sum``).
+:mod:`vizad.trace`, the errors in :mod:`vizad.errors`. Walkthroughs, checks, drawings, the
+stepper and the bridges to PyTorch and JAX (:mod:`vizad.bridges`) load on first use, so
+``import vizad`` is numpy and the engine, and ``from vizad import *`` binds the engine's names
+(and no builtin such as ``sum``).
 """
 
 import importlib
@@ -65,11 +66,19 @@ _LAZY = {
     "Stepper": "widget",
     "export_html": "export",
     "export_frames": "frame_files",
+    "compare": "comparison",
+    # the bridges to other frameworks (torch, jax): not bound by `import *` either
+    "torch_backward": "bridges.torch_backward",
+    "from_torch": "bridges.torch_import",
+    "from_jax": "bridges.jax_import",
+    "jax_backward": "bridges.jax_backward",
 }
-_DISPLAY = ("render", "widget", "export", "frame_files")
+_DISPLAY = ("render", "widget", "export", "frame_files", "comparison")
+_BRIDGES = tuple(f"bridges.{m}" for m in ("torch_backward", "torch_import", "jax_import"))
+_BRIDGES += ("bridges.jax_backward",)
 _SUBMODULES = (
     *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
-    *("diagnosis", "render", "widget", "export", "expr", "adapters"),
+    *("diagnosis", "render", "widget", "export", "expr", "adapters", "bridges"),
 )
 
 #: Names of the top level before the front door was made smaller: each still works, with a
@@ -94,7 +103,7 @@ __all__ = sorted(
         and not isinstance(value, type(errors))  # modules
         and name not in {"sum", "importlib", "warnings"}  # `import *` shadows no builtin
     ]
-    + [name for name, module in _LAZY.items() if module not in _DISPLAY]
+    + [name for name, module in _LAZY.items() if module not in _DISPLAY + _BRIDGES]
 )
 
 

@@ -29,6 +29,8 @@ __all__ = [
     "RenderError",
     "GraphvizNotFoundError",
     "ExpressionError",
+    "MissingExtraError",
+    "BridgeError",
 ]
 
 
@@ -115,6 +117,16 @@ class GraphvizNotFoundError(RenderError):
 class ExpressionError(VizadError, ValueError):
     """An expression given to the command line (or ``parse_expression``) is not one vizad
     accepts; the message points at the offending part."""
+
+
+class MissingExtraError(VizadError, ImportError):
+    """A bridge needs a framework that is not installed; the message names the extra that
+    installs it (``pip install 'vizad[torch]'``)."""
+
+
+class BridgeError(VizadError, ValueError):
+    """A framework object that a bridge cannot read: a tensor without ``grad_fn``, a loss
+    that is not a scalar without a seed, an object of no framework vizad knows."""
 
 
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:

@@ -114,7 +114,7 @@ def page_html(
         quiz = bool(getattr(target, "quiz", False))
     data = walkthrough_data(trace, view=view, failures=failures, layouts=layouts, quiz=quiz)
     what = trace.label(trace.output)
-    title = title or f"vizad walkthrough of {what} ({trace.mode} mode, {n} steps)"
+    title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"
     graphviz = needs_graphviz(data)
     page = _PAGE.format(
         title=escape(title),

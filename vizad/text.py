@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ArgumentError, ArgumentTypeError
+from .tree import Unrecorded
 
 __all__ = [
     "escape",
@@ -109,6 +110,8 @@ def format_value(value: Any, decimals: int = 3, small: int = SMALL_TENSOR) -> st
     a tuple value element by element."""
     if isinstance(value, tuple):
         return "(" + ", ".join(format_value(v, decimals, small) for v in value) + ")"
+    if isinstance(value, Unrecorded):
+        return value.reason
     array = np.asarray(value)
     if array.ndim == 0:
         return format_number(array, decimals)
@@ -128,6 +131,8 @@ def latex_value(value: Any, decimals: int = 3, small: int = SMALL_TENSOR) -> str
     shape."""
     if isinstance(value, tuple):
         return r"\left(" + ", ".join(latex_value(v, decimals, small) for v in value) + r"\right)"
+    if isinstance(value, Unrecorded):
+        return r"\text{" + value.reason + "}"
     array = np.asarray(value)
     if array.ndim == 0:
         return format_number(array, decimals)

@@ -30,6 +30,7 @@ __all__ = [
     "shapes_conflict",
     "merge_shapes",
     "as_array",
+    "Unrecorded",
 ]
 
 
@@ -38,6 +39,23 @@ class TupleShape(tuple):
 
     def __repr__(self) -> str:
         return "TupleShape" + tuple.__repr__(self)
+
+
+class Unrecorded:
+    """A value that another engine did not keep (a forward value PyTorch did not save for
+    its backward pass): every view shows its ``reason`` instead of a number, and its shape
+    when known. It is never computed or filled in."""
+
+    __slots__ = ("reason", "shape")
+
+    def __init__(self, reason: str, shape: tuple | None = None):
+        self.reason, self.shape = reason, shape
+
+    def __str__(self) -> str:
+        return self.reason
+
+    def __repr__(self) -> str:
+        return f"Unrecorded({self.reason!r}, shape={self.shape})"
 
 
 def is_tuple(value: Any) -> bool:
@@ -107,6 +125,8 @@ def shape_of(value: Any) -> Any:
     """The shape of a value: a tuple of ints, or a TupleShape for a tuple value."""
     if isinstance(value, tuple):
         return TupleShape(shape_of(v) for v in value)
+    if isinstance(value, Unrecorded):
+        return value.shape
     return np.shape(value)
 
 
@@ -138,5 +158,6 @@ def merge_shapes(a: Any, b: Any) -> Any:
 
 
 def as_array(value: Any) -> Any:
-    """numpy arrays leaf by leaf (Python numbers and numpy scalars become 0-d arrays)."""
-    return tree_map(np.asarray, value)
+    """numpy arrays leaf by leaf (Python numbers and numpy scalars become 0-d arrays; an
+    Unrecorded value stays as it is)."""
+    return tree_map(lambda v: v if v.__class__ is Unrecorded else np.asarray(v), value)

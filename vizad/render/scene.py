@@ -18,6 +18,7 @@ import numpy as np
 
 from ..node import Node
 from ..text import format_number, format_value
+from ..tree import Unrecorded
 from ..trace import Names
 
 __all__ = ["Item", "Edge", "Scene", "VIEWS", "value_parts", "preview", "fixed"]
@@ -132,6 +133,8 @@ def value_parts(value: Any, decimals: int = 3, caption: str = "") -> tuple[list[
     heatmap (whose scale the drawing writes); a tuple value element by element."""
     if isinstance(value, tuple):
         return ["= " + preview(value, decimals)], ()
+    if isinstance(value, Unrecorded):  # a value the engine did not keep: said, not shown
+        return [value.reason], ()
     array = np.asarray(value)
     if array.ndim == 0 or (array.ndim == 1 and array.size <= SMALL_VECTOR):
         return ["= " + format_value(array, decimals, SMALL_VECTOR)], ()
@@ -146,6 +149,8 @@ def preview(value: Any, decimals: int = 3) -> str:
     entries."""
     if isinstance(value, tuple):
         return "(" + ", ".join(preview(v, decimals) for v in value) + ")"
+    if isinstance(value, Unrecorded):
+        return value.reason
     array = np.asarray(value)
     if array.ndim == 0:
         return format_number(array, decimals)

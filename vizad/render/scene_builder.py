@@ -105,7 +105,7 @@ def _trace_scene(trace, view: str, decimals: int, detail: bool, reads: bool) -> 
         "backprop": "Adjoints on the forward graph (backprop)",
         "tangents": "Tangents on the forward graph",
     }
-    title = f"{titles[view]} of {trace.names.label(trace.output)} ({trace.mode} mode)"
+    title = f"{titles[view]} of {trace.names.label(trace.output)} ({trace.computed_by})"
     return builder.scene(view, title, legend=True)
 
 
@@ -129,13 +129,15 @@ def _extension_words(records) -> str:
     return "adjoint and tangent graphs"
 
 
-def _cluster_titles(records) -> dict[str, str]:
+def _cluster_titles(records, engine: str | None = None) -> dict[str, str]:
     clusters = {"cluster_forward": "forward graph"}
     for k, record in enumerate(records, start=1):
         tangent = isinstance(record, Tangents)
         what = "tangent graph" if tangent else "adjoint graph"
         number = f" {k}" if len(records) > 1 else ""
         built = " (built by jvp)" if tangent else " (built by gradients)"
+        if engine:  # another engine's backward pass, recorded
+            built = f" ({engine}'s backward pass)"
         clusters[f"cluster_ext{k}"] = what + number + built
     return clusters
 
@@ -155,7 +157,8 @@ class _Builder:
         self.detail, self.reads, self.trace = detail, reads, trace
         #: The cluster of each extension's nodes (by record), and the clusters' titles.
         self.cluster_of = {id(r): f"cluster_ext{k}" for k, r in enumerate(records, start=1)}
-        self.titles = _cluster_titles(records) if records else {}
+        engine = trace.engine if trace is not None else None
+        self.titles = _cluster_titles(records, engine) if records else {}
         self.items: list[Item] = []
         self.edges: list[Edge] = []
         self.ids: dict[Node, str] = {}

@@ -57,8 +57,30 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
     # the extension's nodes that the walkthrough reads, evaluated in the order they were built
     extension = evaluate_into(record.nodes(), raw, feed)
     check_derived_shapes(record, raw)
+    return reverse_trace(y, wrt, feed, record, raw, extension, ranked, decimals)
+
+
+def reverse_trace(
+    y: Node,
+    wrt: Iterable[Node],
+    feed: Mapping[Node, Any],
+    record,
+    raw: dict[Node, Any],
+    extension: list[Node],
+    ranked: list[Node],
+    decimals: int,
+    *,
+    order: Iterable[Node] | None = None,
+    kind: type[ReverseTrace] = ReverseTrace,
+    **more: Any,
+) -> ReverseTrace:
+    """The reverse trace of the extension ``record`` of ``y``'s graph, whose values (forward
+    and extension nodes) are in ``raw``: one step per node of ``order`` (the record's own,
+    reverse topological, by default; another engine's order when its run was recorded).
+    ``extension`` lists the record's nodes in the order they were built, ``ranked`` the
+    forward graph in display order; ``kind`` is the trace class, given ``more``."""
     values = Values(raw)
-    order = record.order
+    order = record.order if order is None else tuple(order)
     names = Once(lambda: Names(ranked, extension, [record]))
     drawn = Once(lambda: _needed(extension, [record.adjoint(n) for n in order]))
     record.release()  # the trace holds the nodes it reads (values): no cycle with the record
@@ -78,7 +100,8 @@ def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
         )
 
     steps = Steps(order, make_step)
-    return ReverseTrace(y, tuple(wrt), feed, steps, record, values, names, ranked, drawn, decimals)
+    wrt = tuple(wrt)
+    return kind(y, wrt, feed, steps, record, values, names, ranked, drawn, decimals, **more)
 
 
 def trace_forward(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from ..node import Node
-from ..tree import as_array
+from ..tree import Unrecorded, as_array
 
 __all__ = ["Steps", "Once", "Values"]
 
@@ -89,7 +89,8 @@ class Values(Mapping):
     """Node values as the walkthrough computed them, read as numpy arrays: a scalar op gives
     a numpy scalar, which is made a 0-d array when first read (and kept). Evaluating on the
     scalars themselves is several times faster than on 0-d arrays, and most values of a large
-    walkthrough are never read. ``copy()`` gives a plain dict of arrays."""
+    walkthrough are never read. ``copy()`` gives a plain dict of arrays. A value another
+    engine did not keep (:class:`~vizad.tree.Unrecorded`) is read as it is."""
 
     __slots__ = ("_raw", "_tuples")
 
@@ -106,6 +107,8 @@ class Values(Mapping):
             if made is None:
                 made = self._tuples[node] = as_array(value)
             return made
+        if value.__class__ is Unrecorded:  # a value the engine did not keep, as it is
+            return value
         value = self._raw[node] = np.asarray(value)  # a numpy scalar or a Python number
         return value
 

@@ -117,6 +117,15 @@ class Trace(ABC):
     # -- what differs between the modes, as data and methods (views, marks, highlights) ---
     #: "reverse" or "forward".
     mode = ""
+    #: The engine whose pass was recorded ("PyTorch"); None for vizad's own.
+    engine: str | None = None
+
+    @property
+    def computed_by(self) -> str:
+        """What computed the walkthrough, as titles say it: "reverse mode", "forward mode",
+        "PyTorch's backward pass"."""
+        return f"{self.engine}'s backward pass" if self.engine else f"{self.mode} mode"
+
     #: The views of this trace: the forward graph, the graph extended with the mode's nodes,
     #: and the mode's results laid on the forward graph; the last two's descriptions.
     views: tuple[str, ...] = ()
@@ -216,10 +225,14 @@ class Trace(ABC):
         cotangent, tolerances from the values' float type, kinks reported rather than failed).
         Returns the failures, each naming the node, the op and the error; an empty list when
         all pass. ``rng`` is the random seed of the cotangents (``seed=`` is its old,
-        deprecated name)."""
+        deprecated name). A recorded trace checks what its recording can show instead."""
+        rng = renamed("check", old, seed="rng").get("rng", rng)
+        return self._checked(eps, rtol, atol, rng)
+
+    def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
+        """:meth:`check`, its arguments read."""
         from .check import check_trace
 
-        rng = renamed("check", old, seed="rng").get("rng", rng)
         return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=rng)
 
     def _repr_html_(self) -> str:

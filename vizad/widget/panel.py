@@ -18,7 +18,7 @@ import numpy as np
 from ..render.palette import diverging, heat_grid, heat_scale
 from ..render.scene import SMALL_VECTOR
 from ..text import escape, format_number, format_value, latex_to_text
-from ..tree import TupleShape
+from ..tree import TupleShape, Unrecorded
 
 __all__ = ["step_panel", "running_row", "html_value", "shape_words", "CONTRIBUTIONS_HEAD"]
 
@@ -38,6 +38,8 @@ def html_value(value: Any, decimals: int = 3) -> str:
     element by element."""
     if isinstance(value, tuple):
         return "(" + ", ".join(html_value(v, decimals) for v in value) + ")"
+    if isinstance(value, Unrecorded):
+        return f'<span class="vz-muted">{escape(value.reason)}</span>'
     array = np.asarray(value)
     small = array.ndim == 0 or (array.ndim == 1 and array.size <= SMALL_VECTOR)
     if small or array.size == 0 or not np.issubdtype(array.dtype, np.number):

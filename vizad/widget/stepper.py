@@ -183,14 +183,14 @@ class Stepper(anywidget.AnyWidget):
 
 
 def step(
-    y: Node,
+    y: Node | Trace,
     wrt: Node | Iterable[Node] | None = None,
     feed: Mapping[Node, Any] | None = None,
     mode: str = "reverse",
     *,
     tangents: Mapping[Node, Any] | None = None,
     view: str | None = None,
-    decimals: int = 3,
+    decimals: int | None = None,
     scale: float = 1.0,
     collapse=None,
     quiz: bool = False,
@@ -199,7 +199,16 @@ def step(
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
     node of ``wrt``, or the first Variable). ``scale`` enlarges everything (1.5 on a
     projector). ``quiz=True``: the student types each step's result (v̄ᵢ or v̇ᵢ) before it is
-    shown; ``stepper.score`` counts the right ones."""
+    shown; ``stepper.score`` counts the right ones. ``y`` may be a trace made already
+    (``vz.torch_backward(loss)``): it is opened as it is."""
+    if isinstance(y, Trace):
+        if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
+            raise ArgumentError(
+                "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
+                "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
+            )
+        return Stepper(y, view, decimals=decimals, scale=scale, collapse=collapse, quiz=quiz)
+    decimals = 3 if decimals is None else decimals
     if mode == "reverse":
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":

@@ -1,0 +1,128 @@
+"""The bridges to PyTorch and JAX: what importing a function and recording a backward pass
+cost, against the framework's own forward and backward pass of the same function.
+
+    python bench/bridges.py
+
+The function: 250 residual steps h = tanh(h @ w) * 0.5 + h on a 4×4 matrix, then the sum
+(1,001 ops: matmul, tanh, mul, add per step), in float64; its ``_fallbacks`` variant puts
+``abs`` (an op vizad does not have, so a FrameworkOp running the framework) around the tanh.
+Baselines, measured in the same process: PyTorch's forward + ``backward()``; JAX's
+``jax.value_and_grad`` run op by op (not jitted; the jitted figure is printed too). Medians of
+5 runs, taken in turns; what a run built is freed outside its timing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numpy as np  # noqa: E402
+
+import vizad as vz  # noqa: E402
+from _timing import load, machine, paired_medians  # noqa: E402
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import torch  # noqa: E402
+from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+
+STEPS = 250
+RNG = np.random.default_rng(0)
+X, W = RNG.standard_normal((4, 4)), 0.3 * RNG.standard_normal((4, 4))
+
+
+def torch_fn(x, w, fallbacks=False):
+    h = x
+    for _ in range(STEPS):
+        t = torch.tanh(h @ w)
+        h = (torch.abs(t) if fallbacks else t) * 0.5 + h
+    return h.sum()
+
+
+def jax_fn(x, w, fallbacks=False):
+    h = x
+    for _ in range(STEPS):
+        t = jnp.tanh(h @ w)
+        h = (jnp.abs(t) if fallbacks else t) * 0.5 + h
+    return jnp.sum(h)
+
+
+def torch_forward_backward(fallbacks=False):
+    x, w = (torch.tensor(a, requires_grad=True) for a in (X, W))
+    torch_fn(x, w, fallbacks).backward()
+    return w.grad
+
+
+def torch_recorded(fallbacks=False):
+    x, w = (torch.tensor(a, requires_grad=True) for a in (X, W))
+    return vz.torch_backward(torch_fn(x, w, fallbacks), {"x": x, "w": w})
+
+
+def vizad_gradients(imported):
+    """vizad's gradients of an imported graph: extend it, plan, run."""
+    grads = vz.gradients(imported.output, imported.inputs)
+    return vz.Executor(grads).run(imported.feed)
+
+
+def main() -> int:
+    print(machine(), "·", load())
+    print(f"torch {torch.__version__}, jax {jax.__version__}\n")
+    x64 = jax.enable_x64(True)
+    x64.__enter__()
+    jitted = jax.jit(jax.value_and_grad(jax_fn, argnums=(0, 1)), static_argnums=2)
+    for fallbacks in (False, True):
+        name = "with abs (fallbacks)" if fallbacks else "vizad ops only"
+        imported_t = vz.from_torch(lambda x, w: torch_fn(x, w, fallbacks), X, W)
+        imported_j = vz.from_jax(lambda x, w: jax_fn(x, w, fallbacks), X, W)
+        ops = sum(1 for n in vz.graph.topo_sort(imported_t.output) if n.inputs)
+        steps = len(torch_recorded(fallbacks).steps)
+        jitted(X, W, fallbacks)  # compiled outside the timing
+        times = paired_medians(
+            {
+                "torch f+b": lambda: torch_forward_backward(fallbacks),
+                "jax f+b": lambda: jax.value_and_grad(jax_fn, argnums=(0, 1))(X, W, fallbacks),
+                "jax f+b jit": lambda: jax.block_until_ready(jitted(X, W, fallbacks)),
+                "make_fx": lambda: make_fx(lambda x, w: torch_fn(x, w, fallbacks))(
+                    torch.tensor(X), torch.tensor(W)
+                ),
+                "make_jaxpr": lambda: jax.make_jaxpr(lambda x, w: jax_fn(x, w, fallbacks))(X, W),
+                "from_torch": lambda: vz.from_torch(lambda x, w: torch_fn(x, w, fallbacks), X, W),
+                "from_jax": lambda: vz.from_jax(lambda x, w: jax_fn(x, w, fallbacks), X, W),
+                "torch_backward": lambda: torch_recorded(fallbacks),
+                "jax_backward": lambda: vz.jax_backward(lambda x, w: jax_fn(x, w, fallbacks), X, W),
+                "vizad grads (torch graph)": lambda: vizad_gradients(imported_t),
+                "vizad grads (jax graph)": lambda: vizad_gradients(imported_j),
+            },
+            repeat=5,
+        )
+        tf, jf = times["torch f+b"], times["jax f+b"]
+        print(f"## {name}: {ops} ops imported, {steps} grad_fn nodes recorded")
+        print("| what | time | ratio |")
+        print("| --- | --- | --- |")
+        print(f"| PyTorch forward + backward | {tf * 1e3:.1f} ms | 1 |")
+        print(f"| JAX value_and_grad, op by op | {jf * 1e3:.1f} ms | 1 |")
+        print(f"| JAX value_and_grad, jitted | {times['jax f+b jit'] * 1e3:.2f} ms | — |")
+        rows = [
+            ("PyTorch's tracer alone (make_fx)", "make_fx", tf, "PyTorch"),
+            ("vz.from_torch (make_fx, then vizad's graph)", "from_torch", tf, "PyTorch"),
+            ("vz.torch_backward (forward, then the recorded backward)", "torch_backward", tf,
+             "PyTorch"),
+            ("vizad's gradients of the imported PyTorch graph (extend, plan, run)",
+             "vizad grads (torch graph)", tf, "PyTorch"),
+            ("JAX's tracer alone (make_jaxpr)", "make_jaxpr", jf, "JAX"),
+            ("vz.from_jax (make_jaxpr, then vizad's graph)", "from_jax", jf, "JAX"),
+            ("vz.jax_backward (one JAX vjp per equation; trace.program not read)",
+             "jax_backward", jf, "JAX"),
+            ("vizad's gradients of the imported JAX graph", "vizad grads (jax graph)", jf, "JAX"),
+        ]  # fmt: skip
+        for label, key, base, of in rows:
+            t = times[key]
+            print(f"| {label} | {t * 1e3:.1f} ms | {t / base:.2f} × {of}'s forward + backward |")
+        print()
+    x64.__exit__(None, None, None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""What ``vz.from_torch`` and ``vz.from_jax`` return: a function as a vizad graph."""
+
+from __future__ import annotations
+
+import inspect
+from typing import NamedTuple
+from collections.abc import Callable
+
+import numpy as np
+
+from ..errors import ArgumentError
+from ..node import Node
+from ..op import Variable, constant
+
+__all__ = ["Imported", "argument_names", "input_node"]
+
+
+class Imported(NamedTuple):
+    """A framework's function as a vizad graph: ``outputs`` computed from ``inputs`` (a
+    Variable per floating-point argument, named after the function's parameter), and
+    ``feed``, the example arguments as numpy arrays. Every view takes it apart::
+
+        f = vz.from_torch(fn, x, w)
+        vz.trace_reverse(f.output, f.inputs, f.feed)
+    """
+
+    #: A Variable per floating-point argument (and per parameter of an ``nn.Module``).
+    inputs: tuple[Node, ...]
+    #: The function's results as nodes, in order.
+    outputs: tuple[Node, ...]
+    #: {input: its example value}, for ``vz.evaluate``, ``vz.trace_reverse`` and the like.
+    feed: dict[Node, np.ndarray]
+
+    @property
+    def output(self) -> Node:
+        """The function's result, when it has one."""
+        if len(self.outputs) != 1:
+            raise ArgumentError(
+                f"the function has {len(self.outputs)} results: read imported.outputs[k]"
+            )
+        return self.outputs[0]
+
+
+def argument_names(fn: Callable, count: int) -> list[str]:
+    """The names of ``fn``'s first ``count`` positional parameters (``x``, ``w``; ``args1``,
+    ``args2`` … for ``*args``; ``arg3`` where Python does not say)."""
+    try:
+        parameters = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # builtins and the like
+        parameters = []
+    names: list[str] = []
+    for p in parameters:
+        if len(names) == count:
+            break
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            start = len(names)
+            names += [f"{p.name}{k - start + 1}" for k in range(start, count)]
+        elif p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+    names += [f"arg{k + 1}" for k in range(len(names), count)]
+    return names
+
+
+def input_node(name: str, value: np.ndarray, inputs: list[Node], feed: dict) -> Node:
+    """A Variable for a floating-point argument (added to ``inputs`` and ``feed``), a named
+    constant for any other (integer labels are not differentiated)."""
+    if value.dtype.kind in "fc":
+        x = Variable(name, shape=value.shape)
+        inputs.append(x)
+        feed[x] = value
+        return x
+    return constant(value, name=name)

@@ -1,0 +1,300 @@
+"""``vz.from_jax(fn, *args)``: a JAX function as a vizad graph.
+
+The function is traced to a jaxpr (``jax.make_jaxpr``, JAX's own tracer). A primitive with a
+vizad counterpart becomes that vizad op (``mul`` → ``mul``, ``dot_general`` → ``matmul``,
+``reduce_sum`` → ``sum``, ``broadcast_in_dim`` → ``reshape`` and ``broadcast_to``), so the
+adjoint graph is vizad's own; any other becomes a
+:class:`~vizad.bridges.framework_op.FrameworkOp` that binds the primitive and takes its vjp
+and jvp from ``jax.vjp`` and ``jax.jvp`` (a ``custom_jvp``/``custom_vjp`` function keeps its
+own rule that way). A nested ``jit`` becomes a ``vz.scope`` of its name.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import ops
+from ..errors import ArgumentTypeError, BridgeError
+from ..node import Node, scope
+from ..op import constant
+from ..tree import TupleShape
+from .framework_op import Framework, FrameworkOp
+from .imported import Imported, argument_names, input_node
+from .optional import require
+
+jax = require("jax", "jax")
+jnp = require("jax.numpy", "jax")
+jax_core = require("jax.extend.core", "jax")
+
+__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "traced"]
+
+
+class Jax(Framework):
+    """JAX as a fallback op's framework: primitives bound on arrays, ``jax.vjp`` and
+    ``jax.jvp`` rules, in 64-bit mode when the function was imported with float64 values."""
+
+    name = "JAX"
+
+    def __init__(self, x64: bool):
+        self.x64 = x64
+
+    def mode(self):
+        """The context that gives the imported function its float type."""
+        return jax.enable_x64(True) if self.x64 else nullcontext()
+
+    def call(self, fn, values):
+        with self.mode():
+            return super().call(fn, values)
+
+    def native(self, value):
+        if isinstance(value, tuple):
+            return tuple(self.native(v) for v in value)
+        return jnp.asarray(value)
+
+    def numpy(self, value):
+        if isinstance(value, (tuple, list)):
+            return tuple(self.numpy(v) for v in value)
+        return np.asarray(value)
+
+    def floating(self, x) -> bool:
+        dtype = getattr(x, "dtype", None)
+        return dtype is not None and jnp.issubdtype(dtype, jnp.inexact)
+
+    def zeros(self, x):
+        dtype = x.dtype if self.floating(x) else jnp.result_type(float)
+        return jnp.zeros(jnp.shape(x), dtype)
+
+    def pullback(self, f, primals):
+        return jax.vjp(f, *primals)[1]
+
+    def pushforward(self, f, primals, tangents):
+        return jax.jvp(f, tuple(primals), tuple(tangents))[1]
+
+
+def from_jax(fn: Callable, *args: Any) -> Imported:
+    """``fn`` (a function of arrays) at the example ``args`` as a vizad graph: an
+    :class:`~vizad.bridges.imported.Imported` with ``inputs`` (a Variable per floating-point
+    argument, named after ``fn``'s parameters), ``outputs`` and ``feed``.
+
+    Primitives that vizad has (add, sub, mul, div, neg, exp, log, sin, cos, tanh, logistic,
+    sqrt, integer_pow, dot_general as a matmul, reduce_sum, broadcast_in_dim, reshape,
+    squeeze, expand_dims, transpose) become vizad ops; any other becomes an op that binds the
+    primitive and differentiates with ``jax.vjp``/``jax.jvp`` (gradients of any order work).
+    A nested ``jax.jit`` is a ``vz.scope`` of its function's name. float64 arguments are
+    traced and run in JAX's 64-bit mode (``jax.enable_x64``), whatever the global setting."""
+    arrays, framework, closed = traced(fn, args, "from_jax")
+    names = argument_names(fn, len(args))
+    inputs: list[Node] = []
+    feed: dict[Node, np.ndarray] = {}
+    given = [input_node(name, value, inputs, feed) for name, value in zip(names, arrays)]
+    flat = jax.tree_util.tree_leaves(given)
+    if len(flat) != len(closed.jaxpr.invars):
+        raise BridgeError(
+            f"from_jax: give the arguments as arrays (got {len(args)} arguments that JAX "
+            f"reads as {len(closed.jaxpr.invars)} arrays: nested containers are not read)"
+        )
+    outputs = _Importer(framework).run(closed, flat)
+    return Imported(tuple(inputs), tuple(outputs), feed)
+
+
+def traced(fn: Callable, args: tuple, what: str) -> tuple[list[np.ndarray], Jax, Any]:
+    """The example arguments as numpy arrays, JAX in the float mode they need, and the
+    jaxpr of ``fn`` at them (a BridgeError saying why when JAX cannot trace it)."""
+    if not callable(fn):
+        raise ArgumentTypeError(f"{what}: fn must be callable, got {type(fn).__name__}")
+    arrays = [_example(a, k, what) for k, a in enumerate(args)]
+    framework = Jax(x64=any(a.dtype.itemsize == 8 and a.dtype.kind in "fc" for a in arrays))
+    with framework.mode():
+        try:
+            closed = jax.make_jaxpr(fn)(*arrays)
+        except Exception as exc:
+            raise BridgeError(
+                f"{what}: JAX could not trace {getattr(fn, '__name__', fn)!r} with "
+                f"make_jaxpr ({type(exc).__name__}: {exc})"
+            ) from exc
+    return arrays, framework, closed
+
+
+def _example(value: Any, k: int, what: str) -> np.ndarray:
+    try:
+        return np.array(value)
+    except Exception:
+        raise ArgumentTypeError(
+            f"{what}: argument {k + 1} is a {type(value).__name__}; give arrays or numbers"
+        ) from None
+
+
+class _Importer:
+    """Turns the equations of a jaxpr into vizad nodes."""
+
+    def __init__(self, framework: Jax):
+        self.framework = framework
+
+    def run(self, closed, args: list) -> list[Node]:
+        """The nodes of ``closed``'s outputs, its inputs being ``args``."""
+        jaxpr = closed.jaxpr
+        env: dict = {}
+        for var, value in zip(jaxpr.constvars, closed.consts):
+            env[var] = constant(np.asarray(value))
+        for var, value in zip(jaxpr.invars, args):
+            env[var] = value
+        for eqn in jaxpr.eqns:
+            results = self.equation(eqn, [self.read(v, env) for v in eqn.invars])
+            for var, value in zip(eqn.outvars, results):
+                env[var] = value
+        return [self.read(v, env) for v in jaxpr.outvars]
+
+    def read(self, atom, env) -> Any:
+        if isinstance(atom, jax_core.Literal):
+            return _literal(atom)
+        return env[atom]
+
+    def equation(self, eqn, args: list) -> list:
+        """The vizad nodes of one equation's results."""
+        name = eqn.primitive.name
+        if name in ("jit", "pjit", "closed_call", "core_call"):
+            inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
+            with scope(str(eqn.params.get("name", name))):
+                return self.run(closed_jaxpr(inner), args)
+        made = _PRIMITIVES.get(name)
+        if made is not None and len(eqn.outvars) == 1:
+            node = made(eqn, *args)
+            if node is not None:
+                return [node]
+        return self.fallback(eqn, args)
+
+    def fallback(self, eqn, args: list) -> list:
+        """The op that binds ``eqn``'s primitive with JAX."""
+        primitive, (subfunctions, params) = eqn.primitive, bind_params(eqn)
+        many = primitive.multiple_results
+
+        def run(*xs):
+            return primitive.bind(*subfunctions, *xs, **params)
+
+        avals = [v.aval for v in eqn.outvars]
+        shapes = [tuple(a.shape) for a in avals]
+        floating = any(jnp.issubdtype(a.dtype, jnp.inexact) for a in avals)
+        shape = TupleShape(shapes) if many else shapes[0]
+        op = FrameworkOp(_op_name(eqn), run, self.framework, len(args), shape, floating)
+        node = op(*args)
+        return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
+
+
+def closed_jaxpr(jaxpr):
+    """A ClosedJaxpr of a jaxpr parameter (closed already, or without constants)."""
+    if isinstance(jaxpr, jax_core.ClosedJaxpr):
+        return jaxpr
+    return jax_core.ClosedJaxpr(jaxpr, ())
+
+
+def bind_params(eqn) -> tuple[tuple, dict]:
+    """The arguments that bind ``eqn``'s primitive as ``eval_jaxpr`` does: (subfunctions,
+    parameters) across JAX versions."""
+    made = eqn.primitive.get_bind_params(eqn.params)
+    if isinstance(made, tuple):
+        return made[0], made[1]
+    return (), made
+
+
+def _op_name(eqn) -> str:
+    """A fallback op's name: the primitive's, with the function's for a custom rule
+    (``relu (custom_jvp_call)``)."""
+    name = eqn.primitive.name
+    inner = eqn.params.get("call_jaxpr") or eqn.params.get("fun_jaxpr")
+    info = getattr(getattr(inner, "jaxpr", inner), "debug_info", None)
+    source = getattr(info, "func_src_info", None) or ""
+    function = source.split(" ", 1)[0]
+    return f"{function} ({name})" if function else name
+
+
+def _literal(atom) -> Any:
+    """A literal of a jaxpr as a constant of its dtype (a weakly typed one as a number)."""
+    aval = atom.aval
+    value = np.asarray(atom.val, dtype=aval.dtype)
+    if getattr(aval, "weak_type", False) and value.ndim == 0:
+        return constant(value.item())
+    return constant(value)
+
+
+# -- primitives that vizad has: each gives a vizad node, or None (then JAX's op is used) ----
+def _dot_general(eqn, a, b):
+    """``dot_general`` as vizad's matmul where it is one (one contracting axis, at most one
+    batch axis in front); None otherwise."""
+    (contract_a, contract_b), (batch_a, batch_b) = eqn.params["dimension_numbers"]
+    na, nb = (len(v.aval.shape) for v in eqn.invars)
+    if len(contract_a) != 1 or len(contract_b) != 1 or tuple(batch_a) != tuple(batch_b):
+        return None
+    if tuple(batch_a) not in ((), (0,)) or (batch_a and not na == nb == 3):
+        return None
+    (ca,), (cb,) = contract_a, contract_b
+    k = len(batch_a)
+    if na - k > 2 or nb - k > 2:
+        return None
+    trans_a = na - k == 2 and ca == k
+    trans_b = nb - k == 2 and cb == nb - 1
+    if (na - k == 2 and ca not in (k, na - 1)) or (nb - k == 2 and cb not in (k, nb - 1)):
+        return None
+    return ops.matmul(a, b, trans_a=trans_a, trans_b=trans_b)
+
+
+def _broadcast_in_dim(eqn, a, *dynamic):
+    if dynamic:
+        return None
+    shape, dims = tuple(eqn.params["shape"]), tuple(eqn.params["broadcast_dimensions"])
+    source = tuple(eqn.invars[0].aval.shape)
+    kept = [1] * len(shape)
+    for d, n in zip(dims, source):
+        kept[d] = n
+    kept = tuple(kept)
+    if kept != source:
+        a = ops.reshape(a, kept)
+    return a if kept == shape else ops.broadcast_to(a, shape)
+
+
+def _to_shape_of_result(eqn, a, *rest):
+    return None if rest else ops.reshape(a, tuple(eqn.outvars[0].aval.shape))
+
+
+def _convert(eqn, a):
+    same = eqn.invars[0].aval.dtype == eqn.params["new_dtype"]
+    return ops.identity(a) if same else None
+
+
+def _unary(op):
+    def made(eqn, a, **_):
+        return op(a)
+
+    return made
+
+
+def _binary(op):
+    def made(eqn, a, b):
+        return op(a, b)
+
+    return made
+
+
+_PRIMITIVES: dict[str, Callable[..., Node | None]] = {
+    **{name: _binary(getattr(ops, name)) for name in ("add", "sub", "mul", "div")},
+    "add_any": _binary(ops.add),
+    **{
+        name: _unary(getattr(ops, name))
+        for name in ("neg", "exp", "log", "sin", "cos", "tanh", "sqrt")
+    },
+    "logistic": _unary(ops.sigmoid),
+    "integer_pow": lambda eqn, a: ops.power(a, eqn.params["y"]),
+    "dot_general": _dot_general,
+    "reduce_sum": lambda eqn, a: ops.sum(a, axis=tuple(eqn.params["axes"])),
+    "broadcast_in_dim": _broadcast_in_dim,
+    "reshape": _to_shape_of_result,
+    "squeeze": _to_shape_of_result,
+    "expand_dims": _to_shape_of_result,
+    "transpose": lambda eqn, a: ops.transpose(a, tuple(eqn.params["permutation"])),
+    "convert_element_type": _convert,
+    "copy": _unary(ops.identity),
+    "copy_p": _unary(ops.identity),
+}

@@ -1,0 +1,334 @@
+"""``vz.torch_backward(loss)``: what PyTorch's own ``loss.backward()`` did, step by step.
+
+Hooks on the nodes of the ``grad_fn`` graph only observe: a node's pre-hook sees the gradient
+the engine summed for it (v̄ᵢ, after the partial adjoints from all its consumers were added),
+its hook the partial adjoint it passes back along each edge (v̄ᵢ→ⱼ), and the order in which
+the pre-hooks run is the order in which the engine ran the nodes. Every hook returns None, so
+the leaves' ``.grad`` are exactly what they would be without vizad. Forward values are read
+from the tensors PyTorch saved for its backward pass (``_saved_self``, ``_saved_result``, …),
+before the pass frees them; a value it did not save is shown as "not saved by PyTorch".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..errors import ArgumentTypeError, BridgeError
+from .. import ops
+from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
+from ..tree import Unrecorded
+from .optional import require
+
+torch = require("torch", "torch")
+
+__all__ = ["torch_backward"]
+
+#: What a forward value is when PyTorch kept none.
+NOT_SAVED = "not saved by PyTorch"
+
+#: PyTorch's ops that a vizad op writes the same way (mul: v₁ × v₂, and its partials).
+_LIKE = {
+    name: getattr(ops, name)
+    for name in ("add", "sub", "mul", "div", "neg", "exp", "log", "sin", "cos", "tanh")
+    + ("sigmoid", "relu", "sqrt")
+}
+
+
+def torch_backward(
+    loss: Any,
+    names: Mapping[str, Any] | Any = None,
+    *,
+    gradient: Any = None,
+    decimals: int = 3,
+) -> RecordedReverseTrace:
+    """Run ``loss.backward(gradient)`` and return what PyTorch did as a reverse trace: one
+    step per node of the ``grad_fn`` graph in the order PyTorch's engine ran them, each with
+    the gradient the engine summed for it and the partial adjoint it received along each
+    edge, all PyTorch's own numbers. ``vz.step``, ``vz.draw``, ``vz.export_html`` and
+    ``vz.export_frames`` take it like any trace.
+
+    ``names`` names tensors: ``{"W1": W1, "h": h}`` (leaves or intermediate tensors), or an
+    ``nn.Module`` (its parameters' names). Other leaves are ``leaf1``, ``leaf2``, …; other
+    nodes show PyTorch's op (``MulBackward0`` as ``mul``). The leaves' ``.grad`` accumulate
+    as ``backward()`` makes them, exactly as without vizad; a leaf's step shows what this
+    pass added. ``gradient`` is the seed v̄ of a loss that is not a scalar.
+    """
+    _check_loss(loss, gradient)
+    graph = _Graph(loss.grad_fn)
+    given = _named(names, graph)
+    saved, reads = _saved_values(graph)
+    for k, (_name, tensor) in given.items():  # a tensor the user named: its value is known
+        if k not in saved and _outputs(graph.order[k]) == 1:
+            saved[k] = _array(tensor)
+    if graph.index[loss.grad_fn] not in saved:
+        saved[graph.index[loss.grad_fn]] = _array(loss)
+    watch = _Watch(graph)
+    try:
+        loss.backward(gradient)
+    except RuntimeError as exc:
+        if "second time" not in str(exc):
+            raise
+        raise BridgeError(
+            "torch_backward: the graph of this loss was freed by an earlier backward() (it "
+            "keeps no saved tensors to run again): compute the loss again, or give that "
+            "earlier backward retain_graph=True"
+        ) from exc
+    finally:
+        watch.remove()
+    leaf_names = {k: f"leaf{j}" for j, k in enumerate(sorted(graph.leaves.values()), 1)}
+    for k, (name, _tensor) in given.items():
+        leaf_names[k] = name
+    nodes = tuple(
+        _recorded(k, fn, graph, watch, saved, reads, leaf_names) for k, fn in enumerate(graph.order)
+    )
+    output = graph.index[loss.grad_fn]
+    recording = Recording(
+        engine="PyTorch",
+        nodes=nodes,
+        order=tuple(watch.ran),
+        output=output,
+        seed=nodes[output].adjoint,
+        ones=gradient is None,
+    )
+    return recorded_trace(recording, decimals)
+
+
+def _check_loss(loss: Any, gradient: Any) -> None:
+    """A BridgeError saying what to do when ``loss`` has no backward pass to record."""
+    if not isinstance(loss, torch.Tensor):
+        raise BridgeError(
+            f"torch_backward: expected a torch.Tensor computed from tensors that require "
+            f"gradients, got {type(loss).__name__}"
+        )
+    if loss.grad_fn is None:
+        what = (
+            "it is a leaf (requires_grad=True, but nothing was computed from it)"
+            if loss.requires_grad
+            else "it does not require gradients"
+        )
+        raise BridgeError(
+            f"torch_backward: the tensor of shape {tuple(loss.shape)} has no grad_fn: {what}; "
+            "compute the loss from leaves made with requires_grad=True (or an nn.Module's "
+            "parameters), outside torch.no_grad()"
+        )
+    if gradient is None and loss.numel() != 1:
+        raise BridgeError(
+            f"torch_backward: the loss has shape {tuple(loss.shape)}, not a single number: "
+            "give gradient= (the seed v̄ of the loss, for instance torch.ones_like(loss)) or "
+            "reduce it first (loss.sum())"
+        )
+
+
+class _Graph:
+    """The ``grad_fn`` graph: its nodes with every input before its consumers (an iterative
+    depth-first post-order), and each node's position."""
+
+    def __init__(self, root):
+        self.order: list = []
+        self.index: dict = {}
+        stack = [(root, 0)]
+        while stack:
+            fn, k = stack.pop()
+            inputs = [n for n, _ in fn.next_functions if n is not None]
+            while k < len(inputs) and inputs[k] in self.index:
+                k += 1
+            if k < len(inputs):
+                stack.append((fn, k + 1))
+                stack.append((inputs[k], 0))
+            elif fn not in self.index:
+                self.index[fn] = len(self.order)
+                self.order.append(fn)
+        #: The leaf tensor of each AccumulateGrad node (by the tensor's identity, while the
+        #: graph holds it) → the node's position.
+        self.leaves = {id(fn.variable): k for k, fn in enumerate(self.order) if _is_leaf(fn)}
+
+    def position(self, tensor) -> int | None:
+        """The position of the node that computed ``tensor`` (its AccumulateGrad for a leaf),
+        or None when it is not in this graph."""
+        if tensor.grad_fn is not None:
+            return self.index.get(tensor.grad_fn)
+        return self.leaves.get(id(tensor)) if tensor.requires_grad else None
+
+
+def _is_leaf(fn) -> bool:
+    return hasattr(fn, "variable")
+
+
+def _named(names: Any, graph: _Graph) -> dict[int, tuple[str, Any]]:
+    """{position: (name, the tensor named)} from ``names`` (a mapping of tensors or an
+    nn.Module); names of tensors outside the graph are left out."""
+    if names is None:
+        return {}
+    if isinstance(names, torch.nn.Module):
+        items = list(names.named_parameters())
+    elif isinstance(names, Mapping):
+        items = list(names.items())
+    else:
+        raise ArgumentTypeError(
+            f"torch_backward: names is a dict of tensors ({{'W1': W1}}) or an nn.Module, got "
+            f"{type(names).__name__}"
+        )
+    out: dict[int, tuple[str, Any]] = {}
+    for name, tensor in items:
+        if not isinstance(name, str) or not isinstance(tensor, torch.Tensor):
+            raise ArgumentTypeError(
+                f"torch_backward: names maps str to torch.Tensor, got {name!r:.40} → "
+                f"{type(tensor).__name__}"
+            )
+        k = graph.position(tensor)
+        if k is not None:
+            out.setdefault(k, (name, tensor))
+    return out
+
+
+def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple[int, ...]]]:
+    """The forward values PyTorch saved for its backward pass, by the position of the node
+    that computed them, and for each node the positions whose saved values its backward
+    reads. A saved tensor is a leaf or the output of a node of the graph (its ``grad_fn``
+    says which); others (constants, a mean kept by layer_norm) are not nodes of the graph."""
+    values: dict[int, np.ndarray] = {}
+    reads: dict[int, tuple[int, ...]] = {}
+    for k, fn in enumerate(graph.order):
+        if _is_leaf(fn):
+            values[k] = _array(fn.variable)
+            continue
+        read = []
+        for attribute in dir(fn):
+            if not attribute.startswith("_saved_"):
+                continue
+            try:
+                saved = getattr(fn, attribute)
+            except RuntimeError:  # freed, or changed in place since: not readable
+                continue
+            for tensor in saved if isinstance(saved, (tuple, list)) else [saved]:
+                if not isinstance(tensor, torch.Tensor):
+                    continue
+                j = graph.position(tensor)
+                if j is None or _outputs(graph.order[j]) != 1:
+                    continue
+                values.setdefault(j, _array(tensor))
+                if j not in read:
+                    read.append(j)
+        reads[k] = tuple(read)
+    return values, reads
+
+
+def _outputs(fn) -> int:
+    """How many outputs the forward function of ``fn`` has (1 when PyTorch does not say)."""
+    return len(getattr(fn, "_input_metadata", (None,)))
+
+
+def _array(tensor) -> np.ndarray:
+    """A numpy copy of ``tensor``'s value (bfloat16, which numpy lacks, as float32)."""
+    t = tensor.detach()
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    return t.numpy(force=True).copy()
+
+
+class _Watch:
+    """The hooks that watch one backward pass: each node's incoming gradient (pre-hook), its
+    outgoing partial adjoints (hook), and the order the engine ran them. They return None:
+    they change nothing."""
+
+    def __init__(self, graph: _Graph):
+        self.ran: list[int] = []
+        self.incoming: dict[int, tuple] = {}
+        self.outgoing: dict[int, tuple] = {}
+        self._handles = []
+        for k, fn in enumerate(graph.order):
+            self._handles.append(fn.register_prehook(self._pre_hook(k)))
+            if not _is_leaf(fn):
+                self._handles.append(fn.register_hook(self._hook(k)))
+
+    def _pre_hook(self, k: int):
+        def seen(grad_outputs):
+            self.ran.append(k)
+            self.incoming[k] = _arrays(grad_outputs)
+
+        return seen
+
+    def _hook(self, k: int):
+        def seen(grad_inputs, grad_outputs):
+            self.outgoing[k] = _arrays(grad_inputs)
+
+        return seen
+
+    def remove(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+
+
+def _arrays(grads) -> tuple:
+    return tuple(None if g is None else _array(g) for g in grads)
+
+
+def _recorded(k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names) -> RecordedNode:
+    """Node ``k`` of the graph as the recording has it (``names``: what the user named, and
+    the leaves' default names)."""
+    name = names.get(k)
+    incoming = watch.incoming.get(k, ())
+    value = saved.get(k)
+    if value is None:
+        value = Unrecorded(NOT_SAVED, _shape(fn, incoming))
+    if _is_leaf(fn):
+        return RecordedNode(
+            op=None,
+            name=name,
+            value=value,
+            adjoint=_adjoint(incoming),
+            backward="AccumulateGrad",
+        )
+    op = _op_name(fn)
+    inputs = tuple(
+        None if n is None else (graph.index[n], output) for n, output in fn.next_functions
+    )
+    like = _LIKE.get(op)
+    if like is not None and getattr(fn, "_saved_alpha", 1) != 1:
+        like = None  # add(x, y, alpha=2) is not v₁ + v₂
+    return RecordedNode(
+        op=op,
+        inputs=inputs,
+        name=name,
+        value=value,
+        adjoint=_adjoint(incoming),
+        partials=watch.outgoing.get(k, (None,) * len(inputs)),
+        reads=reads.get(k, ()),
+        backward=_backward_name(fn),
+        like=like,
+        outputs=_outputs(fn),
+    )
+
+
+def _adjoint(incoming: tuple) -> Any:
+    """The gradient a node received: one array, or a tuple when several of its outputs
+    received one (an output that received none is Unrecorded)."""
+    given = [g for g in incoming if g is not None]
+    if len(given) <= 1:
+        return given[0] if given else None
+    return tuple(Unrecorded("no gradient", ()) if g is None else g for g in incoming)
+
+
+def _shape(fn, incoming: tuple) -> tuple | None:
+    given = [g for g in incoming if g is not None]
+    if len(given) == 1:
+        return np.shape(given[0])
+    metadata = getattr(fn, "_input_metadata", ())
+    return tuple(metadata[0].shape) if len(metadata) == 1 else None
+
+
+def _backward_name(fn) -> str:
+    """PyTorch's name of the backward function (``MulBackward0``)."""
+    return fn.name().rsplit("::", 1)[-1]
+
+
+def _op_name(fn) -> str:
+    """The forward op's name from its backward's: ``MulBackward0`` → ``mul``,
+    ``NativeLayerNormBackward0`` → ``native_layer_norm``."""
+    name = re.sub(r"Backward\d*$", "", _backward_name(fn)) or _backward_name(fn)
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()

@@ -1,0 +1,297 @@
+"""Walkthroughs of another engine's backward pass, recorded as it ran.
+
+PyTorch's ``loss.backward()`` computes the adjoints with its own rules, in its own order. A
+bridge (:mod:`vizad.bridges`) watches it and hands over a :class:`Recording`: the engine's
+nodes with their inputs, the forward values it saved, the order in which it ran them, the
+gradient each one received (summed by the engine) and the partial adjoint it passed back along
+each edge. :func:`recorded_trace` makes that a vizad graph (a forward node per engine node; an
+adjoint node per partial adjoint v̄ᵢ→ⱼ and per sum v̄ᵢ = Σⱼ v̄ᵢ→ⱼ, built by the graph extension
+of :mod:`vizad.reverse`) and a reverse trace whose every value is the engine's own: nothing is
+computed again, and a value the engine did not keep is shown as such
+(:class:`~vizad.tree.Unrecorded`), never filled in.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from .._gc import gc_paused
+from ..errors import RuleNotDefinedError
+from ..graph import ranked_order
+from ..node import Node
+from ..op import VARIABLE, Op, Variable, constant
+from ..reverse import extend_reverse
+from ..text import check_decimals, format_value, latex_name
+from ..tree import is_tuple
+from .build import reverse_trace
+from .lazy import Once
+from .records import CheckFailure
+from .traces import ReverseTrace
+
+__all__ = ["RecordedNode", "Recording", "RecordedReverseTrace", "recorded_trace"]
+
+
+class RecordedNode(NamedTuple):
+    """One node of the engine's backward graph, as the engine ran it."""
+
+    #: The op's name as shown ("mul"); None for a leaf (an input that gradients flow to).
+    op: str | None
+    #: Per input of the engine's function: (the position in ``Recording.nodes`` of the node
+    #: it reads, which output of that node), or None where the input needs no gradient.
+    inputs: tuple = ()
+    #: The name the user gave it (a leaf's name is needed: "W1", "leaf1").
+    name: str | None = None
+    #: The forward value, or an :class:`~vizad.tree.Unrecorded` saying why there is none.
+    value: Any = None
+    #: The gradient the engine summed for this node before running its backward (a tuple
+    #: when several of its outputs received one).
+    adjoint: Any = None
+    #: Per input: the partial adjoint its backward passed back (None where it passed none).
+    partials: tuple = ()
+    #: The nodes whose saved values its backward read (positions in ``Recording.nodes``).
+    reads: tuple = ()
+    #: The engine's name of its backward function ("MulBackward0").
+    backward: str = ""
+    #: A vizad op whose LaTeX writes this one (mul: v₁ × v₂, and its partials), or None.
+    like: Op | None = None
+    #: How many outputs its forward function has (a consumer of one of several reads
+    #: ``v₃[1]``).
+    outputs: int = 1
+
+
+class Recording(NamedTuple):
+    """What another engine's backward pass did, as data (see :class:`RecordedNode`)."""
+
+    #: The engine's name, as views say it ("PyTorch").
+    engine: str
+    #: The nodes, every input before its consumers.
+    nodes: tuple[RecordedNode, ...]
+    #: The positions of the nodes in the order the engine ran their backward.
+    order: tuple[int, ...]
+    #: The position of the output, and v̄ of it (the seed); ``ones`` whether the seed is
+    #: ones, as ``backward()`` of a scalar makes it.
+    output: int
+    seed: Any
+    ones: bool = True
+    #: The engine's own backward program as it prints it (JAX's transposed jaxpr), or "";
+    #: or a function that makes it when the trace's ``program`` is first read.
+    program: str | Callable[[], str] = ""
+
+
+class RecordedOp(Op):
+    """An op of another engine's graph: its name, and what its backward passed back (the
+    values are the engine's, recorded; vizad has no ``compute`` for it)."""
+
+    def __init__(self, name: str, engine: str, like: Op | None = None):
+        self.name, self.engine, self.like = name, engine, like
+
+    def compute(self, *values, **attrs):
+        raise RuleNotDefinedError(
+            f"op {self.name!r} was recorded from {self.engine}'s backward pass: its values are "
+            f"{self.engine}'s, read from the run, and vizad cannot compute it (import the "
+            "function with vz.from_torch(fn, *args) or vz.from_jax(fn, *args) for a graph "
+            "that vizad evaluates)"
+        )
+
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
+        """The engine's partial adjoints as nodes: the backward function (with the forward
+        values it read) applied to v̄ of ``node``, one per input it passed a gradient to."""
+        attrs = node.attrs
+        backward, reads = attrs["backward"], attrs["reads"]
+        if attrs["reads_itself"]:  # its own output, saved (exp, tanh)
+            reads = (node, *reads)
+        return [
+            backward(adjoint, *reads, input=position) if sent else None
+            for position, sent in zip(attrs["positions"], attrs["sent"])
+        ]
+
+    def _full(self, args: Sequence[str], attrs: Mapping[str, Any]) -> tuple[list[str], bool]:
+        """The arguments at the engine's input positions (· where an input needs no
+        gradient; ``v_{3}[1]`` for output 1 of a node with several), and whether all are
+        there."""
+        full = [r"\cdot"] * attrs["arity"]
+        for position, arg, output in zip(attrs["positions"], args, attrs["outputs"]):
+            full[position] = arg if output is None else f"{arg}[{output}]"
+        return full, len(args) == attrs["arity"]
+
+    def latex(self, args, attrs):
+        full, complete = self._full(args, attrs)
+        if complete and self.like is not None:
+            return self.like.latex(full, {})
+        return rf"{_operator(self.name)}\left({', '.join(full)}\right)"
+
+    def partial_latex(self, args, attrs, index):
+        full, complete = self._full(args, attrs)
+        return self.like.partial_latex(full, {}, index) if complete and self.like else None
+
+
+class RecordedBackward(Op):
+    """The backward function of an engine's node (``MulBackward0``): what passed v̄ᵢ→ⱼ back
+    to input ``input`` from v̄ⱼ and the forward values it saved."""
+
+    def __init__(self, name: str, engine: str):
+        self.name, self.engine = name, engine
+
+    compute = RecordedOp.compute
+
+    def latex(self, args, attrs):
+        adjoint, reads = args[0], ", ".join(args[1:])
+        read = f"; {reads}" if reads else ""
+        return rf"{_operator(self.name)}\left({adjoint}{read}\right)[{attrs['input']}]"
+
+
+def _operator(name: str) -> str:
+    """An engine's op name in LaTeX as it is written (``MulBackward0``, ``log_softmax``):
+    an identifier upright, anything else as :func:`~vizad.text.latex_name` writes a name."""
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+        return r"\operatorname{" + name.replace("_", r"\_") + "}"
+    return latex_name(name)
+
+
+def recorded_trace(recording: Recording, decimals: int = 3) -> RecordedReverseTrace:
+    """The reverse trace of ``recording``: one step per node in the order the engine ran
+    them, with the engine's own values."""
+    decimals = check_decimals(decimals, "recorded_trace")
+    with gc_paused():
+        nodes = _forward_nodes(recording)
+        y = nodes[recording.output]
+        leaves = [n for n in nodes if n.op is VARIABLE]
+        ranked = ranked_order(y)
+        seed = None if recording.ones else constant(recording.seed, name="seed")
+        record = extend_reverse(y, leaves, seed, None, ranked)
+        raw = _values(recording, nodes, record)
+        extension = list(dict.fromkeys(record.nodes()))
+        order = [nodes[k] for k in recording.order if record.adjoint(nodes[k]) is not None]
+        return reverse_trace(
+            y,
+            leaves,
+            {},
+            record,
+            raw,
+            extension,
+            ranked,
+            decimals,
+            order=order,
+            kind=RecordedReverseTrace,
+            engine=recording.engine,
+            program=recording.program,
+        )
+
+
+def _forward_nodes(recording: Recording) -> list[Node]:
+    """A vizad node per engine node: Variables for the leaves, recorded ops for the others."""
+    engine = recording.engine
+    ops: dict[tuple[str, Op | None], RecordedOp] = {}
+    backwards: dict[str, RecordedBackward] = {}
+    nodes: list[Node] = []
+    for k, r in enumerate(recording.nodes):
+        if r.op is None:
+            nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
+            continue
+        op = ops.get((r.op, r.like))
+        if op is None:
+            op = ops[(r.op, r.like)] = RecordedOp(r.op, engine, r.like)
+        backward = backwards.get(r.backward)
+        if backward is None:
+            backward = backwards[r.backward] = RecordedBackward(r.backward, engine)
+        given = [(p, edge) for p, edge in enumerate(r.inputs) if edge is not None]
+        attrs = {
+            "arity": len(r.inputs),
+            "positions": tuple(p for p, _ in given),
+            "outputs": tuple(
+                output if recording.nodes[j].outputs > 1 else None for _, (j, output) in given
+            ),
+            "sent": tuple(r.partials[p] is not None for p, _ in given),
+            "backward": backward,
+            "reads": tuple(nodes[j] for j in r.reads if j != k),
+            "reads_itself": k in r.reads,
+        }
+        nodes.append(op(*(nodes[j] for _, (j, _output) in given), name=r.name, **attrs))
+    return nodes
+
+
+def _values(recording: Recording, nodes: list[Node], record) -> dict[Node, Any]:
+    """Every node's value as the engine gave it: forward values (or why there is none), the
+    partial adjoints, then the sums (a sum of one partial adjoint is that partial adjoint)."""
+    raw: dict[Node, Any] = dict(zip(nodes, (r.value for r in recording.nodes)))
+    position = {node: k for k, node in enumerate(nodes)}
+    for x in nodes:
+        for p in record.partials(x):
+            consumer = recording.nodes[position[p.consumer]]
+            raw[p.node] = consumer.partials[p.consumer.attrs["positions"][p.index]]
+    for node, r in zip(nodes, recording.nodes):
+        total = record.adjoint(node)
+        if total is not None:
+            raw[total] = recording.seed if node is nodes[recording.output] else r.adjoint
+    return raw
+
+
+class RecordedReverseTrace(ReverseTrace):
+    """The reverse walkthrough of another engine's backward pass (see :func:`recorded_trace`):
+    its steps in the order the engine ran them, its values the engine's own. ``check()``
+    checks what a recording can show: that each adjoint the engine summed is the sum of the
+    partial adjoints it passed (v̄ᵢ = Σⱼ v̄ᵢ→ⱼ)."""
+
+    def __init__(self, *args: Any, engine: str, program: str | Callable[[], str] = ""):
+        super().__init__(*args)
+        self.engine = engine
+        self._program = Once(program) if callable(program) else Once.ready(program)
+        self.view_titles = {
+            **self.view_titles,
+            "adjoint": f"the graph extended with the adjoint nodes of {engine}'s backward pass",
+            "backprop": f"each node's adjoint, as {engine} computed it, laid on the forward graph",
+        }
+
+    @property
+    def program(self) -> str:
+        """The engine's own backward program as it prints it (JAX's transposed linearized
+        jaxpr), when it has one (made when first read); "" otherwise."""
+        return self._program.get()
+
+    def _checked(
+        self, eps: float, rtol: float | None, atol: float | None, rng: int
+    ) -> list[CheckFailure]:
+        """The steps where the engine's sum v̄ᵢ is not the sum of the partial adjoints v̄ᵢ→ⱼ
+        it passed (to ``rtol``, default 1e-5 for float32 and 1e-12 for float64; ``atol`` 0).
+        The engine's rules themselves are its own: a recording has no op to check alone
+        (``eps`` and ``rng`` are not used)."""
+        failures, d = [], self.decimals
+        for step in self.steps:
+            if step.is_output or is_tuple(step.adjoint):
+                continue
+            total = sum(np.asarray(c.partial, dtype=np.float64) for c in step.contributions)
+            got = np.asarray(step.adjoint, dtype=np.float64)
+            tol = _rtol(step.adjoint) if rtol is None else rtol
+            error = float(np.max(np.abs(total - got), initial=0.0))
+            scale = float(np.max(np.abs(got), initial=0.0))
+            if np.shape(total) != np.shape(got) or error > (atol or 0.0) + tol * scale:
+                parts = " + ".join(format_value(c.partial, d) for c in step.contributions)
+                failures.append(
+                    CheckFailure(
+                        step=step.index + 1,
+                        node=step.node,
+                        label=step.label,
+                        op=step.node.op.name,
+                        rule="sum",
+                        error=error,
+                        message=f"step {step.index + 1}, {step.label}: {self.engine} summed "
+                        f"the partial adjoints to {format_value(step.adjoint, d)}, "
+                        f"but {parts} is {format_value(total, d)} (off by {error:.3g})",
+                    )
+                )
+        return failures
+
+    def _title(self) -> str:
+        return (
+            f"{self.engine}'s backward pass of {self.label(self.output)}: "
+            f"{len(self.steps)} steps, in the order {self.engine} ran them"
+        )
+
+
+def _rtol(value: Any) -> float:
+    """The relative tolerance of a sum in ``value``'s float type (summation order differs)."""
+    return 1e-5 if np.asarray(value).dtype.itemsize <= 4 else 1e-12
