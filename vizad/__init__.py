@@ -46,6 +46,7 @@ from .executor import Executor, evaluate
 from .reverse import gradients
 from .forward import jvp
 from .compat import foreign as _foreign  # reads nodes of CSE 599W-style engines everywhere
+from .compat import foreign_eager as _eager  # and students' micrograd Values, needle Tensors
 
 __version__ = "0.1.0"
 

@@ -21,6 +21,7 @@ import re
 
 import numpy as np
 
+from ..compat.foreign_eager import closure_name, micrograd_children
 from .checker import Checker, Probe
 from .engine import location
 from .hints import exc_text, hint
@@ -61,27 +62,6 @@ def _text(node) -> str:
     return str(getattr(node, "_op", "") or "")
 
 
-#: The names micrograd's closures give the operands, in order.
-_RANK = {"self": 0, "other": 1}
-
-
-def _closure(node) -> dict[int, str]:
-    """{id of a value the node's _backward closes over: its name there} (``self``,
-    ``other``, ``out`` in micrograd; ``self`` for ``a`` in ``a * a``)."""
-    fn = getattr(node, "_backward", None)
-    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None) or ()
-    names: dict[int, str] = {}
-    for name, cell in zip(code.co_freevars if code else (), cells):
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        known = names.get(id(value))
-        if known is None or (_RANK.get(name, 2), name) < (_RANK.get(known, 2), known):
-            names[id(value)] = name
-    return names
-
-
 class MicrogradChecker(Checker):
     """Checks a micrograd-style engine: each node's _backward() and backward()."""
 
@@ -99,20 +79,7 @@ class MicrogradChecker(Checker):
     def inputs(self, node) -> list:
         """The children in order: as ``self``, ``other`` in the ``_backward`` closure (a
         vizad node's inputs), then by label and data (never by id: the same on every run)."""
-        ordered = getattr(node, "inputs", None)
-        if isinstance(ordered, tuple):  # vizad's micrograd Value: its inputs, in order
-            return list(dict.fromkeys(ordered))
-        roles = _closure(node)
-        return sorted(
-            node._prev,
-            key=lambda c: (
-                _RANK.get(roles.get(id(c), ""), 2),
-                roles.get(id(c), ""),
-                str(getattr(c, "label", "")),
-                float(c.data),
-                _text(c),
-            ),
-        )
+        return micrograd_children(node)
 
     def operands(self, node) -> list:
         """The operands in order: micrograd's _prev is a set (a·a has one child)."""
@@ -201,11 +168,10 @@ class MicrogradChecker(Checker):
             if any(j == k for j, _, _ in numeric.not_settled):
                 kinked.add(id(c))
         problems = self.unsettled(node, numeric, probe)
-        roles = _closure(node)
         for i, c in enumerate(children):
             added, e = first[id(c)], expected[id(c)]
             assigns = _same(second[id(c)], added) and not _same(second[id(c)] - _START, added)
-            where = location(self.rule(node), f"{roles.get(id(c), 'self')}.grad")
+            where = location(self.rule(node), f"{closure_name(node, c)}.grad")
             if assigns:
                 problems.append(self.assign_problem(node, i, c, added, e, where, id(c) in kinked))
                 continue

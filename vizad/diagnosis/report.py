@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ArgumentError
 from ..text import escape as escape_html
 
 __all__ = ["Diagnosis", "Problem", "grouped"]
@@ -121,15 +120,11 @@ class Diagnosis:
         )
 
     def step(self):
-        """The stepper on the student's graph (CSE 599W style), run by the student's own
-        compute and gradient rules: a wrong rule's step is red. It is ``vz.step`` on the
-        graph (the widget stack loads when a stepper is asked for, not with the report)."""
+        """The stepper on the student's graph, run by the student's own compute and gradient
+        rules (every style: vizad.compat's adapters read it): a wrong rule's step is red. It
+        is ``vz.step`` on the graph (the widget stack loads when a stepper is asked for, not
+        with the report)."""
         from ..widget import step
 
-        if self._graph is None:
-            raise ArgumentError(
-                f"the stepper reads CSE 599W-style graphs; this one is {self.style}-style "
-                "(draw it with vizad.compat's API to step through it)"
-            )
         y, wrt, feed = self._graph
         return step(y, wrt, feed)
