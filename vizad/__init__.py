@@ -59,6 +59,7 @@ _LAZY = {
     "jacobian": "derivatives",
     "hvp": "derivatives",
     "diagnose": "diagnosis",
+    "grade": "grading",
     # the display layer (graphviz, ipywidgets, anywidget): not bound by `import *`
     "draw": "render",
     "step": "widget",
@@ -69,7 +70,7 @@ _LAZY = {
 _DISPLAY = ("render", "widget", "export", "frame_files")
 _SUBMODULES = (
     *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
-    *("diagnosis", "render", "widget", "export", "expr", "adapters"),
+    *("diagnosis", "grading", "render", "widget", "export", "expr", "adapters"),
 )
 
 #: Names of the top level before the front door was made smaller: each still works, with a

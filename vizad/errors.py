@@ -29,6 +29,8 @@ __all__ = [
     "RenderError",
     "GraphvizNotFoundError",
     "ExpressionError",
+    "GradeError",
+    "MissingNameError",
 ]
 
 
@@ -115,6 +117,20 @@ class GraphvizNotFoundError(RenderError):
 class ExpressionError(VizadError, ValueError):
     """An expression given to the command line (or ``parse_expression``) is not one vizad
     accepts; the message points at the offending part."""
+
+
+class GradeError(VizadError, AssertionError):
+    """A graded module fails cases of its course (``vz.grade(...).check()``, for a test cell
+    that passes or fails as a whole); ``report`` holds every row."""
+
+    def __init__(self, message: str, report=None):
+        super().__init__(message)
+        self.report = report
+
+
+class MissingNameError(VizadError, AttributeError):
+    """A graded module lacks a name its course's cases use (``gradients``, ``summation`` …);
+    the message says where it was looked for."""
 
 
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:
