@@ -66,3 +66,19 @@ def line_of(engine, text: str) -> int:
     """The line of a loaded engine where ``text`` first is."""
     lines = linecache.getlines(engine.__file__) or Path(engine.__file__).read_text().splitlines()
     return next(k for k, line in enumerate(lines, 1) if text in line)
+
+
+def softsign_op(mg):
+    """softsign(v) for a micrograd-style engine ``mg``: an op of a text vizad does not know
+    (x / (1 + |x|)), with its _backward."""
+
+    def softsign(value):
+        out = mg.Value(value.data / (1 + abs(value.data)), (value,), "softsign")
+
+        def _backward():
+            value.grad += out.grad / (1 + abs(value.data)) ** 2
+
+        out._backward = _backward
+        return out
+
+    return softsign

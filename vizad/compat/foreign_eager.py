@@ -39,6 +39,7 @@ from ..eager import EagerNode
 from ..errors import GraphError, RuleNotDefinedError
 from ..node import Node
 from ..op import Op, leaf
+from .foreign import op_for
 from .micrograd.engine import Value
 
 __all__ = [
@@ -285,16 +286,6 @@ class NeedleGradient(Op):
 _NEEDLE_OPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _needle_op_for(foreign_op: Any) -> NeedleOp:
-    try:
-        op = _NEEDLE_OPS.get(foreign_op)
-    except TypeError:  # not weakly referenceable: no caching
-        return NeedleOp(foreign_op)
-    if op is None:
-        op = _NEEDLE_OPS[foreign_op] = NeedleOp(foreign_op)
-    return op
-
-
 # -- adopting a graph -----------------------------------------------------------------------
 class _Adopted:
     """The vizad node of each foreign object, with what it was made from (its data): an
@@ -379,7 +370,7 @@ def _make_tensor(tensor, children: list[Node]) -> Node:
         return leaf(data, None, requires_grad and data.dtype.kind in "fc", EagerNode)
     if getattr(tensor, "op", None) is None:
         raise GraphError(f"a needle tensor of shape {data.shape} has inputs but no op")
-    return _needle_op_for(tensor.op)(*children, foreign=tensor)
+    return op_for(_NEEDLE_OPS, tensor.op, NeedleOp)(*children, foreign=tensor)
 
 
 def adopt_value(value: Any) -> Node:

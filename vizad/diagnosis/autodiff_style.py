@@ -42,15 +42,7 @@ _FAMILIES = {
     "zeroslike": "zeroslike",
 }
 
-WORDS = Words(
-    grad="output_grad",
-    output="node",
-    inputs=("A", "B"),
-    const="node.const_attr",
-    rule="gradient rule",
-    walk="gradients()",
-    partials="node_to_output_grads_list, summed by sum_node_list",
-)
+WORDS = Words()  # the skeleton's: output_grad, node.const_attr, gradients()
 
 
 class AutodiffChecker(Checker):

@@ -33,21 +33,22 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Words:
-    """How a style's code names things, for reports in its words."""
+    """How a style's code names things, for reports in its words (CSE 599W's by default:
+    needle and micrograd say what differs)."""
 
     #: The output gradient inside a rule.
-    grad: str
+    grad: str = "output_grad"
     #: The op's output inside a rule.
-    output: str
+    output: str = "node"
     #: The inputs inside a rule (binary ops).
-    inputs: tuple[str, str]
+    inputs: tuple[str, str] = ("A", "B")
     #: Where the op's constant is read.
-    const: str
+    const: str = "node.const_attr"
     #: The rule's name.
-    rule: str
+    rule: str = "gradient rule"
     #: Where the order of reverse mode is written, and the list of partial adjoints.
-    walk: str
-    partials: str
+    walk: str = "gradients()"
+    partials: str = "node_to_output_grads_list, summed by sum_node_list"
 
 
 @dataclass(frozen=True)

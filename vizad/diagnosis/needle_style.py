@@ -45,13 +45,7 @@ _FAMILIES = {
 _PARAM = {"scalar": "c", "axes": "axes", "shape": "shape"}
 
 WORDS = Words(
-    grad="out_grad",
-    output="node",
-    inputs=("a", "b"),
-    const="self.scalar",
-    rule="gradient rule",
-    walk="compute_gradient_of_variables",
-    partials="node_to_output_grads_list, summed by sum_node_list",
+    grad="out_grad", inputs=("a", "b"), const="self.scalar", walk="compute_gradient_of_variables"
 )
 
 
