@@ -40,7 +40,6 @@ from ..errors import GraphError, RuleNotDefinedError
 from ..node import Node
 from ..op import Op, leaf
 from .foreign import op_for
-from .micrograd.engine import Value
 
 __all__ = [
     "is_micrograd_value",
@@ -351,16 +350,14 @@ def _make_value(value, children: list[Node]) -> Node:
     label = str(getattr(value, "label", "") or "") or None
     data = np.asarray(float(value.data))
     if not children:
-        return leaf(data, label, True, Value)
+        return leaf(data, label, True, EagerNode)
     operands = _micrograd_operands(value)
     by_id = dict(zip((id(c) for c in micrograd_children(value)), children))
     args = [by_id[id(c)] for c in operands]
     op = _micrograd_op_for(str(getattr(value, "_op", "") or ""))
     at = tuple(float(c.data) for c in operands)
-    node = op(*args, partials=local_partials(value, operands), at=at, data=float(value.data))
-    if label is not None:
-        node.label = label
-    return node
+    partials = local_partials(value, operands)
+    return op(*args, name=label, partials=partials, at=at, data=float(value.data))
 
 
 def _make_tensor(tensor, children: list[Node]) -> Node:
@@ -374,8 +371,8 @@ def _make_tensor(tensor, children: list[Node]) -> Node:
 
 
 def adopt_value(value: Any) -> Node:
-    """The vizad node (a :class:`~vizad.compat.micrograd.engine.Value`) standing for a
-    student's micrograd-style value."""
+    """The eager vizad node standing for a student's micrograd-style value (its label its
+    name)."""
     return _walk(value, micrograd_children, lambda v: float(v.data), _VALUES, _make_value)
 
 
