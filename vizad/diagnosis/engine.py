@@ -83,6 +83,8 @@ class StudentEngine:
         self.notes: list[str] = []
         self.labels: dict[int, str] = {}
         self.graph: list = [y]
+        #: The nodes the final gradients are asked for (set by the check).
+        self.wrt: list = []
 
     # -- the student's code ------------------------------------------------------------------
     def classes(self) -> list[type]:
