@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .hints import close
+
 __all__ = [
     "Words",
     "Known",
@@ -168,9 +170,8 @@ def reference(known: Known, values: list) -> Any:
 
 
 def _close(a, b) -> bool:
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    scale = max(1.0, float(np.max(np.abs(b), initial=0.0)))
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-4, atol=1e-6 * scale))
+    """Whether ``a`` agrees with ``b`` as a report compares gradients (on ``b``'s scale)."""
+    return close(a, b, max(1.0, float(np.max(np.abs(np.asarray(b, dtype=float)), initial=0.0))))
 
 
 def _number(c) -> str:
