@@ -184,6 +184,13 @@ def test_find_topo_sort_is_the_post_order_dfs():
     for _ in range(5000):  # deeper than Python's recursion limit
         deep = deep + 1
     assert len(ad.find_topo_sort([deep])) == 5001
+    # the skeleton's helper, with its own visited set and list, as find_topo_sort calls it
+    visited, order = {x1}, []
+    ad.topo_sort_dfs(y, visited, order)
+    assert [str(n) for n in order] == ["x2", "(x2*x1)", "((x2*x1)+x1)"]
+    assert visited == {x1, x2, y, y.inputs[0]}
+    ad.topo_sort_dfs(deep, visited, order)
+    assert len(order) == 3 + 5000 and order[-1] is deep
 
 
 def test_semantics_of_the_skeleton():

@@ -104,7 +104,7 @@ def test_vizad_compat_engines_and_micrograd_itself_are_clean():
             "missing trans flag",
             ("if node.matmul_attr_trans_A:  # TRANS-A", "if False:"),
             "MatMul(A,B,True,False)", "MatMulOp", 0,
-            "looks transposed (check the matmul_attr_trans_A/B flags)",
+            "this node has matmul_attr_trans_A=True, matmul_attr_trans_B=False",
         ),
         (
             "wrong reduction axis",

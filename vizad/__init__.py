@@ -48,6 +48,7 @@ from .reverse import gradients
 from .forward import jvp
 from . import backward as _backward  # y.backward() of eager nodes: reverse mode on values
 from .compat import foreign as _foreign  # reads nodes of CSE 599W-style engines everywhere
+from .compat import foreign_eager as _eager  # and students' micrograd Values, needle Tensors
 
 __version__ = "0.1.0"
 
@@ -60,6 +61,7 @@ _LAZY = {
     "jacobian": "derivatives",
     "hvp": "derivatives",
     "diagnose": "diagnosis",
+    "grade": "grading",
     # the display layer (graphviz, ipywidgets, anywidget): not bound by `import *`
     "draw": "render",
     "step": "widget",
@@ -78,7 +80,7 @@ _BRIDGES = tuple(f"bridges.{m}" for m in ("torch_backward", "torch_import", "jax
 _BRIDGES += ("bridges.jax_backward",)
 _SUBMODULES = (
     *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
-    *("diagnosis", "render", "widget", "export", "expr", "adapters", "bridges"),
+    *("diagnosis", "grading", "render", "widget", "export", "expr", "adapters", "bridges"),
 )
 
 #: Names of the top level before the front door was made smaller: each still works, with a

@@ -1,8 +1,12 @@
-"""The command line for lecturers: a walkthrough as a self-contained HTML page, or one
-picture per step for slides.
+"""The command line for lecturers and TAs: a walkthrough as a self-contained HTML page, one
+picture per step for slides, or a student's engine graded with its course's cases.
 
 python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
 python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
+python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
+
+``grade`` exits with 0 when every case passes, 1 when some fail, 2 when the module cannot be
+read.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from .errors import ArgumentError, ExpressionError, VizadError
 from .expr import parse_expression
 from .export import page_html
+from .grading import grade
 
 __all__ = ["main"]
 
@@ -57,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
     frames.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
     frames.add_argument("--decimals", type=int, default=3)
+    grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
+    grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
+    grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
+    grade.add_argument("--json", action="store_true", help="the report as JSON")
     return parser
 
 
@@ -91,6 +100,8 @@ def _values(pairs: list[str], names: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "grade":
+        return _grade(args)
     from . import export_frames, export_html, trace_forward, trace_reverse
 
     try:
@@ -125,6 +136,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sys.stdout.write(f"wrote {path} ({len(trace.steps)} steps, {args.mode} mode)\n")
     return 0
+
+
+def _grade(args) -> int:
+    """The report of ``vz.grade`` on standard output: 0 when every case passes, 1 when some
+    fail, 2 when the module cannot be read."""
+    try:
+        report = grade(args.path, args.course)
+    except VizadError as exc:
+        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
+        return 2
+    sys.stdout.write((report.to_json() if args.json else repr(report)) + "\n")
+    return 0 if report.passed else 1
 
 
 def _output(text: str) -> Path | None:

@@ -31,6 +31,8 @@ __all__ = [
     "ExpressionError",
     "MissingExtraError",
     "BridgeError",
+    "GradeError",
+    "MissingNameError",
 ]
 
 
@@ -127,6 +129,20 @@ class MissingExtraError(VizadError, ImportError):
 class BridgeError(VizadError, ValueError):
     """A framework object that a bridge cannot read: a tensor without ``grad_fn``, a loss
     that is not a scalar without a seed, an object of no framework vizad knows."""
+
+
+class GradeError(VizadError, AssertionError):
+    """A graded module fails cases of its course (``vz.grade(...).check()``, for a test cell
+    that passes or fails as a whole); ``report`` holds every row."""
+
+    def __init__(self, message: str, report=None):
+        super().__init__(message)
+        self.report = report
+
+
+class MissingNameError(VizadError, AttributeError):
+    """A graded module lacks a name its course's cases use (``gradients``, ``summation`` …);
+    the message says where it was looked for."""
 
 
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:

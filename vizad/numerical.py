@@ -13,7 +13,9 @@ differences that adapt to the point:
 - two steps h and 2h give a Richardson estimate (error O(h⁴)) and an *error estimate*: the
   difference between them (truncation) plus the rounding error of f at its size (ε·|f|/h);
   an entry passes when |analytic − numeric| ≤ atol + rtol·|numeric| + 3 × that error
-  estimate, so large magnitudes and points near a domain edge do not raise false alarms;
+  estimate, so large magnitudes and points near a domain edge do not raise false alarms; the
+  rounding error is that of the terms of ⟨w, y⟩ (Σ|wᵢyᵢ|), not of their sum, which can cancel
+  to almost nothing while each term carries its own rounding;
 - a kink at the point itself (relu or heaviside at 0: the one-sided slopes disagree at every
   step size) is reported as *not differentiable here*, not as a failure; a kink within the
   step only shrinks the step.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from collections.abc import Callable, Iterable, Mapping
 
@@ -39,11 +42,13 @@ from .op import VARIABLE, constant
 from .ops import make_tuple
 from ._renamed import renamed
 from .reverse import gradients
-from .tree import inner, leaves, random_like, shape_of
+from .tree import inner, inner_abs, leaves, random_like, shape_of, tree_map
 
 __all__ = [
     "numerical_gradient",
     "numerical_vjp",
+    "central_vjp",
+    "NumericVJP",
     "gradcheck",
     "GradcheckReport",
     "DirectionCheck",
@@ -94,9 +99,11 @@ def central_derivative(
     rtol: float = 1e-5,
     atol: float = 1e-8,
     first_step: float = _FIRST_STEP,
+    magnitude: float = 0.0,
 ) -> NumericDerivative:
     """g'(0) by Richardson-extrapolated central differences with an error estimate, shrinking
-    the step until the estimate is stable (see the module's docstring)."""
+    the step until the estimate is stable (see the module's docstring). ``magnitude`` is the
+    size of the terms g sums (Σ|wᵢyᵢ| for g = ⟨w, y⟩): its rounding error when they cancel."""
     g0 = g(0.0)
     levels = []  # (estimate, error, kinked) per step size tried
     for k in range(_LEVELS):
@@ -105,7 +112,7 @@ def central_derivative(
         if not all(map(math.isfinite, (fp, fm, fp2, fm2))):
             continue  # outside the domain: a smaller step
         d1, d2 = (fp - fm) / (2 * h), (fp2 - fm2) / (4 * h)
-        rounding = 4 * _EPS * max(abs(fp), abs(fm), abs(fp2), abs(fm2), abs(g0)) / h
+        rounding = 4 * _EPS * max(abs(fp), abs(fm), abs(fp2), abs(fm2), abs(g0), magnitude) / h
         truncation = abs(d2 - d1) / 3
         # one-sided slopes: their difference is h·g'' for a smooth g, a constant jump at a kink
         jump1 = (fp - 2 * g0 + fm) / h
@@ -166,6 +173,16 @@ class _Objective:
             return float(sum(np.sum(leaf, dtype=np.float64) for leaf in leaves(out)))
         return inner(self.cotangent, out)
 
+    @cached_property
+    def magnitude(self) -> float:
+        """Σ|wᵢ yᵢ| at the point (Σ|yᵢ| without w): the size of the terms f sums, whose
+        rounding errors remain when the sum cancels (NaN outside the domain: 0)."""
+        with np.errstate(all="ignore"):
+            out = self.fn(self.point)
+        w = tree_map(np.ones_like, out) if self.cotangent is None else self.cotangent
+        size = inner_abs(w, out)
+        return size if math.isfinite(size) else 0.0
+
     def along(self, direction: list[np.ndarray]) -> Callable[[float], float]:
         """t ↦ f(θ + t·direction)."""
         return lambda t: self([p + t * d for p, d in zip(self.point, direction)])
@@ -191,7 +208,7 @@ def numerical_gradient(
     where y is not differentiable gets the central estimate (the mean of the one-sided
     slopes)."""
     wrt = as_node_list(wrt, "numerical_gradient: wrt")
-    return _entry_by_entry(_Objective.of_graph(y, wrt, feed, cotangent), eps)
+    return _entry_by_entry(_Objective.of_graph(y, wrt, feed, cotangent), eps).gradients
 
 
 def numerical_vjp(
@@ -202,16 +219,41 @@ def numerical_vjp(
 ) -> list[np.ndarray]:
     """∂⟨cotangent, fn(xs)⟩ / ∂xs[k] (∂ sum(fn(xs)) / ∂xs[k] without one) for each array xs[k],
     by the central differences of :func:`numerical_gradient`, for any function of a list of
-    arrays (:func:`vizad.diagnose` differentiates a student's own compute with it)."""
+    arrays."""
+    return central_vjp(fn, xs, cotangent, eps).gradients
+
+
+@dataclass(frozen=True)
+class NumericVJP:
+    """The central differences of :func:`central_vjp`: a gradient per input, and the entries
+    where they are no measure of it, as gradcheck reports them: (input, index, "kink" or
+    "unresolved")."""
+
+    gradients: list[np.ndarray]
+    not_settled: tuple[tuple[int, tuple, str], ...] = ()
+
+
+def central_vjp(
+    fn: Callable[[list[np.ndarray]], Any],
+    xs: list,
+    cotangent: Any = None,
+    eps: float = _FIRST_STEP,
+) -> NumericVJP:
+    """:func:`numerical_vjp` with the entries at a kink or unsettled, which a check leaves out
+    as gradcheck does (:func:`vizad.diagnose` checks a student's rules with it)."""
     return _entry_by_entry(_Objective(fn, xs, cotangent), eps)
 
 
-def _entry_by_entry(f: _Objective, eps: float) -> list[np.ndarray]:
+def _entry_by_entry(f: _Objective, eps: float) -> NumericVJP:
     """The gradient of f, one central derivative per entry of its inputs."""
     result = [np.zeros_like(p) for p in f.point]
+    not_settled = []
     for k, index, direction, scale in f.entries():
-        result[k][index] = central_derivative(f.along(direction), first_step=eps).value / scale
-    return result
+        numeric = central_derivative(f.along(direction), first_step=eps, magnitude=f.magnitude)
+        result[k][index] = numeric.value / scale
+        if numeric.status != "ok":
+            not_settled.append((k, index, numeric.status))
+    return NumericVJP(result, tuple(not_settled))
 
 
 @dataclass(frozen=True)
@@ -325,7 +367,9 @@ def gradcheck(
         delta = [rng.standard_normal(p.shape) for p in f.point]
         norm = math.sqrt(sum(float(np.sum(d * d)) for d in delta)) or 1.0
         direction = [d / norm * s for d, s in zip(delta, f.scale)]
-        numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol, first_step=eps)
+        numeric = central_derivative(
+            f.along(direction), rtol=rtol, atol=atol, first_step=eps, magnitude=f.magnitude
+        )
         terms = [g * d for g, d in zip(analytic, direction)]
         exact = float(sum(np.sum(t) for t in terms))
         size = float(sum(np.sum(np.abs(t)) for t in terms))
@@ -345,7 +389,9 @@ def gradcheck(
         worst = [0.0] * len(wrt)
         largest = [float(np.max(np.abs(g), initial=0.0)) for g in analytic]
         for k, index, direction, scale in f.entries():
-            numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol, first_step=eps)
+            numeric = central_derivative(
+                f.along(direction), rtol=rtol, atol=atol, first_step=eps, magnitude=f.magnitude
+            )
             if numeric.status != "ok":
                 skipped.append((wrt[k], index, numeric.status))
                 continue

@@ -105,6 +105,17 @@ def inner(a: Any, b: Any) -> float:
     )
 
 
+def inner_abs(a: Any, b: Any) -> float:
+    """Σ|aᵢ bᵢ| over every entry of every leaf: the size of the terms ⟨a, b⟩ sums (their
+    rounding error, when the sum cancels)."""
+    return float(
+        sum(
+            np.sum(np.abs(np.asarray(x, dtype=np.float64) * np.asarray(y, dtype=np.float64)))
+            for x, y in zip(leaves(a), leaves(b))
+        )
+    )
+
+
 def max_abs(value: Any) -> float:
     """The largest absolute entry over every leaf (0 for empty values)."""
     return max((float(np.max(np.abs(x), initial=0.0)) for x in leaves(value)), default=0.0)

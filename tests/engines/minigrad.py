@@ -1,4 +1,6 @@
-"""A student's micrograd-style Value (correct), the base of the seeded bugs."""
+"""A student's micrograd-style Value (correct), the base of the seeded bugs (a test replaces one
+marked line): micrograd's ops (+ * ** relu tanh exp, and - / through them) with closures that
+add to the children's grads, and backward() over a post-order topological sort."""
 
 import math
 
@@ -17,8 +19,8 @@ class Value:
         out = Value(self.data + other.data, (self, other), "+")
 
         def _backward():
-            self.grad += out.grad
-            other.grad += out.grad
+            self.grad += out.grad  # ADD-SELF
+            other.grad += out.grad  # ADD-OTHER
 
         out._backward = _backward
         return out
@@ -29,7 +31,26 @@ class Value:
 
         def _backward():
             self.grad += other.data * out.grad  # MUL-SELF
-            other.grad += self.data * out.grad
+            other.grad += self.data * out.grad  # MUL-OTHER
+
+        out._backward = _backward
+        return out
+
+    def __pow__(self, other):
+        assert isinstance(other, (int, float)), "only supporting int/float powers for now"
+        out = Value(self.data**other, (self,), f"**{other}")
+
+        def _backward():
+            self.grad += other * self.data ** (other - 1) * out.grad  # POW-RULE
+
+        out._backward = _backward
+        return out
+
+    def relu(self):
+        out = Value(0 if self.data < 0 else self.data, (self,), "ReLU")
+
+        def _backward():
+            self.grad += (out.data > 0) * out.grad  # RELU-RULE
 
         out._backward = _backward
         return out
@@ -43,6 +64,30 @@ class Value:
 
         out._backward = _backward
         return out
+
+    def exp(self):
+        out = Value(math.exp(self.data), (self,), "exp")
+
+        def _backward():
+            self.grad += out.data * out.grad  # EXP-RULE
+
+        out._backward = _backward
+        return out
+
+    def __neg__(self):
+        return self * -1
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return other + (-self)
+
+    def __truediv__(self, other):
+        return self * other**-1
+
+    def __rtruediv__(self, other):
+        return other * self**-1
 
     __radd__ = __add__
     __rmul__ = __mul__
@@ -58,6 +103,9 @@ class Value:
                 topo.append(v)
 
         build(self)
-        self.grad = 1.0
-        for v in reversed(topo):
+        self.grad = 1.0  # SEED
+        for v in reversed(topo):  # BACKWARD-ORDER
             v._backward()
+
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad})"

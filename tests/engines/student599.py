@@ -14,7 +14,7 @@ class Node:
         self.name = ""
 
     def __add__(self, other):
-        return add_op(self, other)
+        return add_op(self, other) if isinstance(other, Node) else add_byconst_op(self, other)
 
     def __mul__(self, other):
         return mul_op(self, other) if isinstance(other, Node) else mul_byconst_op(self, other)
@@ -56,6 +56,19 @@ class AddOp(Op):
         return [output_grad, output_grad]
 
 
+class AddByConstOp(Op):
+    def __call__(self, a, c):
+        n = Op.__call__(self)
+        n.inputs, n.const_attr, n.name = [a], c, f"({a.name}+{c})"
+        return n
+
+    def compute(self, node, input_vals):
+        return input_vals[0] + node.const_attr
+
+    def gradient(self, node, output_grad):
+        return [output_grad]  # ADDCONST-RULE
+
+
 class MulOp(Op):
     def __call__(self, a, b):
         n = Op.__call__(self)
@@ -79,7 +92,7 @@ class MulByConstOp(Op):
         return input_vals[0] * node.const_attr
 
     def gradient(self, node, output_grad):
-        return [output_grad * node.const_attr]
+        return [output_grad * node.const_attr]  # MULCONST-RULE
 
 
 class MatMulOp(Op):
@@ -101,8 +114,11 @@ class MatMulOp(Op):
         if node.matmul_attr_trans_A:  # TRANS-A
             grad_A = matmul_op(B, output_grad, node.matmul_attr_trans_B, True)
         else:
-            grad_A = matmul_op(output_grad, B, False, not node.matmul_attr_trans_B)
-        grad_B = matmul_op(A, output_grad, not node.matmul_attr_trans_A, False)
+            grad_A = matmul_op(output_grad, B, False, not node.matmul_attr_trans_B)  # GRAD-A
+        if node.matmul_attr_trans_B:
+            grad_B = matmul_op(output_grad, A, True, node.matmul_attr_trans_A)
+        else:
+            grad_B = matmul_op(A, output_grad, not node.matmul_attr_trans_A, False)  # GRAD-B
         return [grad_A, grad_B]
 
 
@@ -186,7 +202,33 @@ class LogOp(Op):
         return np.log(input_vals[0])  # LOG-COMPUTE
 
     def gradient(self, node, output_grad):
-        return [output_grad * reciprocal_op(node.inputs[0])]
+        return [output_grad * reciprocal_op(node.inputs[0])]  # LOG-RULE
+
+
+class ReluOp(Op):
+    def __call__(self, a):
+        n = Op.__call__(self)
+        n.inputs, n.name = [a], f"Relu({a.name})"
+        return n
+
+    def compute(self, node, input_vals):
+        return np.maximum(input_vals[0], 0.0)
+
+    def gradient(self, node, output_grad):
+        return [output_grad * step_op(node.inputs[0])]
+
+
+class StepOp(Op):
+    def __call__(self, a):
+        n = Op.__call__(self)
+        n.inputs, n.name = [a], f"Step({a.name})"
+        return n
+
+    def compute(self, node, input_vals):
+        return (input_vals[0] > 0).astype(float)
+
+    def gradient(self, node, output_grad):
+        return [zeroslike_op(node.inputs[0])]
 
 
 class ReciprocalOp(Op):
@@ -203,6 +245,7 @@ class ReciprocalOp(Op):
 
 
 add_op, mul_op, mul_byconst_op, matmul_op = AddOp(), MulOp(), MulByConstOp(), MatMulOp()
+add_byconst_op, relu_op, step_op = AddByConstOp(), ReluOp(), StepOp()
 placeholder_op, oneslike_op, zeroslike_op = PlaceholderOp(), OnesLikeOp(), ZerosLikeOp()
 rows_op, sum_axis_op, log_op, reciprocal_op = (
     BroadcastRowsOp(),
@@ -234,7 +277,7 @@ class Executor:
 def gradients(output_node, node_list):
     grads_list = {output_node: [oneslike_op(output_node)]}
     grad_of = {}
-    for node in reversed(find_topo_sort([output_node])):
+    for node in reversed(find_topo_sort([output_node])):  # REVERSE-ORDER
         grad = sum_node_list(grads_list[node])  # SUM-PARTIALS
         grad_of[node] = grad
         input_grads = node.op.gradient(node, grad)

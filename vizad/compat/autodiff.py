@@ -47,6 +47,7 @@ __all__ = [
     "Executor",
     "gradients",
     "find_topo_sort",
+    "topo_sort_dfs",
     "sum_node_list",
     "add_op",
     "mul_op",
@@ -295,7 +296,20 @@ def gradients(output_node, node_list):
 def find_topo_sort(node_list):
     """Every node ``node_list`` depends on, by a post-order depth-first search over
     ``inputs`` (iterative here, so deep graphs do not hit the recursion limit)."""
-    return post_order(node_list)
+    visited: set = set()
+    topo_order: list = []
+    for node in node_list:
+        topo_sort_dfs(node, visited, topo_order)
+    return topo_order
+
+
+def topo_sort_dfs(node, visited, topo_order):
+    """The skeleton's helper: append to ``topo_order`` every node ``node`` depends on that is
+    not in ``visited`` yet (adding them to it), each after its inputs, in post-order. The
+    skeleton recurses; this walks with a stack of its own, in the same order."""
+    found = post_order([node], known={id(n) for n in visited})
+    visited.update(found)
+    topo_order.extend(found)
 
 
 def sum_node_list(node_list):

@@ -16,6 +16,7 @@ modified; the same foreign node always gives the same vizad node.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from .. import adapters
@@ -24,7 +25,7 @@ from ..node import Node
 from ..op import Op, Variable
 from ..text import latex_name
 
-__all__ = ["is_foreign", "adopt", "ForeignOp"]
+__all__ = ["is_foreign", "adopt", "ForeignOp", "op_for"]
 
 _ADOPTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _OPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -84,13 +85,16 @@ def _placeholder_like(foreign_node: Any) -> Any:
     return grad
 
 
-def _op_for(foreign_op: Any) -> ForeignOp:
+def op_for(cache: weakref.WeakKeyDictionary, foreign_op: Any, make: Callable[[Any], Op]) -> Op:
+    """The vizad op standing for ``foreign_op``: ``make(foreign_op)``, kept in ``cache`` so
+    that one foreign op is one vizad op (made anew each time for an object that cannot be
+    weakly referenced)."""
     try:
-        op = _OPS.get(foreign_op)
+        op = cache.get(foreign_op)
     except TypeError:  # not weakly referenceable: no caching
-        return ForeignOp(foreign_op)
+        return make(foreign_op)
     if op is None:
-        op = _OPS[foreign_op] = ForeignOp(foreign_op)
+        op = cache[foreign_op] = make(foreign_op)
     return op
 
 
@@ -130,7 +134,7 @@ def _adopt(root: Any, given: dict[int, Node]) -> Node:
             if getattr(node, "op", None) is None:
                 raise GraphError(f"node {node.name!r} has inputs but no op")
             args = [given.get(id(i)) or _ADOPTED[i] for i in inputs]
-            vizad = _op_for(node.op)(*args, foreign=node)
+            vizad = op_for(_OPS, node.op, ForeignOp)(*args, foreign=node)
         _ADOPTED[node] = vizad
     return given.get(id(root)) or _ADOPTED[root]
 

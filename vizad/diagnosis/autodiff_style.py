@@ -1,21 +1,48 @@
 """Reading a CSE 599W-style engine (the assignment's ``autodiff`` module, as in
 :mod:`vizad.compat.autodiff`) for :func:`vizad.diagnose`.
 
-Its nodes are those :func:`vizad.foreign.is_foreign` recognises: ``inputs``, ``op``, ``name``
-and ``const_attr``, with ``op.compute(node, input_vals)`` and ``op.gradient(node,
-output_grad)`` building gradient nodes. The module of the op's class gives the student's
-``find_topo_sort`` and ``gradients``; placeholders take their values from the feed.
+Its nodes are those :func:`vizad.compat.foreign.is_foreign` recognises: ``inputs``, ``op``,
+``name`` and ``const_attr``, with ``op.compute(node, input_vals)`` and ``op.gradient(node,
+output_grad)`` building gradient nodes. The student's ``find_topo_sort`` and ``gradients``
+are found where their ops' methods find them (their module's globals); placeholders take their
+values from the feed, which the skeleton wants as numpy arrays.
 """
 
 from __future__ import annotations
 
-import sys
+import numpy as np
 
-from ..errors import ArgumentError
 from ..compat.foreign import is_foreign
-from .checker import Checker
+from ..errors import ArgumentError
+from .checker import Checker, Raised
+from .hints import exc_text
+from .known_ops import Known, Words, known_op
+from .report import Problem
 
 __all__ = ["AutodiffChecker"]
+
+#: The skeleton's op classes (and the usual additions) by name, without "Op", lowered.
+_FAMILIES = {
+    "add": "add",
+    "addbyconst": "add_const",
+    "mul": "mul",
+    "mulbyconst": "mul_const",
+    "div": "div",
+    "divbyconst": "div_const",
+    "matmul": "matmul",
+    "log": "log",
+    "exp": "exp",
+    "tanh": "tanh",
+    "sigmoid": "sigmoid",
+    "relu": "relu",
+    "sin": "sin",
+    "cos": "cos",
+    "neg": "negate",
+    "oneslike": "oneslike",
+    "zeroslike": "zeroslike",
+}
+
+WORDS = Words()  # the skeleton's: output_grad, node.const_attr, gradients()
 
 
 class AutodiffChecker(Checker):
@@ -23,17 +50,29 @@ class AutodiffChecker(Checker):
     find_topo_sort."""
 
     style = "CSE 599W"
-    steppable = True
+    words = WORDS
 
     @staticmethod
     def reads(y) -> bool:
         return is_foreign(y)
 
-    def engine_module(self, y):
-        return sys.modules.get(type(y.op).__module__) if y.op is not None else None
+    def classes(self) -> list[type]:
+        found = [type(n.op) for n in reversed(self.graph) if n.op is not None]
+        return list(dict.fromkeys([*found, type(self.graph[-1])]))
 
     def name(self, node) -> str:
         return str(node.name) if getattr(node, "name", "") else ""
+
+    def known(self, node) -> Known | None:
+        family = _FAMILIES.get(type(node.op).__name__.removesuffix("Op").lower())
+        params = {"c": node.const_attr}
+        if hasattr(node, "matmul_attr_trans_A"):
+            params["trans_A"] = bool(node.matmul_attr_trans_A)
+            params["trans_B"] = bool(getattr(node, "matmul_attr_trans_B", False))
+        return known_op(family, params, WORDS, len(node.inputs))
+
+    def rule(self, node):
+        return getattr(type(node.op), "gradient", None)
 
     def compute(self, node, args: list):
         return node.op.compute(node, args)
@@ -42,6 +81,19 @@ class AutodiffChecker(Checker):
         if hasattr(node, "matmul_attr_trans_A"):
             return " (check the matmul_attr_trans_A/B flags)"
         return ""
+
+    def feed_hint(self) -> str:
+        """What to say when the feed holds values that are not numpy arrays (the skeleton's
+        ops assert arrays: a correct engine fails on Python numbers)."""
+        loose = [(k, v) for k, v in self.feed.items() if not isinstance(v, np.ndarray)]
+        if not loose:
+            return ""
+        k, v = loose[0]
+        return (
+            f"the feed gives {self.label(k)} as a {type(v).__name__} ({v!r:.40}): a CSE "
+            f"599W engine computes on numpy arrays (the skeleton's OnesLikeOp asserts one), "
+            f"so feed np.array({v!r:.40}) and the like"
+        )
 
     def evaluate(self, order, problems) -> bool:
         """Each node's value by the student's compute from the feed (nothing is stored)."""
@@ -54,26 +106,59 @@ class AutodiffChecker(Checker):
             try:
                 self.values[id(node)] = self.computed(node, self.values)
             except Exception as exc:  # the student's code
-                problems.append(self.raised(node, "compute", exc))
+                problems.append(self.raised(node, "compute", exc, self.feed_hint()))
                 return True
         return False
 
-    def rule_gradients(self, node, w) -> list:
+    def rule_gradients(self, node, w) -> list | None:
         """The values of the nodes the student's rule builds, the output gradient being a
-        bare placeholder node valued ``w``."""
+        bare placeholder node valued ``w`` (a :class:`Raised` for one that raised)."""
         grad = object.__new__(type(node))
         grad.inputs, grad.op, grad.const_attr, grad.name = [], None, None, "output_grad"
         grads = node.op.gradient(node, grad)
-        return self.run(list(grads), {**self.values, id(grad): w})
+        if not isinstance(grads, (list, tuple)):
+            return grads
+        out = []
+        for g in grads:
+            if g is None or not is_foreign(g):
+                out.append(g)
+                continue
+            try:
+                out.append(self.run([g], {**self.values, id(grad): w})[0])
+            except Exception as exc:  # the student's compute of the nodes the rule built
+                out.append(Raised(exc))
+        return out
 
     def final_gradients(self, y, wrt, order):
-        """The values of the nodes the student's gradients() builds (None, with a note, when
-        the module has none)."""
-        gradients = getattr(self.module, "gradients", None)
+        """The values of the nodes the student's gradients() builds, or the problem of it
+        not being found, raising, or building nodes that do not compute."""
+        gradients = self.function("gradients")
         if gradients is None:
-            self.notes.append("no gradients() in the op's module: final gradients not checked")
-            return None
+            why = (
+                "define gradients(output_node, node_list) where your ops are defined (or import "
+                "it there), so that diagnose can run it"
+            )
+            return Problem(
+                "unchecked", self.label(y), "gradients()", None, None, None, why,
+                f"no gradients() found in {self.searched()}: the final gradients were not "
+                f"checked; {why}",
+            )  # fmt: skip
         try:
-            return self.run(list(gradients(y, wrt)), dict(self.values))
+            nodes = gradients(y, wrt)
         except Exception as exc:  # the student's code
             return self.final_raised(y, "gradients", exc)
+        if not isinstance(nodes, (list, tuple)) or len(nodes) != len(wrt):
+            count = len(nodes) if isinstance(nodes, (list, tuple)) else type(nodes).__name__
+            why = f"gradients() returns {count} for {len(wrt)} node(s): return one node each"
+            return Problem("gradient", self.label(y), "gradients()", None, None, nodes, why, why)
+        try:
+            return self.run(list(nodes), dict(self.values))
+        except Exception as exc:  # the student's compute, on the nodes gradients() built
+            frame, where = self.frame(exc)
+            why = self.feed_hint() or "one of the ops they use fails on these values"
+            return Problem(
+                "gradient", self.label(y), "gradients()", None, None, exc, why,
+                f"the nodes gradients() built raised {exc_text(exc)}{frame} when evaluated: "
+                f"{why}",
+                where=where,
+            )  # fmt: skip

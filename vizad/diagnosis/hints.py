@@ -10,7 +10,7 @@ import traceback
 
 import numpy as np
 
-__all__ = ["close", "hint", "shown", "student_frame", "exc_text"]
+__all__ = ["close", "hint", "shown", "student_line", "student_frame", "exc_text"]
 
 
 def close(a, b, scale: float) -> bool:
@@ -56,18 +56,47 @@ def hint(got, expected, others: list, node_flags: str = "") -> str:
 
 
 def shown(value) -> str:
-    """A value as a report prints it (4 decimals, long arrays summarised)."""
-    return np.array2string(np.asarray(value), precision=4, threshold=8, separator=", ")
+    """A value as a report prints it: on one line, 4 decimals, long arrays summarised."""
+    if np.ndim(value) == 0 and np.isrealobj(value):
+        return f"{float(value):.6g}"
+    text = np.array2string(np.asarray(value), precision=4, threshold=8, separator=", ")
+    return " ".join(text.split())
 
 
-def student_frame(exc: BaseException) -> str:
-    """`` (file:line: source)`` of the innermost frame of the traceback outside vizad."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/vizad/" not in f.filename]
-    if not frames:
+def student_line(
+    exc: BaseException, files: frozenset[str] = frozenset(), code=None
+) -> tuple[str, str] | None:
+    """(``file:line``, its source) of the student's line in the traceback of ``exc``: the
+    line of the function whose code is ``code`` (the rule being checked) when it is on the
+    traceback, else the innermost line in the student's ``files``, else the innermost line
+    outside vizad and installed packages (numpy's own lines never)."""
+    tb, frames = exc.__traceback__, []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code, tb.tb_lineno))
+        tb = tb.tb_next
+    summary = traceback.extract_tb(exc.__traceback__)
+    picked = [k for k, (c, _) in enumerate(frames) if code is not None and c is code]
+    if not picked:
+        picked = [k for k, (c, _) in enumerate(frames) if c.co_filename in files]
+    if not picked:
+        picked = [
+            k
+            for k, (c, _) in enumerate(frames)
+            if "/vizad/" not in c.co_filename and "-packages/" not in c.co_filename
+        ]
+    if not picked:
+        return None
+    f = summary[picked[-1]]
+    return f"{f.filename}:{f.lineno}", (f.line or "")
+
+
+def student_frame(exc: BaseException, files: frozenset[str] = frozenset(), code=None) -> str:
+    """`` (file:line: source)`` of :func:`student_line`, or "" when there is none."""
+    found = student_line(exc, files, code)
+    if found is None:
         return ""
-    f = frames[-1]
-    line = f": {f.line}" if f.line else ""
-    return f" ({f.filename}:{f.lineno}{line})"
+    where, line = found
+    return f" ({where}: {line})" if line else f" ({where})"
 
 
 def exc_text(exc: BaseException) -> str:

@@ -6,20 +6,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ArgumentError
 from ..text import escape as escape_html
 
-__all__ = ["Diagnosis", "Problem"]
+__all__ = ["Diagnosis", "Problem", "grouped"]
 
 
 @dataclass
 class Problem:
-    """One thing wrong in the student's engine."""
+    """One thing wrong in the student's engine (at one node, or at every node of one op where
+    the same thing is wrong: ``nodes``)."""
 
-    #: "compute" (an op's compute raised), "rule" (an op's gradient rule disagrees with
-    #: central differences), "topo_sort", "gradient" (a final gradient is wrong although every
-    #: rule is right: the summing of partial adjoints), "accumulate" (micrograd's _backward
-    #: assigns instead of adding).
+    #: "compute" (an op's compute raised, or computes another op than its name says), "rule"
+    #: (an op's gradient rule disagrees with central differences, or raised), "accumulate"
+    #: (a rule assigns its inputs' gradients instead of adding to them), "topo_sort",
+    #: "gradient" (a final gradient is wrong although every rule is right: how the partial
+    #: adjoints are summed, or the order they are walked in), "unchecked" (a check that could
+    #: not run: what is missing, and how to make it run).
     kind: str
     #: The node's name (its label, or its place in the graph).
     node: str
@@ -31,9 +33,45 @@ class Problem:
     got: Any
     hint: str
     message: str
+    #: ``file:line`` of the student's code at fault ("" when unknown).
+    where: str = ""
+    #: Every node where this problem was found, ``node`` first (problems of one op, kind,
+    #: input and hint are reported once).
+    nodes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.nodes:
+            self.nodes = [self.node]
 
     def __str__(self) -> str:
         return self.message
+
+
+def grouped(problems: list[Problem]) -> list[Problem]:
+    """``problems`` with those of one kind, op, input and hint made one, listing its nodes
+    (a rule wrong at every neuron of an MLP is one problem, not 256)."""
+    first: dict[tuple, Problem] = {}
+    for k, p in enumerate(problems):
+        if p.kind in ("rule", "accumulate", "compute", "unchecked"):
+            key: tuple = (p.kind, p.op, p.input, p.hint)
+        elif p.kind == "gradient" and p.input is not None:  # one cause, several inputs
+            key = (p.kind, p.op, p.hint)
+        else:
+            key = (k,)
+        if key in first:
+            first[key].nodes.append(p.node)
+        else:
+            first[key] = p
+    out = []
+    for p in first.values():
+        if len(p.nodes) > 1:
+            shown = ", ".join(p.nodes[1:4]) + (", …" if len(p.nodes) > 4 else "")
+            if p.kind == "gradient":
+                p.message += f" (the same for {shown})"
+            else:
+                p.message += f" (the same at {len(p.nodes) - 1} more {p.op} node(s): {shown})"
+        out.append(p)
+    return out
 
 
 @dataclass
@@ -82,15 +120,11 @@ class Diagnosis:
         )
 
     def step(self):
-        """The stepper on the student's graph (CSE 599W style), run by the student's own
-        compute and gradient rules: a wrong rule's step is red. It is ``vz.step`` on the
-        graph (the widget stack loads when a stepper is asked for, not with the report)."""
+        """The stepper on the student's graph, run by the student's own compute and gradient
+        rules (every style: vizad.compat's adapters read it): a wrong rule's step is red. It
+        is ``vz.step`` on the graph (the widget stack loads when a stepper is asked for, not
+        with the report)."""
         from ..widget import step
 
-        if self._graph is None:
-            raise ArgumentError(
-                f"the stepper reads CSE 599W-style graphs; this one is {self.style}-style "
-                "(draw it with vizad.compat's API to step through it)"
-            )
         y, wrt, feed = self._graph
         return step(y, wrt, feed)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..adapters import adopt
 from ..errors import ArgumentError
 from ..forward import Tangents
 from ..graph import as_node_list, ranked_order
@@ -48,8 +49,11 @@ def build_scene(
 ) -> Scene:
     """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``. An eager
     node that gradients flow to is drawn, by default, as its reverse walkthrough's backprop
-    view: each node's value and adjoint on the graph that ran."""
+    view: each node's value and adjoint on the graph that ran (so is a node of another eager
+    engine that an adapter reads: a student's micrograd Value, as draw_dot draws it)."""
     decimals = check_decimals(decimals, "draw")
+    if not isinstance(target, (Node, Trace, list, tuple)):
+        target = adopt(target)
     if isinstance(target, EagerNode) and view is None and target.requires_grad:
         target, view = trace_reverse(target, decimals=decimals), "backprop"
     if isinstance(target, Trace):

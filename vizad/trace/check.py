@@ -26,7 +26,7 @@ from ..node import Node
 from ..op import Variable, constant
 from ..ops import make_tuple
 from ..text import format_value
-from ..tree import inner, leaves, max_abs, random_like
+from ..tree import inner, inner_abs, leaves, max_abs, random_like
 from .records import CheckFailure
 
 __all__ = ["check_trace", "check_op"]
@@ -207,7 +207,8 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         with np.errstate(all="ignore"):  # probes outside the domain: a smaller step
             return inner(w, run.run(dict(zip(xs, (p + t * d for p, d in zip(wide, v)))))[0])
 
-    numeric = central_derivative(along_v, rtol=rtol, atol=atol, first_step=eps)
+    magnitude = inner_abs(w, run.run(feed)[0])
+    numeric = central_derivative(along_v, rtol=rtol, atol=atol, first_step=eps, magnitude=magnitude)
     size = max_abs(w) * sum(float(np.sum(np.abs(d))) for d in v)
     error = abs(exact - numeric.value)
     if (

@@ -16,6 +16,7 @@ import traitlets
 
 from ..assets import component_module, graphviz_module, style
 from ..errors import ArgumentError, ArgumentTypeError
+from ..graph import as_node_list
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
@@ -213,7 +214,7 @@ def step(
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
         if tangents is None and wrt is not None:
-            nodes = [wrt] if isinstance(wrt, Node) else list(wrt)
+            nodes = as_node_list(wrt, "step: wrt")
             if not nodes:
                 raise ArgumentError(
                     "step: forward mode seeds the first node of wrt, and wrt is empty; give "

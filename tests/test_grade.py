@@ -1,0 +1,216 @@
+"""vz.grade on a correct and a buggy module of each course: the rows, the score, the
+explanation (what differs, then what diagnose finds), the HTML a notebook shows, the JSON and
+nbgrader forms, the command line; modules given as objects, namespaces and paths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import vizad as vz
+from engines import load, source, write
+from vizad.cli import main
+
+MUL_RULE = "return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE"
+SIGN = (MUL_RULE, MUL_RULE.replace("node.inputs[0]]", "node.inputs[0] * -1]"))
+NO_RESHAPE = (
+    "return broadcast_to(reshape(out_grad, shape), node.inputs[0].shape)  # SUMMATION-RULE",
+    "return broadcast_to(out_grad, node.inputs[0].shape)",
+)
+ASSIGN_MUL = [
+    ("self.grad += other.data * out.grad  # MUL-SELF", "self.grad = other.data * out.grad"),
+    ("other.grad += self.data * out.grad  # MUL-OTHER", "other.grad = self.data * out.grad"),
+]
+TANH_OF_X = (
+    "self.grad += (1 - t**2) * out.grad  # TANH-RULE",
+    "self.grad += (1 - self.data**2) * out.grad",
+)
+
+
+def _statuses(report) -> dict[str, str]:
+    return {r.name: r.status for r in report.rows}
+
+
+@pytest.mark.parametrize(
+    "base, course, size",
+    [("student599", "599w", 12), ("needlish", "needle", 33), ("minigrad", "micrograd", 14)],
+)
+def test_a_correct_module_passes_every_case(base, course, size):
+    report = vz.grade(load(base, f"{base}_graded", mode="importlib"), course=course)
+    assert report.passed and (report.score, report.max_score) == (size, size), report
+    assert report.points(10) == 10.0
+    report.check()  # nothing raised
+
+
+def test_vizads_own_engines_pass_their_courses():
+    """The cases compare with vizad.compat: graded against itself, each course is full."""
+    import vizad.compat.autodiff as ad
+    import vizad.compat.micrograd as mg
+    import vizad.compat.needle as ndl
+
+    for module, course in ((ad, "599w"), (ndl, "needle"), (mg, "micrograd")):
+        report = vz.grade(module, course)
+        assert report.passed, report
+
+
+def test_a_buggy_599w_module():
+    report = vz.grade(load("student599", "s599_graded_sign", SIGN, mode="importlib"), "599w")
+    failed = {r.name for r in report.failed}
+    assert failed == {"mul_two_vars", "add_mul_mix_1", "add_mul_mix_2", "add_mul_mix_3",
+                      "grad_of_grad"}  # fmt: skip
+    row = next(r for r in report.rows if r.name == "mul_two_vars")
+    assert row.explanation.startswith("∂y/∂x3 is [")
+    assert "diagnose: the gradient rule of MulOp at (x2*x3) for input 1 (x3) sign flipped" in (
+        row.explanation
+    )
+    assert "s599_graded_sign.py:" in row.explanation  # the student's file and line
+    assert (report.score, report.max_score) == (7, 12)
+    assert report.points(12) == 7.0
+    with pytest.raises(vz.errors.GradeError, match="7/12 CSE 599W cases pass") as caught:
+        report.check()
+    assert "FAIL mul_two_vars" in str(caught.value) and caught.value.report is report
+
+
+def test_a_599w_module_without_gradients_fails_every_case_saying_why():
+    bare = load(
+        "student599",
+        "s599_graded_bare",
+        ("def gradients(output_node, node_list):", "def _gradients(output_node, node_list):"),
+        mode="importlib",
+    )
+    report = vz.grade(bare, "599w")
+    assert report.score == 1  # find_topo_sort's case alone
+    assert "s599_graded_bare has no 'gradients'" in report.rows[0].explanation
+
+
+def test_a_buggy_needle_module():
+    nd = load(
+        "needlish",
+        "nd_graded",
+        NO_RESHAPE,
+        ("for x in node.inputs:  # TOPO-VISIT", "for x in reversed(node.inputs):"),
+        mode="main",
+    )
+    report = vz.grade(nd, "needle")
+    failed = {r.name: r.explanation for r in report.failed}
+    assert set(failed) == {
+        "summation_axis_1",
+        "summation_square",
+        "topo_sort_chain",
+        "topo_sort_matmul",
+    }, report
+    assert "reshape out_grad to (5, 1)" in failed["summation_axis_1"]  # the rule raised
+    assert "the gradient of input 0 is [[" in failed["summation_square"]  # square: values
+    assert "reshape it to (4, 1) first" in failed["summation_square"]
+    assert "visits each node's inputs in reverse" in failed["topo_sort_chain"]
+
+
+def test_a_buggy_micrograd_module_and_micrograd_itself():
+    mg = load("minigrad", "mg_graded", *ASSIGN_MUL, mode="importlib")
+    report = vz.grade(mg, "micrograd")
+    # a * a loses a partial adjoint whatever the order of backward() (other cases fail or
+    # pass by the order of the set _prev, as the student's engine does)
+    row = next(r for r in report.rows if r.name == "mul_same")
+    assert row.status == "fail" and row.explanation.startswith("the grad of input 0 is ")
+    assert "reads" in row.explanation and "twice, so one of its two partial adjoints" in (
+        row.explanation
+    )
+    report = vz.grade(load("minigrad", "mg_graded_tanh", TANH_OF_X, mode="importlib"), "micrograd")
+    assert {r.name for r in report.failed} == {"tanh", "neuron"}
+    assert (
+        "tanh's derivative is 1 − t² where t = tanh(x) is the output"
+        in report.failed[0].explanation
+    )
+    sys.modules.pop("micrograd", None)
+    sys.modules.pop("micrograd.engine", None)
+    import micrograd  # the PyPI release: engine.Value, without tanh and exp
+
+    report = vz.grade(micrograd, "micrograd")
+    skipped = {r.name for r in report.rows if r.status == "skipped"}
+    assert skipped == {"tanh", "exp", "neuron", "tanh_by_exp"}
+    assert report.score == report.max_score - 4 and not report.passed
+    assert next(r for r in report.rows if r.name == "tanh").explanation == (
+        "micrograd's Value has no tanh()"
+    )
+
+
+def test_modules_given_as_paths_and_namespaces(tmp_path):
+    path = write("student599", "autodiff", SIGN)
+    report = vz.grade(str(path), "cse599w")
+    assert report.module == "autodiff" and report.score == 7
+    namespace = {}
+    exec(compile(source("minigrad"), "<cell>", "exec"), namespace)  # a notebook's globals()
+    assert vz.grade(namespace, "micrograd").passed
+    # a needle package with relative imports, as the homework's python/needle/
+    package = tmp_path / "needle"
+    package.mkdir()
+    (package / "autograd.py").write_text(source("needlish"))
+    (package / "ops.py").write_text(
+        "from .autograd import (add, add_scalar, multiply, mul_scalar, power_scalar, divide,\n"
+        "    divide_scalar, transpose, reshape, broadcast_to, summation, matmul, negate, log,\n"
+        "    exp, relu)\n"
+    )
+    (package / "__init__.py").write_text(
+        "from . import autograd, ops\nfrom .autograd import Tensor\nfrom .ops import *\n"
+    )
+    before = set(sys.modules)
+    report = vz.grade(package, "needle")
+    assert report.passed and report.module == "needle", report
+    assert set(sys.modules) - before == set()  # nothing of the student's left in sys.modules
+
+
+def test_what_grade_refuses():
+    with pytest.raises(vz.errors.ArgumentError, match="course must be one of '599w'"):
+        vz.grade({}, "cs231n")
+    with pytest.raises(vz.errors.ArgumentError, match="neither a .py file nor a package"):
+        vz.grade("/no/such/engine.py", "599w")
+    broken = write("student599", "broken", ("class Node:", "class Node(:"))
+    with pytest.raises(vz.errors.ArgumentError, match="importing .*broken.py raised SyntaxError"):
+        vz.grade(broken, "599w")
+
+
+def test_the_report_in_a_notebook_and_as_data():
+    report = vz.grade(load("student599", "s599_html", SIGN, mode="importlib"), "599w")
+    html = report._repr_html_()
+    assert html.count("<tr>") == 13 and "7/12" in html
+    assert "<td style='color:#c0392b;font-weight:bold'>FAIL</td><td><code>mul_two_vars" in html
+    assert "(x2*x3)" in html and "&lt;" not in report.rows[0].what  # escaped where needed
+    text = repr(report)
+    assert text.startswith("vz.grade: CSE 599W cases on s599_html: 7/12\n  PASS    identity")
+    assert "  FAIL    mul_two_vars       y = x2 · x3\n" in text
+    data = json.loads(report.to_json())
+    assert (data["score"], data["max_score"], data["passed"]) == (7, 12, False)
+    assert data["cases"][4]["name"] == "mul_two_vars" and data["cases"][4]["status"] == "fail"
+    with pytest.raises(vz.errors.ArgumentError, match="out_of must be a positive number"):
+        report.points(0)
+
+
+def test_the_command_line(capsys):
+    good = write("student599", "autodiff_ok")
+    assert main(["grade", str(good), "--course", "599w"]) == 0
+    assert "12/12" in capsys.readouterr().out
+    bad = write("student599", "autodiff_bad", SIGN)
+    assert main(["grade", str(bad), "--course", "599w", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["score"] == 7 and data["cases"][4]["explanation"].startswith("∂y/∂x3 is")
+    assert main(["grade", "/no/such.py", "--course", "599w"]) == 2
+    assert capsys.readouterr().err.startswith("error: grade: /no/such.py is neither")
+
+
+def test_python_m_vizad_grade():
+    bad = write("minigrad", "engine", TANH_OF_X)
+    done = subprocess.run(
+        [sys.executable, "-m", "vizad", "grade", str(bad), "--course", "micrograd"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("vz.grade: micrograd cases on engine: 12/14")
+    assert "  FAIL    neuron               tanh(x1·w1 + x2·w2 + b), the lecture's neuron\n" in (
+        done.stdout
+    )
