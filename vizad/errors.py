@@ -4,7 +4,7 @@ Every error names what it is about (the node, the op, the shapes) so that a lear
 find the problem in their own graph, not deep inside numpy. Every error vizad raises on purpose
 is a :class:`VizadError`, so ``except vz.VizadError`` catches them all; each also derives from
 exactly one builtin exception, the one a Python user would expect (ValueError, TypeError,
-LookupError, RuntimeError, AssertionError, NotImplementedError).
+LookupError, RuntimeError, AssertionError, NotImplementedError, OSError).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ __all__ = [
     "RenderError",
     "GraphvizNotFoundError",
     "ExpressionError",
+    "OutputError",
 ]
 
 
@@ -115,6 +116,12 @@ class GraphvizNotFoundError(RenderError):
 class ExpressionError(VizadError, ValueError):
     """An expression given to the command line (or ``parse_expression``) is not one vizad
     accepts; the message points at the offending part."""
+
+
+class OutputError(VizadError, OSError):
+    """A file could not be written (permissions, a full disk); the message names the path and
+    says what to do. Paths that vizad refuses to write (a directory, a disk) are an
+    ArgumentError before any work."""
 
 
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:
