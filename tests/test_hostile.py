@@ -344,10 +344,11 @@ class _ReturnsNone(vz.Op):
     [
         # a seed of shape (3,) for a scalar output
         (lambda x: vz.gradients(vz.sin(x), [x], cotangent=np.ones(3))[0], 1.0,
-         r"the adjoint of x, has shape \(3,\) but x has shape \(\)"),
+         r"the seed of sin\(x\), has shape \(3,\) but sin\(x\) has shape \(\): give a "
+         r"cotangent of shape \(\)"),
         # (2, 1) for a (2,) output
         (lambda x: vz.gradients(vz.sin(x), [x], cotangent=np.ones((2, 1)))[0], np.ones(2),
-         r"has shape \(2, 2\) but x has shape \(2,\)"),
+         r"the seed of sin\(x\), has shape \(2, 1\) but sin\(x\) has shape \(2,\)"),
         # a jvp tangent of the wrong shape
         (lambda x: vz.jvp(vz.sin(x), {x: np.ones(1)}), np.ones(3),
          r"the tangent given for x, has shape \(1,\) but x has shape \(3,\)"),

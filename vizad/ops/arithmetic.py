@@ -120,6 +120,7 @@ class Identity(ElementwiseOp):
     """The value itself: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ when ∂vⱼ/∂vᵢ = 1."""
 
     arity, symbol = 1, "id"
+    _takes_tuples = True  # the partial adjoint of a tuple value passes through
 
     def compute(self, a):
         return a
@@ -187,6 +188,7 @@ class AddN(ElementwiseOp):
 
     name, symbol = "add_n", "+"
     broadcasting = False
+    _takes_tuples = True
 
     def compute(self, *values):
         total = values[0]

@@ -20,6 +20,7 @@ __all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get"]
 
 class _Like(Op):
     arity = 1
+    _takes_tuples = True
     fill: int
 
     def compute(self, a):
@@ -54,6 +55,7 @@ class MakeTuple(Op):
     """A tuple value made of its inputs' values."""
 
     name, symbol = "make_tuple", "tuple"
+    _takes_tuples = True
 
     def compute(self, *values):
         return values
@@ -77,6 +79,7 @@ class TupleGet(Op):
     """Element ``index`` of a tuple value."""
 
     name, arity = "tuple_get", 1
+    _takes_tuples = True
 
     def compute(self, t, index):
         if not isinstance(t, tuple):
