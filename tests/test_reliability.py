@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
+from test_gradcheck import WrongSin
 
 # -- 2. seeds and tangents have their output's / input's run-time shape, in every plan ----------
 x = vz.Variable("x")
@@ -56,6 +57,64 @@ def test_right_shapes_still_run_and_the_output_is_not_needed_in_the_feed_twice()
     np.testing.assert_array_equal(vz.evaluate(g, {x: np.ones(2)}), [2.0, 2.0])
     (g,) = vz.gradients(x * 2.0, [x], np.array([1.0, -1.0]))
     np.testing.assert_array_equal(vz.evaluate(g, {x: np.ones(2)}), [2.0, -2.0])
+
+
+# -- 4. checkers fail on NaN and inf --------------------------------------------------------------
+class _WrongSin(WrongSin):
+    """sin with its derivative's sign wrong in both rules: what every checker must catch."""
+
+    name = "wrong_sin"
+
+    def jvp(self, node, tangents):
+        return -tangents[0] * vz.cos(node.inputs[0])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_gradcheck_cannot_pass_where_values_are_not_finite(bad):
+    a = vz.Variable("a")
+    y = _WrongSin()(a)
+    feed = {a: np.array([bad, 0.3])}
+    with np.errstate(all="ignore"):
+        report = vz.gradcheck(y, [a], feed, raise_on_failure=False)
+        assert not report.ok and math.isnan(report.worst_error)
+        assert report.not_finite[0] == f"'a' is fed {bad} at [0] (1 of 2 entries NaN or infinite)"
+        assert "max abs error nan" in str(report) and "cannot check here" in str(report)
+        with pytest.raises(vz.errors.GradcheckError, match="cannot be checked here: 'a' is fed"):
+            vz.gradcheck(y, [a], feed)
+        # a right rule cannot pass there either: nothing was compared
+        assert not vz.gradcheck(vz.sin(a), [a], feed, raise_on_failure=False).ok
+
+
+def test_gradcheck_fails_on_a_gradient_that_is_not_finite():
+    a = vz.Variable("a")  # finite inputs and output, an infinite derivative: sqrt at 0
+    with np.errstate(divide="ignore"):
+        report = vz.gradcheck(vz.sqrt(a), [a], {a: np.array([0.0, 1.0])}, raise_on_failure=False)
+    assert not report.ok
+    assert report.not_finite == ("the reverse-mode gradient of 'a' is inf at [0] (1 of 2 entries "
+                                 "NaN or infinite)",)  # fmt: skip
+
+
+def test_central_differences_that_are_never_finite_are_a_failure():
+    report = vz.gradcheck(vz.log(x), [x], {x: np.array([1e-300])}, raise_on_failure=False)
+    assert report.not_checked == ((x, (0,), "not finite"),) and not report.ok
+    assert "central differences are NaN or infinite; cannot check here" in str(report)
+    d = vz.numerical.central_derivative(lambda t: math.nan)
+    assert d.status == "not finite"
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_trace_check_marks_steps_with_values_that_are_not_finite(bad):
+    a = vz.Variable("a")
+    with np.errstate(all="ignore"):
+        trace = vz.trace_reverse(_WrongSin()(a) * 2.0, [a], {a: np.array([bad, 0.3])})
+        failures = trace.check()
+    assert {(f.label, f.rule) for f in failures} >= {("v₂", "vjp"), ("v₂", "jvp")}
+    assert all(math.isnan(f.error) for f in failures)
+    (step,) = [f for f in failures if f.label == "v₂" and f.rule == "vjp"]
+    assert f"cannot be checked here: input 0 is {bad} at [0]" in step.message
+    with np.errstate(all="ignore"):
+        right = vz.trace_reverse(vz.sin(a), [a], {a: np.array([bad, 0.3])})
+        assert right.check()  # not a pass: nothing could be compared
 
 
 # -- 7. smaller silent wrongs --------------------------------------------------------------------

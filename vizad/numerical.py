@@ -51,6 +51,7 @@ __all__ = [
     "central_derivative",
     "value_node",
     "default_tolerances",
+    "not_finite",
 ]
 
 #: The first relative step, the number of times it is divided by 10, and float64's epsilon.
@@ -80,8 +81,9 @@ def default_tolerances(*values: Any) -> tuple[float, float]:
 @dataclass(frozen=True)
 class NumericDerivative:
     """g'(0) by central differences: the estimate, an estimate of its error, and whether g is
-    differentiable at 0 ("ok"), has a kink there ("kink"), or could not be resolved to a stable
-    value at any step ("unresolved")."""
+    differentiable at 0 ("ok"), has a kink there ("kink"), could not be resolved to a stable
+    value at any step ("unresolved"), or is NaN or infinite at every step ("not finite": a
+    check cannot pass there)."""
 
     value: float
     error: float
@@ -118,8 +120,8 @@ def central_derivative(
             truncation + rounding <= 0.1 * (atol + rtol * abs(estimate)) or truncation <= rounding
         ):
             return NumericDerivative(estimate, truncation + rounding)
-    if not levels:
-        return NumericDerivative(math.nan, math.inf, "unresolved")
+    if not levels:  # no step gave finite values: nothing to compare with
+        return NumericDerivative(math.nan, math.inf, "not finite")
     if len(levels) >= 2 and levels[-1][3] and levels[-2][3]:
         return NumericDerivative(levels[-1][0], levels[-1][1] + levels[-1][2], "kink")
     estimate, truncation, rounding, _ = min(
@@ -206,6 +208,34 @@ def numerical_vjp(
     return _entry_by_entry(_Objective(fn, xs, cotangent), eps)
 
 
+def _finite(value: Any) -> bool:
+    """Whether every entry of every leaf of ``value`` is finite (integers always are)."""
+    return all(
+        np.asarray(leaf).dtype.kind not in "fc" or bool(np.all(np.isfinite(leaf)))
+        for leaf in leaves(value)
+    )
+
+
+def not_finite(values: Iterable[tuple[str, Any]]) -> list[str]:
+    """For each (words, value) pair whose value holds NaN or infinite entries, a sentence
+    naming the first of them ("'x' is fed nan at [0] (1 of 3 entries NaN or infinite)"): the
+    reasons a gradient check cannot compare anything there."""
+    reasons = []
+    for what, value in values:
+        for k, leaf in enumerate(leaves(value)):
+            array = np.asarray(leaf)
+            if array.dtype.kind not in "fc" or np.all(np.isfinite(array)):
+                continue
+            bad = np.argwhere(~np.isfinite(array))
+            index = tuple(int(i) for i in bad[0])
+            part = f" (element {k} of the tuple)" if isinstance(value, tuple) else ""
+            reasons.append(
+                f"{what} {float(np.real(array[index]))} at {list(index)}{part} ({len(bad)} of "
+                f"{array.size} entries NaN or infinite)"
+            )
+    return reasons
+
+
 def _entry_by_entry(f: _Objective, eps: float) -> list[np.ndarray]:
     """The gradient of f, one central derivative per entry of its inputs."""
     result = [np.zeros_like(p) for p in f.point]
@@ -242,11 +272,18 @@ class GradcheckReport:
     #: The cotangent w of f = ⟨w, y⟩ (random unless one was given).
     cotangent: Any = None
     #: Entries where y is not differentiable (a kink) or the differences did not settle:
-    #: (input, index, "kink" or "unresolved"); reported, not failed.
+    #: (input, index, "kink" or "unresolved"); reported, not failed. Entries whose central
+    #: differences are NaN or infinite at every step ("not finite") fail.
     not_checked: tuple[tuple[Node, tuple, str], ...] = ()
+    #: Why the gradient cannot be checked at this point: NaN or infinite values in the inputs,
+    #: the output or the gradient (each a sentence). Not empty means not ok, as in PyTorch's
+    #: gradcheck: a NaN compares as agreeing with nothing.
+    not_finite: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         lines = [f"gradcheck {'passed' if self.ok else 'FAILED'} ({self.tolerance})"]
+        for reason in self.not_finite:
+            lines.append(f"  cannot check here: {reason}")
         for node, error in self.errors:
             lines.append(f"  {str(node):<12} max abs error {error:.3g}")
         for d in self.directions:
@@ -255,13 +292,16 @@ class GradcheckReport:
                 f"error {d.error:.3g}"
             )
         for node, index, why in self.not_checked:
-            what = (
-                "not differentiable here (a kink)"
-                if why == "kink"
-                else "central differences did not settle"
-            )
-            lines.append(f"  {str(node)}{list(index)}: {what}; not checked")
+            what = _NOT_CHECKED[why]
+            lines.append(f"  {str(node)}{list(index)}: {what}")
         return "\n".join(lines)
+
+
+_NOT_CHECKED = {
+    "kink": "not differentiable here (a kink); not checked",
+    "unresolved": "central differences did not settle; not checked",
+    "not finite": "central differences are NaN or infinite; cannot check here (a failure)",
+}
 
 
 def gradcheck(
@@ -316,6 +356,25 @@ def gradcheck(
     default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
+    tolerance = f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}"
+    reasons = not_finite(
+        [(f"{w._short()!r} is fed", feed.get(w)) for w in wrt]
+        + [(f"the output {y._short()} is", output)]
+        + [(f"the reverse-mode gradient of {w._short()!r} is", g) for w, g in zip(wrt, analytic)]
+    )
+    if reasons:  # NaN agrees with nothing: no comparison can pass here
+        worst = next((w for w, g in zip(wrt, analytic) if not _finite(g)), None)
+        errors = tuple((w, math.nan) for w in wrt)
+        report = GradcheckReport(
+            False, worst, math.nan, errors, (), tolerance, cotangent, (), tuple(reasons)
+        )
+        if raise_on_failure:
+            raise GradcheckError(
+                f"gradients cannot be checked here: {'; '.join(reasons)}; check them at a "
+                f"point where every value is finite\n{report}",
+                report,
+            )
+        return report
     analytic = [np.asarray(g, dtype=np.float64) for g in analytic]
     f = _Objective.of_graph(y, wrt, feed, cotangent)
     ok = True
@@ -339,6 +398,7 @@ def gradcheck(
                 abs(exact - numeric.value)
                 <= atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
             )
+        ok &= numeric.status != "not finite"
 
     errors, skipped = [], []
     if coordinates:
@@ -348,23 +408,24 @@ def gradcheck(
             numeric = central_derivative(f.along(direction), rtol=rtol, atol=atol, first_step=eps)
             if numeric.status != "ok":
                 skipped.append((wrt[k], index, numeric.status))
+                ok &= numeric.status != "not finite"
+                if numeric.status == "not finite":
+                    worst[k] = math.nan
                 continue
             value, noise = numeric.value / scale, numeric.error / scale
             error = abs(float(analytic[k][index]) - value)
-            worst[k] = max(worst[k], error)
+            if not math.isnan(worst[k]):
+                worst[k] = max(worst[k], error)
             ok &= error <= atol * (1 + largest[k]) + rtol * abs(value) + 3 * noise
         errors = list(zip(wrt, worst))
-    worst_input = max(errors, key=lambda e: e[1], default=(None, 0.0))
-    report = GradcheckReport(
-        bool(ok),
-        worst_input[0],
-        worst_input[1],
-        tuple(errors),
-        tuple(checks),
-        f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}",
-        cotangent,
-        tuple(skipped),
+    # NaN (differences that were never finite) counts as the worst
+    worst_input = max(
+        errors, key=lambda e: math.inf if math.isnan(e[1]) else e[1], default=(None, 0.0)
     )
+    report = GradcheckReport(
+        bool(ok), worst_input[0], worst_input[1], tuple(errors), tuple(checks), tolerance,
+        cotangent, tuple(skipped),
+    )  # fmt: skip
     if not ok and raise_on_failure:
         where = (
             f"worst input {str(worst_input[0])!r} with max abs error {worst_input[1]:.3g}"

@@ -19,6 +19,7 @@ from ..numerical import (
     central_derivative,
     default_tolerances,
     gradcheck,
+    not_finite,
     numerical_gradient,
     value_node,
 )
@@ -152,13 +153,21 @@ def check_op(
     w = random_like(output, rng)
     problems = []
     context = (local, xs, feed, point, w, run, eps, rtol, atol, seed, rng)
+    # NaN or infinite inputs or value: no rule can be compared with anything here
+    blocked = not_finite(
+        [(f"input {k} is", v) for k, v in enumerate(inputs)] + [("its value is", output)]
+    )
     for rule, check in (("vjp", _check_vjp), ("jvp", _check_jvp)):
         try:
-            problems += check(*context)
+            found = check(*context)
         except RuleNotDefinedError:  # the op has no such rule: nothing to check
             continue
         except Exception as exc:  # the rule itself fails: report it at this step
             problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}", None))
+            continue
+        if blocked and found:
+            found = [(rule, math.nan, f"cannot be checked here: {'; '.join(blocked)}", None)]
+        problems += found
     return problems if indices else [p[:3] for p in problems]
 
 
@@ -179,7 +188,11 @@ def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         coordinates=entrywise,
         raise_on_failure=False,
     )
-    if not report.ok:
+    if report.not_finite:  # NaN or infinite values: nothing can be compared (not ok)
+        problems.append(
+            ("vjp", math.nan, "cannot be checked here: it gives NaN or infinite values", None)
+        )
+    elif not report.ok:
         worst = max(report.directions, key=lambda d: d.error, default=None)
         index = None
         if report.worst_input is not None:
@@ -208,6 +221,12 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
             return inner(w, run.run(dict(zip(xs, (p + t * d for p, d in zip(wide, v)))))[0])
 
     numeric = central_derivative(along_v, rtol=rtol, atol=atol, first_step=eps)
+    if not (math.isfinite(exact) and math.isfinite(numeric.value)):
+        # NaN or infinite values: nothing can be compared, which is not a pass
+        which = "it" if not math.isfinite(exact) else "central differences"
+        detail = f"cannot be checked here: {which} give NaN or infinite values"
+        problems.append(("jvp", math.nan, detail, None))
+        return problems
     size = max_abs(w) * sum(float(np.sum(np.abs(d))) for d in v)
     error = abs(exact - numeric.value)
     if (
