@@ -11,6 +11,7 @@ import pytest
 
 import vizad as vz
 from test_gradcheck import WrongSin
+from vizad.compat.needle import Tensor
 
 # -- 2. seeds and tangents have their output's / input's run-time shape, in every plan ----------
 x = vz.Variable("x")
@@ -57,6 +58,69 @@ def test_right_shapes_still_run_and_the_output_is_not_needed_in_the_feed_twice()
     np.testing.assert_array_equal(vz.evaluate(g, {x: np.ones(2)}), [2.0, 2.0])
     (g,) = vz.gradients(x * 2.0, [x], np.array([1.0, -1.0]))
     np.testing.assert_array_equal(vz.evaluate(g, {x: np.ones(2)}), [2.0, -2.0])
+
+
+# -- 3. values cannot change behind a trace ------------------------------------------------------
+_READ_ONLY = "assignment destination is read-only"
+
+
+def test_eager_values_are_read_only():
+    a = vz.tensor([1.0, 2.0], name="a")
+    y = vz.sum(a * a)
+    for value in (a.value, a.numpy(), y.value):
+        with pytest.raises(ValueError, match=_READ_ONLY):
+            value[...] = 3.0
+    y.backward()
+    with pytest.raises(ValueError, match=_READ_ONLY):
+        a.grad.value[0] = 0.0
+    np.testing.assert_array_equal(a.grad.value, [2.0, 4.0])  # matches the values it ran on
+    assert vz.trace_reverse(y).check() == []
+    needle = Tensor([1.0, 2.0])
+    with pytest.raises(ValueError, match=_READ_ONLY):
+        needle.numpy()[0] = 5.0
+    copy_ = a.value.copy()  # a copy is the caller's to change
+    copy_[0] = 9.0
+    assert a.value[0] == 1.0
+
+
+def test_a_trace_keeps_its_inputs_when_the_buffer_fed_is_reused():
+    w = vz.Variable("w")
+    weights = np.array([1.0, 2.0])
+    trace = vz.trace_reverse(vz.sum(w * w), [w], {w: weights})
+    weights += 10.0  # an optimizer step, in place
+    np.testing.assert_array_equal(trace.values[w], [1.0, 2.0])
+    np.testing.assert_array_equal(trace.feed[w], [1.0, 2.0])
+    np.testing.assert_array_equal(trace.step_of(w).adjoint, [2.0, 4.0])
+    assert trace.check() == []
+    for value in (trace.values[w], trace.steps[0].value, trace.feed[w]):
+        with pytest.raises(ValueError, match=_READ_ONLY):
+            value[...] = 0.0
+
+
+def test_results_do_not_hand_out_the_array_fed():
+    a = np.array([1.0, 2.0])
+    result = vz.evaluate(x, {x: a})
+    assert result is not a and not result.flags.writeable
+    with pytest.raises(ValueError, match=_READ_ONLY):
+        result[0] = 5.0
+    assert a[0] == 1.0 and a.flags.writeable  # the caller's array is untouched, still writable
+
+
+class _InPlace(vz.Op):
+    """A custom op that writes into its input (a bug that would change the caller's array)."""
+
+    name = "in_place"
+
+    def compute(self, v):
+        v += 1.0
+        return v
+
+
+def test_an_op_that_writes_into_its_input_is_stopped():
+    a = np.array([1.0, 2.0])
+    with pytest.raises(vz.errors.EvaluationError, match=r"in_place\(x\).*read-only"):
+        vz.evaluate(_InPlace()(x), {x: a})
+    np.testing.assert_array_equal(a, [1.0, 2.0])
 
 
 # -- 4. checkers fail on NaN and inf --------------------------------------------------------------

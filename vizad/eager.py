@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import NodeTypeError, evaluation_error
 from .node import Node
-from .tree import as_array, shape_of
+from .tree import as_array, read_only, shape_of
 
 __all__ = ["EagerNode"]
 
@@ -84,12 +84,14 @@ class EagerNode(Node):
     # -- values ------------------------------------------------------------------------------
     @property
     def value(self) -> Any:
-        """The value computed when the node was built (a numpy array, or a tuple of them)."""
-        return as_array(self._value)
+        """The value computed when the node was built (a numpy array, or a tuple of them),
+        read-only: the graph, its gradients and its traces hold it (``.copy()`` it to change
+        it; a write raises instead of changing them behind their back)."""
+        return read_only(as_array(self._value))
 
     def numpy(self) -> Any:
-        """The value as a numpy array (as ``value``)."""
-        return as_array(self._value)
+        """The value as a numpy array (as ``value``, read-only)."""
+        return read_only(as_array(self._value))
 
     def item(self) -> Any:
         """The value of a one-element node as a Python number."""

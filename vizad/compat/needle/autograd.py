@@ -17,6 +17,7 @@ from ...op import Op as _VizadOp
 from ...op import leaf
 from ...reverse import build_adjoints
 from ...text import latex_name
+from ...tree import read_only
 
 __all__ = [
     "Op",
@@ -202,7 +203,8 @@ class Tensor(EagerNode):
         return _CPU
 
     def numpy(self):
-        return self._value
+        """The value, read-only (as ``vz.tensor``'s ``numpy()``)."""
+        return read_only(self._value)
 
     def detach(self) -> Tensor:
         return Tensor.make_const(self._value)
