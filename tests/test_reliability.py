@@ -4,6 +4,7 @@ tests/test_output_paths.py; the adversarial suite is tests/adversarial/.)"""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -11,6 +12,8 @@ import pytest
 
 import vizad as vz
 from test_gradcheck import WrongSin
+from vizad.compat.micrograd import nn
+from vizad.compat.micrograd.engine import Value
 from vizad.compat.needle import Tensor
 
 # -- 2. seeds and tangents have their output's / input's run-time shape, in every plan ----------
@@ -179,6 +182,44 @@ def test_trace_check_marks_steps_with_values_that_are_not_finite(bad):
     with np.errstate(all="ignore"):
         right = vz.trace_reverse(vz.sin(a), [a], {a: np.array([bad, 0.3])})
         assert right.check()  # not a pass: nothing could be compared
+
+
+# -- 6. deep copies of mutable compat objects are copies -----------------------------------------
+def test_a_deep_copy_of_a_micrograd_value_or_mlp_is_a_copy():
+    a = Value(2.0, label="a")
+    b = a * 3 + 1
+    b.backward()
+    b2 = copy.deepcopy(b)
+    assert b2 is not b and (b2.data, b2.grad, b2._op) == (b.data, b.grad, b._op)
+    (a2,) = [n for n in vz.trace_reverse(b2).values if getattr(n, "label", "") == "a"]
+    assert a2 is not a and a2.grad == a.grad == 3.0
+    a2.data = 7.0
+    assert a.data == 2.0
+    model = nn.MLP(2, [3, 1])
+    clone = copy.deepcopy(model)
+    pairs = list(zip(model.parameters(), clone.parameters()))
+    assert all(p is not q and p.data == q.data for p, q in pairs)
+    clone.parameters()[0].data = 100.0
+    assert model.parameters()[0].data != 100.0
+    shallow = copy.copy(a)
+    shallow.data = 9.0
+    assert shallow is not a and a.data == 2.0
+
+
+def test_a_deep_copy_of_a_needle_tensor_is_a_copy_of_its_graph():
+    t = Tensor([1.0, 2.0])
+    y = (t * 2).sum()
+    y.backward()
+    t2, y2 = copy.deepcopy((t, y))
+    assert t2 is not t and y2.inputs[0].inputs[0] is t2  # shared nodes are copied once
+    np.testing.assert_array_equal(t2.grad.numpy(), [2.0, 2.0])
+    assert t2.grad is not t.grad
+    t2.data = Tensor([5.0, 5.0])
+    np.testing.assert_array_equal(t.numpy(), [1.0, 2.0])
+    deep = Tensor([1.0])
+    for _ in range(5000):  # a deep graph: no recursion on its depth
+        deep = deep * 1.0
+    assert copy.deepcopy(deep).numpy() == 1.0
 
 
 # -- 7. smaller silent wrongs --------------------------------------------------------------------

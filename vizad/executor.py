@@ -374,7 +374,7 @@ def check_floating(node: Node, value: Any) -> None:
         kind = np.asarray(leaf).dtype.kind
         if kind not in "fc":
             raise FeedError(
-                f"Variable {node.name!r} is differentiated but was fed "
+                f"Variable {node._short()!r} is differentiated but was fed "
                 f"{np.asarray(leaf).dtype} values: gradients need floating-point inputs "
                 "(as in PyTorch and JAX; an integer adjoint would wrap around); feed "
                 "np.asarray(value, dtype=float)"

@@ -225,7 +225,14 @@ def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
 
 
 def _default_wrt(ranked: list[Node]) -> list[Node]:
-    return [n for n in ranked if n.op is VARIABLE]
+    """Every Variable of the graph, but for eager leaves holding integers: the literals that
+    other engines' APIs wrap as inputs (micrograd's ``a * 3`` makes ``Value(3)``), which
+    have no gradient to show."""
+    return [
+        n
+        for n in ranked
+        if n.op is VARIABLE and (n.__class__ is Node or np.asarray(n._value).dtype.kind in "fc")
+    ]
 
 
 def _one_input(wrt) -> list[Node]:

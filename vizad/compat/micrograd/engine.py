@@ -28,6 +28,7 @@ from ...node import Node
 from ...op import leaf
 from ...reverse import build_adjoints, local_adjoints
 from ...text import printable
+from ..copies import copy_node, deepcopy_graph
 
 __all__ = ["Value"]
 
@@ -168,6 +169,13 @@ class Value(EagerNode):
         for node, partial in zip(self._inputs, local_adjoints(self, seed)):
             if partial is not None and isinstance(node, Value):
                 node._grad = node._grad + partial._value.item()
+
+    # -- copies: a Value changes (data, grad, label), so a copy is a new Value --------------
+    def __copy__(self):
+        return copy_node(self)
+
+    def __deepcopy__(self, memo):
+        return deepcopy_graph(self, memo)
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"

@@ -18,6 +18,7 @@ from ...op import leaf
 from ...reverse import build_adjoints
 from ...text import latex_name
 from ...tree import read_only
+from ..copies import copy_node, deepcopy_graph
 
 __all__ = [
     "Op",
@@ -213,6 +214,13 @@ class Tensor(EagerNode):
         if not out_grad:  # init.ones(*self.shape, dtype=self.dtype), as needle writes it
             out_grad = Tensor.make_const(numpy.ones(self.shape, dtype=self.dtype))
         compute_gradient_of_variables(self, out_grad)
+
+    # -- copies: a Tensor changes (data, grad), so a copy is a new Tensor -------------------
+    def __copy__(self):
+        return copy_node(self)
+
+    def __deepcopy__(self, memo):
+        return deepcopy_graph(self, memo)
 
     def __repr__(self) -> str:
         return "needle.Tensor(" + str(self._value) + ")"
