@@ -84,7 +84,7 @@ def test_a_python_tuple_fed_to_a_variable_is_an_array():
 @pytest.mark.parametrize(
     "build, value, dtype",
     [
-        (lambda x: x**3, np.int8(10), "int8"),
+        (lambda x: x**3, np.int8(5), "int8"),
         (lambda x: -x, np.uint8(3), "uint8"),
         (lambda x: x * x, True, "bool"),
     ],
@@ -106,9 +106,7 @@ def test_integers_beyond_64_bits_are_refused():
     x = vz.Variable("x")
     with pytest.raises(vz.errors.GraphError, match=r"constant 100000000000… \(401 digits\)"):
         x * 10**400
-    with pytest.raises(
-        vz.errors.EvaluationError, match="2 \\*\\* 63 does not fit in a 64-bit integer"
-    ):
+    with pytest.raises(vz.errors.EvaluationError, match="2 \\*\\* 63 does not fit in int64"):
         vz.evaluate(vz.constant(2) ** 63)
     assert vz.evaluate(vz.constant(2) ** 62) == 2**62
     assert vz.evaluate(vz.constant(2.0) ** 63) == 2.0**63

@@ -269,3 +269,38 @@ def test_a_tuple_value_known_only_at_run_time_is_refused_too():
         vz.evaluate(vz.sin(_Pair()(x)), {x: np.ones(2)})
     ok = vz.ops.tuple_get(_Pair()(x), 1)  # reading an element is what a tuple is for
     np.testing.assert_array_equal(vz.evaluate(vz.sin(ok), {x: 0.0}), 0.0)
+
+
+@pytest.mark.parametrize(
+    "dtype, base", [(np.int8, 10), (np.int16, 40), (np.int32, 2000), (np.uint8, 7)]
+)
+def test_integer_powers_that_overflow_their_type_are_refused(dtype, base):
+    with pytest.raises(vz.errors.EvaluationError, match=f"does not fit in {np.dtype(dtype)}"):
+        vz.evaluate(x**3, {x: np.array(base, dtype=dtype)})
+    assert vz.evaluate(x**3, {x: np.array(5, dtype=dtype)}) == 125  # what fits stays exact
+    assert vz.evaluate(x**3, {x: np.array(5, dtype=dtype)}).dtype == dtype
+
+
+def test_names_longer_than_graphviz_reads_are_cut_and_drawn():
+    long_name = "a b " * 5000  # 20,000 characters: dot refuses a string over 16,384 bytes
+    x1, x2 = vz.Variable(long_name + "1"), vz.Variable(long_name + "2")
+    with vz.scope(long_name):
+        y = vz.sin(x1) * x2
+    trace = vz.trace_reverse(y, [x1, x2], {x1: 1.0, x2: 2.0})
+    for view in trace.views:
+        assert "<svg" in vz.draw(trace, view).pipe(format="svg").decode()
+    source = vz.draw(trace).source
+    assert "…" in source and max(map(len, source.splitlines())) < 16384
+    names = vz.render.dot.dot_names(vz.render.scene_builder.build_scene(trace, "adjoint"))
+    assert len(set(names.values())) == len(names)  # names cut alike stay different boxes
+    assert vz.render.Layout(trace, "adjoint").svg(1)
+
+
+def test_bidirectional_controls_in_names_are_shown_as_escapes():
+    name = "x\u202egnp.exe"
+    x1 = vz.Variable(name)
+    assert x1.name == "x\\u202egnp.exe"
+    svg = vz.draw(vz.trace_reverse(vz.sin(x1), [x1], {x1: 1.0})).pipe(format="svg").decode()
+    assert "\u202e" not in svg and "x\\u202egnp.exe" in svg
+    for control in "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069":
+        assert vz.text.printable(f"a{control}b") == f"a\\u{ord(control):04x}b"

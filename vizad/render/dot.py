@@ -198,7 +198,7 @@ def to_drawing(
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     for edge in scene.edges:
         extra = (
-            {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"}
+            {"label": escape(_fit(edge.label)), "fontsize": "10", "fontcolor": "#888888"}
             if edge.label
             else {}
         )
@@ -221,7 +221,7 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
     with target.subgraph(name=cluster) as sub:
         scope = cluster.startswith("cluster_s")
         sub.attr(
-            label=f"<{escape(titles[cluster])}>",
+            label=f"<{escape(_fit(titles[cluster]))}>",
             style="rounded" if scope else "dashed,rounded",
             color="#aaaaaa" if scope else "#888888",
             fontcolor="#888888",
@@ -235,14 +235,15 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
 
 def dot_names(scene: Scene) -> dict[str, str]:
     """Item id → DOT node name: the item's name; a constant's value with " (constant)", made
-    unique with primes (only constants can share a value)."""
+    unique with primes (constants can share a value, and names longer than MAX_TEXT a
+    beginning)."""
     names: dict[str, str] = {}
     seen: set[str] = set()
     for item in scene.items:
         name = item.name + (" (constant)" if item.kind == "constant" else "")
         # DOT reads "a:b" in an edge as node a, port b, and a backslash as an escape: names
         # use look-alike characters instead (the labels keep the text as it is)
-        name = printable(name).translate(_DOT_SAFE)
+        name = _fit(printable(name).translate(_DOT_SAFE))
         while name in seen or name == "legend":
             name += "′"
         seen.add(name)
@@ -292,9 +293,22 @@ def _label(item) -> str:
     )
 
 
+#: Graphviz reads a quoted string, or a run of text in an HTML-like label, of at most 16384
+#: bytes (longer, and ``dot`` stops with a syntax error). Escaped, a character takes at most
+#: 10 bytes (a lone surrogate's visible escape ``&#92;ud800``), so any text vizad writes into
+#: DOT (names, titles, edge labels) is cut at MAX_TEXT characters, with "…".
+MAX_TEXT = 1500
+
+
+def _fit(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` cut to ``limit`` characters (the last one "…") when it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _cell_text(line: str, bold: bool, cut: bool = True) -> str:
-    """One escaped line of a label, cut at MAX_LINE (with "…") unless ``cut`` is False."""
-    text = escape(line if len(line) <= MAX_LINE or not cut else line[: MAX_LINE - 1] + "…")
+    """One escaped line of a label, cut at MAX_LINE (with "…"), or at MAX_TEXT when ``cut``
+    is False (titles)."""
+    text = escape(_fit(line, MAX_LINE if cut else MAX_TEXT))
     return f"<B>{text}</B>" if bold else text
 
 
