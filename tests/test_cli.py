@@ -144,9 +144,13 @@ def run_cli(*args, cwd=None):
 @pytest.mark.parametrize(
     "output, message",
     [
-        ("", "-o: the file name is empty"),
+        ("", "-o: the file name is empty; give a file name"),
         (".", "-o: . is a directory; give a file name such as ./walkthrough.html"),
-        ("missing/page.html", "-o: the directory missing does not exist"),
+        (
+            "missing/page.html",
+            "-o: the directory missing does not exist; make it first, or give "
+            "a path in a directory that exists",
+        ),
     ],
 )
 def test_bad_outputs_are_one_line_with_status_2(tmp_path, output, message):

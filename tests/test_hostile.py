@@ -153,7 +153,7 @@ def test_shapes_that_are_not_integers(build, message):
 def test_tuple_get_of_an_array_and_masked_feeds():
     t = vz.Variable("t")
     with pytest.raises(
-        vz.errors.ShapeError, match="tuple_get reads a tuple value, got a value of shape \\(3,\\)"
+        vz.errors.ShapeError, match="tuple_get reads a tuple value, got an array of shape \\(3,\\)"
     ):
         vz.evaluate(vz.tuple_get(t, 0), {t: np.ones(3)})
     x = vz.Variable("x")

@@ -95,11 +95,41 @@ class EagerNode(Node):
 
     def item(self) -> Any:
         """The value of a one-element node as a Python number."""
+        return self._one("item()")
+
+    # -- Python's numbers, len() and comparisons read the value, as PyTorch's tensors do -----
+    def __float__(self) -> float:
+        return float(self._one("float()"))
+
+    def __int__(self) -> int:
+        return int(self._one("int()"))
+
+    def __len__(self) -> int:
+        value = as_array(self._value)
+        if not isinstance(value, tuple) and value.ndim == 0:
+            raise NodeTypeError(
+                f"{self._describe()}: len() of a scalar, which has no length; use .item()"
+            )
+        return len(value)
+
+    def __lt__(self, other):
+        return self.value < _compared(other)
+
+    def __le__(self, other):
+        return self.value <= _compared(other)
+
+    def __gt__(self, other):
+        return self.value > _compared(other)
+
+    def __ge__(self, other):
+        return self.value >= _compared(other)
+
+    def _one(self, what: str):
         value = as_array(self._value)
         if isinstance(value, tuple) or value.size != 1:
             raise NodeTypeError(
-                f"{self._describe()}: item() needs a one-element value, "
-                f"got shape {shape_of(self._value)}"
+                f"{self._describe()}: {what} needs a one-element value, got shape "
+                f"{shape_of(self._value)} (index it first, or use .value)"
             )
         return value.item()
 
@@ -139,3 +169,14 @@ class EagerNode(Node):
             ).replace("\n", "")
         grad = ", requires_grad" if self._requires_grad else ""
         return f"<EagerNode {self} = {shown}{grad}>"
+
+
+def _compared(other: Any) -> Any:
+    """What an eager node's value is compared with: another eager node's value, or a number
+    or array (a comparison gives numpy booleans, as PyTorch gives a bool tensor; it is not
+    differentiable, and makes no node)."""
+    if isinstance(other, EagerNode):
+        return other.value
+    if isinstance(other, Node):
+        other._no_value("x < …")
+    return other

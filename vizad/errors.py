@@ -30,6 +30,7 @@ __all__ = [
     "GraphvizNotFoundError",
     "ExpressionError",
     "OutputError",
+    "NotPicklableError",
 ]
 
 
@@ -124,11 +125,18 @@ class OutputError(VizadError, OSError):
     ArgumentError before any work."""
 
 
+class NotPicklableError(VizadError, TypeError):
+    """An object that holds a graph or a live widget (a Layout, a Stepper) was pickled; the
+    message says what to send instead. (Nodes refuse with a NodeTypeError.)"""
+
+
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:
     """The error for an op that failed on ``inputs`` at ``node``: a ShapeError when the
     inputs' shapes cannot fit the op, else an EvaluationError naming the node, the op and
     the input shapes. Raise it ``from exc``, so that the op's own failing line shows."""
     shapes = [shape_of(v) for v in inputs]
+    if isinstance(exc, ShapeError):  # the op's own check, which says what to do
+        return ShapeError(f"{node._describe()}: {exc}")
     try:
         node.op.infer_shape(shapes, node.attrs)
     except ShapeError as shape_exc:
@@ -138,7 +146,8 @@ def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError
     shown = ", ".join(map(str, shapes))
     error = EvaluationError(
         f"{node._describe()}: op {node.op.name!r} failed on inputs of "
-        f"shapes {shown}: {type(exc).__name__}: {exc}"
+        f"shapes {shown}: {type(exc).__name__}: {exc} (check the op's compute at these inputs: "
+        "its failing line is in the traceback)"
     )
     error.original = exc
     return error

@@ -26,7 +26,7 @@ class Executor:
         """``given``: nodes whose values every run supplies in the feed dict, as if they were
         Variables (what they depend on is not evaluated)."""
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
-        self._given = frozenset(given)
+        self._given = frozenset(as_node_list(given, "Executor: given") if given else ())
         with gc_paused():
             self._plan()
 
@@ -115,6 +115,8 @@ class Executor:
         if self._validated and self._checked_shapes is not None:
             if self._fed_shapes(values, feed) != self._checked_shapes:
                 self._validated = False  # other shapes: this run checks them
+        if not self._validated:
+            self._check_given(values, feed)
         k = -1
         try:
             if not self._validated:  # the first run keeps and checks every value
@@ -164,6 +166,20 @@ class Executor:
             self._checked_shapes = self._fed_shapes(values, feed)
         self._validated = True
 
+    def _check_given(self, values: list[Any], feed: Mapping[Node, Any]) -> None:
+        """Before a checking run: the seeds and tangents given as values (constants, eager
+        nodes), against the Variables fed, so that one of the wrong shape is named before it
+        meets an op it does not fit."""
+        order, slot = self._order, self._slot
+        for made, of, what in self._shape_checks:
+            if values[made] is None or what not in _GIVEN:
+                continue
+            k = slot.get(of)
+            if k is not None and values[k] is not None:
+                _check_derived(order[made], values[made], of, values[k], what)
+            elif k is None and of.op is VARIABLE and of in feed:
+                _check_derived(order[made], values[made], of, _feed_value(feed, of), what)
+
     def _fed_shapes(self, values: list[Any], feed: Mapping[Node, Any]) -> tuple:
         """The shapes of the values fed to this run (those of the plan, and those that its
         check read), by the plan's order of them."""
@@ -201,7 +217,7 @@ def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = Non
     """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
     ``feed`` (``feed_dict=`` is its old, deprecated name)."""
     feed = renamed("evaluate", old, feed_dict="feed").get("feed", feed)
-    values = Executor(nodes).run(feed or {})
+    values = Executor(as_node_list(nodes, "evaluate")).run(feed or {})
     return values[0] if isinstance(nodes, Node) else values
 
 
@@ -264,14 +280,20 @@ def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what
         )
 
 
+#: The derived values that a caller gives (checked before a run, where their values are known).
+_GIVEN = ("the seed of", "the tangent given for", "the tangent of")
+
+
 def _advice(what, shape) -> str:
     """What to do about a derived value of the wrong shape."""
     if what == "the seed of":
         return f"give a cotangent of shape {shape} (gradients(y, wrt, cotangent))"
     if what == "the tangent given for":
         return f"give a tangent of shape {shape}, or a number"
+    if what == "the tangent of":
+        return f"give a tangent of shape {shape}"
     if isinstance(what, str):
-        return "the seeds and tangents given must have the shapes of what they are given for"
+        return "check the cotangent given and the custom rules it went through"
     return f"the vjp of op {what.op.name!r} must give each input's adjoint the input's shape"
 
 

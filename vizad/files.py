@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .errors import ArgumentError, ArgumentTypeError, OutputError
 
-__all__ = ["check_output", "write_output"]
+__all__ = ["check_output", "write_output", "output_error"]
 
 #: What to do about the system's reasons for refusing a write.
 _ADVICE = {
@@ -59,9 +59,12 @@ def check_output(path, what: str) -> bool:
         )
     text = os.fspath(path)
     if not isinstance(text, str) or not text.strip():
-        raise ArgumentError(f"{what}: the file name is empty")
+        raise ArgumentError(f"{what}: the file name is empty; give a file name")
     if "\x00" in text:
-        raise ArgumentError(f"{what}: the file name {text!r:.80} contains a NUL character")
+        raise ArgumentError(
+            f"{what}: the file name {text!r:.80} contains a NUL character, which no file name "
+            "can hold; give a name without it"
+        )
     try:
         mode = os.stat(text).st_mode  # follows symbolic links
     except FileNotFoundError:
@@ -70,7 +73,10 @@ def check_output(path, what: str) -> bool:
             where = f"the directory {Path(text).parent}"
             if os.path.islink(text):
                 where = f"{text} is a symbolic link to {target}, and the directory {target.parent}"
-            raise ArgumentError(f"{what}: {where} does not exist") from None
+            raise ArgumentError(
+                f"{what}: {where} does not exist; make it first, or give a path in a "
+                "directory that exists"
+            ) from None
         return False
     except OSError as exc:
         if exc.errno == errno.ELOOP:
@@ -78,8 +84,11 @@ def check_output(path, what: str) -> bool:
                 f"{what}: {text} is a loop of symbolic links; give a file name"
             ) from None
         if exc.errno == errno.ENOTDIR:
-            raise ArgumentError(f"{what}: a part of {text} is a file, not a directory") from None
-        raise _output_error(what, text, exc) from exc
+            raise ArgumentError(
+                f"{what}: a part of {text} is a file, not a directory; give a path whose "
+                "directories exist"
+            ) from None
+        raise output_error(what, text, exc) from exc
     if stat.S_ISREG(mode):
         return False
     if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
@@ -106,7 +115,7 @@ def write_output(path, data: bytes | str, what: str) -> Path:
             with open(text, "wb") as file:
                 file.write(payload)
         except OSError as exc:
-            raise _output_error(what, text, exc) from exc
+            raise output_error(what, text, exc) from exc
         return Path(path)
     target = Path(os.path.realpath(text))
     try:
@@ -114,13 +123,13 @@ def write_output(path, data: bytes | str, what: str) -> Path:
     except FileNotFoundError:
         mode = 0o666 & ~_umask()  # as a plain open() would have made it
     except OSError as exc:
-        raise _output_error(what, text, exc) from exc
+        raise output_error(what, text, exc) from exc
     try:
         fd, temporary = tempfile.mkstemp(
             prefix=f".{target.name[:64]}.", suffix=".tmp", dir=target.parent
         )
     except OSError as exc:
-        raise _output_error(what, text, exc) from exc
+        raise output_error(what, text, exc) from exc
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(payload)
@@ -129,12 +138,14 @@ def write_output(path, data: bytes | str, what: str) -> Path:
     except BaseException as exc:
         Path(temporary).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise _output_error(what, text, exc) from exc
+            raise output_error(what, text, exc) from exc
         raise
     return Path(path)
 
 
-def _output_error(what: str, path: str, exc: OSError) -> OutputError:
+def output_error(what: str, path, exc: OSError) -> OutputError:
+    """The OutputError for a write at ``path`` that the system refused with ``exc``, saying
+    what to do."""
     reason = exc.strerror or str(exc)
     advice = _ADVICE.get(exc.errno, "write elsewhere")
     error = OutputError(f"{what}: cannot write {path}: {reason} ({advice})")

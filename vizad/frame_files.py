@@ -42,7 +42,10 @@ def export_frames(
     view = trace.view(view)
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
-        raise ArgumentError(f"export_frames: {directory} is a file, not a directory")
+        raise ArgumentError(
+            f"export_frames: {directory} is a file, not a directory; give a directory (made "
+            "if missing)"
+        )
     directory.mkdir(parents=True, exist_ok=True)
     n = len(trace.steps)
     if not n:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
-from .errors import ArgumentError, FeedError, GradcheckError, ShapeError
+from .errors import ArgumentError, ArgumentTypeError, FeedError, GradcheckError, ShapeError
 from .executor import Executor
 from .graph import as_node_list
 from .node import Node
@@ -52,6 +52,8 @@ __all__ = [
     "value_node",
     "default_tolerances",
     "not_finite",
+    "random_generator",
+    "check_eps",
 ]
 
 #: The first relative step, the number of times it is divided by 10, and float64's epsilon.
@@ -149,7 +151,8 @@ class _Objective:
         for w in wrt:
             if w.op is not VARIABLE:
                 raise FeedError(
-                    f"central differences perturb fed inputs: {w._describe()} is not a Variable"
+                    f"central differences perturb fed inputs: {w._describe()} is not a "
+                    "Variable; give the Variables fed in the feed dict"
                 )
             if w not in feed:
                 raise FeedError(f"Variable {w.name!r} is not in the feed dict")
@@ -214,6 +217,30 @@ def _finite(value: Any) -> bool:
         np.asarray(leaf).dtype.kind not in "fc" or bool(np.all(np.isfinite(leaf)))
         for leaf in leaves(value)
     )
+
+
+def check_eps(eps: Any, what: str) -> None:
+    """An ArgumentError naming ``what`` unless ``eps`` (a first relative step) is in (0, 1)."""
+    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and 0 < eps < 1):
+        raise ArgumentError(
+            f"{what}: eps (the first relative step) must be in (0, 1), such as 1e-3; got "
+            f"{eps!r:.40}"
+        )
+
+
+def random_generator(rng: Any, what: str) -> np.random.Generator:
+    """``rng`` (a random seed: a non-negative int, or a numpy Generator) as a Generator, or
+    an error naming ``what`` that says what to give."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
+        raise ArgumentTypeError(
+            f"{what}: rng (the random seed) must be an int such as 0, or a "
+            f"numpy.random.Generator; got {type(rng).__name__} {rng!r:.40}"
+        )
+    if rng < 0:
+        raise ArgumentError(f"{what}: rng (the random seed) must be 0 or more, got {rng}")
+    return np.random.default_rng(int(rng))
 
 
 def not_finite(values: Iterable[tuple[str, Any]]) -> list[str]:
@@ -333,24 +360,22 @@ def gradcheck(
     """
     rng = renamed("gradcheck", old, seed="rng").get("rng", rng)
     wrt = as_node_list(wrt, "gradcheck: wrt")
-    if not (isinstance(eps, (int, float)) and 0 < eps < 1):
-        raise ArgumentError(
-            f"gradcheck: eps (the first relative step) must be in (0, 1), got {eps!r}"
-        )
+    check_eps(eps, "gradcheck")
     for w in wrt:
         if w in feed and np.iscomplexobj(feed[w]):
             raise ArgumentError(
                 f"gradcheck: {w._short()} is complex; central differences here are for real "
                 "inputs (check the real and imaginary parts as two real inputs)"
             )
-    rng = np.random.default_rng(rng)
+    rng = random_generator(rng, "gradcheck")
     output = Executor([y]).run(feed)[0]
     if cotangent is None:
         cotangent = random_like(output, rng)
     elif shape_of(cotangent) != shape_of(output):
         raise ShapeError(
             f"gradcheck: the cotangent has shape {shape_of(cotangent)} but the output "
-            f"{y._short()} has shape {shape_of(output)}"
+            f"{y._short()} has shape {shape_of(output)}; give a cotangent of that shape (or "
+            "none: a random one)"
         )
     analytic = Executor(gradients(y, wrt, cotangent=value_node(cotangent))).run(feed)
     default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)

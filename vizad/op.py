@@ -318,7 +318,7 @@ def constant(value: Any, name: str | None = None) -> Node:
     else:
         array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
         if isinstance(array, tuple):
-            raise GraphError("constant: tuple values are built with vz.make_tuple")
+            raise GraphError("constant: a tuple value is not a constant; use vz.make_tuple")
         array = array.copy()
         array.setflags(write=False)
         attrs = {"value": array}
@@ -394,16 +394,19 @@ def tensor(
         name = printable(name)
     what = f"vz.tensor {name!r}" if name else "vz.tensor"
     if isinstance(value, Node):
-        raise NodeTypeError(f"{what}: the value is a Node already ({value._describe()})")
+        raise NodeTypeError(
+            f"{what}: the value is a Node already ({value._describe()}); use the node itself, "
+            "or its value (node.value)"
+        )
     array = _numeric_array(value, what, FeedError)
     if isinstance(array, tuple):
-        raise NodeTypeError(f"{what}: tuple values are built with vz.make_tuple of tensors")
+        raise NodeTypeError(f"{what}: a tuple value is not a tensor; use vz.make_tuple of tensors")
     try:
         array = np.array(array, dtype=dtype)  # a copy, as torch.tensor makes
     except (TypeError, ValueError) as exc:
         raise NodeTypeError(f"{what}: cannot convert the value to dtype {dtype!r}: {exc}") from None
     if array.dtype.kind not in "biufc":
-        raise NodeTypeError(f"{what}: dtype {array.dtype} is not numeric")
+        raise NodeTypeError(f"{what}: dtype {array.dtype} is not numeric; give numbers")
     if requires_grad and array.dtype.kind not in "fc":
         raise NodeTypeError(
             f"{what}: only floating-point values can require gradients, got dtype "

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .._renamed import renamed
 from ..errors import ArgumentTypeError
+from ..numerical import random_generator
 from .autodiff_style import AutodiffChecker
 from .checker import Checker
 from .micrograd_style import MicrogradChecker
@@ -60,6 +59,6 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0, **old:
             "realize_cached_data, or _prev/_op/data/_backward)"
         )
     checker = style(y, feed)
-    problems, rules = checker.check(y, wrt, np.random.default_rng(rng))
+    problems, rules = checker.check(y, wrt, random_generator(rng, "diagnose"))
     graph = (y, wrt, feed) if checker.steppable else None
     return Diagnosis(checker.style, problems, rules, checker.notes, graph)

@@ -83,7 +83,10 @@ class TupleGet(Op):
 
     def compute(self, t, index):
         if not isinstance(t, tuple):
-            raise ShapeError(f"tuple_get reads a tuple value, got an array of shape {np.shape(t)}")
+            raise ShapeError(
+                f"tuple_get reads a tuple value, got an array of shape {np.shape(t)}: use it on "
+                "the values of vz.make_tuple or of ops that give tuples"
+            )
         return t[index]
 
     def infer_shape(self, shapes, attrs):
@@ -91,7 +94,10 @@ class TupleGet(Op):
         if s is None:
             return None
         if not isinstance(s, TupleShape):
-            raise ShapeError(f"tuple_get reads a tuple value, got a value of shape {s}")
+            raise ShapeError(
+                f"tuple_get reads a tuple value, got a value of shape {s}: use it on the values "
+                "of vz.make_tuple or of ops that give tuples"
+            )
         if not -len(s) <= attrs["index"] < len(s):
             raise ShapeError(f"index {attrs['index']} is out of range for a tuple of {len(s)}")
         return s[attrs["index"]]

@@ -16,8 +16,8 @@ from collections.abc import Sequence, Mapping
 
 import graphviz
 
-from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError
-from ..files import check_output, write_output
+from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError, VizadError
+from ..files import check_output, output_error, write_output
 from ..text import escape, format_number, printable
 from .palette import (
     FONT,
@@ -80,6 +80,11 @@ class Drawing(graphviz.Digraph):
             return super().render(*args, **kwargs)
         except graphviz.ExecutableNotFound:
             raise GraphvizNotFoundError() from None
+        except OSError as exc:  # saving the DOT source, as graphviz does, was refused
+            if isinstance(exc, VizadError):
+                raise
+            where = exc.filename or kwargs.get("outfile") or (args[0] if args else self.filename)
+            raise output_error("render", where, exc) from exc
         finally:
             del self._call_timeout
 

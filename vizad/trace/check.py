@@ -19,8 +19,10 @@ from ..numerical import (
     central_derivative,
     default_tolerances,
     gradcheck,
+    check_eps,
     not_finite,
     numerical_gradient,
+    random_generator,
     value_node,
 )
 from ..node import Node
@@ -40,6 +42,8 @@ _ENTRYWISE = 64
 def check_trace(
     trace, eps: float, rtol: float | None, atol: float | None, seed: int
 ) -> list[CheckFailure]:
+    check_eps(eps, "check")
+    random_generator(seed, "check")
     failures = []
     for step in trace.steps:
         node = step.node
@@ -135,7 +139,7 @@ def check_op(
     differences, or that raises (error NaN, detail naming the exception): a rule that fails
     is reported, never propagated, so that a walkthrough's other steps keep working. With
     ``indices``, each tuple ends with the input the vjp is worst at (or None)."""
-    rng = np.random.default_rng(seed)
+    rng = random_generator(seed, "check")
     xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
     args = [_variables(value, f"input{k}", xs) for k, value in enumerate(inputs)]
     point = [

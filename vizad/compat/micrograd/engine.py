@@ -72,6 +72,10 @@ class Value(EagerNode):
 
     @data.setter
     def data(self, value) -> None:
+        if isinstance(value, Node) or not isinstance(value, numbers.Real):
+            raise NodeTypeError(
+                f"Value.data must be a number, got {type(value).__name__} {value!r:.60}"
+            )
         self._value = np.asarray(value)
 
     @property

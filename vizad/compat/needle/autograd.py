@@ -132,7 +132,7 @@ class Tensor(EagerNode):
                     f"needle Tensor: cannot make an array of {array!r:.60}: {exc}"
                 ) from None
         if data.dtype.kind not in "biufc":
-            raise NodeTypeError(f"needle Tensor: dtype {data.dtype} is not numeric")
+            raise NodeTypeError(f"needle Tensor: dtype {data.dtype} is not numeric; give numbers")
         return leaf(data, None, bool(requires_grad), cls)
 
     def __init__(self, array=None, *, device=None, dtype=None, requires_grad=True, **kwargs):
@@ -173,6 +173,11 @@ class Tensor(EagerNode):
 
     @cached_data.setter
     def cached_data(self, value) -> None:
+        if not isinstance(value, numpy.ndarray) or value.dtype.kind not in "biufc":
+            raise NodeTypeError(
+                f"needle Tensor.cached_data must be a numeric numpy array, got "
+                f"{type(value).__name__} {value!r:.60}; set Tensor.data to a Tensor instead"
+            )
         self._value = value
 
     def realize_cached_data(self):
@@ -192,7 +197,10 @@ class Tensor(EagerNode):
                 f"needle Tensor.data: expected a Tensor, got {type(value).__name__}"
             )
         if value.dtype != self.dtype:
-            raise NodeTypeError(f"needle Tensor.data: dtype {value.dtype} != {self.dtype}")
+            raise NodeTypeError(
+                f"needle Tensor.data: dtype {value.dtype} != {self.dtype}; give a Tensor of "
+                f"dtype {self.dtype}"
+            )
         self._value = value.realize_cached_data()
 
     @property
