@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint fuzz bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -30,6 +30,12 @@ lint: setup-test
 N ?= 5000
 fuzz: setup-test
 	cd tests && ../$(PY) differential.py $(N)
+
+## make adversarial: the adversarial suite (tests/adversarial/, also run by make test): hostile
+## inputs by category, each a right result or a clear VizadError; prints the counts by category
+## (recorded in docs/adversarial.md) and every failure
+adversarial: setup-test graphviz
+	$(PY) tests/adversarial/run.py
 
 ## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
 bench: setup-test graphviz

@@ -144,9 +144,13 @@ def run_cli(*args, cwd=None):
 @pytest.mark.parametrize(
     "output, message",
     [
-        ("", "-o: the file name is empty"),
+        ("", "-o: the file name is empty; give a file name"),
         (".", "-o: . is a directory; give a file name such as ./walkthrough.html"),
-        ("missing/page.html", "-o: the directory missing does not exist"),
+        (
+            "missing/page.html",
+            "-o: the directory missing does not exist; make it first, or give "
+            "a path in a directory that exists",
+        ),
     ],
 )
 def test_bad_outputs_are_one_line_with_status_2(tmp_path, output, message):
@@ -173,7 +177,7 @@ def test_output_to_stdout(tmp_path):
 
 
 def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsys):
-    import vizad.export as export
+    import vizad.files as files
 
     target = tmp_path / "page.html"
     target.write_text("the previous page")
@@ -193,7 +197,7 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsy
         def write(self, text):
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(export.os, "fdopen", FullDisk)
+    monkeypatch.setattr(files.os, "fdopen", FullDisk)
     x, y = vz.Variable("x"), vz.Variable("y")
     with pytest.raises(OSError, match="No space left"):
         vz.export_html(vz.trace_reverse(x * y, [x, y], {x: 1.0, y: 2.0}), target)
@@ -201,4 +205,7 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsy
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # no temporary file left
     code = main(["walkthrough", "x*y", "--at", "x=1", "y=2", "-o", str(target)])
     assert code == 2 and target.read_text() == "the previous page"
-    assert capsys.readouterr().err == f"error: cannot write {target}: No space left on device\n"
+    assert capsys.readouterr().err == (
+        f"error: -o: cannot write {target}: No space left on device "
+        "(free some space or write elsewhere)\n"
+    )

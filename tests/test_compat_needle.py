@@ -234,7 +234,9 @@ def test_init_and_fields(ndl):
     assert y.inputs[0].inputs[0] is x and isinstance(y.op, ndl.ops.MulScalar) and y.op.scalar == 3
     assert x.is_leaf() and not y.is_leaf()
     d = y.detach()
-    assert d.is_leaf() and not d.requires_grad and d.numpy() is y.numpy()
+    assert d.is_leaf() and not d.requires_grad
+    assert d.realize_cached_data() is y.realize_cached_data()  # the data is shared, not copied
+    assert not d.numpy().flags.writeable  # and read-only through numpy()
     x.data = ndl.Tensor([[5.0, 6.0]])
     np.testing.assert_array_equal(x.numpy(), [[5.0, 6.0]])
     # results that need no gradient are detached constants, as needle's make_from_op makes them

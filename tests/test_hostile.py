@@ -84,7 +84,7 @@ def test_a_python_tuple_fed_to_a_variable_is_an_array():
 @pytest.mark.parametrize(
     "build, value, dtype",
     [
-        (lambda x: x**3, np.int8(10), "int8"),
+        (lambda x: x**3, np.int8(5), "int8"),
         (lambda x: -x, np.uint8(3), "uint8"),
         (lambda x: x * x, True, "bool"),
     ],
@@ -106,9 +106,7 @@ def test_integers_beyond_64_bits_are_refused():
     x = vz.Variable("x")
     with pytest.raises(vz.errors.GraphError, match=r"constant 100000000000… \(401 digits\)"):
         x * 10**400
-    with pytest.raises(
-        vz.errors.EvaluationError, match="2 \\*\\* 63 does not fit in a 64-bit integer"
-    ):
+    with pytest.raises(vz.errors.EvaluationError, match="2 \\*\\* 63 does not fit in int64"):
         vz.evaluate(vz.constant(2) ** 63)
     assert vz.evaluate(vz.constant(2) ** 62) == 2**62
     assert vz.evaluate(vz.constant(2.0) ** 63) == 2.0**63
@@ -155,7 +153,7 @@ def test_shapes_that_are_not_integers(build, message):
 def test_tuple_get_of_an_array_and_masked_feeds():
     t = vz.Variable("t")
     with pytest.raises(
-        vz.errors.ShapeError, match="tuple_get reads a tuple value, got a value of shape \\(3,\\)"
+        vz.errors.ShapeError, match="tuple_get reads a tuple value, got an array of shape \\(3,\\)"
     ):
         vz.evaluate(vz.tuple_get(t, 0), {t: np.ones(3)})
     x = vz.Variable("x")
@@ -344,10 +342,11 @@ class _ReturnsNone(vz.Op):
     [
         # a seed of shape (3,) for a scalar output
         (lambda x: vz.gradients(vz.sin(x), [x], cotangent=np.ones(3))[0], 1.0,
-         r"the adjoint of x, has shape \(3,\) but x has shape \(\)"),
+         r"the seed of sin\(x\), has shape \(3,\) but sin\(x\) has shape \(\): give a "
+         r"cotangent of shape \(\)"),
         # (2, 1) for a (2,) output
         (lambda x: vz.gradients(vz.sin(x), [x], cotangent=np.ones((2, 1)))[0], np.ones(2),
-         r"has shape \(2, 2\) but x has shape \(2,\)"),
+         r"the seed of sin\(x\), has shape \(2, 1\) but sin\(x\) has shape \(2,\)"),
         # a jvp tangent of the wrong shape
         (lambda x: vz.jvp(vz.sin(x), {x: np.ones(1)}), np.ones(3),
          r"the tangent given for x, has shape \(1,\) but x has shape \(3,\)"),

@@ -20,6 +20,7 @@ from .errors import ArgumentError, ExpressionError, VizadError
 from .expr import parse_expression
 from .export import page_html
 from .grading import grade
+from .files import check_output, write_output
 
 __all__ = ["main"]
 
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "grade":
         return _grade(args)
-    from . import export_frames, export_html, trace_forward, trace_reverse
+    from . import export_frames, trace_forward, trace_reverse
 
     try:
         output = _output(args.output) if args.command == "walkthrough" else None
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         if output is None:  # -o -: the page on standard output
             sys.stdout.write(page_html(trace, view=args.view, title=title))
             return 0
-        path = export_html(trace, output, view=args.view, title=title)
+        path = write_output(output, page_html(trace, view=args.view, title=title), "-o")
     except ExpressionError as exc:  # the expression, with a caret under the problem
         sys.stderr.write(f"error: {exc}\n")
         return 2
@@ -154,16 +155,8 @@ def _output(text: str) -> Path | None:
     """The file ``-o`` names (None for standard output), checked before any work."""
     if text == "-":
         return None
-    if not text.strip():
-        raise ArgumentError("-o: the file name is empty")
-    path = Path(text)
-    if path.is_dir():
-        raise ArgumentError(
-            f"-o: {text} is a directory; give a file name such as {text}/walkthrough.html"
-        )
-    if not path.parent.is_dir():
-        raise ArgumentError(f"-o: the directory {path.parent} does not exist")
-    return path
+    check_output(text, "-o")
+    return Path(text)
 
 
 def _one_line(message: str) -> str:

@@ -29,7 +29,7 @@ import numpy as np
 
 from .errors import NodeTypeError, evaluation_error
 from .node import Node
-from .tree import as_array, shape_of
+from .tree import as_array, read_only, shape_of
 
 __all__ = ["EagerNode", "LazyGrad"]
 
@@ -86,20 +86,52 @@ class EagerNode(Node):
     # -- values ------------------------------------------------------------------------------
     @property
     def value(self) -> Any:
-        """The value computed when the node was built (a numpy array, or a tuple of them)."""
-        return as_array(self._value)
+        """The value computed when the node was built (a numpy array, or a tuple of them),
+        read-only: the graph, its gradients and its traces hold it (``.copy()`` it to change
+        it; a write raises instead of changing them behind their back)."""
+        return read_only(as_array(self._value))
 
     def numpy(self) -> Any:
-        """The value as a numpy array (as ``value``)."""
-        return as_array(self._value)
+        """The value as a numpy array (as ``value``, read-only)."""
+        return read_only(as_array(self._value))
 
     def item(self) -> Any:
         """The value of a one-element node as a Python number."""
+        return self._one("item()")
+
+    # -- Python's numbers, len() and comparisons read the value, as PyTorch's tensors do -----
+    def __float__(self) -> float:
+        return float(self._one("float()"))
+
+    def __int__(self) -> int:
+        return int(self._one("int()"))
+
+    def __len__(self) -> int:
+        value = as_array(self._value)
+        if not isinstance(value, tuple) and value.ndim == 0:
+            raise NodeTypeError(
+                f"{self._describe()}: len() of a scalar, which has no length; use .item()"
+            )
+        return len(value)
+
+    def __lt__(self, other):
+        return self.value < _compared(other)
+
+    def __le__(self, other):
+        return self.value <= _compared(other)
+
+    def __gt__(self, other):
+        return self.value > _compared(other)
+
+    def __ge__(self, other):
+        return self.value >= _compared(other)
+
+    def _one(self, what: str):
         value = as_array(self._value)
         if isinstance(value, tuple) or value.size != 1:
             raise NodeTypeError(
-                f"{self._describe()}: item() needs a one-element value, "
-                f"got shape {shape_of(self._value)}"
+                f"{self._describe()}: {what} needs a one-element value, got shape "
+                f"{shape_of(self._value)} (index it first, or use .value)"
             )
         return value.item()
 
@@ -185,3 +217,14 @@ class LazyGrad(EagerNode):
 
     def __repr__(self) -> str:  # shown without building the adjoint node
         return f"<gradient = {self._shown()}>"
+
+
+def _compared(other: Any) -> Any:
+    """What an eager node's value is compared with: another eager node's value, or a number
+    or array (a comparison gives numpy booleans, as PyTorch gives a bool tensor; it is not
+    differentiable, and makes no node)."""
+    if isinstance(other, EagerNode):
+        return other.value
+    if isinstance(other, Node):
+        other._no_value("x < …")
+    return other

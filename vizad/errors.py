@@ -4,7 +4,7 @@ Every error names what it is about (the node, the op, the shapes) so that a lear
 find the problem in their own graph, not deep inside numpy. Every error vizad raises on purpose
 is a :class:`VizadError`, so ``except vz.VizadError`` catches them all; each also derives from
 exactly one builtin exception, the one a Python user would expect (ValueError, TypeError,
-LookupError, RuntimeError, AssertionError, NotImplementedError).
+LookupError, RuntimeError, AssertionError, NotImplementedError, OSError).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ __all__ = [
     "BridgeError",
     "GradeError",
     "MissingNameError",
+    "OutputError",
+    "NotPicklableError",
 ]
 
 
@@ -145,11 +147,24 @@ class MissingNameError(VizadError, AttributeError):
     the message says where it was looked for."""
 
 
+class OutputError(VizadError, OSError):
+    """A file could not be written (permissions, a full disk); the message names the path and
+    says what to do. Paths that vizad refuses to write (a directory, a disk) are an
+    ArgumentError before any work."""
+
+
+class NotPicklableError(VizadError, TypeError):
+    """An object that holds a graph or a live widget (a Layout, a Stepper) was pickled; the
+    message says what to send instead. (Nodes refuse with a NodeTypeError.)"""
+
+
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:
     """The error for an op that failed on ``inputs`` at ``node``: a ShapeError when the
     inputs' shapes cannot fit the op, else an EvaluationError naming the node, the op and
     the input shapes. Raise it ``from exc``, so that the op's own failing line shows."""
     shapes = [shape_of(v) for v in inputs]
+    if isinstance(exc, ShapeError):  # the op's own check, which says what to do
+        return ShapeError(f"{node._describe()}: {exc}")
     try:
         node.op.infer_shape(shapes, node.attrs)
     except ShapeError as shape_exc:
@@ -159,7 +174,8 @@ def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError
     shown = ", ".join(map(str, shapes))
     error = EvaluationError(
         f"{node._describe()}: op {node.op.name!r} failed on inputs of "
-        f"shapes {shown}: {type(exc).__name__}: {exc}"
+        f"shapes {shown}: {type(exc).__name__}: {exc} (check the op's compute at these inputs: "
+        "its failing line is in the traceback)"
     )
     error.original = exc
     return error

@@ -12,8 +12,8 @@ from ._renamed import renamed
 from .errors import EvaluationError, FeedError, ShapeError, evaluation_error
 from .graph import _topo_sort, as_node_list
 from .node import Node, _numeric_array
-from .op import CONSTANT, VARIABLE, constant_value
-from .tree import TupleShape, as_array, leaves, shape_of
+from .op import CONSTANT, VARIABLE, constant_value, tuples_refused
+from .tree import TupleShape, as_array, leaves, read_only, shape_of
 
 __all__ = ["Executor", "evaluate", "check_floating"]
 
@@ -26,7 +26,7 @@ class Executor:
         """``given``: nodes whose values every run supplies in the feed dict, as if they were
         Variables (what they depend on is not evaluated)."""
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
-        self._given = frozenset(given)
+        self._given = frozenset(as_node_list(given, "Executor: given") if given else ())
         with gc_paused():
             self._plan()
 
@@ -38,14 +38,16 @@ class Executor:
         self._initial: list[Any] = [None] * len(order)
         self._variables: list[tuple[int, Node]] = []
         initial, variables, given = self._initial, self._variables, self._given
+        # eager nodes computed from a given node are computed again from the value given
+        downstream = _downstream(order, given) if given else ()
         steps = []
         append = steps.append
         for k, node in enumerate(order):  # hot: slots read directly
             op = node._operation
             if op is CONSTANT:
                 initial[k] = constant_value(node)
-            elif node.__class__ is not Node and node not in given:
-                initial[k] = node._value  # an eager node: computed when built
+            elif node.__class__ is not Node and node not in given and node not in downstream:
+                initial[k] = read_only(node._value)  # an eager node: computed when built
             elif op is VARIABLE or node in given:
                 variables.append((k, node))
             else:
@@ -66,17 +68,31 @@ class Executor:
             for k, node in self._variables
             if node.op is VARIABLE and node in differentiated
         ]
-        # checked on the first run only: each adjoint or tangent in the plan has the shape of
-        # the value it is the adjoint or tangent of (a seed, a tangent or a custom rule of the
-        # wrong shape would otherwise broadcast silently)
+        # checked on the first run, and again whenever the shapes fed change: each adjoint or
+        # tangent in the plan has the shape of the value it is the adjoint or tangent of (a
+        # seed, a tangent or a custom rule of the wrong shape would otherwise broadcast
+        # silently), that value computed for the check where the plan does not need it
         position = slot.get
         self._shape_checks = [
-            (m, o, what)
+            (m, of, what)
             for r in records.values()
             for made, of, what in _derived_pairs(r)
-            if (m := position(made)) is not None and (o := position(of)) is not None
+            if (m := position(made)) is not None
+        ]
+        # vizad's ops that take arrays, reading a value whose shape is unknown until run time
+        # (a custom op's, a given node's), must not be given a tuple: numpy would stack it
+        self._tuple_checks = [
+            node
+            for node in order
+            if node._operation._arrays_only
+            and any(
+                x._shape is None and (x in given or not x._operation._builtin) for x in node._inputs
+            )
         ]
         self._validated = False
+        #: The shapes fed at the last check; another run with other shapes checks again.
+        self._checked_shapes: tuple | None = None
+        self._outside_variables: list[Node] = []
 
     def run(self, feed: Mapping[Node, Any] | None = None, **old: Any) -> list[Any]:
         """The values of the nodes (numpy arrays; tuples of arrays for tuple values) at
@@ -96,6 +112,11 @@ class Executor:
             check_floating(node, values[k])
         if len(feed) > len(self._variables):
             self._check_feed_keys(feed)
+        if self._validated and self._checked_shapes is not None:
+            if self._fed_shapes(values, feed) != self._checked_shapes:
+                self._validated = False  # other shapes: this run checks them
+        if not self._validated:
+            self._check_given(values, feed)
         k = -1
         try:
             if not self._validated:  # the first run keeps and checks every value
@@ -120,16 +141,52 @@ class Executor:
             node = self._order[k]
             raise evaluation_error(node, [values[self._slot[i]] for i in node.inputs], exc) from exc
         if not self._validated:
-            self._validate(values)
+            self._validate(values, feed)
         return values
 
-    def _validate(self, values: list[Any]) -> None:
-        """The first run's check that derived values have the shapes of what they are
-        derived from."""
-        order = self._order
+    def _validate(self, values: list[Any], feed: Mapping[Node, Any]) -> None:
+        """The first run's check (and that of a run with other shapes) that derived values
+        have the shapes of what they are derived from, and that no elementwise op was given
+        a tuple value."""
+        order, slot = self._order, self._slot
+        for node in self._tuple_checks:
+            for x in node._inputs:
+                if isinstance(values[slot[x]], tuple):
+                    raise ShapeError(
+                        f"{node._describe()}: its input {x._short()} has a tuple value: "
+                        f"{tuples_refused(node.op.name)}"
+                    )
+        outside = [of for _, of, _ in self._shape_checks if of not in slot]
+        known = _counterparts(outside, order, values, feed) if outside else {}
+        self._outside_variables = [n for n in known if n not in slot and n.op is VARIABLE]
         for made, of, what in self._shape_checks:
-            _check_derived(order[made], values[made], order[of], values[of], what)
+            target = values[slot[of]] if of in slot else known[of]
+            _check_derived(order[made], values[made], of, target, what)
+        if self._shape_checks or self._tuple_checks:
+            self._checked_shapes = self._fed_shapes(values, feed)
         self._validated = True
+
+    def _check_given(self, values: list[Any], feed: Mapping[Node, Any]) -> None:
+        """Before a checking run: the seeds and tangents given as values (constants, eager
+        nodes), against the Variables fed, so that one of the wrong shape is named before it
+        meets an op it does not fit."""
+        order, slot = self._order, self._slot
+        for made, of, what in self._shape_checks:
+            if values[made] is None or what not in _GIVEN:
+                continue
+            k = slot.get(of)
+            if k is not None and values[k] is not None:
+                _check_derived(order[made], values[made], of, values[k], what)
+            elif k is None and of.op is VARIABLE and of in feed:
+                _check_derived(order[made], values[made], of, _feed_value(feed, of), what)
+
+    def _fed_shapes(self, values: list[Any], feed: Mapping[Node, Any]) -> tuple:
+        """The shapes of the values fed to this run (those of the plan, and those that its
+        check read), by the plan's order of them."""
+        shapes = [shape_of(values[k]) for k, _ in self._variables]
+        for node in self._outside_variables:
+            shapes.append(shape_of(feed[node]) if node in feed else None)
+        return tuple(shapes)
 
     def _check_feed_keys(self, feed: Mapping[Node, Any]) -> None:
         """Refuse values for constants and computed nodes of this plan (they would be
@@ -160,7 +217,7 @@ def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = Non
     """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
     ``feed`` (``feed_dict=`` is its old, deprecated name)."""
     feed = renamed("evaluate", old, feed_dict="feed").get("feed", feed)
-    values = Executor(nodes).run(feed or {})
+    values = Executor(as_node_list(nodes, "evaluate")).run(feed or {})
     return values[0] if isinstance(nodes, Node) else values
 
 
@@ -219,8 +276,54 @@ def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what
     if got != want:
         raise ShapeError(
             f"{node._describe()}, {_what(what)} {target._short()}, has shape {got} but "
-            f"{target._short()} has shape {want}"
+            f"{target._short()} has shape {want}: {_advice(what, want)}"
         )
+
+
+#: The derived values that a caller gives (checked before a run, where their values are known).
+_GIVEN = ("the seed of", "the tangent given for", "the tangent of")
+
+
+def _advice(what, shape) -> str:
+    """What to do about a derived value of the wrong shape."""
+    if what == "the seed of":
+        return f"give a cotangent of shape {shape} (gradients(y, wrt, cotangent))"
+    if what == "the tangent given for":
+        return f"give a tangent of shape {shape}, or a number"
+    if what == "the tangent of":
+        return f"give a tangent of shape {shape}"
+    if isinstance(what, str):
+        return "check the cotangent given and the custom rules it went through"
+    return f"the vjp of op {what.op.name!r} must give each input's adjoint the input's shape"
+
+
+def _downstream(order: list[Node], given: frozenset) -> set[Node]:
+    """The nodes of ``order`` (a topological order) computed from a node of ``given``."""
+    found: set[Node] = set()
+    for node in order:
+        for x in node._inputs:
+            if x in given or x in found:
+                found.add(node)
+                break
+    return found
+
+
+def _counterparts(
+    nodes: list[Node], order: list[Node], values: list[Any], feed: Mapping[Node, Any]
+) -> dict[Node, Any]:
+    """The values of ``nodes``, which a plan's shape check compares with but the plan does
+    not compute (the output a seed is given for, a Variable a tangent is given for),
+    computed from the plan's values and the feed."""
+    known = dict(zip(order, values))
+    try:
+        evaluate_into(nodes, known, feed)
+    except FeedError as exc:
+        shown = ", ".join(n._short() for n in nodes[:3])
+        raise FeedError(
+            f"{exc}; it is needed to check that the seeds and tangents of this plan have "
+            f"the shapes of what they are given for ({shown})"
+        ) from None
+    return known
 
 
 def _with_releases(steps: list, keep: set[int]) -> list:
@@ -293,7 +396,7 @@ def check_floating(node: Node, value: Any) -> None:
         kind = np.asarray(leaf).dtype.kind
         if kind not in "fc":
             raise FeedError(
-                f"Variable {node.name!r} is differentiated but was fed "
+                f"Variable {node._short()!r} is differentiated but was fed "
                 f"{np.asarray(leaf).dtype} values: gradients need floating-point inputs "
                 "(as in PyTorch and JAX; an integer adjoint would wrap around); feed "
                 "np.asarray(value, dtype=float)"
@@ -317,10 +420,10 @@ def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
             f"the feed dict must map Variable nodes to values, got {type(feed).__name__}"
         ) from None
     if node.op is not VARIABLE:
-        return value  # a given intermediate value, computed by an earlier evaluation
+        return read_only(value)  # a given intermediate value, computed by an earlier evaluation
     if isinstance(value, tuple) and not isinstance(node.attrs["shape"], TupleShape):
         value = list(value)  # a sequence of numbers is an array, not a tuple value
-    value = _numeric_array(value, f"feed value of Variable {node.name!r}")
+    value = read_only(_numeric_array(value, f"feed value of Variable {node.name!r}"))
     declared = node.attrs["shape"]
     if declared is not None and np.shape(value) != declared:
         raise FeedError(

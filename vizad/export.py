@@ -4,12 +4,11 @@ network. For course websites and slides."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from .assets import graphviz_module, style
 from .errors import ArgumentError, ArgumentTypeError
+from .files import check_output, write_output
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
@@ -49,32 +48,19 @@ def export_html(
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
     ``dot`` program the page carries Graphviz compiled to WebAssembly (~0.8 MB) and lays the
-    views out when it opens. The file is written whole or not at all (a temporary file in the
-    same directory, then renamed). ``quiz=True`` (the default for a quiz Stepper) makes the
+    views out when it opens. A regular file is written whole or not at all (a temporary file
+    in the same directory, then renamed); a symbolic link is followed, a FIFO or a character
+    device written to directly, a directory or a disk refused (see :mod:`vizad.files`).
+    ``quiz=True`` (the default for a quiz Stepper) makes the
     page a quiz: each step's result is typed before it shows, and the page's data is encoded
     so that the answers are not in its source as text (good enough for class, not for an
     exam: the page itself can decode them). ``check`` marks the steps whose rule fails
     ``trace.check()`` in red, as the stepper does; by default, like ``vz.Stepper``, a trace
     of at most 400 steps is checked (checking is most of the time of exporting a large one; a
     Stepper's page shows what the Stepper checked)."""
+    check_output(path, "export_html")  # before the work: a path that cannot be written
     page = page_html(target, title=title, view=view, quiz=quiz, check=check)
-    path = Path(path)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(page)
-        os.chmod(temporary, 0o666 & ~_umask())  # as a plain open() would have made it
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    return write_output(path, page, "export_html")
 
 
 def page_html(

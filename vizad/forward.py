@@ -11,7 +11,7 @@ import weakref
 from typing import Any
 from collections.abc import Mapping
 
-from .errors import GraphError, NodeTypeError
+from .errors import GraphError, NodeTypeError, ShapeError
 from .extension import AdjointRole, alive, extending
 from .graph import ranked_order
 from .node import Node, static_shape
@@ -180,8 +180,10 @@ def _jvp(node: Node, tangents: list, all_partials: dict) -> Node | None:
 
 
 def _seed_node(node: Node, value: Any) -> Node:
-    """The tangent of a seeded input as a node; a value is broadcast to the input's shape
-    unless it provably has it (a node given as tangent is used as it is)."""
+    """The tangent of a seeded input as a node: a number (or a 0-d array) is broadcast to the
+    input's shape; an array must have the input's shape, checked here when both shapes are
+    known and by the plan's first run otherwise (a node given as tangent is used as it is,
+    and checked by the plan)."""
     if isinstance(value, Node):
         return value
     if type(value) in (float, int):
@@ -189,6 +191,13 @@ def _seed_node(node: Node, value: Any) -> Node:
         return ones_like(node) if value == 1 else mul(value, ones_like(node))
     t = as_node(value, f"jvp: tangent of {node._short()}")
     ts, ns = static_shape(t), static_shape(node)
-    if ts is not None and ts == ns:
+    if ts == ns:
         return t
-    return broadcast_to(t, reduce_target(node))
+    if ts == ():
+        return broadcast_to(t, reduce_target(node))
+    if ns is not None:
+        raise ShapeError(
+            f"jvp: the tangent given for {node._short()} has shape {ts} but "
+            f"{node._short()} has shape {ns}; give a tangent of shape {ns}, or a number"
+        )
+    return t

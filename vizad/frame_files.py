@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import ArgumentError
+from .files import check_output, write_output
 from .render import draw
 from .render.dot import run_dot_format
 from .text import latex_to_text
@@ -31,7 +32,9 @@ def export_frames(
     in step order), each the ``view`` with that step highlighted and, with ``caption``, the
     step's derivation line under the title. Steps share one layout (Graphviz places the boxes
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
-    scale); SVG and PDF are vector pictures. Returns the paths, in step order."""
+    scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
+    (whole or not at all; links followed; FIFOs and devices written to, never replaced).
+    Returns the paths, in step order."""
     if format not in FRAME_FORMATS:
         raise ArgumentError(f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}")
     if not isinstance(scale, (int, float)) or not 0.1 <= scale <= 10:
@@ -39,20 +42,24 @@ def export_frames(
     view = trace.view(view)
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
-        raise ArgumentError(f"export_frames: {directory} is a file, not a directory")
+        raise ArgumentError(
+            f"export_frames: {directory} is a file, not a directory; give a directory (made "
+            "if missing)"
+        )
     directory.mkdir(parents=True, exist_ok=True)
     n = len(trace.steps)
     if not n:
         raise ArgumentError("export_frames: this trace has no steps")
     width = len(str(n))
+    names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
+    for path in names:  # before the work: a frame's path that cannot be written
+        check_output(path, "export_frames")
     paths = []
-    for k in range(1, n + 1):
+    for k, path in enumerate(names, 1):
         line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
         drawing = draw(trace, view, step=k, caption=line)
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
         data = run_dot_format(drawing.source, format, timeout)
-        path = directory / f"step-{k:0{width}d}.{format}"
-        path.write_bytes(data)
-        paths.append(path)
+        paths.append(write_output(path, data, "export_frames"))
     return paths

@@ -29,6 +29,11 @@ def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node
     adopted = adopt(nodes)
     if isinstance(adopted, Node):
         return [adopted]
+    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
+        raise NodeTypeError(
+            f"{what}: expected a Node or a list of Nodes (such as [x1, x2]), got "
+            f"{type(nodes).__name__} {nodes!r:.60}"
+        )
     items = list(nodes)
     for k, item in enumerate(items):
         if item.__class__ is LazyGrad:  # a gradient: the adjoint node it stands for
@@ -39,7 +44,8 @@ def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node
                 items[k] = adopted
                 continue
             raise NodeTypeError(
-                f"{what}: item {k} is a {type(item).__name__} ({item!r:.60}), not a Node"
+                f"{what}: item {k} is a {type(item).__name__} ({item!r:.60}), not a Node; give "
+                "the nodes themselves (the objects vz.Variable and the ops return), not names"
             )
     return items
 
@@ -135,7 +141,10 @@ def _depth_first(outputs: list[Node], stop: Container[Node]) -> list[Node]:
                 if seen:
                     continue
                 if seen is False:
-                    raise GraphError(f"the graph has a cycle through {inp._describe()}")
+                    raise GraphError(
+                        f"the graph has a cycle through {inp._describe()}: a node was changed "
+                        "after it was built; rebuild the graph with ops"
+                    )
                 state[inp] = False
                 stack.append((inp, iter(() if inp in stop else inp.inputs)))
                 break

@@ -156,6 +156,32 @@ class Node:
     def __bool__(self):
         return True
 
+    # A symbolic node has no value until a feed gives its Variables theirs: Python's numbers
+    # and comparisons of one say so (eager nodes, which carry values, define them).
+    def _no_value(self, what: str):
+        raise NodeTypeError(
+            f"{what} of {self._describe()}: a symbolic node has no value until it is "
+            f"evaluated; use the value, e.g. {what.replace('x', 'vz.evaluate(node, feed)')}"
+        )
+
+    def __float__(self):
+        self._no_value("float(x)")
+
+    def __int__(self):
+        self._no_value("int(x)")
+
+    def __lt__(self, other):
+        self._no_value("x < …")
+
+    def __le__(self, other):
+        self._no_value("x <= …")
+
+    def __gt__(self, other):
+        self._no_value("x > …")
+
+    def __ge__(self, other):
+        self._no_value("x >= …")
+
     # A node never changes: a copy is the node itself (a copy with a new id would be a
     # different Variable that no feed dict names).
     def __copy__(self):
@@ -215,8 +241,13 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
         raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}")
     if allow_unknown and result.count(-1) == 1:
         return result
+    if allow_unknown and result.count(-1) > 1:
+        raise ShapeError(f"{what}: shape {result} has more than one -1: one dimension at most "
+                         "may be left for the others to fix")  # fmt: skip
     if any(d < 0 for d in result):
-        raise ShapeError(f"{what}: shape {result} has a negative dimension")
+        raise ShapeError(
+            f"{what}: shape {result} has a negative dimension; give dimensions of 0 or more"
+        )
     return result
 
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
-from .errors import ArgumentError, FeedError, GradcheckError, ShapeError
+from .errors import ArgumentError, ArgumentTypeError, FeedError, GradcheckError, ShapeError
 from .executor import Executor
 from .graph import as_node_list
 from .node import Node
@@ -56,6 +56,9 @@ __all__ = [
     "central_derivative",
     "value_node",
     "default_tolerances",
+    "not_finite",
+    "random_generator",
+    "check_eps",
 ]
 
 #: The first relative step, the number of times it is divided by 10, and float64's epsilon.
@@ -85,8 +88,9 @@ def default_tolerances(*values: Any) -> tuple[float, float]:
 @dataclass(frozen=True)
 class NumericDerivative:
     """g'(0) by central differences: the estimate, an estimate of its error, and whether g is
-    differentiable at 0 ("ok"), has a kink there ("kink"), or could not be resolved to a stable
-    value at any step ("unresolved")."""
+    differentiable at 0 ("ok"), has a kink there ("kink"), could not be resolved to a stable
+    value at any step ("unresolved"), or is NaN or infinite at every step ("not finite": a
+    check cannot pass there)."""
 
     value: float
     error: float
@@ -125,8 +129,8 @@ def central_derivative(
             truncation + rounding <= 0.1 * (atol + rtol * abs(estimate)) or truncation <= rounding
         ):
             return NumericDerivative(estimate, truncation + rounding)
-    if not levels:
-        return NumericDerivative(math.nan, math.inf, "unresolved")
+    if not levels:  # no step gave finite values: nothing to compare with
+        return NumericDerivative(math.nan, math.inf, "not finite")
     if len(levels) >= 2 and levels[-1][3] and levels[-2][3]:
         return NumericDerivative(levels[-1][0], levels[-1][1] + levels[-1][2], "kink")
     estimate, truncation, rounding, _ = min(
@@ -154,7 +158,8 @@ class _Objective:
         for w in wrt:
             if w.op is not VARIABLE:
                 raise FeedError(
-                    f"central differences perturb fed inputs: {w._describe()} is not a Variable"
+                    f"central differences perturb fed inputs: {w._describe()} is not a "
+                    "Variable; give the Variables fed in the feed dict"
                 )
             if w not in feed:
                 raise FeedError(f"Variable {w.name!r} is not in the feed dict")
@@ -244,6 +249,58 @@ def central_vjp(
     return _entry_by_entry(_Objective(fn, xs, cotangent), eps)
 
 
+def _finite(value: Any) -> bool:
+    """Whether every entry of every leaf of ``value`` is finite (integers always are)."""
+    return all(
+        np.asarray(leaf).dtype.kind not in "fc" or bool(np.all(np.isfinite(leaf)))
+        for leaf in leaves(value)
+    )
+
+
+def check_eps(eps: Any, what: str) -> None:
+    """An ArgumentError naming ``what`` unless ``eps`` (a first relative step) is in (0, 1)."""
+    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and 0 < eps < 1):
+        raise ArgumentError(
+            f"{what}: eps (the first relative step) must be in (0, 1), such as 1e-3; got "
+            f"{eps!r:.40}"
+        )
+
+
+def random_generator(rng: Any, what: str) -> np.random.Generator:
+    """``rng`` (a random seed: a non-negative int, or a numpy Generator) as a Generator, or
+    an error naming ``what`` that says what to give."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
+        raise ArgumentTypeError(
+            f"{what}: rng (the random seed) must be an int such as 0, or a "
+            f"numpy.random.Generator; got {type(rng).__name__} {rng!r:.40}"
+        )
+    if rng < 0:
+        raise ArgumentError(f"{what}: rng (the random seed) must be 0 or more, got {rng}")
+    return np.random.default_rng(int(rng))
+
+
+def not_finite(values: Iterable[tuple[str, Any]]) -> list[str]:
+    """For each (words, value) pair whose value holds NaN or infinite entries, a sentence
+    naming the first of them ("'x' is fed nan at [0] (1 of 3 entries NaN or infinite)"): the
+    reasons a gradient check cannot compare anything there."""
+    reasons = []
+    for what, value in values:
+        for k, leaf in enumerate(leaves(value)):
+            array = np.asarray(leaf)
+            if array.dtype.kind not in "fc" or np.all(np.isfinite(array)):
+                continue
+            bad = np.argwhere(~np.isfinite(array))
+            index = tuple(int(i) for i in bad[0])
+            part = f" (element {k} of the tuple)" if isinstance(value, tuple) else ""
+            reasons.append(
+                f"{what} {float(np.real(array[index]))} at {list(index)}{part} ({len(bad)} of "
+                f"{array.size} entries NaN or infinite)"
+            )
+    return reasons
+
+
 def _entry_by_entry(f: _Objective, eps: float) -> NumericVJP:
     """The gradient of f, one central derivative per entry of its inputs."""
     result = [np.zeros_like(p) for p in f.point]
@@ -284,11 +341,18 @@ class GradcheckReport:
     #: The cotangent w of f = ⟨w, y⟩ (random unless one was given).
     cotangent: Any = None
     #: Entries where y is not differentiable (a kink) or the differences did not settle:
-    #: (input, index, "kink" or "unresolved"); reported, not failed.
+    #: (input, index, "kink" or "unresolved"); reported, not failed. Entries whose central
+    #: differences are NaN or infinite at every step ("not finite") fail.
     not_checked: tuple[tuple[Node, tuple, str], ...] = ()
+    #: Why the gradient cannot be checked at this point: NaN or infinite values in the inputs,
+    #: the output or the gradient (each a sentence). Not empty means not ok, as in PyTorch's
+    #: gradcheck: a NaN compares as agreeing with nothing.
+    not_finite: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         lines = [f"gradcheck {'passed' if self.ok else 'FAILED'} ({self.tolerance})"]
+        for reason in self.not_finite:
+            lines.append(f"  cannot check here: {reason}")
         for node, error in self.errors:
             lines.append(f"  {str(node):<12} max abs error {error:.3g}")
         for d in self.directions:
@@ -297,13 +361,16 @@ class GradcheckReport:
                 f"error {d.error:.3g}"
             )
         for node, index, why in self.not_checked:
-            what = (
-                "not differentiable here (a kink)"
-                if why == "kink"
-                else "central differences did not settle"
-            )
-            lines.append(f"  {str(node)}{list(index)}: {what}; not checked")
+            what = _NOT_CHECKED[why]
+            lines.append(f"  {str(node)}{list(index)}: {what}")
         return "\n".join(lines)
+
+
+_NOT_CHECKED = {
+    "kink": "not differentiable here (a kink); not checked",
+    "unresolved": "central differences did not settle; not checked",
+    "not finite": "central differences are NaN or infinite; cannot check here (a failure)",
+}
 
 
 def gradcheck(
@@ -335,29 +402,46 @@ def gradcheck(
     """
     rng = renamed("gradcheck", old, seed="rng").get("rng", rng)
     wrt = as_node_list(wrt, "gradcheck: wrt")
-    if not (isinstance(eps, (int, float)) and 0 < eps < 1):
-        raise ArgumentError(
-            f"gradcheck: eps (the first relative step) must be in (0, 1), got {eps!r}"
-        )
+    check_eps(eps, "gradcheck")
     for w in wrt:
         if w in feed and np.iscomplexobj(feed[w]):
             raise ArgumentError(
                 f"gradcheck: {w._short()} is complex; central differences here are for real "
                 "inputs (check the real and imaginary parts as two real inputs)"
             )
-    rng = np.random.default_rng(rng)
+    rng = random_generator(rng, "gradcheck")
     output = Executor([y]).run(feed)[0]
     if cotangent is None:
         cotangent = random_like(output, rng)
     elif shape_of(cotangent) != shape_of(output):
         raise ShapeError(
             f"gradcheck: the cotangent has shape {shape_of(cotangent)} but the output "
-            f"{y._short()} has shape {shape_of(output)}"
+            f"{y._short()} has shape {shape_of(output)}; give a cotangent of that shape (or "
+            "none: a random one)"
         )
     analytic = Executor(gradients(y, wrt, cotangent=value_node(cotangent))).run(feed)
     default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
+    tolerance = f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}"
+    reasons = not_finite(
+        [(f"{w._short()!r} is fed", feed.get(w)) for w in wrt]
+        + [(f"the output {y._short()} is", output)]
+        + [(f"the reverse-mode gradient of {w._short()!r} is", g) for w, g in zip(wrt, analytic)]
+    )
+    if reasons:  # NaN agrees with nothing: no comparison can pass here
+        worst = next((w for w, g in zip(wrt, analytic) if not _finite(g)), None)
+        errors = tuple((w, math.nan) for w in wrt)
+        report = GradcheckReport(
+            False, worst, math.nan, errors, (), tolerance, cotangent, (), tuple(reasons)
+        )
+        if raise_on_failure:
+            raise GradcheckError(
+                f"gradients cannot be checked here: {'; '.join(reasons)}; check them at a "
+                f"point where every value is finite\n{report}",
+                report,
+            )
+        return report
     analytic = [np.asarray(g, dtype=np.float64) for g in analytic]
     f = _Objective.of_graph(y, wrt, feed, cotangent)
     ok = True
@@ -383,6 +467,7 @@ def gradcheck(
                 abs(exact - numeric.value)
                 <= atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
             )
+        ok &= numeric.status != "not finite"
 
     errors, skipped = [], []
     if coordinates:
@@ -394,23 +479,24 @@ def gradcheck(
             )
             if numeric.status != "ok":
                 skipped.append((wrt[k], index, numeric.status))
+                ok &= numeric.status != "not finite"
+                if numeric.status == "not finite":
+                    worst[k] = math.nan
                 continue
             value, noise = numeric.value / scale, numeric.error / scale
             error = abs(float(analytic[k][index]) - value)
-            worst[k] = max(worst[k], error)
+            if not math.isnan(worst[k]):
+                worst[k] = max(worst[k], error)
             ok &= error <= atol * (1 + largest[k]) + rtol * abs(value) + 3 * noise
         errors = list(zip(wrt, worst))
-    worst_input = max(errors, key=lambda e: e[1], default=(None, 0.0))
-    report = GradcheckReport(
-        bool(ok),
-        worst_input[0],
-        worst_input[1],
-        tuple(errors),
-        tuple(checks),
-        f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}",
-        cotangent,
-        tuple(skipped),
+    # NaN (differences that were never finite) counts as the worst
+    worst_input = max(
+        errors, key=lambda e: math.inf if math.isnan(e[1]) else e[1], default=(None, 0.0)
     )
+    report = GradcheckReport(
+        bool(ok), worst_input[0], worst_input[1], tuple(errors), tuple(checks), tolerance,
+        cotangent, tuple(skipped),
+    )  # fmt: skip
     if not ok and raise_on_failure:
         where = (
             f"worst input {str(worst_input[0])!r} with max abs error {worst_input[1]:.3g}"

@@ -28,7 +28,7 @@ from .eager import EagerNode, LazyGrad
 from .errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .node import Node, Shape, _as_shape, _numeric_array
 from .text import printable
-from .tree import shape_of
+from .tree import TupleShape, shape_of
 
 __all__ = [
     "Op",
@@ -83,6 +83,10 @@ class Op:
 
     #: vizad's own ops (defined in vizad.ops): their rules need no checking.
     _builtin: bool = False
+    #: vizad's own ops that pass tuple values through (identity, add_n, make_tuple …); every
+    #: other built-in op takes arrays only, and refuses a tuple value (numpy would stack it).
+    _takes_tuples: bool = False
+    _arrays_only: bool = False
     #: True for the constant op alone: an op on constants only is computed at once.
     _folds: bool = False
 
@@ -91,6 +95,7 @@ class Op:
         if not cls.__dict__.get("name"):
             cls.name = cls.__name__.lower()
         cls._builtin = cls.__module__ == __name__ or cls.__module__.startswith("vizad.ops.")
+        cls._arrays_only = cls._builtin and not cls._takes_tuples
 
     # -- building nodes ------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
@@ -110,8 +115,13 @@ class Op:
             name = printable(name)
         if self.arity is not None and len(inputs) != self.arity:
             raise GraphError(f"op {self.name!r} takes {self.arity} input(s), got {len(inputs)}")
+        shapes = [n._shape for n in inputs]  # hot: slot read
         try:
-            shape = self.infer_shape([n._shape for n in inputs], attrs)  # hot: slot read
+            if self._arrays_only:
+                for s in shapes:
+                    if s.__class__ is TupleShape:
+                        raise tuples_refused(self.name)
+            shape = self.infer_shape(shapes, attrs)
         except ShapeError as exc:
             args = ", ".join(n._short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
@@ -172,6 +182,14 @@ class Op:
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
+
+
+def tuples_refused(name: str) -> ShapeError:
+    """The error for a tuple value given to built-in op ``name``, which takes arrays."""
+    return ShapeError(
+        f"{name} takes arrays, not tuple values (read an element with vz.tuple_get; add "
+        "tuple values with vz.ops.add_n)"
+    )
 
 
 def latex_product(left: str, right: str) -> str:
@@ -304,7 +322,7 @@ def constant(value: Any, name: str | None = None) -> Node:
     else:
         array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
         if isinstance(array, tuple):
-            raise GraphError("constant: tuple values are built with vz.make_tuple")
+            raise GraphError("constant: a tuple value is not a constant; use vz.make_tuple")
         array = array.copy()
         array.setflags(write=False)
         attrs = {"value": array}
@@ -380,16 +398,19 @@ def tensor(
         name = printable(name)
     what = f"vz.tensor {name!r}" if name else "vz.tensor"
     if isinstance(value, Node):
-        raise NodeTypeError(f"{what}: the value is a Node already ({value._describe()})")
+        raise NodeTypeError(
+            f"{what}: the value is a Node already ({value._describe()}); use the node itself, "
+            "or its value (node.value)"
+        )
     array = _numeric_array(value, what, FeedError)
     if isinstance(array, tuple):
-        raise NodeTypeError(f"{what}: tuple values are built with vz.make_tuple of tensors")
+        raise NodeTypeError(f"{what}: a tuple value is not a tensor; use vz.make_tuple of tensors")
     try:
         array = np.array(array, dtype=dtype)  # a copy, as torch.tensor makes
     except (TypeError, ValueError) as exc:
         raise NodeTypeError(f"{what}: cannot convert the value to dtype {dtype!r}: {exc}") from None
     if array.dtype.kind not in "biufc":
-        raise NodeTypeError(f"{what}: dtype {array.dtype} is not numeric")
+        raise NodeTypeError(f"{what}: dtype {array.dtype} is not numeric; give numbers")
     if requires_grad and array.dtype.kind not in "fc":
         raise NodeTypeError(
             f"{what}: only floating-point values can require gradients, got dtype "

@@ -291,7 +291,8 @@ def _seed(y: Node, seed: Any) -> Node:
     s, t = static_shape(node), static_shape(y)
     if shapes_conflict(s, t):
         raise ShapeError(
-            f"gradients: the seed has shape {s} but the output {y._describe()} has shape {t}"
+            f"gradients: the seed has shape {s} but the output {y._describe()} has shape {t}; "
+            f"give a cotangent of shape {t}"
         )
     return node
 
@@ -319,7 +320,8 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
     if len(grads) != len(node.inputs):
         raise GraphError(
             f"vjp of op {op.name!r} at {node._describe()} returned {len(grads)} "
-            f"adjoint(s) for {len(node.inputs)} input(s)"
+            f"adjoint(s) for {len(node.inputs)} input(s); it must return one adjoint (or None) "
+            "per input"
         )
     for k, (inp, g) in enumerate(zip(node.inputs, grads)):
         if g is None:

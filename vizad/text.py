@@ -39,14 +39,20 @@ SMALL_TENSOR = 12
 
 #: Characters that XML (so Graphviz's HTML labels and SVG) cannot carry: C0 controls other
 #: than tab, newline and carriage return; U+FFFE and U+FFFF; lone surrogates (which cannot
-#: even be encoded as UTF-8).
-_UNPRINTABLE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
+#: even be encoded as UTF-8). And the bidirectional controls (U+061C, U+200E, U+200F,
+#: U+202A-U+202E, U+2066-U+2069), which every view could carry but which would reorder what a
+#: person reads: "x\u202egnp.exe" shows as "xexe.png". All are written as visible escapes.
+_UNPRINTABLE_CHARS = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
+    "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+)
 _UNPRINTABLE = re.compile(f"[{_UNPRINTABLE_CHARS}]")
 
 
 def printable(text: str) -> str:
-    """``text`` with the characters that XML, DOT and UTF-8 cannot carry written as visible
-    escapes (``a\\x00b`` for a NUL), so that any name can be drawn and shown."""
+    """``text`` with the characters that XML, DOT and UTF-8 cannot carry, and the
+    bidirectional controls, written as visible escapes (``a\\x00b`` for a NUL,
+    ``x\\u202egnp.exe``), so that any name can be drawn and shown as it is."""
     if not _UNPRINTABLE.search(text):
         return text
     return _UNPRINTABLE.sub(

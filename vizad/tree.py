@@ -31,6 +31,7 @@ __all__ = [
     "merge_shapes",
     "as_array",
     "Unrecorded",
+    "read_only",
 ]
 
 
@@ -172,3 +173,16 @@ def as_array(value: Any) -> Any:
     """numpy arrays leaf by leaf (Python numbers and numpy scalars become 0-d arrays; an
     Unrecorded value stays as it is)."""
     return tree_map(lambda v: v if v.__class__ is Unrecorded else np.asarray(v), value)
+
+
+def read_only(value: Any) -> Any:
+    """``value`` with every array leaf read-only: a writable array as a read-only view of it
+    (numpy's ``writeable`` flag; the array itself is not changed, and no data is copied),
+    numbers as they are. Values that vizad stores or hands out are read-only, so that a
+    write into one raises instead of changing a trace or a graph behind its back."""
+    if isinstance(value, tuple):
+        return tuple(read_only(v) for v in value)
+    if value.__class__ is np.ndarray and value.flags.writeable:
+        value = value.view()
+        value.flags.writeable = False
+    return value

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._renamed import renamed
 from ..errors import ArgumentTypeError
+from ..numerical import random_generator
 from .autodiff_style import AutodiffChecker
 from .checker import Checker
 from .micrograd_style import MicrogradChecker
@@ -61,5 +62,5 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0, **old:
         )
     checker = style(y, feed)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # said in the report
-        problems, rules = checker.check(y, wrt, np.random.default_rng(rng))
+        problems, rules = checker.check(y, wrt, random_generator(rng, "diagnose"))
     return Diagnosis(checker.style, problems, rules, checker.notes, (y, wrt, feed))

@@ -120,6 +120,7 @@ class Identity(ElementwiseOp):
     """The value itself: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ when ∂vⱼ/∂vᵢ = 1."""
 
     arity, symbol = 1, "id"
+    _takes_tuples = True  # the partial adjoint of a tuple value passes through
 
     def compute(self, a):
         return a
@@ -148,11 +149,14 @@ class Power(ElementwiseOp):
         if kind in "biu":
             if p < 0:
                 return np.power(a, float(p))
-            # integer powers wrap around silently past 64 bits: refuse before they do
+            # integer powers wrap around silently past the integer type's range: refuse first
+            dtype = np.result_type(np.asarray(a).dtype, p)
+            info = np.iinfo(dtype)
             largest = float(np.max(np.abs(np.asarray(a, dtype=np.float64)), initial=0.0))
-            if largest > 1 and p * math.log2(largest) >= 63:
+            if largest > 1 and p * math.log2(largest) >= info.bits - (info.min < 0):
                 raise OverflowError(
-                    f"{largest:g} ** {p} does not fit in a 64-bit integer; use a float base"
+                    f"{largest:g} ** {p} does not fit in {dtype} (at most {info.max}); use a "
+                    "float base, or a wider integer type"
                 )
         return a**p
 
@@ -187,6 +191,7 @@ class AddN(ElementwiseOp):
 
     name, symbol = "add_n", "+"
     broadcasting = False
+    _takes_tuples = True
 
     def compute(self, *values):
         total = values[0]
@@ -237,7 +242,15 @@ def power(a, p) -> Node:
         )
     if not isinstance(p, numbers.Real):
         raise NodeTypeError(f"power: the exponent must be a number, got {type(p).__name__} {p!r}")
-    p = int(p) if float(p).is_integer() and not isinstance(p, bool) else float(p)
+    try:
+        as_float = float(p)
+    except OverflowError:
+        digits = len(str(abs(int(p))))
+        raise GraphError(
+            f"power: the exponent ({digits} digits) is too large for a float; exponents are "
+            "numbers below 1.8e308 (write the power of a smaller number)"
+        ) from None
+    p = int(p) if as_float.is_integer() and not isinstance(p, bool) else as_float
     return _POWER(a, p=p)
 
 

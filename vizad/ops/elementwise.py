@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import GraphError, RuleNotDefinedError, ShapeError
 from ..node import Node, static_shape
-from ..op import Op
+from ..op import Op, tuples_refused
 from ..tree import TupleShape
 
 __all__ = [
@@ -111,10 +111,7 @@ class ElementwiseOp(Op):
             else:
                 return first
         if any(isinstance(s, TupleShape) for s in shapes):
-            raise ShapeError(
-                f"{self.name} takes arrays, not tuple values (add tuple values "
-                "with vz.add_n; read an element with vz.tuple_get)"
-            )
+            raise tuples_refused(self.name)
         return broadcast_shapes(*shapes)
 
 

@@ -20,6 +20,7 @@ __all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get"]
 
 class _Like(Op):
     arity = 1
+    _takes_tuples = True
     fill: int
 
     def compute(self, a):
@@ -54,6 +55,7 @@ class MakeTuple(Op):
     """A tuple value made of its inputs' values."""
 
     name, symbol = "make_tuple", "tuple"
+    _takes_tuples = True
 
     def compute(self, *values):
         return values
@@ -77,10 +79,14 @@ class TupleGet(Op):
     """Element ``index`` of a tuple value."""
 
     name, arity = "tuple_get", 1
+    _takes_tuples = True
 
     def compute(self, t, index):
         if not isinstance(t, tuple):
-            raise ShapeError(f"tuple_get reads a tuple value, got an array of shape {np.shape(t)}")
+            raise ShapeError(
+                f"tuple_get reads a tuple value, got an array of shape {np.shape(t)}: use it on "
+                "the values of vz.make_tuple or of ops that give tuples"
+            )
         return t[index]
 
     def infer_shape(self, shapes, attrs):
@@ -88,7 +94,10 @@ class TupleGet(Op):
         if s is None:
             return None
         if not isinstance(s, TupleShape):
-            raise ShapeError(f"tuple_get reads a tuple value, got a value of shape {s}")
+            raise ShapeError(
+                f"tuple_get reads a tuple value, got a value of shape {s}: use it on the values "
+                "of vz.make_tuple or of ops that give tuples"
+            )
         if not -len(s) <= attrs["index"] < len(s):
             raise ShapeError(f"index {attrs['index']} is out of range for a tuple of {len(s)}")
         return s[attrs["index"]]

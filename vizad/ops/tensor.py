@@ -36,14 +36,18 @@ def _axes(axis, what: str):
     """``axis`` (None, an int or a sequence of ints) as None or a tuple of ints."""
     if axis is None:
         return None
-    if isinstance(axis, (int, np.integer)):
+
+    def integral(a) -> bool:
+        return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
+
+    if integral(axis):
         return (int(axis),)
-    try:
+    if isinstance(axis, (tuple, list)) and all(map(integral, axis)):
         return tuple(int(a) for a in axis)
-    except TypeError:
-        raise ShapeError(
-            f"{what}: axis must be None, an int or a tuple of ints, got {axis!r}"
-        ) from None
+    raise ShapeError(
+        f"{what}: axis must be None, an int or a tuple of ints (axis=0, axis=(0, 1)), got "
+        f"{type(axis).__name__} {axis!r:.40}"
+    )
 
 
 def _normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
@@ -53,7 +57,10 @@ def _normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
     out = []
     for a in axes:
         if not -ndim <= a < ndim:
-            raise ShapeError(f"{what}: axis {a} is out of range for shape {tuple(shape)}")
+            raise ShapeError(
+                f"{what}: axis {a} is out of range for shape {tuple(shape)}; give an axis from "
+                f"{-ndim} to {ndim - 1}"
+            )
         out.append(a % ndim)
     if len(set(out)) != len(out):
         raise ShapeError(f"{what}: repeated axis in {axes}")
@@ -168,7 +175,10 @@ class Reshape(_TargetShapeOp):
             or (-1 in target and (known == 0 or size % known))
             or (-1 not in target and known != size)
         ):
-            raise ShapeError(f"cannot reshape shape {shapes[0]} (size {size}) to {target}")
+            raise ShapeError(
+                f"cannot reshape shape {shapes[0]} (size {size}) to {target}; give a shape of "
+                "the same size (one dimension may be -1)"
+            )
         return tuple(size // known if d == -1 else d for d in target)
 
     def vjp(self, node, adjoint):
@@ -205,7 +215,15 @@ class MatMul(Op):
 
     name, arity, symbol = "matmul", 2, "@"
 
-    def compute(self, a, b, trans_a=False, trans_b=False):
+    def compute(self, a, b, trans_a=False, trans_b=False, operand=None):
+        if operand is not None and np.ndim((a, b)[operand]) < 2:
+            raise ShapeError(
+                "this adjoint of a matmul was built, its operands' shapes unknown, by the rule "
+                "for operands of 2 or more dimensions, and an operand has shape "
+                f"{np.shape((a, b)[operand])} at run time: "
+                "reverse mode needs the shape of a 1-D matmul operand while it builds the "
+                'adjoint graph; declare it (vz.Variable("v", shape=(3,)))'
+            )
         return np.matmul(_swap_last(a) if trans_a else a, _swap_last(b) if trans_b else b)
 
     def infer_shape(self, shapes, attrs):
@@ -226,7 +244,8 @@ class MatMul(Op):
             raise ShapeError(
                 f"shapes {sa}{'ᵀ' if ta and len(sa) > 1 else ''} and "
                 f"{sb}{'ᵀ' if tb and len(sb) > 1 else ''} do not matmul "
-                f"(inner dimensions {a2[-1]} and {b2[-2]})"
+                f"(inner dimensions {a2[-1]} and {b2[-2]}): the left operand's last dimension "
+                "must equal the right one's second to last (trans_a, trans_b swap them)"
             )
         try:
             batch = broadcast_shapes(a2[:-2], b2[:-2])
@@ -240,25 +259,32 @@ class MatMul(Op):
         a, b = node.inputs
         ta, tb = node.attrs["trans_a"], node.attrs["trans_b"]
         sa, sb = static_shape(a), static_shape(b)
-        if sa is None or sb is None:
+        if sa is None and sb is None:
             # dimensions unknown while building: the rule for operands of 2 or more
-            # dimensions, reduced at run time to each operand's shape (broadcast batches)
-            ga, gb = _matmul_adjoints(a, b, adjoint, ta, tb)
+            # dimensions (which its matmuls check at run time), reduced at run time to each
+            # operand's shape (broadcast batches)
+            ga, gb = _matmul_adjoints(a, b, adjoint, ta, tb, checked=True)
             return [sum_to_shape(ga, a), sum_to_shape(gb, b)]
-        va, vb = len(sa) == 1, len(sb) == 1
-        # a 1-D operand is a row (left) or a column (right) of a matrix, as in numpy
+        va, vb = sa is not None and len(sa) == 1, sb is not None and len(sb) == 1
+        # a 1-D operand is a row (left) or a column (right) of a matrix, as in numpy; an
+        # operand of unknown shape has 2 or more dimensions (checked at run time)
         a2 = expand_dims(a, 0) if va else a
         b2 = expand_dims(b, -1) if vb else b
         lost = (-2,) * va + (-1,) * vb
         c2 = expand_dims(adjoint, lost) if lost else adjoint
-        ga, gb = _matmul_adjoints(a2, b2, c2, ta and not va, tb and not vb)
-        sa2 = (1,) + tuple(sa) if va else tuple(sa)
-        sb2 = tuple(sb) + (1,) if vb else tuple(sb)
-        batch = broadcast_shapes(sa2[:-2], sb2[:-2])
-        if sa2[:-2] != batch:
-            ga = sum_to_shape(ga, sa2)
-        if sb2[:-2] != batch:
-            gb = sum_to_shape(gb, sb2)
+        checked = sa is None or sb is None
+        ga, gb = _matmul_adjoints(a2, b2, c2, ta and not va, tb and not vb, checked=checked)
+        sa2 = None if sa is None else (1,) + tuple(sa) if va else tuple(sa)
+        sb2 = None if sb is None else tuple(sb) + (1,) if vb else tuple(sb)
+        if checked:  # one shape unknown: reduce each batch at run time or to the known shape
+            ga = sum_to_shape(ga, a if sa2 is None else sa2)
+            gb = sum_to_shape(gb, b if sb2 is None else sb2)
+        else:
+            batch = broadcast_shapes(sa2[:-2], sb2[:-2])
+            if sa2[:-2] != batch:
+                ga = sum_to_shape(ga, sa2)
+            if sb2[:-2] != batch:
+                gb = sum_to_shape(gb, sb2)
         return [reshape(ga, sa) if va else ga, reshape(gb, sb) if vb else gb]
 
     def jvp(self, node, tangents):
@@ -297,18 +323,27 @@ def _swapped(shape: tuple, flag) -> tuple:
     return shape[:-2] + (shape[-1], shape[-2]) if flag and len(shape) >= 2 else tuple(shape)
 
 
-def _matmul_adjoints(a: Node, b: Node, adjoint: Node, ta: bool, tb: bool):
+def _matmul_adjoints(a: Node, b: Node, adjoint: Node, ta: bool, tb: bool, checked=False):
     """Ā and B̄ of C = op(A) op(B) for operands of 2 or more dimensions (batch dimensions as
-    in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed."""
+    in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed.
+    With ``checked``, each matmul refuses at run time a 1-D forward operand (A or B), for
+    which its rule is wrong (the other operand's adjoint is then an outer product)."""
+
+    def mm(x, y, trans_a=False, trans_b=False):
+        if not checked:
+            return _MATMUL(x, y, trans_a=trans_a, trans_b=trans_b)
+        operand = 1 if x is adjoint else 0
+        return _MATMUL(x, y, trans_a=trans_a, trans_b=trans_b, operand=operand)
+
     if not ta and not tb:  # C = A B
-        return matmul(adjoint, b, trans_b=True), matmul(a, adjoint, trans_a=True)
+        return mm(adjoint, b, trans_b=True), mm(a, adjoint, trans_a=True)
     if ta and not tb:  # C = Aᵀ B
-        return matmul(b, adjoint, trans_b=True), matmul(a, adjoint)
+        return mm(b, adjoint, trans_b=True), mm(a, adjoint)
     if not ta and tb:  # C = A Bᵀ
-        return matmul(adjoint, b), matmul(adjoint, a, trans_a=True)
+        return mm(adjoint, b), mm(adjoint, a, trans_a=True)
     return (
-        matmul(b, adjoint, trans_a=True, trans_b=True),  # C = Aᵀ Bᵀ
-        matmul(adjoint, a, trans_a=True, trans_b=True),
+        mm(b, adjoint, trans_a=True, trans_b=True),  # C = Aᵀ Bᵀ
+        mm(adjoint, a, trans_a=True, trans_b=True),
     )
 
 
@@ -330,7 +365,10 @@ class Transpose(Op):
         if sorted(a % len(s) if -len(s) <= a < len(s) else -99 for a in axes) != list(
             range(len(s))
         ):
-            raise ShapeError(f"axes {axes} are not a permutation of the axes of shape {s}")
+            raise ShapeError(
+                f"axes {axes} are not a permutation of the axes of shape {s}; give each axis "
+                "once, such as (1, 0)"
+            )
         return tuple(s[a] for a in axes)
 
     def vjp(self, node, adjoint):
@@ -486,7 +524,10 @@ def transpose(a, axes=None) -> Node:
     if axes is not None:
         n = len(axes)
         if any(not -n <= k < n for k in axes) or len({k % n for k in axes}) != n:
-            raise ShapeError(f"transpose: axes {axes} are not a permutation of {n} axes")
+            raise ShapeError(
+                f"transpose: axes {axes} are not a permutation of {n} axes; give each axis once, "
+                "such as (1, 0)"
+            )
         axes = tuple(k % n for k in axes)
     return _TRANSPOSE(a, axes=axes)
 

@@ -16,7 +16,8 @@ from collections.abc import Sequence, Mapping
 
 import graphviz
 
-from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError
+from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError, VizadError
+from ..files import check_output, output_error, write_output
 from ..text import escape, format_number, printable
 from .palette import (
     FONT,
@@ -47,23 +48,75 @@ __all__ = [
 CELL = 7
 
 
+#: Seconds the dot program may take to lay out a drawing shown in a notebook, piped or
+#: rendered to a file.
+DISPLAY_TIMEOUT = 30.0
+
+_SIZE = re.compile(r'(<svg\b[^>]*?)\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
+
+
 class Drawing(graphviz.Digraph):
     """A ``graphviz.Digraph`` of a vizad scene: display it in Jupyter, or ``.render()`` it to
-    SVG, PNG or PDF for slides."""
+    SVG, PNG or PDF for slides. ``pipe`` and ``render`` take graphviz's arguments and a
+    ``timeout`` (default :attr:`timeout` seconds) after which they stop ``dot`` with a
+    RenderError, like every layout vizad runs; ``render`` writes its file as
+    :mod:`vizad.files` says (links followed, FIFOs and devices written to, never replaced)."""
 
     _vizad_summary = ""
+    #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
+    timeout: float = DISPLAY_TIMEOUT
+    _call_timeout: float | None = None
 
-    def pipe(self, *args, **kwargs):
-        try:
-            return super().pipe(*args, **kwargs)
-        except graphviz.ExecutableNotFound:
-            raise GraphvizNotFoundError() from None
+    def pipe(self, format=None, renderer=None, formatter=None, neato_no_op=None, quiet=False, **kw):
+        """graphviz's ``pipe`` (the output as bytes, or text with ``encoding=``), bounded by
+        ``timeout=`` seconds."""
+        encoding = kw.pop("encoding", None)
+        data = self._run(format, renderer, formatter, neato_no_op, **kw)
+        return data if encoding is None else data.decode(encoding)
 
-    def render(self, *args, **kwargs):
+    def render(self, *args, timeout: float | None = None, **kwargs):
+        self._call_timeout = timeout
         try:
             return super().render(*args, **kwargs)
         except graphviz.ExecutableNotFound:
             raise GraphvizNotFoundError() from None
+        except OSError as exc:  # saving the DOT source, as graphviz does, was refused
+            if isinstance(exc, VizadError):
+                raise
+            where = exc.filename or kwargs.get("outfile") or (args[0] if args else self.filename)
+            raise output_error("render", where, exc) from exc
+        finally:
+            del self._call_timeout
+
+    @property
+    def _render(self):  # graphviz's hook for the step that runs dot on the saved source
+        return self._render_bounded
+
+    def _render_bounded(self, engine, format, filepath, **options) -> str:
+        """graphviz's render step (dot on the saved source, into ``outfile`` or the source's
+        name with the format's suffix), bounded in time, written by vizad's writer."""
+        renderer, formatter = options.get("renderer"), options.get("formatter")
+        outfile = options.get("outfile")
+        if outfile is None:
+            suffix = ".".join(p for p in (formatter, renderer, format) if p)
+            outfile = f"{os.fspath(filepath)}.{suffix}"
+        if options.get("raise_if_result_exists") and os.path.exists(outfile):
+            raise graphviz.FileExistsError(f"output file exists: {os.fspath(outfile)!r}")
+        check_output(outfile, "render")
+        no_op, timeout = options.get("neato_no_op"), self._call_timeout
+        data = self._run(format, renderer, formatter, no_op, engine=engine, timeout=timeout)
+        return os.fspath(write_output(outfile, data, "render"))
+
+    def _run(self, format, renderer, formatter, neato_no_op, engine=None, timeout=None) -> bytes:
+        """The output of ``dot`` on this drawing's source, bounded by ``timeout`` seconds."""
+        format = format or self.format
+        kind = ":".join(p for p in (format, renderer or self.renderer, formatter) if p)
+        args = [f"-K{engine or self.engine}", f"-T{kind}"]
+        if neato_no_op:
+            args.append(f"-n{int(neato_no_op)}")
+        timeout = self.timeout if timeout is None else timeout
+        source = self.source.encode(self.encoding or "utf-8")
+        return run_graphviz(source, args, timeout, f"writing {str(format).upper()} files")
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         if layout_in_browser():
@@ -80,12 +133,6 @@ class Drawing(graphviz.Digraph):
 
     def __repr__(self) -> str:
         return f"<vizad drawing: {self._vizad_summary}>"
-
-
-#: Seconds the dot program may take to lay out a drawing shown in a notebook.
-DISPLAY_TIMEOUT = 30.0
-
-_SIZE = re.compile(r'(<svg\b[^>]*?)\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
 
 
 def notebook_size(svg: str) -> str:
@@ -156,7 +203,7 @@ def to_drawing(
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     for edge in scene.edges:
         extra = (
-            {"label": escape(edge.label), "fontsize": "10", "fontcolor": "#888888"}
+            {"label": escape(_fit(edge.label)), "fontsize": "10", "fontcolor": "#888888"}
             if edge.label
             else {}
         )
@@ -179,7 +226,7 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
     with target.subgraph(name=cluster) as sub:
         scope = cluster.startswith("cluster_s")
         sub.attr(
-            label=f"<{escape(titles[cluster])}>",
+            label=f"<{escape(_fit(titles[cluster]))}>",
             style="rounded" if scope else "dashed,rounded",
             color="#aaaaaa" if scope else "#888888",
             fontcolor="#888888",
@@ -193,14 +240,15 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
 
 def dot_names(scene: Scene) -> dict[str, str]:
     """Item id → DOT node name: the item's name; a constant's value with " (constant)", made
-    unique with primes (only constants can share a value)."""
+    unique with primes (constants can share a value, and names longer than MAX_TEXT a
+    beginning)."""
     names: dict[str, str] = {}
     seen: set[str] = set()
     for item in scene.items:
         name = item.name + (" (constant)" if item.kind == "constant" else "")
         # DOT reads "a:b" in an edge as node a, port b, and a backslash as an escape: names
         # use look-alike characters instead (the labels keep the text as it is)
-        name = printable(name).translate(_DOT_SAFE)
+        name = _fit(printable(name).translate(_DOT_SAFE))
         while name in seen or name == "legend":
             name += "′"
         seen.add(name)
@@ -250,9 +298,22 @@ def _label(item) -> str:
     )
 
 
+#: Graphviz reads a quoted string, or a run of text in an HTML-like label, of at most 16384
+#: bytes (longer, and ``dot`` stops with a syntax error). Escaped, a character takes at most
+#: 10 bytes (a lone surrogate's visible escape ``&#92;ud800``), so any text vizad writes into
+#: DOT (names, titles, edge labels) is cut at MAX_TEXT characters, with "…".
+MAX_TEXT = 1500
+
+
+def _fit(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` cut to ``limit`` characters (the last one "…") when it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _cell_text(line: str, bold: bool, cut: bool = True) -> str:
-    """One escaped line of a label, cut at MAX_LINE (with "…") unless ``cut`` is False."""
-    text = escape(line if len(line) <= MAX_LINE or not cut else line[: MAX_LINE - 1] + "…")
+    """One escaped line of a label, cut at MAX_LINE (with "…"), or at MAX_TEXT when ``cut``
+    is False (titles)."""
+    text = escape(_fit(line, MAX_LINE if cut else MAX_TEXT))
     return f"<B>{text}</B>" if bold else text
 
 
@@ -310,17 +371,24 @@ def browser_source(source: str) -> str:
 def run_dot_format(source: str, fmt: str, timeout: float, what: str | None = None) -> bytes:
     """The picture of DOT ``source`` in format ``fmt`` (svg, pdf, png) from the ``dot``
     program, bounded by ``timeout`` seconds (GraphvizNotFoundError, RenderError)."""
+    return run_graphviz(
+        source.encode(), [f"-T{fmt}"], timeout, what or f"writing {fmt.upper()} files"
+    )
+
+
+def run_graphviz(source: bytes, args: list[str], timeout: float, what: str) -> bytes:
+    """What the ``dot`` program writes for DOT ``source`` with ``args``, bounded by
+    ``timeout`` seconds: GraphvizNotFoundError when it is missing (``what`` needs it),
+    RenderError when it fails or takes longer."""
     exe = shutil.which("dot")
     if exe is None:
-        raise GraphvizNotFoundError(what or f"writing {fmt.upper()} files")
+        raise GraphvizNotFoundError(what)
     try:
-        done = subprocess.run(
-            [exe, f"-T{fmt}"], input=source.encode(), capture_output=True, timeout=timeout
-        )
+        done = subprocess.run([exe, *args], input=source, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise RenderError(
             f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
-            "draw it with a smaller max_boxes to summarise it"
+            "draw it with a smaller max_boxes to summarise it, or give a longer timeout="
         ) from None
     if done.returncode != 0:
         raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")

@@ -9,11 +9,12 @@ DOT source once per view; Python then has the DOT and the step states but no SVG
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 
 from .._gc import gc_paused
-from ..errors import GraphvizNotFoundError
+from ..errors import GraphvizNotFoundError, NotPicklableError
 from .dot import browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
 from .highlight import highlight, step_states
 from .palette import MIN_SCALE, css_rules
@@ -125,6 +126,25 @@ class Layout:
     def __repr__(self) -> str:
         where = "laid out in the browser" if self.in_browser else "laid out by dot"
         return f"<vizad Layout: {self.scene.title}, {self.view} view, {where}>"
+
+    # copies are made field by field; a pickle cannot be (a layout holds its graph's nodes)
+    def __copy__(self) -> Layout:
+        made = object.__new__(type(self))
+        made.__dict__.update(self.__dict__)
+        return made
+
+    def __deepcopy__(self, memo) -> Layout:
+        made = object.__new__(type(self))
+        memo[id(self)] = made
+        made.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return made
+
+    def __reduce_ex__(self, protocol):
+        raise NotPicklableError(
+            f"a Layout cannot be pickled ({self.scene.title}): it holds its graph's nodes, "
+            "which live in this process; send layout.svg(step) (a str) or the trace's values "
+            "instead"
+        )
 
 
 def _inline(svg: str, scope: str) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 from .._gc import gc_paused
 from ..executor import Executor, check_derived_shapes, check_floating, evaluate_into
 from ..adapters import adopt_feed
-from ..errors import ArgumentError
+from ..errors import ArgumentError, FeedError
 from ..forward import build_tangents
 from ..graph import as_node_list, rank
 from ..node import Node
@@ -199,11 +199,27 @@ def _forward_pass(y, feed, what: str):
     """The output as a node, the feed, every forward value, the display order, and the
     evaluated shapes that the graph extension is built with."""
     y = as_node(y, what)
-    feed = dict(adopt_feed(feed) or {})
+    # the trace keeps its own copies of the arrays fed: a buffer reused by the caller (weights
+    # updated in place) must not rewrite the trace's inputs while its other values stay
+    feed = adopt_feed(feed) or {}
+    if not isinstance(feed, Mapping):
+        raise FeedError(
+            f"{what}: the feed must be a dict {{Variable: value}}, got "
+            f"{type(feed).__name__} {feed!r:.40}"
+        )
+    feed = {node: tree_map(_kept, value) for node, value in feed.items()}
     executor = Executor([y])
     forward = executor.values_by_node(feed, arrays=False)
     shapes = {n: shape_of(v) for n, v in forward.items()}
     return y, feed, forward, rank(executor.order), shapes
+
+
+def _kept(value: Any) -> Any:
+    """A fed value as a trace keeps it: an array copied and read-only, else as it is."""
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
 
 
 def _step_fields(index: int, node: Node, names: Names, values) -> dict[str, Any]:
@@ -232,7 +248,14 @@ def _needed(extension: list[Node], results: list[Node]) -> list[Node]:
 
 
 def _default_wrt(ranked: list[Node]) -> list[Node]:
-    return [n for n in ranked if n.op is VARIABLE]
+    """Every Variable of the graph, but for eager leaves holding integers: the literals that
+    other engines' APIs wrap as inputs (micrograd's ``a * 3`` makes ``Value(3)``), which
+    have no gradient to show."""
+    return [
+        n
+        for n in ranked
+        if n.op is VARIABLE and (n.__class__ is Node or np.asarray(n._value).dtype.kind in "fc")
+    ]
 
 
 def _one_input(wrt) -> list[Node]:

@@ -19,7 +19,10 @@ from ..numerical import (
     central_derivative,
     default_tolerances,
     gradcheck,
+    check_eps,
+    not_finite,
     numerical_gradient,
+    random_generator,
     value_node,
 )
 from ..node import Node
@@ -39,6 +42,8 @@ _ENTRYWISE = 64
 def check_trace(
     trace, eps: float, rtol: float | None, atol: float | None, seed: int
 ) -> list[CheckFailure]:
+    check_eps(eps, "check")
+    random_generator(seed, "check")
     failures = []
     for step in trace.steps:
         node = step.node
@@ -134,7 +139,7 @@ def check_op(
     differences, or that raises (error NaN, detail naming the exception): a rule that fails
     is reported, never propagated, so that a walkthrough's other steps keep working. With
     ``indices``, each tuple ends with the input the vjp is worst at (or None)."""
-    rng = np.random.default_rng(seed)
+    rng = random_generator(seed, "check")
     xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
     args = [_variables(value, f"input{k}", xs) for k, value in enumerate(inputs)]
     point = [
@@ -152,13 +157,21 @@ def check_op(
     w = random_like(output, rng)
     problems = []
     context = (local, xs, feed, point, w, run, eps, rtol, atol, seed, rng)
+    # NaN or infinite inputs or value: no rule can be compared with anything here
+    blocked = not_finite(
+        [(f"input {k} is", v) for k, v in enumerate(inputs)] + [("its value is", output)]
+    )
     for rule, check in (("vjp", _check_vjp), ("jvp", _check_jvp)):
         try:
-            problems += check(*context)
+            found = check(*context)
         except RuleNotDefinedError:  # the op has no such rule: nothing to check
             continue
         except Exception as exc:  # the rule itself fails: report it at this step
             problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}", None))
+            continue
+        if blocked and found:
+            found = [(rule, math.nan, f"cannot be checked here: {'; '.join(blocked)}", None)]
+        problems += found
     return problems if indices else [p[:3] for p in problems]
 
 
@@ -179,7 +192,11 @@ def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         coordinates=entrywise,
         raise_on_failure=False,
     )
-    if not report.ok:
+    if report.not_finite:  # NaN or infinite values: nothing can be compared (not ok)
+        problems.append(
+            ("vjp", math.nan, "cannot be checked here: it gives NaN or infinite values", None)
+        )
+    elif not report.ok:
         worst = max(report.directions, key=lambda d: d.error, default=None)
         index = None
         if report.worst_input is not None:
@@ -209,6 +226,12 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
 
     magnitude = inner_abs(w, run.run(feed)[0])
     numeric = central_derivative(along_v, rtol=rtol, atol=atol, first_step=eps, magnitude=magnitude)
+    if not (math.isfinite(exact) and math.isfinite(numeric.value)):
+        # NaN or infinite values: nothing can be compared, which is not a pass
+        which = "it" if not math.isfinite(exact) else "central differences"
+        detail = f"cannot be checked here: {which} give NaN or infinite values"
+        problems.append(("jvp", math.nan, detail, None))
+        return problems
     size = max_abs(w) * sum(float(np.sum(np.abs(d))) for d in v)
     error = abs(exact - numeric.value)
     if (

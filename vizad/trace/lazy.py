@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from ..node import Node
-from ..tree import Unrecorded, as_array
+from ..tree import Unrecorded, as_array, read_only
 
 __all__ = ["Steps", "Once", "Values"]
 
@@ -89,8 +89,9 @@ class Values(Mapping):
     """Node values as the walkthrough computed them, read as numpy arrays: a scalar op gives
     a numpy scalar, which is made a 0-d array when first read (and kept). Evaluating on the
     scalars themselves is several times faster than on 0-d arrays, and most values of a large
-    walkthrough are never read. ``copy()`` gives a plain dict of arrays. A value another
-    engine did not keep (:class:`~vizad.tree.Unrecorded`) is read as it is."""
+    walkthrough are never read. The arrays are read-only (numpy's ``writeable`` flag), so
+    that no write changes a trace behind its back. ``copy()`` gives a plain dict of them. A
+    value another engine did not keep (:class:`~vizad.tree.Unrecorded`) is read as it is."""
 
     __slots__ = ("_raw", "_tuples")
 
@@ -100,16 +101,18 @@ class Values(Mapping):
 
     def __getitem__(self, node: Node) -> Any:
         value = self._raw[node]
-        if value.__class__ is np.ndarray:
+        if value.__class__ is np.ndarray and not value.flags.writeable:
             return value
         if isinstance(value, tuple):
             made = self._tuples.get(node)
             if made is None:
-                made = self._tuples[node] = as_array(value)
+                made = self._tuples[node] = read_only(as_array(value))
             return made
         if value.__class__ is Unrecorded:  # a value the engine did not keep, as it is
             return value
-        value = self._raw[node] = np.asarray(value)  # a numpy scalar or a Python number
+        # a numpy scalar, a Python number or a writable array: read-only from now on (a write
+        # would change the trace behind the values computed from it)
+        value = self._raw[node] = read_only(np.asarray(value))
         return value
 
     def __contains__(self, node: object) -> bool:

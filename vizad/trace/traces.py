@@ -86,13 +86,15 @@ class Trace(ABC):
         the stepper, drawings, tables and check() show them (-1 is the last)."""
         n = len(self.steps)
         if isinstance(number, bool) or not isinstance(number, int):
-            raise ArgumentTypeError(f"a step number is an int, got {type(number).__name__}")
+            raise ArgumentTypeError(
+                f"a step number is an int from 1 to {n}, got {type(number).__name__} {number!r:.20}"
+            )
         if 1 <= number <= n:
             return number - 1
         if -n <= number <= -1:
             return n + number
         raise StepNotFoundError(
-            f"step {number} is out of range: steps are numbered 1 … {n}"
+            f"step {number} is out of range: steps are numbered 1 … {n}; give one of them"
             + (" (step 0 does not exist: the first step is 1)" if number == 0 else "")
         )
 
@@ -102,7 +104,9 @@ class Trace(ABC):
             return self.steps[self._by_node[node]]
         except KeyError:
             raise StepNotFoundError(
-                f"{node._describe()} has no step in this {self.kind} trace"
+                f"{node._describe()} has no step in this {self.kind} trace: it is not in the "
+                "graph traced, or nothing is differentiated through it; give a node of "
+                "trace.steps"
             ) from None
 
     @property
@@ -150,7 +154,7 @@ class Trace(ABC):
         if view not in self.views:
             raise ArgumentError(
                 f"a {self.mode} trace has the views {', '.join(map(repr, self.views))}; "
-                f"got {view!r}"
+                f"got {view!r}: give one of them"
             )
         return view
 

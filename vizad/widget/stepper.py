@@ -12,10 +12,11 @@ from typing import Any
 from collections.abc import Iterable, Mapping
 
 import anywidget
+import numpy as np
 import traitlets
 
 from ..assets import component_module, graphviz_module, style
-from ..errors import ArgumentError, ArgumentTypeError
+from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError
 from ..graph import as_node_list
 from ..node import Node
 from ..render import Layout
@@ -27,6 +28,19 @@ from .page import fragment, needs_graphviz, snapshot_html
 __all__ = ["Stepper", "step"]
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
+
+
+class _StepNumber(traitlets.Int):
+    """The step traitlet: an int (a number out of range goes to the nearest step, as a
+    slider does); anything else is an ArgumentTypeError saying so."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ArgumentTypeError(
+                f"stepper.step is a step number: give an int from 1 to the number of steps; "
+                f"got {type(value).__name__} {value!r:.40}"
+            )
+        return super().validate(obj, int(value))
 
 
 class Stepper(anywidget.AnyWidget):
@@ -45,7 +59,7 @@ class Stepper(anywidget.AnyWidget):
     _esm = component_module()
     _css = style()
 
-    step = traitlets.Int(1).tag(sync=True)
+    step = _StepNumber(1).tag(sync=True)
     view = traitlets.Unicode("").tag(sync=True)
     scale = traitlets.Float(1.0).tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
@@ -70,7 +84,8 @@ class Stepper(anywidget.AnyWidget):
         if not isinstance(trace, Trace):
             raise ArgumentTypeError(
                 f"Stepper steps through a trace (vz.trace_reverse or "
-                f"vz.trace_forward), got {type(trace).__name__}"
+                f"vz.trace_forward), got {type(trace).__name__}; for a node, use "
+                "vz.step(y, wrt, feed)"
             )
         view = trace.view(view)
         if not trace.steps:
@@ -122,6 +137,19 @@ class Stepper(anywidget.AnyWidget):
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
         self.trace = None
+
+    def __reduce_ex__(self, protocol):
+        raise NotPicklableError(
+            "a Stepper cannot be pickled or copied: it is a live widget of this kernel; save "
+            "it as a page (vz.export_html(stepper, path)), or make another from its trace "
+            "(vz.Stepper(stepper.trace))"
+        )
+
+    def __copy__(self):
+        self.__reduce_ex__(4)
+
+    def __deepcopy__(self, memo):
+        self.__reduce_ex__(4)
 
     def __repr__(self) -> str:
         if self.trace is None:

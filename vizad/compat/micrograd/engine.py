@@ -28,6 +28,7 @@ from ...op import leaf
 from ...backward import adjoint_values
 from ...reverse import local_adjoints
 from ...text import printable
+from ..copies import copy_node, deepcopy_graph
 
 __all__ = ["Value"]
 
@@ -71,6 +72,10 @@ class Value(EagerNode):
 
     @data.setter
     def data(self, value) -> None:
+        if isinstance(value, Node) or not isinstance(value, numbers.Real):
+            raise NodeTypeError(
+                f"Value.data must be a number, got {type(value).__name__} {value!r:.60}"
+            )
         self._value = np.asarray(value)
 
     @property
@@ -166,6 +171,13 @@ class Value(EagerNode):
         for node, partial in zip(self._inputs, local_adjoints(self, seed)):
             if partial is not None and isinstance(node, Value):
                 node._grad = node._grad + partial._value.item()
+
+    # -- copies: a Value changes (data, grad, label), so a copy is a new Value --------------
+    def __copy__(self):
+        return copy_node(self)
+
+    def __deepcopy__(self, memo):
+        return deepcopy_graph(self, memo)
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"

@@ -17,6 +17,8 @@ from ...op import Op as _VizadOp
 from ...op import leaf
 from ...reverse import build_adjoints
 from ...text import latex_name
+from ...tree import read_only
+from ..copies import copy_node, deepcopy_graph
 
 __all__ = [
     "Op",
@@ -130,7 +132,7 @@ class Tensor(EagerNode):
                     f"needle Tensor: cannot make an array of {array!r:.60}: {exc}"
                 ) from None
         if data.dtype.kind not in "biufc":
-            raise NodeTypeError(f"needle Tensor: dtype {data.dtype} is not numeric")
+            raise NodeTypeError(f"needle Tensor: dtype {data.dtype} is not numeric; give numbers")
         return leaf(data, None, bool(requires_grad), cls)
 
     def __init__(self, array=None, *, device=None, dtype=None, requires_grad=True, **kwargs):
@@ -171,6 +173,11 @@ class Tensor(EagerNode):
 
     @cached_data.setter
     def cached_data(self, value) -> None:
+        if not isinstance(value, numpy.ndarray) or value.dtype.kind not in "biufc":
+            raise NodeTypeError(
+                f"needle Tensor.cached_data must be a numeric numpy array, got "
+                f"{type(value).__name__} {value!r:.60}; set Tensor.data to a Tensor instead"
+            )
         self._value = value
 
     def realize_cached_data(self):
@@ -190,7 +197,10 @@ class Tensor(EagerNode):
                 f"needle Tensor.data: expected a Tensor, got {type(value).__name__}"
             )
         if value.dtype != self.dtype:
-            raise NodeTypeError(f"needle Tensor.data: dtype {value.dtype} != {self.dtype}")
+            raise NodeTypeError(
+                f"needle Tensor.data: dtype {value.dtype} != {self.dtype}; give a Tensor of "
+                f"dtype {self.dtype}"
+            )
         self._value = value.realize_cached_data()
 
     @property
@@ -202,7 +212,8 @@ class Tensor(EagerNode):
         return _CPU
 
     def numpy(self):
-        return self._value
+        """The value, read-only (as ``vz.tensor``'s ``numpy()``)."""
+        return read_only(self._value)
 
     def detach(self) -> Tensor:
         return Tensor.make_const(self._value)
@@ -211,6 +222,13 @@ class Tensor(EagerNode):
         if not out_grad:  # init.ones(*self.shape, dtype=self.dtype), as needle writes it
             out_grad = Tensor.make_const(numpy.ones(self.shape, dtype=self.dtype))
         compute_gradient_of_variables(self, out_grad)
+
+    # -- copies: a Tensor changes (data, grad), so a copy is a new Tensor -------------------
+    def __copy__(self):
+        return copy_node(self)
+
+    def __deepcopy__(self, memo):
+        return deepcopy_graph(self, memo)
 
     def __repr__(self) -> str:
         return "needle.Tensor(" + str(self._value) + ")"
