@@ -42,6 +42,7 @@ class Executor:
         downstream = _downstream(order, given) if given else ()
         steps = []
         append = steps.append
+        unknown = set(given)  # values that may be tuples their static shapes do not show
         for k, node in enumerate(order):  # hot: slots read directly
             op = node._operation
             if op is CONSTANT:
@@ -52,6 +53,8 @@ class Executor:
                 variables.append((k, node))
             else:
                 append((op.bind(node), tuple([slot[i] for i in node._inputs]), k))
+                if not op._builtin and node._shape is None:  # a custom op's value
+                    unknown.add(node)
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
         self._lean_steps: list | None = None  # made on the first run()
@@ -81,14 +84,11 @@ class Executor:
         ]
         # vizad's ops that take arrays, reading a value whose shape is unknown until run time
         # (a custom op's, a given node's), must not be given a tuple: numpy would stack it
-        self._tuple_checks = [
-            node
-            for node in order
-            if node._operation._arrays_only
-            and any(
-                x._shape is None and (x in given or not x._operation._builtin) for x in node._inputs
-            )
-        ]
+        self._tuple_checks = (
+            [n for n in order if n._operation._arrays_only and not unknown.isdisjoint(n._inputs)]
+            if unknown
+            else []
+        )
         self._validated = False
         #: The shapes fed at the last check; another run with other shapes checks again.
         self._checked_shapes: tuple | None = None
@@ -423,7 +423,12 @@ def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
         return read_only(value)  # a given intermediate value, computed by an earlier evaluation
     if isinstance(value, tuple) and not isinstance(node.attrs["shape"], TupleShape):
         value = list(value)  # a sequence of numbers is an array, not a tuple value
-    value = read_only(_numeric_array(value, f"feed value of Variable {node.name!r}"))
+    array = _numeric_array(value, f"feed value of Variable {node.name!r}")
+    if array.__class__ is np.ndarray and array is not value:
+        array.flags.writeable = False  # made from a number or a list: the plan's own array
+    else:
+        array = read_only(array)  # the caller's array: a read-only view of it
+    value = array
     declared = node.attrs["shape"]
     if declared is not None and np.shape(value) != declared:
         raise FeedError(
