@@ -157,8 +157,8 @@ class Executor:
                         f"{tuples_refused(node.op.name)}"
                     )
         outside = [of for _, of, _ in self._shape_checks if of not in slot]
-        known = _counterparts(outside, order, values, feed) if outside else {}
-        self._outside_variables = [n for n in known if n not in slot and n.op is VARIABLE]
+        known, computed = _counterparts(outside, order, values, feed) if outside else ({}, [])
+        self._outside_variables = [n for n in computed if n.op is VARIABLE]
         for made, of, what in self._shape_checks:
             target = values[slot[of]] if of in slot else known[of]
             _check_derived(order[made], values[made], of, target, what)
@@ -310,20 +310,21 @@ def _downstream(order: list[Node], given: frozenset) -> set[Node]:
 
 def _counterparts(
     nodes: list[Node], order: list[Node], values: list[Any], feed: Mapping[Node, Any]
-) -> dict[Node, Any]:
+) -> tuple[dict[Node, Any], list[Node]]:
     """The values of ``nodes``, which a plan's shape check compares with but the plan does
     not compute (the output a seed is given for, a Variable a tangent is given for),
-    computed from the plan's values and the feed."""
+    computed from the plan's values and the feed; and the nodes computed (or read from the
+    feed) for them."""
     known = dict(zip(order, values))
     try:
-        evaluate_into(nodes, known, feed)
+        computed = evaluate_into(nodes, known, feed)
     except FeedError as exc:
         shown = ", ".join(n._short() for n in nodes[:3])
         raise FeedError(
             f"{exc}; it is needed to check that the seeds and tangents of this plan have "
             f"the shapes of what they are given for ({shown})"
         ) from None
-    return known
+    return known, computed
 
 
 def _with_releases(steps: list, keep: set[int]) -> list:
