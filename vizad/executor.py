@@ -42,6 +42,7 @@ class Executor:
         downstream = _downstream(order, given) if given else ()
         steps = []
         append = steps.append
+        unknown = set(given)  # values that may be tuples their static shapes do not show
         for k, node in enumerate(order):  # hot: slots read directly
             op = node._operation
             if op is CONSTANT:
@@ -52,6 +53,8 @@ class Executor:
                 variables.append((k, node))
             else:
                 append((op.bind(node), tuple([slot[i] for i in node._inputs]), k))
+                if not op._builtin and node._shape is None:  # a custom op's value
+                    unknown.add(node)
         self._outputs = [slot[n] for n in self.nodes]
         self._steps = steps
         self._lean_steps: list | None = None  # made on the first run()
@@ -81,14 +84,11 @@ class Executor:
         ]
         # vizad's ops that take arrays, reading a value whose shape is unknown until run time
         # (a custom op's, a given node's), must not be given a tuple: numpy would stack it
-        self._tuple_checks = [
-            node
-            for node in order
-            if node._operation._arrays_only
-            and any(
-                x._shape is None and (x in given or not x._operation._builtin) for x in node._inputs
-            )
-        ]
+        self._tuple_checks = (
+            [n for n in order if n._operation._arrays_only and not unknown.isdisjoint(n._inputs)]
+            if unknown
+            else []
+        )
         self._validated = False
         #: The shapes fed at the last check; another run with other shapes checks again.
         self._checked_shapes: tuple | None = None
@@ -157,8 +157,8 @@ class Executor:
                         f"{tuples_refused(node.op.name)}"
                     )
         outside = [of for _, of, _ in self._shape_checks if of not in slot]
-        known = _counterparts(outside, order, values, feed) if outside else {}
-        self._outside_variables = [n for n in known if n not in slot and n.op is VARIABLE]
+        known, computed = _counterparts(outside, order, values, feed) if outside else ({}, [])
+        self._outside_variables = [n for n in computed if n.op is VARIABLE]
         for made, of, what in self._shape_checks:
             target = values[slot[of]] if of in slot else known[of]
             _check_derived(order[made], values[made], of, target, what)
@@ -310,20 +310,21 @@ def _downstream(order: list[Node], given: frozenset) -> set[Node]:
 
 def _counterparts(
     nodes: list[Node], order: list[Node], values: list[Any], feed: Mapping[Node, Any]
-) -> dict[Node, Any]:
+) -> tuple[dict[Node, Any], list[Node]]:
     """The values of ``nodes``, which a plan's shape check compares with but the plan does
     not compute (the output a seed is given for, a Variable a tangent is given for),
-    computed from the plan's values and the feed."""
+    computed from the plan's values and the feed; and the nodes computed (or read from the
+    feed) for them."""
     known = dict(zip(order, values))
     try:
-        evaluate_into(nodes, known, feed)
+        computed = evaluate_into(nodes, known, feed)
     except FeedError as exc:
         shown = ", ".join(n._short() for n in nodes[:3])
         raise FeedError(
             f"{exc}; it is needed to check that the seeds and tangents of this plan have "
             f"the shapes of what they are given for ({shown})"
         ) from None
-    return known
+    return known, computed
 
 
 def _with_releases(steps: list, keep: set[int]) -> list:
@@ -423,7 +424,12 @@ def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
         return read_only(value)  # a given intermediate value, computed by an earlier evaluation
     if isinstance(value, tuple) and not isinstance(node.attrs["shape"], TupleShape):
         value = list(value)  # a sequence of numbers is an array, not a tuple value
-    value = read_only(_numeric_array(value, f"feed value of Variable {node.name!r}"))
+    array = _numeric_array(value, f"feed value of Variable {node.name!r}")
+    if array.__class__ is np.ndarray and array is not value:
+        array.flags.writeable = False  # made from a number or a list: the plan's own array
+    else:
+        array = read_only(array)  # the caller's array: a read-only view of it
+    value = array
     declared = node.attrs["shape"]
     if declared is not None and np.shape(value) != declared:
         raise FeedError(

@@ -110,9 +110,15 @@ class Values(Mapping):
             return made
         if value.__class__ is Unrecorded:  # a value the engine did not keep, as it is
             return value
-        # a numpy scalar, a Python number or a writable array: read-only from now on (a write
-        # would change the trace behind the values computed from it)
-        value = self._raw[node] = read_only(np.asarray(value))
+        # a numpy scalar or a Python number (a 0-d array of its own), or a writable array (a
+        # view of it): read-only from now on, since a write would change the trace behind the
+        # values computed from it
+        if value.__class__ is np.ndarray:
+            value = read_only(value)
+        else:
+            value = np.asarray(value)
+            value.flags.writeable = False
+        self._raw[node] = value
         return value
 
     def __contains__(self, node: object) -> bool:
