@@ -27,16 +27,17 @@ from .eager import EagerNode, LazyGrad
 from .errors import GraphError
 from .graph import ranked_order
 from .node import Node
-from .op import CONSTANT, VARIABLE, constant_value
+from .op import CONSTANT, VARIABLE, constant_value, registry
 from .ops import add, mul, neg
 from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
-from .ops.tensor import _sum_to
-from .reverse import _seed, gradients, local_adjoints
+from .reverse import gradients, local_adjoints, seed_node
 from .tree import add as tree_add
 
 __all__ = ["adjoint_values", "backward"]
 
+#: The ops' own functions, which the adjoint graph's nodes would run.
 _ADD, _MUL, _NEG = add.compute, mul.compute, neg.compute
+_SUM_TO_SHAPE = registry()["sum_to_shape"].compute
 
 
 def _value(node: Node) -> Any:
@@ -47,7 +48,7 @@ def _value(node: Node) -> Any:
 def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> dict:
     """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad)."""
-    seed = _value(_seed(y, cotangent))
+    seed = _value(seed_node(y, cotangent))
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
     pop = adjoints.pop
@@ -78,7 +79,7 @@ def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
             else:
                 part = _MUL(adjoint, constant_value(p) if p.__class__ is Node else p._value)
             if shape is not None and x._shape != shape:  # broadcast: sum_to_shape's function
-                part = _sum_to(part, x._shape)
+                part = _SUM_TO_SHAPE(part, shape=x._shape)
             total = adjoints.get(x)
             adjoints[x] = part if total is None else tree_add(total, part)
         return

@@ -31,6 +31,7 @@ __all__ = [
     "build_adjoints",
     "gradients",
     "local_adjoints",
+    "seed_node",
 ]
 
 
@@ -261,7 +262,7 @@ def _extend(
                 depends.add(node)
                 break
 
-    record._set_seed(_seed(y, seed))
+    record._set_seed(seed_node(y, seed))
     incoming: dict[Node, list[Node]] = {}  # the partial adjoints v̄ᵢ→ⱼ each node receives
     for node in reversed(forward):
         if node not in depends:
@@ -284,7 +285,9 @@ def _extend(
     record._set_gradients([record.adjoint(w) or zeros_like(w) for w in wrt])
 
 
-def _seed(y: Node, seed: Any) -> Node:
+def seed_node(y: Node, seed: Any) -> Node:
+    """v̄ of ``y``, reverse mode's seed: ones_like(y), or the cotangent given as a node whose
+    shape is checked against ``y``'s."""
     if seed is None:
         return ones_like(y)
     node = as_node(seed, "gradients: seed")

@@ -180,8 +180,10 @@ def read_only(value: Any) -> Any:
     (numpy's ``writeable`` flag; the array itself is not changed, and no data is copied),
     numbers as they are. Values that vizad stores or hands out are read-only, so that a
     write into one raises instead of changing a trace or a graph behind its back."""
-    if isinstance(value, tuple):
-        return tuple(read_only(v) for v in value)
+    return tree_map(_read_only_leaf, value)
+
+
+def _read_only_leaf(value: Any) -> Any:
     if value.__class__ is np.ndarray and value.flags.writeable:
         value = value.view()
         value.flags.writeable = False
