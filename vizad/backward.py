@@ -45,14 +45,17 @@ def _value(node: Node) -> Any:
     return constant_value(node) if node.__class__ is Node else node._value
 
 
-def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> dict:
+def adjoint_values(
+    y: EagerNode, cotangent: Any = None, every: bool = False, order: list | None = None
+) -> dict:
     """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
-    leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad)."""
+    leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad).
+    ``order`` is the graph's :func:`ranked_order`, when the caller has it already."""
     seed = _value(seed_node(y, cotangent))
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
     pop = adjoints.pop
-    for node in reversed(ranked_order(y)):
+    for node in reversed(order or ranked_order(y)):
         total = pop(node, None)
         if total is None:
             continue
@@ -132,12 +135,13 @@ def backward(
             "requires a gradient (vz.tensor(..., requires_grad=True))"
         )
     if create_graph:
-        leaves = _leaves(node)
+        leaves = _leaves(ranked_order(node))
         for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
             leaf._grad = g if leaf._grad is None else leaf._grad + g
         return
-    values = adjoint_values(node, cotangent)
-    leaves = [x for x in _leaves(node) if x in values]
+    order = ranked_order(node)  # walked once, for the pass and for the leaves
+    values = adjoint_values(node, cotangent, order=order)
+    leaves = [x for x in _leaves(order) if x in values]
     done = _Pass(node, cotangent, leaves)
     for k, leaf in enumerate(leaves):
         grad = _lazy(values[leaf], partial(done.node, k))
@@ -157,11 +161,11 @@ def _accumulated(old: EagerNode, new: LazyGrad) -> LazyGrad:
     return _lazy(_ADD(_value(old), new._value), lambda: add(old, new))
 
 
-def _leaves(node: EagerNode) -> list:
-    """The ``requires_grad`` leaves of the eager graph of ``node``, in display order."""
+def _leaves(order: list) -> list:
+    """The ``requires_grad`` leaves of an eager graph, in its display order ``order``."""
     return [
         n
-        for n in ranked_order(node)
+        for n in order
         if n.__class__ is not Node and n._operation is VARIABLE and n._requires_grad
     ]
 
