@@ -201,6 +201,8 @@ def superscript(text: str) -> str:
 
 # -- LaTeX to plain text --------------------------------------------------------------------
 _SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+#: Σₜ and v̄ᵢ→ₜ: the index t of a sum over time steps (only there: broadcast_to is no subscript)
+_SUB_T = str.maketrans("t", "ₜ")
 _SUP = str.maketrans("0123456789+-=()Tn", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ")
 _SYMBOLS = {
     "times": "×",
@@ -224,6 +226,7 @@ _SYMBOLS = {
     "backslash": "\\",
     "infty": "∞",
     "Sigma": "Σ",
+    "ldots": "…",
 }
 
 
@@ -335,7 +338,9 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
             converted = (
                 body.replace(" ", "").translate(table) if "→" in body else body.translate(table)
             )
-            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ→" for ch in converted) and converted:
+            if c == "_" and ("→" in body or out.endswith("Σ")):
+                converted = converted.translate(_SUB_T)
+            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₜ⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ→" for ch in converted) and converted:
                 out += converted
             else:
                 out += ("_" if c == "_" else "^") + _wrap(body)
