@@ -23,6 +23,7 @@ import numpy as np
 from .._gc import gc_paused
 from ..render import Layout
 from ..render.dot import dot_names
+from ..render.folding import expanded
 from ..render.palette import state_css
 from ..render.scene import preview
 from ..text import check_decimals, subscript
@@ -146,7 +147,7 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
             clicks[item.id] = k
         elif item.id in states.owner:
             clicks[item.id] = states.owner[item.id]
-        if item.kind == "summary":
+        if item.kind in ("summary", "fold"):
             tip["head"] = "\n".join(item.lines)
         tips[item.id] = tip
     edge_tips = {}
@@ -169,4 +170,19 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         "edgeTips": edge_tips,
         "clicks": clicks,
         "note": scene.note,
+        **({"folds": fold_data(scene)} if scene.folds else {}),
+    }
+
+
+def fold_data(scene) -> dict:
+    """The folds of a view (runs of repeated blocks drawn as one box): per fold id (its box's
+    DOM id), how many blocks, the ids of each block's boxes once opened, and the
+    ``collapse=`` that draws the view with it opened (the other folds kept)."""
+    return {
+        fold.id: {
+            "repeats": fold.repeats,
+            "blocks": [list(block) for block in fold.blocks],
+            "expand": expanded(scene, fold.id),
+        }
+        for fold in scene.folds.values()
     }
