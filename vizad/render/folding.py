@@ -18,7 +18,8 @@ that a front end expands one fold by drawing the view again with the others::
 How a run is found (:func:`find_folds`), in near-linear time and without recursion:
 
 - Scopes first (the user's own grouping): sibling ``vz.scope`` clusters, one after the other,
-  whose contents have the same signature form a run (two are enough).
+  whose contents (their Variables too: a layer's weights) have the same signature form a run
+  (two are enough).
 - Then the boxes left, in the order their nodes were made (a loop makes its iterations one
   after the other), as a sequence. A box's signature is its kind, op, attributes, shape and
   scope, and for each input either how many places back in the sequence it is (an input of
@@ -64,8 +65,9 @@ MIN_SCOPE_REPEATS = 2
 #: How many block lengths are tried (the most common distances between equal boxes).
 MAX_PERIODS = 8
 #: The kinds of box a block is made of (variables, constants and summaries stay outside: a
-#: block reads them).
+#: block reads them), and the leaves that a block of a scope holds too (a layer's weights).
 FOLDABLE = ("forward", "adjoint", "tangent")
+LEAVES = ("variable", "constant")
 #: The prefix of a fold's id (a DOM id, like the boxes' own).
 PREFIX = "fold_"
 
@@ -113,13 +115,13 @@ def expanded(scene: Scene, fold_id: str) -> list[str]:
 def find_folds(scene: Scene) -> list[Fold]:
     """Every run of repeated blocks in ``scene``, in the order of their first box."""
     order = {item.id: k for k, item in enumerate(scene.items)}
-    boxes = [i for i in scene.items if i.node is not None and i.kind in FOLDABLE]
+    boxes = [i for i in scene.items if i.node is not None and i.kind in FOLDABLE + LEAVES]
     boxes.sort(key=lambda i: i.node.id)
     by_id = {i.id: i for i in scene.items}
     shapes = _Shapes(scene)
-    runs = _scope_runs(scene, boxes, shapes)
+    runs = _scope_runs(scene, [i for i in boxes if i.kind in FOLDABLE or i.scope], shapes)
     taken = {i for run in runs for block in run for i in block}
-    rest = [i for i in boxes if i.id not in taken]
+    rest = [i for i in boxes if i.id not in taken and i.kind in FOLDABLE]
     runs += _sequence_runs(scene, rest, shapes)
     runs.sort(key=lambda run: order[run[0][0]])
     return [_fold(run, by_id) for run in runs]
@@ -189,19 +191,12 @@ def _own(item: Item, shapes: _Shapes, scope: tuple = ()) -> tuple:
     )
 
 
-def _inputs(item: Item, scene: Scene, pos: dict[str, int], shapes: _Shapes) -> tuple:
-    """Each input of a box: its position in the sequence (an int), or ("out", its shape)."""
-    out = []
-    for x in item.node.inputs:
-        k = pos.get(scene.ids.get(x, ""))
-        out.append(k if k is not None else ("out", shapes(x)))
-    return tuple(out)
-
-
 # -- runs of sibling scopes ----------------------------------------------------------------
 def _root(cluster: str | None, parents: dict[str, str]) -> str | None:
-    while cluster in parents:
-        cluster = parents[cluster]
+    """The cluster of the graph a box belongs to (forward graph, an extension, or None) from
+    the scope cluster it is drawn in."""
+    while cluster is not None and cluster.startswith("cluster_s"):
+        cluster = parents.get(cluster)
     return cluster
 
 
@@ -273,13 +268,26 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
     n = len(seq)
     if n < MIN_REPEATS:
         return []
+    codes: dict = {}  # signatures and shapes as small ints, compared fast
+
+    def code(key) -> int:
+        return codes.setdefault(key, len(codes))
+
     pos = {item.id: k for k, item in enumerate(seq)}
-    own = [_own(item, shapes, item.scope) for item in seq]
-    ins = [_inputs(item, scene, pos, shapes) for item in seq]
-    shape_at = [shapes(item.node) for item in seq]
+    own = np.array([code(_own(item, shapes, item.scope)) for item in seq], dtype=np.int64)
+    # an input: its position in the sequence (>= 0), or -1 - the code of its shape (outside)
+    ins = [
+        tuple(
+            k if isinstance(k, int) else -1 - code(("out", k))
+            for k in _positions(i, scene, pos, shapes)
+        )
+        for i in seq
+    ]
+    outside = [-1 - code(("out", shapes(item.node))) for item in seq]
+    sequence = _Sequence(own, ins, outside)
     candidates = []
-    for p in _periods(own, ins):
-        candidates += _runs_of(own, ins, shape_at, p)
+    for p in sequence.periods():
+        candidates += sequence.runs(p)
     candidates.sort(key=lambda r: (-r[1] * r[2], r[1], r[0]))  # most boxes, short, early
     taken = bytearray(n)
     runs = []
@@ -292,88 +300,112 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
     return runs
 
 
-def _periods(own: list, ins: list) -> list[int]:
-    """The block lengths worth trying: the commonest distances between boxes with the same
-    signature (inputs as distances back)."""
-    last: dict = {}
-    gaps: Counter = Counter()
-    for k in range(len(own)):
-        token = (own[k], tuple(k - x if isinstance(x, int) else x for x in ins[k]))
-        j = last.get(token)
-        if j is not None:
-            gaps[k - j] += 1
-        last[token] = k
-    ranked = sorted(gaps.items(), key=lambda pc: (-pc[1], pc[0]))[:MAX_PERIODS]
-    return [p for p, count in ranked if count >= MIN_REPEATS - 1]
+def _positions(item: Item, scene: Scene, pos: dict[str, int], shapes: _Shapes) -> list:
+    """Each input of a box: its position in the sequence, or its shape (outside it)."""
+    out = []
+    for x in item.node.inputs:
+        k = pos.get(scene.ids.get(x, ""))
+        out.append(k if k is not None else shapes(x))
+    return out
 
 
-def _runs_of(own: list, ins: list, shape_at: list, p: int) -> list[tuple[int, int, int]]:
-    """(start, p, blocks) of each run with block length ``p``: a stretch where each box equals
-    the one ``p`` places later (inputs up to two blocks back by distance, others by shape),
-    cut into blocks where the most fit, with one more block in front when it differs only by
-    reading from outside what the others read from the block before."""
-    n = len(own)
-    far = 2 * p
+class _Sequence:
+    """The boxes in the order they were made: each one's signature (``own``, a code), its
+    inputs (positions, or -1 - a shape's code for inputs outside the sequence) and the code
+    of its own shape as an input from outside."""
 
-    def token(k):
-        return (
-            own[k],
-            tuple(
-                k - x if isinstance(x, int) and 0 < k - x < far else _out(x, shape_at)
-                for x in ins[k]
-            ),
-        )
+    def __init__(self, own: np.ndarray, ins: list[tuple[int, ...]], outside: list[int]):
+        self.own, self.ins, self.outside, self.n = own, ins, outside, len(ins)
 
-    tokens = [token(k) for k in range(n)]
-    runs = []
-    k = 0
-    while k < n - p:
-        if tokens[k] != tokens[k + p]:
-            k += 1
-            continue
-        s = k
-        while k < n - p and tokens[k] == tokens[k + p]:
-            k += 1
-        end = k + p  # boxes s … end-1 repeat with period p
-        if end - s < (MIN_REPEATS - 1) * p:
-            continue
-        best = None
-        for phase in range(p):
-            b0 = s + phase
-            count = (end - b0) // p
-            first = b0
-            if b0 - p >= 0 and _loosely_equal(own, ins, shape_at, b0 - p, b0, p):
-                first, count = b0 - p, count + 1
-            if best is None or count > best[2]:
-                best = (first, p, count)
-        first, _, count = best
-        if count >= MIN_REPEATS and _chained(ins, first + p, p):
-            runs.append(best)
-    return runs
+    def periods(self) -> list[int]:
+        """The block lengths worth trying: the commonest distances between boxes with the
+        same signature and inputs the same distances back."""
+        last: dict = {}
+        gaps: Counter = Counter()
+        own, ins = self.own.tolist(), self.ins
+        for k in range(self.n):
+            token = (own[k], tuple(k - x if x >= 0 else x for x in ins[k]))
+            j = last.get(token)
+            if j is not None:
+                gaps[k - j] += 1
+            last[token] = k
+        ranked = sorted(gaps.items(), key=lambda pc: (-pc[1], pc[0]))[:MAX_PERIODS]
+        return [p for p, count in ranked if count >= MIN_REPEATS - 1]
 
+    def _input(self, k: int, x: int, far: int) -> int:
+        """Input ``x`` of box ``k``: how far back (1 … far-1), else -1 - its shape's code."""
+        if x >= 0:
+            return k - x if 0 < k - x < far else self.outside[x]
+        return x
 
-def _out(x, shape_at: list) -> tuple:
-    return ("out", shape_at[x]) if isinstance(x, int) else x
-
-
-def _loosely_equal(own, ins, shape_at, a: int, b: int, p: int) -> bool:
-    """Whether the block at ``a`` is the block at ``b`` but for reading from outside what
-    ``b`` reads from the block before it."""
-    for j in range(p):
-        if own[a + j] != own[b + j]:
-            return False
-        for x, y in zip(ins[a + j], ins[b + j]):
-            dx = ("in", x - a) if isinstance(x, int) and a <= x < a + j else _out(x, shape_at)
-            dy = ("in", y - b) if isinstance(y, int) and b <= y < b + j else _out(y, shape_at)
-            if dx != dy:
+    def _repeats(self, k: int, p: int) -> bool:
+        """Whether box ``k + p`` is box ``k`` again (inputs up to two blocks back by distance,
+        others by shape)."""
+        far, q = 2 * p, k + p
+        for x, y in zip(self.ins[k], self.ins[q]):
+            if self._input(k, x, far) != self._input(q, y, far):
                 return False
-    return True
+        return True
 
+    def runs(self, p: int) -> list[tuple[int, int, int]]:
+        """(start, p, blocks) of each run with block length ``p``: a stretch where each box
+        equals the one ``p`` places later, cut into blocks where the most fit, with one more
+        block in front when it differs only by reading from outside what the others read
+        from the block before."""
+        n = self.n
+        if n <= p:
+            return []
+        same = self.own[: n - p] == self.own[p:]  # signatures first (numpy), then inputs
+        match = bytearray(n - p)
+        for k in np.flatnonzero(same).tolist():
+            match[k] = self._repeats(k, p)
+        runs = []
+        k = 0
+        while k < n - p:
+            if not match[k]:
+                k += 1
+                continue
+            s = k
+            while k < n - p and match[k]:
+                k += 1
+            end = k + p  # boxes s … end-1 repeat with period p
+            if end - s < (MIN_REPEATS - 1) * p:
+                continue
+            best = None
+            for phase in range(p):
+                b0 = s + phase
+                first, count = b0, (end - b0) // p
+                if b0 - p >= 0 and self._loosely_equal(b0 - p, b0, p):
+                    first, count = b0 - p, count + 1
+                if best is None or count > best[2]:
+                    best = (first, p, count)
+            if best[2] >= MIN_REPEATS and self._chained(best[0] + p, p):
+                runs.append(best)
+        return runs
 
-def _chained(ins: list, b: int, p: int) -> bool:
-    """Whether the block at ``b`` reads something of the block before it."""
-    reads = (x for k in range(b, min(b + p, len(ins))) for x in ins[k])
-    return any(isinstance(x, int) and b - p <= x < b for x in reads)
+    def _loosely_equal(self, a: int, b: int, p: int) -> bool:
+        """Whether the block at ``a`` is the block at ``b`` but for reading from outside what
+        ``b`` reads from the block before it."""
+        own, ins = self.own, self.ins
+        for j in range(p):
+            if own[a + j] != own[b + j]:
+                return False
+            for x, y in zip(ins[a + j], ins[b + j]):
+                if self._in_block(x, a, j) != self._in_block(y, b, j):
+                    return False
+        return True
+
+    def _in_block(self, x: int, start: int, j: int) -> tuple:
+        """Input ``x`` of the ``j``-th box of the block at ``start``: ("in", its place in the
+        block), else ("out", its shape's code)."""
+        if x >= 0:
+            return ("in", x - start) if start <= x < start + j else ("out", self.outside[x])
+        return ("out", x)
+
+    def _chained(self, b: int, p: int) -> bool:
+        """Whether the block at ``b`` reads something of the block before it."""
+        reads = (x for k in range(b, min(b + p, self.n)) for x in self.ins[k])
+        return any(b - p <= x < b for x in reads)
 
 
 # -- the folds -----------------------------------------------------------------------------
@@ -385,7 +417,7 @@ def _fold(run: list[list[str]], by_id: dict[str, Item]) -> Fold:
         title = f"× {k}: {'/'.join(scopes[0])} … {'/'.join(scopes[-1])}"
     else:
         title = f"× {k}: {first.name} … {last.name}"
-    ops = [_op(by_id[i]) for i in run[0]]
+    ops = [_op(by_id[i]) for i in run[0] if by_id[i].kind in FOLDABLE]  # a layer's ops
     each = " → ".join(ops) if len(ops) <= 6 else " → ".join(ops[:5]) + f" … ({len(ops)} ops)"
     return Fold(PREFIX + run[0][0], tuple(tuple(b) for b in run), (title, f"each: {each}"))
 
