@@ -62,8 +62,10 @@ REPEATS = "repeats"
 #: scopes (the user's own grouping), two.
 MIN_REPEATS = 3
 MIN_SCOPE_REPEATS = 2
-#: How many block lengths are tried (the most common distances between equal boxes).
+#: How many block lengths are tried: the most common distances between a box and the last
+#: LOOK_BACK boxes equal to it.
 MAX_PERIODS = 8
+LOOK_BACK = 3
 #: The kinds of box a block is made of (variables, constants and summaries stay outside: a
 #: block reads them), and the leaves that a block of a scope holds too (a layer's weights).
 FOLDABLE = ("forward", "adjoint", "tangent")
@@ -319,16 +321,20 @@ class _Sequence:
 
     def periods(self) -> list[int]:
         """The block lengths worth trying: the commonest distances between boxes with the
-        same signature and inputs the same distances back."""
+        same signature and inputs the same distances back (to each of the last LOOK_BACK)."""
         last: dict = {}
         gaps: Counter = Counter()
         own, ins = self.own.tolist(), self.ins
         for k in range(self.n):
             token = (own[k], tuple(k - x if x >= 0 else x for x in ins[k]))
-            j = last.get(token)
-            if j is not None:
+            seen = last.get(token)
+            if seen is None:
+                seen = last[token] = []
+            for j in seen:  # a box made twice a block: its block is two or three gaps long
                 gaps[k - j] += 1
-            last[token] = k
+            seen.append(k)
+            if len(seen) > LOOK_BACK:
+                del seen[0]
         ranked = sorted(gaps.items(), key=lambda pc: (-pc[1], pc[0]))[:MAX_PERIODS]
         return [p for p, count in ranked if count >= MIN_REPEATS - 1]
 
@@ -414,7 +420,9 @@ def _fold(run: list[list[str]], by_id: dict[str, Item]) -> Fold:
     scopes = [by_id[b[0]].scope for b in run]
     k = len(run)
     if scopes[0] and len({s for s in scopes}) == k:  # a run of scopes: by their names
-        title = f"× {k}: {'/'.join(scopes[0])} … {'/'.join(scopes[-1])}"
+        kinds = {by_id[i].kind for i in run[0]} - {"forward", *LEAVES}
+        word = f" ({'/'.join(sorted(kinds))})" if kinds else ""  # its adjoint: another box
+        title = f"× {k}: {'/'.join(scopes[0])} … {'/'.join(scopes[-1])}{word}"
     else:
         title = f"× {k}: {first.name} … {last.name}"
     ops = [_op(by_id[i]) for i in run[0] if by_id[i].kind in FOLDABLE]  # a layer's ops
