@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .._gc import gc_paused
 from ..node import static_shape
 from ..tree import TupleShape
 from .scene import Item, Scene, fixed
@@ -114,6 +115,7 @@ def expanded(scene: Scene, fold_id: str) -> list[str]:
     return sorted(f for f in scene.folds if f != fold_id)
 
 
+@gc_paused()  # many small tuples, all alive until the runs are found (see vizad._gc)
 def find_folds(scene: Scene) -> list[Fold]:
     """Every run of repeated blocks in ``scene``, in the order of their first box."""
     order = {item.id: k for k, item in enumerate(scene.items)}
@@ -156,8 +158,15 @@ class _Shapes:
 
     def __init__(self, scene: Scene):
         self.values = scene.trace.values if scene.trace is not None else {}
+        self.known: dict = {}
 
     def __call__(self, node) -> Any:
+        shape = self.known.get(node, self)
+        if shape is self:
+            shape = self.known[node] = self._shape(node)
+        return shape
+
+    def _shape(self, node) -> Any:
         if node in self.values:
             value = self.values[node]
             if isinstance(value, tuple):
