@@ -42,6 +42,7 @@ bench: setup-test graphviz
 	$(PY) bench/engine.py
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
+	$(PY) bench/folding.py
 	$(PY) bench/widget.py
 	$(PY) bench/export.py
 	$(PY) bench/eager.py

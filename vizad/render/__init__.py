@@ -55,7 +55,10 @@ def draw(
     by which extension nodes read forward values. Nodes built inside ``with vz.scope("name"):``
     are drawn in a cluster per scope (mirrored in the adjoint graph); ``collapse=["name"]`` (or
     a depth: 1 for every top-level scope) folds scopes into one box each, and large graphs
-    collapse their scopes before anything else is summarised. Tensors show their shape and a heatmap
+    collapse their scopes before anything else is summarised. ``collapse="repeats"`` draws
+    each run of repeated blocks (time steps of a recurrence, equal layers, the iterations of a
+    loop) as one stacked box "× k"; fold ids ("fold_v11", listed in ``scene.folds``) fold
+    those runs alone (:mod:`vizad.render.folding`). Tensors show their shape and a heatmap
     (blue negative, red positive, with the largest magnitude written under it). Graphs with
     more than ``max_boxes`` boxes are summarised (the picture says what was collapsed).
     ``caption`` adds a line under the title. Display it in Jupyter, or
