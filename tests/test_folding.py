@@ -214,7 +214,7 @@ def test_a_fold_has_a_stable_id_and_opens_with_collapse_minus_it():
     assert again.folds["fold_v11"] == scene.folds["fold_v11"]
     both = vz.draw(trace, "adjoint", collapse=["fold_v11", "fold_a2"])
     assert both.source == vz.draw(trace, "adjoint", collapse="repeats").source
-    with pytest.raises(KeyError, match="fold_v11"):
+    with pytest.raises(ArgumentError, match="fold_v11"):
         expanded(scene, "fold_zz")
     with pytest.raises(ArgumentError, match="fold_a2"):
         vz.draw(trace, "adjoint", collapse=["fold_v999"])

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from .._gc import gc_paused
+from ..errors import ArgumentError
 from ..node import static_shape
 from ..tree import TupleShape
 from .scene import Item, Scene, fixed
@@ -108,10 +109,10 @@ def wanted_folds(collapse) -> bool:
 
 def expanded(scene: Scene, fold_id: str) -> list[str]:
     """The ``collapse=`` that draws ``scene``'s view again with ``fold_id`` opened and its
-    other folds kept (KeyError naming the folds when ``scene`` has no such fold)."""
+    other folds kept (ArgumentError naming the folds when ``scene`` has no such fold)."""
     if fold_id not in scene.folds:
         known = ", ".join(sorted(scene.folds)) or "none"
-        raise KeyError(f"no fold {fold_id!r} in this drawing (its folds: {known})")
+        raise ArgumentError(f"no fold {fold_id!r} in this drawing (its folds: {known})")
     return sorted(f for f in scene.folds if f != fold_id)
 
 

@@ -46,7 +46,8 @@ def scene_for(
             if wanted_folds(collapse):  # runs first: found on the whole scene, ids stable
                 many = not isinstance(collapse, str)
                 entries = list(collapse) if many else [collapse]
-                folds = [c for c in entries if c == REPEATS or c.startswith(PREFIX)]
+                folds = [c for c in entries if isinstance(c, str) and c.startswith(PREFIX)]
+                folds += [REPEATS] if REPEATS in entries else []
                 folds = [c for c in folds if c == REPEATS or c not in _scope_names(scene)]
                 scene = fold_repeats(scene, folds)
                 scopes = [c for c in entries if c not in folds] or None
