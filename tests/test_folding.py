@@ -268,6 +268,15 @@ def test_a_shared_weight_is_written_as_a_sum_over_time_steps():
     assert f"v̄₁ = Σₜ v̄₁→ₜ ({n} terms) = " in step_panel(trace, step.index, math=False)
 
 
+def test_the_rnn_example_checks_its_arguments():
+    assert len(vz.examples.rnn(steps=3).steps) == 6 + 3 * 3  # x6 … x9 are read by no step
+    for bad in (0, -2, 2.5, True):
+        with pytest.raises(ArgumentError, match="steps must be a positive int"):
+            vz.examples.rnn(steps=bad)
+    with pytest.raises(ArgumentError, match="inputs must be an int of at least 4"):
+        vz.examples.rnn(inputs=3)
+
+
 def test_short_sums_are_written_out():
     trace = vz.examples.lecture()
     assert "sum" not in str(trace.derivation()) and "more terms" not in str(trace.derivation())

@@ -15,6 +15,11 @@ that a front end expands one fold by drawing the view again with the others::
     keep = expanded(layout.scene, "fold_a2")   # ["fold_v11"]: every fold but fold_a2
     vz.draw(trace, "adjoint", collapse=keep).source   # the DOT with fold_a2 opened
 
+The stepper's data carries the same for each view (``data["frames"][view]["folds"]``: per fold
+id, its number of blocks, the box ids of each block once opened, and ``expand``, the
+``collapse=`` of the view with that fold opened), and a step inside a run lights the folded
+box (the scene's ``ids`` map every node of the run to it).
+
 How a run is found (:func:`find_folds`), in near-linear time and without recursion:
 
 - Scopes first (the user's own grouping): sibling ``vz.scope`` clusters, one after the other,
