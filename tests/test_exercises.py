@@ -120,5 +120,68 @@ def test_a_stub_that_names_what_to_write_is_reported():
         raise NotImplementedError("not implemented yet: write Dual.__mul__")
 
     (outcome,) = Checks().run({"the product rule": stub})
-    assert not outcome.ok and "write Dual.__mul__" in outcome.reason
-    assert outcome.reason.startswith("not written yet")
+    assert not outcome.ok
+    assert outcome.reason == (
+        "not written yet: write Dual.__mul__ (it still raises NotImplementedError)"
+    )
+
+
+# -- the checks say what is wrong: a KeyError from the student's own find_topo_sort, a wrong rule
+SOLUTIONS = EXERCISES / "solutions"
+
+
+def _run_with(name: str, replace: dict[str, str]) -> list[str]:
+    """The check lines of the solved notebook ``name`` run with some solutions replaced."""
+    nb = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
+    for cell in nb.cells:
+        for old, new in replace.items():
+            if old in cell.source:
+                cell.source = cell.source.replace(old, new)
+                replace = {k: v for k, v in replace.items() if k != old}
+    assert not replace, f"not found: {list(replace)}"
+    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=False).execute(
+        cwd=str(SOLUTIONS)
+    )
+    lines = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            text = output.get("data", {}).get("text/plain", "")
+            lines += [line for line in text.splitlines() if line[:2] in ("✓ ", "✗ ")]
+    return lines
+
+
+def test_a_keyerror_in_run_is_blamed_on_the_students_own_find_topo_sort():
+    lines = _run_with(
+        "a_topo_sort_and_executor",
+        # a post-order that forgets to visit the inputs: only the nodes asked for
+        {"    for node in node_list:\n        visit(node)\n    return order": (
+            "    return list(node_list)"
+        )},
+    )  # fmt: skip
+    run_checks = [line for line in lines if "(x1+3)(x1+5) at x1 = 1" in line]
+    assert run_checks and run_checks[0].startswith("✗ ")
+    assert "KeyError" in run_checks[0] and "your own find_topo_sort" in run_checks[0]
+
+
+def test_a_wrong_dual_rule_is_named():
+    lines = _run_with(
+        "c_dual_numbers",
+        {"self.tangent * other.value + self.value * other.tangent": (
+            "self.tangent * other.tangent"
+        )},
+    )  # fmt: skip
+    failed = [line for line in lines if line.startswith("✗ ")]
+    assert any(
+        line.startswith("✗ the product rule, a × b: FAIL — a * b is wrong") for line in failed
+    )
+    assert "ȧ b + a ḃ" in next(line for line in failed if "product rule" in line)
+    passed = {line.split(":")[0][2:] for line in lines if line.startswith("✓ ")}
+    assert {"the sum rule, a + b", "log's rule", "sin's rule"} <= passed
+
+
+def test_the_dual_stub_names_each_operator_to_write():
+    nb = nbformat.read(EXERCISES / "c_dual_numbers.ipynb", as_version=4)
+    (stub,) = [c for c in nb.cells if c.source.startswith("class Dual")]
+    for method in ("__add__", "__sub__", "__mul__"):
+        assert f'NotImplementedError("not implemented yet: write Dual.{method}")' in stub.source
+    assert "__radd__ = __add__" in stub.source and "__rmul__ = __mul__" in stub.source
