@@ -24,6 +24,7 @@ ANSWERS = {
     "11_training": "(0.0, 0.0)",
     "12_eager_code": "(100.3, -31.1)",  # W̄ = Xᵀ e^{2XW} = (100.346…, -31.115…), to 4 digits
     "13_which_mode_when": "(1000, 10)",
+    "16_more_reverse_mode": "(10, 20)",
 }
 # try-this cells that ask for more than one answer: the other blanks, filled in
 MORE = {
