@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Sequence
 
-import numpy as np
 
 from ..op import latex_product
-from ..text import latex_shape, latex_to_text, latex_value
+from ..text import latex_to_text, latex_value
 from .records import ForwardStep, ReverseStep
 
 __all__ = ["Derivation", "reverse_line", "forward_line", "tangent_rule", "fewer", "MANY_TERMS"]
@@ -107,19 +106,11 @@ def reverse_line(step: ReverseStep, names, decimals: int = 3) -> str:
         )
     )
     if all(c.partial_latex is not None for c in step.contributions):
-        parts.append(_join(fewer([_reduced(c.partial_latex, c) for c in step.contributions])))
+        parts.append(_join(fewer([c.partial_latex for c in step.contributions])))
     if len(step.contributions) > 1:
         parts.append(_join(fewer([latex_value(c.partial, decimals) for c in step.contributions])))
     parts.append(total)
     return " = ".join(_dedupe(parts))
-
-
-def _reduced(latex: str, contribution) -> str:
-    """The partial adjoint's formula, wrapped in the sum-to-shape step where it happened."""
-    if not contribution.reduced:
-        return latex
-    target = latex_shape(np.shape(contribution.partial))
-    return rf"\textstyle\sum_{{\to {target}}}\left({latex}\right)"
 
 
 def _dedupe(parts: list[str]) -> list[str]:
