@@ -117,6 +117,8 @@ class Stepper {
     this.panel.show(i);
     this.player.show(k);
     this.viewport.settle();
+    // for the page around it: vizad's JupyterLab extension writes the step into the notebook
+    this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail: { step: k } }));
   }
 
   // -- presentation scale ----------------------------------------------------------------------
@@ -167,7 +169,8 @@ function render({ model, el }) {
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
-// (the exported page, a notebook output's HTML rendering): `replace` first empties the
+// (the exported page, a notebook output's HTML rendering) at the step of its
+// `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here.
 export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
@@ -175,8 +178,9 @@ export function mount(rootId, dataId, { focus = false, replace = false, graphviz
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
+  const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step: data.step || 1, view: data.view, scale: 1, _graphviz: graphviz });
+  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }
