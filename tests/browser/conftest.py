@@ -106,9 +106,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _server(
-    app: str, root: Path, env: dict[str, str] | None = None, widget_state: bool = True
-):
+def _server(app: str, root: Path, env: dict[str, str] | None = None, widget_state: bool = True):
     """A Jupyter server (``jupyterlab`` or ``notebook``, i.e. Notebook 7) in ``root`` on a free
     port of 127.0.0.1, with ``env`` (default: this process's); yields its base url and stops
     it, with its kernels, by process id. ``widget_state=False``: JupyterLab's default of not

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from conftest import REPO, artifact, write_notebook
 from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell, _wait_step
 
@@ -26,14 +27,27 @@ def _walkthrough_outputs(path: Path) -> list[dict]:
     return [o for c in nb["cells"] for o in c.get("outputs", []) if MIME in o.get("data", {})]
 
 
-def _modified(page, app: str) -> bool:
-    """Whether the page shows the notebook as modified (unsaved changes)."""
-    if app == "lab":
-        return page.locator(".lm-TabBar-tab.jp-mod-dirty").count() > 0
-    # Notebook 7: the title's "(unsaved changes)" and the document title's star
-    return page.locator(".jp-NotebookCheckpoint", has_text="unsaved").count() > 0 or (
-        page.title().startswith("*")
-    )
+def _modified(page) -> bool:
+    """Whether JupyterLab / Notebook 7 hold unsaved changes: closing the page then asks
+    whether to leave (both apps' "beforeunload" handler). A dismissed question keeps the page
+    open; a page without changes closes."""
+    asked = []
+
+    def on_dialog(dialog):
+        asked.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.locator(f"{ROOT} .vz-title").click()  # Chromium asks only after a user gesture
+    page.wait_for_timeout(300)
+    try:
+        with page.expect_event("close", timeout=5_000):
+            page.close(run_before_unload=True)
+    except PlaywrightTimeoutError:
+        pass
+    assert asked or page.is_closed(), "the page neither closed nor asked"
+    page.remove_listener("dialog", on_dialog)
+    return asked == ["beforeunload"]
 
 
 def _counter(page) -> str:
@@ -81,8 +95,8 @@ def _steps_offline(browser, page_errors, html: Path, start: int, name: str) -> N
     page.keyboard.press("Escape")
     nxt = min(start + 1, 7)
     _press(page, "ArrowRight", nxt)
-    assert page.locator(f"{ROOT} .vz-sum").inner_text().strip().endswith(
-        "= 5.5" if nxt == 7 else ""
+    assert (
+        page.locator(f"{ROOT} .vz-sum").inner_text().strip().endswith("= 5.5" if nxt == 7 else "")
     )
     _press(page, "ArrowLeft", nxt - 1)
     page.screenshot(path=artifact(f"{name}.png"))
@@ -104,7 +118,11 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     _delete_sessions(url)
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())
-    where = f"{url}/lab/tree/{notebook.name}?reset" if app == "lab" else f"{url}/notebooks/{notebook.name}"
+    where = (
+        f"{url}/lab/tree/{notebook.name}?reset"
+        if app == "lab"
+        else f"{url}/notebooks/{notebook.name}"
+    )
     _open_and_run(page, where, f"saved-{app}")
     _wait_step(page, 1)
     # the live widget: Python moves the page, the page moves Python
@@ -143,23 +161,24 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     page.wait_for_timeout(4000)
     page.screenshot(path=artifact(f"saved-{app}-reopened.png"))
     assert _counter(page).startswith("Step 6 of 7")
-    assert not _modified(page, app), "opening marked the notebook modified"
     assert not page.get_by_text("model not found").count()
+    assert not _modified(page), "opening marked the notebook modified"
+    page = page_errors(context.new_page())  # the page closed: open the notebook once more
+    page.goto(where.replace("?reset", ""))
+    page.wait_for_selector(f"{ROOT} .vz-counter", timeout=60_000)
+    _wait_step(page, 6)
     _press(page, "ArrowRight", 7)
     assert page.locator(f"{ROOT} .vz-sum").inner_text().strip().endswith("= 5.5")
-    # stepping is a change of the notebook (the step to reopen at): now it is modified
-    page.wait_for_function(
-        "() => document.querySelector('.lm-TabBar-tab.jp-mod-dirty')"
-        " || document.title.startsWith('*')"
-        " || /unsaved/.test(document.querySelector('.jp-NotebookCheckpoint')?.textContent)",
-        timeout=10_000,
-    )
-    assert _modified(page, app)
     page.locator(".jp-OutputArea-output", has=page.locator(ROOT)).screenshot(
         path=artifact(f"saved-{app}-step7.png")
     )
+    # stepping is a change of the notebook (the step to reopen at)
+    assert _modified(page), "stepping did not mark the notebook modified"
     context.close()
-    assert not page_errors.errors, "\n".join(page_errors.errors)
+    # Notebook 7 raises this on every load, with or without vizad (a plugin's settings schema
+    # is missing; see test_jupyterlab.py's test_stepper_in_notebook7)
+    ours = [e for e in page_errors.errors if "(reading 'schema')" not in e or app == "lab"]
+    assert not ours, "\n".join(ours)
     return notebook
 
 
@@ -189,8 +208,18 @@ def test_nbconvert_html_steps_offline(browser, page_errors, tmp_path):
     # a notebook executed and saved with its widget state, converted without --execute
     env = dict(os.environ, PYTHONPATH=str(REPO))
     subprocess.run(
-        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
-         "--output", "executed.ipynb", notebook.name],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--output",
+            "executed.ipynb",
+            notebook.name,
+        ],  # fmt: skip
         cwd=tmp_path,
         check=True,
         capture_output=True,
