@@ -6,8 +6,10 @@ Python and the page stay one step. `jupyter nbconvert --to html` (with and witho
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -109,6 +111,28 @@ def _steps_offline(browser, page_errors, html: Path, start: int, name: str) -> N
     print(f"\n{name}: {html.stat().st_size / 1e3:.0f} kB, blocked {len(blocked)} requests")
 
 
+def _static_picture_shows(browser, html: str, page_path: Path, app: str) -> None:
+    """The output's HTML where scripts never run (GitHub, nbviewer): the saved step's picture
+    (v₂ highlighted, as the component drew it) and panel."""
+    picture = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', html).group(1)
+    svg = base64.b64decode(picture).decode()
+    current = re.search(r'<g id="v2"[^>]*>.*?</g>', svg, re.S).group(0)
+    assert "fill:rgb(240, 228, 66)" in current.replace("fill: ", "fill:"), current[:400]
+    page_path.write_text(f"<!doctype html><meta charset='utf-8'><body>{html}</body>")
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1024, "height": 768}
+    )
+    page = context.new_page()
+    page.goto(page_path.as_uri())
+    head = page.locator(".vz-panel .vz-head").inner_text()
+    assert head.startswith("Step 6 of 7: v₂"), head
+    assert "1.716" in page.locator(".vz-panel .vz-sum").inner_text()
+    img = page.locator("img[src^='data:image/svg+xml']")
+    assert img.evaluate("(i) => i.naturalWidth") > 300
+    page.screenshot(path=artifact(f"saved-{app}-static.png"), full_page=True)
+    context.close()
+
+
 def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Path:
     """Run the walkthrough, move it from Python and from the page to step 6, save, shut the
     kernel down, reload: step 6 shown, not modified, → gives step 7. Returns the notebook."""
@@ -146,6 +170,7 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     assert 'data-vizad-step="6"' in html
     assert "application/vnd.jupyter.widget-view+json" not in saved[0]["data"]
     assert "widgets" not in json.loads(notebook.read_text())["metadata"]  # default settings
+    _static_picture_shows(browser, html, root / f"github-{app}.html", app)
     html_kb = len(html.encode()) / 1e3
     print(
         f"\n{app}: notebook {fresh / 1e3:.1f} kB before running, "

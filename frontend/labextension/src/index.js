@@ -9,7 +9,8 @@
 //     script in a trusted output): the same component, at the saved step, without a kernel.
 // When the reader steps (the component says so with a "vizad-step" DOM event), the step is
 // written into the output (the output model's setData, as Plotly's renderer does), so a saved
-// notebook reopens there; showing the output never writes it (opening stays unmodified).
+// notebook reopens there, and so is the HTML's static picture of it (the component's own
+// snapshot), which GitHub shows; showing the output never writes (opening stays unmodified).
 // No component code here: one component (vizad/widget/static/stepper/) everywhere.
 
 import { Panel } from "@lumino/widgets";
@@ -50,7 +51,7 @@ class WalkthroughRenderer extends Panel {
     this.addClass("vizad-walkthrough");
     this.output = null; // the output's model (setData writes the step into the notebook)
     this.shown = null; // "page" | "live" once something shows
-    this.node.addEventListener("vizad-step", (event) => this.stepped(event.detail.step));
+    this.node.addEventListener("vizad-step", (event) => this.stepped(event.detail));
   }
 
   async renderModel(model) {
@@ -108,17 +109,62 @@ class WalkthroughRenderer extends Panel {
     }
   }
 
-  // the reader moved to step k: keep it in the output (a change of the notebook, as an edit)
-  stepped(k) {
-    const output = this.output;
-    const saved = output && output.data[MIME];
-    if (!saved || saved.step === k || typeof output.setData !== "function") return;
-    const data = { ...output.data, [MIME]: { ...saved, step: k } };
-    if (typeof data[HTML] === "string") {
-      data[HTML] = data[HTML].replace(/data-vizad-step="\d+"/, `data-vizad-step="${k}"`);
-    }
-    output.setData({ data });
+  // The reader moved to step k: keep it in the output (a change of the notebook, as an edit),
+  // and, once the reader stops, the static picture of that step in its HTML.
+  stepped({ step: k, snapshot }) {
+    const saved = this.savedStep();
+    if (saved === null || saved === k) return;
+    this.write(k, (html) => html.replace(/data-vizad-step="\d+"/, `data-vizad-step="${k}"`));
+    clearTimeout(this.pictureTimer);
+    this.pictureTimer = setTimeout(() => {
+      const parts = !this.isDisposed && this.savedStep() === k && snapshot();
+      if (parts) this.write(k, (html) => withSnapshot(html, parts));
+    }, SNAPSHOT_DELAY);
   }
+
+  savedStep() {
+    const output = this.output;
+    const saved = output && typeof output.setData === "function" && output.data[MIME];
+    return saved ? saved.step : null;
+  }
+
+  write(k, edit) {
+    const data = { ...this.output.data, [MIME]: { ...this.output.data[MIME], step: k } };
+    if (typeof data[HTML] === "string") data[HTML] = edit(data[HTML]);
+    this.output.setData({ data });
+  }
+}
+
+// ms after the last step before the picture is made (restyled SVG text, base64: not per key)
+const SNAPSHOT_DELAY = 400;
+
+// The output's HTML with its static picture (vizad/widget/page.py's snapshot: the element
+// after the root's data-vizad-step attribute, up to the data's script) showing `svg` and
+// `panel`; unchanged if it has no such picture (a walkthrough laid out in the browser).
+function withSnapshot(html, { svg, panel }) {
+  const at = html.search(/data-vizad-step="\d+">/);
+  const start = at < 0 ? -1 : html.indexOf(">", at) + 1;
+  const end = at < 0 ? -1 : html.indexOf('</div><script type="application/json"', start);
+  if (end < 0) return html;
+  const picture = document.createElement("template");
+  picture.innerHTML = html.slice(start, end);
+  const img = picture.content.querySelector('img[src^="data:image/svg+xml"]');
+  const old = picture.content.querySelector(".vz-panel");
+  if (!img || !old) return html;
+  img.setAttribute("src", `data:image/svg+xml;base64,${base64(svg)}`);
+  const fresh = document.createElement("template");
+  fresh.innerHTML = panel;
+  old.replaceWith(...fresh.content.childNodes);
+  return html.slice(0, start) + picture.innerHTML + html.slice(end);
+}
+
+function base64(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
 }
 
 const extension = {
