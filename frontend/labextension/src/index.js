@@ -71,7 +71,8 @@ class WalkthroughRenderer extends Panel {
     if (id) void this.goLiveWhenRestored(registry, id);
   }
 
-  // the widget view of the model, by the notebook's own widget-view renderer
+  // the widget view of the model, by the notebook's own widget-view renderer (as a plain
+  // widget output: it stays, unsynced, after a kernel restart; it goes when the widget closes)
   async showLive(registry, id) {
     const view = registry.createRenderer(WIDGET_VIEW);
     for (const w of [...this.widgets]) w.dispose();
