@@ -149,6 +149,7 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     )
     _open_and_run(page, where, f"saved-{app}")
     _wait_step(page, 1)
+    assert page.locator(".vizad-walkthrough").get_attribute("data-shown") == "live"
     # the live widget: Python moves the page, the page moves Python
     _run_in_new_cell(page, "stepper.step = 4")
     _wait_step(page, 4, timeout=20_000)
@@ -176,6 +177,22 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
         f"\n{app}: notebook {fresh / 1e3:.1f} kB before running, "
         f"{notebook.stat().st_size / 1e3:.0f} kB saved (the output's HTML: {html_kb:.0f} kB)"
     )
+    # reloaded while the kernel runs: the output goes back to the live widget (its model
+    # restored from the kernel): Python moves the page again, and the page Python
+    page.reload()
+    page.wait_for_selector(f"{ROOT} .vz-counter", timeout=60_000)
+    _wait_step(page, 6)
+    page.wait_for_selector(".vizad-walkthrough[data-shown='live']", timeout=30_000)
+    _run_in_new_cell(page, "stepper.step = 2")
+    _wait_step(page, 2, timeout=20_000)
+    for k in range(3, 7):
+        _press(page, "ArrowRight", k)
+    _run_in_new_cell(page, "print('python after reload', stepper.step)")
+    page.wait_for_selector("text=python after reload 6", timeout=20_000)
+    page.locator(f"{ROOT} .vz-counter").click()
+    page.keyboard.press("Control+s")
+    page.wait_for_timeout(1500)
+    assert _walkthrough_outputs(notebook)[0]["data"][MIME] == {"step": 6}
     _delete_sessions(url)  # the kernel is shut down
     page.wait_for_timeout(1000)
     page.reload()
@@ -184,6 +201,7 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     _wait_step(page, 6)
     # the new kernel's widget manager restores (nothing of ours) and nothing is written
     page.wait_for_timeout(4000)
+    assert page.locator(".vizad-walkthrough").get_attribute("data-shown") == "page"
     page.screenshot(path=artifact(f"saved-{app}-reopened.png"))
     assert _counter(page).startswith("Step 6 of 7")
     assert not page.get_by_text("model not found").count()

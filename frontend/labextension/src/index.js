@@ -50,7 +50,7 @@ class WalkthroughRenderer extends Panel {
     this.mimeType = options.mimeType;
     this.addClass("vizad-walkthrough");
     this.output = null; // the output's model (setData writes the step into the notebook)
-    this.shown = null; // "page" | "live" once something shows
+    this.shown = null; // "page" | "live" once something shows (also the node's data-shown)
     this.node.addEventListener("vizad-step", (event) => this.stepped(event.detail));
   }
 
@@ -77,14 +77,14 @@ class WalkthroughRenderer extends Panel {
     const view = registry.createRenderer(WIDGET_VIEW);
     for (const w of [...this.widgets]) w.dispose();
     this.addWidget(view);
-    this.shown = "live";
+    this.shown = this.node.dataset.shown = "live";
     await view.renderModel(mimeModel({ [WIDGET_VIEW]: { model_id: id, version_major: 2, version_minor: 1 } }, true));
   }
 
   // the output's HTML: the component and its data (or, untrusted, the static picture)
   async showPage(registry, model) {
     const html = model.data[HTML];
-    this.shown = "page";
+    this.shown = this.node.dataset.shown = "page";
     if (typeof html !== "string") return;
     if (!registry) {
       this.node.textContent = "vizad: this walkthrough cannot be shown here";
