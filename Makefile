@@ -77,10 +77,14 @@ golden: setup-test graphviz
 	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py tests/test_latex.py -k golden
 
 ## make frontend: rebuild vizad/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
-## without `dot`) from frontend/ with the versions pinned in its lockfile; needs Node and npm,
-## which users and CI do not: the built file is committed
-frontend:
+## without `dot`) from frontend/, and vizad/labextension/ (the JupyterLab / Notebook 7 renderer
+## of a stepper's output) from frontend/labextension/, with the versions pinned in their
+## lockfiles; needs Node and npm, which users and CI do not: the built files are committed
+frontend: setup-notebook
 	cd frontend && npm ci --no-audit --no-fund && sh build.sh
+	rm -rf vizad/labextension
+	cd frontend/labextension && npm ci --no-audit --no-fund && \
+	    PATH="$(abspath $(VENV))/bin:$$PATH" jupyter-builder build .
 
 setup-notebook: $(VENV)/.installed-notebook
 setup-test: $(VENV)/.installed-test
@@ -88,12 +92,19 @@ setup-test: $(VENV)/.installed-test
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+# an editable install: JupyterLab finds this checkout's extension (vizad/labextension) by a link
+LINK_LABEXTENSION = rm -rf $(VENV)/share/jupyter/labextensions/vizad && \
+    mkdir -p $(VENV)/share/jupyter/labextensions && \
+    ln -s $(CURDIR)/vizad/labextension $(VENV)/share/jupyter/labextensions/vizad
+
 $(VENV)/.installed-notebook: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[notebook]'
+	$(LINK_LABEXTENSION)
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(LINK_LABEXTENSION)
 	touch $@ $(VENV)/.installed-notebook
 
 ## make graphviz: make sure Graphviz's dot program is installed

@@ -247,3 +247,21 @@ def test_the_panel_says_shapes_in_words():
     panels = [step_panel(trace, k) for k in range(len(trace.steps))]
     assert any("tuple of (scalar, scalar)" in p for p in panels)
     assert not any("TupleShape" in p for p in panels)
+
+
+def test_output_bundle_survives_without_the_kernel(stepper):
+    """The output: vizad's MIME type with the step to reopen at (the model's id in its
+    metadata, out of nbval's comparison), the component's HTML at that step with the widget's
+    own data, and no widget-view MIME type (nbconvert would prefer it whenever widget state
+    is stored, and show it blank without its CDN)."""
+    from vizad.widget.page import WALKTHROUGH
+
+    stepper.step = 6
+    data, metadata = stepper._repr_mimebundle_()
+    assert set(data) == {WALKTHROUGH, "text/html", "text/plain"}
+    assert data[WALKTHROUGH] == {"step": 6}
+    assert metadata[WALKTHROUGH] == {"model_id": stepper.model_id}
+    html = data["text/html"]
+    assert html.count('data-vizad-step="6"') == 1 and "Step 6 of 7" in html
+    stored = json.loads(re.search(r'-data">(.*?)</script>', html).group(1))
+    assert stored == json.loads(json.dumps(stepper.data))  # the data once, as the widget's

@@ -23,9 +23,10 @@ from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from .data import check_failures, walkthrough_data
 from .panel import step_panel
-from .page import fragment, needs_graphviz, snapshot_html
+from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -160,11 +161,19 @@ class Stepper(anywidget.AnyWidget):
         )
 
     def _repr_mimebundle_(self, **kwargs):
-        """The widget, and an HTML rendering of the same component for where the widget
-        cannot be shown (a saved notebook reopened without its widget state, nbconvert): a
-        static picture of the current step that the component replaces where scripts run."""
+        """The output of a stepper: vizad's own MIME type (the step shown, saved with the
+        notebook; the widget model's id in its metadata), which vizad's JupyterLab / Notebook 7
+        extension renders as the live widget while the kernel holds it and from the HTML
+        otherwise; and that HTML, the component with its data for every other renderer
+        (nbconvert, VS Code, a notebook reopened anywhere), which starts as a static picture
+        of the step (GitHub). No widget-view MIME type: nbconvert would prefer it to the HTML
+        whenever widget state is stored, and show a blank output without its CDN."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        view = data.pop(WIDGET_VIEW, None)
+        if view is not None:
+            data[WALKTHROUGH] = {"step": self.step}
+            metadata = {**metadata, WALKTHROUGH: {"model_id": view["model_id"]}}
         layout = self._layouts[self.view]
         snapshot = snapshot_html(
             self.trace.describe(),
@@ -173,7 +182,7 @@ class Stepper(anywidget.AnyWidget):
                 self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
             ),
         )
-        data["text/html"] = fragment({**self.data, "step": self.step}, layout.scope, snapshot)
+        data["text/html"] = fragment(self.data, layout.scope, snapshot, self.step)
         return data, metadata
 
     # -- the Python API ------------------------------------------------------------------
