@@ -25,8 +25,26 @@ from .files import check_output, write_output
 __all__ = ["main"]
 
 
+#: The views a walkthrough can show (forward mode calls the extended view "tangent" and the
+#: laid one "tangents"; each mode reads the other's names as its own).
+VIEWS = ["forward", "adjoint", "backprop", "tangent", "tangents"]
+VIEW_HELP = (
+    "the graph to show: forward; adjoint (reverse) or tangent (forward mode), the graph "
+    "extended; backprop or tangents, the results laid on the forward graph (default: the "
+    "extended graph)"
+)
+WRT_HELP = (
+    "reverse mode: the inputs to differentiate by (default: all); forward mode: the input "
+    "whose tangent is 1 (default: the first)"
+)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vizad", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vizad",
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="python -m vizad COMMAND --help describes each command's options.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     walk = commands.add_parser("walkthrough", help="write a walkthrough as an HTML page")
     walk.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
@@ -48,19 +66,24 @@ def _parser() -> argparse.ArgumentParser:
         "--wrt",
         nargs="+",
         metavar="NAME",
-        help="reverse mode: the inputs to differentiate by (default: all); "
-        "forward mode: the input whose tangent is 1 (default: the first)",
+        help=WRT_HELP,
     )
-    walk.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
+    walk.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     walk.add_argument("--decimals", type=int, default=3)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
     frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
-    frames.add_argument("--at", nargs="+", required=True, metavar="NAME=VALUE")
+    frames.add_argument(
+        "--at",
+        nargs="+",
+        required=True,
+        metavar="NAME=VALUE",
+        help="the value of every variable, e.g. x1=2 x2=5",
+    )
     frames.add_argument("-o", "--output", default="frames", help="the directory to write")
     frames.add_argument("--format", choices=["svg", "pdf", "png"], default="svg")
     frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
-    frames.add_argument("--wrt", nargs="+", metavar="NAME")
-    frames.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
+    frames.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
+    frames.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
     frames.add_argument("--decimals", type=int, default=3)
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
