@@ -33,6 +33,8 @@ VIEW_HELP = (
     "extended; backprop or tangents, the results laid on the forward graph (default: the "
     "extended graph)"
 )
+MODE_HELP = "reverse mode (adjoints v̄, the default) or forward mode (tangents v̇)"
+DECIMALS_HELP = "decimals of the values shown (default 3)"
 WRT_HELP = (
     "reverse mode: the inputs to differentiate by (default: all); forward mode: the input "
     "whose tangent is 1 (default: the first)"
@@ -61,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         default="walkthrough.html",
         help="the HTML file to write (default walkthrough.html); - writes to standard output",
     )
-    walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
+    walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
     walk.add_argument(
         "--wrt",
         nargs="+",
@@ -69,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
         help=WRT_HELP,
     )
     walk.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
-    walk.add_argument("--decimals", type=int, default=3)
+    walk.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
     frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
     frames.add_argument(
@@ -80,12 +82,19 @@ def _parser() -> argparse.ArgumentParser:
         help="the value of every variable, e.g. x1=2 x2=5",
     )
     frames.add_argument("-o", "--output", default="frames", help="the directory to write")
-    frames.add_argument("--format", choices=["svg", "pdf", "png"], default="svg")
-    frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
+    frames.add_argument(
+        "--format", choices=["svg", "pdf", "png"], default="svg", help="the pictures' format"
+    )
+    frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
     frames.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
     frames.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
-    frames.add_argument("--decimals", type=int, default=3)
+    frames.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
+    frames.add_argument(
+        "--show-pending",
+        action="store_true",
+        help="show the values of the steps still to come (by default a frame writes them ?)",
+    )
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
     grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
     grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
@@ -140,7 +149,12 @@ def main(argv: list[str] | None = None) -> int:
             trace = trace_forward(y, first, feed, decimals=args.decimals)
         if args.command == "frames":
             paths = export_frames(
-                trace, args.output, format=args.format, view=args.view, scale=args.scale
+                trace,
+                args.output,
+                format=args.format,
+                view=args.view,
+                scale=args.scale,
+                show_pending=args.show_pending,
             )
             sys.stdout.write(f"wrote {len(paths)} {args.format.upper()} frames to {args.output}\n")
             return 0
