@@ -21,7 +21,9 @@ from ..graph import as_node_list
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
-from .data import check_failures, walkthrough_data
+from ..trace.quiz import Verdict, judge, questions
+from ..trace.traces import ForwardTrace, ReverseTrace
+from .data import check_failures, inputs_data, walkthrough_data
 from .panel import step_panel
 from .page import fragment, needs_graphviz, snapshot_html
 
@@ -65,9 +67,19 @@ class Stepper(anywidget.AnyWidget):
     data = traitlets.Dict().tag(sync=True)
     #: The Graphviz module's text when a view is laid out in the browser (no ``dot``), else "".
     _graphviz = traitlets.Unicode("").tag(sync=True)
-    #: In a quiz: {"right": answers right (first or second try), "asked": steps answered or
-    #: revealed}, kept by the browser.
-    score = traitlets.Dict({"right": 0, "asked": 0}).tag(sync=True)
+    #: In a quiz: {"right": questions answered right (first or second try), "asked":
+    #: questions answered, revealed or skipped, "questions": how many there are}; kept by the
+    #: browser and by :meth:`answer` alike, made from ``progress``.
+    score = traitlets.Dict({"right": 0, "asked": 0, "questions": 0}).tag(sync=True)
+    #: In a quiz: question key → {"tries": wrong tries, "state": "right", "wrong" (revealed
+    #: after two wrong tries) or "skipped" (the student went on: revealed)}.
+    progress = traitlets.Dict({}).tag(sync=True)
+    #: The scalar inputs' values, by name: the browser edits them (what-if) and the
+    #: walkthrough is traced again here, at the same step.
+    inputs = traitlets.Dict({}).tag(sync=True)
+    #: Whether a kernel runs this stepper (the saved and exported pages have none: their
+    #: inputs are read-only).
+    live = traitlets.Bool(True).tag(sync=True)
 
     def __init__(
         self,
@@ -99,6 +111,19 @@ class Stepper(anywidget.AnyWidget):
         #: Scopes drawn as one box (see vz.draw's ``collapse``).
         self.collapse = collapse
         self.decimals = trace.decimals if decimals is None else decimals
+        self._check = check
+        #: Whether the student types each step's results before they are shown.
+        self.quiz = quiz
+        data, module = self._prepare(trace, view)
+        super().__init__(
+            data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
+        )
+        self.score = self._score()
+        self.set_trait("inputs", {d["name"]: d["value"] for d in data.get("inputs", ())})
+
+    def _prepare(self, trace: Trace, view: str) -> tuple[dict, str]:
+        """The component's data for ``trace`` (its layouts, checks and questions made here)."""
+        check = self._check
         if check is None:
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
@@ -109,24 +134,115 @@ class Stepper(anywidget.AnyWidget):
                 v,
                 decimals=self.decimals,
                 failed=frozenset(self.failures),
-                collapse=collapse,
+                collapse=self.collapse,
             )
             for v in trace.views
         }
+        #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
+        self.questions = questions(trace) if self.quiz else []
         data = walkthrough_data(
             trace,
             view=view,
             failures=self.failures,
             decimals=self.decimals,
             layouts=self._layouts,
-            quiz=quiz,
+            questions=self.questions if self.quiz else None,
         )
-        #: Whether the student types each step's result before it is shown.
-        self.quiz = quiz
+        data["inputs"] = inputs_data(trace, editable=_retraceable(trace))  # what-if
         module = graphviz_module() if needs_graphviz(data) else ""
-        super().__init__(
-            data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
-        )
+        return data, module
+
+    # -- the quiz, from Python -----------------------------------------------------------
+    @property
+    def question(self):
+        """The question the current step asks now (a :class:`vizad.trace.quiz.Question`:
+        ``.prompt``, ``.hint``), or None (no quiz, or this step asks nothing more)."""
+        if not self.quiz:
+            return None
+        for q in self.questions[self.step - 1]:
+            if "state" not in self.progress.get(q.key, {}):
+                return q
+        return None
+
+    def answer(self, text) -> Verdict:
+        """Answer the current question as the student would type it (``"1.72"``,
+        ``"2 - cos(5)"``): the verdict (``.status`` "right", "wrong" or "refused", and its
+        ``.message``), the browser showing the same; ``stepper.score`` counts it. Two wrong
+        tries reveal the answer. ``vizad.trace.quiz.RULE`` says how answers are judged."""
+        q = self.question
+        if q is None:
+            raise ArgumentError(
+                "stepper.answer: " + ("this stepper is not a quiz (vz.step(..., quiz=True))"
+                if not self.quiz else f"step {self.step} asks nothing more: stepper.next()")
+            )  # fmt: skip
+        verdict = judge(q, text)
+        if verdict.status == "refused":
+            return verdict
+        entry = dict(self.progress.get(q.key, {"tries": 0}))
+        if verdict.right:
+            entry["state"] = "right"
+            message = f"right: {q.prompt} = {q.shown}"
+        else:
+            entry["tries"] = entry.get("tries", 0) + 1
+            if entry["tries"] < 2:
+                message = f"not {str(text).strip()}: try again (one more try). Hint: {q.hint}"
+            else:
+                entry["state"] = "wrong"
+                message = f"the answer: {q.prompt} = {q.shown}"
+        self.progress = {**self.progress, q.key: entry}
+        return Verdict(verdict.status, message)
+
+    def _score(self) -> dict:
+        done = [self.progress.get(q.key, {}) for qs in self.questions for q in qs]
+        return {
+            "right": sum(1 for e in done if e.get("state") == "right"),
+            "asked": sum(1 for e in done if "state" in e),
+            "questions": len(done),
+        }
+
+    @traitlets.observe("progress")
+    def _progress_changed(self, change):
+        self.score = self._score()
+
+    @traitlets.observe("step")
+    def _step_changed(self, change):
+        """Going on past a question skips it: its answer is revealed (later steps need it)."""
+        if change["old"] is None:
+            return
+        old = change["old"] - 1
+        if not self.quiz or change["new"] - 1 <= old or not 0 <= old < len(self.questions):
+            return
+        skipped = {
+            q.key: {**self.progress.get(q.key, {"tries": 0}), "state": "skipped"}
+            for q in self.questions[old]
+            if "state" not in self.progress.get(q.key, {})
+        }
+        if skipped:
+            self.progress = {**self.progress, **skipped}
+
+    # -- what-if inputs ------------------------------------------------------------------
+    @traitlets.observe("inputs")
+    def _inputs_changed(self, change):
+        """An input edited (in the browser, or here): the walkthrough traced again at the new
+        values, every view redrawn, at the same step."""
+        if self.trace is None or not _retraceable(self.trace):
+            return
+        feed = dict(self.trace.feed)
+        changed = False
+        for node in list(feed):
+            name = node.name
+            if name in change["new"] and np.ndim(feed[node]) == 0:
+                value = float(change["new"][name])
+                if value != float(np.asarray(feed[node])):
+                    feed[node] = value
+                    changed = True
+        if not changed:
+            return
+        self.trace = _retrace(self.trace, feed)
+        data, module = self._prepare(self.trace, self.view)
+        self.progress = {}
+        self.set_trait("_graphviz", module)
+        self.data = data
 
     def close(self) -> None:
         """Close the widget and release what it holds (the trace, its layouts and frames), so
@@ -209,6 +325,19 @@ class Stepper(anywidget.AnyWidget):
     @traitlets.validate("scale")
     def _valid_scale(self, proposal):
         return min(max(float(proposal["value"]), 0.25), 4.0)
+
+
+def _retraceable(trace: Trace) -> bool:
+    """Whether a walkthrough can be traced again at other inputs (vizad's own traces; a
+    recorded one is what another engine did)."""
+    return type(trace) in (ReverseTrace, ForwardTrace)
+
+
+def _retrace(trace: Trace, feed: dict) -> Trace:
+    if isinstance(trace, ReverseTrace):
+        return trace_reverse(trace.output, list(trace.wrt), feed, decimals=trace.decimals)
+    tangents = {s: trace.values[t] for s, t in trace.seeds.items()}
+    return trace_forward(trace.output, feed=feed, tangents=tangents, decimals=trace.decimals)
 
 
 def step(

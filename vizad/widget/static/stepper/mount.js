@@ -26,8 +26,10 @@ class Stepper {
       failed: new Set(data.failed),
       step: () => this.player.step(),
       go: (k) => this.player.go(k),
+      secret: (i) => this.quiz.asks(i), // a quiz step's values stay out of the tooltips
     });
-    this.quiz = new Quiz({ model, questions: data.quiz || null, root, answered: showStep });
+    this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
+    this.inputs = new Inputs({ model, inputs: data.inputs }); // what-if (quiz.js)
     this.panel = new Panel({ data, quiz: this.quiz });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -48,6 +50,7 @@ class Stepper {
     root.append(
       h("style", { text: data.css }),
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.quiz.scoreBox]),
+      this.inputs.element,
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
       this.viewport.element,
@@ -110,6 +113,7 @@ class Stepper {
   showStep() {
     const k = this.player.step(); // 1-based
     const i = k - 1;
+    this.quiz.arrive(i); // going on past a question skips it (its values shown)
     this.drawing.restyle(i);
     this.counter.textContent = `Step ${k} of ${this.n}: ${this.data.steps[i].label}`;
     // a quiz step not answered yet: its own boxes keep their values hidden
@@ -162,8 +166,15 @@ function render({ model, el }) {
     el.textContent = "vizad: this walkthrough has no steps";
     return;
   }
-  const stepper = new Stepper({ model, el, data });
-  return () => stepper.close();
+  let stepper = new Stepper({ model, el, data });
+  // the walkthrough traced again (an input edited, what-if): drawn anew, at the same step
+  const redraw = () => {
+    stepper.close();
+    el.replaceChildren();
+    stepper = new Stepper({ model, el, data: model.get("data") });
+  };
+  model.on("change:data", redraw);
+  return () => { model.off("change:data", redraw); stepper.close(); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
