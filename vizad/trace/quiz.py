@@ -93,7 +93,7 @@ def questions(trace) -> list[list[Question]]:
     for k, step in enumerate(trace.steps):
         asked: list[Question] = []
 
-        def add(prompt, value, hint, kind="number"):
+        def add(prompt, value, hint, kind="number", k=k, asked=asked):
             key = f"{k}.{len(asked)}"
             if kind == "shape":
                 shown = "scalar ()" if value == () else "(" + ", ".join(map(str, value)) + ")"
