@@ -3,6 +3,7 @@ picture per step for slides, or a student's engine graded with its course's case
 
 python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
 python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
+python -m vizad quiz "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5      (asks, reads, scores)
 python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
 
 ``grade`` exits with 0 when every case passes, 1 when some fail, 2 when the module cannot be
@@ -21,6 +22,7 @@ from .expr import parse_expression
 from .export import page_html
 from .grading import grade
 from .files import check_output, write_output
+from .text import latex_to_text
 
 __all__ = ["main"]
 
@@ -95,6 +97,19 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show the values of the steps still to come (by default a frame writes them ?)",
     )
+    quiz = commands.add_parser(
+        "quiz", help="a quiz in the terminal: each step's values asked, answers read and scored"
+    )
+    quiz.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
+    quiz.add_argument(
+        "--at",
+        nargs="+",
+        required=True,
+        metavar="NAME=VALUE",
+        help="the value of every variable, e.g. x1=2 x2=5",
+    )
+    quiz.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
+    quiz.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
     grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
     grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
@@ -143,10 +158,12 @@ def main(argv: list[str] | None = None) -> int:
         feed = _values(args.at, names)
         chosen = [names[_name(n, names, "--wrt")] for n in args.wrt] if args.wrt else None
         if args.mode == "reverse":
-            trace = trace_reverse(y, chosen, feed, decimals=args.decimals)
+            trace = trace_reverse(y, chosen, feed, decimals=getattr(args, "decimals", 3))
         else:
             first = chosen[0] if chosen else next(iter(names.values()))
-            trace = trace_forward(y, first, feed, decimals=args.decimals)
+            trace = trace_forward(y, first, feed, decimals=getattr(args, "decimals", 3))
+        if args.command == "quiz":
+            return _quiz(trace)
         if args.command == "frames":
             paths = export_frames(
                 trace,
@@ -174,6 +191,51 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sys.stdout.write(f"wrote {path} ({len(trace.steps)} steps, {args.mode} mode)\n")
     return 0
+
+
+def _quiz(trace) -> int:
+    """Each step's questions asked on standard output and answered on standard input (a
+    wrong try gets a hint, a second one the answer; an answer that cannot be read costs no
+    try; an empty line skips); the score at the end. 0 when every answer was right."""
+    from .trace.quiz import RULE, judge, questions
+
+    out = sys.stdout
+    out.write(f"{trace.describe()}\n{RULE}\nAn empty line skips a question.\n")
+    asked = [q for qs in questions(trace) for q in qs]
+    right = done = 0
+    for n, q in enumerate(asked):
+        step = trace.steps[q.step]
+        if n == 0 or asked[n - 1].step != q.step:
+            out.write(f"\nstep {q.step + 1} of {len(trace.steps)}: {step.label} = "
+                      f"{latex_to_text(step.definition)}\n")  # fmt: skip
+        tries = 0
+        while True:
+            out.write(f"{q.prompt} = ")
+            out.flush()
+            line = sys.stdin.readline()
+            if not line:  # end of input: the quiz stops here
+                out.write(f"\nstopped: score {right}/{done} ({len(asked) - done} not asked)\n")
+                return 1
+            if not line.strip():
+                out.write(f"skipped: {q.prompt} = {q.shown}\n")
+                break
+            verdict = judge(q, line)
+            if verdict.status == "refused":
+                out.write(verdict.message + "\n")
+                continue
+            if verdict.right:
+                right += 1
+                out.write(f"right: {q.prompt} = {q.shown}\n")
+                break
+            tries += 1
+            if tries < 2:
+                out.write(f"not {line.strip()}: try again (one more try). Hint: {q.hint}\n")
+                continue
+            out.write(f"the answer: {q.prompt} = {q.shown}\n")
+            break
+        done += 1
+    out.write(f"\nscore {right}/{len(asked)}\n")
+    return 0 if right == len(asked) else 1
 
 
 def _grade(args) -> int:

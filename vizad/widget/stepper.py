@@ -206,15 +206,14 @@ class Stepper(anywidget.AnyWidget):
 
     @traitlets.observe("step")
     def _step_changed(self, change):
-        """Going on past a question skips it: its answer is revealed (later steps need it)."""
-        if change["old"] is None:
-            return
-        old = change["old"] - 1
-        if not self.quiz or change["new"] - 1 <= old or not 0 <= old < len(self.questions):
+        """Going on past questions (this step's, or steps jumped over) skips them: their
+        answers are revealed, since later steps need them."""
+        if change["old"] is None or not self.quiz:
             return
         skipped = {
             q.key: {**self.progress.get(q.key, {"tries": 0}), "state": "skipped"}
-            for q in self.questions[old]
+            for k in range(change["old"] - 1, min(change["new"] - 1, len(self.questions)))
+            for q in self.questions[k]
             if "state" not in self.progress.get(q.key, {})
         }
         if skipped:

@@ -184,14 +184,17 @@ class Quiz {
     this.model.save_changes();
   }
 
-  // the component moved to step i: going on past a step that still asks skips its questions
+  // the component moved to step i: going on past questions (that step's, or steps jumped
+  // over) skips them, and shows their values
   arrive(i) {
     const from = this.at;
     this.at = i;
-    if (from === null || i <= from || !this.asks(from)) return;
+    if (!this.questions || from === null || i <= from) return;
     const skipped = {};
-    for (const q of this.questions[from]) if (!this.done(q)) skipped[q.key] = { ...(this.progress[q.key] || { tries: 0 }), state: "skipped" };
-    this.setProgress(skipped);
+    for (let k = from; k < i; k++) {
+      for (const q of this.questions[k] || []) if (!this.done(q)) skipped[q.key] = { ...(this.progress[q.key] || { tries: 0 }), state: "skipped" };
+    }
+    if (Object.keys(skipped).length) this.setProgress(skipped);
   }
 
   secret(code, salt) {

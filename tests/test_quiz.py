@@ -1,0 +1,157 @@
+"""The quiz from Python and the terminal: its questions, how answers are judged (the same
+cases as the browser's quiz.js, see tests/browser/test_quiz.py), stepper.answer() and the
+score, skipped questions, what-if inputs traced again, and `python -m vizad quiz`."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import pytest
+
+import vizad as vz
+from vizad.trace.quiz import judge, questions
+
+#: (typed, the value, verdict): read by both judges, this one and quiz.js's.
+JUDGED = [
+    ("1.72", 2 - math.cos(5), "right"),
+    ("1.716", 2 - math.cos(5), "right"),
+    ("1.7163", 2 - math.cos(5), "right"),
+    ("1.71", 2 - math.cos(5), "wrong"),
+    ("1.7", 2 - math.cos(5), "refused"),  # too few digits to judge: no try used
+    ("2", 2 - math.cos(5), "refused"),
+    ("2 - cos(5)", 2 - math.cos(5), "right"),
+    ("2 − cos(5)", 2 - math.cos(5), "right"),
+    ("2 - cos(5.1)", 2 - math.cos(5), "wrong"),
+    ("1/2", 0.5, "right"),
+    ("0.5", 0.5, "right"),
+    ("0.50", 0.5, "right"),
+    ("-1", -1.0, "right"),
+    ("1", -1.0, "wrong"),
+    ("pi/4", math.pi / 4, "right"),
+    ("sqrt(2)/2", math.sqrt(2) / 2, "right"),
+    ("exp(1) - e", 0.0, "right"),
+    ("tanh(0.5)**2", math.tanh(0.5) ** 2, "right"),
+    ("-2**2", -4.0, "right"),
+    ("1e-8", 1e-8, "right"),
+    ("5.5", 5.5, "right"),
+    ("5.50", 5.5, "right"),
+    ("0.284", math.cos(5), "right"),
+    ("0.2837", math.cos(5), "right"),
+    ("0.283", math.cos(5), "wrong"),
+    ("x1", 2.0, "refused"),
+    ("2^3", 8.0, "refused"),
+    ("sqrt(2", 1.0, "refused"),
+    ("foo(2)", 1.0, "refused"),
+    ("", 1.0, "refused"),
+    ("__import__('os')", 1.0, "refused"),
+]
+
+
+def _question(value, kind="number"):
+    from vizad.trace.quiz import Question
+
+    return Question("0.0", 0, "v̄₂", kind, value, str(value), "a hint")
+
+
+@pytest.mark.parametrize("typed,value,status", JUDGED)
+def test_answers_are_judged_to_the_digits_typed(typed, value, status):
+    verdict = judge(_question(value), typed)
+    assert verdict.status == status, (typed, value, verdict)
+    if status == "refused":
+        assert "no try used" in verdict.message
+
+
+def test_shapes():
+    q = _question((2, 3), "shape")
+    for typed in ("(2, 3)", "2x3", "[2,3]", "2 3", "2×3"):
+        assert judge(q, typed).right, typed
+    assert judge(q, "(3, 2)").status == "wrong" and judge(q, "two").status == "refused"
+    assert judge(_question((), "shape"), "scalar").right
+
+
+def test_the_lecture_asks_partials_local_derivatives_and_adjoints():
+    asked = questions(vz.examples.lecture())
+    assert [q.prompt for q in asked[5]] == ["∂v₅/∂v₂", "v̄₂→₅", "∂v₄/∂v₂", "v̄₂→₄", "v̄₂"]
+    assert [q.answer for q in asked[5]] == pytest.approx(
+        [math.cos(5), -math.cos(5), 2, 2, 2 - math.cos(5)]
+    )
+    assert "v₅, v₄" in asked[5][-1].hint and "v̄₂→₅ + v̄₂→₄" in asked[5][-1].hint
+    assert "v̄₅ cos v₂" in asked[5][1].hint and "sin v₂" in asked[5][0].hint
+    forward = questions(vz.examples.lecture_forward())
+    assert [q.prompt for q in forward[2]] == ["∂v₃/∂v₁", "v̇₃"]
+
+
+def test_a_tensor_trace_asks_shapes_and_entries():
+    import numpy as np
+
+    W, x = vz.Variable("W"), vz.Variable("x")
+    value = np.array([[1.0, 2.0, 0.5], [3.0, -1.0, 0.0]])
+    trace = vz.trace_reverse(vz.sum(vz.tanh(W * x)), [W, x], {x: 0.5, W: value})
+    asked = [q for qs in questions(trace) for q in qs]
+    shapes = [q for q in asked if q.kind == "shape"]
+    assert shapes and all(q.answer == (2, 3) for q in shapes)
+    entries = [q for q in asked if "[" in q.prompt]
+    assert entries and len(asked) >= 6
+    adjoint_w = trace.adjoint(W)
+    entry = next(q for q in entries if q.prompt.startswith("v̄₁["))
+    index = tuple(int(i) for i in entry.prompt.split("[")[1].rstrip("]").split(","))
+    assert entry.answer == pytest.approx(adjoint_w[index])
+
+
+def test_a_quiz_answered_and_scored_from_python():
+    stepper = vz.Stepper(vz.examples.lecture(), quiz=True)
+    assert stepper.question.prompt == "v̄₇"
+    assert stepper.answer("1").right and stepper.question is None
+    with pytest.raises(vz.errors.ArgumentError, match="asks nothing more"):
+        stepper.answer("1")
+    stepper.next()
+    assert stepper.answer("x").status == "refused"  # no try used
+    wrong = stepper.answer("7")
+    assert wrong.status == "wrong" and "Hint:" in wrong.message and "v₇" in wrong.message
+    assert stepper.answer("8").message == "the answer: v̄₆ = 1"
+    assert stepper.score == {"right": 1, "asked": 2, "questions": 15}
+    stepper.step = 6  # steps 3-5 skipped: revealed, counted as asked
+    assert stepper.score["asked"] == 5 and stepper.progress["2.0"]["state"] == "skipped"
+    for typed in ("cos(5)", "-0.284", "2", "2.00", "1.72"):
+        assert stepper.answer(typed).right, typed
+    assert stepper.score == {"right": 6, "asked": 10, "questions": 15}
+    plain = vz.Stepper(vz.examples.lecture())
+    with pytest.raises(vz.errors.ArgumentError, match="not a quiz"):
+        plain.answer("1")
+
+
+def test_what_if_an_input_changes():
+    """x1 from 2 to 3: traced again at the same step; v̄₂ = x1 − cos x2 = 3 − cos 5."""
+    stepper = vz.Stepper(vz.examples.lecture(), quiz=True)
+    stepper.step = 6
+    stepper.answer("cos(5)")
+    assert stepper.data["inputs"][0] == {"name": "x1", "label": "v₁", "value": 2.0, "editable": True}
+    stepper.inputs = {"x1": 3.0, "x2": 5.0}
+    assert stepper.step == 6 and stepper.progress == {}
+    assert stepper.trace.steps[5].adjoint == pytest.approx(3 - math.cos(5))
+    assert "2.716" in stepper.data["steps"][5]["panel"]
+    assert stepper.data["inputs"][0]["value"] == 3.0
+    assert stepper.questions[5][-1].answer == pytest.approx(3 - math.cos(5))
+
+
+def test_the_terminal_quiz_reads_answers_from_stdin():
+    answers = "1\n7\n8\nabc\n-1\n\n1\ncos(5)\n-0.284\n2\n2\n1.72\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "vizad", "quiz", "log(x1) + x1*x2 - sin(x2)", "--at", "x1=2",
+         "x2=5"],
+        input=answers, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    out = done.stdout
+    assert "right: v̄₇ = 1" in out and "Hint: v̄₆ sums" in out and "the answer: v̄₆ = 1" in out
+    assert "unknown name 'abc'" in out and "no try used" in out and "skipped: v̄₄ = 1" in out
+    assert "right: v̄₂ = 1.71634" in out and out.count("step 6 of 7") == 1
+    assert "stopped: score 8/10 (5 not asked)" in out and done.returncode == 1
+    perfect = "1\n1\n-1\n1\n1\ncos(5)\n-cos(5)\n2\n2\n2-cos(5)\n5\n5\n0.5\n0.5\n5.5\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "vizad", "quiz", "log(x1) + x1*x2 - sin(x2)", "--at", "x1=2",
+         "x2=5"],
+        input=perfect, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.stdout.rstrip().endswith("score 15/15") and done.returncode == 0
