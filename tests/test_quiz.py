@@ -127,7 +127,12 @@ def test_what_if_an_input_changes():
     stepper = vz.Stepper(vz.examples.lecture(), quiz=True)
     stepper.step = 6
     stepper.answer("cos(5)")
-    assert stepper.data["inputs"][0] == {"name": "x1", "label": "v₁", "value": 2.0, "editable": True}
+    assert stepper.data["inputs"][0] == {
+        "name": "x1",
+        "label": "v₁",
+        "value": 2.0,
+        "editable": True,
+    }
     stepper.inputs = {"x1": 3.0, "x2": 5.0}
     assert stepper.step == 6 and stepper.progress == {}
     assert stepper.trace.steps[5].adjoint == pytest.approx(3 - math.cos(5))

@@ -79,7 +79,9 @@ def test_quiz_in_jupyterlab_and_the_score_in_python(browser, jupyterlab, page_er
     _walk_the_quiz(page)
     page.screenshot(path=artifact("quiz-jupyterlab.png"))
     _run_in_new_cell(page, "print('python score', stepper.score)")
-    page.wait_for_selector("text=python score {'right': 2, 'asked': 3}", timeout=20_000)
+    page.wait_for_selector(
+        "text=python score {'right': 2, 'asked': 3, 'questions': 15}", timeout=20_000
+    )
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 
