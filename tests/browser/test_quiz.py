@@ -192,3 +192,31 @@ def test_what_if_x1_changes_in_jupyterlab(browser, jupyterlab, page_errors):
     page.wait_for_selector("text=python adjoint 2.7163", timeout=20_000)
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_the_browser_judges_answers_as_python_does(browser, page_errors):
+    """quiz.js's reader and judge (no eval) on the cases of tests/quiz_cases.py, which
+    vizad.trace.quiz.judge passes too (tests/test_quiz_answers.py)."""
+    from quiz_cases import JUDGED
+
+    from vizad.assets import STATIC
+
+    page = page_errors(browser.new_page())
+    page.set_content("<html><body></body></html>")
+    source = "\n".join((STATIC / "stepper" / f).read_text() for f in ("helpers.js", "quiz.js"))
+    page.add_script_tag(content=source)  # a classic script: its functions are the page's
+    got = page.evaluate(
+        "cases => cases.map(([typed, value]) => judgeAnswer(typed, 'number', value).status)",
+        [[typed, value] for typed, value, _ in JUDGED],
+    )
+    assert got == [status for _, _, status in JUDGED]
+    shapes = page.evaluate(
+        "() => ['(2, 3)', '2x3', '[2,3]', '(3, 2)', 'two']"
+        ".map(t => judgeAnswer(t, 'shape', [2, 3]).status)"
+    )
+    assert shapes == ["right", "right", "right", "wrong", "refused"]
+    assert page.evaluate(
+        "() => typeof eval('1') === 'number' && !/eval\\(/.test(judgeAnswer.toString() + ExpressionReader.toString())"
+    )
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
