@@ -127,3 +127,32 @@ def test_the_terminal_quiz_reads_answers_from_stdin():
         input=perfect, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.stdout.rstrip().endswith("score 15/15") and done.returncode == 0
+
+
+def test_inputs_that_cannot_be_traced_are_said_and_put_back(monkeypatch):
+    import vizad.widget.stepper as module
+
+    def fails(trace, feed):
+        raise vz.errors.ShapeError("v₄ = v₁ × v₂: shapes (2,) and (3,) do not fit")
+
+    stepper = vz.Stepper(vz.examples.lecture())
+    monkeypatch.setattr(module, "_retrace", fails)
+    stepper.inputs = {"x1": 3.0, "x2": 5.0}
+    assert (
+        stepper.inputs == {"x1": 2.0, "x2": 5.0} and "shapes (2,) and (3,)" in stepper.input_error
+    )
+    assert stepper.trace.steps[5].adjoint == pytest.approx(2 - math.cos(5))
+
+
+def test_forward_mode_what_if_and_read_only_pages(tmp_path):
+    stepper = vz.Stepper(vz.examples.lecture_forward())
+    stepper.inputs = {"x1": 3.0, "x2": 5.0}
+    assert stepper.trace.steps[-1].tangent == pytest.approx(1 / 3 + 5)  # ∂y/∂x1 = 1/x1 + x2
+    page = vz.export_html(vz.examples.lecture(), tmp_path / "p.html").read_text()
+    assert '"editable": false' in page  # no kernel: the page's inputs are read-only
+
+
+def test_a_quiz_output_saved_gives_no_answer_away():
+    stepper = vz.Stepper(vz.examples.lecture(), quiz=True)
+    html = stepper._repr_mimebundle_()[0]["text/html"]
+    assert "1.716" not in html and "5.5" not in html and "asked, not shown" in html

@@ -82,6 +82,13 @@ def test_quiz_in_jupyterlab_and_the_score_in_python(browser, jupyterlab, page_er
     page.wait_for_selector(
         "text=python score {'right': 2, 'asked': 3, 'questions': 15}", timeout=20_000
     )
+    # answered from Python (headless grading): the browser shows the verdict and the score
+    _run_in_new_cell(page, "stepper.step = 4\nprint('verdict', stepper.answer('1').status)")
+    page.wait_for_selector("text=verdict right", timeout=20_000)
+    page.wait_for_function(
+        "() => document.querySelector('.vizad-stepper .vz-score').textContent === 'score 3/4'"
+    )
+    assert "right: v̄₄ = 1" in page.locator(f"{ROOT} .vz-earned").inner_text()
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

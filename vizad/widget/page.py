@@ -64,11 +64,11 @@ def mount_script(
     )
 
 
-def fragment(data: dict, uid: str, snapshot: str) -> str:
+def fragment(data: dict, uid: str, snapshot: str, hidden: bool = False) -> str:
     """The component as an HTML fragment: ``snapshot`` (static HTML) until the script runs.
     The classes ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text. A
     walkthrough the browser lays out gives the snapshot alone (it would need the 0.8 MB Graphviz
-    module in every saved output)."""
+    module in every saved output). ``hidden``: a quiz's data, encoded (see data_script)."""
     if needs_graphviz(data):
         return (
             f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
@@ -77,7 +77,7 @@ def fragment(data: dict, uid: str, snapshot: str) -> str:
     return (
         f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
         f'<div id="{uid}">{snapshot}</div>'
-        f"{data_script(data, uid + '-data')}"
+        f"{data_script(data, uid + '-data', hidden=hidden)}"
         f"{mount_script(uid, uid + '-data', replace=True)}</div>"
     )
 

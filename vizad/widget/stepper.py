@@ -16,7 +16,7 @@ import numpy as np
 import traitlets
 
 from ..assets import component_module, graphviz_module, style
-from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError
+from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadError
 from ..graph import as_node_list
 from ..node import Node
 from ..render import Layout
@@ -28,6 +28,7 @@ from .panel import step_panel
 from .page import fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
+_QUIZ_SNAPSHOT = '<div class="vz-muted">(a quiz: its values are asked, not shown)</div>'
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -80,6 +81,8 @@ class Stepper(anywidget.AnyWidget):
     #: Whether a kernel runs this stepper (the saved and exported pages have none: their
     #: inputs are read-only).
     live = traitlets.Bool(True).tag(sync=True)
+    #: Why the inputs last typed could not be traced ("" when they were).
+    input_error = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -237,7 +240,14 @@ class Stepper(anywidget.AnyWidget):
                     changed = True
         if not changed:
             return
-        self.trace = _retrace(self.trace, feed)
+        try:
+            trace = _retrace(self.trace, feed)
+        except VizadError as exc:  # log(-1), a shape that no longer fits: said, not traced
+            self.input_error = f"not traced: {exc}"
+            self.set_trait("inputs", change["old"])
+            return
+        self.input_error = ""
+        self.trace = trace
         data, module = self._prepare(self.trace, self.view)
         self.progress = {}
         self.set_trait("_graphviz", module)
@@ -281,14 +291,19 @@ class Stepper(anywidget.AnyWidget):
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         layout = self._layouts[self.view]
-        snapshot = snapshot_html(
-            self.trace.describe(),
-            None if layout.in_browser else layout.svg(self.step),
-            step_panel(
-                self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
-            ),
+        if self.quiz:  # a quiz's picture and data give no answer away
+            snapshot = snapshot_html(self.trace.describe(), None, _QUIZ_SNAPSHOT)
+        else:
+            snapshot = snapshot_html(
+                self.trace.describe(),
+                None if layout.in_browser else layout.svg(self.step),
+                step_panel(
+                    self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
+                ),
+            )
+        data["text/html"] = fragment(
+            {**self.data, "step": self.step}, layout.scope, snapshot, hidden=self.quiz
         )
-        data["text/html"] = fragment({**self.data, "step": self.step}, layout.scope, snapshot)
         return data, metadata
 
     # -- the Python API ------------------------------------------------------------------

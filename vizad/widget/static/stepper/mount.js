@@ -59,9 +59,13 @@ class Stepper {
       this.drawing.tip,
     );
     el.append(root);
-    model.on("change:step", showStep);
-    model.on("change:view", () => { if (model.get("view") !== this.view) this.setView(model.get("view")); });
-    model.on("change:scale", () => this.applyScale());
+    // the model's events this stepper listens to, let go when it closes (a what-if redraw)
+    this.listeners = [
+      ["change:step", showStep],
+      ["change:view", () => { if (model.get("view") !== this.view) this.setView(model.get("view")); }],
+      ["change:scale", () => this.applyScale()],
+    ];
+    for (const [event, fn] of this.listeners) model.on(event, fn);
     this.applyScale();
     this.setView(data.frames[this.view] ? this.view : data.view);
   }
@@ -132,6 +136,9 @@ class Stepper {
   }
 
   close() {
+    for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.quiz.close();
+    this.inputs.close();
     this.player.close();
     this.viewport.close();
   }

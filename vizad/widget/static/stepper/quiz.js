@@ -144,12 +144,17 @@ class Quiz {
     this.leaving = false; // Esc: the keys go back to the steps
     this.scoreBox = h("div", { class: "vz-score", "aria-live": "polite" });
     this.showScore();
-    model.on("change:progress", () => { this.showScore(); this.changed(); });
+    this.onProgress = () => { this.showScore(); this.changed(); };
+    model.on("change:progress", this.onProgress);
     // the component getting the keys (a click, the page opening) gives them to the question
     root.addEventListener("focus", () => {
       const input = root.querySelector(".vz-answer");
       if (input && !this.leaving) input.focus({ preventScroll: true });
     });
+  }
+
+  close() {
+    this.model.off("change:progress", this.onProgress);
   }
 
   get progress() {
@@ -286,6 +291,7 @@ class Quiz {
 // read-only, and say so.
 class Inputs {
   constructor({ model, inputs }) {
+    this.model = model;
     const live = Boolean(model.get("live"));
     this.element = h("div", { class: "vz-inputs" });
     if (!inputs || !inputs.length) return;
@@ -306,8 +312,23 @@ class Inputs {
       fields.push(h("label", { class: "vz-input-label", text: `${d.name} = ` }, [field]));
     }
     const editable = live && inputs.some((d) => d.editable);
-    this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields,
-      h("span", { class: "vz-muted vz-input-note", text: editable ? "edit one: the walkthrough is traced again, at this step"
-        : live ? "read-only (this walkthrough was recorded, not traced by vizad)" : "read-only here: run the notebook (a live kernel) to change them" }));
+    const said = editable ? "edit one: the walkthrough is traced again, at this step"
+      : live ? "read-only (this walkthrough was recorded, not traced by vizad)" : "read-only here: run the notebook (a live kernel) to change them";
+    const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said });
+    this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields, note);
+    // inputs that could not be traced: Python says why and puts the old values back
+    this.onError = () => {
+      const error = model.get("input_error");
+      note.textContent = error || said;
+      note.classList.toggle("vz-input-error", Boolean(error));
+      delete this.element.dataset.state;
+      const values = model.get("inputs") || {};
+      for (const f of this.element.querySelectorAll(".vz-input")) if (f.dataset.name in values) f.value = String(values[f.dataset.name]);
+    };
+    model.on("change:input_error", this.onError);
+  }
+
+  close() {
+    if (this.onError) this.model.off("change:input_error", this.onError);
   }
 }
