@@ -54,7 +54,9 @@ class Stepper(anywidget.AnyWidget):
     ``trace.views``; ``scale`` enlarges the graph and the panel together (presentation).
     Steps whose op fails ``trace.check()`` are shown in red with the error. In the browser:
     ←/→ or PageUp/PageDown (what presenter clickers send), Home/End, Space to play; click a box
-    to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1".
+    to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1". With a
+    kernel, the scalar inputs are editable (``inputs``): the walkthrough is traced again at
+    the new values, at the same step. ``quiz=True``: see :meth:`answer`.
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -370,9 +372,10 @@ def step(
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
     node of ``wrt``, or the first Variable). ``scale`` enlarges everything (1.5 on a
-    projector). ``quiz=True``: the student types each step's result (v̄ᵢ or v̇ᵢ) before it is
-    shown; ``stepper.score`` counts the right ones. ``y`` may be a trace made already
-    (``vz.torch_backward(loss)``): it is opened as it is."""
+    projector). ``quiz=True``: the student types each step's values (local partials, partial
+    adjoints, the result v̄ᵢ or v̇ᵢ) before they are shown; ``stepper.answer(text)`` answers
+    from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
+    ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is."""
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(
