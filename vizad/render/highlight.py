@@ -151,6 +151,6 @@ def _pending_text(item, laid: bool, trace) -> tuple[tuple[str, ...], tuple]:
 
 
 def _placeholder(line: str, start: int) -> str:
-    """``line`` with its value (from ``start``) written "?", padded with figure spaces to
-    about the value's width: the box keeps its size, and every frame its layout."""
-    return line[:start] + PENDING + "\u2007" * max(0, len(line) - start - 1)
+    """``line`` with its value (from ``start``) written "?" (export_frames keeps each box at
+    the size it has with its value, so that every frame has the same layout)."""
+    return line[:start] + PENDING
