@@ -156,3 +156,14 @@ def test_a_quiz_output_saved_gives_no_answer_away():
     stepper = vz.Stepper(vz.examples.lecture(), quiz=True)
     html = stepper._repr_mimebundle_()[0]["text/html"]
     assert "1.716" not in html and "5.5" not in html and "asked, not shown" in html
+
+
+def test_forward_mode_asks_only_the_terms_that_move():
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    trace = vz.trace_forward(x1 * x2 + vz.sin(x1), x1, {x1: 2.0, x2: 5.0})
+    prompts = [q.prompt for qs in questions(trace) for q in qs]
+    assert "∂v₃/∂v₁" in prompts and "∂v₃/∂v₂" not in prompts  # v̇₂ = 0: its term adds nothing
+    asked = {q.prompt: q.answer for qs in questions(trace) for q in qs}
+    assert asked["∂v₄/∂v₁"] == pytest.approx(math.cos(2)) and asked["v̇₅"] == pytest.approx(
+        5 + math.cos(2)
+    )

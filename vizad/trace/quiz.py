@@ -166,8 +166,9 @@ def _forward_questions(trace, step, add) -> None:
     node = step.node
     result = trace.result_name(node).text
     vi = names.label(node)
-    for t in step.terms:
-        if not _constant(t.local_latex) and _scalar(t.local) is not None:
+    for t in step.terms:  # a term whose input has no tangent (v̇ₖ = 0) adds nothing: not asked
+        moving = _scalar(t.tangent) != 0.0
+        if moving and not _constant(t.local_latex) and _scalar(t.local) is not None:
             vk = names.label(t.input)
             add(f"∂{vi}/∂{vk}", _scalar(t.local),
                 f"{vi} = {latex_to_text(step.definition)}: differentiate it with respect to "

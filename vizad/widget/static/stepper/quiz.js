@@ -249,7 +249,7 @@ class Quiz {
       this.earned(i) || "",
       h("div", { class: "vz-quiz-q" }, [h("b", { text: `${q.q} = ` }), input,
         h("button", { class: "vz-check", text: "check", onclick: check })]),
-      h("div", { class: "vz-muted", text: `a number (judged to the digits typed, at least ${QUIZ_SIGNIFICANT} significant) or an expression such as 2 - cos(5); Enter to check, Esc: back to the steps${which}` }),
+      h("div", { class: "vz-muted", text: `${q.kind === "shape" ? "a shape such as (2, 3), 2x3 or scalar" : `a number (judged to the digits typed, at least ${QUIZ_SIGNIFICANT} significant) or an expression such as 2 - cos(5)`}; Enter to check, Esc: back to the steps${which}` }),
       note,
       rule,
     ]));
@@ -257,7 +257,7 @@ class Quiz {
   }
 
   answer(q, input, note) {
-    const { a, shown } = this.secret(q.code, q.salt);
+    const { a } = this.secret(q.code, q.salt);
     const verdict = judgeAnswer(input.value, q.kind, a);
     if (verdict.status === "refused") {
       note.className = "vz-feedback vz-refused";
@@ -278,7 +278,6 @@ class Quiz {
         this.notes.delete(q.key);
       }
     }
-    void shown;
     this.setProgress({ [q.key]: entry }); // redraws the step (change:progress)
     const next = this.root.querySelector(".vz-answer");
     if (next) next.focus({ preventScroll: true });
