@@ -167,3 +167,36 @@ def test_forward_mode_asks_only_the_terms_that_move():
     assert asked["∂v₄/∂v₁"] == pytest.approx(math.cos(2)) and asked["v̇₅"] == pytest.approx(
         5 + math.cos(2)
     )
+
+
+def test_a_step_checked_by_finite_differences():
+    """The stepper's "check by finite differences": the step's result against central
+    differences of the function; a wrong rule below the output shows up at its input."""
+    stepper = vz.Stepper(vz.examples.lecture())
+    stepper.step = 6
+    check = stepper.check_by_differences()
+    assert check["agree"] and check["numeric"] == pytest.approx(2 - math.cos(5), rel=1e-6)
+    assert check["text"].startswith("v̄₂ by central differences: 1.71634")
+    stepper.difference_request = {"step": 6, "ask": 1}  # what the browser's button sends
+    assert stepper.differences["agree"] and stepper.differences["step"] == 6
+
+    from vizad.extend import ElementwiseOp
+
+    class HalfSquare(ElementwiseOp):  # x², whose stated partial forgets the factor 2
+        def compute(self, x):
+            return x * x
+
+        def partials(self, node):
+            return [node.inputs[0]]
+
+    x = vz.Variable("x")
+    wrong = vz.Stepper(vz.trace_reverse(vz.sin(HalfSquare()(x)), [x], {x: 1.5}), check=False)
+    wrong.step = len(wrong.trace.steps)  # x: its adjoint is halved
+    assert not wrong.check_by_differences()["agree"]
+    assert "DIFFER" in wrong.check_by_differences()["text"]
+    forward = vz.Stepper(vz.examples.lecture_forward())
+    forward.step = forward.n_steps
+    assert forward.check_by_differences()["numeric"] == pytest.approx(5.5)
+    quiz = vz.Stepper(vz.examples.lecture(), quiz=True)
+    quiz.difference_request = {"step": 1, "ask": 1}
+    assert quiz.differences["text"] == "answer this step's questions first"

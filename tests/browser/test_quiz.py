@@ -194,6 +194,15 @@ def test_what_if_x1_changes_in_jupyterlab(browser, jupyterlab, page_errors):
     )
     assert page.locator(f"{ROOT} .vz-counter").inner_text().startswith("Step 6 of 7")
     assert page.locator(f"{ROOT} .vz-input[data-name='x1']").input_value() == "3"
+    # the step's result checked by finite differences, in Python, from a button
+    page.locator(f"{ROOT} .vz-check-differences").click()
+    page.wait_for_function(
+        "() => document.querySelector('.vizad-stepper .vz-difference').textContent"
+        ".includes('they agree')",
+        timeout=20_000,
+    )
+    said = page.locator(f"{ROOT} .vz-difference").inner_text()
+    assert said.startswith("v̄₂ by central differences: 2.71634"), said
     page.screenshot(path=artifact("whatif-jupyterlab.png"))
     _run_in_new_cell(page, "print('python adjoint', round(float(stepper.current.adjoint), 4))")
     page.wait_for_selector("text=python adjoint 2.7163", timeout=20_000)

@@ -21,6 +21,7 @@ from ..graph import as_node_list
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
+from ..trace.check import by_differences
 from ..trace.quiz import Verdict, judge, questions
 from ..trace.traces import ForwardTrace, ReverseTrace
 from .data import check_failures, inputs_data, walkthrough_data
@@ -85,6 +86,10 @@ class Stepper(anywidget.AnyWidget):
     live = traitlets.Bool(True).tag(sync=True)
     #: Why the inputs last typed could not be traced ("" when they were).
     input_error = traitlets.Unicode("").tag(sync=True)
+    #: The browser asks for a check of a step's result by finite differences (its number;
+    #: each ask a new ``{"step": k, "ask": n}``) and reads the answer in ``differences``.
+    difference_request = traitlets.Dict({}).tag(sync=True)
+    differences = traitlets.Dict({}).tag(sync=True)
 
     def __init__(
         self,
@@ -223,6 +228,35 @@ class Stepper(anywidget.AnyWidget):
         }
         if skipped:
             self.progress = {**self.progress, **skipped}
+
+    # -- a check by finite differences ---------------------------------------------------
+    def check_by_differences(self) -> dict:
+        """The current step's result (v̄ᵢ or v̇ᵢ) against central differences of the function
+        itself (see :func:`vizad.trace.check.by_differences`): {"step", "numeric",
+        "computed", "agree", "text"}; the panel's "check by finite differences" shows it."""
+        k = self.step - 1
+        numeric, computed = by_differences(self.trace, k)
+        agree = bool(np.isclose(numeric, computed, rtol=1e-4, atol=1e-6))
+        name = self.trace.result_name(self.trace.steps[k].node).text
+        along = "" if np.ndim(self.trace.result(self.trace.steps[k])) == 0 else " along a random d"
+        text = (
+            f"{name}{along} by central differences: {numeric:.6g}, the walkthrough's "
+            f"{computed:.6g}: " + ("they agree" if agree else "they DIFFER")
+        )
+        return {"step": self.step, "numeric": numeric, "computed": computed, "agree": agree,
+                "text": text}  # fmt: skip
+
+    @traitlets.observe("difference_request")
+    def _difference_requested(self, change):
+        if self.trace is None or not change["new"]:
+            return
+        if self.quiz and self.question is not None:  # a check would give the answer away
+            self.differences = {"step": self.step, "text": "answer this step's questions first"}
+            return
+        try:
+            self.differences = self.check_by_differences()
+        except VizadError as exc:
+            self.differences = {"step": self.step, "text": f"no check here: {exc}"}
 
     # -- what-if inputs ------------------------------------------------------------------
     @traitlets.observe("inputs")

@@ -29,7 +29,8 @@ class Stepper {
       secret: (i) => this.quiz.asks(i), // a quiz step's values stay out of the tooltips
     });
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
-    this.inputs = new Inputs({ model, inputs: data.inputs }); // what-if (quiz.js)
+    // what-if inputs and a check by finite differences (quiz.js)
+    this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
     this.panel = new Panel({ data, quiz: this.quiz });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });

@@ -289,11 +289,16 @@ class Quiz {
 // walkthrough again in Python at the same step (the model's `inputs`); without one they are
 // read-only, and say so.
 class Inputs {
-  constructor({ model, inputs }) {
+  // `step()`: the step shown (1-based); `secret(i)`: whether a quiz still asks step i
+  constructor({ model, inputs, step, secret }) {
     this.model = model;
     const live = Boolean(model.get("live"));
     this.element = h("div", { class: "vz-inputs" });
-    if (!inputs || !inputs.length) return;
+    const check = live ? this.differences(model, step, secret) : null;
+    if (!inputs || !inputs.length) {
+      if (check) this.element.append(check);
+      return;
+    }
     const fields = [];
     for (const d of inputs) {
       const editable = live && d.editable;
@@ -315,6 +320,7 @@ class Inputs {
       : live ? "read-only (this walkthrough was recorded, not traced by vizad)" : "read-only here: run the notebook (a live kernel) to change them";
     const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said });
     this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields, note);
+    if (check) this.element.append(check);
     // inputs that could not be traced: Python says why and puts the old values back
     this.onError = () => {
       const error = model.get("input_error");
@@ -327,7 +333,29 @@ class Inputs {
     model.on("change:input_error", this.onError);
   }
 
+  // a button asking Python to check this step's result by central differences of the
+  // function itself, and what it says
+  differences(model, step, secret) {
+    const said = h("span", { class: "vz-muted vz-difference", "aria-live": "polite" });
+    const button = h("button", { class: "vz-check-differences", text: "check by finite differences",
+      title: "this step's result against central differences of the function (Python computes it)",
+      onclick: () => {
+        if (secret(step() - 1)) { said.textContent = "answer this step's questions first"; return; }
+        said.textContent = "checking…";
+        model.set("difference_request", { step: step(), ask: Date.now() });
+        model.save_changes();
+      } });
+    this.onDifferences = () => {
+      const r = model.get("differences") || {};
+      said.textContent = r.text || "";
+      said.classList.toggle("vz-differ", r.agree === false);
+    };
+    model.on("change:differences", this.onDifferences);
+    return h("span", { class: "vz-differences" }, [button, said]);
+  }
+
   close() {
     if (this.onError) this.model.off("change:input_error", this.onError);
+    if (this.onDifferences) this.model.off("change:differences", this.onDifferences);
   }
 }
