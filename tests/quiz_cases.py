@@ -8,7 +8,8 @@ JUDGED = [
     ("1.72", 2 - math.cos(5), "right"),
     ("1.716", 2 - math.cos(5), "right"),
     ("1.7163", 2 - math.cos(5), "right"),
-    ("1.71", 2 - math.cos(5), "wrong"),
+    ("1.71", 2 - math.cos(5), "wrong"),  # close (said so), but not the value rounded
+    ("1.8", 2 - math.cos(5), "wrong"),
     ("1.7", 2 - math.cos(5), "refused"),  # too few digits to judge: no try used
     ("2", 2 - math.cos(5), "refused"),
     ("2 - cos(5)", 2 - math.cos(5), "right"),
@@ -37,3 +38,6 @@ JUDGED = [
     ("", 1.0, "refused"),
     ("__import__('os')", 1.0, "refused"),
 ]
+
+#: Wrong answers told they are close (a rounding slip): both judges say so.
+CLOSE = ["1.71", "1.7165", "0.2836"]

@@ -13,7 +13,7 @@ import pytest
 import vizad as vz
 from vizad.trace.quiz import judge, questions
 
-from quiz_cases import JUDGED
+from quiz_cases import CLOSE, JUDGED
 
 
 def _question(value, kind="number"):
@@ -28,6 +28,14 @@ def test_answers_are_judged_to_the_digits_typed(typed, value, status):
     assert verdict.status == status, (typed, value, verdict)
     if status == "refused":
         assert "no try used" in verdict.message
+
+
+def test_a_close_number_is_told_so():
+    for typed in CLOSE:  # the values the browser's test gives them too
+        q = _question(math.cos(5) if typed.startswith("0.") else 2 - math.cos(5))
+        verdict = judge(q, typed)
+        assert verdict.status == "wrong" and verdict.message.startswith("close"), typed
+    assert judge(_question(2 - math.cos(5)), "1.8").message == ""
 
 
 def test_shapes():

@@ -229,7 +229,8 @@ def _quiz(trace) -> int:
                 break
             tries += 1
             if tries < 2:
-                out.write(f"not {line.strip()}: try again (one more try). Hint: {q.hint}\n")
+                close = f" ({verdict.message})" if verdict.message else ""
+                out.write(f"not {line.strip()}{close}: try again (one more try). Hint: {q.hint}\n")
                 continue
             out.write(f"the answer: {q.prompt} = {q.shown}\n")
             break

@@ -213,7 +213,7 @@ def test_what_if_x1_changes_in_jupyterlab(browser, jupyterlab, page_errors):
 def test_the_browser_judges_answers_as_python_does(browser, page_errors):
     """quiz.js's reader and judge (no eval) on the cases of tests/quiz_cases.py, which
     vizad.trace.quiz.judge passes too (tests/test_quiz_answers.py)."""
-    from quiz_cases import JUDGED
+    from quiz_cases import CLOSE, JUDGED
 
     from vizad.assets import STATIC
 
@@ -226,6 +226,12 @@ def test_the_browser_judges_answers_as_python_does(browser, page_errors):
         [[typed, value] for typed, value, _ in JUDGED],
     )
     assert got == [status for _, _, status in JUDGED]
+    close = page.evaluate(
+        "cases => cases.map(t => judgeAnswer(t, 'number', t.startsWith('0.') ? Math.cos(5)"
+        " : 2 - Math.cos(5)).message.startsWith('close'))",
+        CLOSE,
+    )
+    assert close == [True] * len(CLOSE)
     shapes = page.evaluate(
         "() => ['(2, 3)', '2x3', '[2,3]', '(3, 2)', 'two']"
         ".map(t => judgeAnswer(t, 'shape', [2, 3]).status)"

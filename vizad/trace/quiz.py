@@ -30,6 +30,9 @@ __all__ = ["Question", "Verdict", "questions", "judge", "read_answer", "RULE", "
 
 #: Digits a number must have to be judged (fewer: "give more digits", not a wrong try).
 SIGNIFICANT = 3
+#: A wrong number this near the value (relatively) is told it is close (a rounding slip, not
+#: a wrong method); it still costs a try.
+CLOSE = 0.01
 #: The rule, as the student reads it.
 RULE = (
     "Type a number or an exact expression (2 - cos(5), 1/2, pi, sqrt(2); functions: "
@@ -314,4 +317,6 @@ def judge(question: Question, text: str) -> Verdict:
             f"{text.strip()} has too few digits to judge: give at least {SIGNIFICANT} "
             "significant digits, or an exact expression (no try used)",
         )
+    if abs(x - value) <= CLOSE * abs(value):  # the method is likely right: say so
+        return Verdict("wrong", "close, but not the value rounded to the digits typed")
     return Verdict("wrong", "")

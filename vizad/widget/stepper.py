@@ -195,7 +195,10 @@ class Stepper(anywidget.AnyWidget):
         else:
             entry["tries"] = entry.get("tries", 0) + 1
             if entry["tries"] < 2:
-                message = f"not {str(text).strip()}: try again (one more try). Hint: {q.hint}"
+                close = f" ({verdict.message})" if verdict.message else ""
+                message = (
+                    f"not {str(text).strip()}{close}: try again (one more try). Hint: {q.hint}"
+                )
             else:
                 entry["state"] = "wrong"
                 message = f"the answer: {q.prompt} = {q.shown}"

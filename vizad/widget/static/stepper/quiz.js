@@ -10,6 +10,7 @@
 // later steps need them.
 
 const QUIZ_SIGNIFICANT = 3;
+const QUIZ_CLOSE = 0.01; // a wrong number this near the value is told it is close
 const QUIZ_FUNCTIONS = { sqrt: Math.sqrt, exp: Math.exp, log: Math.log, ln: Math.log,
   sin: Math.sin, cos: Math.cos, tan: Math.tan, tanh: Math.tanh };
 const QUIZ_CONSTANTS = { pi: Math.PI, "π": Math.PI, e: Math.E };
@@ -127,6 +128,8 @@ function judgeAnswer(text, kind, answer) {
     if (typed.significant >= QUIZ_SIGNIFICANT) return { status: "right", message: "" };
     return { status: "refused", message: `${String(text).trim()} has too few digits to judge: give at least ${QUIZ_SIGNIFICANT} significant digits, or an exact expression (no try used)` };
   }
+  // a rounding slip, not a wrong method: said (it still costs a try)
+  if (off <= QUIZ_CLOSE * Math.abs(answer)) return { status: "wrong", message: "close, but not the value rounded to the digits typed" };
   return { status: "wrong", message: "" };
 }
 
@@ -272,7 +275,8 @@ class Quiz {
     } else {
       entry.tries = (entry.tries || 0) + 1;
       if (entry.tries < 2) {
-        this.notes.set(q.key, { cls: "vz-try", text: `not ${input.value.trim()}: try again (one more try). Hint: ${q.hint}` });
+        const close = verdict.message ? ` (${verdict.message})` : "";
+        this.notes.set(q.key, { cls: "vz-try", text: `not ${input.value.trim()}${close}: try again (one more try). Hint: ${q.hint}` });
       } else {
         entry.state = "wrong";
         this.notes.delete(q.key);
