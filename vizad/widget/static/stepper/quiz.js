@@ -320,9 +320,12 @@ class Inputs {
       fields.push(h("label", { class: "vz-input-label", text: `${d.name} = ` }, [field]));
     }
     const editable = live && inputs.some((d) => d.editable);
-    const said = editable ? "edit one: the walkthrough is traced again, at this step"
-      : live ? "read-only (this walkthrough was recorded, not traced by vizad)" : "read-only here: run the notebook (a live kernel) to change them";
-    const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said });
+    const said = editable ? "" : live ? "read-only (recorded, not traced by vizad)" : "read-only: no kernel here";
+    const why = editable ? "change an input: the walkthrough is traced again in Python, at this step"
+      : live ? "this walkthrough was recorded from another engine: vizad cannot trace it again"
+        : "without a kernel (a saved or exported page) the inputs cannot change: run the notebook";
+    const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said, title: why });
+    this.element.title = why;
     this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields, note);
     if (check) this.element.append(check);
     // inputs that could not be traced: Python says why and puts the old values back
@@ -341,7 +344,7 @@ class Inputs {
   // function itself, and what it says
   differences(model, step, secret) {
     const said = h("span", { class: "vz-muted vz-difference", "aria-live": "polite" });
-    const button = h("button", { class: "vz-check-differences", text: "check by finite differences",
+    const button = h("button", { class: "vz-check-differences", text: "check by differences",
       title: "this step's result against central differences of the function (Python computes it)",
       onclick: () => {
         if (secret(step() - 1)) { said.textContent = "answer this step's questions first"; return; }
