@@ -15,10 +15,13 @@ lab: setup-notebook graphviz
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 ## make test: set up with the test extras, then run every test (the browser tests need
-## Debian's chromium: installed here when we may, otherwise those tests are skipped)
+## Debian's chromium: installed here when we may, otherwise those tests are skipped; the
+## LaTeX tests compile with pdflatex, amsmath and booktabs, which are installed here)
 test: setup-test graphviz lint
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
+	@sh tools/ensure-system-package pdflatex texlive-latex-base
+	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
 	$(PY) -m pytest
 
 ## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)

@@ -214,21 +214,28 @@ def test_quiz_data_and_its_encoding(tmp_path):
 
     from vizad.widget.data import conceal, quiz_data
 
+    from vizad.trace.quiz import questions as quiz_questions
+
     trace = vz.examples.lecture()
-    questions = quiz_data(trace)
-    assert [q["q"] for q in questions] == ["v̄₇", "v̄₆", "v̄₅", "v̄₄", "v̄₃", "v̄₂", "v̄₁"]
+    questions = quiz_data(quiz_questions(trace))
+    assert [q["q"] for q in questions[5]] == ["∂v₅/∂v₂", "v̄₂→₅", "∂v₄/∂v₂", "v̄₂→₄", "v̄₂"]
+    assert [qs[-1]["q"] for qs in questions] == ["v̄₇", "v̄₆", "v̄₅", "v̄₄", "v̄₃", "v̄₂", "v̄₁"]
 
     def reveal(code: str, salt: int) -> str:  # what helpers.js does
         data = base64.b64decode(code)
         return bytes(b ^ ((31 + 7 * salt + 13 * j) % 251) for j, b in enumerate(data)).decode()
 
-    assert float(reveal(questions[5]["a"], 5)) == pytest.approx(1.716, abs=1e-3)
+    last = questions[5][-1]
+    secret = json.loads(reveal(last["code"], last["salt"]))
+    assert secret["a"] == pytest.approx(1.71634, abs=1e-5) and secret["shown"] == "1.71634"
     assert reveal(conceal("v̄ = 1.5", 3), 3) == "v̄ = 1.5"
-    # tensors are shown, not asked; forward mode asks for tangents
-    assert quiz_data(vz.examples.mlp())[0] is not None and None in quiz_data(vz.examples.mlp())
-    assert quiz_data(vz.examples.lecture_forward())[2]["q"] == "v̇₃"
+    # tensors are asked their shape and an entry; forward mode asks for tangents
+    mlp = quiz_data(quiz_questions(vz.examples.mlp()))
+    assert any(q["kind"] == "shape" for qs in mlp for q in qs)
+    assert quiz_data(quiz_questions(vz.examples.lecture_forward()))[2][-1]["q"] == "v̇₃"
     stepper = vz.Stepper(trace, quiz=True)
-    assert stepper.data["quiz"] == questions and stepper.score == {"right": 0, "asked": 0}
+    assert stepper.data["quiz"] == questions
+    assert stepper.score == {"right": 0, "asked": 0, "questions": 15}
     page = vz.export_html(stepper, tmp_path / "q.html").read_text(encoding="utf-8")
     script = page.split('id="vz-data">')[1].split("</script>")[0]
     hidden = json.loads(script)["hidden"]

@@ -3,6 +3,7 @@ Google Slides (``vz.export_frames``, ``python -m vizad frames``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from .errors import ArgumentError
@@ -26,11 +27,14 @@ def export_frames(
     scale: float = 1.0,
     caption: bool = True,
     timeout: float = 30.0,
+    show_pending: bool = False,
 ) -> list[Path]:
     """Write one file per step of ``trace`` into ``directory`` (made if missing):
     ``step-01.svg`` … (the number padded to the same width for every step, so the names sort
     in step order), each the ``view`` with that step highlighted and, with ``caption``, the
-    step's derivation line under the title. Steps share one layout (Graphviz places the boxes
+    step's derivation line under the title. The values of the steps after it are written
+    "= ?" (``show_pending=True`` shows them): a frame never gives away what comes next.
+    Steps share one layout (Graphviz places the boxes
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
@@ -54,12 +58,27 @@ def export_frames(
     names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
     for path in names:  # before the work: a frame's path that cannot be written
         check_output(path, "export_frames")
+    # a frame writes "?" for the values to come: every box keeps the size it has with its
+    # value (that of the last frame, which shows them all), so the layout is the same
+    sizes = {} if show_pending else _box_sizes(draw(trace, view, step=n), timeout)
     paths = []
     for k, path in enumerate(names, 1):
         line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
-        drawing = draw(trace, view, step=k, caption=line)
+        drawing = draw(trace, view, step=k, caption=line, show_pending=show_pending)
+        for name, (width, height) in sizes.items():
+            drawing.node(name, width=width, height=height, fixedsize="true")
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
         data = run_dot_format(drawing.source, format, timeout)
         paths.append(write_output(path, data, "export_frames"))
     return paths
+
+
+def _box_sizes(drawing, timeout: float) -> dict[str, tuple[str, str]]:
+    """Each box's size (inches, as Graphviz gives it) in ``drawing`` laid out by ``dot``."""
+    laid = json.loads(run_dot_format(drawing.source, "json0", timeout, "laying out frames"))
+    return {
+        o["name"]: (o["width"], o["height"])
+        for o in laid.get("objects", ())
+        if "width" in o and "nodes" not in o  # boxes, not clusters
+    }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
-from .highlight import StepHighlight, highlight
+from .highlight import StepHighlight, highlight, without_pending
 from .layout import Layout
 from .scene import VIEWS, Scene
 from .scene_builder import build_scene
@@ -39,6 +39,7 @@ def draw(
     reads: bool = False,
     collapse=None,
     caption: str = "",
+    show_pending: bool = False,
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
@@ -48,7 +49,8 @@ def draw(
     node's adjoint laid on the forward graph, edges labelled with ∂vⱼ/∂vᵢ); forward mode
     "forward", "tangent" (the default) and "tangents" (tangents laid on the forward graph).
     With a trace and a ``step`` (numbered 1 … n, as the stepper shows them), that step is
-    highlighted.
+    highlighted, and the values that later steps compute are written "= ?" (a slide does not
+    give away what the class is about to work out; ``show_pending=True`` shows them).
 
     Extended views are simplified unless ``detail=True`` (trivial copies folded, one-use parts
     of a formula and constants written into their consumers); ``reads=True`` draws the edges
@@ -77,6 +79,8 @@ def draw(
         return to_drawing(scene, caption=caption)
     k = scene.trace.index(step) if scene.trace is not None else step
     lit = highlight(scene, k)
+    if not show_pending:
+        scene = without_pending(scene, lit.states)
     return to_drawing(
         scene,
         lit.states,

@@ -71,13 +71,14 @@ def mount_script(
     )
 
 
-def fragment(data: dict, uid: str, snapshot: str, step: int = 1) -> str:
+def fragment(data: dict, uid: str, snapshot: str, step: int = 1, hidden: bool = False) -> str:
     """The component as an HTML fragment at ``step``: ``snapshot`` (static HTML) until the
     script runs. The step is the root's ``data-vizad-step`` attribute (the one place the
     JupyterLab extension rewrites when the reader steps, so that a saved notebook's HTML opens
-    at the saved step). The classes ``tex2jax_ignore mathjax_ignore`` keep MathJax away from
-    user text. A walkthrough the browser lays out gives the snapshot alone (it would need the
-    0.8 MB Graphviz module in every saved output)."""
+    at the saved step). ``hidden``: a quiz's data, encoded (see data_script). The classes
+    ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text. A walkthrough the
+    browser lays out gives the snapshot alone (it would need the 0.8 MB Graphviz module in
+    every saved output)."""
     if needs_graphviz(data):
         return (
             f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
@@ -86,7 +87,7 @@ def fragment(data: dict, uid: str, snapshot: str, step: int = 1) -> str:
     return (
         f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
         f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
-        f"{data_script(data, uid + '-data')}"
+        f"{data_script(data, uid + '-data', hidden=hidden)}"
         f"{mount_script(uid, uid + '-data', replace=True)}</div>"
     )
 

@@ -32,8 +32,11 @@ class Stepper {
       failed: new Set(data.failed),
       step: () => this.player.step(),
       go: (k) => this.player.go(k),
+      secret: (i) => this.quiz.asks(i), // a quiz step's values stay out of the tooltips
     });
-    this.quiz = new Quiz({ model, questions: data.quiz || null, root, answered: showStep });
+    this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
+    // what-if inputs and a check by finite differences (quiz.js)
+    this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
     this.panel = new Panel({ data, quiz: this.quiz });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -53,7 +56,7 @@ class Stepper {
     });
     root.append(
       h("style", { text: data.css }),
-      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.quiz.scoreBox]),
+      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
       this.viewport.element,
@@ -62,9 +65,13 @@ class Stepper {
       this.drawing.tip,
     );
     el.append(root);
-    model.on("change:step", showStep);
-    model.on("change:view", () => { if (model.get("view") !== this.view) this.setView(model.get("view")); });
-    model.on("change:scale", () => this.applyScale());
+    // the model's events this stepper listens to, let go when it closes (a what-if redraw)
+    this.listeners = [
+      ["change:step", showStep],
+      ["change:view", () => { if (model.get("view") !== this.view) this.setView(model.get("view")); }],
+      ["change:scale", () => this.applyScale()],
+    ];
+    for (const [event, fn] of this.listeners) model.on(event, fn);
     this.applyScale();
     this.setView(data.frames[this.view] ? this.view : data.view);
   }
@@ -116,6 +123,7 @@ class Stepper {
   showStep() {
     const k = this.player.step(); // 1-based
     const i = k - 1;
+    this.quiz.arrive(i); // going on past a question skips it (its values shown)
     this.drawing.restyle(i);
     this.counter.textContent = `Step ${k} of ${this.n}: ${this.data.steps[i].label}`;
     // a quiz step not answered yet: its own boxes keep their values hidden
@@ -163,6 +171,9 @@ class Stepper {
   }
 
   close() {
+    for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.quiz.close();
+    this.inputs.close();
     this.player.close();
     this.viewport.close();
   }
@@ -197,8 +208,15 @@ function render({ model, el }) {
     el.textContent = "vizad: this walkthrough has no steps";
     return;
   }
-  const stepper = new Stepper({ model, el, data });
-  return () => stepper.close();
+  let stepper = new Stepper({ model, el, data });
+  // the walkthrough traced again (an input edited, what-if): drawn anew, at the same step
+  const redraw = () => {
+    stepper.close();
+    el.replaceChildren();
+    stepper = new Stepper({ model, el, data: model.get("data") });
+  };
+  model.on("change:data", redraw);
+  return () => { model.off("change:data", redraw); stepper.close(); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
