@@ -28,6 +28,7 @@ import numpy as np
 
 from .diagnosis import Diagnosis
 from .text import escape
+from .trace.quiz import SIGNIFICANT, by_digits
 
 __all__ = ["Checks", "Outcome", "Outcomes", "expect", "judge"]
 
@@ -124,12 +125,9 @@ class _Line(str):
         return str(self)
 
 
-#: The least number of significant digits a rounded answer must give (exact answers need none).
-SIGNIFICANT_DIGITS = 3
-
-#: How near an answer that fails the rule must be to count as close (a relative distance): a
-#: close answer is told to give more digits, not that its method is wrong.
-CLOSE = 0.01
+#: The least number of significant digits a rounded answer must give (exact answers need none):
+#: the stepper's quiz rule, :data:`vizad.trace.quiz.RULE`, which notebooks follow too.
+SIGNIFICANT_DIGITS = SIGNIFICANT
 
 
 def judge(answer: Any, correct: Any) -> str:
@@ -164,10 +162,8 @@ def _judge_one(typed: Any, a: float, c: float) -> str:
     if abs(a - c) <= 1e-9 * max(abs(a), abs(c)) + 1e-12:
         return "right"
     decimals, significant = _digits(typed, a)
-    off = abs(a - c)
-    if off <= 0.5 * 10.0**-decimals * (1 + 1e-9):  # the value rounded to the digits typed
-        return "right" if significant >= SIGNIFICANT_DIGITS else "close"
-    return "close" if off <= CLOSE * abs(c) else "wrong"
+    verdict = by_digits(a, c, decimals, significant)  # the quiz's rule
+    return "close" if verdict == "too few" else verdict
 
 
 def _digits(typed: Any, value: float) -> tuple[int, int]:

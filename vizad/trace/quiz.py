@@ -26,7 +26,16 @@ from ..errors import ArgumentError
 from ..text import format_number, latex_to_text
 from ..tree import TupleShape
 
-__all__ = ["Question", "Verdict", "questions", "judge", "read_answer", "RULE", "SIGNIFICANT"]
+__all__ = [
+    "Question",
+    "Verdict",
+    "questions",
+    "judge",
+    "by_digits",
+    "read_answer",
+    "RULE",
+    "SIGNIFICANT",
+]
 
 #: Digits a number must have to be judged (fewer: "give more digits", not a wrong try).
 SIGNIFICANT = 3
@@ -303,20 +312,29 @@ def judge(question: Question, text: str) -> Verdict:
         ok = tuple(typed) == tuple(question.answer)
         return Verdict("right" if ok else "wrong", "")
     x, decimals, significant = typed
-    value = float(question.answer)
-    scale = max(1.0, abs(value))
-    if abs(x - value) <= 1e-9 * scale:
-        return Verdict("right", "")
-    if decimals is None:  # an expression is exact
-        return Verdict("wrong", "")
-    if abs(x - value) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12 * scale:
-        if significant >= SIGNIFICANT:
-            return Verdict("right", "")
+    verdict = by_digits(x, float(question.answer), decimals, significant)
+    if verdict == "too few":
         return Verdict(
             "refused",
             f"{text.strip()} has too few digits to judge: give at least {SIGNIFICANT} "
             "significant digits, or an exact expression (no try used)",
         )
-    if abs(x - value) <= CLOSE * abs(value):  # the method is likely right: say so
+    if verdict == "close":  # the method is likely right: say so
         return Verdict("wrong", "close, but not the value rounded to the digits typed")
-    return Verdict("wrong", "")
+    return Verdict(verdict, "")
+
+
+def by_digits(x: float, value: float, decimals: int | None, significant: int) -> str:
+    """:data:`RULE` on a number ``x`` typed with ``decimals`` digits after the point
+    (``None``: an exact expression) and ``significant`` significant digits: ``"right"``,
+    ``"too few"`` (the value rounded, to fewer than :data:`SIGNIFICANT` digits), ``"close"``
+    (within :data:`CLOSE` of the value, not rounded from it) or ``"wrong"``. The one copy of
+    the rule in Python: the notebooks' checks (``vizad.exercises``) use it too."""
+    scale = max(1.0, abs(value))
+    if abs(x - value) <= 1e-9 * scale:
+        return "right"
+    if decimals is None:
+        return "wrong"
+    if abs(x - value) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12 * scale:
+        return "right" if significant >= SIGNIFICANT else "too few"
+    return "close" if abs(x - value) <= CLOSE * abs(value) else "wrong"
