@@ -53,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     walk.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
     walk.add_argument("--decimals", type=int, default=3)
+    _drawn_options(walk)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
     frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
     frames.add_argument("--at", nargs="+", required=True, metavar="NAME=VALUE")
@@ -63,11 +64,43 @@ def _parser() -> argparse.ArgumentParser:
     frames.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
     frames.add_argument("--decimals", type=int, default=3)
+    _drawn_options(frames)
+    frames.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds dot may take per frame (default 30)"
+    )
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
     grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
     grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
     grade.add_argument("--json", action="store_true", help="the report as JSON")
     return parser
+
+
+def _drawn_options(parser: argparse.ArgumentParser) -> None:
+    """The options that draw the views as vz.draw's max_boxes, collapse and detail do."""
+    parser.add_argument(
+        "--max-boxes",
+        type=int,
+        default=400,
+        metavar="N",
+        help="summarise a view with more than N boxes (default 400)",
+    )
+    parser.add_argument(
+        "--collapse",
+        nargs="+",
+        metavar="SCOPE",
+        help="draw these scopes as one box each (a number: every scope that deep)",
+    )
+    parser.add_argument(
+        "--detail", action="store_true", help="show every node of the extended views"
+    )
+
+
+def _drawn(args) -> dict:
+    """vz.draw's max_boxes, collapse and detail from the command line."""
+    collapse = args.collapse
+    if collapse is not None and len(collapse) == 1 and collapse[0].isdigit():
+        collapse = int(collapse[0])
+    return {"max_boxes": args.max_boxes, "collapse": collapse, "detail": args.detail}
 
 
 def _name(typed: str, names: dict, option: str) -> str:
@@ -117,15 +150,22 @@ def main(argv: list[str] | None = None) -> int:
             trace = trace_forward(y, first, feed, decimals=args.decimals)
         if args.command == "frames":
             paths = export_frames(
-                trace, args.output, format=args.format, view=args.view, scale=args.scale
+                trace,
+                args.output,
+                format=args.format,
+                view=args.view,
+                scale=args.scale,
+                timeout=args.timeout,
+                **_drawn(args),
             )
             sys.stdout.write(f"wrote {len(paths)} {args.format.upper()} frames to {args.output}\n")
             return 0
         title = f"{args.expression} at " + ", ".join(args.at)
+        page = page_html(trace, view=args.view, title=title, **_drawn(args))
         if output is None:  # -o -: the page on standard output
-            sys.stdout.write(page_html(trace, view=args.view, title=title))
+            sys.stdout.write(page)
             return 0
-        path = write_output(output, page_html(trace, view=args.view, title=title), "-o")
+        path = write_output(output, page, "-o")
     except ExpressionError as exc:  # the expression, with a caret under the problem
         sys.stderr.write(f"error: {exc}\n")
         return 2

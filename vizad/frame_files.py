@@ -7,8 +7,10 @@ from pathlib import Path
 
 from .errors import ArgumentError
 from .files import check_output, write_output
-from .render import draw
+from .render import MAX_BOXES, drawing_of
+from .render.budget import LAYOUT_BUDGET, lay_out
 from .render.dot import run_dot_format
+from .render.summary import scene_for
 from .text import latex_to_text
 
 __all__ = ["export_frames", "FRAME_FORMATS"]
@@ -26,6 +28,10 @@ def export_frames(
     scale: float = 1.0,
     caption: bool = True,
     timeout: float = 30.0,
+    max_boxes: int = MAX_BOXES,
+    collapse=None,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
 ) -> list[Path]:
     """Write one file per step of ``trace`` into ``directory`` (made if missing):
     ``step-01.svg`` … (the number padded to the same width for every step, so the names sort
@@ -34,7 +40,11 @@ def export_frames(
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
-    Returns the paths, in step order."""
+    ``max_boxes``, ``collapse`` and ``detail`` draw the view as vz.draw does. The first frame
+    is laid out within the layout ``budget`` (vizad.render.budget: in full, bounded or
+    summarised, the picture saying which; None: in full) and the other frames draw the same
+    choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
+    order."""
     if format not in FRAME_FORMATS:
         raise ArgumentError(f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}")
     if not isinstance(scale, (int, float)) or not 0.1 <= scale <= 10:
@@ -54,12 +64,19 @@ def export_frames(
     names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
     for path in names:  # before the work: a frame's path that cannot be written
         check_output(path, "export_frames")
-    paths = []
-    for k, path in enumerate(names, 1):
+    scene = scene_for(trace, view, 3, detail=detail, collapse=collapse, max_boxes=max_boxes)
+
+    def frame(chosen, k: int, limit: float | None) -> bytes:
         line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
-        drawing = draw(trace, view, step=k, caption=line)
+        drawing = drawing_of(chosen, step=k, caption=line)
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
-        data = run_dot_format(drawing.source, format, timeout)
-        paths.append(write_output(path, data, "export_frames"))
+        return run_dot_format(drawing.source, format, timeout if limit is None else limit)
+
+    # the first frame chooses the rung of the budget (a layout that runs long is stopped and
+    # the next rung drawn); every frame draws the same rung, so that boxes stay in place
+    chosen, data = lay_out(scene, lambda rung, limit: frame(rung, 1, limit), budget)
+    paths = [write_output(names[0], data, "export_frames")]
+    for k, path in enumerate(names[1:], 2):
+        paths.append(write_output(path, frame(chosen, k, None), "export_frames"))
     return paths

@@ -19,7 +19,7 @@ from ..assets import component_module, graphviz_module, style
 from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError
 from ..graph import as_node_list
 from ..node import Node
-from ..render import Layout
+from ..render import MAX_BOXES, Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from .data import check_failures, walkthrough_data
 from .panel import step_panel
@@ -52,6 +52,8 @@ class Stepper(anywidget.AnyWidget):
     Steps whose op fails ``trace.check()`` are shown in red with the error. In the browser:
     ←/→ or PageUp/PageDown (what presenter clickers send), Home/End, Space to play; click a box
     to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1".
+    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; each view is
+    laid out within the layout budget (vizad.render.budget), its picture saying what it took.
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -77,6 +79,8 @@ class Stepper(anywidget.AnyWidget):
         check: bool | None = None,
         decimals: int | None = None,
         collapse=None,
+        max_boxes: int = MAX_BOXES,
+        detail: bool = False,
         scale: float = 1.0,
         quiz: bool = False,
         **kwargs,
@@ -96,8 +100,9 @@ class Stepper(anywidget.AnyWidget):
         if not 0.25 <= float(scale) <= 4:
             raise ArgumentError(f"scale must be between 0.25 and 4, got {scale!r}")
         self.trace = trace
-        #: Scopes drawn as one box (see vz.draw's ``collapse``).
-        self.collapse = collapse
+        #: Scopes drawn as one box, the boxes above which a view is summarised, and whether
+        #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
+        self.collapse, self.max_boxes, self.detail = collapse, max_boxes, detail
         self.decimals = trace.decimals if decimals is None else decimals
         if check is None:
             check = len(trace.steps) <= CHECK_LIMIT
@@ -110,6 +115,8 @@ class Stepper(anywidget.AnyWidget):
                 decimals=self.decimals,
                 failed=frozenset(self.failures),
                 collapse=collapse,
+                max_boxes=max_boxes,
+                detail=detail,
             )
             for v in trace.views
         }
@@ -222,6 +229,8 @@ def step(
     decimals: int | None = None,
     scale: float = 1.0,
     collapse=None,
+    max_boxes: int = MAX_BOXES,
+    detail: bool = False,
     quiz: bool = False,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
@@ -229,14 +238,16 @@ def step(
     node of ``wrt``, or the first Variable). ``scale`` enlarges everything (1.5 on a
     projector). ``quiz=True``: the student types each step's result (v̄ᵢ or v̇ᵢ) before it is
     shown; ``stepper.score`` counts the right ones. ``y`` may be a trace made already
-    (``vz.torch_backward(loss)``): it is opened as it is."""
+    (``vz.torch_backward(loss)``): it is opened as it is. ``collapse``, ``max_boxes`` and
+    ``detail`` draw the views as vz.draw does."""
+    drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail}
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(
                 "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
                 "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
             )
-        return Stepper(y, view, decimals=decimals, scale=scale, collapse=collapse, quiz=quiz)
+        return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, **drawn)
     decimals = 3 if decimals is None else decimals
     if mode == "reverse":
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
@@ -252,4 +263,4 @@ def step(
         trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
-    return Stepper(trace, view, scale=scale, collapse=collapse, quiz=quiz)
+    return Stepper(trace, view, scale=scale, quiz=quiz, **drawn)

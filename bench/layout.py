@@ -1,0 +1,252 @@
+"""The layout budget: how long a person waits for a picture, whatever the graph.
+
+    python bench/layout.py                 the figures, with dot (docs/benchmarks.md)
+    python bench/layout.py --browser       the same views laid out by the WebAssembly Graphviz
+                                           in headless Chromium (as bench/browser_layout.py)
+    python bench/layout.py --calibrate     dot's times against vizad.render.budget's prediction,
+                                           and the constants fitted to them
+
+The graphs: the weight-shared chain (an unrolled RNN: xs = 10 Variables, h = xs[0]; for i in
+range(L): h = tanh(h * xs[i % 10] + xs[(i + 3) % 10])) at 10, 20, 45, 100, 200 and 1,000
+levels, the 2-layer MLP on a batch, the Hessian-vector product of vz.examples and a random
+5,000-node graph. For each: the seconds from vz.step(...) to the Stepper made (every view laid
+out), and per view the rung of the budget taken, its boxes and its layout time (medians of 3,
+ratios to the 10-level chain). Target: every layout <= 2 s on this machine.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vizad as vz  # noqa: E402
+from _timing import load, machine  # noqa: E402
+from render import graph  # noqa: E402
+from vizad.render import budget as plan  # noqa: E402
+from vizad.render.dot import browser_source, to_drawing  # noqa: E402
+from vizad.render.summary import scene_for  # noqa: E402
+
+REPEAT = 3
+LEVELS = (10, 20, 45, 100, 200, 1000)
+
+
+def chain(levels: int):
+    """The weight-shared chain of ``levels`` levels: (output, the 10 Variables, feed)."""
+    xs = [vz.Variable(f"x{i}") for i in range(10)]
+    h = xs[0]
+    for i in range(levels):
+        h = vz.tanh(h * xs[i % 10] + xs[(i + 3) % 10])
+    return h, xs, {x: 0.3 for x in xs}
+
+
+def random_graph(nodes: int = 5000):
+    """A random scalar graph (bench/render.py's) of about ``nodes`` nodes."""
+    y, xs = graph(10, nodes - 15, seed=5)
+    return y, xs, {x: 0.3 for x in xs}
+
+
+def cases():
+    """(what, a function making the Stepper)."""
+    made = []
+    for levels in LEVELS:
+        y, xs, feed = chain(levels)
+        made.append((f"chain of {levels}", lambda y=y, xs=xs, feed=feed: vz.step(y, xs, feed)))
+    mlp, hvp = vz.examples.mlp(), vz.examples.hvp()
+    made.append(("MLP (batch 8)", lambda: vz.Stepper(mlp)))
+    made.append(("HVP", lambda: vz.Stepper(hvp)))
+    y, xs, feed = random_graph()
+    n = len(vz.topo_sort(y))
+    made.append((f"random {n:,}-node graph", lambda: vz.step(y, xs, feed)))
+    return made
+
+
+def median(fn, repeat: int = REPEAT) -> tuple[float, object]:
+    """(median seconds of ``fn()``, its last result)."""
+    runs, result = [], None
+    for _ in range(repeat):
+        result = None  # free the last one outside the timing
+        start = time.perf_counter()
+        result = fn()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs), result
+
+
+def rung(scene) -> str:
+    if "stopped after" in scene.note:
+        return "fallback"
+    if "summarised to fit" in scene.note:
+        return "summary (budget)"
+    if "summarised" in scene.note:
+        return "summary (max_boxes)"
+    return "bounded" if scene.layout else "full"
+
+
+def dot_figures() -> None:
+    print(machine())
+    print(load())
+    version = subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip()
+    print(
+        f"{version}; budget {plan.LAYOUT_BUDGET:g} s, a run stopped after "
+        f"{plan.kill_after(plan.LAYOUT_BUDGET):g} s"
+    )
+    base: dict[str, float] = {}
+    for what, make in cases():
+        t_step, stepper = median(make)
+        base.setdefault("step", t_step)
+        print(
+            f"{what}: vz.step → Stepper ready {t_step:6.2f} s  (ratio {t_step / base['step']:.1f})",
+            flush=True,
+        )
+        for view in stepper.trace.views:
+            layout = stepper.layout_of(view)
+            t_view, _ = median(lambda view=view: vz.render.Layout(stepper.trace, view))
+            base.setdefault(view, t_view)
+            print(
+                f"  {view:9s} {rung(layout.scene):20s} {len(layout.scene.items):4d} boxes  "
+                f"layout {t_view:6.2f} s  (ratio {t_view / base[view]:.1f})",
+                flush=True,
+            )
+        stepper.close()
+    print(load())
+
+
+def browser_figures() -> None:
+    from playwright.sync_api import sync_playwright
+
+    from browser_layout import _LOAD, _TIME
+    from vizad.assets import graphviz_module
+
+    print(machine())
+    print(load())
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = chromium.new_page()
+        page.goto("about:blank")
+        page.set_default_timeout(600_000)
+        loaded = page.evaluate(_LOAD, graphviz_module())
+        print(
+            f"Graphviz {loaded['version']} (WebAssembly, Chromium); module load "
+            f"{loaded['load']:.0f} ms"
+        )
+        base: dict[str, float] = {}
+        for what, make in cases():
+            stepper = make()
+            print(what, flush=True)
+            for view in stepper.trace.views:
+                layout = stepper.layout_of(view)
+                source = browser_source(layout.dot_source)
+                runs = page.evaluate(_TIME, [source, REPEAT])
+                t = statistics.median(runs) / 1e3
+                base.setdefault(view, t)
+                print(
+                    f"  {view:9s} {rung(layout.scene):20s} {len(layout.scene.items):4d} boxes  "
+                    f"layout {t:6.2f} s  (ratio {t / base[view]:.1f})",
+                    flush=True,
+                )
+            stepper.close()
+        chromium.close()
+    print(load())
+
+
+# -- calibration --------------------------------------------------------------------------
+
+CALIBRATION_TIMEOUT = 20.0
+
+
+def dot_seconds(source: str, repeat: int) -> float | None:
+    """Median seconds of ``dot -Tsvg`` on ``source`` (None past CALIBRATION_TIMEOUT)."""
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            subprocess.run(
+                ["dot", "-Tsvg"],
+                input=source.encode(),
+                capture_output=True,
+                check=True,
+                timeout=CALIBRATION_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired:
+            return None
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def calibration_scenes():
+    """(what, scene): weight-shared chains in their three views, random graphs forward and
+    adjoint, the MLP and the HVP."""
+    for levels in (4, 6, 8, 10, 12, 15, 18, 20, 22, 25, 28, 30, 35, 45):
+        y, xs, feed = chain(levels)
+        trace = vz.trace_reverse(y, xs, feed)
+        for view in trace.views:
+            yield f"chain {levels} {view}", scene_for(trace, view, 3, max_boxes=10**6)
+    for n_ops in (50, 150, 300, 600, 1000):
+        y, xs = graph(8, n_ops, seed=n_ops)
+        yield f"random {n_ops} forward", scene_for(y, "forward", 3, max_boxes=10**6)
+        if n_ops <= 300:
+            trace = vz.trace_reverse(y, xs, {x: 0.3 for x in xs})
+            for view in ("adjoint", "backprop"):
+                yield f"random {n_ops} {view}", scene_for(trace, view, 3, max_boxes=10**6)
+    for name in ("mlp", "hvp", "lecture"):
+        trace = getattr(vz.examples, name)()
+        for view in trace.views:
+            yield f"{name} {view}", scene_for(trace, view, 3, max_boxes=10**6)
+
+
+def fit(rows):
+    """(c, per_part, k, p) of seconds = c + per_part (boxes + edges) + k (nodes/1000)^p,
+    least relative squares (non-negative), p on a grid."""
+    from scipy.optimize import nnls
+
+    best = None
+    for p in np.arange(1.0, 4.01, 0.1):
+        a = np.array([[1.0, c.boxes + c.edges, (c.nodes / 1000) ** p] for c, _ in rows])
+        t = np.array([s for _, s in rows])
+        coef, _ = nnls(a / t[:, None], np.ones(len(t)))
+        err = float(np.sqrt(np.mean((a @ coef / t - 1) ** 2)))
+        if best is None or err < best[0]:
+            best = (err, (*coef, p))
+    return best
+
+
+def calibrate() -> None:
+    print(machine())
+    print(load())
+    full, bounded = [], []
+    for what, scene in calibration_scenes():
+        cost = plan.layout_cost(scene)
+        source = to_drawing(scene).source
+        t_full = dot_seconds(source, 3 if cost.nodes < 3000 else 1)
+        t_bounded = dot_seconds(to_drawing(plan.bounded(scene)).source, 3)
+        if t_full is not None:
+            full.append((cost, t_full))
+        if t_bounded is not None:
+            bounded.append((cost, t_bounded))
+        shown = "> 20" if t_full is None else f"{t_full:.2f}"
+        print(
+            f"{what:24s} boxes {cost.boxes:4d} edges {cost.edges:4d} nodes {cost.nodes:6d}  "
+            f"full {shown:>6s} s (predicted {cost.seconds():8.2f})  bounded {t_bounded:.2f} s "
+            f"(predicted {cost.seconds(True):.2f})",
+            flush=True,
+        )
+    for name, rows in (("_FULL", full), ("_BOUNDED", bounded)):
+        err, coef = fit(rows)
+        print(f"{name} = ({', '.join(f'{x:.3g}' for x in coef)})  # rms relative error {err:.2f}")
+    print(load())
+
+
+if __name__ == "__main__":
+    if "--calibrate" in sys.argv:
+        calibrate()
+    elif "--browser" in sys.argv:
+        browser_figures()
+    else:
+        dot_figures()
