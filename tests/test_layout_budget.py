@@ -63,7 +63,7 @@ def test_the_45_level_chain_is_bounded_or_cheaper_and_says_so(chain45):
         assert budget.predicted(chosen) <= budget.LAYOUT_BUDGET
         assert chosen.layout == budget.BOUNDED or "summarised" in chosen.note
     source = vz.draw(chain45, "adjoint").source
-    assert ('nslimit="0.1"' in source and "bounded effort" in source) or (
+    assert ("nslimit=0.1" in source and "bounded effort" in source) or (
         "summarised to fit the time budget" in source
     )
     full = vz.draw(chain45, "adjoint", budget=None).source
