@@ -48,9 +48,10 @@ def chain(levels: int):
     return h, xs, {x: 0.3 for x in xs}
 
 
-def random_graph(nodes: int = 5000):
-    """A random scalar graph (bench/render.py's) of about ``nodes`` nodes."""
-    y, xs = graph(10, nodes - 15, seed=5)
+def random_graph():
+    """bench/render.py's random scalar graph of about 5,000 nodes (those the output depends
+    on)."""
+    y, xs = graph(40, 8800, seed=1)
     return y, xs, {x: 0.3 for x in xs}
 
 
@@ -107,19 +108,20 @@ def dot_figures() -> None:
     )
     base: dict[str, float] = {}
     for what, make in cases():
-        t_step, stepper = median(make)
+        t_step, stepper, cpu = median(make)
         base.setdefault("step", t_step)
         print(
-            f"{what}: vz.step → Stepper ready {t_step:6.2f} s  (ratio {t_step / base['step']:.1f})",
+            f"{what}: vz.step → Stepper ready {t_step:6.2f} s (dot CPU {cpu:5.2f} s)  "
+            f"(ratio {t_step / base['step']:.1f})",
             flush=True,
         )
         for view in stepper.trace.views:
-            layout = stepper.layout_of(view)
-            t_view, _ = median(lambda view=view: vz.render.Layout(stepper.trace, view))
+            t_view, layout, cpu = median(lambda view=view: vz.render.Layout(stepper.trace, view))
             base.setdefault(view, t_view)
             print(
                 f"  {view:9s} {rung(layout.scene):20s} {len(layout.scene.items):4d} boxes  "
-                f"layout {t_view:6.2f} s  (ratio {t_view / base[view]:.1f})",
+                f"layout {t_view:6.2f} s (dot CPU {cpu:5.2f} s)  "
+                f"(ratio {t_view / base[view]:.1f})",
                 flush=True,
             )
         stepper.close()
@@ -204,7 +206,7 @@ def dot_seconds(source: str, repeat: int) -> float | None:
 def calibration_scenes():
     """(what, scene): weight-shared chains in their three views, random graphs forward and
     adjoint, the MLP and the HVP."""
-    for levels in (4, 6, 8, 10, 12, 15, 18, 20, 22, 25, 28, 30, 35, 45):
+    for levels in (4, 6, 8, 10, 12, 15, 18, 20, 22, 25, 28, 30, 35, 45, 60, 80):
         y, xs, feed = chain(levels)
         trace = vz.trace_reverse(y, xs, feed)
         for view in trace.views:
@@ -261,15 +263,26 @@ def calibrate() -> None:
         if t_bounded is not None and t_bounded >= MIN_FIT:
             bounded.append((cost, t_bounded))
         shown = "—" if t_full is None else f"{t_full:.2f}"
+        shown_bounded = "—" if t_bounded is None else f"{t_bounded:.2f}"
         print(
             f"{what:24s} boxes {cost.boxes:4d} edges {cost.edges:4d} nodes {cost.nodes:6d}  "
-            f"full {shown:>6s} s (predicted {cost.seconds():8.2f})  bounded {t_bounded:.2f} s "
+            f"full {shown:>6s} s (predicted {cost.seconds():8.2f})  bounded {shown_bounded:>6s} s "
             f"(predicted {cost.seconds(True):.2f})",
             flush=True,
         )
+    factors = []
     for name, rows in (("_FULL", full), ("_BOUNDED", bounded)):
-        err, coef = fit(rows)
+        plain = [(c, t) for c, t in rows if not c.flat]
+        err, coef = fit(plain)
         print(f"{name} = ({', '.join(f'{x:.3g}' for x in coef)})  # rms relative error {err:.2f}")
+        c0, per_part, k, p = coef
+        ratios = [
+            t / (c0 + per_part * (c.boxes + c.edges) + k * (c.nodes / 1000) ** p)
+            for c, t in rows
+            if c.flat
+        ]
+        factors.append(float(np.exp(np.mean(np.log(ratios)))) if ratios else 1.0)
+    print(f"_FLAT = ({factors[0]:.3g}, {factors[1]:.3g})  # scenes without clusters")
     print(load())
 
 
