@@ -86,6 +86,16 @@ def test_the_ladder_ends_in_a_summary_and_every_rung_is_cheaper(chain45):
     assert costs == sorted(costs, reverse=True)
 
 
+def test_the_folding_rung_comes_before_the_summary(chain45, monkeypatch):
+    """The rung that vizad/render/folding.py connects: when it folds (here a stand-in scene),
+    a graph too slow to lay out even bounded is folded rather than summarised."""
+    scene = scene_for(chain45, "adjoint", 3)
+    assert "folded" not in [name for name, _ in budget.ladder(scene, budget=0.01)]
+    stand_in = scene_for(chain(2), "adjoint", 3)
+    monkeypatch.setattr(budget, "folded", lambda s: stand_in)
+    assert [name for name, _ in budget.ladder(scene, budget=1.0)] == ["folded", "summary"]
+
+
 @pytest.fixture
 def slow_dot(tmp_path, monkeypatch):
     """A ``dot`` on PATH that sleeps (recording its pid) on a DOT without nslimit and runs the

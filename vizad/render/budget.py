@@ -34,8 +34,13 @@ from .summary import SUMMARY_BOXES, summarize
 __all__ = [
     "LAYOUT_BUDGET",
     "BOUNDED",
+    "MARGIN",
     "LayoutCost",
     "layout_cost",
+    "predicted",
+    "bounded",
+    "folded",
+    "summarised",
     "ladder",
     "planned",
     "lay_out",
@@ -123,12 +128,10 @@ def layout_cost(scene: Scene) -> LayoutCost:
         succ[e.tail].append(e.head)
         indegree[e.head] += 1
     rank = dict.fromkeys(ids, 0)
-    order: list[str] = []
     ready = deque(i for i in ids if indegree[i] == 0)
     left = dict(indegree)
     while ready:  # Kahn's order: one pass, no recursion
         i = ready.popleft()
-        order.append(i)
         for j in succ[i]:
             rank[j] = max(rank[j], rank[i] + 1)
             left[j] -= 1
@@ -181,7 +184,8 @@ def summarised(scene: Scene, budget: float) -> Scene:
 def ladder(scene: Scene, budget: float = LAYOUT_BUDGET) -> Iterator[tuple[str, Scene]]:
     """The rungs (name, scene) to lay ``scene`` out with: the first is the full scene if it is
     predicted to fit ``budget`` seconds, else the first cheaper rung predicted to fit; the
-    next ones are each cheaper (what :func:`lay_out` falls back to)."""
+    next ones are each cheaper (what :func:`lay_out` falls back to). A rung fits when MARGIN
+    times its predicted seconds do."""
     rungs: list[tuple[str, Callable[[], Scene | None]]] = [
         ("full", lambda: scene),
         ("bounded", lambda: bounded(scene)),
@@ -219,15 +223,16 @@ def lay_out(scene: Scene, run: Callable[[Scene, float], object], budget: float |
     ``scene`` in full, ``run`` given no timeout (it uses its own)."""
     if budget is None:
         return scene, run(scene, None)
-    stopped, tried = "", []
+    tried: list[str] = []
     for name, rung in ladder(scene, budget):
-        if stopped:
-            rung = _with(rung, stopped)
+        if tried:
+            which = " and ".join(tried)
+            layouts = "layouts were" if len(tried) > 1 else "layout was"
+            rung = _with(rung, f"the {which} {layouts} stopped after {kill_after(budget):g} s")
         try:
             return rung, run(rung, kill_after(budget))
         except LayoutTimeoutError:
             tried.append(name)
-            stopped = f"the {name} layout was stopped after {kill_after(budget):g} s"
     raise LayoutTimeoutError(
         f"Graphviz's dot was stopped after {kill_after(budget):g} s on each layout of "
         f"{scene.title} it was given ({', '.join(tried)}); the machine may be busy: try again, "
