@@ -15,10 +15,13 @@ lab: setup-notebook graphviz
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 ## make test: set up with the test extras, then run every test (the browser tests need
-## Debian's chromium: installed here when we may, otherwise those tests are skipped)
+## Debian's chromium: installed here when we may, otherwise those tests are skipped; the
+## LaTeX tests compile with pdflatex, amsmath and booktabs, which are installed here)
 test: setup-test graphviz lint
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
+	@sh tools/ensure-system-package pdflatex texlive-latex-base
+	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
 	$(PY) -m pytest
 
 ## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)
@@ -42,6 +45,7 @@ bench: setup-test graphviz
 	$(PY) bench/engine.py
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
+	$(PY) bench/folding.py
 	$(PY) bench/widget.py
 	$(PY) bench/export.py
 	$(PY) bench/eager.py
@@ -76,10 +80,14 @@ golden: setup-test graphviz
 	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py tests/test_latex.py -k golden
 
 ## make frontend: rebuild vizad/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
-## without `dot`) from frontend/ with the versions pinned in its lockfile; needs Node and npm,
-## which users and CI do not: the built file is committed
-frontend:
+## without `dot`) from frontend/, and vizad/labextension/ (the JupyterLab / Notebook 7 renderer
+## of a stepper's output) from frontend/labextension/, with the versions pinned in their
+## lockfiles; needs Node and npm, which users and CI do not: the built files are committed
+frontend: setup-notebook
 	cd frontend && npm ci --no-audit --no-fund && sh build.sh
+	rm -rf vizad/labextension
+	cd frontend/labextension && npm ci --no-audit --no-fund && \
+	    PATH="$(abspath $(VENV))/bin:$$PATH" jupyter-builder build .
 
 setup-notebook: $(VENV)/.installed-notebook
 setup-test: $(VENV)/.installed-test
@@ -87,12 +95,19 @@ setup-test: $(VENV)/.installed-test
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+# an editable install: JupyterLab finds this checkout's extension (vizad/labextension) by a link
+LINK_LABEXTENSION = rm -rf $(VENV)/share/jupyter/labextensions/vizad && \
+    mkdir -p $(VENV)/share/jupyter/labextensions && \
+    ln -s $(CURDIR)/vizad/labextension $(VENV)/share/jupyter/labextensions/vizad
+
 $(VENV)/.installed-notebook: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[notebook]'
+	$(LINK_LABEXTENSION)
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(LINK_LABEXTENSION)
 	touch $@ $(VENV)/.installed-notebook
 
 ## make graphviz: make sure Graphviz's dot program is installed

@@ -209,3 +209,36 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsy
         f"error: -o: cannot write {target}: No space left on device "
         "(free some space or write elsewhere)\n"
     )
+
+
+def test_forward_mode_takes_its_own_view_names(tmp_path):
+    out = tmp_path / "t.html"
+    args = ["walkthrough", "x1*x2", "--at", "x1=2", "x2=5", "--mode", "forward", "-o", str(out)]
+    for view in ("tangent", "tangents", "adjoint", "forward"):
+        assert main([*args, "--view", view]) == 0
+        data = json.loads(re.search(r'id="vz-data">(.*?)</script>', out.read_text(), re.S)[1])
+        assert data["view"] == {"adjoint": "tangent"}.get(view, view)
+
+
+def test_help_is_whole_sentences():
+    import argparse
+
+    from vizad.cli import _parser
+
+    parser = _parser()
+    text = parser.format_help()
+    assert "graded with its course's cases." in " ".join(text.split())
+    frames = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        "frames"
+    ]
+    for action in frames._actions:
+        if action.option_strings:
+            assert action.help, f"frames {action.option_strings[0]} has no help"
+
+
+@pytest.mark.parametrize("text", ["np.sin(x)", "x.exp()", "math.log(x) + 1"])
+def test_an_attribute_call_is_named(text, capsys):
+    assert main(["walkthrough", text, "--at", "x=1", "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be called: call a function by its own name" in err and "'this'" not in err
+    assert repr(text.split("(")[0]) in err

@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import vizad as vz
@@ -84,3 +85,40 @@ def test_the_frames_command(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == "wrote 7 PDF frames to slides\n"
     assert len(list((tmp_path / "slides").glob("step-*.pdf"))) == 7
+
+
+_TEXT_55 = re.compile(r">[^<]*= 5\.5<")  # v̄₁ = 5.5 written in an SVG
+
+
+def test_a_frame_hides_the_values_of_the_steps_to_come(tmp_path):
+    """Step 1 of the lecture shows v̄₇ = 1 and writes "?" for v̄₁ = 5.5 and v̄₂ = 1.716 (in
+    the extended and the laid view); the last step shows everything; show_pending shows all."""
+    trace = vz.examples.lecture()
+    for view in ("adjoint", "backprop"):
+        first = vz.draw(trace, view, step=1).source
+        assert "5.5" not in first and "1.716" not in first and "= ?" in first
+        assert "= 11.652" in first  # forward values are known at every step
+        assert "5.5" in vz.draw(trace, view, step=7).source
+        assert "5.5" in vz.draw(trace, view, step=1, show_pending=True).source
+    sixth = vz.draw(trace, "backprop", step=6).source
+    assert "v̄₂ = 1.716" in sixth and "v̄₁ = ?" in sixth and "v̄₁ = 5.5" not in sixth
+    paths = vz.export_frames(trace, tmp_path / "f")
+    assert not _TEXT_55.search(paths[0].read_text()) and _TEXT_55.search(paths[-1].read_text())
+    shown = vz.export_frames(trace, tmp_path / "g", show_pending=True)
+    assert _TEXT_55.search(shown[0].read_text())
+    # a tensor's heatmap is a value too: its cells blank (the same size), its shape stays
+    W, x = vz.Variable("W"), vz.Variable("x")
+    tensors = vz.trace_reverse(vz.sum(vz.tanh(W * x)), [W], {x: 0.5, W: np.ones((3, 3))})
+    first, last = (vz.draw(tensors, "adjoint", step=k).source for k in (1, len(tensors.steps)))
+    blank = f'BGCOLOR="{vz.render.palette.diverging(0.0)}"'
+    assert first.count(blank) >= last.count(blank) + 9 and "= ?" in first
+
+
+def test_the_frames_command_hides_or_shows_pending_values(tmp_path):
+    from vizad.cli import main
+
+    args = ["frames", "log(x1) + x1*x2 - sin(x2)", "--at", "x1=2", "x2=5", "-o"]
+    assert main([*args, str(tmp_path / "a")]) == 0
+    assert not _TEXT_55.search((tmp_path / "a" / "step-1.svg").read_text())
+    assert main([*args, str(tmp_path / "b"), "--show-pending"]) == 0
+    assert _TEXT_55.search((tmp_path / "b" / "step-1.svg").read_text())

@@ -52,6 +52,21 @@ for _name, _make in vz.examples.ALL.items():
             (t := make()), view, step=len(t.steps) // 2
         )
 CASES["example_mlp_adjoint_detail"] = lambda: vz.draw(vz.examples.mlp(), "adjoint", detail=True)
+# notebook 15's drawings of the weight-shared recurrence: unfolded, folded, one run opened
+CASES["bptt_unfolded_forward"] = lambda: vz.draw(vz.examples.rnn(steps=4), "forward")
+CASES["bptt_unfolded_adjoint"] = lambda: vz.draw(vz.examples.rnn(steps=4), "adjoint")
+CASES["bptt_folded_forward"] = lambda: vz.draw(
+    vz.examples.rnn(steps=45), "forward", collapse="repeats"
+)
+CASES["bptt_folded_adjoint"] = lambda: vz.draw(
+    vz.examples.rnn(steps=45), "adjoint", collapse="repeats"
+)
+CASES["bptt_folded_adjoint_step"] = lambda: vz.draw(
+    vz.examples.rnn(steps=45), "adjoint", step=100, collapse="repeats"
+)
+CASES["bptt_adjoint_run_opened"] = lambda: vz.draw(
+    vz.examples.rnn(steps=10), "adjoint", collapse=["fold_v11"]
+)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

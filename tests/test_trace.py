@@ -309,3 +309,25 @@ def test_steps_are_a_sequence_made_as_they_are_read(lecture):
         steps[7]
     forward = vz.trace_forward(y, x1, feed)
     assert [s.label for s in forward.steps] == [f"v{k}" for k in "₁₂₃₄₅₆₇"]
+
+
+def test_a_reduced_partial_adjoint_is_named_by_its_reduced_formula():
+    # logits = X W + b: the bias's partial adjoint is Σ(v̄₆) summed over the rows, not v̄₆
+    X, W, b = vz.Variable("X"), vz.Variable("W"), vz.Variable("b")
+    loss = vz.sum(vz.tanh(X @ W + b))
+    feed = {X: np.arange(6.0).reshape(3, 2) / 6, W: np.eye(2), b: np.array([0.1, -0.2])}
+    trace = vz.trace_reverse(loss, [W, b], feed)
+    step = trace.step_of(b)
+    (c,) = step.contributions
+    consumer = trace.label(c.consumer)
+    assert c.reduced and np.shape(c.partial) == (2,) and np.shape(c.unreduced) == (3, 2)
+    bar = rf"\bar{{v}}_{{{consumer[1:].translate(str.maketrans('₀₁₂₃₄₅₆₇₈₉', '0123456789'))}}}"
+    assert c.partial_latex == rf"\textstyle\sum_{{\to (2,)}}\left({bar}\right)"
+    assert vz.text.latex_to_text(c.partial_latex) == f"Σ_(→ (2,))(v̄{consumer[1:]})"
+    # the derivation line and the stepper's panel read the same formula, summed once
+    line = trace.derivation().lines[step.index]
+    assert line.count(r"\sum_{\to (2,)}") == 1
+    from vizad.widget.panel import step_panel
+
+    panel = step_panel(trace, step.index)
+    assert f"Σ_(→ (2,))(v̄{consumer[1:]})" in panel

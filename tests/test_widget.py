@@ -214,21 +214,28 @@ def test_quiz_data_and_its_encoding(tmp_path):
 
     from vizad.widget.data import conceal, quiz_data
 
+    from vizad.trace.quiz import questions as quiz_questions
+
     trace = vz.examples.lecture()
-    questions = quiz_data(trace)
-    assert [q["q"] for q in questions] == ["v̄₇", "v̄₆", "v̄₅", "v̄₄", "v̄₃", "v̄₂", "v̄₁"]
+    questions = quiz_data(quiz_questions(trace))
+    assert [q["q"] for q in questions[5]] == ["∂v₅/∂v₂", "v̄₂→₅", "∂v₄/∂v₂", "v̄₂→₄", "v̄₂"]
+    assert [qs[-1]["q"] for qs in questions] == ["v̄₇", "v̄₆", "v̄₅", "v̄₄", "v̄₃", "v̄₂", "v̄₁"]
 
     def reveal(code: str, salt: int) -> str:  # what helpers.js does
         data = base64.b64decode(code)
         return bytes(b ^ ((31 + 7 * salt + 13 * j) % 251) for j, b in enumerate(data)).decode()
 
-    assert float(reveal(questions[5]["a"], 5)) == pytest.approx(1.716, abs=1e-3)
+    last = questions[5][-1]
+    secret = json.loads(reveal(last["code"], last["salt"]))
+    assert secret["a"] == pytest.approx(1.71634, abs=1e-5) and secret["shown"] == "1.71634"
     assert reveal(conceal("v̄ = 1.5", 3), 3) == "v̄ = 1.5"
-    # tensors are shown, not asked; forward mode asks for tangents
-    assert quiz_data(vz.examples.mlp())[0] is not None and None in quiz_data(vz.examples.mlp())
-    assert quiz_data(vz.examples.lecture_forward())[2]["q"] == "v̇₃"
+    # tensors are asked their shape and an entry; forward mode asks for tangents
+    mlp = quiz_data(quiz_questions(vz.examples.mlp()))
+    assert any(q["kind"] == "shape" for qs in mlp for q in qs)
+    assert quiz_data(quiz_questions(vz.examples.lecture_forward()))[2][-1]["q"] == "v̇₃"
     stepper = vz.Stepper(trace, quiz=True)
-    assert stepper.data["quiz"] == questions and stepper.score == {"right": 0, "asked": 0}
+    assert stepper.data["quiz"] == questions
+    assert stepper.score == {"right": 0, "asked": 0, "questions": 15}
     page = vz.export_html(stepper, tmp_path / "q.html").read_text(encoding="utf-8")
     script = page.split('id="vz-data">')[1].split("</script>")[0]
     hidden = json.loads(script)["hidden"]
@@ -247,3 +254,21 @@ def test_the_panel_says_shapes_in_words():
     panels = [step_panel(trace, k) for k in range(len(trace.steps))]
     assert any("tuple of (scalar, scalar)" in p for p in panels)
     assert not any("TupleShape" in p for p in panels)
+
+
+def test_output_bundle_survives_without_the_kernel(stepper):
+    """The output: vizad's MIME type with the step to reopen at (the model's id in its
+    metadata, out of nbval's comparison), the component's HTML at that step with the widget's
+    own data, and no widget-view MIME type (nbconvert would prefer it whenever widget state
+    is stored, and show it blank without its CDN)."""
+    from vizad.widget.page import WALKTHROUGH
+
+    stepper.step = 6
+    data, metadata = stepper._repr_mimebundle_()
+    assert set(data) == {WALKTHROUGH, "text/html", "text/plain"}
+    assert data[WALKTHROUGH] == {"step": 6}
+    assert metadata[WALKTHROUGH] == {"model_id": stepper.model_id}
+    html = data["text/html"]
+    assert html.count('data-vizad-step="6"') == 1 and "Step 6 of 7" in html
+    stored = json.loads(re.search(r'-data">(.*?)</script>', html).group(1))
+    assert stored == json.loads(json.dumps(stepper.data))  # the data once, as the widget's

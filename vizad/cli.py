@@ -3,6 +3,7 @@ picture per step for slides, or a student's engine graded with its course's case
 
 python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
 python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
+python -m vizad quiz "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5      (asks, reads, scores)
 python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
 
 ``grade`` exits with 0 when every case passes, 1 when some fail, 2 when the module cannot be
@@ -21,12 +22,33 @@ from .expr import parse_expression
 from .export import page_html
 from .grading import grade
 from .files import check_output, write_output
+from .text import latex_to_text
 
 __all__ = ["main"]
 
 
+#: The views a walkthrough can show (forward mode calls the extended view "tangent" and the
+#: laid one "tangents"; each mode reads the other's names as its own).
+VIEWS = ["forward", "adjoint", "backprop", "tangent", "tangents"]
+VIEW_HELP = (
+    "the graph to show: forward; adjoint (reverse) or tangent (forward mode), the graph "
+    "extended; backprop or tangents, the results laid on the forward graph (default: the "
+    "extended graph)"
+)
+MODE_HELP = "reverse mode (adjoints v̄, the default) or forward mode (tangents v̇)"
+DECIMALS_HELP = "decimals of the values shown (default 3)"
+WRT_HELP = (
+    "reverse mode: the inputs to differentiate by (default: all); forward mode: the input "
+    "whose tangent is 1 (default: the first)"
+)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vizad", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vizad",
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        epilog="python -m vizad COMMAND --help describes each command's options.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     walk = commands.add_parser("walkthrough", help="write a walkthrough as an HTML page")
     walk.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
@@ -43,31 +65,56 @@ def _parser() -> argparse.ArgumentParser:
         default="walkthrough.html",
         help="the HTML file to write (default walkthrough.html); - writes to standard output",
     )
-    walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
+    walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
     walk.add_argument(
         "--wrt",
         nargs="+",
         metavar="NAME",
-        help="reverse mode: the inputs to differentiate by (default: all); "
-        "forward mode: the input whose tangent is 1 (default: the first)",
+        help=WRT_HELP,
     )
-    walk.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
-    walk.add_argument("--decimals", type=int, default=3)
+    walk.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
+    walk.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
     _drawn_options(walk)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
     frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
-    frames.add_argument("--at", nargs="+", required=True, metavar="NAME=VALUE")
+    frames.add_argument(
+        "--at",
+        nargs="+",
+        required=True,
+        metavar="NAME=VALUE",
+        help="the value of every variable, e.g. x1=2 x2=5",
+    )
     frames.add_argument("-o", "--output", default="frames", help="the directory to write")
-    frames.add_argument("--format", choices=["svg", "pdf", "png"], default="svg")
-    frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse")
-    frames.add_argument("--wrt", nargs="+", metavar="NAME")
-    frames.add_argument("--view", choices=["forward", "adjoint", "backprop"], default="adjoint")
+    frames.add_argument(
+        "--format", choices=["svg", "pdf", "png"], default="svg", help="the pictures' format"
+    )
+    frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
+    frames.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
+    frames.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
-    frames.add_argument("--decimals", type=int, default=3)
+    frames.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
+    frames.add_argument(
+        "--show-pending",
+        action="store_true",
+        help="show the values of the steps still to come (by default a frame writes them ?)",
+    )
     _drawn_options(frames)
     frames.add_argument(
         "--timeout", type=float, default=30.0, help="seconds dot may take per frame (default 30)"
     )
+    quiz = commands.add_parser(
+        "quiz", help="a quiz in the terminal: each step's values asked, answers read and scored"
+    )
+    quiz.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
+    quiz.add_argument(
+        "--at",
+        nargs="+",
+        required=True,
+        metavar="NAME=VALUE",
+        help="the value of every variable, e.g. x1=2 x2=5",
+    )
+    quiz.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
+    quiz.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
     grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
     grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
@@ -88,7 +135,8 @@ def _drawn_options(parser: argparse.ArgumentParser) -> None:
         "--collapse",
         nargs="+",
         metavar="SCOPE",
-        help="draw these scopes as one box each (a number: every scope that deep)",
+        help="draw these scopes as one box each (a number: every scope that deep; "
+        '"repeats": each run of repeated blocks as one box)',
     )
     parser.add_argument(
         "--detail", action="store_true", help="show every node of the extended views"
@@ -98,8 +146,8 @@ def _drawn_options(parser: argparse.ArgumentParser) -> None:
 def _drawn(args) -> dict:
     """vz.draw's max_boxes, collapse and detail from the command line."""
     collapse = args.collapse
-    if collapse is not None and len(collapse) == 1 and collapse[0].isdigit():
-        collapse = int(collapse[0])
+    if collapse is not None and len(collapse) == 1:  # a depth, "repeats" or one scope
+        collapse = int(collapse[0]) if collapse[0].isdigit() else collapse[0]
     return {"max_boxes": args.max_boxes, "collapse": collapse, "detail": args.detail}
 
 
@@ -144,10 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         feed = _values(args.at, names)
         chosen = [names[_name(n, names, "--wrt")] for n in args.wrt] if args.wrt else None
         if args.mode == "reverse":
-            trace = trace_reverse(y, chosen, feed, decimals=args.decimals)
+            trace = trace_reverse(y, chosen, feed, decimals=getattr(args, "decimals", 3))
         else:
             first = chosen[0] if chosen else next(iter(names.values()))
-            trace = trace_forward(y, first, feed, decimals=args.decimals)
+            trace = trace_forward(y, first, feed, decimals=getattr(args, "decimals", 3))
+        if args.command == "quiz":
+            return _quiz(trace)
         if args.command == "frames":
             paths = export_frames(
                 trace,
@@ -155,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
                 format=args.format,
                 view=args.view,
                 scale=args.scale,
+                show_pending=args.show_pending,
                 timeout=args.timeout,
                 **_drawn(args),
             )
@@ -177,6 +228,52 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sys.stdout.write(f"wrote {path} ({len(trace.steps)} steps, {args.mode} mode)\n")
     return 0
+
+
+def _quiz(trace) -> int:
+    """Each step's questions asked on standard output and answered on standard input (a
+    wrong try gets a hint, a second one the answer; an answer that cannot be read costs no
+    try; an empty line skips); the score at the end. 0 when every answer was right."""
+    from .trace.quiz import RULE, judge, questions
+
+    out = sys.stdout
+    out.write(f"{trace.describe()}\n{RULE}\nAn empty line skips a question.\n")
+    asked = [q for qs in questions(trace) for q in qs]
+    right = done = 0
+    for n, q in enumerate(asked):
+        step = trace.steps[q.step]
+        if n == 0 or asked[n - 1].step != q.step:
+            out.write(f"\nstep {q.step + 1} of {len(trace.steps)}: {step.label} = "
+                      f"{latex_to_text(step.definition)}\n")  # fmt: skip
+        tries = 0
+        while True:
+            out.write(f"{q.prompt} = ")
+            out.flush()
+            line = sys.stdin.readline()
+            if not line:  # end of input: the quiz stops here
+                out.write(f"\nstopped: score {right}/{done} ({len(asked) - done} not asked)\n")
+                return 1
+            if not line.strip():
+                out.write(f"skipped: {q.prompt} = {q.shown}\n")
+                break
+            verdict = judge(q, line)
+            if verdict.status == "refused":
+                out.write(verdict.message + "\n")
+                continue
+            if verdict.right:
+                right += 1
+                out.write(f"right: {q.prompt} = {q.shown}\n")
+                break
+            tries += 1
+            if tries < 2:
+                close = f" ({verdict.message})" if verdict.message else ""
+                out.write(f"not {line.strip()}{close}: try again (one more try). Hint: {q.hint}\n")
+                continue
+            out.write(f"the answer: {q.prompt} = {q.shown}\n")
+            break
+        done += 1
+    out.write(f"\nscore {right}/{len(asked)}\n")
+    return 0 if right == len(asked) else 1
 
 
 def _grade(args) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import ArgumentError
 from .node import scope
 from .op import Variable, constant
 from .ops import (
@@ -37,6 +38,7 @@ __all__ = [
     "third_derivative",
     "tuples",
     "training_step",
+    "rnn",
     "ALL",
 ]
 
@@ -133,6 +135,22 @@ def training_step(n: int = 8) -> ReverseTrace:
     return trace_reverse(loss, [w, b], feed)
 
 
+def rnn(steps: int = 10, inputs: int = 10, value: float = 0.3) -> ReverseTrace:
+    """Notebook 15's weight-shared recurrence, unrolled over ``steps`` time steps:
+    h ← tanh(h·x[t mod n] + x[(t + 3) mod n]) from h = x₀, with ``inputs`` (n) Variables x0 …
+    shared by every step, all at ``value``; reverse mode with respect to every x. Draw it with
+    ``collapse="repeats"`` to see the time steps as one stacked box."""
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ArgumentError(f"rnn: steps must be a positive int, got {steps!r}")
+    if isinstance(inputs, bool) or not isinstance(inputs, int) or inputs < 4:
+        raise ArgumentError(f"rnn: inputs must be an int of at least 4, got {inputs!r}")
+    xs = [Variable(f"x{i}") for i in range(inputs)]
+    h = xs[0]
+    for t in range(steps):
+        h = tanh(h * xs[t % inputs] + xs[(t + 3) % inputs])
+    return trace_reverse(h, xs, {x: float(value) for x in xs})
+
+
 #: Every example by name.
 ALL = {
     "lecture": lecture,
@@ -144,4 +162,5 @@ ALL = {
     "third_derivative": third_derivative,
     "tuples": tuples,
     "training_step": training_step,
+    "rnn": rnn,
 }

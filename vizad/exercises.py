@@ -9,11 +9,17 @@ A check passes when its function returns None or True (or a clean :func:`vizad.d
 report) and fails when it raises, returns False, or returns a report with problems: the
 output gives one line per check (✓ pass / ✗ FAIL with the reason) and, for a failed report,
 the report. ``checks.summary()`` ends a notebook with the count.
+
+The tutorials' "try this" cells check a typed answer with :func:`expect`, which judges a number
+by the digits typed (:func:`judge`): 1.72 and 1.716 are both right for 1.71634…, with at least
+three significant digits; an answer that is close is told to give more digits, not that its
+method is wrong.
 """
 
 from __future__ import annotations
 
 import traceback
+from decimal import Decimal, InvalidOperation
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +29,7 @@ import numpy as np
 from .diagnosis import Diagnosis
 from .text import escape
 
-__all__ = ["Checks", "Outcome", "Outcomes", "expect"]
+__all__ = ["Checks", "Outcome", "Outcomes", "expect", "judge"]
 
 
 @dataclass
@@ -81,8 +87,13 @@ class Checks:
     def _one(title: str, check: Callable[[], Any]) -> Outcome:
         try:
             result = check()
-        except NotImplementedError:
-            return Outcome(title, False, "not written yet (it still raises NotImplementedError)")
+        except NotImplementedError as exc:
+            # a blank says what to write: "not implemented yet: write Dual.__mul__"
+            told = str(exc).removeprefix("not implemented yet: ")
+            what = f": {told}" if told else ""
+            return Outcome(
+                title, False, f"not written yet{what} (it still raises NotImplementedError)"
+            )
         except AssertionError as exc:
             return Outcome(title, False, str(exc) or "an assertion failed")
         except Exception as exc:  # the student's code
@@ -113,22 +124,116 @@ class _Line(str):
         return str(self)
 
 
-def expect(answer: Any, correct: Any, *, rtol: float = 1e-3, hint: str = "") -> None:
-    """A check of a typed answer: passes when ``answer`` equals ``correct`` (numbers and arrays
-    within ``rtol``), fails with "not answered yet" while it is None and with ``hint``
-    otherwise."""
+#: The least number of significant digits a rounded answer must give (exact answers need none).
+SIGNIFICANT_DIGITS = 3
+
+#: How near an answer that fails the rule must be to count as close (a relative distance): a
+#: close answer is told to give more digits, not that its method is wrong.
+CLOSE = 0.01
+
+
+def judge(answer: Any, correct: Any) -> str:
+    """``"right"``, ``"close"`` or ``"wrong"``: a typed number judged by the digits typed.
+
+    A number is right when it equals ``correct`` exactly (5.5, 2, 48) or when it is ``correct``
+    rounded to the decimals it was written with and gives at least :data:`SIGNIFICANT_DIGITS`
+    significant digits: 1.72 and 1.716 are both right for 1.71634…, and 1.7 is close (too few
+    digits), as is 1.71 (the last digit is off). The digits are those of the number as typed: a
+    string keeps them all ("1.50"), a float those of its shortest repr (``1.5``). Arrays and
+    tuples are judged entry by entry (the worst entry counts) and must have the right shape;
+    anything else must be equal.
+    """
+    try:
+        a = np.asarray(answer, dtype=float)
+        c = np.asarray(correct, dtype=float)
+    except (TypeError, ValueError):
+        return "right" if answer == correct else "wrong"
+    if a.shape != c.shape:
+        return "wrong"
+    typed = np.asarray(answer, dtype=object).reshape(-1) if a.ndim else [answer]
+    verdicts = [_judge_one(t, float(x), float(y)) for t, x, y in zip(typed, a.flat, c.flat)]
+    for verdict in ("wrong", "close"):
+        if verdict in verdicts:
+            return verdict
+    return "right"
+
+
+def _judge_one(typed: Any, a: float, c: float) -> str:
+    if not (np.isfinite(a) and np.isfinite(c)):
+        return "right" if a == c else "wrong"
+    if abs(a - c) <= 1e-9 * max(abs(a), abs(c)) + 1e-12:
+        return "right"
+    decimals, significant = _digits(typed, a)
+    off = abs(a - c)
+    if off <= 0.5 * 10.0**-decimals * (1 + 1e-9):  # the value rounded to the digits typed
+        return "right" if significant >= SIGNIFICANT_DIGITS else "close"
+    return "close" if off <= CLOSE * abs(c) else "wrong"
+
+
+def _digits(typed: Any, value: float) -> tuple[int, int]:
+    """The decimals (digits after the point, 8 for 1e-8) and significant digits typed."""
+    if isinstance(typed, str):
+        text = typed.strip()
+    elif float(value).is_integer() and abs(value) < 1e15:
+        text = str(int(value))
+    else:
+        text = repr(float(value))
+    try:
+        sign, digits, exponent = Decimal(text).as_tuple()
+    except InvalidOperation:
+        text = repr(float(value))
+        sign, digits, exponent = Decimal(text).as_tuple()
+    significant = len("".join(map(str, digits)).lstrip("0")) or 1
+    return -int(exponent), significant
+
+
+def expect(
+    answer: Any,
+    correct: Any,
+    *,
+    rtol: float | None = None,
+    atol: float | None = None,
+    key: Callable[[Any], Any] | None = None,
+    hint: str = "",
+) -> None:
+    """A check of a typed answer: fails with "not answered yet" while it is None, passes when
+    :func:`judge` finds it right (numbers judged by the digits typed: 1.72 is right for
+    1.71634…), tells a close answer to give more digits, and gives ``hint`` otherwise.
+
+    ``rtol``/``atol`` judge by a tolerance instead of the digits (for values the student reads
+    off a plot). ``key`` compares ``key(answer)`` with ``key(correct)`` (such as the power of
+    ten of an ε); the message always shows the answer as typed.
+    """
     if answer is None:
         raise AssertionError("not answered yet: write your answer in the cell above")
-    try:
-        right = bool(
-            np.allclose(
-                np.asarray(answer, dtype=float),
-                np.asarray(correct, dtype=float),
-                rtol=rtol,
-                atol=1e-12,
-            )
+    mine, theirs = (answer, correct) if key is None else (_keyed(key, answer), key(correct))
+    if rtol is None and atol is None:
+        verdict = judge(mine, theirs)
+    else:
+        verdict = "right" if _within(mine, theirs, rtol or 0.0, atol or 0.0) else "wrong"
+    if verdict == "right":
+        return
+    shown = f"{answer!r:.60}"
+    if verdict == "close":
+        raise AssertionError(
+            f"{shown} is close, but not to the digits typed: give more digits, rounded "
+            f"(a number is right when it is the value rounded to the decimals you write, "
+            f"with at least {SIGNIFICANT_DIGITS} significant digits)"
         )
+    raise AssertionError(f"{shown} is not it" + (f": {hint}" if hint else ""))
+
+
+def _keyed(key: Callable[[Any], Any], answer: Any) -> Any:
+    try:
+        return key(answer)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+
+
+def _within(answer: Any, correct: Any, rtol: float, atol: float) -> bool:
+    try:
+        a = np.asarray(answer, dtype=float)
+        c = np.asarray(correct, dtype=float)
     except (TypeError, ValueError):
-        right = answer == correct
-    if not right:
-        raise AssertionError(f"{answer!r:.60} is not it" + (f": {hint}" if hint else ""))
+        return answer == correct
+    return a.shape == c.shape and bool(np.allclose(a, c, rtol=rtol, atol=atol))

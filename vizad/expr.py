@@ -134,12 +134,16 @@ class _Builder:
                 self.fail(node, f"{node.id} is a function: call it, as in {node.id}(x)")
             return []
         if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-                name = node.func.id if isinstance(node.func, ast.Name) else "this"
+            known = ", ".join(sorted(FUNCTIONS))
+            if not isinstance(node.func, ast.Name):  # np.sin(x), x.exp(): no attributes
+                called = ast.unparse(node.func)
                 self.fail(
                     node.func,
-                    f"unknown function {name!r} (known: {', '.join(sorted(FUNCTIONS))})",
+                    f"{called!r} cannot be called: call a function by its own name, as in "
+                    f"sin(x) (known: {known})",
                 )
+            if node.func.id not in FUNCTIONS:
+                self.fail(node.func, f"unknown function {node.func.id!r} (known: {known})")
             if node.keywords or len(node.args) != 1:
                 self.fail(node, f"{node.func.id} takes one argument here")
             return [node.args[0]]

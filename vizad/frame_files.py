@@ -3,6 +3,7 @@ Google Slides (``vz.export_frames``, ``python -m vizad frames``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from .errors import ArgumentError
@@ -28,6 +29,7 @@ def export_frames(
     scale: float = 1.0,
     caption: bool = True,
     timeout: float = 30.0,
+    show_pending: bool = False,
     max_boxes: int = MAX_BOXES,
     collapse=None,
     detail: bool = False,
@@ -36,13 +38,15 @@ def export_frames(
     """Write one file per step of ``trace`` into ``directory`` (made if missing):
     ``step-01.svg`` … (the number padded to the same width for every step, so the names sort
     in step order), each the ``view`` with that step highlighted and, with ``caption``, the
-    step's derivation line under the title. Steps share one layout (Graphviz places the boxes
+    step's derivation line under the title. The values of the steps after it are written
+    "= ?" (``show_pending=True`` shows them): a frame never gives away what comes next.
+    Steps share one layout (Graphviz places the boxes
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
-    ``max_boxes``, ``collapse`` and ``detail`` draw the view as vz.draw does. The first frame
-    is laid out within the layout ``budget`` (vizad.render.budget: in full, bounded or
-    summarised, the picture saying which; None: in full) and the other frames draw the same
+    ``max_boxes``, ``collapse`` and ``detail`` draw the view as vz.draw does. The last frame
+    is laid out first, within the layout ``budget`` (vizad.render.budget: in full, bounded or
+    summarised, the picture saying which; None: in full), and every frame draws the same
     choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
     order."""
     if format not in FRAME_FORMATS:
@@ -66,17 +70,37 @@ def export_frames(
         check_output(path, "export_frames")
     scene = scene_for(trace, view, 3, detail=detail, collapse=collapse, max_boxes=max_boxes)
 
-    def frame(chosen, k: int, limit: float | None) -> bytes:
+    # the last frame, which shows every value, is laid out first: it chooses the rung of the
+    # budget (a layout that runs long is stopped and the next rung drawn), and gives each box
+    # its size, kept in every frame that writes "?" for the values to come, so that every
+    # frame has the same layout
+    def last(rung, limit: float | None) -> bytes:
+        source = drawing_of(rung, step=n).source
+        return run_dot_format(
+            source, "json0", timeout if limit is None else limit, "laying out frames"
+        )
+
+    chosen, laid = lay_out(scene, last, budget)
+    sizes = {} if show_pending else _box_sizes(laid)
+    paths = []
+    for k, path in enumerate(names, 1):
         line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
-        drawing = drawing_of(chosen, step=k, caption=line)
+        drawing = drawing_of(chosen, step=k, caption=line, show_pending=show_pending)
+        for name, (width, height) in sizes.items():
+            drawing.node(name, width=width, height=height, fixedsize="true")
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
-        return run_dot_format(drawing.source, format, timeout if limit is None else limit)
-
-    # the first frame chooses the rung of the budget (a layout that runs long is stopped and
-    # the next rung drawn); every frame draws the same rung, so that boxes stay in place
-    chosen, data = lay_out(scene, lambda rung, limit: frame(rung, 1, limit), budget)
-    paths = [write_output(names[0], data, "export_frames")]
-    for k, path in enumerate(names[1:], 2):
-        paths.append(write_output(path, frame(chosen, k, None), "export_frames"))
+        data = run_dot_format(drawing.source, format, timeout)
+        paths.append(write_output(path, data, "export_frames"))
     return paths
+
+
+def _box_sizes(json0: bytes) -> dict[str, tuple[str, str]]:
+    """Each box's size (inches, as Graphviz gives it) in a drawing laid out by ``dot`` (its
+    ``json0`` output)."""
+    laid = json.loads(json0)
+    return {
+        o["name"]: (o["width"], o["height"])
+        for o in laid.get("objects", ())
+        if "width" in o and "nodes" not in o  # boxes, not clusters
+    }

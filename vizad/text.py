@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import html
 import re
+import unicodedata
 from typing import Any
 
 import numpy as np
@@ -154,7 +155,22 @@ def latex_shape(shape: tuple) -> str:
     return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
+#: Capital Greek letters that TeX has commands for (the others look like Latin capitals).
+_TEX_CAPITALS = {
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Pi",
+    "Sigma",
+    "Upsilon",
+    "Phi",
+    "Psi",
+    "Omega",
+}
 _SIMPLE_NAME = re.compile(r"^([A-Za-z]+)(\d*)$")
+_GREEK_NAME = re.compile(r"^([\u0391-\u03c9])([0-9]*)$")
 #: Characters that mean something in TeX, as math-mode symbols (MathJax and LaTeX alike):
 #: a name is never read as TeX, whatever it contains.
 _LATEX_SPECIAL = {
@@ -172,17 +188,74 @@ _LATEX_SPECIAL = {
 }
 
 
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+    "varsigma sigma tau upsilon phi chi psi omega"
+).split()
+#: Greek letters as TeX's math commands (pdflatex reads no Unicode in maths; MathJax reads
+#: both), and Unicode sub- and superscript digits as TeX's.
+_LATEX_UNICODE = {
+    **{chr(0x3B1 + k): f"\\{n} " for k, n in enumerate(_GREEK_NAMES)},
+    **{
+        chr(0x391 + k): f"\\{n.capitalize()} " if n.capitalize() in _TEX_CAPITALS else latin
+        for k, (n, latin) in enumerate(zip(_GREEK_NAMES, "ABGDEZHQIKLMNXOPRSSTYFXYW"))
+        if k != 17  # U+03A2 is not a letter
+    },
+    "ο": "o",
+    "ϵ": "\\epsilon ",
+    "ϑ": "\\vartheta ",
+    "ϕ": "\\phi ",
+    "ϖ": "\\varpi ",
+    "µ": "\\mu ",
+    **{d: f"_{{{k}}}" for k, d in enumerate("₀₁₂₃₄₅₆₇₈₉")},
+    **{d: f"^{{{k}}}" for k, d in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")},
+}
+_COMBINING = {"\u0304": "bar", "\u0307": "dot", "\u0302": "hat", "\u0303": "tilde",
+              "\u0301": "acute", "\u0300": "grave", "\u0308": "ddot", "\u20d7": "vec"}  # fmt: skip
+
+
 def latex_name(name: str) -> str:
-    """A user's name as LaTeX: ``x1`` → ``x_{1}``, ``W`` → ``W``, anything else upright with
-    every TeX character written as a symbol (``\\$``, ``\\backslash``), so that no name can
-    inject a TeX command (MathJax runs none of them: no ``\\href``)."""
+    """A user's name as LaTeX: ``x1`` → ``x_{1}``, ``W`` → ``W``, ``α`` → ``\\alpha``,
+    anything else upright with every TeX character written as a symbol (``\\$``,
+    ``\\backslash``), so that no name can inject a TeX command (MathJax runs none of them:
+    no ``\\href``). Greek letters, sub- and superscript digits and accents become TeX's
+    commands, and any other character that is not ASCII its code point, so that pdflatex
+    reads every name (see :func:`latex_text`)."""
     match = _SIMPLE_NAME.match(name)
     if match:
         letters, digits = match.groups()
         letters = letters if len(letters) == 1 else rf"\mathrm{{{letters}}}"
         return f"{letters}_{{{digits}}}" if digits else letters
-    safe = "".join(_LATEX_SPECIAL.get(c, c) for c in printable(name).replace("\n", " "))
-    return rf"\mathrm{{{safe}}}"
+    greek = _GREEK_NAME.match(name)
+    if greek and greek.group(1) in _LATEX_UNICODE:  # α, α1: a letter, italic, as x1 is
+        letter, digits = _LATEX_UNICODE[greek.group(1)].strip(), greek.group(2)
+        return f"{letter}_{{{digits}}}" if digits else letter
+    return rf"\mathrm{{{latex_text(printable(name).replace(chr(10), ' '))}}}"
+
+
+def latex_text(text: str) -> str:
+    """``text`` for TeX's math mode in ASCII only: TeX's special characters as symbols,
+    Greek letters as commands, subscript digits as ``_{2}``, accents as ``\\bar{}`` and the
+    like, and anything else as its code point (``\\text{U+4E2D}``)."""
+    out: list[str] = []
+    for c in unicodedata.normalize("NFC", text):
+        if c in _LATEX_SPECIAL:
+            out.append(_LATEX_SPECIAL[c])
+        elif c.isascii():
+            out.append(c)
+        elif c in _LATEX_UNICODE:
+            out.append(_LATEX_UNICODE[c])
+        else:
+            base, *marks = unicodedata.normalize("NFD", c)
+            if base.isascii() and marks and all(m in _COMBINING for m in marks):
+                for m in marks:
+                    base = f"\\{_COMBINING[m]}{{{base}}}"
+                out.append(base)
+            elif c in _COMBINING and out:  # a mark after a letter NFC cannot join
+                out[-1] = f"\\{_COMBINING[c]}{{{out[-1]}}}"
+            else:
+                out.append(rf"\text{{U+{ord(c):04X}}}")
+    return "".join(out)
 
 
 BAR, DOT = "\u0304", "\u0307"  # combining macron (adjoint v̄) and dot above (tangent v̇)
@@ -201,6 +274,8 @@ def superscript(text: str) -> str:
 
 # -- LaTeX to plain text --------------------------------------------------------------------
 _SUB = str.maketrans("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")
+#: Σₜ and v̄ᵢ→ₜ: the index t of a sum over time steps (only there: broadcast_to is no subscript)
+_SUB_T = str.maketrans("t", "ₜ")
 _SUP = str.maketrans("0123456789+-=()Tn", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ")
 _SYMBOLS = {
     "times": "×",
@@ -224,6 +299,7 @@ _SYMBOLS = {
     "backslash": "\\",
     "infty": "∞",
     "Sigma": "Σ",
+    "ldots": "…",
 }
 
 
@@ -335,7 +411,9 @@ def _convert(s: str, i: int, out: str) -> tuple[str, int]:
             converted = (
                 body.replace(" ", "").translate(table) if "→" in body else body.translate(table)
             )
-            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ→" for ch in converted) and converted:
+            if c == "_" and ("→" in body or out.endswith("Σ")):
+                converted = converted.translate(_SUB_T)
+            if all(ch in "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₜ⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁿ→" for ch in converted) and converted:
                 out += converted
             else:
                 out += ("_" if c == "_" else "^") + _wrap(body)

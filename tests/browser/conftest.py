@@ -106,29 +106,36 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _server(app: str, root: Path, env: dict[str, str] | None = None):
+def _server(app: str, root: Path, env: dict[str, str] | None = None, widget_state: bool = True):
     """A Jupyter server (``jupyterlab`` or ``notebook``, i.e. Notebook 7) in ``root`` on a free
     port of 127.0.0.1, with ``env`` (default: this process's); yields its base url and stops
-    it, with its kernels, by process id."""
+    it, with its kernels, by process id. ``widget_state=False``: JupyterLab's default of not
+    saving widget state in notebooks."""
     port = _free_port()
     env = dict(os.environ if env is None else env)
     # the kernels import this checkout's vizad, not another copy installed (e.g. editable)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    # and the server finds this checkout's JupyterLab extension (vizad/labextension) first
+    extensions = root / "jupyter-path" / "labextensions"
+    extensions.mkdir(parents=True, exist_ok=True)
+    if not (extensions / "vizad").exists():
+        (extensions / "vizad").symlink_to(REPO / "vizad" / "labextension")
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        filter(None, [str(root / "jupyter-path"), env.get("JUPYTER_PATH")])
+    )
     overrides = root / "app-settings"
     overrides.mkdir(exist_ok=True)
-    (overrides / "overrides.json").write_text(
-        json.dumps(
-            {
-                "@jupyterlab/apputils-extension:notification": {
-                    "fetchNews": "false",
-                    "checkForUpdates": False,
-                },
-                # what a user turns on to reopen notebooks with their widgets (Settings →
-                # Widget Manager → save widget state): the reopen test relies on it
-                "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
-            }
-        )
-    )
+    settings = {
+        "@jupyterlab/apputils-extension:notification": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+    }
+    if widget_state:
+        # what a user turns on to reopen notebooks with their widgets (Settings → Widget
+        # Manager → save widget state)
+        settings["@jupyter-widgets/jupyterlab-manager:plugin"] = {"saveState": True}
+    (overrides / "overrides.json").write_text(json.dumps(settings))
     env["JUPYTER_CONFIG_DIR"] = str(root / "config")
     env["JUPYTER_RUNTIME_DIR"] = str(root / "runtime")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(root / "workspaces")
@@ -189,11 +196,13 @@ def _server(app: str, root: Path, env: dict[str, str] | None = None):
         shutil.copy(log_path, artifact(log_path.name))
 
 
-def _serve(tmp_path_factory, app: str, env: dict[str, str] | None = None):
+def _serve(
+    tmp_path_factory, app: str, env: dict[str, str] | None = None, widget_state: bool = True
+):
     if not Path(CHROMIUM).exists():
         pytest.skip(HOW_TO_ENABLE)
     root = tmp_path_factory.mktemp(app)
-    with _server(app, root, env) as url:
+    with _server(app, root, env, widget_state) as url:
         yield url, root
 
 
@@ -210,6 +219,12 @@ def without_dot() -> dict[str, str]:
 def jupyterlab(tmp_path_factory):
     """A JupyterLab server in a temporary folder: yields (base url, folder)."""
     yield from _serve(tmp_path_factory, "jupyterlab")
+
+
+@pytest.fixture(scope="session")
+def jupyterlab_defaults(tmp_path_factory):
+    """A JupyterLab server with JupyterLab's default settings (widget state not saved)."""
+    yield from _serve(tmp_path_factory, "jupyterlab", widget_state=False)
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from functools import partial
 
 from .budget import LAYOUT_BUDGET, layout_cost, planned
 from .dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
-from .highlight import StepHighlight, highlight
+from .highlight import StepHighlight, highlight, without_pending
 from .layout import Layout
 from .scene import VIEWS, Scene
 from .scene_builder import build_scene
@@ -45,6 +45,7 @@ def draw(
     reads: bool = False,
     collapse=None,
     caption: str = "",
+    show_pending: bool = False,
     budget: float | None = LAYOUT_BUDGET,
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
@@ -55,14 +56,18 @@ def draw(
     node's adjoint laid on the forward graph, edges labelled with ∂vⱼ/∂vᵢ); forward mode
     "forward", "tangent" (the default) and "tangents" (tangents laid on the forward graph).
     With a trace and a ``step`` (numbered 1 … n, as the stepper shows them), that step is
-    highlighted.
+    highlighted, and the values that later steps compute are written "= ?" (a slide does not
+    give away what the class is about to work out; ``show_pending=True`` shows them).
 
     Extended views are simplified unless ``detail=True`` (trivial copies folded, one-use parts
     of a formula and constants written into their consumers); ``reads=True`` draws the edges
     by which extension nodes read forward values. Nodes built inside ``with vz.scope("name"):``
     are drawn in a cluster per scope (mirrored in the adjoint graph); ``collapse=["name"]`` (or
     a depth: 1 for every top-level scope) folds scopes into one box each, and large graphs
-    collapse their scopes before anything else is summarised. Tensors show their shape and a heatmap
+    collapse their scopes before anything else is summarised. ``collapse="repeats"`` draws
+    each run of repeated blocks (time steps of a recurrence, equal layers, the iterations of a
+    loop) as one stacked box "× k"; fold ids ("fold_v11", listed in ``scene.folds``) fold
+    those runs alone (:mod:`vizad.render.folding`). Tensors show their shape and a heatmap
     (blue negative, red positive, with the largest magnitude written under it). Graphs with
     more than ``max_boxes`` boxes are summarised (the picture says what was collapsed).
     ``caption`` adds a line under the title. Display it in Jupyter, or
@@ -82,18 +87,24 @@ def draw(
         max_boxes=max_boxes,
     )
     chosen = planned(scene, budget)
-    drawing = drawing_of(chosen, step, caption)
+    make = partial(drawing_of, step=step, caption=caption, show_pending=show_pending)
+    drawing = make(chosen)
     if budget is not None:  # how to fall back, should its layout run long
-        drawing._vizad_plan = (scene, partial(drawing_of, step=step, caption=caption), budget)
+        drawing._vizad_plan = (scene, make, budget)
     return drawing
 
 
-def drawing_of(scene: Scene, step: int | None = None, caption: str = "") -> Drawing:
-    """The drawing of ``scene`` (as :func:`draw` makes it) with ``step`` (1 … n) highlighted
-    and its line under the title, or with none."""
+def drawing_of(
+    scene: Scene, step: int | None = None, caption: str = "", show_pending: bool = False
+) -> Drawing:
+    """The drawing of ``scene`` (as :func:`draw` makes it) with ``step`` (1 … n) highlighted,
+    its line under the title and (unless ``show_pending``) the values of later steps written
+    "= ?"; or with no step."""
     if step is None:
         return to_drawing(scene, caption=caption)
     k = scene.trace.index(step) if scene.trace is not None else step
     lit = highlight(scene, k)
+    if not show_pending:
+        scene = without_pending(scene, lit.states)
     line = f"step {k + 1} of {len(scene.trace.steps)}: {scene.trace.steps[k].label}"
     return to_drawing(scene, lit.states, lit.edges, caption=[line, caption])

@@ -4,12 +4,26 @@ finished and pending nodes."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 from typing import NamedTuple
 
 from ..errors import ArgumentTypeError, StepNotFoundError
-from .scene import Scene
+from .scene import Scene, fixed
 
-__all__ = ["StepHighlight", "highlight", "StepStates", "step_states"]
+__all__ = [
+    "StepHighlight",
+    "highlight",
+    "StepStates",
+    "step_states",
+    "computed_values",
+    "without_pending",
+    "PENDING",
+]
+
+#: What a box shows instead of a value that a later step computes.
+PENDING = "?"
 
 
 class StepHighlight(NamedTuple):
@@ -97,3 +111,46 @@ def step_states(scene: Scene) -> StepStates:
             }
         )
     return StepStates(owner, steps)
+
+
+def computed_values(scene: Scene) -> list:
+    """The boxes (items) whose value a step computes, hidden while that step is pending:
+    every box of the laid view (the results are laid on the forward boxes), the extension's
+    boxes (adjoint, tangent) of the others."""
+    trace = scene.trace
+    laid = trace is not None and scene.view == trace.laid_view
+    return [i for i in scene.items if laid or i.kind in ("adjoint", "tangent")]
+
+
+def without_pending(scene: Scene, states: dict[str, str]) -> Scene:
+    """``scene`` with the values of its pending boxes (``states``, from :func:`highlight`)
+    written as "= ?": a slide of step k does not give away what later steps compute. The
+    browser hides the same text (the last line, the last heatmap) by CSS."""
+    hidden = {item.id for item in computed_values(scene)}
+    pending = {i for i, state in states.items() if state == "pending" and i in hidden}
+    laid = scene.view == scene.trace.laid_view
+    items = []
+    for item in scene.items:
+        if item.id in pending:
+            item = dataclasses.replace(item, text=fixed(*_pending_text(item, laid, scene.trace)))
+        items.append(item)
+    return dataclasses.replace(scene, items=items)
+
+
+def _pending_text(item, laid: bool, trace) -> tuple[tuple[str, ...], tuple]:
+    lines, heatmaps = list(item.lines), list(item.heatmaps)
+    if heatmaps:  # a tensor: its heatmap blank (the same cells, so the box keeps its size)
+        caption, array = heatmaps[-1]
+        heatmaps[-1] = (caption, np.zeros(np.shape(array)))
+        lines.append(f"{caption} = {PENDING}" if caption else f"= {PENDING}")
+    elif laid:  # the result laid on the box, its last line: "v̄₄ = 1"
+        lines[-1] = _placeholder(lines[-1], lines[-1].rindex("= ") + 2)
+    elif item.node in trace.values and len(lines) > 1:  # an extension box's value line
+        lines[-1] = _placeholder(lines[-1], 2)
+    return tuple(lines), tuple(heatmaps)
+
+
+def _placeholder(line: str, start: int) -> str:
+    """``line`` with its value (from ``start``) written "?" (export_frames keeps each box at
+    the size it has with its value, so that every frame has the same layout)."""
+    return line[:start] + PENDING

@@ -24,7 +24,7 @@ from .dot import (
     run_dot,
     to_drawing,
 )
-from .highlight import highlight, step_states
+from .highlight import computed_values, highlight, step_states
 from .palette import MIN_SCALE, css_rules
 from .summary import scene_for
 
@@ -84,17 +84,12 @@ class Layout:
         self.dot_source = to_drawing(self.scene).source
         if self.in_browser:
             self.dot_source = browser_source(self.dot_source)
-        laid = self.scene.trace is not None and self.view == self.scene.trace.laid_view
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
         with gc_paused():
             self.states = step_states(self.scene) if self.scene.trace is not None else None
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
-        self.hides = {
-            item.id: heat_cells(item)
-            for item in self.scene.items
-            if laid or item.kind in ("adjoint", "tangent")
-        }
+        self.hides = {item.id: heat_cells(item) for item in computed_values(self.scene)}
         self._svg = None if svg is None else _inline(svg, self.scope)
         self._parts: list[str] | None = None
 

@@ -40,7 +40,8 @@ ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
 BLUE, VERMILLION, PURPLE, GREY = "#0072B2", "#D55E00", "#CC79A7", "#888888"
 INK = "#1a1a1a"
 
-#: The look of each kind of box: fill, border, text colour, shape.
+#: The look of each kind of box: fill, border, text colour, shape (and for a stack of boxes,
+#: how many outlines).
 KIND_STYLE: dict[str, dict[str, str]] = {
     "variable": {"fill": "#bfe0f5", "stroke": BLUE, "text": INK, "shape": "box"},
     "forward": {"fill": "#e3f1fb", "stroke": BLUE, "text": INK, "shape": "box"},
@@ -48,6 +49,8 @@ KIND_STYLE: dict[str, dict[str, str]] = {
     "adjoint": {"fill": "#fde8c4", "stroke": "#a86d00", "text": INK, "shape": "box"},
     "tangent": {"fill": "#d3efe4", "stroke": "#00795a", "text": INK, "shape": "box"},
     "summary": {"fill": "#eeeeee", "stroke": "#666666", "text": INK, "shape": "box3d"},
+    # a run of k equal blocks: a stack of boxes (three outlines)
+    "fold": {"fill": "#f1e6f5", "stroke": "#8a4f7d", "text": INK, "shape": "box", "stack": "3"},
     "zero": {"fill": "#f6f6f6", "stroke": "#9a9a9a", "text": "#555555", "shape": "box"},
 }
 
@@ -142,7 +145,8 @@ def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
     look = {**base, **(STATE_STYLE.get(state, {}) if state else {})}
     if base["shape"] == "plaintext":
         return {"shape": "plaintext", "fontcolor": look["text"], "fontsize": "11"}
-    style = "rounded,filled" if base["shape"] == "box" else "filled"
+    stacked = "stack" in base
+    style = "rounded,filled" if base["shape"] == "box" and not stacked else "filled"
     dash = "dashed" if kind == "zero" else look.get("dash")
     attrs = {
         "shape": base["shape"],
@@ -151,6 +155,8 @@ def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
         "color": look["stroke"],
         "fontcolor": look["text"],
     }
+    if stacked:
+        attrs["peripheries"] = base["stack"]
     if "width" in look:
         attrs["penwidth"] = look["width"]
     return attrs

@@ -37,7 +37,7 @@ MAX_LINE = 48
 @dataclass(frozen=True)
 class Item:
     """One box: its DOM id, kind (variable, forward, constant, adjoint, tangent, zero,
-    summary), its text, and the node it stands for.
+    summary, fold), its text, and the node it stands for.
 
     The text (``lines`` and ``heatmaps``) is made on first use, by ``text``: a summary of a
     large graph collapses most boxes, and never formats those (:func:`fixed` wraps text
@@ -129,6 +129,9 @@ class Scene:
     #: Graph attributes that bound the layout (nslimit, …: see :mod:`vizad.render.budget`),
     #: written into the DOT so that every Graphviz obeys them; empty for a full layout.
     layout: dict[str, str] = field(default_factory=dict)
+    #: The runs of repeated blocks drawn folded: fold id (its box's id) → its
+    #: :class:`~vizad.render.folding.Fold` (see ``collapse="repeats"``).
+    folds: dict[str, Any] = field(default_factory=dict)
 
 
 def value_parts(value: Any, decimals: int = 3, caption: str = "") -> tuple[list[str], tuple]:

@@ -28,7 +28,7 @@ from ..tree import TupleShape
 from ..text import check_decimals, latex_to_text
 from ..eager import EagerNode
 from ..trace import Names, Trace, trace_reverse
-from ..trace.derivation import tangent_rule
+from ..trace.derivation import MANY_TERMS, fewer, tangent_rule
 from .scene import MAX_LINE, VIEWS, Edge, Item, Scene, fixed, value_parts
 
 __all__ = ["build_scene"]
@@ -423,6 +423,14 @@ class _Builder:
             if not self.detail:
                 return lines
         rule = self._tangent_rule(node)
+        if rule is None and len(node.inputs) > MANY_TERMS:  # v̄ᵢ = Σₜ v̄ᵢ→ₜ, one term a use
+            sums = [r.of for r in names.roles(node) if r.kind == "adjoint"]
+            if sums:
+                terms = fewer([latex_to_text(self.symbol(i)) for i in node.inputs], text=True)
+                lines.append("= " + names.partial_sum(sums[0]).text)
+                lines.append("= " + " + ".join(terms[:-2]))  # the first terms, then the rest
+                lines.append("+ " + " + ".join(terms[-2:]))
+                return lines
         lines.append("= " + latex_to_text(rule if rule is not None else self.formula(node)))
         return lines
 

@@ -15,9 +15,10 @@ from collections.abc import Iterable
 from .._gc import gc_paused
 from ..errors import ArgumentError, ArgumentTypeError
 from .scene import Edge, Item, Scene, fixed
+from .folding import PREFIX, REPEATS, fold_box, find_folds, wanted_folds
 from .scene_builder import build_scene
 
-__all__ = ["summarize", "collapse_scopes", "scene_for"]
+__all__ = ["summarize", "collapse_scopes", "fold_repeats", "collapse_groups", "scene_for"]
 
 #: A summary aims at this many boxes and keeps at most this many edges (the heaviest ones),
 #: so that it stays readable and Graphviz lays it out in well under a second.
@@ -36,12 +37,29 @@ def scene_for(
     max_boxes: int = 400,
 ) -> Scene:
     """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
-    ``collapse`` folded, and summarised if it still has more than ``max_boxes`` boxes."""
+    ``collapse`` folded (and its runs of repeated blocks, for ``"repeats"`` or fold ids), and
+    summarised if it still has more than ``max_boxes`` boxes."""
     with gc_paused():  # many small objects, all alive until summarised (see vizad._gc)
         scene = build_scene(target, view, decimals, detail=detail, reads=reads)
         if collapse is not None:
-            scene = collapse_scopes(scene, collapse)
+            scopes = collapse
+            if wanted_folds(collapse):  # runs first: found on the whole scene, ids stable
+                many = not isinstance(collapse, str)
+                entries = list(collapse) if many else [collapse]
+                folds = [c for c in entries if isinstance(c, str) and c.startswith(PREFIX)]
+                folds += [REPEATS] if REPEATS in entries else []
+                folds = [c for c in folds if c == REPEATS or c not in _scope_names(scene)]
+                scene = fold_repeats(scene, folds)
+                scopes = [c for c in entries if c not in folds] or None
+            if scopes is not None:
+                scene = collapse_scopes(scene, scopes)
         return summarize(scene, max_boxes)
+
+
+def _scope_names(scene: Scene) -> set[str]:
+    """The scope names and paths of ``scene`` (what ``collapse`` may name)."""
+    known = {"/".join(i.scope[:k]) for i in scene.items for k in range(1, len(i.scope) + 1)}
+    return known | {p.rsplit("/", 1)[-1] for p in known}
 
 
 #: A box with more edges than this makes Graphviz's ordering of the ranks explode (a sum of
@@ -105,6 +123,7 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
         scene.names,
         scene.legend,
         scene.parents,
+        {f: fold for f, fold in scene.folds.items() if f in kept},
     )
 
 
@@ -125,8 +144,7 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
 
     else:
         wanted = {collapse} if isinstance(collapse, str) else set(collapse)
-        known = {"/".join(i.scope[:k]) for i in scene.items for k in range(1, len(i.scope) + 1)}
-        known |= {p.rsplit("/", 1)[-1] for p in known}
+        known = _scope_names(scene)
         unknown = sorted(w for w in wanted if w not in known)
         if unknown:
             raise ArgumentError(
@@ -142,11 +160,9 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
 
     groups: dict[tuple, list[Item]] = {}
     cluster_of: dict[tuple, str | None] = {}
-    kept: list[Item] = []
     for item in scene.items:
         p = prefix(item.scope) if item.scope else None
         if p is None:
-            kept.append(item)
             continue
         cluster = item.cluster  # up from the item's scope cluster to the collapsed scope's
         for _ in range(len(item.scope) - len(p)):
@@ -154,9 +170,6 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
         key = (cluster, p)
         groups.setdefault(key, []).append(item)
         cluster_of[key] = scene.parents.get(cluster)
-    if not groups:
-        return scene
-    group_of = {i.id: i.id for i in kept}
     boxes = []
     for k, (key, members) in enumerate(groups.items(), start=1):
         word = "forward" if members[0].kind in ("variable", "forward", "constant") else "extension"
@@ -166,11 +179,51 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
         box = dataclasses.replace(
             _box(f"scope_{k}", members, title), cluster=cluster_of[key], scope=key[1][:-1]
         )
-        boxes.append(box)
+        boxes.append((box, members))
+    names = ", ".join(sorted({"/".join(key[1]) for key in groups}))
+    return collapse_groups(scene, boxes, f"scopes collapsed: {names}")
+
+
+def fold_repeats(scene: Scene, collapse=REPEATS) -> Scene:
+    """``scene`` with runs of repeated blocks drawn as one stacked box "× k" each
+    (:mod:`vizad.render.folding`): every run for ``collapse="repeats"``, else the runs whose
+    fold ids ``collapse`` names (ArgumentError for a fold id it does not have)."""
+    folds = find_folds(scene)
+    wanted = {collapse} if isinstance(collapse, str) else set(collapse)
+    if REPEATS not in wanted:
+        known = {f.id for f in folds}
+        unknown = sorted(w for w in wanted if w not in known)
+        if unknown:
+            raise ArgumentError(
+                f"collapse: no run of repeated blocks {', '.join(map(repr, unknown))} in this "
+                f"drawing (its folds: {', '.join(sorted(known)) or 'none'})"
+            )
+        folds = [f for f in folds if f.id in wanted]
+    by_id = {i.id: i for i in scene.items}
+    boxes = []
+    for fold in folds:
+        members = [by_id[i] for i in fold.members]
+        boxes.append((fold_box(fold, members, scene.parents), members))
+    note = ", ".join(f"{f.lines[0].split(':')[0]}" for f in folds)
+    folded = collapse_groups(scene, boxes, f"repeated blocks folded: {note}" if folds else "")
+    folded.folds = {**scene.folds, **{f.id: f for f in folds}}
+    return folded
+
+
+def collapse_groups(scene: Scene, groups: list[tuple[Item, list[Item]]], note: str) -> Scene:
+    """``scene`` with each group of boxes drawn as one box: ``groups`` is (box, members) pairs
+    (the box placed in its cluster already); edges between groups are merged (labelled ×n),
+    clusters left empty are dropped, and ``note`` is added to the scene's note. The one
+    mechanism behind collapsed scopes and folded repeats."""
+    if not groups:
+        return scene
+    group_of = {}
+    for box, members in groups:
         for m in members:
             group_of[m.id] = box.id
-    collapsed = {key[0] for key in groups}
-    clusters = {c: t for c, t in scene.clusters.items() if not _inside(c, collapsed, scene.parents)}
+    kept = [i for i in scene.items if i.id not in group_of]
+    group_of.update({i.id: i.id for i in kept})
+    boxes = [box for box, _ in groups]
     anchors = [e for e in scene.edges if e.kind == "anchor"]
     edges = _merge_edges([e for e in scene.edges if e.kind != "anchor"], group_of)
     seen = {(e.tail, e.head) for e in edges}
@@ -180,31 +233,30 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
             seen.add((tail, head))
             edges.append(Edge(f"e_{tail}_{head}_a", tail, head, "anchor"))
     order = {i.id: n for n, i in enumerate(scene.items)}
-    first = {box.id: min(order[m.id] for m in groups[key]) for key, box in zip(groups, boxes)}
+    first = {box.id: min(order[m.id] for m in members) for box, members in groups}
     items = sorted(kept + boxes, key=lambda i: order.get(i.id, first.get(i.id, 0)))
-    names = ", ".join(sorted({"/".join(key[1]) for key in groups}))
-    note = "; ".join(filter(None, [scene.note, f"scopes collapsed: {names}"]))
+    # the clusters that still hold a box (or hold a cluster that does)
+    used: set = set()
+    for item in items:
+        cluster = item.cluster
+        while cluster is not None and cluster not in used:
+            used.add(cluster)
+            cluster = scene.parents.get(cluster)
+    clusters = {c: t for c, t in scene.clusters.items() if c in used}
     return Scene(
         scene.view,
         items,
         edges,
         clusters,
         scene.title,
-        note,
+        "; ".join(filter(None, [scene.note, note])),
         {n: group_of.get(i, i) for n, i in scene.ids.items()},
         scene.trace,
         scene.names,
         scene.legend,
         {c: p for c, p in scene.parents.items() if c in clusters},
+        {f: fold for f, fold in scene.folds.items() if f in group_of},
     )
-
-
-def _inside(cluster: str, collapsed: set, parents: dict) -> bool:
-    while cluster is not None:
-        if cluster in collapsed:
-            return True
-        cluster = parents.get(cluster)
-    return False
 
 
 def _graph(items, edges):
@@ -271,7 +323,7 @@ def _links(tail_id: str, head: Item, succ, pred, by_id) -> bool:
         and len(pred[head.id]) == 1
         and tail.cluster == head.cluster
         and tail.kind == head.kind
-        and head.kind != "summary"
+        and head.kind not in ("summary", "fold")
     )
 
 

@@ -259,3 +259,44 @@ def _variables(value: Any, name: str, into: list[Node]) -> Node:
     x = Variable(name, shape=np.shape(value))
     into.append(x)
     return x
+
+
+def by_differences(trace, k: int, eps: float = 1e-6, rng: Any = 0) -> tuple[float, float]:
+    """Step ``k``'s result checked against the function itself: (its value by central
+    differences, the walkthrough's), both along a direction d (all ones for a scalar, random
+    for a tensor). Reverse mode: the output ⟨ȳ, y⟩ with vᵢ moved to vᵢ + h·d, against
+    ⟨v̄ᵢ, d⟩; forward mode: vᵢ with the seeded inputs moved along their tangents, against
+    ⟨v̇ᵢ, d⟩. Not a check of one rule (that is :func:`check_trace`) but of the whole chain
+    from the output (or the seeds) to this node."""
+    from ..executor import evaluate_into
+
+    check_eps(eps, "by_differences")
+    step = trace.steps[k]
+    node = step.node
+    generator = random_generator(rng, "by_differences")
+    if trace.mode == "reverse":
+        start = np.asarray(trace.values[node], dtype=float)
+        d = np.ones_like(start) if start.ndim == 0 else generator.standard_normal(start.shape)
+        seed = np.asarray(trace.steps[0].adjoint, dtype=float)
+
+        def f(h: float) -> float:
+            values: dict = {node: start + h * d}
+            evaluate_into([trace.output], values, trace.feed)
+            return float(np.sum(seed * np.asarray(values[trace.output], dtype=float)))
+
+        computed = float(np.sum(np.asarray(step.adjoint, dtype=float) * d))
+    else:
+        result = np.asarray(step.tangent, dtype=float)
+        d = np.ones_like(result) if result.ndim == 0 else generator.standard_normal(result.shape)
+        seeds = {s: np.asarray(trace.values[t], dtype=float) for s, t in trace.seeds.items()}
+
+        def f(h: float) -> float:
+            feed = dict(trace.feed)
+            for s, tangent in seeds.items():
+                feed[s] = np.asarray(feed[s], dtype=float) + h * tangent
+            values: dict = {}
+            evaluate_into([node], values, feed)
+            return float(np.sum(d * np.asarray(values[node], dtype=float)))
+
+        computed = float(np.sum(result * d))
+    return (f(eps) - f(-eps)) / (2 * eps), computed

@@ -9,13 +9,28 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Sequence
 
-import numpy as np
 
 from ..op import latex_product
-from ..text import latex_shape, latex_to_text, latex_value
+from ..text import latex_to_text, latex_value
 from .records import ForwardStep, ReverseStep
 
-__all__ = ["Derivation", "reverse_line", "forward_line", "tangent_rule"]
+__all__ = ["Derivation", "reverse_line", "forward_line", "tangent_rule", "fewer", "MANY_TERMS"]
+
+#: A sum of more terms than this (the partial adjoints of a weight shared by every time step
+#: of a recurrence) is written Σₜ v̄ᵢ→ₜ, with its first terms, "… (n more terms)" and its last.
+MANY_TERMS = 6
+#: How many of its first terms a long sum shows (and its last one).
+FIRST_TERMS = 3
+
+
+def fewer(terms: Sequence[str], text: bool = False) -> list[str]:
+    """``terms`` of a sum, or for more than MANY_TERMS of them, the first FIRST_TERMS,
+    "… (n more terms)" and the last (LaTeX, or plain text with ``text=True``)."""
+    if len(terms) <= MANY_TERMS:
+        return list(terms)
+    n = len(terms) - FIRST_TERMS - 1
+    more = f"… ({n} more terms)" if text else rf"\ldots\text{{ ({n} more terms) }}"
+    return [*terms[:FIRST_TERMS], more, terms[-1]]
 
 
 class Derivation:
@@ -77,29 +92,25 @@ def reverse_line(step: ReverseStep, names, decimals: int = 3) -> str:
         return rf"{lhs} = \frac{{\partial y}}{{\partial {step.symbol}}} = {total}"
     i = step.symbol
     parts = [lhs]
+    if len(step.contributions) > MANY_TERMS:  # v̄ᵢ = Σₜ v̄ᵢ→ₜ, one term per use
+        parts.append(names.partial_sum(step.node).latex)
     parts.append(
         _join(
-            [
-                rf"{names.bar(c.consumer).latex} \frac{{\partial {c.consumer_symbol}}}"
-                rf"{{\partial {i}}}"
-                for c in step.contributions
-            ]
+            fewer(
+                [
+                    rf"{names.bar(c.consumer).latex} \frac{{\partial {c.consumer_symbol}}}"
+                    rf"{{\partial {i}}}"
+                    for c in step.contributions
+                ]
+            )
         )
     )
     if all(c.partial_latex is not None for c in step.contributions):
-        parts.append(_join([_reduced(c.partial_latex, c) for c in step.contributions]))
+        parts.append(_join(fewer([c.partial_latex for c in step.contributions])))
     if len(step.contributions) > 1:
-        parts.append(_join([latex_value(c.partial, decimals) for c in step.contributions]))
+        parts.append(_join(fewer([latex_value(c.partial, decimals) for c in step.contributions])))
     parts.append(total)
     return " = ".join(_dedupe(parts))
-
-
-def _reduced(latex: str, contribution) -> str:
-    """The partial adjoint's formula, wrapped in the sum-to-shape step where it happened."""
-    if not contribution.reduced:
-        return latex
-    target = latex_shape(np.shape(contribution.partial))
-    return rf"\textstyle\sum_{{\to {target}}}\left({latex}\right)"
 
 
 def _dedupe(parts: list[str]) -> list[str]:

@@ -127,6 +127,15 @@ class Names:
         b, c = self.bar(node), self.name(consumer)
         return Name(f"{b.text}→{c.text}{prime}", rf"{b.latex}_{{\to {c.latex}}}" + "'" * len(prime))
 
+    def partial_sum(self, node: Node) -> Name:
+        """Σₜ v̄ᵢ→ₜ, the adjoint of ``node`` as the sum of its partial adjoints, one term per
+        use (in a recurrence, one per time step): how a walkthrough writes a long sum."""
+        i = self._index(node)
+        if i is not None:
+            return Name(f"Σₜ v{BAR}{subscript(i)}→ₜ", rf"\sum_{{t}} \bar{{v}}_{{{i}\to t}}")
+        b = self.bar(node)
+        return Name(f"Σₜ {b.text}→ₜ", rf"\sum_{{t}} {b.latex}_{{\to t}}")
+
     def local(self, consumer: Node, node: Node, index: int | None = None) -> Name:
         """∂vⱼ/∂vᵢ, the local partial of consumer vⱼ with respect to its input vᵢ (the second
         of two reads of vᵢ is ∂vⱼ/∂vᵢ′)."""

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ..errors import ArgumentTypeError, ReadOnlyError
 from ..node import Node
+from ..text import latex_shape
 
 __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
 
@@ -96,12 +99,22 @@ class Contribution:
                 "consumer_label": names.label(consumer),
                 "consumer_symbol": names.symbol(consumer),
                 "local_latex": op.partial_latex(args, attrs, index),
-                "partial_latex": op.vjp_latex(args, names.bar(consumer).latex, attrs, index),
+                "partial_latex": self._summed(
+                    op.vjp_latex(args, names.bar(consumer).latex, attrs, index)
+                ),
             }
             for name, text in texts.items():
                 object.__setattr__(self, f"_{name}", text)
             value = texts[field]
         return value
+
+    def _summed(self, latex: str | None) -> str | None:
+        """The formula of v̄ᵢ→ⱼ: where broadcasting happened, the op's v̄ⱼ ∂vⱼ/∂vᵢ wrapped in
+        the sum-to-shape step that made it (the value ``partial`` is the reduced one)."""
+        if latex is None or self._unreduced_node is None:
+            return latex
+        target = latex_shape(np.shape(self._partial))
+        return rf"\textstyle\sum_{{\to {target}}}\left({latex}\right)"
 
     #: vⱼ, the forward node that consumes vᵢ, its label ("v5") and its LaTeX ("v_{5}").
     consumer = property(lambda self: self._consumer)
@@ -113,8 +126,9 @@ class Contribution:
     #: (``\cos v_{2}``; None when the op gives none).
     local = property(lambda self: self._local)
     local_latex = property(lambda self: self._made("local_latex"))
-    #: v̄ᵢ→ⱼ: its value, its LaTeX in terms of v̄ⱼ (``\bar{v}_{5} \cos v_{2}``), and the adjoint
-    #: node that computes it.
+    #: v̄ᵢ→ⱼ: its value, its LaTeX in terms of v̄ⱼ (``\bar{v}_{5} \cos v_{2}``; where
+    #: broadcasting happened, wrapped in the sum-to-shape step, as the value is reduced), and
+    #: the adjoint node that computes it.
     partial = property(lambda self: self._partial)
     partial_latex = property(lambda self: self._made("partial_latex"))
     partial_node = property(lambda self: self._partial_node)

@@ -199,7 +199,9 @@ class Trace(ABC):
 
     def to_latex(self, decimals: int | None = None) -> str:
         """The walkthrough's table as LaTeX: a booktabs ``tabular`` with the columns of the
-        lecture's v̇ᵢ or v̄ᵢ table (needs ``\\usepackage{booktabs}``)."""
+        lecture's v̇ᵢ or v̄ᵢ table (needs ``\\usepackage{booktabs}``, and ``amsmath`` when a value
+        is a tensor: its ``bmatrix``). Names are ASCII TeX (Greek letters as ``\\alpha``), so
+        pdflatex reads them."""
         d = self.decimals if decimals is None else decimals
         header = " & ".join(self._latex_header())
         rows = [" & ".join(self._latex_row(step, d)) + r" \\" for step in self.steps]

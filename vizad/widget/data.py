@@ -16,6 +16,7 @@ lists here are 0-based.
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Mapping
 
 import numpy as np
@@ -23,9 +24,12 @@ import numpy as np
 from .._gc import gc_paused
 from ..render import MAX_BOXES, Layout
 from ..render.dot import dot_names
+from ..render.folding import expanded
 from ..render.palette import state_css
 from ..render.scene import preview
 from ..text import check_decimals, subscript
+from ..trace.quiz import RULE as QUIZ_RULE
+from ..trace.quiz import questions as quiz_questions
 from .panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "check_failures"]
@@ -52,10 +56,14 @@ def walkthrough_data(
     detail: bool = False,
     layouts: Mapping[str, Layout] | None = None,
     quiz: bool = False,
+    questions: list | None = None,
 ) -> dict:
     """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
-    already made), every step's panel and running-table row; with ``quiz``, each step's
-    question (what its result is called) and answer, encoded (see :func:`quiz_data`)."""
+    already made), every step's panel and running-table row; with ``quiz`` (or the
+    ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their answers
+    encoded (see :func:`quiz_data`)."""
+    if quiz and questions is None:
+        questions = quiz_questions(trace)
     failures = dict(failures or {})
     d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
@@ -87,10 +95,12 @@ def walkthrough_data(
             for k, step in enumerate(trace.steps)
         ],
         "failed": sorted(failures),
+        # the scalar inputs; a live stepper makes them editable (what-if)
+        "inputs": inputs_data(trace, editable=False),
         # the head of every panel's table of contributions, sent once
         "contributionsHead": CONTRIBUTIONS_HEAD,
         "css": state_css(".vizad-stepper"),
-        **({"quiz": quiz_data(trace)} if quiz else {}),
+        **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
     }
 
 
@@ -106,20 +116,34 @@ def _shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
     return frame
 
 
-def quiz_data(trace) -> list[dict | None]:
-    """Per step, {"q": the name of the step's result (v̄₂, v̇₃), "a": its value, encoded}
-    for a quiz (None for a step whose result is not one number: it is shown, not asked). The
-    encoding keeps answers out of plain sight in a page's source; it is not a secret."""
-    questions = []
-    for k, step in enumerate(trace.steps):
-        value = np.asarray(trace.result(step))
-        if value.dtype.kind not in "fiu" or value.size != 1:
-            questions.append(None)
+def quiz_data(questions) -> list[list[dict]]:
+    """Per step, its questions for the browser ({"key", "q": what is asked, "kind", "hint",
+    "code": the answer and how it is shown, encoded}). The encoding keeps answers out of plain
+    sight in a page's source; it is not a secret."""
+    out = []
+    serial = 0
+    for asked in questions:
+        step = []
+        for q in asked:
+            serial += 1
+            d = q.data()
+            secret = json.dumps({"a": d.pop("a"), "shown": d.pop("shown")})
+            step.append({**d, "code": conceal(secret, serial), "salt": serial})
+        out.append(step)
+    return out
+
+
+def inputs_data(trace, editable: bool) -> list[dict]:
+    """The walkthrough's scalar inputs, for the what-if fields: {"name", "label" (v₁ = x1),
+    "value", "editable"} (editable only where a kernel can trace the walkthrough again)."""
+    out = []
+    for node, value in trace.feed.items():
+        array = np.asarray(value)
+        if node.name is None or array.ndim != 0 or array.dtype.kind not in "fiu":
             continue
-        questions.append(
-            {"q": trace.result_name(step.node).text, "a": conceal(repr(value.item()), k)}
-        )
-    return questions
+        out.append({"name": node.name, "label": trace.names.label(node), "value": float(array),
+                    "editable": editable})  # fmt: skip
+    return out
 
 
 def conceal(text: str, salt: int) -> str:
@@ -154,7 +178,7 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
             clicks[item.id] = k
         elif item.id in states.owner:
             clicks[item.id] = states.owner[item.id]
-        if item.kind == "summary":
+        if item.kind in ("summary", "fold"):
             tip["head"] = "\n".join(item.lines)
         tips[item.id] = tip
     edge_tips = {}
@@ -177,4 +201,19 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         "edgeTips": edge_tips,
         "clicks": clicks,
         "note": scene.note,
+        **({"folds": fold_data(scene)} if scene.folds else {}),
+    }
+
+
+def fold_data(scene) -> dict:
+    """The folds of a view (runs of repeated blocks drawn as one box): per fold id (its box's
+    DOM id), how many blocks, the ids of each block's boxes once opened, and the
+    ``collapse=`` that draws the view with it opened (the other folds kept)."""
+    return {
+        fold.id: {
+            "repeats": fold.repeats,
+            "blocks": [list(block) for block in fold.blocks],
+            "expand": expanded(scene, fold.id),
+        }
+        for fold in scene.folds.values()
     }

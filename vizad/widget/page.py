@@ -17,12 +17,19 @@ from ..text import escape
 from .data import conceal
 
 __all__ = [
+    "WALKTHROUGH",
     "fragment",
     "snapshot_html",
     "data_script",
     "mount_script",
     "needs_graphviz",
 ]
+
+
+#: The MIME type of a stepper's output, rendered by vizad's JupyterLab / Notebook 7 extension
+#: (``frontend/labextension/``): ``{"step": k}``, the step to open at (written back when the
+#: reader steps, so a saved notebook reopens there); the widget model's id in its metadata.
+WALKTHROUGH = "application/vnd.vizad.walkthrough+json"
 
 
 def needs_graphviz(data: dict) -> bool:
@@ -64,11 +71,14 @@ def mount_script(
     )
 
 
-def fragment(data: dict, uid: str, snapshot: str) -> str:
-    """The component as an HTML fragment: ``snapshot`` (static HTML) until the script runs.
-    The classes ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text. A
-    walkthrough the browser lays out gives the snapshot alone (it would need the 0.8 MB Graphviz
-    module in every saved output)."""
+def fragment(data: dict, uid: str, snapshot: str, step: int = 1, hidden: bool = False) -> str:
+    """The component as an HTML fragment at ``step``: ``snapshot`` (static HTML) until the
+    script runs. The step is the root's ``data-vizad-step`` attribute (the one place the
+    JupyterLab extension rewrites when the reader steps, so that a saved notebook's HTML opens
+    at the saved step). ``hidden``: a quiz's data, encoded (see data_script). The classes
+    ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text. A walkthrough the
+    browser lays out gives the snapshot alone (it would need the 0.8 MB Graphviz module in
+    every saved output)."""
     if needs_graphviz(data):
         return (
             f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
@@ -76,8 +86,8 @@ def fragment(data: dict, uid: str, snapshot: str) -> str:
         )
     return (
         f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
-        f'<div id="{uid}">{snapshot}</div>'
-        f"{data_script(data, uid + '-data')}"
+        f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
+        f"{data_script(data, uid + '-data', hidden=hidden)}"
         f"{mount_script(uid, uid + '-data', replace=True)}</div>"
     )
 

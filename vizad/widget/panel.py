@@ -17,6 +17,7 @@ import numpy as np
 
 from ..render.palette import diverging, heat_grid, heat_scale
 from ..render.scene import SMALL_VECTOR
+from ..trace.derivation import MANY_TERMS
 from ..text import escape, format_number, format_value, latex_to_text
 from ..tree import TupleShape, Unrecorded
 
@@ -110,6 +111,8 @@ def step_panel(
     if trace.mode == "reverse":
         parts.append(_contributions(trace, step, d, table_head))
         how = "seed" if step.is_output else "Σ v̄ᵢ→ⱼ"
+        if len(step.contributions) > MANY_TERMS:  # a weight shared by every time step
+            how = f"{trace.names.partial_sum(step.node).text} ({len(step.contributions)} terms)"
     else:
         how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
     parts.append(

@@ -16,16 +16,21 @@ import numpy as np
 import traitlets
 
 from ..assets import component_module, graphviz_module, style
-from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError
+from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadError
 from ..graph import as_node_list
 from ..node import Node
 from ..render import MAX_BOXES, Layout
 from ..trace import Trace, trace_forward, trace_reverse
-from .data import check_failures, walkthrough_data
+from ..trace.check import by_differences
+from ..trace.quiz import Verdict, judge, questions
+from ..trace.traces import ForwardTrace, ReverseTrace
+from .data import check_failures, inputs_data, walkthrough_data
 from .panel import step_panel
-from .page import fragment, needs_graphviz, snapshot_html
+from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_QUIZ_SNAPSHOT = '<div class="vz-muted">(a quiz: its values are asked, not shown)</div>'
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -51,7 +56,9 @@ class Stepper(anywidget.AnyWidget):
     ``trace.views``; ``scale`` enlarges the graph and the panel together (presentation).
     Steps whose op fails ``trace.check()`` are shown in red with the error. In the browser:
     ←/→ or PageUp/PageDown (what presenter clickers send), Home/End, Space to play; click a box
-    to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1".
+    to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1". With a
+    kernel, the scalar inputs are editable (``inputs``): the walkthrough is traced again at
+    the new values, at the same step. ``quiz=True``: see :meth:`answer`.
     ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; each view is
     laid out within the layout budget (vizad.render.budget), its picture saying what it took.
     """
@@ -67,9 +74,25 @@ class Stepper(anywidget.AnyWidget):
     data = traitlets.Dict().tag(sync=True)
     #: The Graphviz module's text when a view is laid out in the browser (no ``dot``), else "".
     _graphviz = traitlets.Unicode("").tag(sync=True)
-    #: In a quiz: {"right": answers right (first or second try), "asked": steps answered or
-    #: revealed}, kept by the browser.
-    score = traitlets.Dict({"right": 0, "asked": 0}).tag(sync=True)
+    #: In a quiz: {"right": questions answered right (first or second try), "asked":
+    #: questions answered, revealed or skipped, "questions": how many there are}; kept by the
+    #: browser and by :meth:`answer` alike, made from ``progress``.
+    score = traitlets.Dict({"right": 0, "asked": 0, "questions": 0}).tag(sync=True)
+    #: In a quiz: question key → {"tries": wrong tries, "state": "right", "wrong" (revealed
+    #: after two wrong tries) or "skipped" (the student went on: revealed)}.
+    progress = traitlets.Dict({}).tag(sync=True)
+    #: The scalar inputs' values, by name: the browser edits them (what-if) and the
+    #: walkthrough is traced again here, at the same step.
+    inputs = traitlets.Dict({}).tag(sync=True)
+    #: Whether a kernel runs this stepper (the saved and exported pages have none: their
+    #: inputs are read-only).
+    live = traitlets.Bool(True).tag(sync=True)
+    #: Why the inputs last typed could not be traced ("" when they were).
+    input_error = traitlets.Unicode("").tag(sync=True)
+    #: The browser asks for a check of a step's result by finite differences (its number;
+    #: each ask a new ``{"step": k, "ask": n}``) and reads the answer in ``differences``.
+    difference_request = traitlets.Dict({}).tag(sync=True)
+    differences = traitlets.Dict({}).tag(sync=True)
 
     def __init__(
         self,
@@ -104,6 +127,19 @@ class Stepper(anywidget.AnyWidget):
         #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
         self.collapse, self.max_boxes, self.detail = collapse, max_boxes, detail
         self.decimals = trace.decimals if decimals is None else decimals
+        self._check = check
+        #: Whether the student types each step's results before they are shown.
+        self.quiz = quiz
+        data, module = self._prepare(trace, view)
+        super().__init__(
+            data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
+        )
+        self.score = self._score()
+        self.set_trait("inputs", {d["name"]: d["value"] for d in data.get("inputs", ())})
+
+    def _prepare(self, trace: Trace, view: str) -> tuple[dict, str]:
+        """The component's data for ``trace`` (its layouts, checks and questions made here)."""
+        check = self._check
         if check is None:
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
@@ -114,26 +150,155 @@ class Stepper(anywidget.AnyWidget):
                 v,
                 decimals=self.decimals,
                 failed=frozenset(self.failures),
-                collapse=collapse,
-                max_boxes=max_boxes,
-                detail=detail,
+                collapse=self.collapse,
+                max_boxes=self.max_boxes,
+                detail=self.detail,
             )
             for v in trace.views
         }
+        #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
+        self.questions = questions(trace) if self.quiz else []
         data = walkthrough_data(
             trace,
             view=view,
             failures=self.failures,
             decimals=self.decimals,
             layouts=self._layouts,
-            quiz=quiz,
+            questions=self.questions if self.quiz else None,
         )
-        #: Whether the student types each step's result before it is shown.
-        self.quiz = quiz
+        data["inputs"] = inputs_data(trace, editable=_retraceable(trace))  # what-if
         module = graphviz_module() if needs_graphviz(data) else ""
-        super().__init__(
-            data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
+        return data, module
+
+    # -- the quiz, from Python -----------------------------------------------------------
+    @property
+    def question(self):
+        """The question the current step asks now (a :class:`vizad.trace.quiz.Question`:
+        ``.prompt``, ``.hint``), or None (no quiz, or this step asks nothing more)."""
+        if not self.quiz:
+            return None
+        for q in self.questions[self.step - 1]:
+            if "state" not in self.progress.get(q.key, {}):
+                return q
+        return None
+
+    def answer(self, text) -> Verdict:
+        """Answer the current question as the student would type it (``"1.72"``,
+        ``"2 - cos(5)"``): the verdict (``.status`` "right", "wrong" or "refused", and its
+        ``.message``), the browser showing the same; ``stepper.score`` counts it. Two wrong
+        tries reveal the answer. ``vizad.trace.quiz.RULE`` says how answers are judged."""
+        q = self.question
+        if q is None:
+            raise ArgumentError(
+                "stepper.answer: " + ("this stepper is not a quiz (vz.step(..., quiz=True))"
+                if not self.quiz else f"step {self.step} asks nothing more: stepper.next()")
+            )  # fmt: skip
+        verdict = judge(q, text)
+        if verdict.status == "refused":
+            return verdict
+        entry = dict(self.progress.get(q.key, {"tries": 0}))
+        if verdict.right:
+            entry["state"] = "right"
+            message = f"right: {q.prompt} = {q.shown}"
+        else:
+            entry["tries"] = entry.get("tries", 0) + 1
+            if entry["tries"] < 2:
+                close = f" ({verdict.message})" if verdict.message else ""
+                message = (
+                    f"not {str(text).strip()}{close}: try again (one more try). Hint: {q.hint}"
+                )
+            else:
+                entry["state"] = "wrong"
+                message = f"the answer: {q.prompt} = {q.shown}"
+        self.progress = {**self.progress, q.key: entry}
+        return Verdict(verdict.status, message)
+
+    def _score(self) -> dict:
+        done = [self.progress.get(q.key, {}) for qs in self.questions for q in qs]
+        return {
+            "right": sum(1 for e in done if e.get("state") == "right"),
+            "asked": sum(1 for e in done if "state" in e),
+            "questions": len(done),
+        }
+
+    @traitlets.observe("progress")
+    def _progress_changed(self, change):
+        self.score = self._score()
+
+    @traitlets.observe("step")
+    def _step_changed(self, change):
+        """Going on past questions (this step's, or steps jumped over) skips them: their
+        answers are revealed, since later steps need them."""
+        if change["old"] is None or not self.quiz:
+            return
+        skipped = {
+            q.key: {**self.progress.get(q.key, {"tries": 0}), "state": "skipped"}
+            for k in range(change["old"] - 1, min(change["new"] - 1, len(self.questions)))
+            for q in self.questions[k]
+            if "state" not in self.progress.get(q.key, {})
+        }
+        if skipped:
+            self.progress = {**self.progress, **skipped}
+
+    # -- a check by finite differences ---------------------------------------------------
+    def check_by_differences(self) -> dict:
+        """The current step's result (v̄ᵢ or v̇ᵢ) against central differences of the function
+        itself (see :func:`vizad.trace.check.by_differences`): {"step", "numeric",
+        "computed", "agree", "text"}; the panel's "check by finite differences" shows it."""
+        k = self.step - 1
+        numeric, computed = by_differences(self.trace, k)
+        agree = bool(np.isclose(numeric, computed, rtol=1e-4, atol=1e-6))
+        name = self.trace.result_name(self.trace.steps[k].node).text
+        along = "" if np.ndim(self.trace.result(self.trace.steps[k])) == 0 else " along a random d"
+        text = (
+            f"{name}{along} by central differences: {numeric:.6g}, the walkthrough's "
+            f"{computed:.6g}: " + ("they agree" if agree else "they DIFFER")
         )
+        return {"step": self.step, "numeric": numeric, "computed": computed, "agree": agree,
+                "text": text}  # fmt: skip
+
+    @traitlets.observe("difference_request")
+    def _difference_requested(self, change):
+        if self.trace is None or not change["new"]:
+            return
+        if self.quiz and self.question is not None:  # a check would give the answer away
+            self.differences = {"step": self.step, "text": "answer this step's questions first"}
+            return
+        try:
+            self.differences = self.check_by_differences()
+        except VizadError as exc:
+            self.differences = {"step": self.step, "text": f"no check here: {exc}"}
+
+    # -- what-if inputs ------------------------------------------------------------------
+    @traitlets.observe("inputs")
+    def _inputs_changed(self, change):
+        """An input edited (in the browser, or here): the walkthrough traced again at the new
+        values, every view redrawn, at the same step."""
+        if self.trace is None or not _retraceable(self.trace):
+            return
+        feed = dict(self.trace.feed)
+        changed = False
+        for node in list(feed):
+            name = node.name
+            if name in change["new"] and np.ndim(feed[node]) == 0:
+                value = float(change["new"][name])
+                if value != float(np.asarray(feed[node])):
+                    feed[node] = value
+                    changed = True
+        if not changed:
+            return
+        try:
+            trace = _retrace(self.trace, feed)
+        except VizadError as exc:  # log(-1), a shape that no longer fits: said, not traced
+            self.input_error = f"not traced: {exc}"
+            self.set_trait("inputs", change["old"])
+            return
+        self.input_error = ""
+        self.trace = trace
+        data, module = self._prepare(self.trace, self.view)
+        self.progress = {}
+        self.set_trait("_graphviz", module)
+        self.data = data
 
     def close(self) -> None:
         """Close the widget and release what it holds (the trace, its layouts and frames), so
@@ -167,20 +332,31 @@ class Stepper(anywidget.AnyWidget):
         )
 
     def _repr_mimebundle_(self, **kwargs):
-        """The widget, and an HTML rendering of the same component for where the widget
-        cannot be shown (a saved notebook reopened without its widget state, nbconvert): a
-        static picture of the current step that the component replaces where scripts run."""
+        """The output of a stepper: vizad's own MIME type (the step shown, saved with the
+        notebook; the widget model's id in its metadata), which vizad's JupyterLab / Notebook 7
+        extension renders as the live widget while the kernel holds it and from the HTML
+        otherwise; and that HTML, the component with its data for every other renderer
+        (nbconvert, VS Code, a notebook reopened anywhere), which starts as a static picture
+        of the step (GitHub). No widget-view MIME type: nbconvert would prefer it to the HTML
+        whenever widget state is stored, and show a blank output without its CDN."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        view = data.pop(WIDGET_VIEW, None)
+        if view is not None:
+            data[WALKTHROUGH] = {"step": self.step}
+            metadata = {**metadata, WALKTHROUGH: {"model_id": view["model_id"]}}
         layout = self._layouts[self.view]
-        snapshot = snapshot_html(
-            self.trace.describe(),
-            None if layout.in_browser else layout.svg(self.step),
-            step_panel(
-                self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
-            ),
-        )
-        data["text/html"] = fragment({**self.data, "step": self.step}, layout.scope, snapshot)
+        if self.quiz:  # a quiz's picture and data give no answer away
+            snapshot = snapshot_html(self.trace.describe(), None, _QUIZ_SNAPSHOT)
+        else:
+            snapshot = snapshot_html(
+                self.trace.describe(),
+                None if layout.in_browser else layout.svg(self.step),
+                step_panel(
+                    self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
+                ),
+            )
+        data["text/html"] = fragment(self.data, layout.scope, snapshot, self.step, hidden=self.quiz)
         return data, metadata
 
     # -- the Python API ------------------------------------------------------------------
@@ -218,6 +394,19 @@ class Stepper(anywidget.AnyWidget):
         return min(max(float(proposal["value"]), 0.25), 4.0)
 
 
+def _retraceable(trace: Trace) -> bool:
+    """Whether a walkthrough can be traced again at other inputs (vizad's own traces; a
+    recorded one is what another engine did)."""
+    return type(trace) in (ReverseTrace, ForwardTrace)
+
+
+def _retrace(trace: Trace, feed: dict) -> Trace:
+    if isinstance(trace, ReverseTrace):
+        return trace_reverse(trace.output, list(trace.wrt), feed, decimals=trace.decimals)
+    tangents = {s: trace.values[t] for s, t in trace.seeds.items()}
+    return trace_forward(trace.output, feed=feed, tangents=tangents, decimals=trace.decimals)
+
+
 def step(
     y: Node | Trace,
     wrt: Node | Iterable[Node] | None = None,
@@ -236,10 +425,11 @@ def step(
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
     node of ``wrt``, or the first Variable). ``scale`` enlarges everything (1.5 on a
-    projector). ``quiz=True``: the student types each step's result (v̄ᵢ or v̇ᵢ) before it is
-    shown; ``stepper.score`` counts the right ones. ``y`` may be a trace made already
-    (``vz.torch_backward(loss)``): it is opened as it is. ``collapse``, ``max_boxes`` and
-    ``detail`` draw the views as vz.draw does."""
+    projector). ``quiz=True``: the student types each step's values (local partials, partial
+    adjoints, the result v̄ᵢ or v̇ᵢ) before they are shown; ``stepper.answer(text)`` answers
+    from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
+    ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
+    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does."""
     drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail}
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":

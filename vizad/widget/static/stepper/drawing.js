@@ -8,12 +8,13 @@ class Drawing {
   // `stage`: the element holding the SVG; `root`: the component (the tooltip's frame);
   // `failed`: the steps whose rule fails check(); `step()`: the step shown (1-based);
   // `go(k)`: go to step k
-  constructor({ stage, root, failed, step, go }) {
+  constructor({ stage, root, failed, step, go, secret = () => false }) {
     this.stage = stage;
     this.root = root;
     this.failed = failed;
     this.step = step;
     this.go = go;
+    this.secret = secret; // secret(i): step i's values are not shown yet (a quiz asks them)
     this.frame = null; // the current view's data
     this.boxes = new Map(); // item id -> <g> of the current view
     this.edges = new Map();
@@ -134,10 +135,11 @@ class Drawing {
     if (!t) return "";
     const i = this.step() - 1;
     const owner = frame.owner[g.id];
-    const known = !(g.id in frame.hides) || owner === undefined || owner <= i;
+    const asked = owner !== undefined && this.secret(owner);
+    const known = !asked && (!(g.id in frame.hides) || owner === undefined || owner <= i);
     let text = t.head;
     if (t.value && known) text += `\n${t.value}`;
-    if (t.result && t.at <= i) text += `\n${t.result}`;
+    if (t.result && t.at <= i && !this.secret(t.at)) text += `\n${t.result}`;
     else if (t.result) text += "\n(its step comes later)";
     return text;
   }

@@ -3,6 +3,12 @@
 // presentation scale; `render` (anywidget's, and the pages') makes one, `mount` runs one
 // without a kernel. This part alone exports.
 
+// what a step's restyling changes in the drawing, written into the snapshot's SVG where it
+// differs from the plain value: the properties, and the elements that show them
+const SNAPSHOT_STYLE = [["fill", ""], ["stroke", "none"], ["stroke-width", "1px"],
+  ["stroke-dasharray", "none"], ["opacity", "1"], ["font-weight", "400"]];
+const SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
+
 class Stepper {
   constructor({ model, el, data }) {
     this.model = model;
@@ -26,8 +32,11 @@ class Stepper {
       failed: new Set(data.failed),
       step: () => this.player.step(),
       go: (k) => this.player.go(k),
+      secret: (i) => this.quiz.asks(i), // a quiz step's values stay out of the tooltips
     });
-    this.quiz = new Quiz({ model, questions: data.quiz || null, root, answered: showStep });
+    this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
+    // what-if inputs and a check by finite differences (quiz.js)
+    this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
     this.panel = new Panel({ data, quiz: this.quiz });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -47,7 +56,7 @@ class Stepper {
     });
     root.append(
       h("style", { text: data.css }),
-      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.quiz.scoreBox]),
+      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
       this.viewport.element,
@@ -56,9 +65,13 @@ class Stepper {
       this.drawing.tip,
     );
     el.append(root);
-    model.on("change:step", showStep);
-    model.on("change:view", () => { if (model.get("view") !== this.view) this.setView(model.get("view")); });
-    model.on("change:scale", () => this.applyScale());
+    // the model's events this stepper listens to, let go when it closes (a what-if redraw)
+    this.listeners = [
+      ["change:step", showStep],
+      ["change:view", () => { if (model.get("view") !== this.view) this.setView(model.get("view")); }],
+      ["change:scale", () => this.applyScale()],
+    ];
+    for (const [event, fn] of this.listeners) model.on(event, fn);
     this.applyScale();
     this.setView(data.frames[this.view] ? this.view : data.view);
   }
@@ -110,6 +123,7 @@ class Stepper {
   showStep() {
     const k = this.player.step(); // 1-based
     const i = k - 1;
+    this.quiz.arrive(i); // going on past a question skips it (its values shown)
     this.drawing.restyle(i);
     this.counter.textContent = `Step ${k} of ${this.n}: ${this.data.steps[i].label}`;
     // a quiz step not answered yet: its own boxes keep their values hidden
@@ -117,6 +131,35 @@ class Stepper {
     this.panel.show(i);
     this.player.show(k);
     this.viewport.settle();
+    // for the page around it: vizad's JupyterLab extension writes the step into the notebook
+    const detail = { step: k, snapshot: () => this.snapshot() };
+    this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
+  }
+
+  // The step shown as static parts, for the picture a saved notebook carries (what GitHub
+  // shows): the drawing as SVG text with its computed styles written in (an image keeps no
+  // page CSS) on the page's background, and the step's panel. null while a quiz asks.
+  snapshot() {
+    const svg = this.viewport.stage.querySelector("svg");
+    if (!svg || this.quiz.asks(this.player.step() - 1)) return null;
+    const copy = svg.cloneNode(true);
+    const from = svg.querySelectorAll(SNAPSHOT_SHAPES);
+    const to = copy.querySelectorAll(SNAPSHOT_SHAPES);
+    for (let j = 0; j < from.length; j++) {
+      const s = getComputedStyle(from[j]);
+      const style = [];
+      for (const [p, plain] of SNAPSHOT_STYLE) {
+        const v = s.getPropertyValue(p);
+        if (v !== plain) style.push(`${p}:${v}`);
+      }
+      to[j].setAttribute("style", style.join(";"));
+    }
+    let behind = this.root; // the first background behind the component
+    while (behind.parentElement && /^(transparent|rgba\(0, 0, 0, 0\))$/.test(getComputedStyle(behind).backgroundColor)) {
+      behind = behind.parentElement;
+    }
+    copy.setAttribute("style", `background:${getComputedStyle(behind).backgroundColor}`);
+    return { svg: new XMLSerializer().serializeToString(copy), panel: this.panel.panel.innerHTML };
   }
 
   // -- presentation scale ----------------------------------------------------------------------
@@ -128,6 +171,9 @@ class Stepper {
   }
 
   close() {
+    for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.quiz.close();
+    this.inputs.close();
     this.player.close();
     this.viewport.close();
   }
@@ -162,12 +208,20 @@ function render({ model, el }) {
     el.textContent = "vizad: this walkthrough has no steps";
     return;
   }
-  const stepper = new Stepper({ model, el, data });
-  return () => stepper.close();
+  let stepper = new Stepper({ model, el, data });
+  // the walkthrough traced again (an input edited, what-if): drawn anew, at the same step
+  const redraw = () => {
+    stepper.close();
+    el.replaceChildren();
+    stepper = new Stepper({ model, el, data: model.get("data") });
+  };
+  model.on("change:data", redraw);
+  return () => { model.off("change:data", redraw); stepper.close(); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
-// (the exported page, a notebook output's HTML rendering): `replace` first empties the
+// (the exported page, a notebook output's HTML rendering) at the step of its
+// `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here.
 export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
@@ -175,8 +229,9 @@ export function mount(rootId, dataId, { focus = false, replace = false, graphviz
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
+  const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step: data.step || 1, view: data.view, scale: 1, _graphviz: graphviz });
+  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

@@ -17,7 +17,7 @@ class Panel {
   show(i) {
     const { data, quiz, panel } = this;
     const rec = data.steps[i];
-    const feedback = quiz.takeFeedback();
+    const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
     else {

@@ -1,0 +1,305 @@
+"""Repeated structure folded (vizad/render/folding.py, ``collapse="repeats"``): which runs are
+found (RNN time steps, layers of equal shape, a training loop, scopes with equal contents) and
+which are not (similar but different ops or shapes), the folded forward and adjoint views, the
+Σₜ v̄ᵢ→ₜ text of a shared weight, stable ids and expanding one fold, determinism, and a large
+random graph. The golden DOT of the folded and unfolded drawings is in tests/test_render.py."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vizad as vz
+from vizad.errors import ArgumentError
+from vizad.render import build_scene
+from vizad.render.folding import MIN_REPEATS, expanded, find_folds
+from vizad.trace.derivation import FIRST_TERMS, MANY_TERMS
+
+
+def folds_of(target, view="forward"):
+    return find_folds(build_scene(target, view))
+
+
+def ops(scene, fold):
+    by_id = {i.id: i for i in scene.items}
+    return [[by_id[i].node.op.name for i in block] for block in fold.blocks]
+
+
+# -- what is found -------------------------------------------------------------------------
+@pytest.mark.parametrize("steps", [10, 45, 200])
+def test_the_time_steps_of_the_weight_shared_chain_are_one_run(steps):
+    trace = vz.examples.rnn(steps=steps)
+    scene = build_scene(trace, "forward")
+    (fold,) = find_folds(scene)
+    assert fold.repeats == steps
+    assert ops(scene, fold) == [["mul", "add", "tanh"]] * steps
+    # every box the time steps made is in the run (h₀ = x₀ is read from outside by the first)
+    computed = [i.id for i in scene.items if i.kind == "forward"]
+    assert sorted(fold.members) == sorted(computed)
+    assert fold.lines[0].startswith(f"× {steps}: ")
+    assert fold.lines[1] == "each: mul → add → tanh"
+
+
+@pytest.mark.parametrize("steps", [10, 45, 200])
+def test_the_adjoint_of_the_repeated_block_is_a_repeated_block(steps):
+    scene = build_scene(vz.examples.rnn(steps=steps), "adjoint")
+    forward, adjoint = find_folds(scene)
+    assert forward.repeats == adjoint.repeats == steps
+    by_id = {i.id: i for i in scene.items}
+    assert {by_id[i].kind for i in forward.members} == {"forward"}
+    assert {by_id[i].kind for i in adjoint.members} == {"adjoint"}
+    blocks = ops(scene, adjoint)
+    assert all(b == blocks[0] for b in blocks) and blocks[0][0] == "sub"  # 1 − tanh² first
+    # outside the run: the seed and the ten sums v̄ₓ = Σₜ v̄ₓ→ₜ of the shared inputs
+    rest = [i for i in scene.items if i.kind == "adjoint" and i.id not in adjoint.members]
+    assert len(rest) == 1 + 10
+
+
+def mlp_layers(shapes, scoped=False):
+    x = vz.Variable("X", shape=(4, shapes[0]))
+    h = x
+    for k, (a, b) in enumerate(zip(shapes, shapes[1:])):
+        with vz.scope(f"layer{k}") if scoped else _nothing():
+            w, bias = vz.Variable(f"W{k}", shape=(a, b)), vz.Variable(f"b{k}", shape=(b,))
+            h = vz.tanh(h @ w + bias)
+    return vz.sum(h * h)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_layers_of_equal_shape_fold_and_layers_of_other_shapes_do_not():
+    scene = build_scene(mlp_layers([8, 8, 8, 8, 8]))
+    (fold,) = find_folds(scene)
+    assert fold.repeats == 4 and ops(scene, fold) == [["matmul", "add", "tanh"]] * 4
+    assert folds_of(mlp_layers([8, 6, 5, 4, 3])) == []
+    # four equal layers, then layers of other shapes: the run stops there
+    scene = build_scene(mlp_layers([8, 8, 8, 8, 8, 5, 5]))
+    (fold,) = find_folds(scene)
+    assert fold.repeats == 4 and fold.lines[0] == "× 4: v₁₄ … v₂₅"  # after 13 Variables
+
+
+def test_scopes_with_equal_contents_fold_with_their_weights():
+    scene = build_scene(mlp_layers([8, 8, 8, 8, 8], scoped=True))
+    (fold,) = find_folds(scene)
+    assert fold.repeats == 4
+    assert fold.lines == ("× 4: layer0 … layer3", "each: matmul → add → tanh")
+    by_id = {i.id: i for i in scene.items}
+    assert {by_id[i].name for i in fold.members if by_id[i].kind == "variable"} >= {"v₂", "v₃"}
+    drawing = vz.draw(mlp_layers([8, 8, 8, 8, 8], scoped=True), collapse="repeats")
+    assert "cluster_s" not in drawing.source  # the scopes' clusters went into the fold
+    # parallel scopes (heads of one input) are equal blocks too, two of them are enough
+    x = vz.Variable("X", shape=(4, 8))
+    heads = []
+    for k in range(2):
+        with vz.scope(f"head{k}"):
+            heads.append(vz.sum(vz.tanh(x @ vz.Variable(f"W{k}", shape=(8, 8)))))
+    (fold,) = folds_of(heads[0] + heads[1])
+    assert fold.repeats == 2 and fold.lines[0] == "× 2: head0 … head1"
+
+
+def test_scopes_with_other_contents_do_not_fold():
+    x = vz.Variable("X", shape=(4, 8))
+    h = x
+    for k, f in enumerate([vz.tanh, vz.sigmoid, vz.tanh]):
+        with vz.scope(f"layer{k}"):
+            h = f(h @ vz.Variable(f"W{k}", shape=(8, 8)))
+    assert folds_of(vz.sum(h)) == []
+
+
+def training_loop(iterations):
+    x, y = vz.Variable("X", shape=(6, 3)), vz.Variable("Y", shape=(6,))
+    w0 = vz.Variable("w", shape=(3,))
+    w = w0
+    for _ in range(iterations):
+        loss = vz.mean((x @ w - y) ** 2)
+        (g,) = vz.gradients(loss, [w])
+        w = w - 0.1 * g
+    rng = np.random.default_rng(0)
+    feed = {x: rng.standard_normal((6, 3)), y: rng.standard_normal(6), w0: np.zeros(3)}
+    return vz.trace_reverse(vz.mean((x @ w - y) ** 2), [w0], feed)
+
+
+def test_the_iterations_of_a_training_loop_are_one_run():
+    trace = training_loop(4)
+    scene = build_scene(trace, "forward")
+    (fold,) = find_folds(scene)
+    assert fold.repeats == 4
+    blocks = ops(scene, fold)
+    assert blocks[0][0] == "matmul" and blocks[0][-1] == "sub"  # the loss, …, w − 0.1 g
+    folds = find_folds(build_scene(trace, "adjoint"))
+    assert [f.repeats for f in folds] == [4, 4]
+
+
+def test_similar_but_different_ops_or_shapes_do_not_fold():
+    x = vz.Variable("x")
+    h = x
+    for f in [vz.tanh, vz.sin, vz.cos, vz.exp, vz.sigmoid, vz.tanh]:
+        h = f(h * x + x)
+    assert folds_of(h) == []
+    # the same ops, but an input of another shape in steps that follow no period
+    v, w = vz.Variable("v", shape=(3,)), vz.Variable("w", shape=(1,))
+    h = v
+    for other in "wvwwvwvvw":
+        h = vz.tanh(h * (w if other == "w" else v))
+    assert folds_of(h) == []
+    # with a period (w, v, v), the steps are a run of three blocks of two steps each
+    h = v
+    for other in "wvvwvvwvv":
+        h = vz.tanh(h * (w if other == "w" else v))
+    (fold,) = folds_of(h)
+    assert fold.repeats == 3 and fold.lines[1] == "each: mul → tanh → mul → tanh → mul → tanh"
+
+
+def test_fewer_than_min_repeats_and_unchained_repeats_do_not_fold():
+    x = vz.Variable("x")
+    h = x
+    for _ in range(MIN_REPEATS - 1):
+        h = vz.tanh(h * x + x)
+    assert folds_of(h) == []
+    # equal blocks that do not read one another are not a run (outside scopes)
+    parts = [vz.tanh(x * vz.Variable(f"w{k}") + x) for k in range(5)]
+    assert folds_of(vz.ops.add_n(*parts)) == []
+
+
+# -- drawn ---------------------------------------------------------------------------------
+def test_the_folded_views_draw_one_stacked_box_per_run():
+    trace = vz.examples.rnn(steps=45)
+    forward = vz.draw(trace, "forward", collapse="repeats")
+    assert "× 45: v₁₁ … v₁₄₅" in forward.source
+    assert forward.source.count("peripheries=3") == 1 and "id=fold_v11" in forward.source
+    adjoint = vz.draw(trace, "adjoint", collapse="repeats")
+    scene = vz.render.Layout(trace, "adjoint", collapse="repeats").scene
+    assert sorted(scene.folds) == ["fold_a2", "fold_v11"]
+    assert [i.id for i in scene.items if i.kind == "fold"] == ["fold_v11", "fold_a2"]
+    assert len(scene.items) == 10 + 1 + 1 + 1 + 10  # x's, fold, seed, fold, Σ's
+    assert "repeated blocks folded: × 45, × 45" in scene.note
+    # the edges from every time step to a sum: one edge, labelled with their number
+    sums = {e.head: e.label for e in scene.edges if e.tail == "fold_a2"}
+    assert len(sums) == 10 and all(label.startswith("×") for label in sums.values())
+    assert adjoint.source.count("peripheries=3") == 2
+    # without collapse, nothing is folded
+    assert "peripheries" not in vz.draw(trace, "adjoint").source
+
+
+def test_stepping_inside_a_fold_lights_the_fold():
+    trace = vz.examples.rnn(steps=10)
+    scene = vz.render.Layout(trace, "adjoint", collapse="repeats").scene
+    lit = vz.render.highlight(scene, 5)  # a time step's v̄: its forward node and adjoint
+    assert lit.states["fold_v11"] == "current" and lit.states["fold_a2"] == "involved"
+    last = vz.render.highlight(scene, len(trace.steps) - 1)  # v̄ of x0: its own box
+    assert last.states["v1"] == "current"
+    assert last.states["fold_v11"] == "consumer"  # x0's consumers are time steps
+    assert last.states["fold_a2"] == "involved"  # and so are its partial adjoints
+
+
+def test_a_fold_has_a_stable_id_and_opens_with_collapse_minus_it():
+    trace = vz.examples.rnn(steps=10)
+    scene = vz.render.Layout(trace, "adjoint", collapse="repeats").scene
+    keep = expanded(scene, "fold_a2")
+    assert keep == ["fold_v11"]
+    opened = vz.draw(trace, "adjoint", collapse=keep)
+    assert "id=fold_v11" in opened.source and "id=fold_a2" not in opened.source
+    for member in scene.folds["fold_a2"].members:
+        assert f"id={member} " in opened.source
+    # ids do not depend on what else is folded, nor on the other views
+    again = vz.render.Layout(vz.examples.rnn(steps=10), "adjoint", collapse=keep).scene
+    assert sorted(again.folds) == ["fold_v11"]
+    assert again.folds["fold_v11"] == scene.folds["fold_v11"]
+    both = vz.draw(trace, "adjoint", collapse=["fold_v11", "fold_a2"])
+    assert both.source == vz.draw(trace, "adjoint", collapse="repeats").source
+    with pytest.raises(ArgumentError, match="fold_v11"):
+        expanded(scene, "fold_zz")
+    with pytest.raises(ArgumentError, match="fold_a2"):
+        vz.draw(trace, "adjoint", collapse=["fold_v999"])
+
+
+def test_repeats_and_scopes_together():
+    loss = mlp_layers([8, 8, 8, 8, 8, 8], scoped=True)
+    drawing = vz.draw(loss, collapse=["repeats"])
+    assert "× 5: layer0 … layer4" in drawing.source
+    with pytest.raises(ArgumentError, match="no scope named 'nothing'"):
+        vz.draw(loss, collapse=["repeats", "nothing"])
+
+
+def test_the_stepper_data_lists_each_views_folds():
+    from vizad.widget.data import frame_data
+
+    trace = vz.examples.rnn(steps=10)
+    layout = vz.render.Layout(trace, "adjoint", collapse="repeats")
+    frame = frame_data(layout, trace, 3)
+    assert frame["folds"]["fold_a2"]["repeats"] == 10
+    assert frame["folds"]["fold_a2"]["expand"] == ["fold_v11"]
+    assert frame["folds"]["fold_v11"]["blocks"][0] == ["v11", "v12", "v13"]
+    assert frame["tips"]["fold_v11"]["head"].startswith("× 10: v₁₁ … v₄₀")
+    assert "folds" not in frame_data(vz.render.Layout(trace, "adjoint"), trace, 3)
+
+
+# -- Σₜ v̄ᵢ→ₜ ---------------------------------------------------------------------------------
+def test_a_shared_weight_is_written_as_a_sum_over_time_steps():
+    trace = vz.examples.rnn(steps=45)
+    x0 = trace.graph[0]
+    step = trace.step_of(x0)
+    n = len(step.contributions)
+    assert n > MANY_TERMS
+    line = trace.line(step)
+    assert line.startswith(r"\bar{v}_{1} = \sum_{t} \bar{v}_{1\to t} = ")
+    more = n - FIRST_TERMS - 1
+    assert line.count(rf"\ldots\text{{ ({more} more terms) }}") == 3  # symbols, rules, numbers
+    text = str(trace.derivation()).splitlines()[step.index]
+    assert text.startswith("v̄₁ = Σₜ v̄₁→ₜ = ") and f"… ({more} more terms)" in text
+    # the terms are the partial adjoints, one a use, and they add up to the gradient
+    total = sum(float(c.partial) for c in step.contributions)
+    (grad,) = vz.evaluate(vz.gradients(trace.output, [x0]), trace.feed)
+    assert total == pytest.approx(float(grad), rel=1e-12) == pytest.approx(float(step.adjoint))
+    numeric = vz.numerical_gradient(trace.output, [x0], trace.feed)[0]
+    assert float(grad) == pytest.approx(float(numeric), rel=1e-5)
+    # the drawing's box of v̄₁ and the step's panel say the same
+    source = vz.draw(trace, "adjoint", collapse="repeats").source
+    assert "= Σₜ v̄₁→ₜ<BR/>" in source and f"+ … ({more} more terms) + " in source
+    from vizad.widget.panel import step_panel
+
+    assert f"v̄₁ = Σₜ v̄₁→ₜ ({n} terms) = " in step_panel(trace, step.index, math=False)
+
+
+def test_the_rnn_example_checks_its_arguments():
+    assert len(vz.examples.rnn(steps=3).steps) == 6 + 3 * 3  # x6 … x9 are read by no step
+    for bad in (0, -2, 2.5, True):
+        with pytest.raises(ArgumentError, match="steps must be a positive int"):
+            vz.examples.rnn(steps=bad)
+    with pytest.raises(ArgumentError, match="inputs must be an int of at least 4"):
+        vz.examples.rnn(inputs=3)
+
+
+def test_short_sums_are_written_out():
+    trace = vz.examples.lecture()
+    assert "sum" not in str(trace.derivation()) and "more terms" not in str(trace.derivation())
+    assert "Σₜ" not in vz.draw(trace, "adjoint").source
+
+
+# -- deterministic and fast enough -----------------------------------------------------------
+def test_the_same_graph_gives_the_same_folds_and_dot():
+    for view in ("forward", "adjoint"):
+        first = vz.draw(vz.examples.rnn(steps=45), view, collapse="repeats").source
+        second = vz.draw(vz.examples.rnn(steps=45), view, collapse="repeats").source
+        assert first == second
+
+
+def test_a_5000_node_random_graph_completes():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from trace import random_graph
+
+    y, xs, feed = random_graph(5000)
+    trace = vz.trace_reverse(y, xs, feed)
+    scene = build_scene(trace, "adjoint")
+    folds = find_folds(scene)
+    members = [m for f in folds for m in f.members]
+    assert len(members) == len(set(members))  # runs never overlap
+    assert all(f.repeats >= MIN_REPEATS for f in folds)
+    assert vz.draw(trace, "forward", collapse="repeats").source.startswith("digraph")

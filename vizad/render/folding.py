@@ -1,0 +1,468 @@
+"""Repeated structure found, to be drawn folded: the same sequence of ops applied again (the
+time steps of a recurrence, layers of equal shape, the iterations of a training loop, scopes
+with equal contents) is a run of k equal blocks, drawn as one stacked box "× k".
+
+``vz.draw(target, view, collapse="repeats")`` folds every run this module finds, in the
+forward and in the extended views alike (the adjoint of a repeated block is a repeated block).
+Each folded box has a stable id, ``fold_<id of its first box>`` ("fold_v11", "fold_a2"): the
+same graph gives the same ids whatever else is folded, because the runs are always found on
+the whole scene. A drawing's scene lists its folds (``scene.folds``: id → :class:`Fold`, with
+the ids of the boxes it stands for, block by block), and ``collapse`` also takes fold ids, so
+that a front end expands one fold by drawing the view again with the others::
+
+    drawing = vz.draw(trace, "adjoint", collapse="repeats")
+    layout = vz.render.Layout(trace, "adjoint", collapse="repeats")
+    keep = expanded(layout.scene, "fold_a2")   # ["fold_v11"]: every fold but fold_a2
+    vz.draw(trace, "adjoint", collapse=keep).source   # the DOT with fold_a2 opened
+
+The stepper's data carries the same for each view (``data["frames"][view]["folds"]``: per fold
+id, its number of blocks, the box ids of each block once opened, and ``expand``, the
+``collapse=`` of the view with that fold opened), and a step inside a run lights the folded
+box (the scene's ``ids`` map every node of the run to it).
+
+How a run is found (:func:`find_folds`), in near-linear time and without recursion:
+
+- Scopes first (the user's own grouping): sibling ``vz.scope`` clusters, one after the other,
+  whose contents (their Variables too: a layer's weights) have the same signature form a run
+  (two are enough).
+- Then the boxes left, in the order their nodes were made (a loop makes its iterations one
+  after the other), as a sequence. A box's signature is its kind, op, attributes, shape and
+  scope, and for each input either how many places back in the sequence it is (an input of
+  the same or the previous block) or, for anything else, only its shape. Block lengths worth
+  trying are the most common distances between two boxes of equal signature; for each, one
+  linear pass finds the stretches where the sequence repeats itself with that period, and the
+  blocks of a stretch are cut where the most of them fit. The first block may read from
+  outside what the later ones read from the previous block (h₀ is an input, hₜ is not). A run
+  needs at least MIN_REPEATS blocks, each (after the first) reading the one before it.
+- Runs do not overlap: the ones covering the most boxes are taken first (ties: the shorter
+  block, then the earlier start), so the result is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._gc import gc_paused
+from ..errors import ArgumentError
+from ..node import static_shape
+from ..tree import TupleShape
+from .scene import Item, Scene, fixed
+
+__all__ = [
+    "Fold",
+    "REPEATS",
+    "MIN_REPEATS",
+    "find_folds",
+    "fold_box",
+    "wanted_folds",
+    "expanded",
+]
+
+#: ``collapse=REPEATS`` folds every run of repeated blocks.
+REPEATS = "repeats"
+#: A run of blocks found in the sequence of boxes needs this many blocks; a run of sibling
+#: scopes (the user's own grouping), two.
+MIN_REPEATS = 3
+MIN_SCOPE_REPEATS = 2
+#: How many block lengths are tried: the most common distances between a box and the last
+#: LOOK_BACK boxes equal to it.
+MAX_PERIODS = 8
+LOOK_BACK = 3
+#: The kinds of box a block is made of (variables, constants and summaries stay outside: a
+#: block reads them), and the leaves that a block of a scope holds too (a layer's weights).
+FOLDABLE = ("forward", "adjoint", "tangent")
+LEAVES = ("variable", "constant")
+#: The prefix of a fold's id (a DOM id, like the boxes' own).
+PREFIX = "fold_"
+
+
+@dataclass(frozen=True)
+class Fold:
+    """A run of equal blocks drawn as one box: its id, the ids of the boxes of each block (in
+    order), and the text of its box."""
+
+    id: str
+    blocks: tuple[tuple[str, ...], ...]
+    #: Its box's lines: "× 45: v₁₁ … v₁₄₅" and what one block does ("each: mul → add → tanh").
+    lines: tuple[str, ...]
+
+    @property
+    def repeats(self) -> int:
+        """k, the number of blocks."""
+        return len(self.blocks)
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        """The ids of every box the fold stands for."""
+        return tuple(i for block in self.blocks for i in block)
+
+
+def wanted_folds(collapse) -> bool:
+    """Whether ``collapse`` (vz.draw's argument) asks for folds: REPEATS, or names among
+    which one is REPEATS or a fold's id."""
+    if isinstance(collapse, str):
+        return collapse == REPEATS or collapse.startswith(PREFIX)
+    if isinstance(collapse, (list, tuple, set, frozenset)):
+        return any(isinstance(c, str) and (c == REPEATS or c.startswith(PREFIX)) for c in collapse)
+    return False
+
+
+def expanded(scene: Scene, fold_id: str) -> list[str]:
+    """The ``collapse=`` that draws ``scene``'s view again with ``fold_id`` opened and its
+    other folds kept (ArgumentError naming the folds when ``scene`` has no such fold)."""
+    if fold_id not in scene.folds:
+        known = ", ".join(sorted(scene.folds)) or "none"
+        raise ArgumentError(f"no fold {fold_id!r} in this drawing (its folds: {known})")
+    return sorted(f for f in scene.folds if f != fold_id)
+
+
+@gc_paused()  # many small tuples, all alive until the runs are found (see vizad._gc)
+def find_folds(scene: Scene) -> list[Fold]:
+    """Every run of repeated blocks in ``scene``, in the order of their first box."""
+    order = {item.id: k for k, item in enumerate(scene.items)}
+    boxes = [i for i in scene.items if i.node is not None and i.kind in FOLDABLE + LEAVES]
+    boxes.sort(key=lambda i: i.node.id)
+    by_id = {i.id: i for i in scene.items}
+    shapes = _Shapes(scene)
+    runs = _scope_runs(scene, [i for i in boxes if i.kind in FOLDABLE or i.scope], shapes)
+    taken = {i for run in runs for block in run for i in block}
+    rest = [i for i in boxes if i.id not in taken and i.kind in FOLDABLE]
+    runs += _sequence_runs(scene, rest, shapes)
+    runs.sort(key=lambda run: order[run[0][0]])
+    return [_fold(run, by_id) for run in runs]
+
+
+def fold_box(fold: Fold, members: list[Item], parents: dict[str, str]) -> Item:
+    """The box of ``fold`` (kind "fold", drawn stacked): in the deepest cluster holding all its
+    members, in their common scope."""
+    nodes = tuple(m.node for m in members if m.node is not None)
+    scope = members[0].scope
+    for m in members[1:]:
+        k = 0
+        while k < min(len(scope), len(m.scope)) and scope[k] == m.scope[k]:
+            k += 1
+        scope = scope[:k]
+    return Item(
+        fold.id,
+        "fold",
+        fixed(fold.lines),
+        None,
+        _common_cluster([m.cluster for m in members], parents),
+        nodes,
+        scope,
+    )
+
+
+# -- the signatures of boxes ---------------------------------------------------------------
+class _Shapes:
+    """The shape of a node as a drawing knows it: its value's, else its static shape."""
+
+    def __init__(self, scene: Scene):
+        self.values = scene.trace.values if scene.trace is not None else {}
+        self.known: dict = {}
+
+    def __call__(self, node) -> Any:
+        shape = self.known.get(node, self)
+        if shape is self:
+            shape = self.known[node] = self._shape(node)
+        return shape
+
+    def _shape(self, node) -> Any:
+        if node in self.values:
+            value = self.values[node]
+            if isinstance(value, tuple):
+                return ("tuple", len(value))
+            return np.shape(value)
+        shape = static_shape(node)
+        return ("tuple", len(shape)) if isinstance(shape, TupleShape) else shape
+
+
+def _attrs_key(attrs) -> tuple:
+    out = []
+    for key in sorted(attrs):
+        value = attrs[key]
+        if isinstance(value, np.ndarray):
+            value = ("array", value.shape, str(value.dtype), value.tobytes())
+        else:
+            value = repr(value)
+        out.append((key, value))
+    return tuple(out)
+
+
+def _own(item: Item, shapes: _Shapes, scope: tuple = ()) -> tuple:
+    """What a box is, apart from where its inputs come from (``scope``: the part of its scope
+    path that counts)."""
+    node = item.node
+    return (
+        item.kind,
+        node.op.name,
+        _attrs_key(node.attrs),
+        shapes(node),
+        scope,
+        len(node.inputs),
+    )
+
+
+# -- runs of sibling scopes ----------------------------------------------------------------
+def _root(cluster: str | None, parents: dict[str, str]) -> str | None:
+    """The cluster of the graph a box belongs to (forward graph, an extension, or None) from
+    the scope cluster it is drawn in."""
+    while cluster is not None and cluster.startswith("cluster_s"):
+        cluster = parents.get(cluster)
+    return cluster
+
+
+def _scope_runs(scene: Scene, boxes: list[Item], shapes: _Shapes) -> list[list[list[str]]]:
+    """Runs of sibling scopes with equal contents, shallowest scopes first."""
+    groups: dict[tuple, list[Item]] = {}
+    for item in boxes:  # in the order the nodes were made
+        root = _root(item.cluster, scene.parents)
+        for depth in range(1, len(item.scope) + 1):
+            groups.setdefault((root, item.scope[:depth]), []).append(item)
+    siblings: dict[tuple, list[tuple]] = {}
+    for key in groups:  # first appearance order
+        root, path = key
+        siblings.setdefault((root, path[:-1], len(path)), []).append(key)
+    runs: list[list[list[str]]] = []
+    taken: set[str] = set()
+    for (_, _, depth), keys in sorted(siblings.items(), key=lambda kv: kv[0][2]):
+        blocks = [[i for i in groups[key] if i.id not in taken] for key in keys]
+        signatures = []
+        for k, block in enumerate(blocks):
+            previous = blocks[k - 1] if k else []
+            signatures.append(_block_signature(scene, block, previous, shapes, depth))
+        s = 0
+        while s < len(blocks):
+            e = s + 1
+            # the first scope may read from outside what later ones read from the one before
+            if blocks[s] and e < len(blocks) and _outside(signatures[s]) == _outside(signatures[e]):
+                e += 1
+                while e < len(blocks) and signatures[e] == signatures[s + 1]:
+                    e += 1
+            if e - s >= MIN_SCOPE_REPEATS and all(blocks[s:e]):
+                runs.append([[i.id for i in b] for b in blocks[s:e]])
+                taken.update(i.id for b in blocks[s:e] for i in b)
+            s = e
+    return runs
+
+
+def _block_signature(scene, block: list[Item], previous: list[Item], shapes, depth) -> tuple:
+    """A block's boxes (kind, op, attributes, shape, scope below the block's own), each input
+    as ("in", its place in the block), ("prev", its place in the previous block, its shape) or
+    ("out", its shape)."""
+    here = {item.id: k for k, item in enumerate(block)}
+    before = {item.id: k for k, item in enumerate(previous)}
+    out = []
+    for item in block:
+        inputs = []
+        for x in item.node.inputs:
+            key = scene.ids.get(x, "")
+            if key in here:
+                inputs.append(("in", here[key]))
+            elif key in before:
+                inputs.append(("prev", before[key], shapes(x)))
+            else:
+                inputs.append(("out", shapes(x)))
+        out.append((_own(item, shapes, item.scope[depth:]), tuple(inputs)))
+    return tuple(out)
+
+
+def _outside(signature: tuple) -> tuple:
+    """``signature`` with its inputs from the previous block read as inputs from outside."""
+    return tuple(
+        (own, tuple(("out", x[2]) if x[0] == "prev" else x for x in inputs))
+        for own, inputs in signature
+    )
+
+
+# -- runs in the sequence of boxes ---------------------------------------------------------
+def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[list[str]]]:
+    n = len(seq)
+    if n < MIN_REPEATS:
+        return []
+    codes: dict = {}  # signatures and shapes as small ints, compared fast
+
+    def code(key) -> int:
+        return codes.setdefault(key, len(codes))
+
+    pos = {item.id: k for k, item in enumerate(seq)}
+    own = np.array([code(_own(item, shapes, item.scope)) for item in seq], dtype=np.int64)
+    # an input: its position in the sequence (>= 0), or -1 - the code of its shape (outside)
+    ins = [
+        tuple(
+            k if isinstance(k, int) else -1 - code(("out", k))
+            for k in _positions(i, scene, pos, shapes)
+        )
+        for i in seq
+    ]
+    outside = [-1 - code(("out", shapes(item.node))) for item in seq]
+    sequence = _Sequence(own, ins, outside)
+    candidates = []
+    for p in sequence.periods():
+        candidates += sequence.runs(p)
+    candidates.sort(key=lambda r: (-r[1] * r[2], r[1], r[0]))  # most boxes, short, early
+    taken = bytearray(n)
+    runs = []
+    for start, size, count in candidates:
+        end = start + size * count
+        if any(taken[start:end]):
+            continue
+        taken[start:end] = b"\x01" * (end - start)
+        runs.append([[seq[start + t * size + j].id for j in range(size)] for t in range(count)])
+    return runs
+
+
+def _positions(item: Item, scene: Scene, pos: dict[str, int], shapes: _Shapes) -> list:
+    """Each input of a box: its position in the sequence, or its shape (outside it)."""
+    out = []
+    for x in item.node.inputs:
+        k = pos.get(scene.ids.get(x, ""))
+        out.append(k if k is not None else shapes(x))
+    return out
+
+
+class _Sequence:
+    """The boxes in the order they were made: each one's signature (``own``, a code), its
+    inputs (positions, or -1 - a shape's code for inputs outside the sequence) and the code
+    of its own shape as an input from outside."""
+
+    def __init__(self, own: np.ndarray, ins: list[tuple[int, ...]], outside: list[int]):
+        self.own, self.ins, self.outside, self.n = own, ins, outside, len(ins)
+
+    def periods(self) -> list[int]:
+        """The block lengths worth trying: the commonest distances between boxes with the
+        same signature and inputs the same distances back (to each of the last LOOK_BACK)."""
+        last: dict = {}
+        gaps: Counter = Counter()
+        own, ins = self.own.tolist(), self.ins
+        for k in range(self.n):
+            token = (own[k], tuple(k - x if x >= 0 else x for x in ins[k]))
+            seen = last.get(token)
+            if seen is None:
+                seen = last[token] = []
+            for j in seen:  # a box made twice a block: its block is two or three gaps long
+                gaps[k - j] += 1
+            seen.append(k)
+            if len(seen) > LOOK_BACK:
+                del seen[0]
+        ranked = sorted(gaps.items(), key=lambda pc: (-pc[1], pc[0]))[:MAX_PERIODS]
+        return [p for p, count in ranked if count >= MIN_REPEATS - 1]
+
+    def _input(self, k: int, x: int, far: int) -> int:
+        """Input ``x`` of box ``k``: how far back (1 … far-1), else -1 - its shape's code."""
+        if x >= 0:
+            return k - x if 0 < k - x < far else self.outside[x]
+        return x
+
+    def _repeats(self, k: int, p: int) -> bool:
+        """Whether box ``k + p`` is box ``k`` again (inputs up to two blocks back by distance,
+        others by shape)."""
+        far, q = 2 * p, k + p
+        for x, y in zip(self.ins[k], self.ins[q]):
+            if self._input(k, x, far) != self._input(q, y, far):
+                return False
+        return True
+
+    def runs(self, p: int) -> list[tuple[int, int, int]]:
+        """(start, p, blocks) of each run with block length ``p``: a stretch where each box
+        equals the one ``p`` places later, cut into blocks where the most fit, with one more
+        block in front when it differs only by reading from outside what the others read
+        from the block before."""
+        n = self.n
+        if n <= p:
+            return []
+        same = self.own[: n - p] == self.own[p:]  # signatures first (numpy), then inputs
+        match = bytearray(n - p)
+        for k in np.flatnonzero(same).tolist():
+            match[k] = self._repeats(k, p)
+        runs = []
+        k = 0
+        while k < n - p:
+            if not match[k]:
+                k += 1
+                continue
+            s = k
+            while k < n - p and match[k]:
+                k += 1
+            end = k + p  # boxes s … end-1 repeat with period p
+            if end - s < (MIN_REPEATS - 1) * p:
+                continue
+            best = None
+            for phase in range(p):
+                b0 = s + phase
+                first, count = b0, (end - b0) // p
+                if b0 - p >= 0 and self._loosely_equal(b0 - p, b0, p):
+                    first, count = b0 - p, count + 1
+                if best is None or count > best[2]:
+                    best = (first, p, count)
+            if best[2] >= MIN_REPEATS and self._chained(best[0] + p, p):
+                runs.append(best)
+        return runs
+
+    def _loosely_equal(self, a: int, b: int, p: int) -> bool:
+        """Whether the block at ``a`` is the block at ``b`` but for reading from outside what
+        ``b`` reads from the block before it."""
+        own, ins = self.own, self.ins
+        for j in range(p):
+            if own[a + j] != own[b + j]:
+                return False
+            for x, y in zip(ins[a + j], ins[b + j]):
+                if self._in_block(x, a, j) != self._in_block(y, b, j):
+                    return False
+        return True
+
+    def _in_block(self, x: int, start: int, j: int) -> tuple:
+        """Input ``x`` of the ``j``-th box of the block at ``start``: ("in", its place in the
+        block), else ("out", its shape's code)."""
+        if x >= 0:
+            return ("in", x - start) if start <= x < start + j else ("out", self.outside[x])
+        return ("out", x)
+
+    def _chained(self, b: int, p: int) -> bool:
+        """Whether the block at ``b`` reads something of the block before it."""
+        reads = (x for k in range(b, min(b + p, self.n)) for x in self.ins[k])
+        return any(b - p <= x < b for x in reads)
+
+
+# -- the folds -----------------------------------------------------------------------------
+def _fold(run: list[list[str]], by_id: dict[str, Item]) -> Fold:
+    first, last = by_id[run[0][0]], by_id[run[-1][-1]]
+    scopes = [by_id[b[0]].scope for b in run]
+    k = len(run)
+    if scopes[0] and len({s for s in scopes}) == k:  # a run of scopes: by their names
+        kinds = {by_id[i].kind for i in run[0]} - {"forward", *LEAVES}
+        word = f" ({'/'.join(sorted(kinds))})" if kinds else ""  # its adjoint: another box
+        title = f"× {k}: {'/'.join(scopes[0])} … {'/'.join(scopes[-1])}{word}"
+    else:
+        title = f"× {k}: {first.name} … {last.name}"
+    ops = [_op(by_id[i]) for i in run[0] if by_id[i].kind in FOLDABLE]  # a layer's ops
+    each = " → ".join(ops) if len(ops) <= 6 else " → ".join(ops[:5]) + f" … ({len(ops)} ops)"
+    return Fold(PREFIX + run[0][0], tuple(tuple(b) for b in run), (title, f"each: {each}"))
+
+
+def _op(item: Item) -> str:
+    return item.node.op.name
+
+
+def _common_cluster(clusters: Iterable[str | None], parents: dict[str, str]) -> str | None:
+    """The deepest cluster holding all of ``clusters`` (None: the top level)."""
+    common: list[str | None] | None = None
+    for cluster in dict.fromkeys(clusters):
+        chain = []
+        while cluster is not None:
+            chain.append(cluster)
+            cluster = parents.get(cluster)
+        chain.reverse()  # outermost first
+        if common is None:
+            common = chain
+        else:
+            k = 0
+            while k < min(len(common), len(chain)) and common[k] == chain[k]:
+                k += 1
+            common = common[:k]
+    return common[-1] if common else None
