@@ -74,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     walk.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     walk.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
+    _drawn_options(walk)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
     frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
     frames.add_argument(
@@ -97,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show the values of the steps still to come (by default a frame writes them ?)",
     )
+    _drawn_options(frames)
+    frames.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds dot may take per frame (default 30)"
+    )
     quiz = commands.add_parser(
         "quiz", help="a quiz in the terminal: each step's values asked, answers read and scored"
     )
@@ -115,6 +120,35 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
     grade.add_argument("--json", action="store_true", help="the report as JSON")
     return parser
+
+
+def _drawn_options(parser: argparse.ArgumentParser) -> None:
+    """The options that draw the views as vz.draw's max_boxes, collapse and detail do."""
+    parser.add_argument(
+        "--max-boxes",
+        type=int,
+        default=400,
+        metavar="N",
+        help="summarise a view with more than N boxes (default 400)",
+    )
+    parser.add_argument(
+        "--collapse",
+        nargs="+",
+        metavar="SCOPE",
+        help="draw these scopes as one box each (a number: every scope that deep; "
+        '"repeats": each run of repeated blocks as one box)',
+    )
+    parser.add_argument(
+        "--detail", action="store_true", help="show every node of the extended views"
+    )
+
+
+def _drawn(args) -> dict:
+    """vz.draw's max_boxes, collapse and detail from the command line."""
+    collapse = args.collapse
+    if collapse is not None and len(collapse) == 1:  # a depth, "repeats" or one scope
+        collapse = int(collapse[0]) if collapse[0].isdigit() else collapse[0]
+    return {"max_boxes": args.max_boxes, "collapse": collapse, "detail": args.detail}
 
 
 def _name(typed: str, names: dict, option: str) -> str:
@@ -172,14 +206,17 @@ def main(argv: list[str] | None = None) -> int:
                 view=args.view,
                 scale=args.scale,
                 show_pending=args.show_pending,
+                timeout=args.timeout,
+                **_drawn(args),
             )
             sys.stdout.write(f"wrote {len(paths)} {args.format.upper()} frames to {args.output}\n")
             return 0
         title = f"{args.expression} at " + ", ".join(args.at)
+        page = page_html(trace, view=args.view, title=title, **_drawn(args))
         if output is None:  # -o -: the page on standard output
-            sys.stdout.write(page_html(trace, view=args.view, title=title))
+            sys.stdout.write(page)
             return 0
-        path = write_output(output, page_html(trace, view=args.view, title=title), "-o")
+        path = write_output(output, page, "-o")
     except ExpressionError as exc:  # the expression, with a caret under the problem
         sys.stderr.write(f"error: {exc}\n")
         return 2

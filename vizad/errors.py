@@ -27,6 +27,7 @@ __all__ = [
     "ReadOnlyError",
     "RuleNotDefinedError",
     "RenderError",
+    "LayoutTimeoutError",
     "GraphvizNotFoundError",
     "ExpressionError",
     "MissingExtraError",
@@ -96,6 +97,10 @@ class RuleNotDefinedError(VizadError, NotImplementedError):
 
 class RenderError(VizadError, RuntimeError):
     """Graphviz failed to lay out a drawing."""
+
+
+class LayoutTimeoutError(RenderError):
+    """Graphviz took longer than it was given to lay out a drawing (and was stopped)."""
 
 
 #: How to install Graphviz's dot program, on each platform.

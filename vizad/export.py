@@ -44,6 +44,9 @@ def export_html(
     view: str | None = None,
     quiz: bool | None = None,
     check: bool | None = None,
+    max_boxes: int | None = None,
+    collapse=None,
+    detail: bool | None = None,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
@@ -57,9 +60,12 @@ def export_html(
     exam: the page itself can decode them). ``check`` marks the steps whose rule fails
     ``trace.check()`` in red, as the stepper does; by default, like ``vz.Stepper``, a trace
     of at most 400 steps is checked (checking is most of the time of exporting a large one; a
-    Stepper's page shows what the Stepper checked)."""
+    Stepper's page shows what the Stepper checked). ``max_boxes``, ``collapse`` and
+    ``detail`` draw the views of a trace as vz.draw does (a Stepper's page shows its views as
+    the Stepper drew them)."""
     check_output(path, "export_html")  # before the work: a path that cannot be written
-    page = page_html(target, title=title, view=view, quiz=quiz, check=check)
+    drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail}
+    page = page_html(target, title=title, view=view, quiz=quiz, check=check, **drawn)
     return write_output(path, page, "export_html")
 
 
@@ -70,13 +76,23 @@ def page_html(
     view: str | None = None,
     quiz: bool | None = None,
     check: bool | None = None,
+    max_boxes: int | None = None,
+    collapse=None,
+    detail: bool | None = None,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
+    drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail}
     if isinstance(target, Stepper):
         if check is not None:
             raise ArgumentError(
                 "export_html: check= is for a trace; a Stepper's page shows what the Stepper "
                 "checked (vz.Stepper(trace, check=True))"
+            )
+        given = [f"{k}=" for k, v in drawn.items() if v is not None]
+        if given:
+            raise ArgumentError(
+                f"export_html: {', '.join(given)} draw a trace's views; a Stepper's page shows "
+                f"its views as the Stepper drew them (vz.Stepper(trace, {given[0]}…))"
             )
         trace, failures = target.trace, dict(target.failures)
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
@@ -98,7 +114,10 @@ def page_html(
         )
     if quiz is None:
         quiz = bool(getattr(target, "quiz", False))
-    data = walkthrough_data(trace, view=view, failures=failures, layouts=layouts, quiz=quiz)
+    drawn = {k: v for k, v in drawn.items() if v is not None}
+    data = walkthrough_data(
+        trace, view=view, failures=failures, layouts=layouts, quiz=quiz, **drawn
+    )
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"
     graphviz = needs_graphviz(data)

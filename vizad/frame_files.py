@@ -8,8 +8,10 @@ from pathlib import Path
 
 from .errors import ArgumentError
 from .files import check_output, write_output
-from .render import draw
+from .render import MAX_BOXES, drawing_of
+from .render.budget import LAYOUT_BUDGET, lay_out
 from .render.dot import run_dot_format
+from .render.summary import scene_for
 from .text import latex_to_text
 
 __all__ = ["export_frames", "FRAME_FORMATS"]
@@ -28,6 +30,10 @@ def export_frames(
     caption: bool = True,
     timeout: float = 30.0,
     show_pending: bool = False,
+    max_boxes: int = MAX_BOXES,
+    collapse=None,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
 ) -> list[Path]:
     """Write one file per step of ``trace`` into ``directory`` (made if missing):
     ``step-01.svg`` … (the number padded to the same width for every step, so the names sort
@@ -38,7 +44,11 @@ def export_frames(
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
-    Returns the paths, in step order."""
+    ``max_boxes``, ``collapse`` and ``detail`` draw the view as vz.draw does. The last frame
+    is laid out first, within the layout ``budget`` (vizad.render.budget: in full, bounded or
+    summarised, the picture saying which; None: in full), and every frame draws the same
+    choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
+    order."""
     if format not in FRAME_FORMATS:
         raise ArgumentError(f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}")
     if not isinstance(scale, (int, float)) or not 0.1 <= scale <= 10:
@@ -58,13 +68,24 @@ def export_frames(
     names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
     for path in names:  # before the work: a frame's path that cannot be written
         check_output(path, "export_frames")
-    # a frame writes "?" for the values to come: every box keeps the size it has with its
-    # value (that of the last frame, which shows them all), so the layout is the same
-    sizes = {} if show_pending else _box_sizes(draw(trace, view, step=n), timeout)
+    scene = scene_for(trace, view, 3, detail=detail, collapse=collapse, max_boxes=max_boxes)
+
+    # the last frame, which shows every value, is laid out first: it chooses the rung of the
+    # budget (a layout that runs long is stopped and the next rung drawn), and gives each box
+    # its size, kept in every frame that writes "?" for the values to come, so that every
+    # frame has the same layout
+    def last(rung, limit: float | None) -> bytes:
+        source = drawing_of(rung, step=n).source
+        return run_dot_format(
+            source, "json0", timeout if limit is None else limit, "laying out frames"
+        )
+
+    chosen, laid = lay_out(scene, last, budget)
+    sizes = {} if show_pending else _box_sizes(laid)
     paths = []
     for k, path in enumerate(names, 1):
         line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
-        drawing = draw(trace, view, step=k, caption=line, show_pending=show_pending)
+        drawing = drawing_of(chosen, step=k, caption=line, show_pending=show_pending)
         for name, (width, height) in sizes.items():
             drawing.node(name, width=width, height=height, fixedsize="true")
         if format == "png":
@@ -74,9 +95,10 @@ def export_frames(
     return paths
 
 
-def _box_sizes(drawing, timeout: float) -> dict[str, tuple[str, str]]:
-    """Each box's size (inches, as Graphviz gives it) in ``drawing`` laid out by ``dot``."""
-    laid = json.loads(run_dot_format(drawing.source, "json0", timeout, "laying out frames"))
+def _box_sizes(json0: bytes) -> dict[str, tuple[str, str]]:
+    """Each box's size (inches, as Graphviz gives it) in a drawing laid out by ``dot`` (its
+    ``json0`` output)."""
+    laid = json.loads(json0)
     return {
         o["name"]: (o["width"], o["height"])
         for o in laid.get("objects", ())

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+
+from .budget import LAYOUT_BUDGET, layout_cost, planned
 from .dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
 from .highlight import StepHighlight, highlight, without_pending
 from .layout import Layout
@@ -11,6 +14,7 @@ from .summary import collapse_scopes, scene_for, summarize
 
 __all__ = [
     "draw",
+    "drawing_of",
     "Drawing",
     "Layout",
     "GraphvizNotFoundError",
@@ -22,6 +26,8 @@ __all__ = [
     "collapse_scopes",
     "VIEWS",
     "INSTALL_HINT",
+    "LAYOUT_BUDGET",
+    "layout_cost",
 ]
 
 #: Graphs with more boxes than this are drawn as a summary.
@@ -40,6 +46,7 @@ def draw(
     collapse=None,
     caption: str = "",
     show_pending: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
@@ -65,6 +72,10 @@ def draw(
     more than ``max_boxes`` boxes are summarised (the picture says what was collapsed).
     ``caption`` adds a line under the title. Display it in Jupyter, or
     ``.render(format="png")`` it for slides.
+
+    ``budget`` is the seconds Graphviz may take to lay it out (:mod:`vizad.render.budget`): a
+    graph predicted to take longer is laid out with bounded effort, or summarised, and the
+    picture says which; None lays it out in full whatever it costs.
     """
     scene = scene_for(
         target,
@@ -75,18 +86,25 @@ def draw(
         collapse=collapse,
         max_boxes=max_boxes,
     )
+    chosen = planned(scene, budget)
+    make = partial(drawing_of, step=step, caption=caption, show_pending=show_pending)
+    drawing = make(chosen)
+    if budget is not None:  # how to fall back, should its layout run long
+        drawing._vizad_plan = (scene, make, budget)
+    return drawing
+
+
+def drawing_of(
+    scene: Scene, step: int | None = None, caption: str = "", show_pending: bool = False
+) -> Drawing:
+    """The drawing of ``scene`` (as :func:`draw` makes it) with ``step`` (1 … n) highlighted,
+    its line under the title and (unless ``show_pending``) the values of later steps written
+    "= ?"; or with no step."""
     if step is None:
         return to_drawing(scene, caption=caption)
     k = scene.trace.index(step) if scene.trace is not None else step
     lit = highlight(scene, k)
     if not show_pending:
         scene = without_pending(scene, lit.states)
-    return to_drawing(
-        scene,
-        lit.states,
-        lit.edges,
-        caption=[
-            f"step {k + 1} of {len(scene.trace.steps)}: {scene.trace.steps[k].label}",
-            caption,
-        ],
-    )
+    line = f"step {k + 1} of {len(scene.trace.steps)}: {scene.trace.steps[k].label}"
+    return to_drawing(scene, lit.states, lit.edges, caption=[line, caption])

@@ -16,9 +16,17 @@ from collections.abc import Sequence, Mapping
 
 import graphviz
 
-from ..errors import INSTALL_HINT, ArgumentError, GraphvizNotFoundError, RenderError, VizadError
+from ..errors import (
+    INSTALL_HINT,
+    ArgumentError,
+    GraphvizNotFoundError,
+    LayoutTimeoutError,
+    RenderError,
+    VizadError,
+)
 from ..files import check_output, output_error, write_output
 from ..text import escape, format_number, printable
+from .budget import lay_out
 from .palette import (
     FONT,
     MIN_SCALE,
@@ -63,6 +71,9 @@ class Drawing(graphviz.Digraph):
     :mod:`vizad.files` says (links followed, FIFOs and devices written to, never replaced)."""
 
     _vizad_summary = ""
+    #: (scene, drawing of a scene, budget): how vz.draw made this drawing, so that a display
+    #: whose layout runs long falls back to the next rung of the budget (None: no fallback).
+    _vizad_plan = None
     #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
     timeout: float = DISPLAY_TIMEOUT
     _call_timeout: float | None = None
@@ -126,10 +137,25 @@ class Drawing(graphviz.Digraph):
 
             return picture_bundle(browser_source(self.source), repr(self))
         try:  # the same bound as every layout: a drawing never hangs a notebook
-            svg = run_dot(self.source, DISPLAY_TIMEOUT)
+            svg = self._laid_out()
         except (GraphvizNotFoundError, RenderError) as exc:
             return {"text/plain": f"{self!r}\n({exc})"}
         return {"image/svg+xml": notebook_size(svg), "text/plain": repr(self)}
+
+    def _laid_out(self) -> str:
+        """The SVG of this drawing; one made by vz.draw whose layout runs longer than its
+        budget allows is stopped and the next rung of the budget is shown instead."""
+        if self._vizad_plan is None:
+            return run_dot(self.source, DISPLAY_TIMEOUT)
+        scene, make, budget = self._vizad_plan
+        tried = []
+
+        def run(rung, timeout):  # the first rung is this drawing (as the user may have set it)
+            source = make(rung).source if tried else self.source
+            tried.append(rung)
+            return run_dot(source, DISPLAY_TIMEOUT if timeout is None else timeout)
+
+        return lay_out(scene, run, budget)[1]
 
     def __repr__(self) -> str:
         return f"<vizad drawing: {self._vizad_summary}>"
@@ -180,6 +206,8 @@ def to_drawing(
         ranksep="0.45",
         label=_html_lines(label, bold_first=False, cut=False),
     )
+    if scene.layout:  # a bounded layout (vizad.render.budget): in the DOT, for every Graphviz
+        drawing.attr("graph", **scene.layout)
     drawing.attr("node", fontname=FONT, fontsize="12", margin="0.08,0.04")
     drawing.attr("edge", arrowsize="0.7", color="#888888", fontname=FONT)
     names = dot_names(scene)
@@ -385,10 +413,11 @@ def run_graphviz(source: bytes, args: list[str], timeout: float, what: str) -> b
         raise GraphvizNotFoundError(what)
     try:
         done = subprocess.run([exe, *args], input=source, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise RenderError(
-            f"Graphviz's dot took more than {timeout:g} s to lay out this graph; "
-            "draw it with a smaller max_boxes to summarise it, or give a longer timeout="
+    except subprocess.TimeoutExpired:  # subprocess.run has killed dot
+        raise LayoutTimeoutError(
+            f"Graphviz's dot took more than {timeout:g} s to lay out this graph (and was "
+            "stopped); draw it with a smaller max_boxes= to summarise it, or give a longer "
+            "timeout="
         ) from None
     if done.returncode != 0:
         raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")

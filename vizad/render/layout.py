@@ -15,7 +15,15 @@ import re
 
 from .._gc import gc_paused
 from ..errors import GraphvizNotFoundError, NotPicklableError
-from .dot import browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
+from .budget import LAYOUT_BUDGET, lay_out, planned
+from .dot import (
+    DISPLAY_TIMEOUT,
+    browser_source,
+    heat_cells,
+    layout_in_browser,
+    run_dot,
+    to_drawing,
+)
 from .highlight import computed_values, highlight, step_states
 from .palette import MIN_SCALE, css_rules
 from .summary import scene_for
@@ -29,8 +37,10 @@ _PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
 class Layout:
     """The laid-out SVG of a trace (or of nodes) in one view, and the SVG of any step.
 
-    ``Layout(trace, "adjoint").svg(3)`` is step 3 (of 1 … n) highlighted; ``timeout`` bounds the one
-    ``dot`` run (seconds). ``in_browser`` says whether the browser lays it out (then ``svg()``
+    ``Layout(trace, "adjoint").svg(3)`` is step 3 (of 1 … n) highlighted. The scene is laid
+    out within ``budget`` seconds (:mod:`vizad.render.budget`: in full, bounded or summarised,
+    the picture saying which; None: in full); ``timeout`` bounds each ``dot`` run (seconds; by
+    default twice the budget). ``in_browser`` says whether the browser lays it out (then ``svg()``
     is not available in Python, and ``dot_source`` is what the browser lays out).
     """
 
@@ -41,13 +51,14 @@ class Layout:
         *,
         decimals: int = 3,
         max_boxes: int = 400,
-        timeout: float = 30.0,
+        timeout: float | None = None,
         failed=frozenset(),
         detail: bool = False,
         reads: bool = False,
         collapse=None,
+        budget: float | None = LAYOUT_BUDGET,
     ):
-        self.scene = scene_for(
+        scene = scene_for(
             target,
             view,
             decimals,
@@ -56,10 +67,19 @@ class Layout:
             collapse=collapse,
             max_boxes=max_boxes,
         )
-        self.view = self.scene.view
+        self.view = scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
         self.in_browser = layout_in_browser()
+        if self.in_browser:  # the browser lays out the rung predicted to fit the budget
+            self.scene, svg = planned(scene, budget), None
+        else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
+
+            def run(rung, limit):
+                bound = timeout if timeout is not None else limit
+                return run_dot(to_drawing(rung).source, DISPLAY_TIMEOUT if bound is None else bound)
+
+            self.scene, svg = lay_out(scene, run, budget)
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
         self.dot_source = to_drawing(self.scene).source
         if self.in_browser:
@@ -70,9 +90,7 @@ class Layout:
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
         self.hides = {item.id: heat_cells(item) for item in computed_values(self.scene)}
-        self._svg = (
-            None if self.in_browser else _inline(run_dot(self.dot_source, timeout), self.scope)
-        )
+        self._svg = None if svg is None else _inline(svg, self.scope)
         self._parts: list[str] | None = None
 
     @property

@@ -126,6 +126,9 @@ class Scene:
     legend: bool = False
     #: Cluster id → the cluster it is drawn in (scopes nest), for clusters inside another.
     parents: dict[str, str] = field(default_factory=dict)
+    #: Graph attributes that bound the layout (nslimit, …: see :mod:`vizad.render.budget`),
+    #: written into the DOT so that every Graphviz obeys them; empty for a full layout.
+    layout: dict[str, str] = field(default_factory=dict)
     #: The runs of repeated blocks drawn folded: fold id (its box's id) → its
     #: :class:`~vizad.render.folding.Fold` (see ``collapse="repeats"``).
     folds: dict[str, Any] = field(default_factory=dict)

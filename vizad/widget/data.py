@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._gc import gc_paused
-from ..render import Layout
+from ..render import MAX_BOXES, Layout
 from ..render.dot import dot_names
 from ..render.folding import expanded
 from ..render.palette import state_css
@@ -52,6 +52,8 @@ def walkthrough_data(
     failures: Mapping[int, str] | None = None,
     decimals: int | None = None,
     collapse=None,
+    max_boxes: int = MAX_BOXES,
+    detail: bool = False,
     layouts: Mapping[str, Layout] | None = None,
     quiz: bool = False,
     questions: list | None = None,
@@ -68,7 +70,13 @@ def walkthrough_data(
     frames: dict[str, dict] = {}
     for v in trace.views:
         layout = layouts.get(v) or Layout(
-            trace, v, decimals=d, failed=frozenset(failures), collapse=collapse
+            trace,
+            v,
+            decimals=d,
+            failed=frozenset(failures),
+            collapse=collapse,
+            max_boxes=max_boxes,
+            detail=detail,
         )
         frames[v] = _shared_steps(frame_data(layout, trace, d), frames)
     return {

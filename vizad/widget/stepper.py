@@ -19,7 +19,7 @@ from ..assets import component_module, graphviz_module, style
 from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadError
 from ..graph import as_node_list
 from ..node import Node
-from ..render import Layout
+from ..render import MAX_BOXES, Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
 from ..trace.quiz import Verdict, judge, questions
@@ -59,6 +59,8 @@ class Stepper(anywidget.AnyWidget):
     to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1". With a
     kernel, the scalar inputs are editable (``inputs``): the walkthrough is traced again at
     the new values, at the same step. ``quiz=True``: see :meth:`answer`.
+    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; each view is
+    laid out within the layout budget (vizad.render.budget), its picture saying what it took.
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -100,6 +102,8 @@ class Stepper(anywidget.AnyWidget):
         check: bool | None = None,
         decimals: int | None = None,
         collapse=None,
+        max_boxes: int = MAX_BOXES,
+        detail: bool = False,
         scale: float = 1.0,
         quiz: bool = False,
         **kwargs,
@@ -119,8 +123,9 @@ class Stepper(anywidget.AnyWidget):
         if not 0.25 <= float(scale) <= 4:
             raise ArgumentError(f"scale must be between 0.25 and 4, got {scale!r}")
         self.trace = trace
-        #: Scopes drawn as one box (see vz.draw's ``collapse``).
-        self.collapse = collapse
+        #: Scopes drawn as one box, the boxes above which a view is summarised, and whether
+        #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
+        self.collapse, self.max_boxes, self.detail = collapse, max_boxes, detail
         self.decimals = trace.decimals if decimals is None else decimals
         self._check = check
         #: Whether the student types each step's results before they are shown.
@@ -146,6 +151,8 @@ class Stepper(anywidget.AnyWidget):
                 decimals=self.decimals,
                 failed=frozenset(self.failures),
                 collapse=self.collapse,
+                max_boxes=self.max_boxes,
+                detail=self.detail,
             )
             for v in trace.views
         }
@@ -411,6 +418,8 @@ def step(
     decimals: int | None = None,
     scale: float = 1.0,
     collapse=None,
+    max_boxes: int = MAX_BOXES,
+    detail: bool = False,
     quiz: bool = False,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
@@ -419,14 +428,16 @@ def step(
     projector). ``quiz=True``: the student types each step's values (local partials, partial
     adjoints, the result v̄ᵢ or v̇ᵢ) before they are shown; ``stepper.answer(text)`` answers
     from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
-    ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is."""
+    ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
+    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does."""
+    drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail}
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(
                 "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
                 "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
             )
-        return Stepper(y, view, decimals=decimals, scale=scale, collapse=collapse, quiz=quiz)
+        return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, **drawn)
     decimals = 3 if decimals is None else decimals
     if mode == "reverse":
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
@@ -442,4 +453,4 @@ def step(
         trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
-    return Stepper(trace, view, scale=scale, collapse=collapse, quiz=quiz)
+    return Stepper(trace, view, scale=scale, quiz=quiz, **drawn)

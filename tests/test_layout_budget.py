@@ -1,0 +1,217 @@
+"""The layout budget (vizad.render.budget): the predicted cost chooses full, bounded or summary;
+a dot that runs long is stopped and replaced, and the picture says so; vz.step, Stepper,
+export_html, export_frames and the CLI draw with max_boxes=, collapse= and detail= like
+vz.draw."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+import vizad as vz
+from vizad.cli import main
+from vizad.errors import ArgumentError, LayoutTimeoutError
+from vizad.render import budget
+from vizad.render.summary import scene_for
+
+
+def chain(levels: int):
+    """The weight-shared chain (an unrolled RNN) of issue 25, traced in reverse mode."""
+    xs = [vz.Variable(f"x{i}") for i in range(10)]
+    h = xs[0]
+    for i in range(levels):
+        h = vz.tanh(h * xs[i % 10] + xs[(i + 3) % 10])
+    return vz.trace_reverse(h, xs, {x: 0.3 for x in xs})
+
+
+@pytest.fixture(scope="module")
+def chain45():
+    return chain(45)
+
+
+@pytest.mark.parametrize("example", ["lecture", "mlp"])
+def test_small_graphs_are_laid_out_in_full_and_their_dot_is_unchanged(example):
+    trace = getattr(vz.examples, example)()
+    for view in trace.views:
+        scene = scene_for(trace, view, 3)
+        assert budget.layout_cost(scene).seconds() < budget.LAYOUT_BUDGET / 4
+        assert budget.planned(scene) is scene
+        source = vz.draw(trace, view).source
+        assert source == vz.draw(trace, view, budget=None).source
+        assert "nslimit" not in source and "time budget" not in source
+
+
+def test_cost_counts_the_long_edges_of_the_shared_weights(chain45):
+    cost = budget.layout_cost(scene_for(chain45, "adjoint", 3))
+    # ten weight-adjoint sums, each fed from every level: edges spanning up to ~270 ranks
+    assert cost.boxes == 381 and cost.ranks > 250
+    assert cost.helpers > 20 * cost.boxes and cost.long_edges > 250
+    short = budget.layout_cost(scene_for(chain(10), "adjoint", 3))
+    assert cost.seconds() > 100 * short.seconds()
+    assert cost.seconds() > 10 * budget.LAYOUT_BUDGET
+
+
+def test_the_45_level_chain_is_bounded_or_cheaper_and_says_so(chain45):
+    for view in chain45.views:
+        scene = scene_for(chain45, view, 3)
+        chosen = budget.planned(scene)
+        assert chosen is not scene, view
+        assert budget.predicted(chosen) <= budget.LAYOUT_BUDGET
+        assert chosen.layout == budget.BOUNDED or "summarised" in chosen.note
+    source = vz.draw(chain45, "adjoint").source
+    assert ("nslimit=0.1" in source and "bounded effort" in source) or (
+        "summarised to fit the time budget" in source
+    )
+    full = vz.draw(chain45, "adjoint", budget=None).source
+    assert "nslimit" not in full and "bounded effort" not in full
+
+
+def test_the_bounded_layout_is_drawn_and_its_note_shown(chain45):
+    layout = vz.render.Layout(chain45, "forward")
+    assert layout.scene.layout == budget.BOUNDED
+    assert "bounded effort" in layout.svg()  # the graph's label, in the picture
+
+
+def test_the_ladder_ends_in_a_summary_and_every_rung_is_cheaper(chain45):
+    rungs = list(budget.ladder(scene_for(chain45, "adjoint", 3), budget=0.0))
+    assert [name for name, _ in rungs] == ["summary"]  # nothing fits 0 s but the last rung
+    rungs = list(budget.ladder(scene_for(chain45, "backprop", 3)))
+    names = [name for name, _ in rungs]
+    assert names[0] == "bounded" and names[-1] == "summary"
+    costs = [budget.predicted(scene) for _, scene in rungs]
+    assert costs == sorted(costs, reverse=True)
+
+
+def test_the_folding_rung_comes_before_the_summary(chain45, monkeypatch):
+    """The rung that vizad/render/folding.py connects: when it folds (here a stand-in scene),
+    a graph too slow to lay out even bounded is folded rather than summarised."""
+    scene = scene_for(chain45, "adjoint", 3)
+    assert "folded" not in [name for name, _ in budget.ladder(scene, budget=0.01)]
+    stand_in = scene_for(chain(2), "adjoint", 3)
+    monkeypatch.setattr(budget, "folded", lambda s: stand_in)
+    assert [name for name, _ in budget.ladder(scene, budget=1.0)] == ["folded", "summary"]
+
+
+@pytest.fixture
+def slow_dot(tmp_path, monkeypatch):
+    """A ``dot`` on PATH that sleeps (recording its pid) on a DOT without nslimit and runs the
+    real dot on any other: a full layout that runs long, a bounded one that does not."""
+    real = next(
+        str(Path(d) / "dot")
+        for d in os.environ["PATH"].split(os.pathsep)
+        if (Path(d) / "dot").is_file()
+    )
+    pids = tmp_path / "pids"
+    script = tmp_path / "bin" / "dot"
+    script.parent.mkdir()
+    script.write_text(
+        "#!/bin/sh\n"
+        f'input=$(cat); case "$input" in *nslimit*) printf "%s" "$input" | {real} "$@"; exit;; '
+        f"esac; echo $$ >> {pids}; exec sleep 60\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{script.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("VIZAD_LAYOUT", "dot")
+    return pids
+
+
+def _gone(pid: int) -> bool:
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_layout_that_runs_long_is_killed_and_replaced(slow_dot):
+    trace = vz.examples.lecture()
+    start = time.perf_counter()
+    layout = vz.render.Layout(trace, "adjoint", budget=0.5)
+    assert time.perf_counter() - start < 30
+    (pid,) = map(int, slow_dot.read_text().split())
+    assert _gone(pid)  # the sleeping dot was killed, not left behind
+    assert layout.scene.layout == budget.BOUNDED
+    svg = layout.svg(3)
+    assert "the full layout was stopped after 1 s" in svg and "bounded effort" in svg
+    assert layout.steps == 7 and 'id="v5"' in svg  # the walkthrough still steps
+
+
+def test_a_drawing_shown_in_jupyter_falls_back_too(slow_dot):
+    drawing = vz.draw(vz.examples.lecture(), "adjoint", budget=0.5)
+    assert "nslimit" not in drawing.source  # the full layout was planned
+    svg = drawing._repr_mimebundle_()["image/svg+xml"]
+    assert "the full layout was stopped after 1 s" in svg
+    assert len(slow_dot.read_text().split()) == 1
+
+
+def test_when_every_rung_runs_long_the_error_can_be_followed(tmp_path, monkeypatch):
+    script = tmp_path / "dot"
+    script.write_text("#!/bin/sh\nexec sleep 60\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("VIZAD_LAYOUT", "dot")
+    with pytest.raises(LayoutTimeoutError, match=r"max_boxes=") as caught:
+        vz.render.Layout(vz.examples.lecture(), "adjoint", budget=0.2)
+    assert "(full, bounded, summary)" in str(caught.value)
+    with pytest.raises(LayoutTimeoutError, match=r"max_boxes="):  # which step() accepts
+        vz.step(vz.examples.lecture(), max_boxes=3)
+
+
+def _notes(stepper) -> dict[str, str]:
+    return {v: stepper.layout_of(v).scene.note for v in stepper.trace.views}
+
+
+def test_step_and_stepper_draw_with_max_boxes_collapse_and_detail():
+    trace = chain(5)
+    assert "trivial nodes folded" in _notes(vz.Stepper(trace))["adjoint"]
+    assert "trivial nodes folded" not in _notes(vz.Stepper(trace, detail=True))["adjoint"]
+    y, xs = trace.output, trace.wrt
+    notes = _notes(vz.step(y, xs, {x: 0.3 for x in xs}, max_boxes=5, detail=True))
+    assert all("nodes summarised" in n for n in notes.values())
+    assert "trivial nodes folded" not in notes["adjoint"]
+    mlp = vz.examples.mlp()
+    for stepper in (vz.Stepper(mlp, collapse="layer1"), vz.step(mlp, collapse=["layer1"])):
+        assert "scopes collapsed: layer1" in _notes(stepper)["forward"]
+        assert stepper.collapse in ("layer1", ["layer1"])
+    with pytest.raises(ArgumentError, match="no scope named 'nope'"):
+        vz.step(mlp, collapse="nope")
+
+
+def test_export_html_and_frames_draw_with_them(tmp_path):
+    trace = chain(5)
+    page = vz.export_html(trace, tmp_path / "p.html", max_boxes=5).read_text()
+    assert "nodes summarised; constants hidden" in page
+    plain = vz.export_html(trace, tmp_path / "q.html").read_text()
+    assert "nodes summarised; constants hidden" not in plain and "trivial nodes folded" in plain
+    assert (
+        "trivial nodes folded"
+        not in vz.export_html(trace, tmp_path / "r.html", detail=True).read_text()
+    )
+    mlp_page = vz.export_html(vz.examples.mlp(), tmp_path / "m.html", collapse=1).read_text()
+    assert "scopes collapsed: layer1, layer2" in mlp_page
+    with pytest.raises(ArgumentError, match="as the Stepper drew them"):
+        vz.export_html(vz.Stepper(trace), tmp_path / "s.html", max_boxes=5)
+    paths = vz.export_frames(trace, tmp_path / "f", max_boxes=5)
+    assert len(paths) == len(trace.steps)
+    assert all("nodes summarised" in p.read_text() for p in paths)
+    detailed = vz.export_frames(trace, tmp_path / "g", detail=True, collapse=None)
+    assert "trivial nodes folded" not in detailed[0].read_text()
+
+
+def test_the_cli_draws_with_them(tmp_path, capsys):
+    at = ["x1*x2 + sin(x1)*x2", "--at", "x1=2", "x2=5"]
+    out = tmp_path / "w.html"
+    assert main(["walkthrough", *at, "-o", str(out), "--max-boxes", "2"]) == 0
+    assert "nodes summarised" in out.read_text()
+    assert main(["walkthrough", *at, "-o", str(out), "--detail"]) == 0
+    assert "trivial nodes folded" not in out.read_text()
+    assert main(["frames", *at, "-o", str(tmp_path / "f"), "--max-boxes", "2"]) == 0
+    assert "nodes summarised" in (tmp_path / "f" / "step-1.svg").read_text()
+    assert main(["walkthrough", *at, "-o", str(out), "--collapse", "layer"]) == 2
+    assert "no scope named 'layer'" in capsys.readouterr().err
