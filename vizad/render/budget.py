@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..errors import LayoutTimeoutError
 from .scene import Scene
-from .summary import SUMMARY_BOXES, summarize
+from .summary import SUMMARY_BOXES, fold_repeats, summarize
 
 __all__ = [
     "LAYOUT_BUDGET",
@@ -163,10 +163,18 @@ def bounded(scene: Scene) -> Scene:
     return _with(scene, note, layout={**scene.layout, **BOUNDED})
 
 
-def folded(scene: Scene) -> Scene | None:
-    """The rung of repeated blocks drawn once (collapse="repeats"), or None while this rung is
-    not connected: vizad/render/folding.py (being built) connects it here."""
-    return None
+def folded(scene: Scene, budget: float = LAYOUT_BUDGET) -> Scene | None:
+    """``scene`` with its runs of repeated blocks drawn once each ("× k",
+    :mod:`vizad.render.folding`), bounded too if even that is predicted over ``budget``; None
+    when nothing repeats (or the scene is folded already)."""
+    if scene.folds:
+        return None
+    made = fold_repeats(scene)
+    if len(made.items) >= len(scene.items):
+        return None
+    if MARGIN * predicted(made) > budget:
+        made = bounded(made)
+    return made
 
 
 def summarised(scene: Scene, budget: float) -> Scene:
@@ -189,7 +197,7 @@ def ladder(scene: Scene, budget: float = LAYOUT_BUDGET) -> Iterator[tuple[str, S
     rungs: list[tuple[str, Callable[[], Scene | None]]] = [
         ("full", lambda: scene),
         ("bounded", lambda: bounded(scene)),
-        ("folded", lambda: folded(scene)),
+        ("folded", lambda: folded(scene, budget)),
         ("summary", lambda: summarised(scene, budget)),
     ]
     chosen = False
