@@ -98,7 +98,10 @@ def page_html(
         )
     if quiz is None:
         quiz = bool(getattr(target, "quiz", False))
-    data = walkthrough_data(trace, view=view, failures=failures, layouts=layouts, quiz=quiz)
+    # each collapsed box comes opened too, for the page to lay out when it is clicked
+    data = walkthrough_data(
+        trace, view=view, failures=failures, layouts=layouts, quiz=quiz, openings=True
+    )
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"
     graphviz = needs_graphviz(data)

@@ -14,10 +14,13 @@ import itertools
 import re
 
 from .._gc import gc_paused
-from ..errors import GraphvizNotFoundError, NotPicklableError
+from ..errors import ArgumentError, GraphvizNotFoundError, NotPicklableError
 from .dot import browser_source, heat_cells, layout_in_browser, run_dot, to_drawing
 from .highlight import highlight, step_states
+from .opening import collapsed_boxes, open_boxes
 from .palette import MIN_SCALE, css_rules
+from .scene import Scene
+from .scene_builder import build_scene
 from .summary import scene_for
 
 __all__ = ["Layout"]
@@ -46,8 +49,10 @@ class Layout:
         detail: bool = False,
         reads: bool = False,
         collapse=None,
+        in_browser: bool | None = None,
+        scene: Scene | None = None,
     ):
-        self.scene = scene_for(
+        self.scene = scene or scene_for(
             target,
             view,
             decimals,
@@ -59,7 +64,10 @@ class Layout:
         self.view = self.scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
-        self.in_browser = layout_in_browser()
+        #: Whether the browser lays this out (default: VIZAD_LAYOUT, or no ``dot`` program).
+        self.in_browser = layout_in_browser() if in_browser is None else bool(in_browser)
+        # what opening a box rebuilds: the unsummarised scene of the same target and view
+        self._source = (target, decimals, detail, reads, timeout)
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
         self.dot_source = to_drawing(self.scene).source
         if self.in_browser:
@@ -79,6 +87,52 @@ class Layout:
             None if self.in_browser else _inline(run_dot(self.dot_source, timeout), self.scope)
         )
         self._parts: list[str] | None = None
+
+    @property
+    def collapsed(self) -> list[str]:
+        """The ids of the boxes that stand for others (collapsed scopes, chains, bands, folds):
+        the boxes that :meth:`opened` can open."""
+        return collapsed_boxes(self.scene)
+
+    def opened(self, boxes, *, in_browser: bool | None = None) -> Layout:
+        """This layout's picture with the collapsed ``boxes`` opened (see
+        :func:`~vizad.render.opening.open_boxes`): only what they stand for is new. Laid out
+        by ``dot`` here, or by the browser (``in_browser``, by default as this one)."""
+        return self.openings([tuple(boxes)], in_browser=in_browser)[tuple(boxes)]
+
+    def openings(self, sets, *, in_browser: bool | None = None) -> dict[tuple, Layout]:
+        """:meth:`opened` for each tuple of boxes in ``sets``, the unsummarised scene built
+        once (ArgumentError for a box that is not a collapsed one)."""
+        target, decimals, detail, reads, timeout = self._source
+        sets = [tuple(s) for s in sets]
+        unknown = sorted({b for s in sets for b in s} - set(self.collapsed))
+        if unknown:
+            raise ArgumentError(
+                f"no collapsed box {', '.join(map(repr, unknown))} in the {self.view} view "
+                f"(its collapsed boxes: {', '.join(self.collapsed) or 'none'})"
+            )
+        if not sets:
+            return {}
+        with gc_paused():
+            full = build_scene(
+                target if self.scene.trace is None else self.scene.trace,
+                self.view,
+                decimals,
+                detail=detail,
+                reads=reads,
+            )
+        return {
+            s: Layout(
+                target,
+                self.view,
+                decimals=decimals,
+                timeout=timeout,
+                failed=self.failed,
+                in_browser=self.in_browser if in_browser is None else in_browser,
+                scene=open_boxes(full, self.scene, s),
+            )
+            for s in sets
+        }
 
     @property
     def steps(self) -> int:

@@ -17,7 +17,7 @@ from ..errors import ArgumentError, ArgumentTypeError
 from .scene import Edge, Item, Scene, fixed
 from .scene_builder import build_scene
 
-__all__ = ["summarize", "collapse_scopes", "scene_for"]
+__all__ = ["summarize", "collapse_scopes", "scene_for", "merge_edges"]
 
 #: A summary aims at this many boxes and keeps at most this many edges (the heaviest ones),
 #: so that it stays readable and Graphviz lays it out in well under a second.
@@ -172,7 +172,7 @@ def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
     collapsed = {key[0] for key in groups}
     clusters = {c: t for c, t in scene.clusters.items() if not _inside(c, collapsed, scene.parents)}
     anchors = [e for e in scene.edges if e.kind == "anchor"]
-    edges = _merge_edges([e for e in scene.edges if e.kind != "anchor"], group_of)
+    edges = merge_edges([e for e in scene.edges if e.kind != "anchor"], group_of)
     seen = {(e.tail, e.head) for e in edges}
     for e in anchors:
         tail, head = group_of.get(e.tail, e.tail), group_of.get(e.head, e.head)
@@ -259,7 +259,7 @@ def _collapse_chains(items: list[Item], edges: list[Edge]):
     new_items.sort(
         key=lambda i: order[i.id if not i.id.startswith("chain_") else i.id[len("chain_") :]]
     )
-    return new_items, _merge_edges(edges, group_of), group_of, chains, collapsed
+    return new_items, merge_edges(edges, group_of), group_of, chains, collapsed
 
 
 def _links(tail_id: str, head: Item, succ, pred, by_id) -> bool:
@@ -298,7 +298,9 @@ def _op_name(item: Item) -> str:
     return item.node.op.name if item.node is not None else item.kind
 
 
-def _merge_edges(edges: list[Edge], group_of: dict[str, str]) -> list[Edge]:
+def merge_edges(edges: list[Edge], group_of: dict[str, str]) -> list[Edge]:
+    """``edges`` between the boxes of ``group_of`` (box id → the box shown for it): edges
+    inside one box dropped, parallel ones merged into one labelled ×n."""
     counts: Counter = Counter()
     first: dict[tuple, Edge] = {}
     for e in edges:
@@ -354,4 +356,4 @@ def _bands(items: list[Item], edges: list[Edge], group_of: dict[str, str], max_b
         for m in members:
             regroup[m.id] = box.id
     final = {k: regroup[v] for k, v in group_of.items()}
-    return boxes, _merge_edges(edges, regroup), final, len(boxes)
+    return boxes, merge_edges(edges, regroup), final, len(boxes)

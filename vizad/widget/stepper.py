@@ -16,12 +16,12 @@ import numpy as np
 import traitlets
 
 from ..assets import component_module, graphviz_module, style
-from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError
+from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadError
 from ..graph import as_node_list
 from ..node import Node
 from ..render import Layout
 from ..trace import Trace, trace_forward, trace_reverse
-from .data import check_failures, walkthrough_data
+from .data import check_failures, frame_data, frame_patch, walkthrough_data
 from .panel import step_panel
 from .page import fragment, needs_graphviz, snapshot_html
 
@@ -103,16 +103,14 @@ class Stepper(anywidget.AnyWidget):
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
         self.failures: dict[int, str] = check_failures(trace) if check else {}
-        self._layouts = {
-            v: Layout(
-                trace,
-                v,
-                decimals=self.decimals,
-                failed=frozenset(self.failures),
-                collapse=collapse,
-            )
-            for v in trace.views
-        }
+        failed = frozenset(self.failures)
+        self._options = {"decimals": self.decimals, "failed": failed, "collapse": collapse}
+        #: The views laid out so far: the one shown first now, each other one when the view
+        #: first switches to it (``layout_of``).
+        self._layouts: dict[str, Layout] = {}
+        self._frames: dict[str, dict] = {}  # each laid-out view's data, as the browser has it
+        self._opened: dict[tuple, dict] = {}  # (view, boxes) → that view's patch, opened
+        self._layouts[view] = self._make_layout(view)
         data = walkthrough_data(
             trace,
             view=view,
@@ -120,19 +118,24 @@ class Stepper(anywidget.AnyWidget):
             decimals=self.decimals,
             layouts=self._layouts,
             quiz=quiz,
+            views=[view],
         )
+        self._frames[view] = data["frames"][view]
         #: Whether the student types each step's result before it is shown.
         self.quiz = quiz
         module = graphviz_module() if needs_graphviz(data) else ""
         super().__init__(
             data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
         )
+        self.on_msg(self._message)
 
     def close(self) -> None:
         """Close the widget and release what it holds (the trace, its layouts and frames), so
         that a closed stepper kept in a variable does not keep a large walkthrough alive."""
         super().close()
         self._layouts = {}
+        self._frames = {}
+        self._opened = {}
         self.failures = {}
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
@@ -165,7 +168,7 @@ class Stepper(anywidget.AnyWidget):
         static picture of the current step that the component replaces where scripts run."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        layout = self._layouts[self.view]
+        layout = self.layout_of(self.view)
         snapshot = snapshot_html(
             self.trace.describe(),
             None if layout.in_browser else layout.svg(self.step),
@@ -195,8 +198,65 @@ class Stepper(anywidget.AnyWidget):
         self.step = self.step - 1
 
     def layout_of(self, view: str) -> Layout:
-        """The layout of ``view`` (made once, when the stepper opened)."""
-        return self._layouts[self.trace.view(view)]
+        """The layout of ``view``, made once: the view shown first when the stepper opened,
+        any other when it is first shown (or asked for here)."""
+        view = self.trace.view(view)
+        if view not in self._layouts:
+            self._layouts[view] = self._make_layout(view)
+        return self._layouts[view]
+
+    @property
+    def laid_out(self) -> tuple[str, ...]:
+        """The views laid out so far, in the order they were."""
+        return tuple(self._layouts)
+
+    def _make_layout(self, view: str) -> Layout:
+        return Layout(self.trace, view, **self._options)
+
+    def _frame(self, view: str) -> dict:
+        """The browser's data of ``view`` (its layout made first if need be)."""
+        if view not in self._frames:
+            layout = self.layout_of(view)
+            self._frames[view] = frame_data(layout, self.trace, self.decimals)
+        return self._frames[view]
+
+    def opened(self, view: str, boxes) -> dict:
+        """The data of ``view`` with its collapsed ``boxes`` opened, as a patch of the view's
+        data (what the browser asks for when a collapsed box is clicked); laid out like the
+        view (by ``dot`` here, or in the browser). Made once per set of boxes."""
+        view = self.trace.view(view)
+        key = (view, tuple(sorted(boxes)))
+        if key not in self._opened:
+            base = self._frame(view)
+            layout = self.layout_of(view).opened(key[1])
+            self._opened[key] = frame_patch(base, frame_data(layout, self.trace, self.decimals))
+        return self._opened[key]
+
+    @traitlets.observe("view")
+    def _view_shown(self, change):
+        # each view is laid out when it is first shown: the browser asks for its data then
+        if change["new"] and self.trace is not None:
+            self.layout_of(change["new"])
+
+    def _message(self, _widget, content, _buffers) -> None:
+        """The browser's requests: {"kind": "view", "view": v} (a view's data, laid out when
+        first asked for) and {"kind": "open", "view": v, "boxes": [ids], "key": k} (the view
+        with those collapsed boxes opened). Each is answered by a message with the same kind
+        and view (and key), carrying ``frame`` or ``patch``, or ``error`` saying what failed."""
+        if not isinstance(content, dict) or self.trace is None:
+            return
+        kind, view = content.get("kind"), content.get("view")
+        reply = {"kind": kind, "view": view, "key": content.get("key")}
+        try:
+            if kind == "view":
+                reply["frame"] = self._frame(view)
+            elif kind == "open":
+                reply["patch"] = self.opened(view, [str(b) for b in content.get("boxes", ())])
+            else:
+                return
+        except VizadError as err:
+            reply["error"] = str(err)
+        self.send(reply)
 
     @traitlets.validate("step")
     def _valid_step(self, proposal):
