@@ -8,7 +8,7 @@ import pytest
 import vizad as vz
 import vizad.render.layout as layout_module
 from vizad.render import Layout
-from vizad.render.opening import OPEN_PREFIX, open_boxes
+from vizad.render.opening import OPEN_PREFIX
 from vizad.render.scene_builder import build_scene
 from vizad.widget.data import frame_data, walkthrough_data
 
@@ -103,8 +103,10 @@ def test_a_band_of_a_summary_opens_in_place():
     assert all(i.cluster == OPEN_PREFIX + band for i in opened.scene.items if i.id in inside)
     # every edge joins two boxes shown; edges into the band now reach its members
     assert all(e.tail in shown and e.head in shown for e in opened.scene.edges)
-    assert any(e.head in {i.id for i in inside} and e.tail not in {i.id for i in inside}
-               for e in opened.scene.edges)
+    assert any(
+        e.head in {i.id for i in inside} and e.tail not in {i.id for i in inside}
+        for e in opened.scene.edges
+    )
     # a step whose node was inside the band: the band was its current box, now its own box is
     k = next(k for k, s in enumerate(layout.states.steps) if s["current"] == band)
     node = trace.steps[k].node

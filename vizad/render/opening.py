@@ -82,9 +82,7 @@ def open_boxes(full: Scene, scene: Scene, opened: Iterable[str]) -> Scene:
                 parents[chain[-1]] = frame
             items.append(dataclasses.replace(member, cluster=cluster))
     edges = [
-        e
-        for e in full.edges
-        if e.tail in group_of and e.head in group_of and e.kind != "anchor"
+        e for e in full.edges if e.tail in group_of and e.head in group_of and e.kind != "anchor"
     ]
     # in the order of scene.ids (nodes hidden by the summary keep their entry)
     ids = {n: group_of.get(full.ids.get(n), box) for n, box in scene.ids.items()}

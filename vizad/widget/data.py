@@ -101,8 +101,7 @@ def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str,
     without a kernel opens any one box itself."""
     opened = layout.openings([(b,) for b in layout.collapsed], in_browser=True)
     return {
-        box[0]: frame_patch(frame, frame_data(lay, trace, decimals))
-        for box, lay in opened.items()
+        box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
     }
 
 
