@@ -19,7 +19,7 @@ from .summary import merge_edges
 __all__ = ["collapsed_boxes", "open_boxes", "OPEN_PREFIX"]
 
 #: The cluster of an opened box B is ``OPEN_PREFIX + B``: the browser finds it by its title
-#: (a click on its frame closes it again).
+#: (a click on its title closes it again).
 OPEN_PREFIX = "cluster_open_"
 
 
@@ -63,7 +63,7 @@ def open_boxes(full: Scene, scene: Scene, opened: Iterable[str]) -> Scene:
             items.append(item)
             continue
         frame = OPEN_PREFIX + item.id
-        clusters[frame] = f"{item.lines[0]} (opened: click its frame to close)"
+        clusters[frame] = f"{item.lines[0]} (opened: click this title to close)"
         if item.cluster is not None:
             parents[frame] = item.cluster
         for member in inside[item.id]:

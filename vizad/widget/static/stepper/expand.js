@@ -22,6 +22,8 @@ function applyPatch(base, patch) {
   return frame;
 }
 
+const decorated = new WeakSet(); // views' data whose collapsed boxes' tooltips say "click"
+
 class Opener {
   // `model`: the widget's (with a kernel it has `send`); `data`: the walkthrough
   constructor({ model, data }) {
@@ -56,8 +58,8 @@ class Opener {
 
   // what a collapsed box's tooltip adds
   decorate(v, frame) {
-    if (frame.decorated) return;
-    frame.decorated = true;
+    if (decorated.has(frame)) return;
+    decorated.add(frame);
     for (const id of frame.collapsed || []) {
       if (this.canOpen(v, id) && frame.tips[id]) {
         frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}\n(click to open)` };

@@ -3,6 +3,8 @@
 // presentation scale; `render` (anywidget's, and the pages') makes one, `mount` runs one
 // without a kernel. This part alone exports.
 
+const layoutJobs = new WeakMap(); // a view's data -> the job laying it out in a worker
+
 class Stepper {
   constructor({ model, el, data }) {
     this.model = model;
@@ -79,7 +81,7 @@ class Stepper {
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
-      h("div", { class: "vz-top vz-find-row" }, [this.finder.element, this.closeButton]),
+      h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]),
       this.viewport.element,
       this.player.element,
       this.panel.element,
@@ -168,8 +170,9 @@ class Stepper {
     this.minimap.show(null);
     viewport.say(null);
     root.dataset.layout = "busy";
-    if (!frame.job) frame.job = layOutOffThread(this.model.get("_graphviz"), frame.dot);
-    const job = frame.job;
+    // one layout per frame, whichever component of the page asked for it first
+    if (!layoutJobs.has(frame)) layoutJobs.set(frame, layOutOffThread(this.model.get("_graphviz"), frame.dot));
+    const job = layoutJobs.get(frame);
     viewport.element.append(busyNote(`laying out ${what}…`, job));
     this.showStep();
     if (this.listening.has(job)) return; // shown when done, by the handlers below
@@ -182,7 +185,7 @@ class Stepper {
       root.dataset.layout = "done";
       this.showFrame(frame, what);
     }, (err) => {
-      if (frame.job === job) frame.job = null; // asked again, laid out again
+      if (layoutJobs.get(frame) === job) layoutJobs.delete(frame); // asked again, laid out again
       if (this.drawing.frame !== frame) return;
       root.dataset.layout = "failed";
       viewport.say(`vizad could not lay out ${what} in the browser: ${err.message || err}` +
@@ -209,12 +212,16 @@ class Stepper {
     this.showFrame(this.opener.close(this.view), `the ${this.view} view`);
   }
 
-  // after a box opened: its frame in view (the current step's box, when it is inside)
+  // after a box opened: the current step's box when it is inside, else the box's frame
   revealOpened(id) {
     const g = openedFrames(this.viewport.stage).get(id);
+    if (!g) return;
     const current = this.drawing.focus(this.player.step() - 1);
-    if (!g || (current && g.contains(current[0]))) return;
-    this.reveal(g);
+    const f = g.getBoundingClientRect();
+    const c = current && current[0].getBoundingClientRect();
+    if (c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom) {
+      this.viewport.follow(true);
+    } else this.reveal(g);
   }
 
   // bring `g` (a box, a frame) into view at a readable zoom, its start first when it is wider

@@ -27,11 +27,13 @@ class Finder {
     this.prevButton = h("button", { class: "vz-find-prev", title: "previous match (Shift+Enter)", text: "‹", onclick: () => this.step(-1) });
     this.nextButton = h("button", { class: "vz-find-next", title: "next match (Enter)", text: "›", onclick: () => this.step(1) });
     this.note = h("span", { class: "vz-find-note", "aria-live": "polite" });
+    this.openButton = h("button", { class: "vz-find-open", hidden: "", text: "open it",
+      title: "open the collapsed box holding the node found" });
     this.traceButton = h("button", { class: "vz-trace", text: "trace",
       title: "highlight what this box is computed from and what uses it (or shift+click a box)",
       onclick: () => this.toggleTrace() });
     this.element = h("div", { class: "vz-find", role: "search" },
-      [this.input, this.regex, this.prevButton, this.nextButton, this.traceButton, this.note]);
+      [this.input, this.regex, this.prevButton, this.nextButton, this.traceButton, this.openButton, this.note]);
     this.input.addEventListener("input", () => this.search());
     this.input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); this.step(e.shiftKey ? -1 : 1); }
@@ -74,6 +76,7 @@ class Finder {
 
   // the matches of what is typed, marked on the drawing; the first is not jumped to yet
   search() {
+    this.openButton.hidden = true;
     this.note.classList.remove("vz-find-error");
     this.note.textContent = "";
     for (const g of this.stage.querySelectorAll(".vz-match")) g.classList.remove("vz-match");
@@ -96,6 +99,7 @@ class Finder {
   }
 
   jump([text, boxId, step]) {
+    this.openButton.hidden = true;
     if (step >= 0) this.go(step + 1);
     this.found?.classList.remove("vz-found");
     const g = (this.found = this.box(boxId));
@@ -107,9 +111,10 @@ class Finder {
     this.reveal(g);
     const inside = this.frame().collapsed?.includes(boxId) && (this.frame().tips[boxId]?.head || "").split("\n")[0];
     if (inside && !text.startsWith(inside)) {
-      this.note.append(` inside “${inside}” `);
+      this.note.append(` inside “${inside}”`);
       if (this.canOpen(boxId)) {
-        this.note.append(h("button", { class: "vz-find-open", text: "open it", onclick: () => {
+        this.openButton.hidden = false;
+        this.openButton.onclick = () => {
           const at = this.at;
           this.open(boxId).then(() => {
             this.search();
@@ -117,7 +122,7 @@ class Finder {
             this.at = k >= 0 ? k : at;
             if (this.hits[this.at]) this.jump(this.hits[this.at]);
           });
-        } }));
+        };
       }
     }
   }

@@ -33,7 +33,8 @@ function takeWorker(text) {
   const idle = layoutWorkers.idle.get(text);
   if (idle && idle.length) return idle.pop();
   layoutWorkers.script ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
-  const worker = new Worker(layoutWorkers.script, { type: "module", name: "vizad layout" });
+  // a classic worker (a module worker from a Blob fails in Chromium) importing the module
+  const worker = new Worker(layoutWorkers.script, { name: "vizad layout" });
   worker.postMessage({ module: text });
   return worker;
 }
