@@ -43,7 +43,10 @@ class Stepper {
       open: (id) => this.toggleBox(id),
       canOpen: (id) => this.opener.canOpen(this.view, id),
     });
-    this.minimap = new Minimap({ viewport: this.viewport });
+    this.minimap = new Minimap({
+      viewport: this.viewport,
+      current: () => this.drawing.frame && this.drawing.focus(this.player.step() - 1)?.[0],
+    });
     this.viewport.onApply = () => this.minimap.update();
     this.closeButton = h("button", { class: "vz-close-opened", hidden: "", title: "close the boxes opened",
       text: "close opened", onclick: () => this.closeBoxes() });
@@ -142,6 +145,7 @@ class Stepper {
       return false;
     }
     this.viewport.say(null);
+    this.root.dataset.layout = "done";
     this.viewport.show(frame.svg);
     this.drawing.index();
     for (const id of frame.collapsed || []) {
@@ -249,6 +253,7 @@ class Stepper {
     this.panel.show(i);
     this.player.show(k);
     this.viewport.settle();
+    this.minimap.update();
   }
 
   // -- presentation scale ----------------------------------------------------------------------

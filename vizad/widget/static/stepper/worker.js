@@ -107,6 +107,7 @@ function busyNote(text, job) {
     h("span", { text: `${text} ` }), clock,
     h("button", { class: "vz-busy-stop", title: "abandon this layout", text: "stop", onclick: () => job.stop() }),
   ]);
+  note.addEventListener("pointerdown", (e) => e.stopPropagation()); // a click, not the view's pan
   const tick = () => {
     if (!note.isConnected && performance.now() - job.started > 1000) { clearInterval(timer); return; }
     clock.textContent = `${Math.floor((performance.now() - job.started) / 1000)} s`;
