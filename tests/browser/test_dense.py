@@ -178,8 +178,11 @@ def _minimap(page, k: int, shot: str) -> None:
         ".querySelector('.vz-stage').style.transform",
         k,
     )
-    far = box["x"] + (box["width"] - 4 if before < box["x"] + box["width"] / 2 else 4)
-    page.mouse.click(far, box["y"] + box["height"] / 2)
+    mini.scroll_into_view_if_needed()
+    box, mark = mini.bounding_box(), root.locator(".vz-minimap-view").bounding_box()
+    before = float(mark["x"])
+    far = box["width"] - 6 if before < box["x"] + box["width"] / 2 else 6
+    mini.click(position={"x": far, "y": box["height"] / 2})
     after = root.locator(".vz-minimap-view").bounding_box()
     assert abs(after["x"] - before) > 10
     assert page.evaluate(
@@ -251,7 +254,7 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
     _shoot(page, 0, "dense-jupyterlab-busy.png")
     # the notebook is usable meanwhile: another cell runs and shows its output
     _cell_done(page, 2)
-    page.locator(".jp-CodeCell").last.click()
+    page.locator(".jp-CodeCell .jp-InputArea-editor").last.click()
     page.keyboard.press("Escape")
     page.keyboard.press("b")
     page.keyboard.press("Enter")
@@ -272,7 +275,7 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
     assert _data(page, 0, "layoutThread") == "worker"
     assert _root(page, 0).locator(".vz-stage g.node").count() >= 145
     page.keyboard.press("Escape")
-    page.locator(".jp-CodeCell").last.click()
+    page.locator(".jp-CodeCell .jp-InputArea-editor").last.click()
     page.keyboard.press("Escape")
     page.keyboard.press("b")
     page.keyboard.press("Enter")
@@ -282,9 +285,12 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
     # the 200-layer chain: summarised into bands, laid out in a worker in well under 3 s
     _wait_layout(page, 1, timeout=30_000)
     _root(page, 1).scroll_into_view_if_needed()
-    _open_a_box_and_step_inside(page, 1, "dense-jupyterlab")
-    _search_and_trace(page, 1, 610, "dense-jupyterlab")
-    _minimap(page, 1, "dense-jupyterlab")
+    try:
+        _open_a_box_and_step_inside(page, 1, "dense-jupyterlab")
+        _search_and_trace(page, 1, 610, "dense-jupyterlab")
+        _minimap(page, 1, "dense-jupyterlab")
+    finally:
+        page.screenshot(path=artifact("dense-jupyterlab-last.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 
