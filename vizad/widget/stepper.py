@@ -1,8 +1,10 @@
 """The step-through debugger: an anywidget whose browser side is ``static/stepper/``.
 
-The walkthrough (every view laid out once, each step's highlights and panel) is sent to the
+The walkthrough (each step's highlights and panel, the view shown first laid out) is sent to the
 browser once as ``data``; stepping, zooming, clicking and keys are handled there, without a
-kernel round trip. ``step`` (1-based, like "Step 3 of 7"), ``view`` and ``scale`` are synced
+kernel round trip. Each other view is laid out when it is first shown, and a collapsed box
+opened on a click: the browser asks by a message, and gets the view's data (or the patch of
+an opened box) back. ``step`` (1-based, like "Step 3 of 7"), ``view`` and ``scale`` are synced
 traitlets: Python can read and set them. The same component runs the exported page.
 """
 
