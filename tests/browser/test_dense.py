@@ -185,11 +185,14 @@ def _minimap(page, k: int, shot: str) -> None:
     mini.click(position={"x": far, "y": box["height"] / 2})
     after = root.locator(".vz-minimap-view").bounding_box()
     assert abs(after["x"] - before) > 10
-    assert page.evaluate(
-        "k => document.querySelectorAll('.vizad-stepper')[k]"
-        ".querySelector('.vz-stage').style.transform",
-        k,
-    ) != zoom_x
+    assert (
+        page.evaluate(
+            "k => document.querySelectorAll('.vizad-stepper')[k]"
+            ".querySelector('.vz-stage').style.transform",
+            k,
+        )
+        != zoom_x
+    )
     _shoot(page, k, f"{shot}-minimap.png")
     root.locator(".vz-zoom button", has_text="fit").click()
 
@@ -357,3 +360,39 @@ def test_dense_chain_pages(browser, pages, page_errors):
     _minimap(page, 0, "dense-page")
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_dense_chain_in_notebook7(browser, notebook7, page_errors):
+    """Notebook 7: the 200-layer chain laid out in a worker, a band opened from the kernel
+    (laid out in the worker too) and stepped inside, search; the page's own baseline errors
+    (a plugin's missing settings schema, with or without vizad) aside."""
+    url, folder = notebook7
+    write_notebook(
+        folder / "dense7.ipynb",
+        [
+            "import os\nos.environ['VIZAD_LAYOUT'] = 'browser'\nimport vizad as vz\n" + CHAIN,
+            "s200 = vz.step(*chain(200))\ns200",
+        ],
+    )
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/notebooks/dense7.ipynb")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    for attempt in range(3):  # a click before the kernel is connected can be lost
+        page.wait_for_timeout(2000)
+        page.locator(".lm-MenuBar-item", has_text="Run").click()
+        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+        try:
+            page.wait_for_selector(".vizad-stepper .vz-step-panel", timeout=20_000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+    _wait_layout(page, 0, timeout=30_000)
+    assert _data(page, 0, "layoutThread") == "worker"
+    _open_a_box_and_step_inside(page, 0, "dense-notebook7")
+    _search_and_trace(page, 0, 610, "dense-notebook7")
+    context.close()
+    ours = [e for e in page_errors.errors if "vizad" in e or "worker" in e.lower()]
+    assert not ours, "\n".join(ours)

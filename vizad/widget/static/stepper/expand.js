@@ -7,6 +7,7 @@
 // DOT that the page lays out in a worker). A click on an opened box's title closes it.
 
 const OPEN_PREFIX = "cluster_open_"; // vizad/render/opening.py's OPEN_PREFIX
+const KERNEL_WAIT_MS = 120_000; // a request the kernel has not answered by then has failed
 
 // The view `base` with `patch` merged in (see frame_patch): per-box tables and per-step
 // states are the base's with the patch's entries over them.
@@ -106,6 +107,12 @@ class Opener {
       w.promise = new Promise((resolve, reject) => { w.resolve = resolve; w.reject = reject; });
       this.waiting.set(id, w);
       this.model.send(content);
+      // a saved notebook reopened without its kernel has a model that nobody answers
+      setTimeout(() => {
+        if (this.waiting.get(id) !== w) return;
+        this.waiting.delete(id);
+        w.reject(new Error("the kernel did not answer: run the cell again to see this"));
+      }, KERNEL_WAIT_MS);
     }
     return this.waiting.get(id).promise;
   }
