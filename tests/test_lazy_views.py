@@ -180,3 +180,34 @@ def test_search_entries_name_every_node_and_its_step():
     assert x3[1].startswith("band_")  # inside a band: the band shows it
     assert trace.steps[x3[2]].node is xs[3]
     assert len(texts) == len(build_scene(trace, "forward").ids)
+
+
+def test_what_a_page_carries_opened_is_bounded():
+    """A box standing for more than OPEN_LIMIT nodes is not opened whole; a page carries boxes
+    opened for at most PAGE_OPENINGS nodes per view (the first ones drawn), the rest found by
+    search and stepped through as they are."""
+    from collections import Counter
+
+    import numpy as np
+
+    from vizad.render.opening import OPEN_LIMIT
+    from vizad.widget.data import PAGE_OPENINGS, opening_data
+
+    rng = np.random.default_rng(3)
+    xs = [vz.Variable(f"x{k}") for k in range(8)]
+    nodes = list(xs)
+    while len(nodes) < 6000:
+        a, b = rng.integers(max(0, len(nodes) - 20), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    trace = vz.trace_reverse(vz.ops.add_n(*nodes[-6:]), xs, {x: 0.3 for x in xs})
+    for view in ("forward", "adjoint"):
+        layout = Layout(trace, view, in_browser=True)
+        size = Counter(layout.scene.ids.values())
+        summaries = [i.id for i in layout.scene.items if i.kind == "summary"]
+        assert set(layout.collapsed) == {b for b in summaries if size[b] <= OPEN_LIMIT}
+        frame = frame_data(layout, trace, 3)
+        opens = opening_data(layout, trace, 3, frame)
+        assert sum(size[b] for b in opens) <= PAGE_OPENINGS
+        assert list(opens) == layout.collapsed[: len(opens)]
+    assert any(size[b] > OPEN_LIMIT for b in summaries)  # the adjoint's bands are too large
+    assert len(opens) < len(summaries)

@@ -11,21 +11,30 @@ collapsed, so that only what was opened is laid out anew. Linear in the size of 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable
 
 from .scene import Item, Scene
 from .summary import merge_edges
 
-__all__ = ["collapsed_boxes", "open_boxes", "OPEN_PREFIX"]
+__all__ = ["collapsed_boxes", "open_boxes", "OPEN_PREFIX", "OPEN_LIMIT"]
 
 #: The cluster of an opened box B is ``OPEN_PREFIX + B``: the browser finds it by its title
 #: (a click on its title closes it again).
 OPEN_PREFIX = "cluster_open_"
 
 
-def collapsed_boxes(scene: Scene) -> list[str]:
-    """The ids of the boxes of ``scene`` that stand for other boxes (and so can be opened)."""
-    return [i.id for i in scene.items if i.kind == "summary" and i.members]
+#: A box standing for more nodes than this is not opened whole (laying out that many boxes takes
+#: Graphviz longer than the layout budget's couple of seconds, and a page carrying every such box
+#: opened would be many times its size): it is found by search, and stepped through as it is.
+OPEN_LIMIT = 300
+
+
+def collapsed_boxes(scene: Scene, limit: int = OPEN_LIMIT) -> list[str]:
+    """The ids of the boxes of ``scene`` that stand for other nodes, at most ``limit`` of them
+    (and so can be opened)."""
+    size = Counter(scene.ids.values())
+    return [i.id for i in scene.items if i.kind == "summary" and i.members and size[i.id] <= limit]
 
 
 def open_boxes(full: Scene, scene: Scene, opened: Iterable[str]) -> Scene:

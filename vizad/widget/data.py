@@ -16,6 +16,7 @@ lists here are 0-based.
 from __future__ import annotations
 
 import base64
+from collections import Counter
 from collections.abc import Mapping
 
 import numpy as np
@@ -95,11 +96,24 @@ def walkthrough_data(
     }
 
 
+#: A page carries its view's collapsed boxes opened for at most this many nodes in all (the
+#: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
+#: couple of MB of its size without them.
+PAGE_OPENINGS = 2000
+
+
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
     """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
     data, :func:`frame_patch`) whose picture is DOT for the browser to lay out: a page
-    without a kernel opens any one box itself."""
-    opened = layout.openings([(b,) for b in layout.collapsed], in_browser=True)
+    without a kernel opens any one box itself (those of PAGE_OPENINGS nodes in all)."""
+    size = Counter(layout.scene.ids.values())
+    carried, total = [], 0
+    for box in layout.collapsed:  # in drawing order, up to the page's budget
+        total += size[box]
+        if total > PAGE_OPENINGS:
+            break
+        carried.append((box,))
+    opened = layout.openings(carried, in_browser=True)
     return {
         box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
     }
