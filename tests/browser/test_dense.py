@@ -141,7 +141,25 @@ def _search_and_trace(page, k: int, n: int, shot: str) -> None:
     centre = (found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
     assert frame["x"] <= centre[0] <= frame["x"] + frame["width"]
     assert frame["y"] <= centre[1] <= frame["y"] + frame["height"]
+    # x3 is inside a band: "open it" opens the band and finds its own box there
+    band = root.locator("g.node.vz-found").get_attribute("id")
+    assert band.startswith("band_"), band
+    root.locator(".vz-find-open").click()
+    page.wait_for_function(
+        "([k, band]) => document.querySelectorAll('.vizad-stepper')[k].dataset.opened === band"
+        " && document.querySelectorAll('.vizad-stepper')[k].querySelector('g.node.vz-found')",
+        arg=[k, band],
+        timeout=60_000,
+    )
+    found = root.locator("g.node.vz-found")
+    assert not found.get_attribute("id").startswith("band_")
+    assert "x3" in found.text_content() and "v₄" in found.text_content()
+    assert _counter(page, k).startswith(f"Step {n - 3} of {n}: v₄")
     _shoot(page, k, f"{shot}-search.png")
+    root.locator(".vz-close-opened").click()
+    page.wait_for_function(
+        "k => !document.querySelectorAll('.vizad-stepper')[k].dataset.opened", arg=k
+    )
     # a regular expression that does not compile is said, not thrown
     root.locator(".vz-find-re").click()
     find.fill("v(12")

@@ -203,11 +203,13 @@ class Stepper {
     const label = (this.drawing.frame?.tips[id]?.head || id).split("\n")[0];
     const wasOpen = this.opener.opened(v).includes(id);
     if (!wasOpen) this.viewport.say(`opening “${label}”…`);
+    // settled once the view is shown opened (laid out first, if need be)
     return this.opener.toggle(v, id).then((frame) => {
-      if (this.view !== v) return;
+      if (this.view !== v) return null;
       this.revealAfter = wasOpen ? null : id;
-      this.showFrame(frame, `“${label}” opened`);
-    }, (err) => {
+      if (this.showFrame(frame, `“${label}” opened`)) return null;
+      return layoutJobs.get(frame)?.promise.then(() => null);
+    }).catch((err) => {
       this.viewport.say(`vizad could not open “${label}”: ${err.message || err}`);
     });
   }
