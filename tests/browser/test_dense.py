@@ -223,8 +223,50 @@ def _notebook(path) -> None:
             "import vizad as vz\n" + CHAIN,
             "s45 = vz.step(*chain(45))\ns45",
             "s200 = vz.step(*chain(200))\ns200",
+            SCOPED,
         ],
     )
+
+
+#: a model with scopes, its first layer collapsed, laid out by dot in the kernel
+SCOPED = (
+    "os.environ['VIZAD_LAYOUT'] = 'dot'\n"
+    "x, w = vz.Variable('x'), vz.Variable('w')\n"
+    "with vz.scope('layer1'):\n"
+    "    a = vz.tanh(x * w)\n"
+    "with vz.scope('layer2'):\n"
+    "    b = vz.tanh(a * w + x)\n"
+    "scoped = vz.step(b, [x, w], {x: 0.5, w: -1.5}, collapse=['layer1'])\n"
+    "os.environ['VIZAD_LAYOUT'] = 'browser'  # (opening its boxes keeps to dot)\nscoped"
+)
+
+
+def _collapsed_scope_opens(page, k: int) -> None:
+    """A step whose node is inside the collapsed scope highlights the scope's box and shows
+    its panel; a click opens the box (laid out by dot in the kernel) and the same step's
+    node is its own box."""
+    root = _root(page, k)
+    root.scroll_into_view_if_needed()
+    box = None
+    for step in range(1, 10):
+        current = _current(page, k)
+        if current and root.locator(f"g.node.vz-collapsible#{current}").count():
+            box = current
+            break
+        root.locator(".vz-next").click()
+    assert box, "no step inside the collapsed scope"
+    counter = _counter(page, k)
+    assert "v̄" in root.locator(".vz-step-panel").inner_text()
+    root.locator(f"g.node#{box}").click()
+    page.wait_for_function(
+        "([k, box]) => document.querySelectorAll('.vizad-stepper')[k].dataset.opened === box",
+        arg=[k, box],
+        timeout=30_000,
+    )
+    inside = _current(page, k)
+    assert inside and inside != box and _counter(page, k) == counter
+    assert root.locator("g.cluster.vz-opened-frame").count() == 1
+    _shoot(page, k, "dense-jupyterlab-scope-opened.png")
 
 
 def _cell_done(page, index: int) -> None:
@@ -310,6 +352,8 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
         _open_a_box_and_step_inside(page, 1, "dense-jupyterlab")
         _search_and_trace(page, 1, 610, "dense-jupyterlab")
         _minimap(page, 1, "dense-jupyterlab")
+        _cell_done(page, 3)
+        _collapsed_scope_opens(page, 2)
     finally:
         page.screenshot(path=artifact("dense-jupyterlab-last.png"))
     context.close()

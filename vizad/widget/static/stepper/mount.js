@@ -138,6 +138,7 @@ class Stepper {
   // a view's data (perhaps with boxes opened) in the stage: its SVG, or its layout first
   showFrame(frame, what) {
     this.opener.decorate(this.view, frame);
+    this.drawing.tip.style.display = "none"; // the box hovered may be gone
     this.drawing.use(frame);
     this.finder.reset();
     if (frame.svg === undefined) {
