@@ -248,7 +248,7 @@ def _collapsed_scope_opens(page, k: int) -> None:
     root = _root(page, k)
     root.scroll_into_view_if_needed()
     box = None
-    for step in range(1, 10):
+    for _ in range(1, 10):
         current = _current(page, k)
         if current and root.locator(f"g.node.vz-collapsible#{current}").count():
             box = current
