@@ -22,12 +22,16 @@ STATIC = Path(__file__).parent / "widget" / "static"
 COMPONENT_PARTS = (
     "helpers.js",
     "layout.js",
+    "worker.js",
     "picture.js",
     "viewport.js",
     "drawing.js",
     "player.js",
     "quiz.js",
     "panel.js",
+    "expand.js",
+    "search.js",
+    "minimap.js",
     "mount.js",
 )
 

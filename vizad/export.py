@@ -115,8 +115,9 @@ def page_html(
     if quiz is None:
         quiz = bool(getattr(target, "quiz", False))
     drawn = {k: v for k, v in drawn.items() if v is not None}
+    # each collapsed box comes opened too, for the page to lay out when it is clicked
     data = walkthrough_data(
-        trace, view=view, failures=failures, layouts=layouts, quiz=quiz, **drawn
+        trace, view=view, failures=failures, layouts=layouts, quiz=quiz, openings=True, **drawn
     )
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import LayoutTimeoutError
+from .opening import OPEN_PREFIX
 from .scene import Scene
 from .summary import SUMMARY_BOXES, fold_repeats, summarize
 
@@ -200,6 +201,8 @@ def ladder(scene: Scene, budget: float = LAYOUT_BUDGET) -> Iterator[tuple[str, S
         ("folded", lambda: folded(scene, budget)),
         ("summary", lambda: summarised(scene, budget)),
     ]
+    if any(c.startswith(OPEN_PREFIX) for c in scene.clusters):
+        rungs = rungs[:2]  # boxes a person opened are shown opened: bounded at most
     chosen = False
     for k, (name, make) in enumerate(rungs):
         made = make()

@@ -14,7 +14,7 @@ import itertools
 import re
 
 from .._gc import gc_paused
-from ..errors import GraphvizNotFoundError, NotPicklableError
+from ..errors import ArgumentError, GraphvizNotFoundError, NotPicklableError
 from .budget import LAYOUT_BUDGET, lay_out, planned
 from .dot import (
     DISPLAY_TIMEOUT,
@@ -25,7 +25,10 @@ from .dot import (
     to_drawing,
 )
 from .highlight import computed_values, highlight, step_states
+from .opening import collapsed_boxes, open_boxes
 from .palette import MIN_SCALE, css_rules
+from .scene import Scene
+from .scene_builder import build_scene
 from .summary import scene_for
 
 __all__ = ["Layout"]
@@ -57,8 +60,10 @@ class Layout:
         reads: bool = False,
         collapse=None,
         budget: float | None = LAYOUT_BUDGET,
+        in_browser: bool | None = None,
+        scene: Scene | None = None,
     ):
-        scene = scene_for(
+        scene = scene or scene_for(
             target,
             view,
             decimals,
@@ -70,7 +75,10 @@ class Layout:
         self.view = scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
-        self.in_browser = layout_in_browser()
+        #: Whether the browser lays this out (default: VIZAD_LAYOUT, or no ``dot`` program).
+        self.in_browser = layout_in_browser() if in_browser is None else bool(in_browser)
+        # what opening a box rebuilds: the unsummarised scene of the same target and view
+        self._source = (target, decimals, detail, reads, timeout, budget)
         if self.in_browser:  # the browser lays out the rung predicted to fit the budget
             self.scene, svg = planned(scene, budget), None
         else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
@@ -92,6 +100,53 @@ class Layout:
         self.hides = {item.id: heat_cells(item) for item in computed_values(self.scene)}
         self._svg = None if svg is None else _inline(svg, self.scope)
         self._parts: list[str] | None = None
+
+    @property
+    def collapsed(self) -> list[str]:
+        """The ids of the boxes that stand for others (collapsed scopes, chains, bands, folds):
+        the boxes that :meth:`opened` can open."""
+        return collapsed_boxes(self.scene)
+
+    def opened(self, boxes, *, in_browser: bool | None = None) -> Layout:
+        """This layout's picture with the collapsed ``boxes`` opened (see
+        :func:`~vizad.render.opening.open_boxes`): only what they stand for is new. Laid out
+        by ``dot`` here, or by the browser (``in_browser``, by default as this one)."""
+        return self.openings([tuple(boxes)], in_browser=in_browser)[tuple(boxes)]
+
+    def openings(self, sets, *, in_browser: bool | None = None) -> dict[tuple, Layout]:
+        """:meth:`opened` for each tuple of boxes in ``sets``, the unsummarised scene built
+        once (ArgumentError for a box that is not a collapsed one)."""
+        target, decimals, detail, reads, timeout, budget = self._source
+        sets = [tuple(s) for s in sets]
+        unknown = sorted({b for s in sets for b in s} - set(self.collapsed))
+        if unknown:
+            raise ArgumentError(
+                f"no collapsed box {', '.join(map(repr, unknown))} in the {self.view} view "
+                f"(its collapsed boxes: {', '.join(self.collapsed) or 'none'})"
+            )
+        if not sets:
+            return {}
+        with gc_paused():
+            full = build_scene(
+                target if self.scene.trace is None else self.scene.trace,
+                self.view,
+                decimals,
+                detail=detail,
+                reads=reads,
+            )
+        return {
+            s: Layout(
+                target,
+                self.view,
+                decimals=decimals,
+                timeout=timeout,
+                failed=self.failed,
+                budget=budget,
+                in_browser=self.in_browser if in_browser is None else in_browser,
+                scene=open_boxes(full, self.scene, s),
+            )
+            for s in sets
+        }
 
     @property
     def steps(self) -> int:

@@ -18,7 +18,14 @@ from .scene import Edge, Item, Scene, fixed
 from .folding import PREFIX, REPEATS, fold_box, find_folds, wanted_folds
 from .scene_builder import build_scene
 
-__all__ = ["summarize", "collapse_scopes", "fold_repeats", "collapse_groups", "scene_for"]
+__all__ = [
+    "summarize",
+    "collapse_scopes",
+    "fold_repeats",
+    "collapse_groups",
+    "scene_for",
+    "merge_edges",
+]
 
 #: A summary aims at this many boxes and keeps at most this many edges (the heaviest ones),
 #: so that it stays readable and Graphviz lays it out in well under a second.
@@ -225,7 +232,7 @@ def collapse_groups(scene: Scene, groups: list[tuple[Item, list[Item]]], note: s
     group_of.update({i.id: i.id for i in kept})
     boxes = [box for box, _ in groups]
     anchors = [e for e in scene.edges if e.kind == "anchor"]
-    edges = _merge_edges([e for e in scene.edges if e.kind != "anchor"], group_of)
+    edges = merge_edges([e for e in scene.edges if e.kind != "anchor"], group_of)
     seen = {(e.tail, e.head) for e in edges}
     for e in anchors:
         tail, head = group_of.get(e.tail, e.tail), group_of.get(e.head, e.head)
@@ -311,7 +318,7 @@ def _collapse_chains(items: list[Item], edges: list[Edge]):
     new_items.sort(
         key=lambda i: order[i.id if not i.id.startswith("chain_") else i.id[len("chain_") :]]
     )
-    return new_items, _merge_edges(edges, group_of), group_of, chains, collapsed
+    return new_items, merge_edges(edges, group_of), group_of, chains, collapsed
 
 
 def _links(tail_id: str, head: Item, succ, pred, by_id) -> bool:
@@ -350,7 +357,9 @@ def _op_name(item: Item) -> str:
     return item.node.op.name if item.node is not None else item.kind
 
 
-def _merge_edges(edges: list[Edge], group_of: dict[str, str]) -> list[Edge]:
+def merge_edges(edges: list[Edge], group_of: dict[str, str]) -> list[Edge]:
+    """``edges`` between the boxes of ``group_of`` (box id → the box shown for it): edges
+    inside one box dropped, parallel ones merged into one labelled ×n."""
     counts: Counter = Counter()
     first: dict[tuple, Edge] = {}
     for e in edges:
@@ -406,4 +415,4 @@ def _bands(items: list[Item], edges: list[Edge], group_of: dict[str, str], max_b
         for m in members:
             regroup[m.id] = box.id
     final = {k: regroup[v] for k, v in group_of.items()}
-    return boxes, _merge_edges(edges, regroup), final, len(boxes)
+    return boxes, merge_edges(edges, regroup), final, len(boxes)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections import Counter
 from collections.abc import Mapping
 
 import numpy as np
@@ -57,18 +58,23 @@ def walkthrough_data(
     layouts: Mapping[str, Layout] | None = None,
     quiz: bool = False,
     questions: list | None = None,
+    views=None,
+    openings: bool = False,
 ) -> dict:
     """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
-    already made), every step's panel and running-table row; with ``quiz`` (or the
-    ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their answers
-    encoded (see :func:`quiz_data`)."""
+    already made; ``views``: only these, the others laid out when first opened, see
+    :class:`~vizad.widget.Stepper`), every step's panel and running-table row; with ``quiz``
+    (or the ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their
+    answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), each
+    collapsed box also comes opened, as DOT that the page lays out when the box is clicked
+    (see :func:`opening_data`)."""
     if quiz and questions is None:
         questions = quiz_questions(trace)
     failures = dict(failures or {})
     d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
     frames: dict[str, dict] = {}
-    for v in trace.views:
+    for v in trace.views if views is None else views:
         layout = layouts.get(v) or Layout(
             trace,
             v,
@@ -78,7 +84,10 @@ def walkthrough_data(
             max_boxes=max_boxes,
             detail=detail,
         )
-        frames[v] = _shared_steps(frame_data(layout, trace, d), frames)
+        frame = frame_data(layout, trace, d)
+        if openings and layout.collapsed:
+            frame["opens"] = opening_data(layout, trace, d, frame)
+        frames[v] = _shared_steps(frame, frames)
     return {
         "mode": trace.mode,
         "title": trace.describe(),
@@ -102,6 +111,48 @@ def walkthrough_data(
         "css": state_css(".vizad-stepper"),
         **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
     }
+
+
+#: A page carries its view's collapsed boxes opened for at most this many nodes in all (the
+#: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
+#: couple of MB of its size without them.
+PAGE_OPENINGS = 2000
+
+
+def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
+    """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
+    data, :func:`frame_patch`) whose picture is DOT for the browser to lay out: a page
+    without a kernel opens any one box itself (those of PAGE_OPENINGS nodes in all)."""
+    size = Counter(layout.scene.ids.values())
+    carried, total = [], 0
+    for box in layout.collapsed:  # in drawing order, up to the page's budget
+        total += size[box]
+        if total > PAGE_OPENINGS:
+            break
+        carried.append((box,))
+    opened = layout.openings(carried, in_browser=True)
+    return {
+        box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
+    }
+
+
+def frame_patch(base: dict, frame: dict) -> dict:
+    """``frame`` as what differs from ``base`` (two frames of one view, ``frame`` with boxes
+    opened): its picture and note whole, and of the per-box tables and per-step states only
+    the entries that changed (an opened box changes the states of the steps inside it): what
+    the component merges back (``applyPatch`` in static/stepper/expand.js). Linear in what
+    was opened, not in the walkthrough."""
+    patch = {k: frame[k] for k in ("dot", "svg", "scope", "note", "collapsed") if k in frame}
+    for key in ("owner", "hides", "tips", "edgeTips", "clicks", "links"):
+        old = base[key]
+        patch[key] = {i: x for i, x in frame[key].items() if old.get(i, None) != x}
+    patch["steps"] = {
+        str(k): s for k, (s, b) in enumerate(zip(frame["steps"], base["steps"])) if s != b
+    }
+    patch["find"] = {
+        str(k): e for k, (e, b) in enumerate(zip(frame["find"], base["find"])) if e != b
+    }
+    return patch
 
 
 def _shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
@@ -201,6 +252,10 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         "edgeTips": edge_tips,
         "clicks": clicks,
         "note": scene.note,
+        "collapsed": layout.collapsed,
+        # what tracing a box's cone follows: edge id → [tail, head]
+        "links": {e.id: [e.tail, e.head] for e in scene.edges if e.kind != "anchor"},
+        "find": find_entries(scene, trace, step_of_node),
         **({"folds": fold_data(scene)} if scene.folds else {}),
     }
 
@@ -217,3 +272,24 @@ def fold_data(scene) -> dict:
         }
         for fold in scene.folds.values()
     }
+
+
+def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
+    """What the component's search looks through, one entry per node of the view, in order:
+    [its text (name, formula, the user's name), the box showing it (a collapsed box for a node
+    inside one), the 0-based step computing it or -1]."""
+    shown = {item.node: item for item in scene.items if item.node is not None}
+    boxes = {item.id for item in scene.items}
+    entries = []
+    for node, box in scene.ids.items():
+        if box not in boxes:
+            continue  # hidden (a summary's constants)
+        item = shown.get(node)
+        if item is not None and item.id == box:
+            text = " ".join(item.lines[:2])
+        else:
+            text = trace.names.label(node)
+        if node.name and node.name not in text:
+            text += f" {node.name}"
+        entries.append([text, box, step_of_node.get(node, -1)])
+    return entries

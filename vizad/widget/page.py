@@ -33,8 +33,9 @@ WALKTHROUGH = "application/vnd.vizad.walkthrough+json"
 
 
 def needs_graphviz(data: dict) -> bool:
-    """Whether a walkthrough's data leaves a view for the browser to lay out."""
-    return any("dot" in frame for frame in data["frames"].values())
+    """Whether a walkthrough's data leaves a view (or an opened box) for the browser to lay
+    out."""
+    return any("dot" in frame or "opens" in frame for frame in data["frames"].values())
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

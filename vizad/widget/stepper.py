@@ -24,7 +24,7 @@ from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
 from ..trace.quiz import Verdict, judge, questions
 from ..trace.traces import ForwardTrace, ReverseTrace
-from .data import check_failures, inputs_data, walkthrough_data
+from .data import check_failures, frame_data, frame_patch, inputs_data, walkthrough_data
 from .panel import step_panel
 from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
 
@@ -136,6 +136,7 @@ class Stepper(anywidget.AnyWidget):
         )
         self.score = self._score()
         self.set_trait("inputs", {d["name"]: d["value"] for d in data.get("inputs", ())})
+        self.on_msg(self._message)
 
     def _prepare(self, trace: Trace, view: str) -> tuple[dict, str]:
         """The component's data for ``trace`` (its layouts, checks and questions made here)."""
@@ -144,18 +145,18 @@ class Stepper(anywidget.AnyWidget):
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
         self.failures: dict[int, str] = check_failures(trace) if check else {}
-        self._layouts = {
-            v: Layout(
-                trace,
-                v,
-                decimals=self.decimals,
-                failed=frozenset(self.failures),
-                collapse=self.collapse,
-                max_boxes=self.max_boxes,
-                detail=self.detail,
-            )
-            for v in trace.views
+        self._options = {
+            "decimals": self.decimals,
+            "failed": frozenset(self.failures),
+            "collapse": self.collapse,
+            "max_boxes": self.max_boxes,
+            "detail": self.detail,
         }
+        #: The views laid out so far: the one shown first now, each other one when the view
+        #: first switches to it (``layout_of``).
+        self._layouts: dict[str, Layout] = {view: self._make_layout(view)}
+        self._frames: dict[str, dict] = {}  # each laid-out view's data, as the browser has it
+        self._opened: dict[tuple, dict] = {}  # (view, boxes) → that view's patch, opened
         #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
         self.questions = questions(trace) if self.quiz else []
         data = walkthrough_data(
@@ -165,7 +166,9 @@ class Stepper(anywidget.AnyWidget):
             decimals=self.decimals,
             layouts=self._layouts,
             questions=self.questions if self.quiz else None,
+            views=[view],
         )
+        self._frames[view] = data["frames"][view]
         data["inputs"] = inputs_data(trace, editable=_retraceable(trace))  # what-if
         module = graphviz_module() if needs_graphviz(data) else ""
         return data, module
@@ -305,6 +308,8 @@ class Stepper(anywidget.AnyWidget):
         that a closed stepper kept in a variable does not keep a large walkthrough alive."""
         super().close()
         self._layouts = {}
+        self._frames = {}
+        self._opened = {}
         self.failures = {}
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
@@ -345,7 +350,7 @@ class Stepper(anywidget.AnyWidget):
         if view is not None:
             data[WALKTHROUGH] = {"step": self.step}
             metadata = {**metadata, WALKTHROUGH: {"model_id": view["model_id"]}}
-        layout = self._layouts[self.view]
+        layout = self.layout_of(self.view)
         if self.quiz:  # a quiz's picture and data give no answer away
             snapshot = snapshot_html(self.trace.describe(), None, _QUIZ_SNAPSHOT)
         else:
@@ -378,8 +383,65 @@ class Stepper(anywidget.AnyWidget):
         self.step = self.step - 1
 
     def layout_of(self, view: str) -> Layout:
-        """The layout of ``view`` (made once, when the stepper opened)."""
-        return self._layouts[self.trace.view(view)]
+        """The layout of ``view``, made once: the view shown first when the stepper opened,
+        any other when it is first shown (or asked for here)."""
+        view = self.trace.view(view)
+        if view not in self._layouts:
+            self._layouts[view] = self._make_layout(view)
+        return self._layouts[view]
+
+    @property
+    def laid_out(self) -> tuple[str, ...]:
+        """The views laid out so far, in the order they were."""
+        return tuple(self._layouts)
+
+    def _make_layout(self, view: str) -> Layout:
+        return Layout(self.trace, view, **self._options)
+
+    def _frame(self, view: str) -> dict:
+        """The browser's data of ``view`` (its layout made first if need be)."""
+        if view not in self._frames:
+            layout = self.layout_of(view)
+            self._frames[view] = frame_data(layout, self.trace, self.decimals)
+        return self._frames[view]
+
+    def opened(self, view: str, boxes) -> dict:
+        """The data of ``view`` with its collapsed ``boxes`` opened, as a patch of the view's
+        data (what the browser asks for when a collapsed box is clicked); laid out like the
+        view (by ``dot`` here, or in the browser). Made once per set of boxes."""
+        view = self.trace.view(view)
+        key = (view, tuple(sorted(boxes)))
+        if key not in self._opened:
+            base = self._frame(view)
+            layout = self.layout_of(view).opened(key[1])
+            self._opened[key] = frame_patch(base, frame_data(layout, self.trace, self.decimals))
+        return self._opened[key]
+
+    @traitlets.observe("view")
+    def _view_shown(self, change):
+        # each view is laid out when it is first shown: the browser asks for its data then
+        if change["new"] and self.trace is not None:
+            self.layout_of(change["new"])
+
+    def _message(self, _widget, content, _buffers) -> None:
+        """The browser's requests: {"kind": "view", "view": v} (a view's data, laid out when
+        first asked for) and {"kind": "open", "view": v, "boxes": [ids], "key": k} (the view
+        with those collapsed boxes opened). Each is answered by a message with the same kind
+        and view (and key), carrying ``frame`` or ``patch``, or ``error`` saying what failed."""
+        if not isinstance(content, dict) or self.trace is None:
+            return
+        kind, view = content.get("kind"), content.get("view")
+        reply = {"kind": kind, "view": view, "key": content.get("key")}
+        try:
+            if kind == "view":
+                reply["frame"] = self._frame(view)
+            elif kind == "open":
+                reply["patch"] = self.opened(view, [str(b) for b in content.get("boxes", ())])
+            else:
+                return
+        except VizadError as err:
+            reply["error"] = str(err)
+        self.send(reply)
 
     @traitlets.validate("step")
     def _valid_step(self, proposal):

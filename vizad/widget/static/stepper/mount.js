@@ -8,6 +8,7 @@
 const SNAPSHOT_STYLE = [["fill", ""], ["stroke", "none"], ["stroke-width", "1px"],
   ["stroke-dasharray", "none"], ["opacity", "1"], ["font-weight", "400"]];
 const SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
+const layoutJobs = new WeakMap(); // a view's data -> the job laying it out in a worker
 
 class Stepper {
   constructor({ model, el, data }) {
@@ -37,6 +38,38 @@ class Stepper {
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     // what-if inputs and a check by finite differences (quiz.js)
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
+    // issue 25: views and boxes opened later, find and trace, the minimap
+    this.opener = new Opener({ model, data });
+    this.listening = new WeakSet(); // the layout jobs this component shows when they end
+    this.revealAfter = null; // a box just opened, brought into view once laid out
+    this.finder = new Finder({
+      stage: this.viewport.stage,
+      frame: () => this.drawing.frame,
+      box: (id) => this.drawing.boxes.get(id),
+      go: (k) => this.player.go(k),
+      reveal: (g) => this.reveal(g),
+      open: (id) => this.toggleBox(id),
+      canOpen: (id) => this.opener.canOpen(this.view, id),
+    });
+    this.minimap = new Minimap({
+      viewport: this.viewport,
+      current: () => this.drawing.frame && this.drawing.focus(this.player.step() - 1)?.[0],
+    });
+    this.viewport.onApply = () => this.minimap.update();
+    this.closeButton = h("button", { class: "vz-close-opened", hidden: "", title: "close the boxes opened",
+      text: "close opened", onclick: () => this.closeBoxes() });
+    // a click on a box that stands for others opens it (before the drawing's click, which
+    // goes to a step); a click on an opened box's title closes it
+    this.viewport.stage.addEventListener("click", (e) => {
+      if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+      const g = e.target.closest("g.node.vz-collapsible, g.cluster.vz-opened-frame");
+      if (!g) return;
+      e.stopImmediatePropagation();
+      this.toggleBox(g.classList.contains("cluster") ? g.dataset.box : g.id);
+    }, true);
+    this.viewport.stage.addEventListener("pointerdown", (e) => {
+      if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation(); // a click, not a pan
+    });
     this.panel = new Panel({ data, quiz: this.quiz });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -59,6 +92,7 @@ class Stepper {
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
+      h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]),
       this.viewport.element,
       this.player.element,
       this.panel.element,
@@ -73,50 +107,154 @@ class Stepper {
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
     this.applyScale();
-    this.setView(data.frames[this.view] ? this.view : data.view);
+    this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }
 
   // -- views ---------------------------------------------------------------------------------
   setView(v) {
     const { data, model } = this;
-    if (!data.frames[v]) return;
+    if (!data.views.some((x) => x.name === v)) return;
     this.view = v;
     if (model.get("view") !== v) {
       model.set("view", v);
       model.save_changes();
     }
-    const frame = data.frames[v];
     for (const b of this.views.querySelectorAll("button")) {
       b.setAttribute("aria-pressed", String(b.dataset.view === v));
     }
-    this.drawing.use(frame);
-    if (frame.svg === undefined) {
-      this.layOutView(v);
-      return;
-    }
-    this.viewport.show(frame.svg);
-    this.drawing.index();
-    this.showStep();
+    const frame = this.opener.frame(v);
+    if (frame) this.showFrame(frame, `the ${v} view`);
+    else this.fetchView(v);
   }
 
-  // a view sent as DOT: laid out once, here; the panels work meanwhile
-  layOutView(v) {
+  // a view Python has not sent yet: asked of the kernel, which lays it out when first asked
+  fetchView(v) {
     const { root, viewport } = this;
-    const f = this.drawing.frame;
+    this.drawing.use(null);
+    this.minimap.show(null);
     viewport.clear();
     viewport.say(`laying out the ${v} view…`);
     root.dataset.layout = "busy";
     this.showStep();
-    layOut(this.model.get("_graphviz"), f.dot).then(({ svg, ms }) => {
-      f.svg = svg;
-      root.dataset.layoutMs = ms.toFixed(0);
-      root.dataset.layout = "done";
+    this.opener.fetchView(v).then((frame) => {
+      this.data.frames[v] ??= frame;
       viewport.say(null);
       if (this.view === v) this.setView(v);
     }, (err) => {
+      if (this.view !== v) return;
       root.dataset.layout = "failed";
-      viewport.say(`vizad could not lay out this view in the browser: ${err.message || err}`);
+      viewport.say(`${err.message || err}`);
     });
+  }
+
+  // a view's data (perhaps with boxes opened) in the stage: its SVG, or its layout first
+  showFrame(frame, what) {
+    this.opener.decorate(this.view, frame);
+    this.drawing.tip.style.display = "none"; // the box hovered may be gone
+    this.drawing.use(frame);
+    this.finder.reset();
+    if (frame.svg === undefined) {
+      this.layOutFrame(frame, what);
+      return false;
+    }
+    this.viewport.say(null);
+    this.root.dataset.layout = "done";
+    this.viewport.show(frame.svg);
+    this.drawing.index();
+    for (const id of frame.collapsed || []) {
+      if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
+    }
+    for (const [id, g] of openedFrames(this.viewport.stage)) {
+      g.classList.add("vz-opened-frame");
+      g.dataset.box = id;
+    }
+    const opened = this.opener.opened(this.view);
+    this.root.dataset.opened = opened.join(" ");
+    this.closeButton.hidden = !opened.length;
+    this.minimap.show(this.viewport.stage.querySelector("svg"));
+    this.showStep();
+    if (this.finder.input.value.trim()) this.finder.search();
+    if (this.revealAfter && opened.includes(this.revealAfter)) this.revealOpened(this.revealAfter);
+    this.revealAfter = null;
+    return true;
+  }
+
+  // a view (or a view with boxes opened) sent as DOT: laid out once, here, in a worker; the
+  // panels, the steps and the rest of the page work meanwhile
+  layOutFrame(frame, what) {
+    const { root, viewport } = this;
+    viewport.clear();
+    this.minimap.show(null);
+    viewport.say(null);
+    root.dataset.layout = "busy";
+    // one layout per frame, whichever component of the page asked for it first
+    if (!layoutJobs.has(frame)) layoutJobs.set(frame, layOutOffThread(this.model.get("_graphviz"), frame.dot));
+    const job = layoutJobs.get(frame);
+    viewport.element.append(busyNote(`laying out ${what}…`, job));
+    this.showStep();
+    if (this.listening.has(job)) return; // shown when done, by the handlers below
+    this.listening.add(job);
+    job.promise.then(({ svg, ms, thread }) => {
+      frame.svg = svg;
+      if (this.drawing.frame !== frame) return;
+      root.dataset.layoutMs = ms.toFixed(0);
+      root.dataset.layoutThread = thread;
+      root.dataset.layout = "done";
+      this.showFrame(frame, what);
+    }, (err) => {
+      if (layoutJobs.get(frame) === job) layoutJobs.delete(frame); // asked again, laid out again
+      if (this.drawing.frame !== frame) return;
+      root.dataset.layout = "failed";
+      viewport.say(`vizad could not lay out ${what} in the browser: ${err.message || err}` +
+        (err.name === "LayoutStopped" ? " (the steps and the panels still work; show the view again to retry)" : ""));
+    });
+  }
+
+  // open a collapsed box of the view shown (or close it, if open), and show the step in it
+  toggleBox(id) {
+    const v = this.view;
+    const label = (this.drawing.frame?.tips[id]?.head || id).split("\n")[0];
+    const wasOpen = this.opener.opened(v).includes(id);
+    if (!wasOpen) this.viewport.say(`opening “${label}”…`);
+    // settled once the view is shown opened (laid out first, if need be)
+    return this.opener.toggle(v, id).then((frame) => {
+      if (this.view !== v) return null;
+      this.revealAfter = wasOpen ? null : id;
+      if (this.showFrame(frame, `“${label}” opened`)) return null;
+      return layoutJobs.get(frame)?.promise.then(() => null);
+    }).catch((err) => {
+      this.viewport.say(`vizad could not open “${label}”: ${err.message || err}`);
+    });
+  }
+
+  closeBoxes() {
+    this.showFrame(this.opener.close(this.view), `the ${this.view} view`);
+  }
+
+  // after a box opened: the current step's box when it is inside, else the box's frame
+  revealOpened(id) {
+    const g = openedFrames(this.viewport.stage).get(id);
+    if (!g) return;
+    const current = this.drawing.focus(this.player.step() - 1);
+    const f = g.getBoundingClientRect();
+    const c = current && current[0].getBoundingClientRect();
+    if (c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom) {
+      this.viewport.follow(true);
+    } else this.reveal(g);
+  }
+
+  // bring `g` (a box, a frame) into view at a readable zoom, its start first when it is wider
+  reveal(g) {
+    const vp = this.viewport;
+    if (vp.zoom.s < vp.minScale()) vp.zoomTo(vp.minScale());
+    const v = vp.element.getBoundingClientRect();
+    const b = g.getBoundingClientRect();
+    const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;
+    const cy = b.height > v.height - 48 ? b.top + (v.height - 48) / 2 : (b.top + b.bottom) / 2;
+    vp.zoom.x += v.left + v.width / 2 - cx;
+    vp.zoom.y += v.top + v.height / 2 - cy;
+    vp.moved = true;
+    vp.apply();
   }
 
   // -- one step: restyle by id, fill the panels ----------------------------------------------
@@ -124,13 +262,14 @@ class Stepper {
     const k = this.player.step(); // 1-based
     const i = k - 1;
     this.quiz.arrive(i); // going on past a question skips it (its values shown)
-    this.drawing.restyle(i);
+    if (this.drawing.frame) this.drawing.restyle(i);
     this.counter.textContent = `Step ${k} of ${this.n}: ${this.data.steps[i].label}`;
     // a quiz step not answered yet: its own boxes keep their values hidden
-    if (this.quiz.asks(i)) this.drawing.hideOwn(i);
+    if (this.quiz.asks(i) && this.drawing.frame) this.drawing.hideOwn(i);
     this.panel.show(i);
     this.player.show(k);
     this.viewport.settle();
+    this.minimap.update();
     // for the page around it: vizad's JupyterLab extension writes the step into the notebook
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
@@ -176,6 +315,8 @@ class Stepper {
     this.inputs.close();
     this.player.close();
     this.viewport.close();
+    this.minimap.close();
+    this.opener.dispose();
   }
 }
 

@@ -8,7 +8,7 @@ function renderPicture({ model, el }) {
   const root = h("div", { class: "vizad-picture mathjax_ignore tex2jax_ignore", "data-layout": "busy" },
     [busy("laying out the graph…")]);
   el.append(root);
-  layOut(model.get("_graphviz"), dot).then(({ svg, ms }) => {
+  layOutOffThread(model.get("_graphviz"), dot).promise.then(({ svg, ms }) => {
     root.innerHTML = svg;
     const e = root.querySelector("svg");
     const natural = e.width.baseVal.value; // Graphviz's pt, in CSS px

@@ -89,6 +89,7 @@ class Viewport {
     const zoom = this.zoom;
     this.stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
     this.root.dataset.zoom = zoom.s.toFixed(3);
+    this.onApply?.(); // the minimap (minimap.js)
   }
 
   fitScale() {

@@ -1,0 +1,213 @@
+"""Each view laid out when first shown, and collapsed boxes opened on request (issue 25): the
+Stepper's side, without a browser (the browser's side: tests/browser/test_dense.py)."""
+
+import json
+
+import pytest
+
+import vizad as vz
+import vizad.render.layout as layout_module
+from vizad.render import Layout
+from vizad.render.opening import OPEN_PREFIX
+from vizad.render.scene_builder import build_scene
+from vizad.widget.data import frame_data, walkthrough_data
+
+
+def chain(layers: int):
+    """The weight-shared chain of issue 25 (an unrolled RNN)."""
+    xs = [vz.Variable(f"x{i}") for i in range(10)]
+    h = xs[0]
+    for i in range(layers):
+        h = vz.tanh(h * xs[i % 10] + xs[(i + 3) % 10])
+    return h, xs, {x: 0.3 for x in xs}
+
+
+@pytest.fixture
+def dot_runs(monkeypatch):
+    """The DOT sources laid out by the dot program, in order."""
+    runs = []
+    real = layout_module.run_dot
+
+    def counting(source, timeout):
+        runs.append(source)
+        return real(source, timeout)
+
+    monkeypatch.setattr(layout_module, "run_dot", counting)
+    return runs
+
+
+def test_only_the_view_shown_first_is_laid_out(dot_runs):
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    stepper = vz.step(vz.log(x1) + x1 * x2 - vz.sin(x2), [x1, x2], {x1: 2.0, x2: 5.0})
+    assert len(dot_runs) == 1 and stepper.laid_out == ("adjoint",)
+    assert list(stepper.data["frames"]) == ["adjoint"]
+    assert [v["name"] for v in stepper.data["views"]] == ["forward", "adjoint", "backprop"]
+    stepper.step = 4  # stepping lays nothing out
+    assert len(dot_runs) == 1
+    stepper.view = "forward"  # the view traitlet switching lays that view out, once
+    assert len(dot_runs) == 2 and stepper.laid_out == ("adjoint", "forward")
+    assert dot_runs[-1] == stepper.layout_of("forward").dot_source
+    stepper.view = "adjoint"
+    stepper.view = "forward"
+    assert len(dot_runs) == 2
+    vz.Stepper(stepper.trace, "backprop")
+    assert len(dot_runs) == 3 and dot_runs[-1] == Layout(stepper.trace, "backprop").dot_source
+
+
+def test_the_browser_asks_for_a_view_and_gets_its_frame(monkeypatch):
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    stepper = vz.step(vz.log(x1) + x1 * x2 - vz.sin(x2), [x1, x2], {x1: 2.0, x2: 5.0})
+    sent = []
+    monkeypatch.setattr(stepper, "send", lambda content, buffers=None: sent.append(content))
+    stepper._message(stepper, {"kind": "view", "view": "backprop"}, [])
+    (reply,) = sent
+    assert reply["kind"] == "view" and reply["view"] == "backprop"
+    layout = stepper.layout_of("backprop")
+    assert reply["frame"]["svg"] == layout.template
+    assert reply["frame"]["steps"] == layout.states.steps
+    json.dumps(reply)
+    stepper._message(stepper, {"kind": "view", "view": "sideways"}, [])
+    assert "has the views" in sent[-1]["error"] and "frame" not in sent[-1]
+    stepper._message(stepper, "junk", [])
+    stepper._message(stepper, {"kind": "unknown"}, [])
+    assert len(sent) == 2
+
+
+def _apply(base: dict, patch: dict) -> dict:
+    """What the component's applyPatch (static/stepper/expand.js) does, in Python."""
+    frame = {k: v for k, v in base.items() if k not in ("svg", "dot")}
+    frame.update({k: patch[k] for k in ("dot", "svg", "scope", "note", "collapsed") if k in patch})
+    for key in ("owner", "hides", "tips", "edgeTips", "clicks", "links"):
+        frame[key] = {**base[key], **patch[key]}
+    frame["steps"] = [patch["steps"].get(str(k), s) for k, s in enumerate(base["steps"])]
+    frame["find"] = [patch["find"].get(str(k), e) for k, e in enumerate(base["find"])]
+    return frame
+
+
+def test_a_band_of_a_summary_opens_in_place():
+    """A 200-layer chain is summarised into bands; opening one shows the nodes it stands for
+    (each step inside it has its own box again), the rest stays collapsed."""
+    h, xs, feed = chain(200)
+    trace = vz.trace_reverse(h, xs, feed)
+    layout = Layout(trace, "adjoint", in_browser=True)
+    boxes = layout.collapsed
+    assert len(boxes) >= 10 and all(b.startswith("band_") for b in boxes)
+    # a band holding the nodes of some steps (the adjoint view's steps are its adjoints)
+    band = [s["current"] for s in layout.states.steps if s["current"] in boxes][3]
+    opened = layout.opened([band])
+    shown = {i.id for i in opened.scene.items}
+    assert band not in shown and set(boxes) - {band} <= shown
+    full = build_scene(trace, "adjoint")
+    inside = [i for i in full.items if layout.scene.ids.get(i.node) == band]
+    assert inside and {i.id for i in inside} <= shown
+    assert all(i.cluster == OPEN_PREFIX + band for i in opened.scene.items if i.id in inside)
+    # every edge joins two boxes shown; edges into the band now reach its members
+    assert all(e.tail in shown and e.head in shown for e in opened.scene.edges)
+    assert any(
+        e.head in {i.id for i in inside} and e.tail not in {i.id for i in inside}
+        for e in opened.scene.edges
+    )
+    # a step whose node was inside the band: the band was its current box, now its own box is
+    k = next(k for k, s in enumerate(layout.states.steps) if s["current"] == band)
+    node = trace.steps[k].node
+    assert opened.states.steps[k]["current"] == full.ids[node] != band
+    assert f"opened: {next(i for i in layout.scene.items if i.id == band).lines[0]}" in (
+        opened.scene.note
+    )
+    # the patch the browser merges gives back the opened frame
+    base = frame_data(layout, trace, 3)
+    frame = frame_data(opened, trace, 3)
+    from vizad.widget.data import frame_patch
+
+    patch = frame_patch(base, frame)
+    merged = _apply(base, patch)
+    for key in ("steps", "find", "dot", "note", "collapsed"):
+        assert merged[key] == frame[key], key
+    for key in ("owner", "tips", "clicks", "links"):
+        assert {i: merged[key][i] for i in frame[key]} == frame[key], key
+    assert len(json.dumps(patch)) < len(json.dumps(frame)) / 2  # a patch, not a copy
+    with pytest.raises(vz.VizadError, match="no collapsed box 'v1'"):
+        layout.opened(["v1"])
+
+
+def test_a_collapsed_scope_opens_and_the_stepper_steps_inside_it(monkeypatch):
+    x = vz.Variable("x")
+    w = vz.Variable("w")
+    with vz.scope("layer1"):
+        a = vz.tanh(x * w)
+    with vz.scope("layer2"):
+        b = vz.tanh(a * w + x)
+    stepper = vz.step(b, [x, w], {x: 0.5, w: -1.5}, collapse=["layer1"])
+    frame = stepper.data["frames"]["adjoint"]
+    assert len(frame["collapsed"]) == 2  # the scope's forward nodes, and their adjoints
+    (box,) = {s["current"] for s in frame["steps"]} & set(frame["collapsed"])
+    # stepping inside the collapsed scope: the collapsed box is the current step's box
+    inside = [k for k, s in enumerate(frame["steps"]) if s["current"] == box]
+    assert inside, "some step's node is inside the collapsed scope"
+    assert [stepper.trace.steps[k].node.scope for k in inside] == [("layer1",)] * len(inside)
+    sent = []
+    monkeypatch.setattr(stepper, "send", lambda content, buffers=None: sent.append(content))
+    stepper._message(stepper, {"kind": "open", "view": "adjoint", "boxes": [box], "key": box}, [])
+    (reply,) = sent
+    patch = reply["patch"]
+    assert reply["key"] == box and "svg" in patch and OPEN_PREFIX + box in patch["svg"]
+    merged = _apply(frame, patch)
+    assert all(merged["steps"][k]["current"] != box for k in inside)
+    assert box not in merged["collapsed"]
+    stepper._message(stepper, {"kind": "open", "view": "adjoint", "boxes": ["v1"]}, [])
+    assert "no collapsed box" in sent[-1]["error"]
+
+
+def test_the_exported_page_carries_each_box_opened(tmp_path):
+    """Without a kernel the page opens a box itself: each collapsed box comes as a patch
+    whose picture is DOT, and the page carries Graphviz to lay it out (in a worker)."""
+    h, xs, feed = chain(200)
+    trace = vz.trace_reverse(h, xs, feed)
+    data = walkthrough_data(trace, views=["forward"], openings=True)
+    frame = data["frames"]["forward"]
+    assert set(frame["opens"]) == set(frame["collapsed"])
+    assert all("dot" in p and "svg" not in p for p in frame["opens"].values())
+    page = vz.export_html(trace, tmp_path / "chain.html").read_text()
+    assert 'id="vz-graphviz"' in page and '"opens"' in page
+
+
+def test_search_entries_name_every_node_and_its_step():
+    h, xs, feed = chain(200)
+    trace = vz.trace_reverse(h, xs, feed)
+    frame = frame_data(Layout(trace, "forward", in_browser=True), trace, 3)
+    texts = [e[0] for e in frame["find"]]
+    x3 = next(e for e in frame["find"] if e[0].endswith(" x3"))
+    assert x3[1].startswith("band_")  # inside a band: the band shows it
+    assert trace.steps[x3[2]].node is xs[3]
+    assert len(texts) == len(build_scene(trace, "forward").ids)
+
+
+def test_what_a_page_carries_opened_is_bounded():
+    """A box standing for more than OPEN_LIMIT nodes is not opened whole; a page carries boxes
+    opened for at most PAGE_OPENINGS nodes per view (the first ones drawn), the rest found by
+    search and stepped through as they are."""
+    from collections import Counter
+
+    import numpy as np
+
+    from vizad.render.opening import OPEN_LIMIT
+    from vizad.widget.data import PAGE_OPENINGS, opening_data
+
+    rng = np.random.default_rng(3)
+    xs = [vz.Variable(f"x{k}") for k in range(8)]
+    nodes = list(xs)
+    while len(nodes) < 6000:
+        a, b = rng.integers(max(0, len(nodes) - 20), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    trace = vz.trace_reverse(vz.ops.add_n(*nodes[-6:]), xs, {x: 0.3 for x in xs})
+    for view in ("forward", "adjoint"):
+        layout = Layout(trace, view, in_browser=True)
+        size = Counter(layout.scene.ids.values())
+        summaries = [i.id for i in layout.scene.items if i.kind == "summary"]
+        assert set(layout.collapsed) == {b for b in summaries if size[b] <= OPEN_LIMIT}
+        frame = frame_data(layout, trace, 3)
+        opens = opening_data(layout, trace, 3, frame)
+        assert sum(size[b] for b in opens) <= PAGE_OPENINGS
+        assert list(opens) == layout.collapsed[: len(opens)]
+    assert any(size[b] > OPEN_LIMIT for b in summaries)  # the adjoint's bands are too large
+    assert len(opens) < len(summaries)
