@@ -23,7 +23,7 @@ import numpy as np
 from .._gc import gc_paused
 from ..render import Layout
 from ..render.dot import dot_names
-from ..render.palette import state_css
+from ..render.palette import legend_words, state_css
 from ..render.scene import preview
 from ..text import check_decimals, subscript
 from .panel import CONTRIBUTIONS_HEAD, running_row, step_panel
@@ -82,6 +82,8 @@ def walkthrough_data(
         # the head of every panel's table of contributions, sent once
         "contributionsHead": CONTRIBUTIONS_HEAD,
         "css": state_css(".vizad-stepper"),
+        # the legend of the step states, shown by the component as text (never clipped)
+        "legend": legend_words(trace.mode),
         **({"quiz": quiz_data(trace)} if quiz else {}),
     }
 
