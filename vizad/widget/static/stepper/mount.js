@@ -19,6 +19,7 @@ class Stepper {
       scale: () => model.get("scale") || 1,
       target: () => this.drawing.focus(this.player.step() - 1),
       ready: () => this.drawing.size > 0,
+      legend: data.legend,
     });
     this.drawing = new Drawing({
       stage: this.viewport.stage,
@@ -29,6 +30,7 @@ class Stepper {
     });
     this.quiz = new Quiz({ model, questions: data.quiz || null, root, answered: showStep });
     this.panel = new Panel({ data, quiz: this.quiz });
+    this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
     for (const v of data.views) {
@@ -49,10 +51,9 @@ class Stepper {
       h("style", { text: data.css }),
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
-        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
-      this.viewport.element,
-      this.player.element,
-      this.panel.element,
+        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
+      this.viewport.legend,
+      this.room.body, // the graph's frame with the player, and the step panel
       this.drawing.tip,
     );
     el.append(root);
@@ -81,7 +82,7 @@ class Stepper {
       this.layOutView(v);
       return;
     }
-    this.viewport.show(frame.svg);
+    this.viewport.show(frame.svg, v);
     this.drawing.index();
     this.showStep();
   }
@@ -130,6 +131,7 @@ class Stepper {
   close() {
     this.player.close();
     this.viewport.close();
+    this.room.close();
   }
 }
 
