@@ -84,6 +84,7 @@ function sharedCentre(texts) {
 const WIDE = 820; // px: from this width of the component, the step panel is beside the graph
 const MIN_FRAME = 220; // px: the graph's frame is never shorter
 const GRAPH_SHARE = 0.58; // of the height left, stacked: the graph's; the step panel gets the rest
+const PANEL_MIN = 110; // px: the step panel's least height, stacked (it scrolls inside)
 
 // The component's room: its body (the graph's frame and the player in one column, the step
 // panel in the other, side by side from WIDE px, else stacked), sized so that graph and panel
@@ -99,8 +100,9 @@ class Room {
     this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
     this.side = h("div", { class: "vz-side" }, [panel.element]);
     this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
+    this.words = h("span", { class: "vz-wordy", text: " present" }); // hidden when narrow
     this.button = h("button", { class: "vz-present-button", title: "presentation mode: the whole screen (F; Esc leaves)",
-      "aria-pressed": "false", text: "⤢ present", onclick: () => this.toggle() });
+      "aria-label": "presentation mode", "aria-pressed": "false", onclick: () => this.toggle() }, ["⤢", this.words]);
     player.bind("f", () => this.toggle());
     player.bind("Escape", () => (this.presenting() ? this.leave() : false));
     this.onFullscreen = () => this.fullscreenChanged();
@@ -148,7 +150,8 @@ class Room {
   presented() {
     const on = this.presenting();
     this.button.setAttribute("aria-pressed", String(on));
-    this.button.textContent = on ? "⤡ leave" : "⤢ present";
+    this.button.firstChild.textContent = on ? "⤡" : "⤢";
+    this.words.textContent = on ? " leave" : " present";
     this.size();
     this.root.focus({ preventScroll: true });
   }
@@ -157,9 +160,14 @@ class Room {
   visibleHeight() {
     if (this.presenting()) return window.innerHeight;
     const h = window.innerHeight;
+    // a notebook's scrolled area (JupyterLab 4 and Notebook 7, JupyterLab 3, the classic
+    // notebook), else the nearest area that scrolls (an output area grows with its content)
+    const known = this.root.closest(".jp-WindowedPanel-outer, .jp-Notebook, #site");
+    if (known?.clientHeight) return Math.min(h, known.clientHeight);
     for (let a = this.root.parentElement; a && a !== document.body; a = a.parentElement) {
       const o = getComputedStyle(a).overflowY;
-      if ((o === "auto" || o === "scroll") && a.clientHeight) return Math.min(h, a.clientHeight);
+      const scrolls = (o === "auto" || o === "scroll") && a.scrollHeight > a.clientHeight + 1;
+      if (scrolls && a.clientHeight) return Math.min(h, a.clientHeight);
     }
     // the window scrolls: a component near the top of its page (an exported page) is seen
     // whole with what is above it
@@ -179,8 +187,10 @@ class Room {
     const below = this.player.element.offsetHeight + 16; // the player and the gaps
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
-    const frame = Math.round(Math.max(MIN_FRAME, wide ? rest : rest * GRAPH_SHARE));
-    const panel = Math.round(Math.max(120, wide ? frame + below - 8 : rest - frame));
+    // stacked, the step panel keeps at least PANEL_MIN px: graph and panel fit together
+    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest)
+      : Math.max(Math.min(MIN_FRAME, rest - PANEL_MIN), rest * GRAPH_SHARE));
+    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
   }

@@ -49,7 +49,7 @@ class Stepper {
     });
     root.append(
       h("style", { text: data.css }),
-      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.quiz.scoreBox]),
+      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title, title: data.title }), this.counter, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
       this.viewport.legend,

@@ -84,12 +84,14 @@ class Player {
   // widget)
   key(e) {
     const t = e.target;
-    if (!(t instanceof Node) || !this.root.contains(t)) return;
+    // in presentation mode the component has the screen: its keys wherever the focus went
+    const presenting = this.root.classList.contains("vz-present");
+    if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
     // the speed box and the scale menu keep their keys; on the slider the keys are ours
     // (handled here, and the slider's own move prevented: one step per key press)
-    const typing = t !== this.slider && t.closest("input, select, textarea");
+    const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
     if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === " " && t.closest("button")) {
+    if (e.key === " " && t instanceof Element && t.closest("button")) {
       // the browser presses the focused button on its own (on key up): not the notebook
       e.stopPropagation();
       return;

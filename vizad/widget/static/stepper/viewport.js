@@ -176,8 +176,9 @@ class Viewport {
   }
 
   // keep every box of the current step in view: at the wanted zoom when they fit at it, else
-  // zoomed out until they do; the pan moves only when a box would be out of view
-  follow(force = false) {
+  // zoomed out until they do (`zoom` false: the zoom stays, the pan alone brings them in as
+  // far as it can); the pan moves only when a box would be out of view
+  follow(force = false, zoom = true) {
     let b = this.targetBox();
     if (!b) return;
     const f = this.frame();
@@ -186,7 +187,7 @@ class Viewport {
     const w = (b.right - b.left) / s0;
     const hgt = (b.bottom - b.top) / s0;
     const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
-    const s = clamp(Math.min(this.wanted, fits), 0.05, 8);
+    const s = zoom ? clamp(Math.min(this.wanted, fits), 0.05, 8) : s0;
     if (Math.abs(s - s0) > 1e-3) {
       this.zoomTo(s);
       b = this.targetBox();
@@ -207,6 +208,7 @@ class Viewport {
 
   // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
   // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
+  // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
   settle() {
     if (!this.element.clientWidth || !this.ready()) return; // not on screen (or not laid out) yet
     if (this.fitted) return this.follow();
@@ -217,11 +219,11 @@ class Viewport {
       Object.assign(this.zoom, { x: kept.x, y: kept.y, s: kept.s });
       this.wanted = this.chosen ?? kept.wanted;
       this.apply();
-      this.follow();
+      this.follow(false, false);
     } else if (this.chosen !== null) {
       this.wanted = this.chosen;
       this.zoomTo(this.chosen);
-      this.follow(true);
+      this.follow(true, false);
     } else this.initialZoom();
   }
 
@@ -232,8 +234,8 @@ class Viewport {
     this.kept.clear();
   }
 
-  // the frame changed size: a chosen zoom stays, with the graph's point at the frame's centre
-  // still there; the automatic zoom is made again for the new size
+  // the frame changed size: the zoom a person chose stays, with the graph's point at the
+  // frame's centre still there; the automatic zoom is made again for the new size
   resized() {
     const old = this.size;
     const now = this.frame();
@@ -244,7 +246,7 @@ class Viewport {
     this.zoom.x += (now.w - old.w) / 2;
     this.zoom.y += (now.h - old.h) / 2;
     this.apply();
-    this.follow();
+    this.follow(false, false);
   }
 
   // ctrl+wheel or pinch zooms, a drag pans (and selects no text)
