@@ -149,6 +149,7 @@ class Room {
 
   presented() {
     const on = this.presenting();
+    this.viewport.refit(); // a new room: its own automatic zoom (once its frame has its size)
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";

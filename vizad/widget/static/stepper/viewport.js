@@ -26,7 +26,7 @@ class Viewport {
     this.zoom = { x: 0, y: 0, s: 1 };
     this.natural = { w: 1, h: 1 };
     this.fitted = false; // the view shown has had its first zoom
-    this.chosen = null; // the zoom a person chose (absolute), or null: the automatic one
+    this.chosen = null; // the zoom a person chose (absolute), "fit" (the whole graph), or null
     this.wanted = 1; // the zoom a step is shown at when its boxes fit (chosen or automatic)
     this.key = null; // the view shown, and each view's last zoom and pan
     this.kept = new Map();
@@ -114,11 +114,12 @@ class Viewport {
     return Math.min((f.w - 2 * MARGIN) / this.natural.w, (f.h - 2 * MARGIN) / this.natural.h);
   }
 
-  // the whole graph, centred, and that zoom chosen
+  // the whole graph, centred: chosen, it stays the whole graph at any size and in any view
   fit() {
-    this.chosen = clamp(this.fitScale(), 0.05, 4);
-    this.wanted = this.chosen;
-    this.centre(this.chosen);
+    this.chosen = "fit";
+    this.kept.clear();
+    this.wanted = clamp(this.fitScale(), 0.05, 4);
+    this.centre(this.wanted);
   }
 
   centre(s) {
@@ -217,17 +218,19 @@ class Viewport {
     const kept = this.kept.get(this.key);
     if (kept) {
       Object.assign(this.zoom, { x: kept.x, y: kept.y, s: kept.s });
-      this.wanted = this.chosen ?? kept.wanted;
+      this.wanted = typeof this.chosen === "number" ? this.chosen : kept.wanted;
       this.apply();
       this.follow(false, false);
-    } else if (this.chosen !== null) {
+    } else if (this.chosen === "fit") this.fit();
+    else if (this.chosen !== null) {
       this.wanted = this.chosen;
       this.zoomTo(this.chosen);
       this.follow(true, false);
     } else this.initialZoom();
   }
 
-  // zoom afresh at the next step shown (a new presentation scale): the zooms kept are forgotten
+  // zoom afresh at the next step shown (a new presentation scale, presentation mode): the
+  // zooms chosen and kept are forgotten
   refit() {
     this.fitted = false;
     this.chosen = null;
@@ -243,6 +246,7 @@ class Viewport {
     if (!this.fitted) return this.settle();
     this.size = now;
     if (this.chosen === null) return this.initialZoom();
+    if (this.chosen === "fit") return this.fit();
     this.zoom.x += (now.w - old.w) / 2;
     this.zoom.y += (now.h - old.h) / 2;
     this.apply();
