@@ -374,6 +374,7 @@ def test_saved_names_of_the_shots():
     """The screenshots this file writes are the ones committed under docs/gallery/."""
     gallery = artifact("x").parents[1] / "docs" / "gallery"
     names = {p.name for p in gallery.glob("room-*.png")}
-    assert {f"room-present-{s}-{t}.png" for s in ("1024x768", "1920x1080") for t in ("light", "dark")} <= names
+    assert {
+        f"room-present-{s}-{t}.png" for s in ("1024x768", "1920x1080") for t in ("light", "dark")
+    } <= names
     assert re.search(r"room-normal-1024x768", " ".join(names))
-
