@@ -130,7 +130,7 @@ def test_every_box_of_every_step_in_view_with_the_panel(browser, jupyterlab, pag
         zooms = _walk_in_view(page, k, name)
         print(f"\n{name}: zoom by step {zooms}")
         if name == "lecture":
-            page.locator(ROOT).first.screenshot(path=artifact("room-lecture-step7-1024x768.png"))
+            page.screenshot(path=artifact("room-lecture-step7-1024x768.png"))
     # stacked at this width (592 px of output), and the lecture at the 150 % scale too
     assert "vz-wide" not in (page.locator(ROOT).first.get_attribute("class") or "")
     page.locator(f"{ROOT} .vz-scale").first.select_option("1.5")

@@ -207,3 +207,49 @@ class Room {
     window.removeEventListener("resize", this.onResize);
   }
 }
+
+// The drawing cropped to what it shows once its legend has left it (the legend took a corner
+// of the layout, which would stay an empty band): the graph's label (title and notes, left
+// aligned) moves to the left edge of the boxes, and the viewBox shrinks to the boxes, edges,
+// clusters and label. Returns the new size in viewBox units, or null when the SVG is not of
+// the expected form (then it is left as it was).
+function cropToContent(svg) {
+  const g = svg.querySelector("g.graph");
+  const vb = svg.viewBox.baseVal;
+  const m = /^\s*scale\(1 1\) rotate\(0\) translate\(([-\d.]+) ([-\d.]+)\)\s*$/.exec(g?.getAttribute("transform") || "");
+  if (!m || !vb || !vb.width) return null;
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  const add = (x, y) => {
+    box.x0 = Math.min(box.x0, x); box.x1 = Math.max(box.x1, x);
+    box.y0 = Math.min(box.y0, y); box.y1 = Math.max(box.y1, y);
+  };
+  const shapes = g.querySelectorAll("g.node > :is(polygon, polyline, path), g.edge > :is(polygon, polyline, path), g.cluster > :is(polygon, path)");
+  for (const e of shapes) {
+    const n = (e.getAttribute("points") || e.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+    for (let k = 0; k + 1 < n.length; k += 2) add(+n[k], +n[k + 1]);
+  }
+  for (const e of g.querySelectorAll("g.node > ellipse")) {
+    const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((a) => +e.getAttribute(a));
+    add(cx - rx, cy - ry);
+    add(cx + rx, cy + ry);
+  }
+  if (!Number.isFinite(box.x0)) return null;
+  const texts = (sel) => [...g.querySelectorAll(sel)];
+  for (const t of texts(":scope > text")) t.setAttribute("x", (box.x0 + 4).toFixed(2)); // the label
+  // text: its anchor and an estimate of its width (the boxes' text lies inside their outlines)
+  for (const t of texts(":scope > text, g.edge > text, g.cluster > text")) {
+    const size = parseFloat(t.getAttribute("font-size")) || 14;
+    const w = t.textContent.length * size * 0.62;
+    const x = +t.getAttribute("x"), y = +t.getAttribute("y");
+    const anchor = t.getAttribute("text-anchor");
+    const left = anchor === "middle" ? x - w / 2 : anchor === "end" ? x - w : x;
+    add(left, y - size);
+    add(left + w, y + size * 0.3);
+  }
+  const pad = 4;
+  const [tx, ty] = [+m[1], +m[2]];
+  const crop = { x: box.x0 + tx - pad, y: box.y0 + ty - pad, w: box.x1 - box.x0 + 2 * pad, h: box.y1 - box.y0 + 2 * pad };
+  if (crop.w >= vb.width && crop.h >= vb.height) return null;
+  svg.setAttribute("viewBox", `${crop.x.toFixed(2)} ${crop.y.toFixed(2)} ${crop.w.toFixed(2)} ${crop.h.toFixed(2)}`);
+  return crop;
+}

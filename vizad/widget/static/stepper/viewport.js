@@ -61,7 +61,16 @@ class Viewport {
     svg.setAttribute("height", `${this.natural.h}`);
     for (const g of this.stage.querySelectorAll("g.node title, g.edge title")) g.remove();
     centreLines(svg);
-    this.takeLegend(svg);
+    if (this.takeLegend(svg)) {
+      // the legend's corner of the layout would stay empty: the drawing is cropped to the rest
+      const unit = this.natural.w / svg.viewBox.baseVal.width; // px per viewBox unit
+      const crop = cropToContent(svg);
+      if (crop) {
+        this.natural = { w: crop.w * unit, h: crop.h * unit };
+        svg.setAttribute("width", `${this.natural.w}`);
+        svg.setAttribute("height", `${this.natural.h}`);
+      }
+    }
     this.key = key;
     this.fitted = false;
   }
@@ -85,11 +94,12 @@ class Viewport {
   }
 
   // the drawing's legend (a node of the SVG) leaves the drawing; the component shows the
-  // step states as text with a swatch each, which wraps instead of being clipped
+  // step states as text with a swatch each, which wraps instead of being clipped. Whether
+  // the drawing had one.
   takeLegend(svg) {
     const g = svg.querySelector("#vz_legend");
     this.legend.replaceChildren();
-    if (!g) return;
+    if (!g) return false;
     g.remove();
     for (const [state, words] of this.words || []) {
       this.legend.append(h("span", { class: "vz-legend-item", role: "listitem" }, [
@@ -97,6 +107,7 @@ class Viewport {
         h("span", { class: "vz-legend-words", text: words }),
       ]));
     }
+    return true;
   }
 
   apply() {
