@@ -243,6 +243,23 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     page.mouse.up()
     assert page.locator(f"{ROOT} .vz-stage").evaluate("(e) => e.style.transform") != before
     assert page.evaluate("() => String(getSelection())") == "", "dragging selected text"
+    # a drag may start on a box: it pans, and is no click on the box (whose step is 4)
+    page.locator(f"{ROOT} .vz-zoom").get_by_text("fit").click()
+    counter = page.locator(f"{ROOT} .vz-counter").inner_text()
+    v4 = page.locator(f"{ROOT} .vz-stage #v4").bounding_box()
+    before = page.locator(f"{ROOT} .vz-stage").evaluate("(e) => e.style.transform")
+    page.mouse.move(v4["x"] + v4["width"] / 2, v4["y"] + v4["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(v4["x"] + 60, v4["y"] + 30, steps=6)
+    page.mouse.up()
+    page.wait_for_timeout(200)
+    assert page.locator(f"{ROOT} .vz-stage").evaluate("(e) => e.style.transform") != before
+    assert page.locator(f"{ROOT} .vz-counter").inner_text() == counter
+    assert page.evaluate("() => String(getSelection())") == ""
+    page.locator(f"{ROOT} .vz-stage #v4").click()  # a click still goes to the box's step
+    _step_to(page, 0, 4, 7)
+    page.keyboard.press("Home")
+    _step_to(page, 0, 1, 7)
     # Space on a focused button presses it once, and does not also play
     page.locator(f"{ROOT} .vz-next").focus()
     page.keyboard.press("Space")

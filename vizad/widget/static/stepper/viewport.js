@@ -30,7 +30,8 @@ class Viewport {
     this.wanted = 1; // the zoom a step is shown at when its boxes fit (chosen or automatic)
     this.key = null; // the view shown, and each view's last zoom and pan
     this.kept = new Map();
-    this.drag = null;
+    this.drag = null; // a drag under way
+    this.dragEnd = null; // when the last drag ended (ms)
     this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
       h("button", { title: "fit the graph in view", text: "fit", onclick: () => this.fit() }),
       h("button", { title: "natural size", text: "1:1", onclick: () => this.choose(1) }),
@@ -273,23 +274,37 @@ class Viewport {
       const r = viewport.getBoundingClientRect();
       this.choose(this.zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
+    // a drag pans from anywhere, a box too (a click on a box, without a drag, goes to its
+    // step); it starts after a few px, and selects no text
     viewport.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0 || e.target.closest("g.node")) return;
+      if (e.button !== 0) return;
       e.preventDefault(); // no text selection starts
-      this.drag = { x: e.clientX, y: e.clientY, zx: this.zoom.x, zy: this.zoom.y };
-      viewport.setPointerCapture(e.pointerId);
-      viewport.classList.add("vz-dragging");
+      this.drag = { x: e.clientX, y: e.clientY, zx: this.zoom.x, zy: this.zoom.y, id: e.pointerId, moved: false };
     });
     viewport.addEventListener("pointermove", (e) => {
-      if (this.drag) {
-        this.zoom.x = this.drag.zx + e.clientX - this.drag.x;
-        this.zoom.y = this.drag.zy + e.clientY - this.drag.y;
-        this.apply();
+      const d = this.drag;
+      if (!d) return;
+      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 4) return;
+      if (!d.moved) {
+        d.moved = true;
+        viewport.setPointerCapture(d.id);
+        viewport.classList.add("vz-dragging");
       }
+      this.zoom.x = d.zx + e.clientX - d.x;
+      this.zoom.y = d.zy + e.clientY - d.y;
+      this.apply();
     });
-    const endDrag = () => { this.drag = null; viewport.classList.remove("vz-dragging"); };
+    const endDrag = () => {
+      if (this.drag?.moved) this.dragEnd = performance.now();
+      this.drag = null;
+      viewport.classList.remove("vz-dragging");
+    };
     viewport.addEventListener("pointerup", endDrag);
     viewport.addEventListener("pointercancel", endDrag);
+    // the click that ends a drag is not a click on a box
+    viewport.addEventListener("click", (e) => {
+      if (performance.now() - (this.dragEnd ?? -1e9) < 100) e.stopPropagation();
+    }, { capture: true });
   }
 
   close() {
