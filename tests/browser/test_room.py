@@ -188,11 +188,13 @@ def _states_read(page) -> list[str]:
     return sorted(set(low))
 
 
-def _dark_theme(page) -> None:
+def _theme(page, name: str) -> None:
+    """JupyterLab's theme ``name`` ("Dark" or "Light"; the server keeps it for later tests)."""
     page.locator(".lm-MenuBar-item", has_text="Settings").click()
     page.locator(".lm-Menu-item", has_text="Theme").first.hover()
-    page.get_by_role("menuitem", name="JupyterLab Dark", exact=True).click()
-    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached", timeout=20_000)
+    page.get_by_role("menuitem", name=f"JupyterLab {name}", exact=True).click()
+    light = "true" if name == "Light" else "false"
+    page.wait_for_selector(f"body[data-jp-theme-light='{light}']", state="attached", timeout=20_000)
     page.wait_for_timeout(800)
 
 
@@ -328,7 +330,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
         page.wait_for_selector(f"{ROOT}:not(.vz-present)")
     # JupyterLab's dark theme: every state reads; presentation mode again
     page.set_viewport_size({"width": 1024, "height": 768})
-    _dark_theme(page)
+    _theme(page, "Dark")
     _focus(page, 0)
     for step in (1, 4, 7):
         page.locator(f"{ROOT} .vz-slider").fill(str(step))
@@ -348,6 +350,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
         page.screenshot(path=artifact(f"{name}-dark.png"))
         page.keyboard.press("Escape")
         page.wait_for_selector(f"{ROOT}:not(.vz-present)")
+    _theme(page, "Light")
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

@@ -109,6 +109,7 @@ class Room {
     document.addEventListener("fullscreenchange", this.onFullscreen);
     this.onResize = () => this.size();
     window.addEventListener("resize", this.onResize);
+    this.area = null; // the notebook's scrolled area, once found
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
   }
@@ -164,6 +165,10 @@ class Room {
     // a notebook's scrolled area (JupyterLab 4 and Notebook 7, JupyterLab 3, the classic
     // notebook), else the nearest area that scrolls (an output area grows with its content)
     const known = this.root.closest(".jp-WindowedPanel-outer, .jp-Notebook, #site");
+    if (known && known !== this.area) {
+      this.area = known; // its height changes with the panels around the notebook: sized again
+      this.resize.observe(known);
+    }
     if (known?.clientHeight) return Math.min(h, known.clientHeight);
     for (let a = this.root.parentElement; a && a !== document.body; a = a.parentElement) {
       const o = getComputedStyle(a).overflowY;
