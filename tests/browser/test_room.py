@@ -121,6 +121,7 @@ def test_every_box_of_every_step_in_view_with_the_panel(browser, jupyterlab, pag
     warnings = []
     page.on("console", lambda m: warnings.append(m.text) if "[anywidget]" in m.text else None)
     _open(page, url, "room.ipynb")
+    _theme(page, "Light")  # whatever an earlier test left
     page.wait_for_function("() => document.querySelectorAll('.vizad-stepper').length === 3")
     for k, name in enumerate(NAMES):
         page.wait_for_function(
@@ -190,10 +191,13 @@ def _states_read(page) -> list[str]:
 
 def _theme(page, name: str) -> None:
     """JupyterLab's theme ``name`` ("Dark" or "Light"; the server keeps it for later tests)."""
+    light = "true" if name == "Light" else "false"
+    page.wait_for_selector("body[data-jp-theme-light]", state="attached")
+    if page.locator("body").get_attribute("data-jp-theme-light") == light:
+        return
     page.locator(".lm-MenuBar-item", has_text="Settings").click()
     page.locator(".lm-Menu-item", has_text="Theme").first.hover()
     page.get_by_role("menuitem", name=f"JupyterLab {name}", exact=True).click()
-    light = "true" if name == "Light" else "false"
     page.wait_for_selector(f"body[data-jp-theme-light='{light}']", state="attached", timeout=20_000)
     page.wait_for_timeout(800)
 
@@ -205,6 +209,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())
     _open(page, url, "present.ipynb")
+    _theme(page, "Light")  # whatever an earlier test left
     _focus(page, 0)
     page.keyboard.press("Home")
     _step_to(page, 0, 1, 7)
