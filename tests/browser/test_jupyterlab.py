@@ -249,15 +249,25 @@ def _views_and_scale(page) -> None:
     )
     page.locator(f"{ROOT} .vz-view[data-view='adjoint']").click()
     page.wait_for_function("() => document.querySelector('.vizad-stepper .vz-stage #a1')")
-    assert page.locator(f"{ROOT} #vz_legend").count() == 1  # the legend
-    assert _shown_whole(page, f"{ROOT} #vz_legend")
+    assert page.locator(f"{ROOT} .vz-legend").count() == 1  # the legend
+    assert _shown_whole(page, f"{ROOT} .vz-legend")
+    # the step's boxes are in view (zoomed out as far as that needs: see test_room.py); at
+    # its natural size the lecture's text is at least 14 px, 20 px at the 150 % scale
+    assert _current_in_view(page, "v1")
+    page.locator(f"{ROOT} .vz-zoom").get_by_text("1:1").click()
     assert _label_px(page, "v1") >= 14, "the lecture's labels are at least 14 px"
+    panel = (
+        "() => parseFloat(getComputedStyle("
+        "document.querySelector('.vizad-stepper .vz-sum')).fontSize)"
+    )
+    small = page.evaluate(panel)
     page.locator(f"{ROOT} .vz-scale").select_option("1.5")
     page.wait_for_function(
         "() => document.querySelector('.vizad-stepper').style"
         ".getPropertyValue('--vz-scale') === '1.5'"
     )
-    assert _label_px(page, "v1") >= 20
+    assert page.evaluate(panel) >= 1.45 * small >= 20, "the panel grows with the scale"
+    assert _current_in_view(page, "v1")
     page.locator(f"{ROOT} .vz-scale").select_option("1")
 
 
@@ -298,7 +308,8 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
     _views_and_scale(page)
     _zoom_and_pan(page)
     page.screenshot(path=artifact("stepper-jupyterlab.png"))
-    # JupyterLab's dark theme: the component's text follows it, pending boxes are faded
+    # JupyterLab's dark theme: the component's text follows it, pending boxes are dark grey
+    # (with light grey text: tests/test_contrast.py)
     page.locator(".lm-MenuBar-item", has_text="Settings").click()
     page.locator(".lm-Menu-item", has_text="Theme").first.hover()
     page.get_by_role("menuitem", name="JupyterLab Dark", exact=True).click()
@@ -310,10 +321,7 @@ def test_stepper_in_jupyterlab(browser, jupyterlab, page_errors):
         "() => getComputedStyle(document.querySelector('.vizad-stepper .vz-counter')).color"
     )
     assert min(int(c) for c in re.findall(r"\d+", colour)[:3]) > 180, colour
-    pending = page.evaluate(
-        "() => getComputedStyle(document.querySelector('.vizad-stepper .vz-stage #v1')).opacity"
-    )
-    assert float(pending) < 0.7
+    assert _fill_of(page, "v1") == "rgb(43, 43, 43)"  # DARK_STATE_STYLE's pending
     page.locator(ROOT).screenshot(path=artifact("stepper-jupyterlab-dark.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
@@ -493,8 +501,9 @@ def test_nbconvert_html_steps_offline(browser, tmp_path, page_errors):
 
 
 def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors):
-    """At 1024×768 the current box of the 2-layer MLP is in view with its name at ≥ 12 px,
-    at every step."""
+    """At 1024×768 the current box of the 2-layer MLP and every other box of its step are in
+    view at every step (zoomed out as far as that needs: the forward node and its adjoint boxes
+    lie far apart); a step whose boxes fit at a readable zoom is shown at it."""
     import vizad as vz
 
     trace = vz.examples.mlp()
@@ -511,7 +520,27 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
             _wait_step(page, k, n)
         item = scene.ids[trace.steps[k - 1].node]
         assert _current_in_view(page, item), f"step {k}: {item} out of view"
-        assert _label_px(page, item) >= 12, f"step {k}: label too small"
+        out = page.evaluate(
+            """(sel) => { const v = document.querySelector('.vizad-stepper .vz-viewport')
+                            .getBoundingClientRect();
+                          return [...document.querySelectorAll(sel)]
+                            .map((g) => g.getBoundingClientRect())
+                            .filter((b) => b.left < v.left || b.right > v.right
+                                           || b.top < v.top || b.bottom > v.bottom).length; }""",
+            ", ".join(f"{ROOT} .vz-stage g.vz-s-{s}" for s in ("current", "consumer", "involved")),
+        )
+        assert out == 0, f"step {k}: {out} boxes of the step out of view"
+    # the forward view: each step's boxes are near each other, shown at a readable size
+    page.locator(f"{ROOT} .vz-view[data-view='forward']").click()
+    page.keyboard.press("Home")
+    _wait_step(page, 1, n)
+    for k in range(1, n + 1):
+        if k > 1:
+            page.keyboard.press("ArrowRight")
+            _wait_step(page, k, n)
+        item = scene.ids[trace.steps[k - 1].node]
+        assert _current_in_view(page, item), f"step {k}: {item} out of view"
+        assert _label_px(page, item) >= 9, f"step {k}: label too small"
     page.screenshot(path=artifact("mlp-followed.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
@@ -544,7 +573,7 @@ def test_legend_stays_whole_at_any_zoom_and_pan(browser, tmp_path, page_errors):
     import vizad as vz
 
     context = browser.new_context(viewport={"width": 1024, "height": 768})
-    legend = f"{ROOT} #vz_legend"
+    legend = f"{ROOT} .vz-legend"
     for name in ("mlp", "hvp", "tuples"):
         path = vz.export_html(getattr(vz.examples, name)(), tmp_path / f"{name}.html")
         for scheme in ("light", "dark"):

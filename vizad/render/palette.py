@@ -2,8 +2,11 @@
 
 The Okabe–Ito palette (safe for colour-blind viewers). Boxes are filled with light tints and
 hold dark text, so they read the same on light and dark JupyterLab themes; edges and cluster
-frames are mid-grey, visible on both. The same table gives DOT attributes (drawings for slides)
-and CSS rules (the stepper restyling a laid-out SVG).
+frames are mid-grey, visible on both. Every step state's text has a contrast of at least 4.5:1
+(WCAG AA) with its box, on a light page and on a dark one, so that it reads on a projector: the
+boxes of later steps ("not yet") are greyed, not faded, and on a dark page the component greys
+them dark (DARK_STATE_STYLE). The same table gives DOT attributes (drawings for slides) and CSS
+rules (the stepper restyling a laid-out SVG, and the swatches of its legend).
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ __all__ = [
     "FONT",
     "KIND_STYLE",
     "STATE_STYLE",
+    "DARK_STATE_STYLE",
     "EDGE_STYLE",
     "EDGE_HIGHLIGHT",
     "STATE_WORDS",
+    "legend_words",
     "diverging",
     "heat_grid",
     "heat_scale",
@@ -67,10 +72,21 @@ STATE_STYLE: dict[str, dict[str, str]] = {
         "text": INK,
         "dash": "dotted",
     },
-    "done": {"fill": "#bfe8d9", "stroke": GREEN, "text": INK},
-    "pending": {"fill": "#f2f2f2", "stroke": "#b0b0b0", "text": "#8a8a8a", "opacity": "0.55"},
+    "done": {"fill": "#bfe8d9", "stroke": GREEN, "width": "2", "text": INK},
+    "pending": {"fill": "#f2f2f2", "stroke": "#a0a0a0", "text": "#5e5e5e"},
     "failed": {"fill": "#ffd6cc", "stroke": "#c0392b", "width": "4", "text": INK, "dash": "dashed"},
 }
+#: What changes in a state on a dark page (the component's CSS; drawings keep STATE_STYLE): the
+#: boxes of later steps recede into the page, dark grey with light grey text, instead of being
+#: the brightest boxes of the drawing.
+DARK_STATE_STYLE: dict[str, dict[str, str]] = {
+    "pending": {"fill": "#2b2b2b", "stroke": "#707070", "text": "#c2c2c2"},
+}
+#: The selectors of a dark page: JupyterLab's and Notebook 7's dark themes, VS Code's, and a
+#: page of its own (the exported page) in a browser set to dark.
+DARK_PAGES = ('body[data-jp-theme-light="false"]', "body.vscode-dark")
+DARK_MEDIA = "@media (prefers-color-scheme: dark)"
+DARK_MEDIA_PAGE = "body:not([data-jp-theme-light]):not(.vscode-light)"
 #: Border patterns, so that states differ without colour too (and under colour-vision
 #: deficiencies): the same names as Graphviz's styles.
 DASHES = {"dashed": "8 4", "dotted": "2 3"}
@@ -94,6 +110,14 @@ STATE_WORDS: dict[str, tuple[str, str]] = {
     "pending": ("not yet", "not yet"),
     "failed": ("rule fails check()", "rule fails check()"),
 }
+
+
+def legend_words(mode: str) -> list[list[str]]:
+    """[state, what it means] for each step state, in ``mode`` ("reverse" or "forward"): the
+    legend of the stepper (the drawings' legend is laid out in DOT from the same words)."""
+    k = 0 if mode == "reverse" else 1
+    return [[state, words[k]] for state, words in STATE_WORDS.items()]
+
 
 #: The diverging heatmap palette (blue for negative, white for 0, red for positive: the
 #: ColorBrewer RdBu ends, readable with the common colour-vision deficiencies).
@@ -179,7 +203,8 @@ def _state_rules(look: dict[str, str], boxes: str, outlines: str, texts: str) ->
     """The CSS of one step state: ``outlines`` (selectors of the boxes' outlines), ``texts``
     (of their text), ``boxes`` (of the boxes themselves)."""
     decl = [f"fill:{look['fill']}"] if "fill" in look else []
-    decl.append(f"stroke:{look['stroke']}")
+    if "stroke" in look:
+        decl.append(f"stroke:{look['stroke']}")
     if "width" in look:
         decl.append(f"stroke-width:{look['width']}")
     if "dash" in look:
@@ -202,14 +227,32 @@ def _edge_rules(paths: str, heads: str) -> list[str]:
 
 def state_css(prefix: str) -> str:
     """CSS of the step states as classes (``g.vz-s-current``, ``g.vz-hot`` for an edge) under
-    ``prefix``: what the browser component sets by id as it steps."""
+    ``prefix``: what the browser component sets by id as it steps; the swatches of its legend
+    (``.vz-swatch.vz-s-current``); and DARK_STATE_STYLE's changes on a dark page."""
     rules = []
     for state, look in STATE_STYLE.items():
-        box = f"{prefix} g.vz-s-{state}"
-        outlines = ",".join(f"{box}>{s}" for s in _OUTLINES)
-        rules += _state_rules(look, box, outlines, f"{box} text")
+        rules += _state_class_rules(prefix, state, look)
     rules += _edge_rules(f"{prefix} g.vz-hot>path", f"{prefix} g.vz-hot>polygon")
+    dark = []
+    for state, change in DARK_STATE_STYLE.items():
+        dark += _state_class_rules(prefix, state, change)
+    rules += [f"{page} {rule}" for page in DARK_PAGES for rule in dark]
+    in_media = [f"{DARK_MEDIA_PAGE} {rule}" for rule in dark]
+    rules.append(DARK_MEDIA + "{" + "\n".join(in_media) + "}")
     return "\n".join(rules)
+
+
+def _state_class_rules(prefix: str, state: str, look: dict[str, str]) -> list[str]:
+    """The CSS of one step state as a class: the boxes in it and its legend swatch."""
+    box = f"{prefix} g.vz-s-{state}"
+    outlines = ",".join(f"{box}>{s}" for s in _OUTLINES)
+    rules = _state_rules(look, box, outlines, f"{box} text")
+    swatch = [f"background:{look['fill']}"] if "fill" in look else []
+    swatch.append(f"border-color:{look['stroke']}")
+    if "dash" in look:
+        swatch.append(f"border-style:{look['dash']}")
+    rules.append(f"{prefix} .vz-swatch.vz-s-{state}{{{';'.join(swatch)}}}")
+    return rules
 
 
 def css_rules(

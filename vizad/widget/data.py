@@ -26,7 +26,7 @@ from .._gc import gc_paused
 from ..render import MAX_BOXES, Layout
 from ..render.dot import dot_names
 from ..render.folding import expanded
-from ..render.palette import state_css
+from ..render.palette import legend_words, state_css
 from ..render.scene import preview
 from ..text import check_decimals, subscript
 from ..trace.quiz import RULE as QUIZ_RULE
@@ -109,6 +109,8 @@ def walkthrough_data(
         # the head of every panel's table of contributions, sent once
         "contributionsHead": CONTRIBUTIONS_HEAD,
         "css": state_css(".vizad-stepper"),
+        # the legend of the step states, shown by the component as text (never clipped)
+        "legend": legend_words(trace.mode),
         **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
     }
 

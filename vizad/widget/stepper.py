@@ -55,12 +55,13 @@ class Stepper(anywidget.AnyWidget):
     "Step k of n" for the same k); ``next()``/``prev()`` move by one. ``view`` is one of
     ``trace.views``; ``scale`` enlarges the graph and the panel together (presentation).
     Steps whose op fails ``trace.check()`` are shown in red with the error. In the browser:
-    ←/→ or PageUp/PageDown (what presenter clickers send), Home/End, Space to play; click a box
-    to go to its step; ctrl+wheel or pinch to zoom, drag to pan, "fit" and "1:1". With a
-    kernel, the scalar inputs are editable (``inputs``): the walkthrough is traced again at
-    the new values, at the same step. ``quiz=True``: see :meth:`answer`.
-    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; each view is
-    laid out within the layout budget (vizad.render.budget), its picture saying what it took.
+    ←/→ or PageUp/PageDown (what presenter clickers send), Home/End, Space to play, F for
+    presentation mode (the whole screen); click a box to go to its step; ctrl+wheel or pinch
+    to zoom, drag to pan, "fit" and "1:1". With a kernel, the scalar inputs are editable
+    (``inputs``): the walkthrough is traced again at the new values, at the same step.
+    ``quiz=True``: see :meth:`answer`. ``collapse``, ``max_boxes`` and ``detail`` draw the
+    views as vz.draw does; each view is laid out within the layout budget
+    (vizad.render.budget), its picture saying what it took.
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback

@@ -41,11 +41,14 @@ class Drawing {
     return this.boxes.size;
   }
 
-  // step i's (0-based) box and then the boxes computing its result, or null
+  // every box of step i (0-based) in this view: its node, the consumers (or inputs) it
+  // reads, and the boxes computing its result (the partial adjoints and the result itself);
+  // null when the view has none of them
   focus(i) {
     const s = this.frame.steps[i];
-    const g = s.current && this.boxes.get(s.current);
-    return g ? [g, ...s.involved.map((id) => this.boxes.get(id)).filter(Boolean)] : null;
+    const ids = [s.current, ...s.consumer, ...s.involved];
+    const boxes = ids.map((id) => id && this.boxes.get(id)).filter(Boolean);
+    return boxes.length ? boxes : null;
   }
 
   // restyle by id for step i (0-based): only the elements the last step styled are reset

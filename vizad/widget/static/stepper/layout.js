@@ -1,5 +1,8 @@
-// layout.js: layout in the browser. The Graphviz module, imported once per page from its text
-// (every stepper and picture of a notebook sends the same text), lays out DOT source.
+// layout.js: where things go. Layout in the browser: the Graphviz module, imported once per
+// page from its text (every stepper and picture of a notebook sends the same text), lays out DOT
+// source, and each label line is centred as dot centres it. The component's room: the graph and
+// the step panel side by side when the output is wide enough, stacked otherwise, sized to the
+// visible height; presentation mode (the whole screen, large type).
 
 const graphvizModules = (globalThis.__vizadGraphviz ??= new Map());
 
@@ -24,4 +27,234 @@ async function layOut(text, source) {
   const start = performance.now();
   const svg = await graphviz.layout(source);
   return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
+}
+
+// Each line of a box's label centred on the box, as the dot program centres it. Graphviz
+// writes every line of an HTML-like label as text starting at (the box's centre − half the
+// width Graphviz estimated for that line); the browser's font is never exactly as wide, so
+// lines that should share a centre come out ragged. A line that is one <text> becomes text
+// anchored at its middle, on the centre of the box's outline (or, for a box without an
+// outline, on the centre that the lines' estimated starts and measured widths agree on).
+function centreLines(svg) {
+  for (const g of svg.querySelectorAll("g.node")) {
+    if (g.id === "vz_legend") continue;
+    const lines = new Map(); // y → the <text>s on that line
+    for (const t of g.querySelectorAll(":scope > text")) {
+      if (t.getAttribute("text-anchor") !== "start") continue;
+      const y = t.getAttribute("y");
+      lines.set(y, [...(lines.get(y) || []), t]);
+    }
+    const single = [...lines.values()].filter((l) => l.length === 1).map((l) => l[0]);
+    if (!single.length) continue;
+    const c = outlineCentre(g) ?? sharedCentre(single);
+    if (c === null) continue;
+    for (const t of single) {
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("x", c.toFixed(2));
+    }
+  }
+}
+
+// the x of the centre of a box's outline (its first path, polygon or ellipse drawn with a
+// stroke: heatmap cells have none), from its coordinates; null without one
+function outlineCentre(g) {
+  const shape = [...g.children].find((e) => ["path", "polygon", "ellipse"].includes(e.tagName) &&
+    !["none", "transparent"].includes(e.getAttribute("stroke")));
+  if (!shape) return null;
+  if (shape.tagName === "ellipse") return parseFloat(shape.getAttribute("cx"));
+  const numbers = (shape.getAttribute("points") || shape.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+  const xs = numbers.filter((_, k) => k % 2 === 0).map(Number);
+  return xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : null;
+}
+
+// the centre c of lines whose starts are x = c − k·width/2 (Graphviz's estimated widths are
+// the measured ones times about k), by least squares over two lines or more; else null
+function sharedCentre(texts) {
+  if (texts.length < 2) return null;
+  const m = texts.map((t) => t.getComputedTextLength());
+  const x = texts.map((t) => parseFloat(t.getAttribute("x")));
+  const mean = (a) => a.reduce((p, q) => p + q, 0) / a.length;
+  const mm = mean(m), mx = mean(x);
+  const v = m.reduce((p, q) => p + (q - mm) ** 2, 0);
+  if (!(v > 1)) return null;
+  const slope = m.reduce((p, q, j) => p + (q - mm) * (x[j] - mx), 0) / v; // −k/2
+  return -slope > 0.3 && -slope < 0.7 ? mx - slope * mm : null;
+}
+
+const WIDE = 820; // px: from this width of the component, the step panel is beside the graph
+const MIN_FRAME = 220; // px: the graph's frame is never shorter
+const GRAPH_SHARE = 0.58; // of the height left, stacked: the graph's; the step panel gets the rest
+const PANEL_MIN = 110; // px: the step panel's least height, stacked (it scrolls inside)
+
+// The component's room: its body (the graph's frame and the player in one column, the step
+// panel in the other, side by side from WIDE px, else stacked), sized so that graph and panel
+// fit the visible height together (the notebook's scrolled area, or the window); and the
+// presentation mode: the component alone on the whole screen (the Fullscreen API, or the
+// whole window where that is refused), with large type. `F` and the button toggle it.
+class Room {
+  constructor({ root, viewport, player, panel }) {
+    this.root = root;
+    this.viewport = viewport;
+    this.player = player;
+    this.panel = panel;
+    this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
+    this.side = h("div", { class: "vz-side" }, [panel.element]);
+    this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
+    this.words = h("span", { class: "vz-wordy", text: " present" }); // hidden when narrow
+    this.button = h("button", { class: "vz-present-button", title: "presentation mode: the whole screen (F; Esc leaves)",
+      "aria-label": "presentation mode", "aria-pressed": "false", onclick: () => this.toggle() }, ["⤢", this.words]);
+    player.bind("f", () => this.toggle());
+    player.bind("Escape", () => (this.presenting() ? this.leave() : false));
+    this.onFullscreen = () => this.fullscreenChanged();
+    document.addEventListener("fullscreenchange", this.onFullscreen);
+    this.onResize = () => this.size();
+    window.addEventListener("resize", this.onResize);
+    this.area = null; // the notebook's scrolled area, once found
+    this.resize = new ResizeObserver(() => this.size());
+    this.resize.observe(root);
+  }
+
+  presenting() {
+    return this.root.classList.contains("vz-present");
+  }
+
+  toggle() {
+    if (this.presenting()) this.leave();
+    else this.enter();
+  }
+
+  // the whole screen when the page may have it (else the whole window), then large type
+  enter() {
+    const root = this.root;
+    const fallback = () => { root.classList.add("vz-present", "vz-present-window"); this.presented(); };
+    if (root.requestFullscreen && document.fullscreenEnabled !== false) {
+      root.requestFullscreen({ navigationUI: "hide" }).then(() => {
+        root.classList.add("vz-present");
+        this.presented();
+      }, fallback);
+    } else fallback();
+  }
+
+  leave() {
+    if (document.fullscreenElement === this.root) document.exitFullscreen();
+    this.root.classList.remove("vz-present", "vz-present-window");
+    this.presented();
+  }
+
+  // the browser left the whole screen (Esc, F11): so does the presentation
+  fullscreenChanged() {
+    if (document.fullscreenElement !== this.root && this.presenting() &&
+      !this.root.classList.contains("vz-present-window")) this.leave();
+    else this.size();
+  }
+
+  presented() {
+    const on = this.presenting();
+    this.viewport.refit(); // a new room: its own automatic zoom (once its frame has its size)
+    this.button.setAttribute("aria-pressed", String(on));
+    this.button.firstChild.textContent = on ? "⤡" : "⤢";
+    this.words.textContent = on ? " leave" : " present";
+    this.size();
+    this.root.focus({ preventScroll: true });
+  }
+
+  // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
+  visibleHeight() {
+    if (this.presenting()) return window.innerHeight;
+    const h = window.innerHeight;
+    // a notebook's scrolled area (JupyterLab 4 and Notebook 7, JupyterLab 3, the classic
+    // notebook), else the nearest area that scrolls (an output area grows with its content)
+    const known = this.root.closest(".jp-WindowedPanel-outer, .jp-Notebook, #site");
+    if (known && known !== this.area) {
+      this.area = known; // its height changes with the panels around the notebook: sized again
+      this.resize.observe(known);
+    }
+    if (known?.clientHeight) return Math.min(h, known.clientHeight);
+    for (let a = this.root.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowY;
+      const scrolls = (o === "auto" || o === "scroll") && a.scrollHeight > a.clientHeight + 1;
+      if (scrolls && a.clientHeight) return Math.min(h, a.clientHeight);
+    }
+    // the window scrolls: a component near the top of its page (an exported page) is seen
+    // whole with what is above it
+    const top = this.root.getBoundingClientRect().top + window.scrollY;
+    return top < h / 4 ? h - top : h;
+  }
+
+  // side by side or stacked, and the heights of the graph's frame and the step panel
+  size() {
+    const root = this.root;
+    const width = root.clientWidth;
+    if (!width) return;
+    const wide = width >= WIDE;
+    root.classList.toggle("vz-wide", wide);
+    const top = root.getBoundingClientRect().top;
+    const above = this.viewport.element.getBoundingClientRect().top - top; // title, views, legend
+    const below = this.player.element.offsetHeight + 16; // the player and the gaps
+    const pad = this.presenting() ? 24 : 12;
+    const rest = this.visibleHeight() - above - below - pad;
+    // stacked, the step panel keeps at least PANEL_MIN px: graph and panel fit together
+    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest)
+      : Math.max(Math.min(MIN_FRAME, rest - PANEL_MIN), rest * GRAPH_SHARE));
+    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
+    this.set("--vz-frame-h", `${frame}px`);
+    this.set("--vz-panel-h", `${panel}px`);
+  }
+
+  set(name, value) {
+    if (this.root.style.getPropertyValue(name) !== value) this.root.style.setProperty(name, value);
+  }
+
+  close() {
+    if (this.presenting()) this.leave();
+    this.resize.disconnect();
+    document.removeEventListener("fullscreenchange", this.onFullscreen);
+    window.removeEventListener("resize", this.onResize);
+  }
+}
+
+// The drawing cropped to what it shows once its legend has left it (the legend took a corner
+// of the layout, which would stay an empty band): the graph's label (title and notes, left
+// aligned) moves to the left edge of the boxes, and the viewBox shrinks to the boxes, edges,
+// clusters and label. Returns the new size in viewBox units, or null when the SVG is not of
+// the expected form (then it is left as it was).
+function cropToContent(svg) {
+  const g = svg.querySelector("g.graph");
+  const vb = svg.viewBox.baseVal;
+  const m = /^\s*scale\(1 1\) rotate\(0\) translate\(([-\d.]+) ([-\d.]+)\)\s*$/.exec(g?.getAttribute("transform") || "");
+  if (!m || !vb || !vb.width) return null;
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  const add = (x, y) => {
+    box.x0 = Math.min(box.x0, x); box.x1 = Math.max(box.x1, x);
+    box.y0 = Math.min(box.y0, y); box.y1 = Math.max(box.y1, y);
+  };
+  const shapes = g.querySelectorAll("g.node > :is(polygon, polyline, path), g.edge > :is(polygon, polyline, path), g.cluster > :is(polygon, path)");
+  for (const e of shapes) {
+    const n = (e.getAttribute("points") || e.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+    for (let k = 0; k + 1 < n.length; k += 2) add(+n[k], +n[k + 1]);
+  }
+  for (const e of g.querySelectorAll("g.node > ellipse")) {
+    const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((a) => +e.getAttribute(a));
+    add(cx - rx, cy - ry);
+    add(cx + rx, cy + ry);
+  }
+  if (!Number.isFinite(box.x0)) return null;
+  const texts = (sel) => [...g.querySelectorAll(sel)];
+  for (const t of texts(":scope > text")) t.setAttribute("x", (box.x0 + 4).toFixed(2)); // the label
+  // text: its anchor and an estimate of its width (the boxes' text lies inside their outlines)
+  for (const t of texts(":scope > text, g.edge > text, g.cluster > text")) {
+    const size = parseFloat(t.getAttribute("font-size")) || 14;
+    const w = t.textContent.length * size * 0.62;
+    const x = +t.getAttribute("x"), y = +t.getAttribute("y");
+    const anchor = t.getAttribute("text-anchor");
+    const left = anchor === "middle" ? x - w / 2 : anchor === "end" ? x - w : x;
+    add(left, y - size);
+    add(left + w, y + size * 0.3);
+  }
+  const pad = 4;
+  const [tx, ty] = [+m[1], +m[2]];
+  const crop = { x: box.x0 + tx - pad, y: box.y0 + ty - pad, w: box.x1 - box.x0 + 2 * pad, h: box.y1 - box.y0 + 2 * pad };
+  if (crop.w >= vb.width && crop.h >= vb.height) return null;
+  svg.setAttribute("viewBox", `${crop.x.toFixed(2)} ${crop.y.toFixed(2)} ${crop.w.toFixed(2)} ${crop.h.toFixed(2)}`);
+  return crop;
 }

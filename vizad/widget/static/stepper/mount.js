@@ -26,6 +26,7 @@ class Stepper {
       scale: () => model.get("scale") || 1,
       target: () => this.drawing.focus(this.player.step() - 1),
       ready: () => this.drawing.size > 0,
+      legend: data.legend,
     });
     this.drawing = new Drawing({
       stage: this.viewport.stage,
@@ -71,7 +72,9 @@ class Stepper {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation(); // a click, not a pan
     });
     this.panel = new Panel({ data, quiz: this.quiz });
+    this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
+    this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
     for (const v of data.views) {
       this.views.append(
@@ -89,13 +92,13 @@ class Stepper {
     });
     root.append(
       h("style", { text: data.css }),
-      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
+      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title, title: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
-        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.viewport.legend]),
+        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
+      this.viewport.legend,
+      this.note,
       h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]),
-      this.viewport.element,
-      this.player.element,
-      this.panel.element,
+      this.room.body, // the graph's frame with the player, and the step panel
       this.drawing.tip,
     );
     el.append(root);
@@ -159,7 +162,8 @@ class Stepper {
     }
     this.viewport.say(null);
     this.root.dataset.layout = "done";
-    this.viewport.show(frame.svg);
+    this.viewport.show(frame.svg, this.view);
+    this.note.textContent = frame.note || ""; // what the picture is (bounded, folded, summarised)
     this.drawing.index();
     for (const id of frame.collapsed || []) {
       if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
@@ -317,6 +321,7 @@ class Stepper {
     this.viewport.close();
     this.minimap.close();
     this.opener.dispose();
+    this.room.close();
   }
 }
 

@@ -11,6 +11,7 @@ function renderPicture({ model, el }) {
   layOutOffThread(model.get("_graphviz"), dot).promise.then(({ svg, ms }) => {
     root.innerHTML = svg;
     const e = root.querySelector("svg");
+    centreLines(e);
     const natural = e.width.baseVal.value; // Graphviz's pt, in CSS px
     const scale = natural <= maxWidth ? 1 : Math.max(maxWidth / natural, minScale);
     // as wide as the output allows, up to that size, never below minScale (then it scrolls)

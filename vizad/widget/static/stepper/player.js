@@ -1,6 +1,8 @@
 // player.js: stepping. The step (1-based) is the model's `step`, the one piece of state shared
 // with Python; the player moves it with its buttons, slider, play timer and keys, and calls
-// `changed()` after each move.
+// `changed()` after each move. Keys, when the component has focus: → PageDown next, ← PageUp
+// previous (what presenter clickers send), Home, End, Space play/pause; other parts bind more
+// (`bind`). Space on a focused button presses that button, once, as everywhere on the web.
 
 const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
@@ -13,6 +15,7 @@ class Player {
     this.root = root;
     this.changed = changed;
     this.timer = null;
+    this.bound = new Map(); // more keys (lower case) → what they do
     const button = (cls, label, text, fn) =>
       h("button", { class: cls, title: label, "aria-label": label, text, onclick: fn });
     this.first = button("vz-first", "first step (Home)", "|◀", () => this.go(1));
@@ -31,6 +34,12 @@ class Player {
     root.addEventListener("pointerdown", (e) => {
       if (!e.target.closest("input, select, button")) root.focus({ preventScroll: true });
     });
+  }
+
+  // key `key` (a KeyboardEvent key, any case) calls fn() when the component has focus; fn
+  // returns false when it leaves the key to the page
+  bind(key, fn) {
+    this.bound.set(key.toLowerCase(), fn);
   }
 
   step() {
@@ -75,17 +84,25 @@ class Player {
   // widget)
   key(e) {
     const t = e.target;
-    if (!(t instanceof Node) || !this.root.contains(t)) return;
+    // in presentation mode the component has the screen: its keys wherever the focus went
+    const presenting = this.root.classList.contains("vz-present");
+    if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
     // the speed box and the scale menu keep their keys; on the slider the keys are ours
     // (handled here, and the slider's own move prevented: one step per key press)
-    const typing = t !== this.slider && t.closest("input, select, textarea");
+    const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
     if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === " " && t instanceof Element && t.closest("button")) {
+      // the browser presses the focused button on its own (on key up): not the notebook
+      e.stopPropagation();
+      return;
+    }
     let handled = true;
     if (KEYS_NEXT.has(e.key)) this.go(this.step() + 1);
     else if (KEYS_PREV.has(e.key)) this.go(this.step() - 1);
     else if (e.key === "Home") this.go(1);
     else if (e.key === "End") this.go(this.n);
     else if (e.key === " ") this.toggle();
+    else if (this.bound.has(e.key.toLowerCase())) handled = this.bound.get(e.key.toLowerCase())() !== false;
     else handled = false;
     if (handled) { e.preventDefault(); e.stopPropagation(); }
   }

@@ -1,42 +1,58 @@
-// viewport.js: the window onto the current view's drawing: zoom, pan, fit, follow the current
-// box, the "laying out" note, and the legend of the step states (kept out of the zoomed
-// drawing, so that it stays in view whatever the zoom and pan).
+// viewport.js: the window onto the current view's drawing: zoom, pan, fit, follow the boxes of
+// the current step, the "laying out" note, and the legend of the step states (text beside the
+// drawing, not part of it, so that it stays whole whatever the zoom and pan).
+//
+// The zoom: a view opens on the whole graph when that is legible (at least LEGIBLE of its
+// natural size, times the presentation scale), else on the current step's region at READABLE.
+// The zoom a person chooses (+, −, 1:1, fit, ctrl+wheel) is kept, across resizes and views;
+// each view keeps its own pan. Following a step never zooms in beyond that zoom, and zooms out
+// below it (for that step only) when the step's boxes do not fit in the frame at it.
 
-const MIN_FOLLOW_SCALE = 0.9; // the current node is never shown smaller than this (12 pt text → 14 px)
+const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
+const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
+const MARGIN = 16; // px between the frame and the boxes kept in view
 
 class Viewport {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
-  // `target()`: the current box and then the boxes computing its result, or null;
-  // `ready()`: whether the stage holds a drawing with boxes.
-  constructor({ root, scale, target, ready }) {
+  // `target()`: every box of the current step (its node, consumers, partial adjoints and
+  // result), or null; `ready()`: whether the stage holds a drawing with boxes; `legend`:
+  // [state, words] of the step states
+  constructor({ root, scale, target, ready, legend = null }) {
     this.root = root;
     this.scale = scale;
     this.target = target;
     this.ready = ready;
+    this.words = legend;
     this.zoom = { x: 0, y: 0, s: 1 };
     this.natural = { w: 1, h: 1 };
-    this.fitted = false;
-    this.moved = false; // the user zoomed or panned: resizes keep their view
-    this.drag = null;
+    this.fitted = false; // the view shown has had its first zoom
+    this.chosen = null; // the zoom a person chose (absolute), "fit" (the whole graph), or null
+    this.wanted = 1; // the zoom a step is shown at when its boxes fit (chosen or automatic)
+    this.key = null; // the view shown, and each view's last zoom and pan
+    this.kept = new Map();
+    this.drag = null; // a drag under way
+    this.dragEnd = null; // when the last drag ended (ms)
     this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
       h("button", { title: "fit the graph in view", text: "fit", onclick: () => this.fit() }),
-      h("button", { title: "natural size", text: "1:1", onclick: () => this.zoomTo(1) }),
-      h("button", { title: "zoom out", text: "−", onclick: () => this.zoomBy(1 / 1.25) }),
-      h("button", { title: "zoom in", text: "+", onclick: () => this.zoomBy(1.25) }),
+      h("button", { title: "natural size", text: "1:1", onclick: () => this.choose(1) }),
+      h("button", { title: "zoom out", text: "−", onclick: () => this.choose(this.zoom.s / 1.25) }),
+      h("button", { title: "zoom in", text: "+", onclick: () => this.choose(this.zoom.s * 1.25) }),
     ]);
-    this.legend = h("div", { class: "vz-legend", role: "img", "aria-label": "legend of the step states" });
+    this.legend = h("div", { class: "vz-legend", role: "list", "aria-label": "legend of the step states" });
     this.stage = h("div", { class: "vz-stage" });
     this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage]);
     this.listen();
     // the component may be drawn before it is on screen (a notebook output being attached):
-    // zoom once the viewport has a size, and keep the current box in view when it changes
+    // zoom once the viewport has a size, and keep the current boxes in view when it changes
+    this.size = { w: 0, h: 0 };
     this.resize = new ResizeObserver(() => this.resized());
     this.resize.observe(this.element);
   }
 
-  // Graphviz's SVG (text) in the stage at its natural size, without its <title>s (the
-  // component shows its own tooltips) and without its legend, which moves out of the stage
-  show(svgText) {
+  // Graphviz's SVG (text) of view `key` in the stage at its natural size, without its
+  // <title>s (the component shows its own tooltips) and without its legend (shown as text)
+  show(svgText, key = null) {
+    this.remember();
     this.stage.innerHTML = svgText;
     const svg = this.stage.querySelector("svg");
     svg.removeAttribute("style");
@@ -45,12 +61,30 @@ class Viewport {
     svg.setAttribute("width", `${this.natural.w}`);
     svg.setAttribute("height", `${this.natural.h}`);
     for (const g of this.stage.querySelectorAll("g.node title, g.edge title")) g.remove();
-    this.takeLegend(svg);
+    centreLines(svg);
+    if (this.takeLegend(svg)) {
+      // the legend's corner of the layout would stay empty: the drawing is cropped to the rest
+      const unit = this.natural.w / svg.viewBox.baseVal.width; // px per viewBox unit
+      const crop = cropToContent(svg);
+      if (crop) {
+        this.natural = { w: crop.w * unit, h: crop.h * unit };
+        svg.setAttribute("width", `${this.natural.w}`);
+        svg.setAttribute("height", `${this.natural.h}`);
+      }
+    }
+    this.key = key;
     this.fitted = false;
+  }
+
+  // the zoom and pan of the view shown, for when it is shown again
+  remember() {
+    if (this.key !== null && this.fitted) this.kept.set(this.key, { ...this.zoom, wanted: this.wanted });
   }
 
   // an empty stage (a view being laid out)
   clear() {
+    this.remember();
+    this.key = null;
     this.stage.replaceChildren();
   }
 
@@ -60,29 +94,21 @@ class Viewport {
     if (text !== null) this.element.append(busy(text));
   }
 
-  // the legend's <g> moves from the graph's SVG to an SVG of its own, outside the viewport,
-  // drawn at the graph's natural size (times the presentation scale)
+  // the drawing's legend (a node of the SVG) leaves the drawing; the component shows the
+  // step states as text with a swatch each, which wraps instead of being clipped. Whether
+  // the drawing had one.
   takeLegend(svg) {
     const g = svg.querySelector("#vz_legend");
     this.legend.replaceChildren();
-    if (!g) return;
-    const own = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    own.dataset.unit = String(this.natural.w / (svg.viewBox.baseVal?.width || this.natural.w)); // px per pt
-    own.append(g);
-    this.legend.append(own);
-    this.sizeLegend();
-  }
-
-  // its box is measured once it is drawn (a notebook output may not be on screen yet)
-  sizeLegend() {
-    const own = this.legend.firstChild;
-    if (!own || own.hasAttribute("viewBox")) return;
-    const b = own.firstChild.getBBox();
-    if (!b.width) return;
-    own.setAttribute("viewBox", `${b.x} ${b.y} ${b.width} ${b.height}`);
-    const px = (x) => `calc(${(x * own.dataset.unit).toFixed(1)}px * var(--vz-scale))`;
-    own.style.width = px(b.width);
-    own.style.height = px(b.height);
+    if (!g) return false;
+    g.remove();
+    for (const [state, words] of this.words || []) {
+      this.legend.append(h("span", { class: "vz-legend-item", role: "listitem" }, [
+        h("span", { class: `vz-swatch vz-s-${state}`, "aria-hidden": "true" }),
+        h("span", { class: "vz-legend-words", text: words }),
+      ]));
+    }
+    return true;
   }
 
   apply() {
@@ -92,25 +118,35 @@ class Viewport {
     this.onApply?.(); // the minimap (minimap.js)
   }
 
-  fitScale() {
-    const r = this.element.getBoundingClientRect();
-    return Math.min((r.width - 16) / this.natural.w, (r.height - 16) / this.natural.h);
+  frame() {
+    return { w: this.element.clientWidth, h: this.element.clientHeight };
   }
 
+  fitScale() {
+    const f = this.frame();
+    return Math.min((f.w - 2 * MARGIN) / this.natural.w, (f.h - 2 * MARGIN) / this.natural.h);
+  }
+
+  // the whole graph, centred: chosen, it stays the whole graph at any size and in any view
   fit() {
-    const r = this.element.getBoundingClientRect();
-    const zoom = this.zoom;
-    zoom.s = clamp(this.fitScale(), 0.05, 4);
-    zoom.x = (r.width - this.natural.w * zoom.s) / 2;
-    zoom.y = (r.height - this.natural.h * zoom.s) / 2;
+    this.chosen = "fit";
+    this.kept.clear();
+    this.wanted = clamp(this.fitScale(), 0.05, 4);
+    this.centre(this.wanted);
+  }
+
+  centre(s) {
+    const f = this.frame();
+    Object.assign(this.zoom, { s, x: (f.w - this.natural.w * s) / 2, y: (f.h - this.natural.h * s) / 2 });
     this.apply();
   }
 
+  // zoom to s about the frame's point (cx, cy) (its centre by default)
   zoomTo(s, cx, cy) {
-    const r = this.element.getBoundingClientRect();
+    const f = this.frame();
     const zoom = this.zoom;
-    cx = cx ?? r.width / 2;
-    cy = cy ?? r.height / 2;
+    cx = cx ?? f.w / 2;
+    cy = cy ?? f.h / 2;
     const k = clamp(s, 0.05, 8) / zoom.s;
     zoom.x = cx - (cx - zoom.x) * k;
     zoom.y = cy - (cy - zoom.y) * k;
@@ -118,97 +154,158 @@ class Viewport {
     this.apply();
   }
 
-  zoomBy(f) {
-    this.moved = true;
-    this.zoomTo(this.zoom.s * f);
+  // a zoom a person chose (buttons, ctrl+wheel): kept until they choose another
+  choose(s, cx, cy) {
+    this.zoomTo(s, cx, cy);
+    this.chosen = this.wanted = this.zoom.s;
   }
 
-  // the smallest zoom at which the current box is shown (larger with the presentation scale)
-  minScale() {
-    return MIN_FOLLOW_SCALE * this.scale();
-  }
-
+  // the automatic zoom: the whole graph when legible, else the current step's region
   initialZoom() {
-    if (this.fitScale() >= this.minScale()) this.fit();
-    else {
-      this.zoom.s = this.minScale();
-      this.zoom.x = 8;
-      this.zoom.y = 8;
-      this.apply();
+    const whole = this.fitScale();
+    if (whole >= LEGIBLE * this.scale()) {
+      this.wanted = Math.min(whole, 2.5 * this.scale());
+      this.centre(this.wanted);
+    } else {
+      this.wanted = READABLE * this.scale();
+      this.zoomTo(this.wanted);
       this.follow(true);
     }
   }
 
-  // keep the current box inside the view, at a readable size, with the boxes computing its
-  // result when they fit too
-  follow(force = false) {
+  // the box (frame px) around every box of the current step, at the zoom shown
+  targetBox() {
     const target = this.target();
-    if (!target) return;
-    if (this.zoom.s < this.minScale() && this.fitScale() < this.minScale()) this.zoomTo(this.minScale());
+    if (!target || !target.length) return null;
     const v = this.element.getBoundingClientRect();
-    const margin = 24;
-    const rect = (e) => e.getBoundingClientRect();
-    let b = rect(target[0]);
-    const group = target.map(rect);
-    const union = {
-      left: Math.min(...group.map((r) => r.left)), right: Math.max(...group.map((r) => r.right)),
-      top: Math.min(...group.map((r) => r.top)), bottom: Math.max(...group.map((r) => r.bottom)),
+    const left = v.left + this.element.clientLeft;
+    const top = v.top + this.element.clientTop;
+    const rects = target.map((e) => e.getBoundingClientRect());
+    return {
+      left: Math.min(...rects.map((r) => r.left)) - left,
+      right: Math.max(...rects.map((r) => r.right)) - left,
+      top: Math.min(...rects.map((r) => r.top)) - top,
+      bottom: Math.max(...rects.map((r) => r.bottom)) - top,
     };
-    if (union.right - union.left <= v.width - 2 * margin && union.bottom - union.top <= v.height - 2 * margin) {
-      b = union;
+  }
+
+  // keep every box of the current step in view: at the wanted zoom when they fit at it, else
+  // zoomed out until they do (`zoom` false: the zoom stays, the pan alone brings them in as
+  // far as it can); the pan moves only when a box would be out of view
+  follow(force = false, zoom = true) {
+    let b = this.targetBox();
+    if (!b) return;
+    const f = this.frame();
+    const s0 = this.zoom.s;
+    // the boxes' size at zoom 1, and the largest zoom at which they fit
+    const w = (b.right - b.left) / s0;
+    const hgt = (b.bottom - b.top) / s0;
+    const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
+    const s = zoom ? clamp(Math.min(this.wanted, fits), 0.05, 8) : s0;
+    if (Math.abs(s - s0) > 1e-3) {
+      this.zoomTo(s);
+      b = this.targetBox();
+      force = true;
     }
-    const inside = b.left >= v.left + margin && b.right <= v.right - margin &&
-      b.top >= v.top + margin && b.bottom <= v.bottom - margin;
+    const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 &&
+      b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
     if (inside && !force) return;
-    this.zoom.x += v.left + v.width / 2 - (b.left + b.right) / 2;
-    this.zoom.y += v.top + v.height / 2 - (b.top + b.bottom) / 2;
+    // the boxes centred, but no more of the frame left empty than needed: a graph narrower
+    // (shorter) than the frame is centred, a wider one keeps its edges outside the margins
+    const z = this.zoom;
+    const span = (pan, move, size, room) => size <= room - 2 * MARGIN
+      ? (room - size) / 2 : clamp(pan + move, room - MARGIN - size, MARGIN);
+    z.x = span(z.x, f.w / 2 - (b.left + b.right) / 2, this.natural.w * z.s, f.w);
+    z.y = span(z.y, f.h / 2 - (b.top + b.bottom) / 2, this.natural.h * z.s, f.h);
     this.apply();
   }
 
-  // a step is shown: the first zoom once on screen, else keep its box in view
+  // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
+  // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
+  // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
   settle() {
     if (!this.element.clientWidth || !this.ready()) return; // not on screen (or not laid out) yet
-    if (!this.fitted) { this.fitted = true; this.initialZoom(); } else this.follow();
+    if (this.fitted) return this.follow();
+    this.fitted = true;
+    this.size = this.frame();
+    const kept = this.kept.get(this.key);
+    if (kept) {
+      Object.assign(this.zoom, { x: kept.x, y: kept.y, s: kept.s });
+      this.wanted = typeof this.chosen === "number" ? this.chosen : kept.wanted;
+      this.apply();
+      this.follow(false, false);
+    } else if (this.chosen === "fit") this.fit();
+    else if (this.chosen !== null) {
+      this.wanted = this.chosen;
+      this.zoomTo(this.chosen);
+      this.follow(true, false);
+    } else this.initialZoom();
   }
 
-  // zoom afresh at the next step shown (a new drawing, a new presentation scale)
+  // zoom afresh at the next step shown (a new presentation scale, presentation mode): the
+  // zooms chosen and kept are forgotten
   refit() {
     this.fitted = false;
+    this.chosen = null;
+    this.kept.clear();
   }
 
+  // the frame changed size: the zoom a person chose stays, with the graph's point at the
+  // frame's centre still there; the automatic zoom is made again for the new size
   resized() {
-    this.sizeLegend();
-    if (!this.element.clientWidth || !this.ready()) return;
-    if (!this.fitted || !this.moved) { this.fitted = true; this.initialZoom(); } else this.follow();
+    const old = this.size;
+    const now = this.frame();
+    if (!now.w || !this.ready()) return;
+    if (!this.fitted) return this.settle();
+    this.size = now;
+    if (this.chosen === null) return this.initialZoom();
+    if (this.chosen === "fit") return this.fit();
+    this.zoom.x += (now.w - old.w) / 2;
+    this.zoom.y += (now.h - old.h) / 2;
+    this.apply();
+    this.follow(false, false);
   }
 
-  // ctrl+wheel or pinch zooms, a drag pans
+  // ctrl+wheel or pinch zooms, a drag pans (and selects no text)
   listen() {
     const viewport = this.element;
     viewport.addEventListener("wheel", (e) => {
       if (!e.ctrlKey && !e.metaKey) return; // plain wheel scrolls the page; pinch and ctrl zoom
       e.preventDefault();
-      this.moved = true;
       const r = viewport.getBoundingClientRect();
-      this.zoomTo(this.zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
+      this.choose(this.zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
+    // a drag pans from anywhere, a box too (a click on a box, without a drag, goes to its
+    // step); it starts after a few px, and selects no text
     viewport.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0 || e.target.closest("g.node")) return;
-      this.drag = { x: e.clientX, y: e.clientY, zx: this.zoom.x, zy: this.zoom.y };
-      this.moved = true;
-      viewport.setPointerCapture(e.pointerId);
-      viewport.classList.add("vz-dragging");
+      if (e.button !== 0) return;
+      e.preventDefault(); // no text selection starts
+      this.drag = { x: e.clientX, y: e.clientY, zx: this.zoom.x, zy: this.zoom.y, id: e.pointerId, moved: false };
     });
     viewport.addEventListener("pointermove", (e) => {
-      if (this.drag) {
-        this.zoom.x = this.drag.zx + e.clientX - this.drag.x;
-        this.zoom.y = this.drag.zy + e.clientY - this.drag.y;
-        this.apply();
+      const d = this.drag;
+      if (!d) return;
+      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 4) return;
+      if (!d.moved) {
+        d.moved = true;
+        viewport.setPointerCapture(d.id);
+        viewport.classList.add("vz-dragging");
       }
+      this.zoom.x = d.zx + e.clientX - d.x;
+      this.zoom.y = d.zy + e.clientY - d.y;
+      this.apply();
     });
-    const endDrag = () => { this.drag = null; viewport.classList.remove("vz-dragging"); };
+    const endDrag = () => {
+      if (this.drag?.moved) this.dragEnd = performance.now();
+      this.drag = null;
+      viewport.classList.remove("vz-dragging");
+    };
     viewport.addEventListener("pointerup", endDrag);
     viewport.addEventListener("pointercancel", endDrag);
+    // the click that ends a drag is not a click on a box
+    viewport.addEventListener("click", (e) => {
+      if (performance.now() - (this.dragEnd ?? -1e9) < 100) e.stopPropagation();
+    }, { capture: true });
   }
 
   close() {
