@@ -276,4 +276,29 @@ def test_output_bundle_survives_without_the_kernel(stepper):
     html = data["text/html"]
     assert html.count('data-vizad-step="6"') == 1 and "Step 6 of 7" in html
     stored = json.loads(re.search(r'-data">(.*?)</script>', html).group(1))
-    assert stored == json.loads(json.dumps(stepper.data))  # the data once, as the widget's
+    widget = json.loads(json.dumps(stepper.data))
+    # the data once, as the widget's, with every view (a small walkthrough: reopened without
+    # its kernel, the page switches views too)
+    assert {k: v for k, v in stored.items() if k != "frames"} == {
+        k: v for k, v in widget.items() if k != "frames"
+    }
+    assert set(stored["frames"]) == set(stepper.trace.views) != set(widget["frames"])
+    assert stored["frames"][stepper.view] == widget["frames"][stepper.view]
+
+
+def test_a_big_walkthrough_saves_the_views_laid_out(stepper, monkeypatch):
+    """Past SAVED_VIEWS steps the output's HTML carries only the views laid out so far (no
+    layout of every view for the saved copy), the first one and any shown since."""
+    import vizad.widget.stepper as module
+
+    monkeypatch.setattr(module, "SAVED_VIEWS", 3)
+
+    def saved_views():
+        html = stepper._repr_mimebundle_()[0]["text/html"]
+        return set(json.loads(re.search(r'-data">(.*?)</script>', html).group(1))["frames"])
+
+    first = stepper.view
+    assert saved_views() == {first} and stepper.laid_out == (first,)
+    other = next(v for v in stepper.trace.views if v != first)
+    stepper.view = other
+    assert saved_views() == {first, other}

@@ -87,7 +87,7 @@ def walkthrough_data(
         frame = frame_data(layout, trace, d)
         if openings and layout.collapsed:
             frame["opens"] = opening_data(layout, trace, d, frame)
-        frames[v] = _shared_steps(frame, frames)
+        frames[v] = shared_steps(frame, frames)
     return {
         "mode": trace.mode,
         "title": trace.describe(),
@@ -157,7 +157,7 @@ def frame_patch(base: dict, frame: dict) -> dict:
     return patch
 
 
-def _shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
+def shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
     """``frame`` with its per-step states given as ``"stepsOf": view`` when an earlier view
     has the very same ones (a laid view and the forward view share their boxes): each step's
     states are sent once, not once per view."""

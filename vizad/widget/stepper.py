@@ -24,13 +24,23 @@ from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
 from ..trace.quiz import Verdict, judge, questions
 from ..trace.traces import ForwardTrace, ReverseTrace
-from .data import check_failures, frame_data, frame_patch, inputs_data, walkthrough_data
+from .data import (
+    check_failures,
+    frame_data,
+    frame_patch,
+    inputs_data,
+    shared_steps,
+    walkthrough_data,
+)
 from .panel import step_panel
 from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 _QUIZ_SNAPSHOT = '<div class="vz-muted">(a quiz: its values are asked, not shown)</div>'
+#: Walkthroughs with at most this many steps carry every view in their output's HTML, so that
+#: a notebook reopened without its kernel switches views too (bigger ones: those laid out).
+SAVED_VIEWS = 100
 #: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
 CHECK_LIMIT = 400
 
@@ -362,8 +372,20 @@ class Stepper(anywidget.AnyWidget):
                     self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
                 ),
             )
-        data["text/html"] = fragment(self.data, layout.scope, snapshot, self.step, hidden=self.quiz)
+        data["text/html"] = fragment(
+            self._saved_data(), layout.scope, snapshot, self.step, hidden=self.quiz
+        )
         return data, metadata
+
+    def _saved_data(self) -> dict:
+        """The component's data as the output's HTML carries it (a notebook reopened without
+        its kernel, nbconvert): every view when the walkthrough has at most SAVED_VIEWS steps
+        (laid out now if need be), else the views laid out so far."""
+        views = self.trace.views if self.n_steps <= SAVED_VIEWS else tuple(self._layouts)
+        frames: dict[str, dict] = {}
+        for v in views:
+            frames[v] = shared_steps(self._frame(v), frames)
+        return {**self.data, "frames": frames}
 
     # -- the Python API ------------------------------------------------------------------
     @property
