@@ -221,7 +221,8 @@ def _notebook(path) -> None:
         [
             "import os\nos.environ['VIZAD_LAYOUT'] = 'browser'  # the layout in the browser\n"
             "import vizad as vz\n" + CHAIN,
-            "s45 = vz.step(*chain(45))\ns45",
+            # no layout budget: the full layout, long, in the worker while the notebook works
+            "s45 = vz.step(*chain(45), budget=None)\ns45",
             "s200 = vz.step(*chain(200))\ns200",
             SCOPED,
         ],
@@ -375,7 +376,12 @@ def pages(tmp_path_factory):
     try:
         return {
             layers: vz.export_html(
-                vz.trace_reverse(*namespace["chain"](layers)), folder / f"chain{layers}.html"
+                # 45 layers with no layout budget: the full layout, long, in the page's worker
+                vz.Stepper(
+                    vz.trace_reverse(*namespace["chain"](layers)),
+                    budget=None if layers == 45 else vz.render.LAYOUT_BUDGET,
+                ),
+                folder / f"chain{layers}.html",
             )
             for layers in (45, 200)
         }

@@ -19,7 +19,7 @@ from ..assets import component_module, graphviz_module, style
 from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadError
 from ..graph import as_node_list
 from ..node import Node
-from ..render import MAX_BOXES, Layout
+from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
 from ..trace.quiz import Verdict, judge, questions
@@ -70,8 +70,8 @@ class Stepper(anywidget.AnyWidget):
     to zoom, drag to pan, "fit" and "1:1". With a kernel, the scalar inputs are editable
     (``inputs``): the walkthrough is traced again at the new values, at the same step.
     ``quiz=True``: see :meth:`answer`. ``collapse``, ``max_boxes`` and ``detail`` draw the
-    views as vz.draw does; each view is laid out within the layout budget
-    (vizad.render.budget), its picture saying what it took.
+    views as vz.draw does; each view is laid out within ``budget`` seconds (the layout budget,
+    vizad.render.budget; None lays every view out in full), its picture saying what it took.
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -115,6 +115,7 @@ class Stepper(anywidget.AnyWidget):
         collapse=None,
         max_boxes: int = MAX_BOXES,
         detail: bool = False,
+        budget: float | None = LAYOUT_BUDGET,
         scale: float = 1.0,
         quiz: bool = False,
         **kwargs,
@@ -137,6 +138,9 @@ class Stepper(anywidget.AnyWidget):
         #: Scopes drawn as one box, the boxes above which a view is summarised, and whether
         #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
         self.collapse, self.max_boxes, self.detail = collapse, max_boxes, detail
+        #: The seconds each view's layout may take (vizad.render.budget; None: every view
+        #: laid out in full, however long that takes).
+        self.budget = budget
         self.decimals = trace.decimals if decimals is None else decimals
         self._check = check
         #: Whether the student types each step's results before they are shown.
@@ -162,6 +166,7 @@ class Stepper(anywidget.AnyWidget):
             "collapse": self.collapse,
             "max_boxes": self.max_boxes,
             "detail": self.detail,
+            "budget": self.budget,
         }
         #: The views laid out so far: the one shown first now, each other one when the view
         #: first switches to it (``layout_of``).
@@ -505,6 +510,7 @@ def step(
     collapse=None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
     quiz: bool = False,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
@@ -514,8 +520,9 @@ def step(
     adjoints, the result v̄ᵢ or v̇ᵢ) before they are shown; ``stepper.answer(text)`` answers
     from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
     ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
-    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does."""
-    drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail}
+    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; ``budget``:
+    the seconds each view's layout may take (None: in full, however long)."""
+    drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail, "budget": budget}
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(

@@ -10,6 +10,8 @@ const SNAPSHOT_STYLE = [["fill", ""], ["stroke", "none"], ["stroke-width", "1px"
 const SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
 const layoutJobs = new WeakMap(); // a view's data -> the job laying it out in a worker
 
+const FIND_ROW_NODES = 40; // a view with more nodes than this gets the find row
+
 class Stepper {
   constructor({ model, el, data }) {
     this.model = model;
@@ -75,6 +77,8 @@ class Stepper {
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
+    // find and the boxes opened: for a graph too big to read at a glance (or with boxes to open)
+    this.findRow = h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]);
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
     for (const v of data.views) {
       this.views.append(
@@ -97,7 +101,7 @@ class Stepper {
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
       this.viewport.legend,
       this.note,
-      h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]),
+      this.findRow,
       this.room.body, // the graph's frame with the player, and the step panel
       this.drawing.tip,
     );
@@ -164,6 +168,7 @@ class Stepper {
     this.root.dataset.layout = "done";
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || ""; // what the picture is (bounded, folded, summarised)
+    this.findRow.hidden = !((frame.collapsed || []).length || (frame.find || []).length > FIND_ROW_NODES);
     this.drawing.index();
     for (const id of frame.collapsed || []) {
       if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
