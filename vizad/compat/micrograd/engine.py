@@ -32,6 +32,8 @@ from ..copies import copy_node, deepcopy_graph
 
 __all__ = ["Value"]
 
+_add, _mul = _ops.add, _ops.mul
+
 #: micrograd's ``_op`` strings for vizad's ops.
 _OP_TEXT = {"add": "+", "mul": "*", "tanh": "tanh", "exp": "exp", "relu": "ReLU"}
 
@@ -61,8 +63,7 @@ class Value(EagerNode):
     def __init__(self, data=None, _children=(), _op="", label=""):
         pass  # made in __new__ (leaves) or by the ops (everything else)
 
-    def _init_eager(self) -> None:
-        self._grad = 0.0
+    _initial_grad = 0.0
 
     # -- micrograd's fields ----------------------------------------------------------------
     @property
@@ -103,10 +104,10 @@ class Value(EagerNode):
 
     # -- operators, as micrograd defines them ------------------------------------------------
     def __add__(self, other):
-        return _ops.add(self, _wrap(other))
+        return _add(self, other if other.__class__ is Value else _wrap(other))
 
     def __mul__(self, other):
-        return _ops.mul(self, _wrap(other))
+        return _mul(self, other if other.__class__ is Value else _wrap(other))
 
     def __pow__(self, other):
         if not isinstance(other, (int, float)):
