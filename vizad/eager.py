@@ -76,14 +76,7 @@ class EagerNode(Node):
         except Exception as exc:
             raise evaluation_error(node, values, exc) from exc
         node._value = value
-        kind = value.__class__
-        if kind is not np.ndarray and kind not in _SCALARS:
-            shape = value.shape if hasattr(value, "shape") else shape_of(value)
-        elif kind is np.ndarray:
-            shape = value.shape
-        else:
-            shape = ()
-        node._shape = shape
+        node._shape = _shape(value)
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
         return node
@@ -93,8 +86,7 @@ class EagerNode(Node):
         """A leaf of ``op`` (a Variable-like input or a constant) holding ``value``; made by
         :func:`vizad.op.leaf`."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
-        shape = shape_of(value)
-        Node.__init__(node, op, (), attrs, name, shape)
+        Node.__init__(node, op, (), attrs, name, _shape(value))
         node._value = value
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
@@ -234,6 +226,17 @@ class LazyGrad(EagerNode):
 
     def __repr__(self) -> str:  # shown without building the adjoint node
         return f"<gradient = {self._shown()}>"
+
+
+def _shape(value: Any) -> Any:
+    """The shape of an eager value (:func:`vizad.tree.shape_of`, read quickly for arrays
+    and scalars)."""
+    kind = value.__class__
+    if kind is np.ndarray:
+        return value.shape
+    if kind in _SCALARS:
+        return ()
+    return value.shape if hasattr(value, "shape") else shape_of(value)
 
 
 def _compared(other: Any) -> Any:

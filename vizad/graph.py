@@ -172,13 +172,13 @@ def rank(order: Sequence[Node]) -> list[Node]:
     depth: dict[Node, int] = {}
     buckets: list[list[Node]] = [[]]
     variables = []
-    for node in order:
-        if node.op is VARIABLE:
+    for node in order:  # Node's slots are read directly: every view and backward ranks
+        if node._operation is VARIABLE:
             variables.append(node)
             depth[node] = 0
             continue
         d = 0
-        for i in node.inputs:
+        for i in node._inputs:
             e = depth[i] + 1
             if e > d:
                 d = e
@@ -187,10 +187,10 @@ def rank(order: Sequence[Node]) -> list[Node]:
             buckets.append([node])
         else:
             buckets[d].append(node)
-    ranked = sorted(variables, key=_creation)
+    ranked = sorted(variables, key=_ID)
     for bucket in buckets:
         if len(bucket) > 1:
-            bucket.sort(key=_creation)
+            bucket.sort(key=_ID)
         ranked += bucket
     return ranked
 
@@ -205,7 +205,3 @@ def number_ranked(ranked: Iterable[Node]) -> dict[Node, int]:
     """:func:`numbering` from an already computed :func:`ranked_order`."""
     numbered = (n for n in ranked if n.op is not CONSTANT)
     return {node: k for k, node in enumerate(numbered, start=1)}
-
-
-def _creation(node: Node) -> int:
-    return node.id
