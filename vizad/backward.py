@@ -22,6 +22,8 @@ import weakref
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from ._renamed import renamed
 from .eager import EagerNode, LazyGrad
 from .errors import GraphError
@@ -52,6 +54,8 @@ def adjoint_values(
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad).
     ``order`` is the graph's :func:`ranked_order`, when the caller has it already."""
     seed = _value(seed_node(y, cotangent))
+    if seed.__class__ is np.ndarray and not seed.shape and y._value.__class__ is not np.ndarray:
+        seed = seed[()]  # a scalar output's: numpy scalars cost a fifth of 0-d arrays
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
     pop, get = adjoints.pop, adjoints.get

@@ -164,11 +164,16 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
     v5 = sin v2, v6 = v3 + v4, v7 = v6 − v5. Linear time: nodes are bucketed by depth.
     (:func:`numbering` numbers this order, leaving out constants.)
     """
-    return rank(topo_sort(outputs))
+    outputs = as_node_list(outputs, "topo_sort")
+    order = _by_creation(outputs, ())  # topo_sort's, known here to be in creation order
+    if order is None:
+        return rank(_depth_first(outputs, ()))
+    return rank(order, by_creation=True)
 
 
-def rank(order: Sequence[Node]) -> list[Node]:
-    """:func:`ranked_order` of a graph from its topological order."""
+def rank(order: Sequence[Node], by_creation: bool = False) -> list[Node]:
+    """:func:`ranked_order` of a graph from its topological order (``by_creation``: the
+    order is by creation, so that each depth's nodes come in creation order already)."""
     depth: dict[Node, int] = {}
     buckets: list[list[Node]] = [[]]
     variables = []
@@ -187,6 +192,11 @@ def rank(order: Sequence[Node]) -> list[Node]:
             buckets.append([node])
         else:
             buckets[d].append(node)
+    if by_creation:
+        ranked = variables
+        for bucket in buckets:
+            ranked += bucket
+        return ranked
     ranked = sorted(variables, key=_ID)
     for bucket in buckets:
         if len(bucket) > 1:
