@@ -313,6 +313,7 @@ VARIABLE = VariableOp()
 CONSTANT = ConstantOp()
 
 _PYTHON_NUMBERS = frozenset({float, int, bool})
+_FLOAT_SCALARS = frozenset({np.float64, np.float32})
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -454,7 +455,7 @@ def leaf(
     input when ``requires_grad`` (``wrt`` of gradients and traces by default), else a
     constant."""
     if requires_grad:
-        shape = shape_of(value)
+        shape = () if value.__class__ in _FLOAT_SCALARS else shape_of(value)
         return cls._leaf(VARIABLE, {"shape": shape}, value, name, True)
     return cls._leaf(CONSTANT, {"value": value}, value, name, False)
 
