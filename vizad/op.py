@@ -445,6 +445,8 @@ def tensor(
             f"{array.dtype} (write the numbers with a decimal point, pass dtype=float, "
             "or pass requires_grad=False)"
         )
+    if not array.shape:  # a scalar as numpy's scalar: its arithmetic costs a fifth of a 0-d array's
+        array = array[()]
     return leaf(array, name, bool(requires_grad))
 
 
