@@ -106,7 +106,7 @@ class Op:
         # whose output then has that shape): computed at once, with no checks to make
         if self._same_shape and name is None and inputs:
             cls = inputs[0].__class__
-            if _EAGER_CLASSES.get(cls) or (cls not in _EAGER_CLASSES and _eager_class(cls)):
+            if cls is not Node and (_EAGER_CLASSES.get(cls) or _eager_class(cls)):
                 shape = inputs[0]._shape
                 for x in inputs:
                     if x.__class__ is not cls or x._shape != shape:
