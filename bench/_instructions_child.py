@@ -54,6 +54,19 @@ def setup():
             return loss
 
         return step
+    if workload == "vz.tensor":  # the same MLP eagerly: forward, backward, read the grads
+        from scalar_mlp import data, forward, weights
+
+        xs, ys = data()
+        xs, ys, w0 = xs[:16], ys[:16], weights()
+
+        def tensor_step():
+            params = [[[vz.tensor(v) for v in n] for n in layer] for layer in w0]
+            loss = forward(params, xs, ys, vz.relu)
+            loss.backward()
+            return [p.grad.value for layer in params for n in layer for p in n]
+
+        return tensor_step
     if workload == "Stepper":
         from export import trace_of
 

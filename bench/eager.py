@@ -1,13 +1,14 @@
 """The eager front end: cost per scalar op and memory, against micrograd and the symbolic path.
 
-    python bench/eager.py
+    python bench/eager.py          (python bench/eager.py torch: the PyTorch comparison alone)
 
 Per op: a chain of 10,000 steps y = relu(y * a + b) (30,000 ops) built by micrograd 0.1.0's
 Value (the baseline), by vz.tensor nodes (float64 and float32), by vizad.compat.micrograd's
 Value, and by the symbolic path (Variables, then an Executor planned and run once); then the
 same with the backward pass. Medians of 5 runs; what a run built is freed outside its timing.
 Memory: tracemalloc's count of what 100,000 chained eager sin nodes keep, against the same
-symbolic chain. Targets: <= 5 us per eager scalar op; eager memory <= 2x symbolic.
+symbolic chain. Targets: <= 5 us per eager scalar op; eager memory <= 2x symbolic. Then per
+op against PyTorch eager (scalars and 16x16 float32, forward and forward + backward).
 """
 
 from __future__ import annotations
@@ -105,7 +106,65 @@ def sin_chain(x):
     return y
 
 
+TORCH_STEPS = 2_000
+
+
+def torch_comparison() -> None:
+    """Per eager op against PyTorch eager (CPU) in the same run: scalars and 16×16 float32,
+    the chain y = relu(y * a + b) built (forward) and built + backward, µs per op."""
+    import torch
+
+    torch.set_num_threads(1)
+    ops = 3 * TORCH_STEPS
+
+    def chain_of(relu):
+        def build(y, a, b):
+            for _ in range(TORCH_STEPS):
+                y = relu(y * a + b)
+            return y
+
+        return build
+
+    torch_chain, vizad_chain = chain_of(torch.relu), chain_of(vz.relu)
+    print(f"per op against PyTorch {torch.__version__} eager: {TORCH_STEPS:,} steps of "
+          "y = relu(y * a + b), medians of 5")  # fmt: skip
+    for label, shape in (("scalar", ()), ("16x16", (16, 16))):
+        rng = np.random.default_rng(0)
+        start = [rng.uniform(0.5, 1.0, shape).astype(np.float32) for _ in range(3)]
+
+        def torch_leaves():
+            return [torch.tensor(v, requires_grad=True) for v in start]
+
+        def vizad_leaves():
+            return [vz.tensor(v, dtype=np.float32) for v in start]
+
+        def torch_both():
+            y = torch_chain(*torch_leaves())
+            y.sum().backward() if shape else y.backward()
+            return y
+
+        def vizad_both():
+            y = vizad_chain(*vizad_leaves())
+            y.backward()
+            return y
+
+        t_fwd = median_time(lambda: torch_chain(*torch_leaves()), repeat=5) / ops * 1e6
+        v_fwd = median_time(lambda: vizad_chain(*vizad_leaves()), repeat=5) / ops * 1e6
+        t_both = median_time(torch_both, repeat=5) / ops * 1e6
+        v_both = median_time(vizad_both, repeat=5) / ops * 1e6
+        print(
+            f"  {label:7s} float32: forward torch {t_fwd:5.2f} vizad {v_fwd:5.2f} us/op "
+            f"(x{v_fwd / t_fwd:4.2f});  forward + backward torch {t_both:5.2f} "
+            f"vizad {v_both:5.2f} us/op (x{v_both / t_both:4.2f})"
+        )
+    print("target (issue 29): <= 1.0x PyTorch's per-op overhead, forward and backward")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["torch"]:
+        print(machine())
+        torch_comparison()
+        return
     print(machine())
     print(f"per op: {STEPS:,} steps of y = relu(y * a + b), {OPS:,} ops; medians of 5 runs")
     rows = [
@@ -137,6 +196,7 @@ def main() -> None:
         f"{eager / MEMORY_NODES:.0f} B per eager node)"
     )
     print("targets: <= 5 us per eager scalar op; eager memory <= 2x symbolic")
+    torch_comparison()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Instruction counts of the walkthroughs and of gradients, this tree against a git revision.
 
-    python bench/instructions.py [--base REV] [--nodes N]
+    python bench/instructions.py [--base REV] [--nodes N] [--only WORKLOAD ...]
 
 Wall-clock figures on a shared 2-core machine can move by ±30 % from one minute to the next,
 which hides a 10 % change. Instructions counted by valgrind (``--tool=callgrind``) do not
@@ -11,7 +11,8 @@ Workloads: ``trace_reverse``, ``gradients()`` + one run, ``trace_forward`` on be
 random scalar graph of N nodes (default 5,000), the symbolic scalar MLP of
 bench/scalar_mlp.py on 16 points, opening ``vz.Stepper(trace, check=False)`` on a 1,018-step
 trace of bench/export.py, and micrograd's MLP on 16 points (forward and ``loss.backward()``)
-with ``vizad.compat.micrograd``'s Value and, as the yardstick, with micrograd's own. With
+with ``vizad.compat.micrograd``'s Value, with ``vz.tensor`` (reading the gradients too) and,
+as the yardstick, with micrograd's own. With
 ``--base REV`` the same runs are made on that revision (checked out in a temporary git
 worktree) and the ratios printed. Needs valgrind
 (``sh tools/ensure-system-package valgrind valgrind``); it takes a few minutes per tree.
@@ -30,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 WORKLOADS = (
     *("trace_reverse", "gradients + run", "trace_forward", "scalar MLP", "Stepper"),
-    *("compat Value", "micrograd"),
+    *("compat Value", "vz.tensor", "micrograd"),
 )
 
 
@@ -51,10 +52,10 @@ def count(root: Path, workload: str, nodes: int, run: bool) -> int:
     return int(re.search(r"Collected : (\d+)", out).group(1))
 
 
-def counts(root: Path, nodes: int) -> dict[str, float]:
+def counts(root: Path, nodes: int, workloads: tuple = WORKLOADS) -> dict[str, float]:
     """Millions of instructions of each workload, run from the vizad of ``root``."""
     result = {}
-    for workload in WORKLOADS:
+    for workload in workloads:
         result[workload] = (
             count(root, workload, nodes, True) - count(root, workload, nodes, False)
         ) / 1e6
@@ -66,11 +67,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="a git revision to compare with (e.g. HEAD~3)")
     parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--only", nargs="+", choices=WORKLOADS, help="count these workloads alone")
     args = parser.parse_args()
+    workloads = tuple(args.only or WORKLOADS)
     if shutil.which("valgrind") is None:
         sys.exit("needs valgrind: sh tools/ensure-system-package valgrind valgrind")
     repo = HERE.parent
-    now = counts(repo, args.nodes)
+    now = counts(repo, args.nodes, workloads)
     before = None
     if args.base:
         with tempfile.TemporaryDirectory() as tmp:
@@ -78,11 +81,11 @@ def main() -> None:
             git = ["git", "-C", str(repo)]
             subprocess.run([*git, "worktree", "add", "--detach", str(tree), args.base], check=True)
             try:
-                before = counts(tree, args.nodes)
+                before = counts(tree, args.nodes, workloads)
             finally:
                 subprocess.run([*git, "worktree", "remove", "--force", str(tree)], check=True)
     print(f"millions of instructions ({args.nodes:,}-node random graph, valgrind callgrind)")
-    for workload in WORKLOADS:
+    for workload in workloads:
         line = f"  {workload:18s} {now[workload]:9,.0f}"
         if before is not None:
             ratio = now[workload] / before[workload]

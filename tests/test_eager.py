@@ -189,3 +189,25 @@ def test_the_title_names_at_most_six_inputs():
         y = y * x + 1.0
     title = repr(vz.trace_reverse(y)).splitlines()[0]
     assert title.endswith("w.r.t. v₁, v₂, v₃, v₄, v₅, v₆ and 3 more: 25 steps"), title
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_relu_and_its_step_of_a_scalar_are_numpys(dtype):
+    # float scalars take a short path past numpy's ufuncs: it must give numpy's results
+    values = [-1.0, -0.0, 0.0, 2.5, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-300, 6e4]
+    for v in values:
+        x = dtype(v)
+        got, expected = vz.relu.compute(x), np.maximum(x, 0)
+        assert type(got) is type(expected) and np.array_equal(got, expected, equal_nan=True)
+        if expected != 0:
+            assert np.signbit(got) == np.signbit(expected), (v, got, expected)
+        got, expected = vz.ops.heaviside.compute(x), np.greater(x, 0).astype(dtype)
+        assert type(got) is type(expected) and got == expected and not np.signbit(got)
+    # and an eager chain over scalars gives the values and gradients of arrays
+    a, b = vz.tensor(np.float32(-0.75)), vz.tensor(np.float32(1.5))
+    y = vz.relu(a * b + 2.0) * vz.relu(b - 3.0 * a)
+    y.backward()
+    x1, x2 = np.float32(-0.75), np.float32(1.5)
+    assert y.value == np.maximum(x1 * x2 + 2.0, 0) * np.maximum(x2 - 3.0 * x1, 0)
+    assert a.grad.value.dtype == np.float32
+    assert a.grad.value == pytest.approx(1.5 * 3.75 + 0.875 * -3.0)

@@ -22,6 +22,8 @@ import weakref
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from ._renamed import renamed
 from .eager import EagerNode, LazyGrad
 from .errors import GraphError
@@ -29,7 +31,7 @@ from .graph import ranked_order
 from .node import Node
 from .op import CONSTANT, VARIABLE, constant_value, registry
 from .ops import add, mul, neg
-from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
+from .ops.elementwise import MINUS_ONE, ONE, ElementwiseOp, Symbolic, local_partials
 from .reverse import gradients, local_adjoints, seed_node
 from .tree import add as tree_add
 
@@ -52,40 +54,73 @@ def adjoint_values(
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad).
     ``order`` is the graph's :func:`ranked_order`, when the caller has it already."""
     seed = _value(seed_node(y, cotangent))
+    if seed.__class__ is np.ndarray and not seed.shape and y._value.__class__ is not np.ndarray:
+        seed = seed[()]  # a scalar output's: numpy scalars cost a fifth of 0-d arrays
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
-    pop = adjoints.pop
+    pop, get = adjoints.pop, adjoints.get
     for node in reversed(order or ranked_order(y)):
-        total = pop(node, None)
-        if total is None:
+        adjoint = pop(node, None)
+        if adjoint is None:
             continue
-        if every or not node._inputs:
-            result[node] = total
-        if node._inputs:
-            _pass_back(node, total, adjoints)
-    return result
-
-
-def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
-    """Add the partial adjoints that ``node`` passes to each input needing one to the
-    adjoints' running sums (in the order the adjoint graph's add_n would sum them)."""
-    op = node._operation
-    if isinstance(op, ElementwiseOp):
-        shape = node._shape if op.broadcasting else None
-        for x, p in zip(node._inputs, local_partials(op, node)):
+        inputs = node._inputs
+        if not inputs:
+            result[node] = adjoint
+            continue
+        if every:
+            result[node] = adjoint
+        op = node._operation
+        kind = _KINDS.get(op.__class__) or _kind(op)
+        if kind is _VJP:
+            _pass_back(node, adjoint, adjoints)
+            continue
+        # an elementwise op: v̄ⱼ times each local partial, summed back where it broadcast
+        shape = node._shape if kind is _BROADCASTING else None
+        partials = op.partials(node) if op._builtin else local_partials(op, node)
+        for x, p in zip(inputs, partials):
             if x.__class__ is Node or not x._requires_grad:  # a constant, or no gradient
                 continue
             if p.__class__ is Symbolic:
-                if p == 0:
+                if p is ONE or (p is not MINUS_ONE and p == 1):
+                    part = adjoint
+                elif p is MINUS_ONE or p == -1:
+                    part = _NEG(adjoint)
+                else:  # zero: no contribution
                     continue
-                part = adjoint if p == 1 else _NEG(adjoint)
             else:
                 part = _MUL(adjoint, constant_value(p) if p.__class__ is Node else p._value)
             if shape is not None and x._shape != shape:  # broadcast: sum_to_shape's function
                 part = _SUM_TO_SHAPE(part, shape=x._shape)
-            total = adjoints.get(x)
-            adjoints[x] = part if total is None else tree_add(total, part)
-        return
+            total = get(x)
+            if total is None:
+                adjoints[x] = part
+            elif isinstance(total, tuple):
+                adjoints[x] = tree_add(total, part)
+            else:
+                adjoints[x] = total + part  # add_n's compute (tree.add) on arrays
+    return result
+
+
+#: How the pass runs an op's rule: its ``vjp`` on an eager seed, or its local partials
+#: (elementwise ops: broadcasting ones, and those whose inputs have the output's shape).
+_VJP, _BROADCASTING, _ELEMENTWISE = "vjp", "broadcasting", "elementwise"
+_KINDS: dict[type, str] = {}
+
+
+def _kind(op) -> str:
+    """The kind of ``op``'s rule (remembered for its class)."""
+    if not isinstance(op, ElementwiseOp):
+        kind = _VJP
+    else:
+        kind = _BROADCASTING if op.broadcasting else _ELEMENTWISE
+    _KINDS[op.__class__] = kind
+    return kind
+
+
+def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
+    """Add the partial adjoints that ``node`` (of an op that writes its own ``vjp``) passes
+    to each input needing one to the adjoints' running sums (in the order the adjoint
+    graph's add_n would sum them)."""
     seed = EagerNode._leaf(CONSTANT, {"value": adjoint}, adjoint, None, False)
     for x, g in zip(node._inputs, local_adjoints(node, seed)):
         if g is not None and x.__class__ is not Node and x._requires_grad:

@@ -33,6 +33,9 @@ from .tree import as_array, read_only, shape_of
 
 __all__ = ["EagerNode", "LazyGrad"]
 
+#: Value classes of shape () (numpy's scalars of the float types, Python's numbers).
+_SCALARS = frozenset({np.float64, np.float32, np.float16, float, int, np.int64, np.bool_})
+
 
 class EagerNode(Node):
     """A node that carries its value (see the module's docs). Build leaves with
@@ -41,30 +44,41 @@ class EagerNode(Node):
     __slots__ = ("_value", "_grad", "_requires_grad")
 
     # -- construction ------------------------------------------------------------------------
+    #: The ``.grad`` of a new node (micrograd's Value starts at 0).
+    _initial_grad: Any = None
+
     @classmethod
     def _computed(cls, op, inputs: tuple, attrs: dict, name, shape) -> EagerNode:
         """The node ``op(*inputs, **attrs)`` with its value computed now."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
         Node.__init__(node, op, inputs, attrs, name, shape)
-        values = []
-        requires_grad = False
-        for x in inputs:
-            if x.__class__ is Node:  # a constant (a weakly typed number gives the number)
-                attrs_x = x._attrs
-                value = attrs_x["value"]
-                values.append(value.item() if attrs_x.get("weak") else value)
-            else:
-                values.append(x._value)
-                requires_grad = requires_grad or x._requires_grad
+        if len(inputs) == 2 and inputs[0].__class__ is cls and inputs[1].__class__ is cls:
+            a, b = inputs  # hot: a binary op on two eager nodes
+            values = [a._value, b._value]
+            requires_grad = a._requires_grad or b._requires_grad
+        else:
+            values = []
+            requires_grad = False
+            for x in inputs:
+                if x.__class__ is Node:  # a constant (a weakly typed number gives the number)
+                    attrs_x = x._attrs
+                    value = attrs_x["value"]
+                    values.append(value.item() if attrs_x.get("weak") else value)
+                else:
+                    values.append(x._value)
+                    if x._requires_grad:
+                        requires_grad = True
         try:
-            value = op.bind(node)(*values)
+            if op._builtin:  # vizad's own ops compute with their attributes (Op.bind)
+                value = op.compute(*values, **attrs) if attrs else op.compute(*values)
+            else:
+                value = op.bind(node)(*values)
         except Exception as exc:
             raise evaluation_error(node, values, exc) from exc
         node._value = value
-        node._shape = value.shape if hasattr(value, "shape") else shape_of(value)
-        node._grad = None
+        node._shape = _shape(value)
+        node._grad = cls._initial_grad
         node._requires_grad = requires_grad
-        node._init_eager()
         return node
 
     @classmethod
@@ -72,16 +86,11 @@ class EagerNode(Node):
         """A leaf of ``op`` (a Variable-like input or a constant) holding ``value``; made by
         :func:`vizad.op.leaf`."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
-        shape = shape_of(value)
-        Node.__init__(node, op, (), attrs, name, shape)
+        Node.__init__(node, op, (), attrs, name, _shape(value))
         node._value = value
-        node._grad = None
+        node._grad = cls._initial_grad
         node._requires_grad = requires_grad
-        node._init_eager()
         return node
-
-    def _init_eager(self) -> None:
-        """Hook for subclasses (compat APIs) to set their own fields."""
 
     # -- values ------------------------------------------------------------------------------
     @property
@@ -217,6 +226,17 @@ class LazyGrad(EagerNode):
 
     def __repr__(self) -> str:  # shown without building the adjoint node
         return f"<gradient = {self._shown()}>"
+
+
+def _shape(value: Any) -> Any:
+    """The shape of an eager value (:func:`vizad.tree.shape_of`, read quickly for arrays
+    and scalars)."""
+    kind = value.__class__
+    if kind is np.ndarray:
+        return value.shape
+    if kind in _SCALARS:
+        return ()
+    return value.shape if hasattr(value, "shape") else shape_of(value)
 
 
 def _compared(other: Any) -> Any:

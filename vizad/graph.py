@@ -164,21 +164,26 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
     v5 = sin v2, v6 = v3 + v4, v7 = v6 − v5. Linear time: nodes are bucketed by depth.
     (:func:`numbering` numbers this order, leaving out constants.)
     """
-    return rank(topo_sort(outputs))
+    outputs = as_node_list(outputs, "topo_sort")
+    order = _by_creation(outputs, ())  # topo_sort's, known here to be in creation order
+    if order is None:
+        return rank(_depth_first(outputs, ()))
+    return rank(order, by_creation=True)
 
 
-def rank(order: Sequence[Node]) -> list[Node]:
-    """:func:`ranked_order` of a graph from its topological order."""
+def rank(order: Sequence[Node], by_creation: bool = False) -> list[Node]:
+    """:func:`ranked_order` of a graph from its topological order (``by_creation``: the
+    order is by creation, so that each depth's nodes come in creation order already)."""
     depth: dict[Node, int] = {}
     buckets: list[list[Node]] = [[]]
     variables = []
-    for node in order:
-        if node.op is VARIABLE:
+    for node in order:  # Node's slots are read directly: every view and backward ranks
+        if node._operation is VARIABLE:
             variables.append(node)
             depth[node] = 0
             continue
         d = 0
-        for i in node.inputs:
+        for i in node._inputs:
             e = depth[i] + 1
             if e > d:
                 d = e
@@ -187,10 +192,15 @@ def rank(order: Sequence[Node]) -> list[Node]:
             buckets.append([node])
         else:
             buckets[d].append(node)
-    ranked = sorted(variables, key=_creation)
+    if by_creation:
+        ranked = variables
+        for bucket in buckets:
+            ranked += bucket
+        return ranked
+    ranked = sorted(variables, key=_ID)
     for bucket in buckets:
         if len(bucket) > 1:
-            bucket.sort(key=_creation)
+            bucket.sort(key=_ID)
         ranked += bucket
     return ranked
 
@@ -205,7 +215,3 @@ def number_ranked(ranked: Iterable[Node]) -> dict[Node, int]:
     """:func:`numbering` from an already computed :func:`ranked_order`."""
     numbered = (n for n in ranked if n.op is not CONSTANT)
     return {node: k for k, node in enumerate(numbered, start=1)}
-
-
-def _creation(node: Node) -> int:
-    return node.id

@@ -89,6 +89,9 @@ class Op:
     _arrays_only: bool = False
     #: True for the constant op alone: an op on constants only is computed at once.
     _folds: bool = False
+    #: vizad's own ops whose output has the shape of inputs of one shape (elementwise ops):
+    #: such inputs need no shape inference (set by :class:`vizad.ops.elementwise.ElementwiseOp`).
+    _same_shape: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -99,6 +102,20 @@ class Op:
 
     # -- building nodes ------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None, **attrs: Any) -> Node:
+        # hot: eager inputs of one class and one array shape (a trusted op of vizad's own
+        # whose output then has that shape): computed at once, with no checks to make
+        if self._same_shape and name is None and inputs:
+            cls = inputs[0].__class__
+            if cls is not Node and (_EAGER_CLASSES.get(cls) or _eager_class(cls)):
+                shape = inputs[0]._shape
+                for x in inputs:
+                    if x.__class__ is not cls or x._shape != shape:
+                        break
+                else:
+                    if shape.__class__ is tuple and (
+                        self.arity is None or len(inputs) == self.arity
+                    ):
+                        return cls._computed(self, inputs, attrs, None, shape)
         eager = None
         for x in inputs:
             if x.__class__ is not Node:  # numbers to constants; eager nodes compute at once
@@ -206,6 +223,16 @@ def latex_product(left: str, right: str) -> str:
 
 
 # -- an op's inputs ---------------------------------------------------------------------------
+#: {class: whether an op on inputs of only that class computes at once, a node of it}
+_EAGER_CLASSES: dict[type, bool] = {}
+
+
+def _eager_class(cls: type) -> bool:
+    """Whether ``cls`` is an eager node class (a lazy gradient is not: it stands for a node)."""
+    result = _EAGER_CLASSES[cls] = issubclass(cls, EagerNode) and cls is not LazyGrad
+    return result
+
+
 def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type | None]:
     """``inputs`` as Nodes (numbers become constants), and the class of the node an op
     builds from them: the class of the first eager input when every other input is eager or
@@ -286,6 +313,7 @@ VARIABLE = VariableOp()
 CONSTANT = ConstantOp()
 
 _PYTHON_NUMBERS = frozenset({float, int, bool})
+_FLOAT_SCALARS = frozenset({np.float64, np.float32})
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -417,6 +445,8 @@ def tensor(
             f"{array.dtype} (write the numbers with a decimal point, pass dtype=float, "
             "or pass requires_grad=False)"
         )
+    if not array.shape:  # a scalar as numpy's scalar: its arithmetic costs a fifth of a 0-d array's
+        array = array[()]
     return leaf(array, name, bool(requires_grad))
 
 
@@ -427,7 +457,7 @@ def leaf(
     input when ``requires_grad`` (``wrt`` of gradients and traces by default), else a
     constant."""
     if requires_grad:
-        shape = shape_of(value)
+        shape = () if value.__class__ in _FLOAT_SCALARS else shape_of(value)
         return cls._leaf(VARIABLE, {"shape": shape}, value, name, True)
     return cls._leaf(CONSTANT, {"value": value}, value, name, False)
 

@@ -62,7 +62,7 @@ class Mul(ElementwiseOp):
         return a * b
 
     def partials(self, node):
-        a, b = node.inputs
+        a, b = node._inputs
         return [b, a]
 
     def latex(self, args, attrs):

@@ -88,6 +88,9 @@ class ElementwiseOp(Op):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        # inputs of one array shape give that shape (ElementwiseOp's infer_shape and the
+        # unary ops'), so an eager call on them needs no inference: vizad's own ops only
+        cls._same_shape = cls._builtin
         for rule in ("vjp", "jvp"):
             if rule in cls.__dict__:
                 raise GraphError(

@@ -32,6 +32,8 @@ from ..copies import copy_node, deepcopy_graph
 
 __all__ = ["Value"]
 
+_add, _mul = _ops.add, _ops.mul
+
 #: micrograd's ``_op`` strings for vizad's ops.
 _OP_TEXT = {"add": "+", "mul": "*", "tanh": "tanh", "exp": "exp", "relu": "ReLU"}
 
@@ -42,6 +44,8 @@ class Value(EagerNode):
     __slots__ = ()
 
     def __new__(cls, data=None, _children=(), _op="", label=""):
+        if data.__class__ is float and label == "" and not _children and not _op:
+            return leaf(np.float64(data), None, True, cls)  # hot: Value(0.5), as the checks say
         if _children or _op:
             raise GraphError(
                 "Value(data, _children, _op): vizad records the graph itself; build Values with "
@@ -56,13 +60,13 @@ class Value(EagerNode):
             )
         if not isinstance(label, str):
             raise NodeTypeError(f"Value.label must be a str, got {type(label).__name__}")
-        return leaf(np.asarray(data), printable(label) or None, True, cls)
+        # a numpy scalar (float64 for a float): arithmetic on it costs a fifth of a 0-d array's
+        return leaf(np.asarray(data)[()], printable(label) or None, True, cls)
 
     def __init__(self, data=None, _children=(), _op="", label=""):
         pass  # made in __new__ (leaves) or by the ops (everything else)
 
-    def _init_eager(self) -> None:
-        self._grad = 0.0
+    _initial_grad = 0.0
 
     # -- micrograd's fields ----------------------------------------------------------------
     @property
@@ -76,7 +80,7 @@ class Value(EagerNode):
             raise NodeTypeError(
                 f"Value.data must be a number, got {type(value).__name__} {value!r:.60}"
             )
-        self._value = np.asarray(value)
+        self._value = np.asarray(value)[()]
 
     @property
     def label(self) -> str:
@@ -103,10 +107,10 @@ class Value(EagerNode):
 
     # -- operators, as micrograd defines them ------------------------------------------------
     def __add__(self, other):
-        return _ops.add(self, _wrap(other))
+        return _add(self, other if other.__class__ is Value else _wrap(other))
 
     def __mul__(self, other):
-        return _ops.mul(self, _wrap(other))
+        return _mul(self, other if other.__class__ is Value else _wrap(other))
 
     def __pow__(self, other):
         if not isinstance(other, (int, float)):
