@@ -108,7 +108,6 @@ class Minimap {
     const px = (e.clientX - b.left) / this.scale, py = (e.clientY - b.top) / this.scale;
     vp.zoom.x = r.width / 2 - px * vp.zoom.s;
     vp.zoom.y = r.height / 2 - py * vp.zoom.s;
-    vp.moved = true;
     vp.apply();
   }
 

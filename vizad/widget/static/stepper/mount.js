@@ -255,14 +255,14 @@ class Stepper {
   // bring `g` (a box, a frame) into view at a readable zoom, its start first when it is wider
   reveal(g) {
     const vp = this.viewport;
-    if (vp.zoom.s < vp.minScale()) vp.zoomTo(vp.minScale());
+    const readable = READABLE * vp.scale(); // viewport.js's size for a step's region
+    if (vp.zoom.s < readable) vp.zoomTo(readable);
     const v = vp.element.getBoundingClientRect();
     const b = g.getBoundingClientRect();
     const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;
     const cy = b.height > v.height - 48 ? b.top + (v.height - 48) / 2 : (b.top + b.bottom) / 2;
     vp.zoom.x += v.left + v.width / 2 - cx;
     vp.zoom.y += v.top + v.height / 2 - cy;
-    vp.moved = true;
     vp.apply();
   }
 
