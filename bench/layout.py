@@ -11,8 +11,9 @@ The graphs: the weight-shared chain (an unrolled RNN: xs = 10 Variables, h = xs[
 range(L): h = tanh(h * xs[i % 10] + xs[(i + 3) % 10])) at 10, 20, 45, 100, 200 and 1,000
 levels, the 2-layer MLP on a batch, the Hessian-vector product of vz.examples and a random
 5,000-node graph. For each: the seconds from vz.step(...) to the Stepper made (the view shown
-first laid out: the others are laid out when first shown), and per view the rung of the budget taken, its boxes and its layout time (medians of 3,
-ratios to the 10-level chain). Target: every layout <= 2 s on this machine.
+first laid out: the others are laid out when first shown), and per view the rung of the budget
+taken, its boxes and its layout time (medians of 3, ratios to the 10-level chain). Target:
+every layout <= 2 s on this machine.
 """
 
 from __future__ import annotations
