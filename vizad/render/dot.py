@@ -160,6 +160,13 @@ class Drawing(graphviz.Digraph):
     def __repr__(self) -> str:
         return f"<vizad drawing: {self._vizad_summary}>"
 
+    def __getstate__(self):
+        # a copy or a pickle is the drawing as it is (its DOT): the plan of its fallback layouts
+        # holds the scene it was made from (closures: not picklable), and stays behind
+        state = dict(self.__dict__)
+        state.pop("_vizad_plan", None)
+        return state
+
 
 def notebook_size(svg: str) -> str:
     """``svg`` (Graphviz's, sized in pt) sized for a notebook: its natural size when it is at
