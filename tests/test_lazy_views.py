@@ -211,3 +211,23 @@ def test_what_a_page_carries_opened_is_bounded():
         assert list(opens) == layout.collapsed[: len(opens)]
     assert any(size[b] > OPEN_LIMIT for b in summaries)  # the adjoint's bands are too large
     assert len(opens) < len(summaries)
+
+
+def test_a_fold_of_repeated_blocks_opens_in_place():
+    """The 45-step chain's forward view with its time steps folded ("× 45", 135 nodes): the fold
+    is a box that opens like a band, its blocks' boxes shown again and the steps inside it
+    lighting their own boxes."""
+    h, xs, feed = chain(45)
+    trace = vz.trace_reverse(h, xs, feed)
+    layout = Layout(trace, "forward", collapse="repeats", in_browser=True)
+    folds = [i.id for i in layout.scene.items if i.kind == "fold"]
+    assert folds and set(folds) <= set(layout.collapsed)
+    fold = folds[0]
+    opened = layout.opened([fold])
+    shown = {i.id for i in opened.scene.items}
+    assert fold not in shown and len(shown) > 10 * len(layout.scene.items)
+    assert all(e.tail in shown and e.head in shown for e in opened.scene.edges)
+    # a forward node inside the fold: the fold was its box, now its own box is
+    full = build_scene(trace, "forward")
+    inside = [n for n, box in layout.scene.ids.items() if box == fold]
+    assert inside and all(opened.scene.ids[n] == full.ids[n] != fold for n in inside)

@@ -34,7 +34,11 @@ def collapsed_boxes(scene: Scene, limit: int = OPEN_LIMIT) -> list[str]:
     """The ids of the boxes of ``scene`` that stand for other nodes, at most ``limit`` of them
     (and so can be opened)."""
     size = Counter(scene.ids.values())
-    return [i.id for i in scene.items if i.kind == "summary" and i.members and size[i.id] <= limit]
+    return [
+        i.id
+        for i in scene.items
+        if i.kind in ("summary", "fold") and i.members and size[i.id] <= limit
+    ]
 
 
 def open_boxes(full: Scene, scene: Scene, opened: Iterable[str]) -> Scene:

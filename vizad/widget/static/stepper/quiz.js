@@ -292,6 +292,8 @@ class Quiz {
 // The walkthrough's scalar inputs as number fields: with a kernel, editing one traces the
 // walkthrough again in Python at the same step (the model's `inputs`); without one they are
 // read-only, and say so.
+const FEW_INPUTS = 3; // more inputs than this are folded under "inputs (n)"
+
 class Inputs {
   // `step()`: the step shown (1-based); `secret(i)`: whether a quiz still asks step i
   constructor({ model, inputs, step, secret }) {
@@ -326,7 +328,12 @@ class Inputs {
         : "without a kernel (a saved or exported page) the inputs cannot change: run the notebook";
     const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said, title: why });
     this.element.title = why;
-    this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields, note);
+    if (fields.length <= FEW_INPUTS) {
+      this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields, note);
+    } else { // many inputs (an unrolled RNN's): folded under their count, opened on a click
+      this.element.append(h("details", { class: "vz-inputs-more" }, [
+        h("summary", { class: "vz-muted", text: `inputs (${fields.length})` }), ...fields, note]));
+    }
     if (check) this.element.append(check);
     // inputs that could not be traced: Python says why and puts the old values back
     this.onError = () => {
