@@ -83,13 +83,13 @@ def _steps_while_busy(page, k: int) -> None:
     root.locator(".vz-prev").click()
 
 
-def _open_a_box_and_step_inside(page, k: int, shot: str) -> None:
-    """The current step's node is inside a collapsed box (a band of the summary): that box is
-    the current one; a click opens it in place (laid out in a worker) and the next steps are
-    its own boxes."""
+def _open_a_box_and_step_inside(page, k: int, shot: str | None, prefix: str = "band_") -> None:
+    """The current step's node is inside a collapsed box (a band of the summary, or a fold of
+    repeated blocks: ``prefix``): that box is the current one; a click opens it in place (laid
+    out in a worker) and the next steps are its own boxes."""
     root = _root(page, k)
     band = _current(page, k)
-    assert band and band.startswith("band_"), band
+    assert band and band.startswith(prefix), band
     assert root.locator(f"g.node.vz-collapsible#{band}").count() == 1
     root.locator(f"g.node#{band}").click()
     page.wait_for_function(
@@ -101,7 +101,7 @@ def _open_a_box_and_step_inside(page, k: int, shot: str) -> None:
     assert _data(page, k, "opened") == band
     assert root.locator(f"g.node#{band}").count() == 0  # opened: its boxes instead
     inside = _current(page, k)
-    assert inside and not inside.startswith("band_"), inside
+    assert inside and not inside.startswith(prefix), inside
     root.locator(".vz-next").click()
     root.locator(".vz-next").click()
     page.wait_for_function(
@@ -110,9 +110,10 @@ def _open_a_box_and_step_inside(page, k: int, shot: str) -> None:
         arg=k,
     )
     third = _current(page, k)
-    assert third and third != inside and not third.startswith("band_"), third
+    assert third and third != inside and not third.startswith(prefix), third
     assert "v̄" in root.locator(".vz-step-panel").inner_text()
-    _shoot(page, k, f"{shot}-opened.png")
+    if shot:
+        _shoot(page, k, f"{shot}-opened.png")
     # its title closes it again (perhaps out of view: the click is dispatched to it)
     root.locator("g.cluster.vz-opened-frame > text").first.dispatch_event("click")
     page.wait_for_function(
@@ -464,3 +465,25 @@ def test_dense_chain_in_notebook7(browser, notebook7, page_errors):
     context.close()
     ours = [e for e in page_errors.errors if "vizad" in e or "worker" in e.lower()]
     assert not ours, "\n".join(ours)
+
+
+def test_a_fold_opens_on_click_in_the_page(browser, tmp_path, page_errors):
+    """The 45-step chain's forward view with its time steps folded ("× 45"): the fold is the
+    current box of the first steps, a click opens it in place (the page lays it out in its
+    worker, no kernel) and stepping goes on inside it."""
+    import vizad as vz
+
+    namespace = {"vz": vz}
+    exec(CHAIN, namespace)
+    trace = vz.trace_reverse(*namespace["chain"](45))
+    path = vz.export_html(
+        vz.Stepper(trace, "forward", collapse="repeats"), tmp_path / "folded.html"
+    )
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, offline=True)
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    _wait_layout(page, 0, timeout=30_000)
+    assert "× 45" in _root(page, 0).locator(".vz-stage").inner_text()
+    _open_a_box_and_step_inside(page, 0, None, prefix="fold_")
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
