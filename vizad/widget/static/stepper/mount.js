@@ -10,7 +10,10 @@ const SNAPSHOT_STYLE = [["fill", ""], ["stroke", "none"], ["stroke-width", "1px"
 const SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
 const layoutJobs = new WeakMap(); // a view's data -> the job laying it out in a worker
 
-const FIND_ROW_NODES = 40; // a view with more nodes than this gets the find row
+// a view with more nodes than this (or with boxes to open) is a big one: it gets the find row
+// and the minimap (a small graph has no use for them, and the map would cover its boxes)
+const BIG_VIEW_NODES = 40;
+const bigView = (frame) => (frame.collapsed || []).length > 0 || (frame.find || []).length > BIG_VIEW_NODES;
 
 class Stepper {
   constructor({ model, el, data }) {
@@ -168,7 +171,8 @@ class Stepper {
     this.root.dataset.layout = "done";
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || ""; // what the picture is (bounded, folded, summarised)
-    this.findRow.hidden = !((frame.collapsed || []).length || (frame.find || []).length > FIND_ROW_NODES);
+    const big = bigView(frame);
+    this.findRow.hidden = !big;
     this.drawing.index();
     for (const id of frame.collapsed || []) {
       if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
@@ -180,7 +184,7 @@ class Stepper {
     const opened = this.opener.opened(this.view);
     this.root.dataset.opened = opened.join(" ");
     this.closeButton.hidden = !opened.length;
-    this.minimap.show(this.viewport.stage.querySelector("svg"));
+    this.minimap.show(big ? this.viewport.stage.querySelector("svg") : null);
     this.showStep();
     if (this.finder.input.value.trim()) this.finder.search();
     if (this.revealAfter && opened.includes(this.revealAfter)) this.revealOpened(this.revealAfter);
