@@ -51,45 +51,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     walk = commands.add_parser("walkthrough", help="write a walkthrough as an HTML page")
-    walk.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
-    walk.add_argument(
-        "--at",
-        nargs="+",
-        required=True,
-        metavar="NAME=VALUE",
-        help="the value of every variable, e.g. x1=2 x2=5",
-    )
+    _traced_options(walk)
     walk.add_argument(
         "-o",
         "--output",
         default="walkthrough.html",
         help="the HTML file to write (default walkthrough.html); - writes to standard output",
     )
-    walk.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
-    walk.add_argument(
-        "--wrt",
-        nargs="+",
-        metavar="NAME",
-        help=WRT_HELP,
-    )
     walk.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     walk.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
     _drawn_options(walk)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
-    frames.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
-    frames.add_argument(
-        "--at",
-        nargs="+",
-        required=True,
-        metavar="NAME=VALUE",
-        help="the value of every variable, e.g. x1=2 x2=5",
-    )
+    _traced_options(frames)
     frames.add_argument("-o", "--output", default="frames", help="the directory to write")
     frames.add_argument(
         "--format", choices=["svg", "pdf", "png"], default="svg", help="the pictures' format"
     )
-    frames.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
-    frames.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
     frames.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
     frames.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
@@ -105,21 +82,26 @@ def _parser() -> argparse.ArgumentParser:
     quiz = commands.add_parser(
         "quiz", help="a quiz in the terminal: each step's values asked, answers read and scored"
     )
-    quiz.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
-    quiz.add_argument(
+    _traced_options(quiz)
+    grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
+    grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
+    grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
+    grade.add_argument("--json", action="store_true", help="the report as JSON")
+    return parser
+
+
+def _traced_options(parser: argparse.ArgumentParser) -> None:
+    """What every command traces: the expression, its variables' values, the mode, wrt."""
+    parser.add_argument("expression", help='e.g. "log(x1) + x1*x2 - sin(x2)"')
+    parser.add_argument(
         "--at",
         nargs="+",
         required=True,
         metavar="NAME=VALUE",
         help="the value of every variable, e.g. x1=2 x2=5",
     )
-    quiz.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
-    quiz.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
-    grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
-    grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
-    grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
-    grade.add_argument("--json", action="store_true", help="the report as JSON")
-    return parser
+    parser.add_argument("--mode", choices=["reverse", "forward"], default="reverse", help=MODE_HELP)
+    parser.add_argument("--wrt", nargs="+", metavar="NAME", help=WRT_HELP)
 
 
 def _drawn_options(parser: argparse.ArgumentParser) -> None:
