@@ -40,15 +40,6 @@ REPEAT = 3
 LEVELS = (10, 20, 45, 100, 200, 1000)
 
 
-def chain(levels: int):
-    """The weight-shared chain of ``levels`` levels: (output, the 10 Variables, feed)."""
-    xs = [vz.Variable(f"x{i}") for i in range(10)]
-    h = xs[0]
-    for i in range(levels):
-        h = vz.tanh(h * xs[i % 10] + xs[(i + 3) % 10])
-    return h, xs, {x: 0.3 for x in xs}
-
-
 def random_graph():
     """bench/render.py's random scalar graph of about 5,000 nodes (those the output depends
     on)."""
@@ -60,8 +51,8 @@ def cases():
     """(what, a function making the Stepper)."""
     made = []
     for levels in LEVELS:
-        y, xs, feed = chain(levels)
-        made.append((f"chain of {levels}", lambda y=y, xs=xs, feed=feed: vz.step(y, xs, feed)))
+        # vz.examples.rnn is the weight-shared chain, traced (its graph built too, a few ms)
+        made.append((f"chain of {levels}", lambda levels=levels: vz.step(vz.examples.rnn(levels))))
     mlp, hvp = vz.examples.mlp(), vz.examples.hvp()
     made.append(("MLP (batch 8)", lambda: vz.Stepper(mlp)))
     made.append(("HVP", lambda: vz.Stepper(hvp)))
@@ -210,8 +201,7 @@ def calibration_scenes():
     """(what, scene): weight-shared chains in their three views, random graphs forward and
     adjoint, the MLP and the HVP."""
     for levels in (4, 6, 8, 10, 12, 15, 18, 20, 22, 25, 28, 30, 35, 45, 60, 80):
-        y, xs, feed = chain(levels)
-        trace = vz.trace_reverse(y, xs, feed)
+        trace = vz.examples.rnn(levels)
         for view in trace.views:
             yield f"chain {levels} {view}", scene_for(trace, view, 3, max_boxes=10**6)
     for n_ops in (50, 150, 300, 600, 1000):

@@ -21,11 +21,7 @@ from vizad.render.summary import scene_for
 
 def chain(levels: int):
     """The weight-shared chain (an unrolled RNN) of issue 25, traced in reverse mode."""
-    xs = [vz.Variable(f"x{i}") for i in range(10)]
-    h = xs[0]
-    for i in range(levels):
-        h = vz.tanh(h * xs[i % 10] + xs[(i + 3) % 10])
-    return vz.trace_reverse(h, xs, {x: 0.3 for x in xs})
+    return vz.examples.rnn(levels)
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,6 @@ from vizad.render.scene_builder import build_scene
 from vizad.widget.data import frame_data, walkthrough_data
 
 
-def chain(layers: int):
-    """The weight-shared chain of issue 25 (an unrolled RNN)."""
-    xs = [vz.Variable(f"x{i}") for i in range(10)]
-    h = xs[0]
-    for i in range(layers):
-        h = vz.tanh(h * xs[i % 10] + xs[(i + 3) % 10])
-    return h, xs, {x: 0.3 for x in xs}
-
-
 @pytest.fixture
 def dot_runs(monkeypatch):
     """The DOT sources laid out by the dot program, in order."""
@@ -87,8 +78,7 @@ def _apply(base: dict, patch: dict) -> dict:
 def test_a_band_of_a_summary_opens_in_place():
     """A 200-layer chain is summarised into bands; opening one shows the nodes it stands for
     (each step inside it has its own box again), the rest stays collapsed."""
-    h, xs, feed = chain(200)
-    trace = vz.trace_reverse(h, xs, feed)
+    trace = vz.examples.rnn(200)  # the weight-shared chain of issue 25
     layout = Layout(trace, "adjoint", in_browser=True)
     boxes = layout.collapsed
     assert len(boxes) >= 10 and all(b.startswith("band_") for b in boxes)
@@ -161,8 +151,7 @@ def test_a_collapsed_scope_opens_and_the_stepper_steps_inside_it(monkeypatch):
 def test_the_exported_page_carries_each_box_opened(tmp_path):
     """Without a kernel the page opens a box itself: each collapsed box comes as a patch
     whose picture is DOT, and the page carries Graphviz to lay it out (in a worker)."""
-    h, xs, feed = chain(200)
-    trace = vz.trace_reverse(h, xs, feed)
+    trace = vz.examples.rnn(200)  # the weight-shared chain of issue 25
     data = walkthrough_data(trace, views=["forward"], openings=True)
     frame = data["frames"]["forward"]
     assert set(frame["opens"]) == set(frame["collapsed"])
@@ -172,13 +161,12 @@ def test_the_exported_page_carries_each_box_opened(tmp_path):
 
 
 def test_search_entries_name_every_node_and_its_step():
-    h, xs, feed = chain(200)
-    trace = vz.trace_reverse(h, xs, feed)
+    trace = vz.examples.rnn(200)  # the weight-shared chain of issue 25
     frame = frame_data(Layout(trace, "forward", in_browser=True), trace, 3)
     texts = [e[0] for e in frame["find"]]
     x3 = next(e for e in frame["find"] if e[0].endswith(" x3"))
     assert x3[1].startswith("band_")  # inside a band: the band shows it
-    assert trace.steps[x3[2]].node is xs[3]
+    assert trace.steps[x3[2]].node is trace.wrt[3]
     assert len(texts) == len(build_scene(trace, "forward").ids)
 
 
@@ -217,8 +205,7 @@ def test_a_fold_of_repeated_blocks_opens_in_place():
     """The 45-step chain's forward view with its time steps folded ("× 45", 135 nodes): the fold
     is a box that opens like a band, its blocks' boxes shown again and the steps inside it
     lighting their own boxes."""
-    h, xs, feed = chain(45)
-    trace = vz.trace_reverse(h, xs, feed)
+    trace = vz.examples.rnn(45)  # the weight-shared chain of issue 25
     layout = Layout(trace, "forward", collapse="repeats", in_browser=True)
     folds = [i.id for i in layout.scene.items if i.kind == "fold"]
     assert folds and set(folds) <= set(layout.collapsed)
