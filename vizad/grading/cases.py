@@ -1,12 +1,13 @@
-"""A course's case and how it is run against a student's module.
+"""A course's case, how it runs in a submission's process and how the grading process judges it.
 
 A :class:`Case` builds a graph with a module's API (``graph(api)``) and says what to compare
-(``values(api, graph)``: named numbers, arrays or lists of arrays). It is run twice, with the
-student's module and with vizad's own engine for that course (:mod:`vizad.compat`), and
-passes when every value agrees; a failure is explained by what differs and by what
-:func:`vizad.diagnose` finds on the student's graph. A module is read through :class:`Api`,
-which also looks in the submodules a course keeps names in (needle's ``ops`` and
-``autograd``).
+(``values(api, graph)``: named numbers, arrays or lists of arrays). In the submission's
+process, :func:`run_student` runs it with the student's module and sends back raw values (or
+the exception raised, or why it is skipped, and what :func:`vizad.diagnose` finds on the
+student's graph); in the grading process, :func:`judge` compares those numbers with vizad's
+own engine for the course (:mod:`vizad.compat`), which the submission never sees. A module is
+read through :class:`Api`, which also looks in the submodules a course keeps names in
+(needle's ``ops`` and ``autograd``) and refuses names whose code is not the student's.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ from typing import Any
 import numpy as np
 
 from ..diagnosis import diagnose
-from ..diagnosis.hints import exc_text, shown, student_frame
+from ..diagnosis.hints import shown, student_frame
 from ..errors import MissingNameError
+from .origin import foreign_file
+from .protocol import capped, decode_value, encode_value
 from .report import Row
 
-__all__ = ["Case", "Api", "run_case"]
+__all__ = ["Case", "Api", "run_student", "judge", "expected_values"]
 
 
 @dataclass(frozen=True)
@@ -41,21 +44,34 @@ class Case:
     #: Methods of the value class the case needs that its course does not require (a
     #: module without them skips the case): micrograd's tanh and exp.
     optional: tuple[str, ...] = ()
+    #: Its points (1 unless the course says otherwise).
+    weight: float = 1.0
 
 
 class Api:
     """A module (or a namespace) as a course's cases read it: a name is looked up in it, then
-    in its submodules ``subs``."""
+    in its submodules ``subs``. A name whose code is not the submission's (outside ``root``,
+    the submission's copy; with no root, vizad's or an installed package's) counts as
+    missing: re-exporting vizad's engine or site-packages' micrograd implements nothing."""
 
-    def __init__(self, module: Any, subs: tuple[str, ...] = ()):
+    def __init__(
+        self, module: Any, subs: tuple[str, ...] = (), root: str | None = None, trusted=False
+    ):
         if isinstance(module, dict):
             module = types.SimpleNamespace(**module)
-        self._module, self._subs = module, subs
+        self._module, self._subs, self._root, self._trusted = module, subs, root, trusted
 
     def __getattr__(self, name: str):
         for place in [self._module, *(self._sub(s) for s in self._subs)]:
             if place is not None and hasattr(place, name):
-                return getattr(place, name)
+                value = getattr(place, name)
+                elsewhere = None if self._trusted else foreign_file(value, self._root)
+                if elsewhere is not None:
+                    raise MissingNameError(
+                        f"{self.name}'s {name!r} comes from {elsewhere}, not from the "
+                        "submission: it counts as not implemented"
+                    )
+                return value
         where = " or ".join([self.name] + [f"{self.name}.{s}" for s in self._subs])
         raise MissingNameError(
             f"{where} has no {name!r}: the course's cases use it (define it, or import it "
@@ -129,7 +145,7 @@ def _diagnosis(graph: tuple | None) -> str:
     try:
         report = diagnose(y, wrt, feed)
     except Exception as exc:  # a graph diagnose cannot read: the differences say enough
-        return f"diagnose could not read the graph ({exc_text(exc)})"
+        return f"diagnose could not read the graph ({_exc_text(exc)})"
     if report.ok:
         return ""
     shown_problems = [p.message for p in report.problems[:3]]
@@ -137,30 +153,108 @@ def _diagnosis(graph: tuple | None) -> str:
     return "diagnose: " + "; ".join(shown_problems) + (f"; and {more} more" if more else "")
 
 
-def run_case(case: Case, student: Api, reference: Api) -> Row:
-    """The row of ``case``: the student's values against vizad's engine's."""
+def _exc_text(exc: BaseException) -> str:
+    """``KeyError: 'x'`` of any exception, even one whose ``__str__`` raises."""
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: BLE001 - the student's __str__
+        text = "(its message could not be read)"
+    name = getattr(type(exc), "__name__", "exception")
+    return capped(f"{name}: {text}" if text else str(name), 1000)
+
+
+def run_student(case: Case, student: Api) -> dict:
+    """Run ``case`` with the student's module, in the submission's process: the message for
+    the grading process (``status`` "values", "raised", "missing" or "skipped")."""
     cls = _value_class(student)
     missing = [m for m in case.optional if cls is not None and not hasattr(cls, m)]
     if missing:
-        why = f"{student.name}'s Value has no {', '.join(missing)}()"
-        return Row(case.name, case.what, "skipped", why)
+        return {"status": "skipped", "why": f"{student.name}'s Value has no {', '.join(missing)}()"}
     graph = None
     try:
         graph = case.graph(student)
         got = case.values(student, graph)
+        encoded = {str(k): encode_value(v) for k, v in dict(got).items()}
     except MissingNameError as exc:
-        return Row(case.name, case.what, "fail", str(exc))
-    except Exception as exc:  # the student's code
-        text = f"raised {exc_text(exc)}{student_frame(exc, student.files())}"
-        found = _diagnosis(graph)
-        return Row(case.name, case.what, "fail", text + (f". {found}" if found else ""))
-    expected = case.values(reference, case.graph(reference))
+        return {"status": "missing", "why": capped(str(exc))}
+    except BaseException as exc:  # noqa: BLE001 - the student's code, SystemExit included
+        where = student_frame(exc, student.files())
+        return {"status": "raised", "why": _exc_text(exc) + capped(where, 300),
+                "diagnosis": capped(_diagnosis(graph))}  # fmt: skip
+    return {"status": "values", "values": encoded, "diagnosis": capped(_diagnosis(graph))}
+
+
+def expected_values(case: Case, reference: Api) -> dict:
+    """vizad's values for ``case``, in the grading process (through the same encoding as the
+    student's, so that both are compared alike)."""
+    got = case.values(reference, case.graph(reference))
+    return {str(k): decode_value(encode_value(v)) for k, v in got.items()}
+
+
+def judge(case: Case, message: dict, expected: dict) -> Row:
+    """The row of ``case`` from what the submission's process sent: its values against
+    vizad's ``expected`` ones. Anything unexpected in the message fails the case."""
+    status = message.get("status")
+    why = message.get("why")
+    why = why if isinstance(why, str) else ""
+    diagnosis = message.get("diagnosis")
+    diagnosis = diagnosis if isinstance(diagnosis, str) else ""
+    row = lambda status, text: Row(case.name, case.what, status, text, case.weight)  # noqa: E731
+    if status == "skipped":
+        return row("skipped", why)
+    if status == "missing":
+        return row("fail", why)
+    if status == "raised":
+        return row("fail", f"raised {why}" + (f". {diagnosis}" if diagnosis else ""))
+    values = message.get("values")
+    if status != "values" or not isinstance(values, dict):
+        return row("error", "the grader could not read this case's result")
+    got = {k: decode_value(v) for k, v in values.items()}
     differences = _differences(got, expected)
     if not differences:
-        return Row(case.name, case.what, "pass")
-    found = _diagnosis(graph)
-    text = "; ".join(differences) + (f". {found}" if found else "")
-    return Row(case.name, case.what, "fail", text)
+        return row("pass", "")
+    return row("fail", "; ".join(differences) + (f". {diagnosis}" if diagnosis else ""))
+
+
+def _differences(got: dict, expected: dict) -> list[str]:
+    """What differs between the student's values and vizad's, each in a line."""
+    out = []
+    for key, want in expected.items():
+        have = got.get(key)
+        if isinstance(want, list):
+            if not isinstance(have, list) or len(have) != len(want):
+                size = len(have) if isinstance(have, list) else _kind(have)
+                out.append(f"{key} has {size} entries, expected {len(want)}")
+                continue
+            wrong = next((k for k, (h, w) in enumerate(zip(have, want)) if not _agree(h, w)), None)
+            if wrong is not None:
+                out.append(
+                    f"{key}: entry {wrong + 1} is {_shown(have[wrong])}, expected "
+                    f"{shown(want[wrong])}"
+                )
+        elif not _agree(have, want):
+            out.append(f"{key} is {_shown(have)}, expected {shown(want)}")
+    return out
+
+
+def _kind(value) -> str:
+    return "no" if value is None else "unreadable"
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, str):
+        return f"unreadable ({value})"
+    return shown(value)
+
+
+def _agree(have, want) -> bool:
+    if not isinstance(have, np.ndarray) or not isinstance(want, np.ndarray):
+        return False
+    return have.shape == want.shape and bool(
+        np.allclose(have, want, rtol=1e-5, atol=1e-7, equal_nan=False)
+    )
 
 
 def _value_class(api: Api):
