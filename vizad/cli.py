@@ -5,14 +5,17 @@ python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkth
 python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
 python -m vizad quiz "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5      (asks, reads, scores)
 python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
+python -m vizad grade submissions/ --course micrograd --csv scores.csv --results results.json
 
-``grade`` exits with 0 when every case passes, 1 when some fail, 2 when the module cannot be
-read.
+``grade`` exits with 0 when every case (skipped ones aside) of every submission passes, 1 when
+some case fails, 2 when some submission cannot be graded (missing, its import fails, ends or
+hangs its process, or it tampers with the grader's channel).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import unicodedata
 from pathlib import Path
@@ -20,7 +23,7 @@ from pathlib import Path
 from .errors import ArgumentError, ExpressionError, VizadError
 from .expr import parse_expression
 from .export import page_html
-from .grading import grade
+from .grading import Limits, batch, grade
 from .files import check_output, write_output
 from .text import latex_to_text
 
@@ -84,9 +87,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     _traced_options(quiz)
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
-    grade.add_argument("path", help="the student's .py file, or package directory (needle/)")
+    grade.add_argument(
+        "path",
+        nargs="+",
+        help="submissions: .py files, notebooks, package directories "
+        "(needle/), students' folders, or folders of those",
+    )
     grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
-    grade.add_argument("--json", action="store_true", help="the report as JSON")
+    grade.add_argument("--json", action="store_true", help="the reports as JSON")
+    grade.add_argument("--csv", help="write each submission's score and points to this CSV")
+    grade.add_argument("--results", help="write Gradescope's results.json here")
+    grade.add_argument("--points", type=float, help="the CSV's points out of this (nbgrader)")
+    grade.add_argument("--jobs", type=int, default=2, help="submissions graded at once")
+    grade.add_argument("--case-timeout", type=float, default=10.0, help="seconds a case")
+    grade.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds a submission (all its cases)"
+    )
     return parser
 
 
@@ -259,15 +275,34 @@ def _quiz(trace) -> int:
 
 
 def _grade(args) -> int:
-    """The report of ``vz.grade`` on standard output: 0 when every case passes, 1 when some
-    fail, 2 when the module cannot be read."""
-    try:
-        report = grade(args.path, args.course)
-    except VizadError as exc:
-        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
-        return 2
-    sys.stdout.write((report.to_json() if args.json else repr(report)) + "\n")
-    return 0 if report.passed else 1
+    """The reports of ``vz.grade`` on standard output (and the CSV and Gradescope files
+    asked for): 0 when every case passes, 1 when some fail, 2 when a submission cannot be
+    graded."""
+    limits = Limits(case_seconds=args.case_timeout, submission_seconds=args.timeout)
+    if len(args.path) == 1 and not _folder_of_submissions(args.path[0], args.course):
+        try:
+            graded = [(Path(args.path[0]), grade(args.path[0], args.course, limits=limits))]
+        except VizadError as exc:
+            sys.stderr.write(f"error: {_one_line(str(exc))}\n")
+            return 2
+    else:
+        graded = batch.grade_all(args.path, args.course, limits, args.jobs)
+    reports = [r for _, r in graded]
+    if args.json:
+        data = reports[0].as_dict() if len(graded) == 1 else [r.as_dict() for r in reports]
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write("\n".join(repr(r) for r in reports) + "\n")
+    if args.csv:
+        Path(args.csv).write_text(batch.to_csv(graded, args.points), encoding="utf-8")
+    if args.results:
+        batch.write_gradescope(graded, Path(args.results))
+    return batch.exit_code(reports)
+
+
+def _folder_of_submissions(path: str, course: str) -> bool:
+    """Whether ``path`` is a folder of submissions rather than one."""
+    return batch.submissions([path], course) != [Path(path)]
 
 
 def _output(text: str) -> Path | None:

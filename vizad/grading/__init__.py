@@ -79,7 +79,9 @@ def _submission(thing: Any, chosen: Course) -> Submission | None:
 def _expected(chosen: Course, case: Case) -> dict:
     key = (chosen.key, case.name)
     if key not in _EXPECTED:
-        _EXPECTED[key] = expected_values(case, Api(chosen.reference(), chosen.submodules(), trusted=True))
+        _EXPECTED[key] = expected_values(
+            case, Api(chosen.reference(), chosen.submodules(), trusted=True)
+        )
     return _EXPECTED[key]
 
 
