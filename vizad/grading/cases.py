@@ -144,7 +144,8 @@ def _diagnosis(graph: tuple | None) -> str:
     y, wrt, feed = graph
     try:
         report = diagnose(y, wrt, feed)
-    except Exception as exc:  # a graph diagnose cannot read: the differences say enough
+    except BaseException as exc:  # noqa: BLE001 - a graph diagnose cannot read, or the
+        # student's code ending the run: the differences say enough
         return f"diagnose could not read the graph ({_exc_text(exc)})"
     if report.ok:
         return ""
@@ -166,6 +167,13 @@ def _exc_text(exc: BaseException) -> str:
 def run_student(case: Case, student: Api) -> dict:
     """Run ``case`` with the student's module, in the submission's process: the message for
     the grading process (``status`` "values", "raised", "missing" or "skipped")."""
+    try:
+        return _run_student(case, student)
+    except BaseException as exc:  # noqa: BLE001 - the student's code, wherever it raised
+        return {"status": "raised", "why": _exc_text(exc)}
+
+
+def _run_student(case: Case, student: Api) -> dict:
     cls = _value_class(student)
     missing = [m for m in case.optional if cls is not None and not hasattr(cls, m)]
     if missing:

@@ -30,11 +30,11 @@ def _files(value) -> list[str]:
     for cls in classes:
         if cls.__module__ == "builtins":
             continue
-        found.append(getattr(sys.modules.get(cls.__module__), "__file__", None) or "?")
-        for member in vars(cls).values():
-            member = getattr(member, "__func__", member)
-            if isinstance(member, types.FunctionType):
-                found.append(member.__code__.co_filename)
+        functions = [getattr(m, "__func__", m) for m in vars(cls).values()]
+        files = [f.__code__.co_filename for f in functions if isinstance(f, types.FunctionType)]
+        # a class's methods say where it was written (its module may be a notebook's
+        # __main__); a class without any, its module's file
+        found += files or [getattr(sys.modules.get(cls.__module__), "__file__", None) or "?"]
     return found
 
 

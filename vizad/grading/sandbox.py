@@ -205,6 +205,10 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
     _stop(proc)
     why = why or _ending(proc.returncode, limits)
     _finish(proc, captures, out)
+    if stage in ("start", "loading") and (out.results or out.errors):  # a restart
+        for name in remaining:
+            out.errors[name] = f"not run: a new process for the cases left {why}"
+        return None
     if stage in ("start", "loading"):
         out.problem = f"importing the submission {why}"
         return None

@@ -1,0 +1,7 @@
+"""os._exit(0) at import."""
+# ruff: noqa
+# course: 599w
+# engine: honest
+# expect: importing the submission ended the process with exit code 0
+import os
+os._exit(0)

@@ -1,0 +1,7 @@
+"""SIGTERM to the grader (its parent)."""
+# ruff: noqa
+# course: 599w
+# engine: honest
+# expect: refuses os.kill
+import os, signal
+os.kill(os.getppid(), signal.SIGTERM)

@@ -1,0 +1,6 @@
+"""Writes a file outside its copy."""
+# ruff: noqa
+# course: 599w
+# engine: honest
+# expect: write only in its copy
+open({OUTSIDE!r}, 'w').write('owned')
