@@ -224,3 +224,87 @@ def test_python_m_vizad_grade():
     assert "\n  FAIL    neuron               tanh(x1·w1 + x2·w2 + b), the lecture's neuron ↳ " in (
         done.stdout
     )
+
+
+def _micrograd_package(where: Path, *replacements) -> Path:
+    """A student's micrograd/ package (engine.py and an __init__ importing from it)."""
+    package = where / "micrograd"
+    package.mkdir(parents=True)
+    (package / "engine.py").write_text(source("minigrad", *replacements))
+    (package / "__init__.py").write_text("from .engine import Value\n")
+    return package
+
+
+@pytest.mark.parametrize("hide", [(), ("micrograd",)], ids=["installed", "not-installed"])
+def test_the_students_code_not_site_packages(tmp_path, hide):
+    """A package directory named micrograd, a student's folder and a single file grade the
+    student's code whether micrograd is installed (it is, in site-packages: without tanh) or
+    not (hidden from the submission's process)."""
+    import micrograd  # the installed release, which the grader must not grade
+
+    assert "site-packages" in micrograd.__file__
+    package = _micrograd_package(tmp_path / "alice", TANH_OF_X)
+    single = tmp_path / "bob" / "engine.py"
+    single.parent.mkdir()
+    single.write_text(source("minigrad", TANH_OF_X))
+    for path in (package, package.parent, single, single.parent):
+        report = vz.grade(path, "micrograd", hide=hide)
+        statuses = _statuses(report)
+        # tanh ran (the installed micrograd has none, so it would be skipped) and failed
+        assert statuses["tanh"] == "fail" and statuses["neuron"] == "fail", (path, report)
+        assert (report.score, report.max_score) == (12, 14), (path, report)
+        assert "tanh's derivative is 1 − t² where t = tanh(x) is the output" in (
+            next(r for r in report.rows if r.name == "tanh").explanation
+        )
+    good = _micrograd_package(tmp_path / "carol")
+    assert vz.grade(good, "micrograd", hide=hide).passed
+
+
+def test_a_notebook_is_graded_from_its_code_cells(tmp_path):
+    engine = source("minigrad")
+    half = engine.index("\nclass Value")
+    cells = [
+        "%matplotlib inline\n!pip install micrograd\nimport math",
+        engine[:half],
+        engine[half:],
+        "%%bash\necho a cell magic: dropped",
+        "assert False, 'a test cell that fails in the student copy'",
+        "v = Value(2.0)\nprint(v)",
+    ]
+    notebook = {
+        "cells": [{"cell_type": "code", "source": c, "metadata": {}, "outputs": []} for c in cells]
+        + [{"cell_type": "markdown", "source": "# not code", "metadata": {}}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = tmp_path / "micrograd lecture.ipynb"
+    path.write_text(json.dumps(notebook))
+    report = vz.grade(path, "micrograd")
+    assert report.passed and report.score == 14, report
+    assert report.module == "micrograd_lecture"
+    assert "notebook cell 5 raised AssertionError; the others ran" in report.notes
+    # a kernel's globals(): its cells (IPython's In) graded in a process of their own
+    namespace = {"In": ["", *cells, "report = vz.grade(globals(), 'micrograd')"]}
+    report = vz.grade(namespace, "micrograd")
+    assert report.passed and report.score == 14, report
+    buggy = {"In": ["", source("minigrad", TANH_OF_X)]}
+    assert vz.grade(buggy, "micrograd").score == 12
+
+
+def test_reexports_count_as_not_implemented(tmp_path):
+    """A name whose code is vizad's or an installed package's scores nothing, in a process of
+    its own (where they cannot even be imported) and in this one."""
+    path = tmp_path / "autodiff.py"
+    path.write_text("from vizad.compat.autodiff import *\n")
+    report = vz.grade(path, "599w")
+    assert not report.graded and "hides vizad's reference engines" in report.problem
+    import vizad.compat.autodiff as ad
+
+    report = vz.grade(dict(vars(ad)), "599w")  # a namespace: graded here, not isolated
+    assert report.score == 0 and "counts as not implemented" in report.rows[0].explanation
+    assert "graded in this process, not isolated" in report.notes[0]
+    from micrograd.engine import Value
+
+    report = vz.grade({"Value": Value}, "micrograd")
+    assert report.score == 0 and "site-packages" in report.rows[0].explanation

@@ -74,6 +74,7 @@ class GradeReport:
     def __post_init__(self):
         self.module = one_line(self.module, 200)
         self.problem = one_line(self.problem)
+        self.notes = [one_line(n) for n in self.notes]
 
     @property
     def graded(self) -> bool:
