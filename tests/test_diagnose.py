@@ -236,3 +236,37 @@ def test_not_a_graph():
         vz.errors.ArgumentTypeError, match="not a node of a CSE 599W-, needle- or micrograd-style"
     ):
         vz.diagnose(3.0, [])
+
+
+def _599w_final_problem(ad):
+    x1, x2 = ad.Variable("x1"), ad.Variable("x2")
+    y = x1 * x2 + x1
+    report = vz.diagnose(y, [x1, x2], {x1: np.array([2.0, -1.0]), x2: np.array([3.0, 0.5])})
+    return [p for p in report.problems if p.kind == "gradient"]
+
+
+def test_gradients_returned_in_the_wrong_order_are_named_as_such():
+    ad = engine(
+        "student599", "s599_order",
+        ("return [grad_of[n] for n in node_list]", "return [grad_of[n] for n in node_list][::-1]"),
+    )  # fmt: skip
+    problems = _599w_final_problem(ad)
+    assert problems and "returns the gradients in another order than the list it is given" in (
+        problems[0].message
+    ), problems
+    assert "entry 1 is the gradient of x2" in problems[0].message
+
+
+def test_partials_kept_across_calls_are_named_as_such():
+    ad = engine(
+        "student599", "s599_kept",
+        ("def gradients(output_node, node_list):\n    grads_list = {output_node: "
+         "[oneslike_op(output_node)]}",
+         "def gradients(output_node, node_list, grads_list={}):\n    grads_list.setdefault("
+         "output_node, []).append(oneslike_op(output_node))"),
+    )  # fmt: skip
+    problems = _599w_final_problem(ad)
+    assert problems and "two calls of gradients() give different gradients" in (
+        problems[0].message
+    ), problems
+    assert "not summed" not in problems[0].message

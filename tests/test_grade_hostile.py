@@ -81,8 +81,8 @@ def test_hostile_submissions_in_a_batch(tmp_path, course):
     for folder, expect in hostile.items():
         report = graded[folder]
         text = "\n".join([repr(report), report.problem, *report.notes])
-        assert not report.passed, (folder.name, text)
-        assert re.search(expect, text), (folder.name, expect, text[:3000])
+        assert not report.passed, (folder.name, report.problem, text[:3000])
+        assert re.search(expect, text), (folder.name, expect, report.problem, text[:3000])
         assert len(report.to_json()) < 200_000, folder.name  # a 5 MB message is capped
         for line in repr(report).splitlines()[1:]:  # one line a case, no forged rows
             assert line.startswith(("  PASS ", "  FAIL ", "  ERROR ", "  SKIPPED ", "  note: "))

@@ -51,6 +51,7 @@ class AutodiffChecker(Checker):
 
     style = "CSE 599W"
     words = WORDS
+    repeatable = True
 
     @staticmethod
     def reads(y) -> bool:

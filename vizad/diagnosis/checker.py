@@ -67,6 +67,9 @@ class Checker(StudentEngine):
 
     #: Whether the style has a find_topo_sort of its own (micrograd's is inside backward()).
     sorts = True
+    #: Whether two calls of the final gradients must give the same values (gradients()
+    #: builds new nodes each call; backward() adds into grad by design).
+    repeatable = False
     #: Whether the course's tests compare the exact post-order of find_topo_sort (needle).
     exact_order = False
 
@@ -319,6 +322,10 @@ class Checker(StudentEngine):
         got = self.final_gradients(y, wrt, order)
         if isinstance(got, Problem):
             return [got]
+        if self.repeatable:  # a second call must agree (partials kept between calls do not)
+            again = self.final_gradients(y, wrt, order)
+            if not isinstance(again, Problem):
+                got = again
         leaves = {id(n): self.values[id(n)] for n in order if self.is_leaf(n)}
 
         def forward(args):
@@ -334,12 +341,13 @@ class Checker(StudentEngine):
         """A problem for each final gradient that disagrees, with what is likely wrong."""
         problems = []
         scale = max([1.0] + [float(np.max(np.abs(np.asarray(e)), initial=0.0)) for e in expected])
+        why = None
         for k, (x, g, e) in enumerate(zip(wrt, got, expected)):
             if g is not None:
                 g, e = _settled(g, e, numeric, k)
                 if close(g, e, scale):
                     continue
-            why = self.final_hint(y, wrt, order, expected)
+            why = why or self.final_hint(y, wrt, order, expected, got, scale)
             shown_got = shown(g) if g is not None else None
             problems.append(
                 Problem(
@@ -350,14 +358,40 @@ class Checker(StudentEngine):
             )  # fmt: skip
         return problems
 
-    def final_hint(self, y, wrt, order, expected) -> str:
-        """Why final gradients are wrong when every rule is right: the partial adjoints of a
-        node read several times are not summed, or the walk is wrong."""
+    def final_hint(self, y, wrt, order, expected, got=(), scale=1.0) -> str:
+        """Why final gradients are wrong when every rule is right: returned in another order
+        than asked, partial adjoints kept across calls and summed again, the partial adjoints
+        of a node read several times not summed (or summed too often), or the walk is wrong."""
+        swapped = _permutation(got, expected, scale)
+        if swapped:
+            return (
+                f"every op rule is right, but {self.words.walk} returns the gradients in another "
+                f"order than the list it is given: entry {swapped[0] + 1} is the gradient of "
+                f"{self.label(wrt[swapped[1]])}; return them in node_list's order "
+                "([node_to_grad[node] for node in node_list])"
+            )
+        if self.repeatable:
+            again = self.final_gradients(y, wrt, order)
+            if not isinstance(again, Problem) and any(
+                a is not None and g is not None and not close(a, g, scale)
+                for a, g in zip(again, got)
+            ):
+                return (
+                    f"every op rule is right, but two calls of {self.words.walk} give different "
+                    "gradients: partial adjoints are kept between calls (a dict or list at "
+                    "module level, or a default argument such as node_to_output_grads_list={}) "
+                    "and summed again; make a new one in each call"
+                )
         reads: dict[int, int] = {}
         for node in order:
             for x in self.inputs(node):
                 reads[id(x)] = reads.get(id(x), 0) + 1
         shared = [self.label(n) for n in order if reads.get(id(n), 0) > 1]
+        if shared and _too_big(got, expected, scale):
+            return (
+                "every op rule is right, but the gradients are too large: a partial adjoint is "
+                f"summed more than once ({self.words.partials}: append each once, sum once)"
+            )
         if shared:
             return (
                 "every op rule is right, so the partial adjoints are not summed: "
@@ -366,6 +400,42 @@ class Checker(StudentEngine):
                 f"reads ({self.words.partials})"
             )
         return f"every op rule is right: look at how {self.words.walk} walks the graph"
+
+
+def _permutation(got, expected, scale: float) -> tuple[int, int] | None:
+    """(k, j) when the gradients ``got`` are ``expected`` in another order (entry k is the
+    gradient of input j ≠ k), else None."""
+    if len(got) < 2 or any(g is None for g in got):
+        return None
+    used, first = set(), None
+    for k, g in enumerate(got):
+        j = next(
+            (j for j, e in enumerate(expected) if j not in used and _same(g, e, scale)), None
+        )
+        if j is None:
+            return None
+        used.add(j)
+        if j != k and first is None:
+            first = (k, j)
+    return first
+
+
+def _same(a, b, scale: float) -> bool:
+    return np.shape(a) == np.shape(b) and close(a, b, scale)
+
+
+def _too_big(got, expected, scale: float) -> bool:
+    """Whether every wrong gradient is the right one times a factor above 1."""
+    factors = []
+    for g, e in zip(got, expected):
+        if g is None or np.shape(g) != np.shape(e) or close(g, e, scale):
+            continue
+        g, e = np.asarray(g, dtype=float), np.asarray(e, dtype=float)
+        mask = np.abs(e) > 1e-9 * scale
+        if not mask.any():
+            return False
+        factors += list(np.abs(g[mask] / e[mask]))
+    return bool(factors) and min(factors) > 1.0 + 1e-6
 
 
 def _largest(value) -> float:

@@ -232,7 +232,7 @@ class MicrogradChecker(Checker):
         """The grads ``backward()`` leaves on ``wrt``, every grad starting at 0."""
         return self.backward_grads(y, order, wrt, float, zero=0.0)
 
-    def final_hint(self, y, wrt, order, expected) -> str:
+    def final_hint(self, y, wrt, order, expected, got=(), scale=1.0) -> str:
         """With every _backward right, what backward() does wrong: the output's grad not set
         to 1, or the _backward calls in another order than reverse topological."""
         saved = [(n, n.grad) for n in order]
@@ -253,7 +253,7 @@ class MicrogradChecker(Checker):
             for n, g in saved:
                 n.grad = g
         if not all(_same(a, b) for a, b in zip(ours, expected)):
-            return super().final_hint(y, wrt, order, expected)
+            return super().final_hint(y, wrt, order, expected, got, scale)
         if not _same(seeded, 1.0):
             return (
                 "every _backward is right, but backward() leaves the output's grad at "
