@@ -299,7 +299,27 @@ BUGS_NEEDLE = {
     "EWiseDiv sign": (
         [("return out_grad / b, -out_grad * a / (b * b)  # EWISEDIV-RULE",
           "return out_grad / b, out_grad * a / (b * b)")],
-        composite, ("rule", "EWiseDiv", 1, "sign flipped"), "EWiseDiv",
+        composite, ("rule", "EWiseDiv", 1, "∂(a/b)/∂b = −a/b²: yours misses the minus sign"),
+        "EWiseDiv",
+    ),
+    "Log divides by its output": (
+        [("return out_grad / node.inputs[0]  # LOG-RULE", "return out_grad / node")],
+        composite, ("rule", "Log", 0, "d/dx log x = 1/x: yours divides by the output"), "Log",
+    ),
+    "EWiseDiv b divided once": (
+        [("return out_grad / b, -out_grad * a / (b * b)  # EWISEDIV-RULE",
+          "return out_grad / b, -out_grad * a / b")],
+        composite, ("rule", "EWiseDiv", 1, "∂(a/b)/∂b = −a/b²: yours divides by b once"),
+        "EWiseDiv",
+    ),
+    "EWiseDiv a times b": (
+        [("return out_grad / b, -out_grad * a / (b * b)  # EWISEDIV-RULE",
+          "return out_grad * b, -out_grad * a / (b * b)")],
+        composite, ("rule", "EWiseDiv", 0, "∂(a/b)/∂a = 1/b: yours multiplies by b"), "EWiseDiv",
+    ),
+    "ReLU times its output": (
+        [("return out_grad * positive  # RELU-RULE", "return out_grad * node")],
+        composite, ("rule", "ReLU", 0, "yours multiplies by the output relu(x)"), "ReLU",
     ),
     "Reshape not back": (
         [("return reshape(out_grad, node.inputs[0].shape)  # RESHAPE-RULE", "return out_grad")],
@@ -443,6 +463,30 @@ BUGS_MICROGRAD = {
         [("self.grad += other * self.data ** (other - 1) * out.grad  # POW-RULE",
           "self.grad += self.data ** (other - 1) * out.grad")],
         expression, ("rule", "'**-1'", 0, "misses the factor n = -1"), "self.grad += self.data **",
+    ),
+    "power lowered twice": (
+        [("self.grad += other * self.data ** (other - 1) * out.grad  # POW-RULE",
+          "self.grad += other * self.data ** (other - 2) * out.grad")],
+        expression, ("rule", "'**-1'", 0, "d/dx xⁿ = n·xⁿ⁻¹: yours lowers the power twice"),
+        "self.grad += other * self.data ** (other - 2)",
+    ),
+    "power with n − 1 for n": (
+        [("self.grad += other * self.data ** (other - 1) * out.grad  # POW-RULE",
+          "self.grad += (other - 1) * self.data ** (other - 1) * out.grad")],
+        expression, ("rule", "'**-1'", 0, "d/dx xⁿ = n·xⁿ⁻¹: yours has n − 1 for n"),
+        "self.grad += (other - 1)",
+    ),
+    "ReLU times its output": (
+        [("self.grad += (out.data > 0) * out.grad  # RELU-RULE",
+          "self.grad += out.data * out.grad")],
+        expression, ("rule", "'ReLU'", 0, "yours multiplies by the output relu(x)"),
+        "self.grad += out.data * out.grad",
+    ),
+    "tanh squares 1 − t": (
+        [("self.grad += (1 - t**2) * out.grad  # TANH-RULE",
+          "self.grad += (1 - t) ** 2 * out.grad")],
+        expression, ("rule", "'tanh'", 0, "d/dx tanh x = 1 − t²: yours squares (1 − t)"),
+        "self.grad += (1 - t) ** 2",
     ),
     "ReLU the wrong way": (
         [("self.grad += (out.data > 0) * out.grad  # RELU-RULE",

@@ -1,6 +1,7 @@
 """Writes a 100 MB file in its copy."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: File too large|EFBIG|OSError
-open('big.bin', 'wb').write(b'0' * 100_000_000)
+open("big.bin", "wb").write(b"0" * 100_000_000)

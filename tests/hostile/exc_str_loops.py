@@ -1,4 +1,6 @@
 """An exception whose __str__ loops forever."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest
@@ -7,5 +9,7 @@ class Loop(Exception):
     def __str__(self):
         while True:
             pass
+
+
 def gradients(output_node, node_list):
     raise Loop()

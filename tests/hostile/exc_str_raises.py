@@ -1,4 +1,6 @@
 """An exception whose __str__ raises."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest
@@ -6,5 +8,7 @@
 class Odd(Exception):
     def __str__(self):
         raise ValueError("no")
+
+
 def gradients(output_node, node_list):
     raise Odd()

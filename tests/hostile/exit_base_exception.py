@@ -1,8 +1,12 @@
 """A BaseException subclass at import."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: importing the submission raised Sneaky
 class Sneaky(BaseException):
     pass
+
+
 raise Sneaky("not an Exception")

@@ -1,7 +1,9 @@
 """os._exit(0) at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: importing the submission ended the process with exit code 0
 import os
+
 os._exit(0)

@@ -1,7 +1,9 @@
 """sys.exit(0) at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: importing the submission raised SystemExit
 import sys
+
 sys.exit(0)

@@ -1,4 +1,6 @@
 """KeyboardInterrupt in a rule."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest

@@ -1,4 +1,6 @@
 """SystemExit('all good') in a rule."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest

@@ -1,7 +1,8 @@
 """Prints forever at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: importing the submission took more than
 while True:
-    print('PASS mul_two_vars ' * 10)
+    print("PASS mul_two_vars " * 10)

@@ -1,7 +1,8 @@
 """Prints 2 M lines at import, and has no gradients()."""
+
 # ruff: noqa
 # course: 599w
 # engine: none
 # expect: has no 'gradients'|importing the submission took more than
 for _ in range(2_000_000):
-    print('testing')
+    print("testing")

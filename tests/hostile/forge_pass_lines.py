@@ -1,4 +1,6 @@
 """An exception message with newlines forging PASS lines."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest

@@ -1,9 +1,11 @@
 """Finds the run's nonce with gc and sends 'done' early."""
+
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: something the grader did not send|sign flipped
 import gc, json, os
+
 for obj in gc.get_objects():
     if isinstance(obj, dict) and "nonce" in obj and "fd" in obj:
         line = (obj["nonce"] + "\t" + json.dumps({"kind": "done"}) + "\n").encode()

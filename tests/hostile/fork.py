@@ -1,7 +1,9 @@
 """os.fork."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: refuses os.fork
 import os
+
 os.fork()

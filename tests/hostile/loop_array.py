@@ -1,4 +1,6 @@
 """gradients() returns values whose __array__ loops."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest
@@ -7,7 +9,13 @@ class Forever:
     def __array__(self, *args, **kwargs):
         while True:
             pass
+
+
 _run = Executor.run
+
+
 def run(self, feed_dict):
     return [Forever() for _ in _run(self, feed_dict)]
+
+
 Executor.run = run

@@ -1,4 +1,5 @@
 """while True at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: none

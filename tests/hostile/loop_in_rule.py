@@ -1,4 +1,6 @@
 """while True in gradients()."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: honest

@@ -1,4 +1,6 @@
 """A module __getattr__ that loops (no gradients defined)."""
+
+
 # ruff: noqa
 # course: 599w
 # engine: none

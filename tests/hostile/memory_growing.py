@@ -1,4 +1,5 @@
 """A list grown until memory runs out, at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: none

@@ -1,4 +1,5 @@
 """Allocates 100 GB at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest

@@ -1,8 +1,10 @@
 """The grader's comparison (_agree, _differences) patched, with a sign bug."""
+
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: sign flipped
 import vizad.grading.cases as cases
+
 cases._agree = lambda *a: True
 cases._differences = lambda *a: []

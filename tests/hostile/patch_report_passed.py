@@ -1,8 +1,10 @@
 """GradeReport.passed and score patched, with a sign bug."""
+
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: sign flipped
 import vizad.grading.report as r
+
 r.GradeReport.passed = property(lambda self: True)
 r.GradeReport.score = property(lambda self: 12)

@@ -1,7 +1,9 @@
 """The grader's run_student patched to claim values."""
+
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: sign flipped
 import vizad.grading.cases as cases
+
 cases.run_student = lambda case, student: {"status": "values", "values": {}}

@@ -1,7 +1,9 @@
 """Raises its own resource limits."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: refuses resource.setrlimit
 import resource
+
 resource.setrlimit(resource.RLIMIT_CPU, (10**6, 10**6))

@@ -1,9 +1,11 @@
 """vizad's reference loaded from its file by importlib."""
+
 # ruff: noqa
 # course: 599w
 # engine: none
 # expect: hides vizad's reference engines
 import importlib.util, os, vizad
+
 path = os.path.join(os.path.dirname(vizad.__file__), "compat", "autodiff.py")
 spec = importlib.util.spec_from_file_location("ref", path)
 ref = importlib.util.module_from_spec(spec)

@@ -1,4 +1,5 @@
 """from vizad.compat.autodiff import * (vizad's reference)."""
+
 # ruff: noqa
 # course: 599w
 # engine: none

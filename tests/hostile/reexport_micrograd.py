@@ -1,4 +1,5 @@
 """micrograd's Value re-exported from site-packages."""
+
 # ruff: noqa
 # course: micrograd
 # engine: none

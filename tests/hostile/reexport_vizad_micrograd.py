@@ -1,4 +1,5 @@
 """vizad's micrograd Value re-exported."""
+
 # ruff: noqa
 # course: micrograd
 # engine: none

@@ -1,7 +1,9 @@
 """Renames a file outside its copy."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: change only its copy
 import os
-os.rename({OUTSIDE!r}, {OUTSIDE!r} + '.moved')
+
+os.rename(OUTSIDE, OUTSIDE + ".moved")

@@ -1,7 +1,9 @@
 """SIGTERM to the grader (its parent)."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: refuses os.kill
 import os, signal
+
 os.kill(os.getppid(), signal.SIGTERM)

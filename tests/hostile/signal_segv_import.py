@@ -1,7 +1,9 @@
 """SIGSEGV to itself at import."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: killed by SIGSEGV
 import os, signal
+
 os.kill(os.getpid(), signal.SIGSEGV)

@@ -1,7 +1,9 @@
 """A non-daemon thread spinning forever, and a sign bug."""
+
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: sign flipped
 import threading
+
 threading.Thread(target=lambda: [None for _ in iter(int, 1)]).start()

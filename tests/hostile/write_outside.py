@@ -1,6 +1,7 @@
 """Writes a file outside its copy."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: write only in its copy
-open({OUTSIDE!r}, 'w').write('owned')
+open(OUTSIDE, "w").write("owned")

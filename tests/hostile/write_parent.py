@@ -1,6 +1,7 @@
 """Writes into the folder above its copy."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: write only in its copy
-open('../escaped.txt', 'w').write('x')
+open("../escaped.txt", "w").write("x")

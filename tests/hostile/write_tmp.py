@@ -1,6 +1,7 @@
 """Writes into /tmp by absolute path."""
+
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: write only in its copy
-open('/tmp/vizad-hostile-was-here', 'w').write('x')
+open("/tmp/vizad-hostile-was-here", "w").write("x")

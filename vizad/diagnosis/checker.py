@@ -25,7 +25,7 @@ from ..graph import post_order
 from ..numerical import NumericVJP, central_vjp
 from .engine import StudentEngine, location
 from .hints import close, exc_text, hint, shown
-from .known_ops import candidate_hint, formula, raised_hint, reference
+from .known_ops import candidate_hint, formula, raised_hint, reference, rule_text
 from .report import Problem, grouped
 
 __all__ = ["Checker", "Raised", "Probe"]
@@ -203,6 +203,9 @@ class Checker(StudentEngine):
                 why = candidate_hint(known, xs, out, w, i, g, e)
             if why is None:
                 why = hint(g, e, others, self.rule_flags(node))
+                rule = rule_text(known, i) if known is not None else None
+                if rule and (why == "wrong values" or why.startswith("off by a factor")):
+                    why = f"does not follow {rule}: yours gives other values ({why})"
             problems.append(self.rule_problem(node, i, e, g, why, where))
         return problems
 
@@ -409,9 +412,7 @@ def _permutation(got, expected, scale: float) -> tuple[int, int] | None:
         return None
     used, first = set(), None
     for k, g in enumerate(got):
-        j = next(
-            (j for j, e in enumerate(expected) if j not in used and _same(g, e, scale)), None
-        )
+        j = next((j for j, e in enumerate(expected) if j not in used and _same(g, e, scale)), None)
         if j is None:
             return None
         used.add(j)

@@ -59,8 +59,18 @@ def shown(value) -> str:
     """A value as a report prints it: on one line, 4 decimals, long arrays summarised."""
     if np.ndim(value) == 0 and np.isrealobj(value):
         return f"{float(value):.6g}"
-    text = np.array2string(np.asarray(value), precision=4, threshold=8, separator=", ")
+    array = np.asarray(value)
+    if array.size > _SHOWN:  # a few numbers and the shape, never the whole array
+        flat = array.ravel()
+        head = np.array2string(flat[:4], precision=4, separator=", ")[1:-1]
+        tail = np.array2string(flat[-2:], precision=4, separator=", ")[1:-1]
+        return " ".join(f"[{head}, …, {tail}] (shape {array.shape})".split())
+    text = np.array2string(array, precision=4, threshold=_SHOWN, separator=", ")
     return " ".join(text.split())
+
+
+#: Arrays of more numbers than this are shown abbreviated.
+_SHOWN = 12
 
 
 def student_line(

@@ -151,6 +151,32 @@ _FORMULA = {
 }
 
 
+#: The rule each family's gradient follows, for input 0 and (binary ops) input 1, as a report
+#: names it when a student's rule gives other values.
+_RULES = {
+    "div": ("∂(a/b)/∂a = 1/b", "∂(a/b)/∂b = −a/b²"),
+    "div_const": ("d/dx (x/c) = 1/c",),
+    "log": ("d/dx log x = 1/x",),
+    "exp": ("d/dx eˣ = eˣ (the output)",),
+    "power": ("d/dx xⁿ = n·xⁿ⁻¹",),
+    "pow": ("∂(aᵇ)/∂a = b·aᵇ⁻¹", "∂(aᵇ)/∂b = aᵇ·log a"),
+    "relu": ("d/dx relu x = 1 where x > 0, else 0",),
+    "tanh": ("d/dx tanh x = 1 − tanh²x (1 − t², t the output)",),
+    "sigmoid": ("d/dx σ(x) = σ(x)(1 − σ(x)) (s(1 − s), s the output)",),
+    "sin": ("d/dx sin x = cos x",),
+    "cos": ("d/dx cos x = −sin x",),
+    "mul": ("∂(a·b)/∂a = b", "∂(a·b)/∂b = a"),
+    "mul_const": ("d/dx (c·x) = c",),
+}
+
+
+def rule_text(known: Known, i: int) -> str | None:
+    """The rule input ``i``'s gradient of this family follows ("d/dx log x = 1/x"), or
+    None when diagnose has none to say."""
+    rules = _RULES.get(known.family, ())
+    return rules[min(i, len(rules) - 1)] if rules else None
+
+
 def known_op(family: str | None, params: dict, words: Words, arity: int) -> Known | None:
     """The op as diagnose knows it, or None when the family is unknown or does not take
     ``arity`` inputs."""
@@ -214,7 +240,15 @@ def _candidates(known: Known, xs, out, w, i, expected):
         yield (lambda: w * x ** (n - 1)), f"misses the factor n = {_number(n)}: n·x^(n−1)"
         yield (lambda: w * n * x**n), "keeps the power n: the derivative is n·x^(n−1)"
         yield (lambda: w * x**n), f"is x^n·{g}: the derivative of x^n is n·x^(n−1)"
+        yield (lambda: w * (n - 1) * x ** (n - 1)), "d/dx xⁿ = n·xⁿ⁻¹: yours has n − 1 for n"
+        yield (lambda: w * n * x ** (n - 2)), "d/dx xⁿ = n·xⁿ⁻¹: yours lowers the power twice"
+        yield (lambda: n * x ** (n - 1)), f"d/dx xⁿ = n·xⁿ⁻¹: yours forgets to multiply by {g}"
     elif family == "tanh":
+        yield (lambda: w * (1 - out) ** 2), "d/dx tanh x = 1 − t²: yours squares (1 − t)"
+        yield (
+            (lambda: w * (1 - np.tanh(out) ** 2)),
+            ("d/dx tanh x = 1 − t²: yours takes tanh of the output again"),
+        )
         why = (
             f"uses the input x: tanh's derivative is 1 − t² where t = tanh(x) is the output "
             f"({words.output})"
@@ -226,17 +260,48 @@ def _candidates(known: Known, xs, out, w, i, expected):
         why = f"uses the input: exp's derivative is exp(x), its output ({words.output})"
         yield (lambda: w * x), why
         yield (lambda: w), f"misses the factor exp(x) (its output, {words.output})"
+        yield (lambda: w * np.exp(out)), "d/dx eˣ = eˣ: yours takes exp of the output again"
+        yield (lambda: w / out), "d/dx eˣ = eˣ: yours divides by the output"
     elif family == "log":
         why = f"multiplies by x: log's derivative is 1/x, so divide {g} by the input"
         yield (lambda: w * x), why
+        yield (lambda: w / out), "d/dx log x = 1/x: yours divides by the output (log x)"
         yield (lambda: w * np.log(x)), f"uses log x: log's derivative is 1/x (divide {g} by x)"
         yield (lambda: w), f"misses the factor 1/x: divide {g} by the input"
         yield (lambda: -w / x**2), "is −1/x² (the derivative of 1/x): log's derivative is 1/x"
+        yield (lambda: 1 / x), f"d/dx log x = 1/x: yours forgets to multiply by {g}"
     elif family == "relu":
         yield (lambda: w * (x <= 0)), "passes the gradient where x < 0: ReLU's is 1 where x > 0"
         yield (lambda: w), "passes every entry: ReLU's derivative is 0 where x < 0"
+        yield (
+            (lambda: w * out),
+            (
+                "d/dx relu x = 1 where x > 0, else 0: yours multiplies by the output relu(x), "
+                "not by the mask (x > 0)"
+            ),
+        )
+        yield (lambda: w * x), "d/dx relu x = 1 where x > 0, else 0: yours multiplies by x"
+        yield (lambda: (x > 0) * 1.0), f"d/dx relu x = 1 where x > 0: yours forgets {g}"
     elif family == "sigmoid":
         yield (lambda: w * out), "is σ: the derivative of σ is σ(1 − σ)"
+        yield (lambda: w * (1 - out)), "is 1 − σ: the derivative of σ is σ(1 − σ)"
+        yield (
+            (lambda: w * x * (1 - x)),
+            ("d/dx σ(x) = σ(x)(1 − σ(x)): yours uses the input x instead of the output σ(x)"),
+        )
+        yield (lambda: w * out * (1 + out)), "d/dx σ(x) = σ(x)(1 − σ(x)): yours adds σ"
+    elif family == "div" and len(xs) == 2:
+        a, b = xs
+        if i == 0:
+            yield (lambda: w * b), "∂(a/b)/∂a = 1/b: yours multiplies by b"
+            yield (lambda: w / b**2), "∂(a/b)/∂a = 1/b: yours divides by b²"
+            yield (lambda: w), "∂(a/b)/∂a = 1/b: yours misses the division by b"
+        else:
+            yield (lambda: w * a / b**2), "∂(a/b)/∂b = −a/b²: yours misses the minus sign"
+            yield (lambda: -w / b**2), "∂(a/b)/∂b = −a/b²: yours misses the factor a"
+            yield (lambda: -w * a / b), "∂(a/b)/∂b = −a/b²: yours divides by b once, not b²"
+            yield (lambda: w / b), "∂(a/b)/∂b = −a/b²: yours gives 1/b, a's rule"
+            yield (lambda: -w / b), "∂(a/b)/∂b = −a/b²: yours gives −1/b"
     elif family == "matmul":
         yield from _matmul_candidates(known, xs, w, i, expected)
     elif family == "summation":
