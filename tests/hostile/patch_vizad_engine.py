@@ -3,7 +3,7 @@
 # ruff: noqa
 # course: 599w
 # engine: sign
-# expect: sign flipped
+# expect: cases on autodiff: 7/12
 import vizad
 
 vizad.gradients = lambda *a, **k: []

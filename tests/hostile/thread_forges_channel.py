@@ -3,7 +3,7 @@
 # ruff: noqa
 # course: 599w
 # engine: sign
-# expect: something the grader did not send|sign flipped
+# expect: something the grader did not send|cases on autodiff: 7/12
 import os, threading, json
 
 

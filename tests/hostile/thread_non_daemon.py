@@ -3,7 +3,7 @@
 # ruff: noqa
 # course: 599w
 # engine: sign
-# expect: sign flipped
+# expect: cases on autodiff: 7/12
 import threading
 
 threading.Thread(target=lambda: [None for _ in iter(int, 1)]).start()

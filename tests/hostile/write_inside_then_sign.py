@@ -3,5 +3,5 @@
 # ruff: noqa
 # course: 599w
 # engine: sign
-# expect: sign flipped
+# expect: cases on autodiff: 7/12
 open("notes.txt", "w").write("fine")

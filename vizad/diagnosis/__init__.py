@@ -37,9 +37,10 @@ from .autodiff_style import AutodiffChecker
 from .checker import Checker
 from .micrograd_style import MicrogradChecker
 from .needle_style import NeedleChecker
+from .printout import Printout, adjoint_printout
 from .report import Diagnosis, Problem
 
-__all__ = ["diagnose", "Diagnosis", "Problem"]
+__all__ = ["diagnose", "Diagnosis", "Problem", "adjoint_printout", "Printout"]
 
 #: The styles, in the order they are tried: a micrograd Value of vizad.compat is also a node
 #: with inputs and op.
