@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from ..errors import ArgumentTypeError
 from ..text import escape
@@ -32,9 +33,14 @@ class Printout:
         return f'<pre class="vizad-printout">{escape(str(self))}</pre>'
 
 
-def _engine(y):
-    """The module of ``y``'s op class: where a 599W engine keeps its functions."""
-    module = sys.modules.get(type(getattr(y, "op", None)).__module__)
+def _engine(y, engine):
+    """Where a 599W engine keeps its functions: ``engine`` (a module, or a namespace such as
+    a notebook's ``globals()``), else the module of ``y``'s op class."""
+    module = (
+        engine if engine is not None else sys.modules.get(type(getattr(y, "op", None)).__module__)
+    )
+    if isinstance(module, dict):
+        module = SimpleNamespace(**module)
     needed = ("find_topo_sort", "sum_node_list", "oneslike_op", "Executor")
     if module is None or not all(hasattr(module, n) for n in needed):
         raise ArgumentTypeError(
@@ -44,10 +50,12 @@ def _engine(y):
     return module
 
 
-def adjoint_printout(y, feed: dict | None = None) -> Printout:
+def adjoint_printout(y, feed: dict | None = None, engine=None) -> Printout:
     """The notes' printout of reverse mode on ``y`` (a 599W-style node), with the values of
-    every node under ``feed`` (placeholder → array; names only without one)."""
-    ad = _engine(y)
+    every node under ``feed`` (placeholder → array; names only without one). ``engine`` gives
+    find_topo_sort, sum_node_list, oneslike_op and Executor when the module of ``y``'s op
+    does not (ops written in a notebook)."""
+    ad = _engine(y, engine)
     order = list(reversed(ad.find_topo_sort([y])))
     lists = {id(y): [ad.oneslike_op(y)]}
     steps = []
