@@ -298,3 +298,25 @@ def test_the_notes_printout_of_a_students_engine_and_vizads():
     assert "= [2.]]" in texts["vizad"].splitlines()[7]
     with pytest.raises(vz.errors.ArgumentTypeError, match="not a node of a CSE 599W-style"):
         adjoint_printout(vz.Variable("x"))
+
+
+@pytest.mark.parametrize(
+    "replacement, blamed",
+    [
+        # the helper visits a node twice (no visited check): the helper holds the bug
+        (("    if node in visited:\n        return\n", ""), "topo_sort_dfs"),
+        # find_topo_sort itself lists the output again: find_topo_sort holds it
+        (("    return order\n", "    return order + [node_list[0]]\n"), "find_topo_sort"),
+    ],
+)
+def test_the_function_holding_a_topo_sort_bug_is_blamed(replacement, blamed):
+    ad = engine("student599", f"s599_topo_{blamed}", replacement)
+    x1, x2 = ad.Variable("x1"), ad.Variable("x2")
+    y = (x1 * x2 + x1) * x2
+    report = vz.diagnose(y, [x1, x2], {x1: np.array([2.0]), x2: np.array([3.0])})
+    topo = [p for p in report.problems if p.kind == "topo_sort"]
+    assert topo and topo[0].op == blamed, report
+    function = getattr(ad, blamed)
+    assert topo[0].where.endswith(f":{function.__code__.co_firstlineno}"), topo[0]
+    if blamed == "topo_sort_dfs":
+        assert topo[0].message.startswith("topo_sort_dfs (called by find_topo_sort) lists")

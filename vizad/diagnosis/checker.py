@@ -277,24 +277,54 @@ class Checker(StudentEngine):
         except Exception as exc:  # the student's code
             _, at = self.frame(exc, find)
             return [_topo_problem(f"find_topo_sort raised {exc_text(exc)}", "", at)]
+        wrong = self.invalid_order(theirs, order)
+        if wrong is None:
+            if self.exact_order and [id(n) for n in theirs] != [id(n) for n in order]:
+                return [self.order_problem(theirs, order, where)]
+            return []
+        text, name = wrong
+        helper = self.faulty_helper(find, y, order)
+        if helper is not None:  # the skeleton's helper holds the bug, not find_topo_sort
+            text = text.replace("find_topo_sort", "topo_sort_dfs (called by find_topo_sort)", 1)
+            problem = _topo_problem(text, name, location(helper))
+            problem.op = "topo_sort_dfs"
+            return [problem]
+        return [_topo_problem(text, name, where)]
+
+    def invalid_order(self, theirs: list, order: list) -> tuple[str, str] | None:
+        """(what is wrong, the node) when ``theirs`` is no topological order of ``order``'s
+        nodes: a node twice, one left out, or one before its input."""
         ids = [id(n) for n in theirs]
         if len(set(ids)) != len(ids):
-            return [_topo_problem("find_topo_sort lists a node more than once", "", where)]
+            return "find_topo_sort lists a node more than once", ""
         missing = {id(n) for n in order} - set(ids)
         if missing:
             name = next(self.label(n) for n in order if id(n) in missing)
-            text = f"find_topo_sort leaves out {name} (and {len(missing) - 1} more)"
-            return [_topo_problem(text, name, where)]
+            return f"find_topo_sort leaves out {name} (and {len(missing) - 1} more)", name
         position = {id(n): k for k, n in enumerate(theirs)}
         for node in theirs:
             for x in self.inputs(node):
                 if position.get(id(x), -1) > position[id(node)]:
                     name = self.label(node)
-                    text = f"find_topo_sort puts {name} before its input {self.label(x)}"
-                    return [_topo_problem(text, name, where)]
-        if self.exact_order and ids != [id(n) for n in order]:
-            return [self.order_problem(theirs, order, where)]
-        return []
+                    return f"find_topo_sort puts {name} before its input {self.label(x)}", name
+        return None
+
+    def faulty_helper(self, find, y, order: list):
+        """The skeleton's ``topo_sort_dfs`` when find_topo_sort calls it and, run alone as
+        the skeleton calls it, it already gives a wrong order (else None: the bug is in
+        find_topo_sort itself)."""
+        code = getattr(find, "__code__", None)
+        if code is None or "topo_sort_dfs" not in code.co_names:
+            return None
+        helper = getattr(find, "__globals__", {}).get("topo_sort_dfs")
+        if not callable(helper):
+            return None
+        visited, alone = set(), []
+        try:
+            helper(y, visited, alone)
+        except Exception:  # noqa: BLE001 - the student's helper: the order's problem says it
+            return helper
+        return helper if self.invalid_order(alone, order) is not None else None
 
     def order_problem(self, theirs: list, order: list, where: str) -> Problem:
         """A valid order that is not the post-order depth-first search the course's tests
