@@ -309,3 +309,42 @@ def test_reexports_count_as_not_implemented(tmp_path):
 
     report = vz.grade({"Value": Value}, "micrograd")
     assert report.score == 0 and "site-packages" in report.rows[0].explanation
+
+
+def test_a_class_graded_in_batch_from_the_command_line(tmp_path, capsys):
+    """A folder of students' folders: one report each, a CSV with nbgrader points, Gradescope's
+    results.json, and the exit code of the worst (2: one could not be graded). A print at
+    import does not break --json."""
+    students = tmp_path / "students"
+    for name, text in {
+        "alice": "print('testing')\n" + source("minigrad"),
+        "bob": source("minigrad", TANH_OF_X),
+        "carol": "import sys\nsys.exit(0)\n",
+    }.items():
+        (students / name).mkdir(parents=True)
+        (students / name / "engine.py").write_text(text)
+    _micrograd_package(students / "dave")
+    csv_path, results = tmp_path / "scores.csv", tmp_path / "results.json"
+    args = ["grade", str(students), "--course", "micrograd", "--json", "--csv", str(csv_path)]
+    code = main([*args, "--results", str(results), "--points", "10", "--case-timeout", "20"])
+    assert code == 2
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["module"], d["score"], d["graded"]) for d in data] == [
+        ("engine", 14, True), ("engine", 12, True), ("engine", 0, False), ("micrograd", 14, True)
+    ]  # fmt: skip
+    assert "standard output: 8 bytes: testing" in data[0]["notes"][0]
+    rows = csv_path.read_text().splitlines()
+    assert rows[0] == "submission,score,max_score,points,status,problem"
+    assert rows[1].endswith("alice,14,14,10.0,passed,")
+    assert ",12,14,8.571429,failed," in rows[2]
+    assert ",0,14,0.0,not graded,importing the submission raised SystemExit: 0" in rows[3]
+    gradescope = json.loads(results.read_text())
+    bob = gradescope[str(students / "bob")]
+    assert bob["score"] == 12 and len(bob["tests"]) == 14
+    assert next(t for t in bob["tests"] if t["name"] == "tanh")["status"] == "failed"
+    one = tmp_path / "one.json"
+    assert (
+        main(["grade", str(students / "alice"), "--course", "micrograd", "--results", str(one)])
+        == 0
+    )
+    assert json.loads(one.read_text())["score"] == 14

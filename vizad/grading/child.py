@@ -19,7 +19,7 @@ import types
 
 __all__ = ["main", "BOOT"]
 
-#: The code the grading process starts the interpreter with (``python -I -S -B -c BOOT``):
+#: The code the grading process starts the interpreter with (``python -I -S -B -u -c BOOT``):
 #: the configuration is the first line of standard input.
 BOOT = (
     "import sys,json;c=json.loads(sys.stdin.readline());sys.path[0:0]=c['path'];"

@@ -1,6 +1,6 @@
 """Running a submission in a process of its own and reading what it sends, failing closed.
 
-Each run is a fresh interpreter (``python -I -S -B``: no user site, no ``PYTHON*``
+Each run is a fresh interpreter (``python -I -S -B -u``: no user site, no ``PYTHON*``
 variables, no ``.pth`` files; vizad and numpy on an explicit path after the submission's copy)
 in a new session, with its copy as working directory, resource limits on CPU time, memory,
 file size and open files, a timeout for its import and for each case and one for the whole
@@ -117,7 +117,7 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
     read, write = os.pipe()
     nonce = secrets.token_hex(16)
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-B", "-c", BOOT],
+        [sys.executable, "-I", "-S", "-B", "-u", "-c", BOOT],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
