@@ -110,7 +110,7 @@ BUGS_599 = {
           "    order.append(node)  # TOPO-APPEND",
           "    order.append(node)\n    for n in node.inputs:\n"
           "        topo_sort_dfs(n, visited, order)")],
-        graph599, ("topo_sort", "find_topo_sort", None, "post-order"), None,
+        graph599, ("topo_sort", "topo_sort_dfs", None, "post-order"), None,
     ),
 }  # fmt: skip
 
