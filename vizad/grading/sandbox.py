@@ -11,6 +11,7 @@ result pipe that is not the run's is tampering, and the submission is not graded
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import secrets
@@ -138,8 +139,6 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
     cpu = max(1, int(min(left, limits.submission_seconds)) + 1)
     settings = {**config, "fd": write, "nonce": nonce, "names": names, "cpu_seconds": cpu}
     try:
-        import json
-
         proc.stdin.write((json.dumps(settings) + "\n").encode())
         proc.stdin.close()
     except OSError:
