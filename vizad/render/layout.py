@@ -15,7 +15,7 @@ import re
 
 from .._gc import gc_paused
 from ..errors import ArgumentError, GraphvizNotFoundError, NotPicklableError
-from .budget import LAYOUT_BUDGET, lay_out, planned
+from .budget import LAYOUT_BUDGET, lay_out, planned, wall_after
 from .dot import (
     DISPLAY_TIMEOUT,
     browser_source,
@@ -83,9 +83,13 @@ class Layout:
             self.scene, svg = planned(scene, budget), None
         else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
 
-            def run(rung, limit):
-                bound = timeout if timeout is not None else limit
-                return run_dot(to_drawing(rung).source, DISPLAY_TIMEOUT if bound is None else bound)
+            def run(rung, cpu):  # cpu: the budget's CPU seconds (None: no budget)
+                source = to_drawing(rung).source
+                if timeout is not None:  # the caller's bound, in seconds
+                    return run_dot(source, timeout)
+                if cpu is None:
+                    return run_dot(source, DISPLAY_TIMEOUT)
+                return run_dot(source, wall_after(cpu), cpu)
 
             self.scene, svg = lay_out(scene, run, budget)
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
