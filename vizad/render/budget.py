@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import LayoutTimeoutError
 from .opening import OPEN_PREFIX
+from .ranks import dot_ranks
 from .scene import Scene
 from .summary import SUMMARY_BOXES, fold_repeats, summarize
 
@@ -142,34 +142,13 @@ class LayoutCost:
 
 
 def layout_cost(scene: Scene) -> LayoutCost:
-    """The boxes, edges, ranks and long edges of ``scene`` as ``dot`` ranks it: each box one
-    rank after its latest input, a box without inputs just before its first consumer; with
-    labelled edges, dot puts each label on a rank of its own (every edge spans twice the
-    ranks). Linear in the size of the scene."""
-    ids = [i.id for i in scene.items]
-    succ: dict[str, list[str]] = defaultdict(list)
-    indegree = dict.fromkeys(ids, 0)
-    edges = [e for e in scene.edges if e.tail in indegree and e.head in indegree]
-    for e in edges:
-        succ[e.tail].append(e.head)
-        indegree[e.head] += 1
-    rank = dict.fromkeys(ids, 0)
-    ready = deque(i for i in ids if indegree[i] == 0)
-    left = dict(indegree)
-    while ready:  # Kahn's order: one pass, no recursion
-        i = ready.popleft()
-        for j in succ[i]:
-            rank[j] = max(rank[j], rank[i] + 1)
-            left[j] -= 1
-            if left[j] == 0:
-                ready.append(j)
-    for i in ids:  # a box without inputs sits just before its first consumer
-        if indegree[i] == 0 and succ[i]:
-            rank[i] = min(rank[j] for j in succ[i]) - 1
-    scale = 2 if any(e.label for e in edges) else 1
+    """The boxes, edges, ranks and long edges of ``scene`` as ``dot`` ranks it
+    (:func:`~vizad.render.ranks.dot_ranks`). Linear in the size of the scene."""
+    rank, scale = dot_ranks(scene)
+    edges = [e for e in scene.edges if e.tail in rank and e.head in rank]
     spans = [scale * (rank[e.head] - rank[e.tail]) for e in edges if e.tail != e.head]
     return LayoutCost(
-        boxes=len(ids),
+        boxes=len(rank),
         edges=len(edges),
         ranks=scale * (max(rank.values(), default=0) - min(rank.values(), default=0)) + 1,
         long_edges=sum(1 for s in spans if s > 1),

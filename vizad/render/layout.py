@@ -44,7 +44,9 @@ class Layout:
     out within ``budget`` seconds (:mod:`vizad.render.budget`: in full, bounded or summarised,
     the picture saying which; None: in full); ``timeout`` bounds each ``dot`` run (seconds; by
     default twice the budget). ``in_browser`` says whether the browser lays it out (then ``svg()``
-    is not available in Python, and ``dot_source`` is what the browser lays out).
+    is not available in Python, and ``dot_source`` is what the browser lays out). ``frame``:
+    the reader's frame (width, height in CSS px), for which the picture readable in it is
+    chosen when nothing is collapsed (:func:`~vizad.render.summary.legible`).
     """
 
     def __init__(
@@ -62,6 +64,7 @@ class Layout:
         budget: float | None = LAYOUT_BUDGET,
         in_browser: bool | None = None,
         scene: Scene | None = None,
+        frame: tuple[float, float] | None = None,
     ):
         scene = scene or scene_for(
             target,
@@ -71,6 +74,7 @@ class Layout:
             reads=reads,
             collapse=collapse,
             max_boxes=max_boxes,
+            frame=frame,
         )
         self.view = scene.view
         self.failed = frozenset(failed)

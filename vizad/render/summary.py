@@ -16,6 +16,7 @@ from .._gc import gc_paused
 from ..errors import ArgumentError, ArgumentTypeError
 from .scene import Edge, Item, Scene, fixed
 from .folding import PREFIX, REPEATS, fold_box, find_folds, wanted_folds
+from .legibility import readable
 from .scene_builder import build_scene
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "fold_repeats",
     "collapse_groups",
     "scene_for",
+    "legible",
     "merge_edges",
 ]
 
@@ -42,12 +44,17 @@ def scene_for(
     reads: bool = False,
     collapse=None,
     max_boxes: int = 400,
+    frame: tuple[float, float] | None = None,
 ) -> Scene:
     """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
     ``collapse`` folded (and its runs of repeated blocks, for ``"repeats"`` or fold ids), and
-    summarised if it still has more than ``max_boxes`` boxes."""
+    summarised if it still has more than ``max_boxes`` boxes. With a reader's ``frame``
+    (width, height in CSS px) and no ``collapse``: the first picture whose steps can be read
+    in it (:func:`legible`)."""
     with gc_paused():  # many small objects, all alive until summarised (see vizad._gc)
         scene = build_scene(target, view, decimals, detail=detail, reads=reads)
+        if collapse is None and frame is not None:
+            return legible(scene, max_boxes, frame)
         if collapse is not None:
             scopes = collapse
             if wanted_folds(collapse):  # runs first: found on the whole scene, ids stable
@@ -61,6 +68,31 @@ def scene_for(
             if scopes is not None:
                 scene = collapse_scopes(scene, scopes)
         return summarize(scene, max_boxes)
+
+
+def legible(scene: Scene, max_boxes: int, frame: tuple[float, float]) -> Scene:
+    """The first of ``scene`` in full, its repeats folded, its scopes collapsed and its summary
+    that is readable in ``frame`` (:func:`~vizad.render.legibility.readable`) and, but for
+    the summary, fits ``max_boxes``; when none is, the first that fits (the summary if none
+    does). The same scene, frame and max_boxes give the same picture."""
+    first = None
+    for k, make in enumerate(
+        (
+            lambda: scene,
+            lambda: fold_repeats(scene),
+            lambda: collapse_scopes(scene, 1) if any(i.scope for i in scene.items) else None,
+            lambda: summarize(scene, max_boxes),
+        )
+    ):
+        made = make()
+        if made is None or (k and (made is scene or len(made.items) >= len(scene.items))):
+            continue  # nothing folded or collapsed: the same picture
+        if summarize(made, max_boxes) is not made:
+            continue  # too many boxes (or too many edges at one box) to lay out in full
+        if readable(made, frame):
+            return made
+        first = first or made
+    return first or summarize(scene, max_boxes)
 
 
 def _scope_names(scene: Scene) -> set[str]:

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._gc import gc_paused
 from ..render import MAX_BOXES, Layout
+from ..render.legibility import DEFAULT_FRAME
 from ..render.dot import dot_names
 from ..render.folding import expanded
 from ..render.palette import legend_words, state_css
@@ -83,6 +84,7 @@ def walkthrough_data(
             collapse=collapse,
             max_boxes=max_boxes,
             detail=detail,
+            frame=DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
         )
         frame = frame_data(layout, trace, d)
         if openings and layout.collapsed:
