@@ -55,7 +55,8 @@ SEEN = """(k) => {
   const win = { top: 0, left: 0, bottom: innerHeight, right: innerWidth };
   return { px: Math.max(...sizes), inFrame: inside(b, f),
            sum: !!sum && sum.height > 0 && inside(sum, panel) && inside(sum, win),
-           zoom: parseFloat(root.dataset.zoom), marks: root.querySelectorAll('.vz-edge-mark').length,
+           zoom: parseFloat(root.dataset.zoom),
+           marks: root.querySelectorAll('.vz-edge-mark').length,
            step: root.querySelector('.vz-counter').textContent,
            rects: [panel, sum, f].map((r) => r && [r.top, r.bottom].map(Math.round)) };
 }"""

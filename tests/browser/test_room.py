@@ -43,7 +43,8 @@ MEASURE = """(k) => {
            marks: root.querySelectorAll('.vz-edge-mark').length,
            gone: out.filter((b) => b.right <= frame.left || b.left >= frame.right
                                    || b.bottom <= frame.top || b.top >= frame.bottom).length,
-           currentOut: !!current && out.some((b) => b.left === current.left && b.top === current.top),
+           currentOut: !!current
+               && out.some((b) => b.left === current.left && b.top === current.top),
            frame: [frame.left, frame.top, frame.right, frame.bottom].map(Math.round),
            zoom: parseFloat(root.dataset.zoom) };
 }"""
