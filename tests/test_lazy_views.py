@@ -10,7 +10,7 @@ import vizad.render.layout as layout_module
 from vizad.render import Layout
 from vizad.render.opening import OPEN_PREFIX
 from vizad.render.scene_builder import build_scene
-from vizad.widget.data import frame_data, walkthrough_data
+from vizad.widget.data import frame_data, unpack_opens, walkthrough_data
 
 
 @pytest.fixture
@@ -154,8 +154,9 @@ def test_the_exported_page_carries_each_box_opened(tmp_path):
     trace = vz.examples.rnn(100)  # the weight-shared chain of issue 25, folded (issue 36)
     data = walkthrough_data(trace, views=["forward"], openings=True)
     frame = data["frames"]["forward"]
-    assert set(frame["opens"]) == set(frame["collapsed"]) == {"fold_v11"}
-    assert all("dot" in p and "svg" not in p for p in frame["opens"].values())
+    opens = unpack_opens(frame["opens"])
+    assert set(opens) == set(frame["opens"]["ids"]) == set(frame["collapsed"]) == {"fold_v11"}
+    assert all("dot" in p and "svg" not in p for p in opens.values())
     page = vz.export_html(trace, tmp_path / "chain.html").read_text()
     assert 'id="vz-graphviz"' in page and '"opens"' in page
 
