@@ -144,17 +144,34 @@ def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str,
 def pack_opens(opens: Mapping[str, dict]) -> dict:
     """The boxes a page opens itself (:func:`opening_data`), as the page carries them: their
     ids, and their patches as one gzip-compressed JSON text (base64), which the page inflates
-    the first time a box is opened (``unpackOpens`` in static/stepper/expand.js). The patches
-    repeat most of the view's DOT each: compressed together they take a tenth of the room,
-    and a page that nobody opens a box in never parses them. Deterministic (no gzip time)."""
-    text = json.dumps(opens, ensure_ascii=False, separators=(",", ":")).encode()
+    the first time a box is opened (``unpackOpens`` in static/stepper/expand.js). The patches'
+    pictures repeat most of the view's DOT each: each line of DOT is kept once, a picture
+    being the numbers of its lines, and a page that nobody opens a box in never parses them.
+    Deterministic (no gzip time)."""
+    lines: dict[str, int] = {}  # each line of DOT once: the patches' pictures share most
+    patches = {}
+    for box, patch in opens.items():
+        patch = dict(patch)
+        if "dot" in patch:
+            dot = patch.pop("dot").split("\n")
+            patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
+        patches[box] = patch
+    whole = {"lines": list(lines), "patches": patches}
+    text = json.dumps(whole, ensure_ascii=False, separators=(",", ":")).encode()
     packed = base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
     return {"ids": list(opens), "gz": packed}
 
 
 def unpack_opens(packed: Mapping) -> dict[str, dict]:
     """What :func:`pack_opens` packed: box id → its patch."""
-    return json.loads(gzip.decompress(base64.b64decode(packed["gz"])))
+    whole = json.loads(gzip.decompress(base64.b64decode(packed["gz"])))
+    lines = whole["lines"]
+    out = {}
+    for box, patch in whole["patches"].items():
+        if "dotLines" in patch:
+            patch["dot"] = "\n".join(lines[i] for i in patch.pop("dotLines"))
+        out[box] = patch
+    return out
 
 
 def frame_patch(base: dict, frame: dict) -> dict:

@@ -27,12 +27,19 @@ const decorated = new WeakSet(); // views' data whose collapsed boxes' tooltips 
 const unpacked = new WeakMap(); // a view's packed openings -> the promise of them inflated
 
 // The boxes a page opens itself, as vizad/widget/data.py's pack_opens packed them (ids, and
-// their patches as gzip-compressed JSON in base64): box id -> patch, inflated on first use
+// their patches as gzip-compressed JSON in base64, each DOT line once): box id -> patch,
+// inflated on first use
 function unpackOpens(packed) {
   if (!unpacked.has(packed)) {
     const bytes = Uint8Array.from(atob(packed.gz), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    unpacked.set(packed, new Response(stream).json());
+    unpacked.set(packed, new Response(stream).json().then(({ lines, patches }) => {
+      for (const patch of Object.values(patches)) {
+        if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
+        delete patch.dotLines;
+      }
+      return patches;
+    }));
   }
   return unpacked.get(packed);
 }
