@@ -91,6 +91,12 @@ def test_the_folding_rung_comes_before_the_summary(chain45, monkeypatch):
     assert [name for name, _ in budget.ladder(scene, budget=1.0)] == ["folded", "summary"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_choices(monkeypatch):
+    """Each test starts with no remembered rungs (budget._CHOSEN is per process)."""
+    monkeypatch.setattr(budget, "_CHOSEN", {})
+
+
 @pytest.fixture
 def slow_dot(tmp_path, monkeypatch):
     """A ``dot`` on PATH that sleeps (recording its pid) on a DOT without nslimit and runs the

@@ -10,7 +10,7 @@ import vizad.render.layout as layout_module
 from vizad.render import Layout
 from vizad.render.opening import OPEN_PREFIX
 from vizad.render.scene_builder import build_scene
-from vizad.widget.data import frame_data, walkthrough_data
+from vizad.widget.data import frame_data, unpack_opens, walkthrough_data
 
 
 @pytest.fixture
@@ -19,9 +19,9 @@ def dot_runs(monkeypatch):
     runs = []
     real = layout_module.run_dot
 
-    def counting(source, timeout):
+    def counting(source, timeout, cpu=None):
         runs.append(source)
-        return real(source, timeout)
+        return real(source, timeout, cpu)
 
     monkeypatch.setattr(layout_module, "run_dot", counting)
     return runs
@@ -151,11 +151,12 @@ def test_a_collapsed_scope_opens_and_the_stepper_steps_inside_it(monkeypatch):
 def test_the_exported_page_carries_each_box_opened(tmp_path):
     """Without a kernel the page opens a box itself: each collapsed box comes as a patch
     whose picture is DOT, and the page carries Graphviz to lay it out (in a worker)."""
-    trace = vz.examples.rnn(200)  # the weight-shared chain of issue 25
+    trace = vz.examples.rnn(100)  # the weight-shared chain of issue 25, folded (issue 36)
     data = walkthrough_data(trace, views=["forward"], openings=True)
     frame = data["frames"]["forward"]
-    assert set(frame["opens"]) == set(frame["collapsed"])
-    assert all("dot" in p and "svg" not in p for p in frame["opens"].values())
+    opens = unpack_opens(frame["opens"])
+    assert set(opens) == set(frame["opens"]["ids"]) == set(frame["collapsed"]) == {"fold_v11"}
+    assert all("dot" in p and "svg" not in p for p in opens.values())
     page = vz.export_html(trace, tmp_path / "chain.html").read_text()
     assert 'id="vz-graphviz"' in page and '"opens"' in page
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from .errors import ArgumentError
 from .files import check_output, write_output
 from .render import MAX_BOXES, drawing_of
-from .render.budget import LAYOUT_BUDGET, lay_out
+from .render.budget import LAYOUT_BUDGET, lay_out, wall_after
 from .render.dot import run_dot_format
 from .render.summary import scene_for
 from .text import latex_to_text
@@ -74,11 +74,11 @@ def export_frames(
     # budget (a layout that runs long is stopped and the next rung drawn), and gives each box
     # its size, kept in every frame that writes "?" for the values to come, so that every
     # frame has the same layout
-    def last(rung, limit: float | None) -> bytes:
+    def last(rung, cpu: float | None) -> bytes:
         source = drawing_of(rung, step=n).source
-        return run_dot_format(
-            source, "json0", timeout if limit is None else limit, "laying out frames"
-        )
+        if cpu is None:
+            return run_dot_format(source, "json0", timeout, "laying out frames")
+        return run_dot_format(source, "json0", wall_after(cpu), "laying out frames", cpu)
 
     chosen, laid = lay_out(scene, last, budget)
     sizes = {} if show_pending else _box_sizes(laid)

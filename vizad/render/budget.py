@@ -15,20 +15,26 @@ budget (about two seconds):
     folded    repeated blocks drawn once (collapse="repeats"; see :func:`folded`);
     summary   the summary of :mod:`vizad.render.summary` (chains and bands of depth).
 
-A layout that still runs long (a loaded machine, a wrong guess) is stopped and the next rung is
-laid out instead (:func:`lay_out`); each rung but the full one says in the picture what was
-done.
+The choice depends on the graph, never on the machine's load, so that an instructor on a quiet
+laptop and students on busy ones see the same picture: a layout is stopped after
+kill_after(budget) seconds of *CPU* time (what ``dot`` computes, whatever else runs beside it;
+a much longer wall-clock time only guards against a stalled process), and a layout that is
+stopped all the same (a wrong guess, a far slower machine) falls back to the rung the
+prediction chooses for a machine SLOW_MACHINE times slower (:func:`lay_out`), not simply the
+next one. The rung a scene was laid out with is remembered per graph (:func:`scene_key`), so a
+re-run shows the same picture. Each rung but the full one says in the picture what was done.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict, deque
+import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..errors import LayoutTimeoutError
 from .opening import OPEN_PREFIX
+from .ranks import dot_ranks
 from .scene import Scene
 from .summary import SUMMARY_BOXES, fold_repeats, summarize
 
@@ -46,6 +52,9 @@ __all__ = [
     "planned",
     "lay_out",
     "kill_after",
+    "wall_after",
+    "scene_key",
+    "RUNGS",
 ]
 
 #: Seconds a layout may take: nothing vizad draws, steps or exports by default waits longer
@@ -55,6 +64,22 @@ LAYOUT_BUDGET = 2.0
 #: A layout predicted to fit the budget is stopped after this many times the budget (a
 #: prediction is a fit, and the machine may be busy): then the next rung is laid out.
 KILL_FACTOR = 2.0
+
+#: A layout is stopped after kill_after(budget) seconds of CPU time; its wall-clock time is
+#: bounded too, at this many times that (a process that does not compute, a machine so busy
+#: that dot hardly runs), so that the load of the machine does not decide the picture.
+WALL_FACTOR = 5.0
+
+#: A layout stopped all the same falls back to the rung the prediction chooses on a machine
+#: this many times slower than the one calibrated (the same rung on every machine).
+SLOW_MACHINE = 4.0
+
+#: The rungs of the ladder, from the most faithful to the cheapest.
+RUNGS = ("full", "bounded", "folded", "summary")
+
+#: scene_key → (the rung its scene was laid out with, the rungs stopped before it), in this
+#: process: a re-run shows the same picture, saying the same.
+_CHOSEN: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 #: The graph attributes of a bounded layout. nslimit/nslimit1 bound the network simplex
 #: passes (x positions of the boxes and of long edges' helper nodes, and the ranking) to that
@@ -117,34 +142,13 @@ class LayoutCost:
 
 
 def layout_cost(scene: Scene) -> LayoutCost:
-    """The boxes, edges, ranks and long edges of ``scene`` as ``dot`` ranks it: each box one
-    rank after its latest input, a box without inputs just before its first consumer; with
-    labelled edges, dot puts each label on a rank of its own (every edge spans twice the
-    ranks). Linear in the size of the scene."""
-    ids = [i.id for i in scene.items]
-    succ: dict[str, list[str]] = defaultdict(list)
-    indegree = dict.fromkeys(ids, 0)
-    edges = [e for e in scene.edges if e.tail in indegree and e.head in indegree]
-    for e in edges:
-        succ[e.tail].append(e.head)
-        indegree[e.head] += 1
-    rank = dict.fromkeys(ids, 0)
-    ready = deque(i for i in ids if indegree[i] == 0)
-    left = dict(indegree)
-    while ready:  # Kahn's order: one pass, no recursion
-        i = ready.popleft()
-        for j in succ[i]:
-            rank[j] = max(rank[j], rank[i] + 1)
-            left[j] -= 1
-            if left[j] == 0:
-                ready.append(j)
-    for i in ids:  # a box without inputs sits just before its first consumer
-        if indegree[i] == 0 and succ[i]:
-            rank[i] = min(rank[j] for j in succ[i]) - 1
-    scale = 2 if any(e.label for e in edges) else 1
+    """The boxes, edges, ranks and long edges of ``scene`` as ``dot`` ranks it
+    (:func:`~vizad.render.ranks.dot_ranks`). Linear in the size of the scene."""
+    rank, scale = dot_ranks(scene)
+    edges = [e for e in scene.edges if e.tail in rank and e.head in rank]
     spans = [scale * (rank[e.head] - rank[e.tail]) for e in edges if e.tail != e.head]
     return LayoutCost(
-        boxes=len(ids),
+        boxes=len(rank),
         edges=len(edges),
         ranks=scale * (max(rank.values(), default=0) - min(rank.values(), default=0)) + 1,
         long_edges=sum(1 for s in spans if s > 1),
@@ -222,28 +226,69 @@ def planned(scene: Scene, budget: float | None = LAYOUT_BUDGET) -> Scene:
 
 
 def kill_after(budget: float) -> float:
-    """Seconds after which a layout planned for ``budget`` is stopped."""
+    """CPU seconds after which a layout planned for ``budget`` is stopped."""
     return KILL_FACTOR * budget
 
 
+def wall_after(cpu: float) -> float:
+    """Wall-clock seconds after which a layout allowed ``cpu`` CPU seconds is stopped."""
+    return WALL_FACTOR * cpu
+
+
+def scene_key(scene: Scene, budget: float) -> str:
+    """A deterministic key of ``scene`` (its title, view, boxes, edges, folds and layout
+    attributes) and ``budget``: what the rung chosen for it is remembered by."""
+    digest = hashlib.sha256()
+    parts = [scene.title, scene.view, repr(budget), repr(sorted(scene.layout.items()))]
+    parts += [f"{i.id}:{i.kind}:{i.cluster}" for i in scene.items]
+    parts += [f"{e.tail}>{e.head}:{e.kind}" for e in scene.edges]
+    parts += sorted(scene.folds)
+    for part in parts:
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _slow_rung(scene: Scene, budget: float, stopped: str) -> str:
+    """The rung to fall back to when ``stopped`` ran long: the one the prediction chooses on a
+    machine SLOW_MACHINE times slower, or the next one after ``stopped`` if that is the same
+    or a costlier one."""
+    slow = next(ladder(scene, budget / SLOW_MACHINE))[0]
+    return RUNGS[max(RUNGS.index(slow), RUNGS.index(stopped) + 1)]
+
+
 def lay_out(scene: Scene, run: Callable[[Scene, float], object], budget: float | None):
-    """(the scene laid out, what ``run(scene, timeout)`` returned for it): the rungs of
-    ``scene``'s ladder in turn until one is laid out within kill_after(budget) seconds; a run
-    that takes longer (``run`` raises LayoutTimeoutError) is stopped and the next rung's
-    picture says so. When the last rung runs long too, LayoutTimeoutError. ``budget`` None:
-    ``scene`` in full, ``run`` given no timeout (it uses its own)."""
+    """(the scene laid out, what ``run(scene, cpu)`` returned for it). The first rung of
+    ``scene``'s ladder (or the rung ``scene`` was laid out with before, in this process) is
+    laid out, allowed kill_after(budget) CPU seconds; a run that takes longer (``run`` raises
+    LayoutTimeoutError) is stopped, and the rung chosen for a slower machine
+    (:func:`_slow_rung`) is laid out instead, its picture saying so. When the last rung runs
+    long too, LayoutTimeoutError. ``budget`` None: ``scene`` in full, ``run`` given no time
+    limit (it uses its own)."""
     if budget is None:
         return scene, run(scene, None)
-    tried: list[str] = []
+    key = scene_key(scene, budget)
+    target, before = _CHOSEN.get(key, (RUNGS[0], ()))
+    tried: list[str] = list(before)
     for name, rung in ladder(scene, budget):
+        if RUNGS.index(name) < RUNGS.index(target):
+            continue
         if tried:
             which = " and ".join(tried)
             layouts = "layouts were" if len(tried) > 1 else "layout was"
-            rung = _with(rung, f"the {which} {layouts} stopped after {kill_after(budget):g} s")
+            rung = _with(
+                rung,
+                f"the {which} {layouts} stopped after {kill_after(budget):g} s",
+            )
         try:
-            return rung, run(rung, kill_after(budget))
+            laid = run(rung, kill_after(budget))
         except LayoutTimeoutError:
             tried.append(name)
+            if name != RUNGS[-1]:
+                target = _slow_rung(scene, budget, name)
+            continue
+        _CHOSEN[key] = (name, tuple(tried))
+        return rung, laid
     raise LayoutTimeoutError(
         f"Graphviz's dot was stopped after {kill_after(budget):g} s on each layout of "
         f"{scene.title} it was given ({', '.join(tried)}); the machine may be busy: try again, "

@@ -8,9 +8,11 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 from collections.abc import Sequence, Mapping
 
@@ -26,7 +28,7 @@ from ..errors import (
 )
 from ..files import check_output, output_error, write_output
 from ..text import escape, format_number, printable
-from .budget import lay_out
+from .budget import lay_out, wall_after
 from .palette import (
     FONT,
     MIN_SCALE,
@@ -148,12 +150,12 @@ class Drawing(graphviz.Digraph):
         if self._vizad_plan is None:
             return run_dot(self.source, DISPLAY_TIMEOUT)
         scene, make, budget = self._vizad_plan
-        tried = []
 
-        def run(rung, timeout):  # the first rung is this drawing (as the user may have set it)
-            source = make(rung).source if tried else self.source
-            tried.append(rung)
-            return run_dot(source, DISPLAY_TIMEOUT if timeout is None else timeout)
+        def run(rung, cpu):  # the full rung is this drawing (as the user may have set it)
+            source = self.source if rung is scene else make(rung).source
+            if cpu is None:
+                return run_dot(source, DISPLAY_TIMEOUT)
+            return run_dot(source, wall_after(cpu), cpu)
 
         return lay_out(scene, run, budget)[1]
 
@@ -403,35 +405,68 @@ def browser_source(source: str) -> str:
     return source.replace(f'fontname="{FONT}"', f'fontname="{BROWSER_FONT}"')
 
 
-def run_dot_format(source: str, fmt: str, timeout: float, what: str | None = None) -> bytes:
+def run_dot_format(
+    source: str, fmt: str, timeout: float, what: str | None = None, cpu: float | None = None
+) -> bytes:
     """The picture of DOT ``source`` in format ``fmt`` (svg, pdf, png) from the ``dot``
-    program, bounded by ``timeout`` seconds (GraphvizNotFoundError, RenderError)."""
+    program, bounded by ``timeout`` seconds, or ``cpu`` CPU seconds (GraphvizNotFoundError,
+    RenderError)."""
     return run_graphviz(
-        source.encode(), [f"-T{fmt}"], timeout, what or f"writing {fmt.upper()} files"
+        source.encode(), [f"-T{fmt}"], timeout, what or f"writing {fmt.upper()} files", cpu
     )
 
 
-def run_graphviz(source: bytes, args: list[str], timeout: float, what: str) -> bytes:
+def run_graphviz(
+    source: bytes, args: list[str], timeout: float, what: str, cpu: float | None = None
+) -> bytes:
     """What the ``dot`` program writes for DOT ``source`` with ``args``, bounded by
     ``timeout`` seconds: GraphvizNotFoundError when it is missing (``what`` needs it),
-    RenderError when it fails or takes longer."""
+    RenderError when it fails or takes longer. ``cpu``: a limit in CPU seconds instead (the
+    layout budget's: the same on a busy machine as on an idle one; where the system cannot
+    limit CPU time, wall-clock seconds), ``timeout`` then guarding the wall-clock time."""
     exe = shutil.which("dot")
     if exe is None:
         raise GraphvizNotFoundError(what)
+    limit = _cpu_limit(cpu) if cpu is not None and _CPU_LIMITS else None
+    if cpu is not None and limit is None:
+        timeout = cpu
+    stopped = LayoutTimeoutError(
+        f"Graphviz's dot took more than {cpu if cpu is not None else timeout:g} s to lay out "
+        "this graph (and was stopped); draw it with a smaller max_boxes= to summarise it, or "
+        "give a longer timeout="
+    )
     try:
-        done = subprocess.run([exe, *args], input=source, capture_output=True, timeout=timeout)
+        done = subprocess.run(
+            [exe, *args], input=source, capture_output=True, timeout=timeout, preexec_fn=limit
+        )
     except subprocess.TimeoutExpired:  # subprocess.run has killed dot
-        raise LayoutTimeoutError(
-            f"Graphviz's dot took more than {timeout:g} s to lay out this graph (and was "
-            "stopped); draw it with a smaller max_boxes= to summarise it, or give a longer "
-            "timeout="
-        ) from None
+        raise stopped from None
+    if limit is not None and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise stopped
     if done.returncode != 0:
         raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
     return done.stdout
 
 
-def run_dot(source: str, timeout: float) -> str:
+def run_dot(source: str, timeout: float, cpu: float | None = None) -> str:
     """SVG of DOT ``source`` from Graphviz's ``dot`` program (GraphvizNotFoundError when it
-    is missing, RenderError when it fails or takes longer than ``timeout`` seconds)."""
-    return run_dot_format(source, "svg", timeout, "laying out a graph").decode()
+    is missing, RenderError when it fails or takes longer than ``timeout`` seconds, or than
+    ``cpu`` seconds of CPU time: see :func:`run_graphviz`)."""
+    return run_dot_format(source, "svg", timeout, "laying out a graph", cpu).decode()
+
+
+#: Whether this system limits a child's CPU time (POSIX: RLIMIT_CPU).
+_CPU_LIMITS = os.name == "posix" and hasattr(signal, "SIGXCPU")
+
+
+def _cpu_limit(seconds: float):
+    """What the child runs before ``dot``: its CPU time limited to ``seconds`` (rounded up to
+    whole seconds, what the system counts; SIGXCPU stops it, SIGKILL a second later)."""
+    whole = max(1, math.ceil(seconds))
+
+    def limit() -> None:
+        import resource  # POSIX only
+
+        resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 1))
+
+    return limit

@@ -15,7 +15,7 @@ import re
 
 from .._gc import gc_paused
 from ..errors import ArgumentError, GraphvizNotFoundError, NotPicklableError
-from .budget import LAYOUT_BUDGET, lay_out, planned
+from .budget import LAYOUT_BUDGET, lay_out, planned, wall_after
 from .dot import (
     DISPLAY_TIMEOUT,
     browser_source,
@@ -44,7 +44,9 @@ class Layout:
     out within ``budget`` seconds (:mod:`vizad.render.budget`: in full, bounded or summarised,
     the picture saying which; None: in full); ``timeout`` bounds each ``dot`` run (seconds; by
     default twice the budget). ``in_browser`` says whether the browser lays it out (then ``svg()``
-    is not available in Python, and ``dot_source`` is what the browser lays out).
+    is not available in Python, and ``dot_source`` is what the browser lays out). ``frame``:
+    the reader's frame (width, height in CSS px), for which the picture readable in it is
+    chosen when nothing is collapsed (:func:`~vizad.render.summary.legible`).
     """
 
     def __init__(
@@ -62,6 +64,7 @@ class Layout:
         budget: float | None = LAYOUT_BUDGET,
         in_browser: bool | None = None,
         scene: Scene | None = None,
+        frame: tuple[float, float] | None = None,
     ):
         scene = scene or scene_for(
             target,
@@ -71,6 +74,7 @@ class Layout:
             reads=reads,
             collapse=collapse,
             max_boxes=max_boxes,
+            frame=frame,
         )
         self.view = scene.view
         self.failed = frozenset(failed)
@@ -83,9 +87,13 @@ class Layout:
             self.scene, svg = planned(scene, budget), None
         else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
 
-            def run(rung, limit):
-                bound = timeout if timeout is not None else limit
-                return run_dot(to_drawing(rung).source, DISPLAY_TIMEOUT if bound is None else bound)
+            def run(rung, cpu):  # cpu: the budget's CPU seconds (None: no budget)
+                source = to_drawing(rung).source
+                if timeout is not None:  # the caller's bound, in seconds
+                    return run_dot(source, timeout)
+                if cpu is None:
+                    return run_dot(source, DISPLAY_TIMEOUT)
+                return run_dot(source, wall_after(cpu), cpu)
 
             self.scene, svg = lay_out(scene, run, budget)
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).

@@ -16,6 +16,7 @@ from .._gc import gc_paused
 from ..errors import ArgumentError, ArgumentTypeError
 from .scene import Edge, Item, Scene, fixed
 from .folding import PREFIX, REPEATS, fold_box, find_folds, wanted_folds
+from .legibility import readable
 from .scene_builder import build_scene
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "fold_repeats",
     "collapse_groups",
     "scene_for",
+    "legible",
     "merge_edges",
 ]
 
@@ -42,12 +44,20 @@ def scene_for(
     reads: bool = False,
     collapse=None,
     max_boxes: int = 400,
+    frame: tuple[float, float] | None = None,
 ) -> Scene:
     """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
     ``collapse`` folded (and its runs of repeated blocks, for ``"repeats"`` or fold ids), and
-    summarised if it still has more than ``max_boxes`` boxes."""
+    summarised if it still has more than ``max_boxes`` boxes. With a reader's ``frame``
+    (width, height in CSS px) and no ``collapse`` (None): the first picture whose steps can
+    be read in it (:func:`legible`); ``collapse=()``: nothing folded or collapsed, whatever
+    the frame."""
     with gc_paused():  # many small objects, all alive until summarised (see vizad._gc)
         scene = build_scene(target, view, decimals, detail=detail, reads=reads)
+        if collapse is None and frame is not None:
+            return legible(scene, max_boxes, frame)
+        if isinstance(collapse, (list, tuple)) and not collapse:
+            return summarize(scene, max_boxes)  # nothing collapsed: asked for, not chosen
         if collapse is not None:
             scopes = collapse
             if wanted_folds(collapse):  # runs first: found on the whole scene, ids stable
@@ -61,6 +71,31 @@ def scene_for(
             if scopes is not None:
                 scene = collapse_scopes(scene, scopes)
         return summarize(scene, max_boxes)
+
+
+def legible(scene: Scene, max_boxes: int, frame: tuple[float, float]) -> Scene:
+    """The first of ``scene`` in full, its repeats folded, its scopes collapsed and its summary
+    that is readable in ``frame`` (:func:`~vizad.render.legibility.readable`) and, but for
+    the summary, fits ``max_boxes``; when none is, the first that fits (the summary if none
+    does). The same scene, frame and max_boxes give the same picture."""
+    first = None
+    for k, make in enumerate(
+        (
+            lambda: scene,
+            lambda: fold_repeats(scene),
+            lambda: collapse_scopes(scene, 1) if any(i.scope for i in scene.items) else None,
+            lambda: summarize(scene, max_boxes),
+        )
+    ):
+        made = make()
+        if made is None or (k and (made is scene or len(made.items) >= len(scene.items))):
+            continue  # nothing folded or collapsed: the same picture
+        if k < 3 and not fits(made, max_boxes):
+            continue  # too many boxes (or too many edges at one box) to lay out in full
+        if readable(made, frame):
+            return made
+        first = first or made
+    return first or summarize(scene, max_boxes)
 
 
 def _scope_names(scene: Scene) -> set[str]:
@@ -84,12 +119,17 @@ def max_degree(scene: Scene) -> int:
     return max(degree.values(), default=0)
 
 
+def fits(scene: Scene, max_boxes: int) -> bool:
+    """Whether ``scene`` has at most ``max_boxes`` boxes and no box with more than MAX_DEGREE
+    edges (what Graphviz lays out in well under a few seconds): then it is not summarised."""
+    return len(scene.items) <= max_boxes and max_degree(scene) <= MAX_DEGREE
+
+
 def summarize(scene: Scene, max_boxes: int) -> Scene:
-    """``scene`` itself if it has at most ``max_boxes`` boxes and no box with more than
-    MAX_DEGREE edges (what Graphviz lays out in well under a few seconds), else a summary."""
-    dense = max_degree(scene) > MAX_DEGREE
-    if len(scene.items) <= max_boxes and not dense:
+    """``scene`` itself if it :func:`fits` ``max_boxes``, else a summary."""
+    if fits(scene, max_boxes):
         return scene
+    dense = max_degree(scene) > MAX_DEGREE
     if any(i.scope for i in scene.items):  # scopes first: they are the user's own grouping
         scene = collapse_scopes(scene, 1)
         if len(scene.items) <= max_boxes and max_degree(scene) <= MAX_DEGREE:

@@ -16,6 +16,7 @@ lists here are 0-based.
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 from collections import Counter
 from collections.abc import Mapping
@@ -24,6 +25,7 @@ import numpy as np
 
 from .._gc import gc_paused
 from ..render import MAX_BOXES, Layout
+from ..render.legibility import DEFAULT_FRAME
 from ..render.dot import dot_names
 from ..render.folding import expanded
 from ..render.palette import legend_words, state_css
@@ -83,10 +85,11 @@ def walkthrough_data(
             collapse=collapse,
             max_boxes=max_boxes,
             detail=detail,
+            frame=DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
         )
         frame = frame_data(layout, trace, d)
         if openings and layout.collapsed:
-            frame["opens"] = opening_data(layout, trace, d, frame)
+            frame["opens"] = pack_opens(opening_data(layout, trace, d, frame))
         frames[v] = shared_steps(frame, frames)
     return {
         "mode": trace.mode,
@@ -136,6 +139,39 @@ def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str,
     return {
         box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
     }
+
+
+def pack_opens(opens: Mapping[str, dict]) -> dict:
+    """The boxes a page opens itself (:func:`opening_data`), as the page carries them: their
+    ids, and their patches as one gzip-compressed JSON text (base64), which the page inflates
+    the first time a box is opened (``unpackOpens`` in static/stepper/expand.js). The patches'
+    pictures repeat most of the view's DOT each: each line of DOT is kept once, a picture
+    being the numbers of its lines, and a page that nobody opens a box in never parses them.
+    Deterministic (no gzip time)."""
+    lines: dict[str, int] = {}  # each line of DOT once: the patches' pictures share most
+    patches = {}
+    for box, patch in opens.items():
+        patch = dict(patch)
+        if "dot" in patch:
+            dot = patch.pop("dot").split("\n")
+            patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
+        patches[box] = patch
+    whole = {"lines": list(lines), "patches": patches}
+    text = json.dumps(whole, ensure_ascii=False, separators=(",", ":")).encode()
+    packed = base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
+    return {"ids": list(opens), "gz": packed}
+
+
+def unpack_opens(packed: Mapping) -> dict[str, dict]:
+    """What :func:`pack_opens` packed: box id → its patch."""
+    whole = json.loads(gzip.decompress(base64.b64decode(packed["gz"])))
+    lines = whole["lines"]
+    out = {}
+    for box, patch in whole["patches"].items():
+        if "dotLines" in patch:
+            patch["dot"] = "\n".join(lines[i] for i in patch.pop("dotLines"))
+        out[box] = patch
+    return out
 
 
 def frame_patch(base: dict, frame: dict) -> dict:

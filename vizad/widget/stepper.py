@@ -20,6 +20,7 @@ from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadE
 from ..graph import as_node_list
 from ..node import Node
 from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
+from ..render.legibility import DEFAULT_FRAME
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
 from ..trace.quiz import Verdict, judge, questions
@@ -167,6 +168,7 @@ class Stepper(anywidget.AnyWidget):
             "max_boxes": self.max_boxes,
             "detail": self.detail,
             "budget": self.budget,
+            "frame": DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
         }
         #: The views laid out so far: the one shown first now, each other one when the view
         #: first switches to it (``layout_of``).

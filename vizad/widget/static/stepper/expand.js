@@ -4,7 +4,7 @@
 // in place on a click. What an opened view shows comes as a patch of the view's data (made by
 // vizad/widget/data.py's frame_patch): from the kernel, which can open several boxes at once,
 // or, in a page without a kernel, from the data itself (`frame.opens`, one box at a time, as
-// DOT that the page lays out in a worker). A click on an opened box's title closes it.
+// DOT that the page lays out in a worker; packed with gzip, inflated when first needed). A click on an opened box's title closes it.
 
 const OPEN_PREFIX = "cluster_open_"; // vizad/render/opening.py's OPEN_PREFIX
 const KERNEL_WAIT_MS = 120_000; // a request the kernel has not answered by then has failed
@@ -24,6 +24,25 @@ function applyPatch(base, patch) {
 }
 
 const decorated = new WeakSet(); // views' data whose collapsed boxes' tooltips say "click"
+const unpacked = new WeakMap(); // a view's packed openings -> the promise of them inflated
+
+// The boxes a page opens itself, as vizad/widget/data.py's pack_opens packed them (ids, and
+// their patches as gzip-compressed JSON in base64, each DOT line once): box id -> patch,
+// inflated on first use
+function unpackOpens(packed) {
+  if (!unpacked.has(packed)) {
+    const bytes = Uint8Array.from(atob(packed.gz), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    unpacked.set(packed, new Response(stream).json().then(({ lines, patches }) => {
+      for (const patch of Object.values(patches)) {
+        if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
+        delete patch.dotLines;
+      }
+      return patches;
+    }));
+  }
+  return unpacked.get(packed);
+}
 
 class Opener {
   // `model`: the widget's (with a kernel it has `send`); `data`: the walkthrough
@@ -54,7 +73,7 @@ class Opener {
   canOpen(v, id) {
     const frame = this.frame(v);
     if (!frame || !frame.collapsed || !frame.collapsed.includes(id)) return false;
-    return this.kernel || Boolean(this.data.frames[v].opens?.[id]);
+    return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
   }
 
   // what a collapsed box's tooltip adds
@@ -88,7 +107,7 @@ class Opener {
     if (next.length && !this.frames.has(key)) {
       const patch = this.kernel
         ? await this.ask({ kind: "open", view: v, boxes: next, key: next.join(" ") })
-        : base.opens[id];
+        : (await unpackOpens(base.opens))[id];
       this.frames.set(key, applyPatch(base, patch));
     }
     this.open.set(v, next);

@@ -4,6 +4,7 @@
 // only when the graph is larger than the view at the zoom in use.
 
 const MINIMAP = { w: 220, h: 110, min: 2 }; // its largest size, and a box's least (px)
+const MINIMAP_CORNERS = [["right", "bottom"], ["left", "bottom"], ["right", "top"], ["left", "top"]];
 
 class Minimap {
   // `viewport`: the view it maps; `current()`: the current step's <g>, or null
@@ -98,6 +99,22 @@ class Minimap {
         left: `${((b.left + b.right) / 2 - origin.left) / z.s * s}px`,
         top: `${((b.top + b.bottom) / 2 - origin.top) / z.s * s}px` });
     }
+    this.place();
+  }
+
+  // never over the current step's boxes: in the first corner of the frame (bottom right,
+  // bottom left, top right, top left) where it covers none of them, else hidden
+  place() {
+    const boxes = (this.viewport.target() || []).map((b) => b.getBoundingClientRect());
+    const covers = () => {
+      const m = this.element.getBoundingClientRect();
+      return boxes.some((b) => b.left < m.right && b.right > m.left && b.top < m.bottom && b.bottom > m.top);
+    };
+    for (const [x, y] of MINIMAP_CORNERS) {
+      Object.assign(this.element.style, { left: "", right: "", top: "", bottom: "", [x]: "6px", [y]: "6px" });
+      if (!covers()) return;
+    }
+    this.element.hidden = true;
   }
 
   // the view centred on the point of the graph under the pointer

@@ -4,13 +4,18 @@
 //
 // The zoom: a view opens on the whole graph when that is legible (at least LEGIBLE of its
 // natural size, times the presentation scale), else on the current step's region at READABLE.
-// The zoom a person chooses (+, −, 1:1, fit, ctrl+wheel) is kept, across resizes and views;
-// each view keeps its own pan. Following a step never zooms in beyond that zoom, and zooms out
-// below it (for that step only) when the step's boxes do not fit in the frame at it.
+// The zoom a person chooses (+, −, 1:1, fit, ctrl+wheel, a search or an opened box brought into
+// view) is kept, across steps, resizes and views, until they choose another; each view keeps
+// its own pan. Following a step pans to keep its boxes in view: at the chosen zoom, or
+// (automatic) zoomed out for that step only as far as FLOOR, where the text is still readable
+// (9 px). The boxes of the step that still do not fit are marked at the frame's edge: an arrow
+// towards each, with its name, that pans to it when clicked.
 
 const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
 const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
+const FLOOR = 0.6; // following never zooms out below this (12 pt text → 9.6 px)
 const MARGIN = 16; // px between the frame and the boxes kept in view
+const EDGE_MARKS = 6; // boxes out of view marked at the edge, at most (the last says how many more)
 
 class Viewport {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
@@ -40,7 +45,8 @@ class Viewport {
     ]);
     this.legend = h("div", { class: "vz-legend", role: "list", "aria-label": "legend of the step states" });
     this.stage = h("div", { class: "vz-stage" });
-    this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage]);
+    this.marks = h("div", { class: "vz-edge-marks" }); // the step's boxes out of view
+    this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage, this.marks]);
     this.listen();
     // the component may be drawn before it is on screen (a notebook output being attached):
     // zoom once the viewport has a size, and keep the current boxes in view when it changes
@@ -115,7 +121,62 @@ class Viewport {
     const zoom = this.zoom;
     this.stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
     this.root.dataset.zoom = zoom.s.toFixed(3);
+    this.markEdges();
     this.onApply?.(); // the minimap (minimap.js)
+  }
+
+  // the current step's boxes out of view, each marked at the frame's edge in its direction:
+  // an arrow and its name (its first line); a click pans to it (the zoom stays)
+  markEdges() {
+    const target = this.fitted && this.ready() ? this.target() : null;
+    const f = this.frame();
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
+    const out = [];
+    for (const g of target || []) {
+      const r = g.getBoundingClientRect();
+      if (!r.width) continue;
+      const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
+      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) continue;
+      out.push({ g, x, y });
+    }
+    this.marks.replaceChildren();
+    const cx = f.w / 2, cy = f.h / 2;
+    out.slice(0, EDGE_MARKS).forEach(({ g, x, y }, k) => {
+      const dx = x - cx, dy = y - cy;
+      // where the line from the frame's centre to the box leaves the frame (inset)
+      const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
+      const arrow = Math.abs(dx) * f.h > Math.abs(dy) * f.w
+        ? (dx > 0 ? "→" : "←") : (dy > 0 ? "↓" : "↑");
+      const name = (g.querySelector("text")?.textContent || g.id || "").trim();
+      const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
+      const mark = h("button", {
+        class: "vz-edge-mark", title: `${name}: out of view (click to show it)`,
+        text: arrow === "←" || arrow === "↑" ? `${arrow} ${name}${more}` : `${name}${more} ${arrow}`,
+      });
+      mark.addEventListener("pointerdown", (e) => e.stopPropagation()); // a click, not a pan
+      mark.addEventListener("click", (e) => { e.stopPropagation(); this.panTo(g); });
+      this.marks.append(mark);
+      // placed where the line leaves the frame, kept inside it whole
+      const w = mark.offsetWidth, ht = mark.offsetHeight;
+      const px = clamp(cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2), 2, f.w - w - 2);
+      const py = clamp(cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2), 2, f.h - ht - 2);
+      Object.assign(mark.style, { left: `${px}px`, top: `${py}px` });
+    });
+  }
+
+  // pan (the zoom stays) to bring the box `g` to the frame's centre
+  panTo(g) {
+    const v = this.element.getBoundingClientRect();
+    const r = g.getBoundingClientRect();
+    this.zoom.x += v.left + v.width / 2 - (r.left + r.right) / 2;
+    this.zoom.y += v.top + v.height / 2 - (r.top + r.bottom) / 2;
+    this.apply();
+  }
+
+  // the zoom shown now is kept as if chosen (a search or an opened box brought into view)
+  keep() {
+    this.chosen = this.wanted = this.zoom.s;
   }
 
   frame() {
@@ -189,9 +250,10 @@ class Viewport {
     };
   }
 
-  // keep every box of the current step in view: at the wanted zoom when they fit at it, else
-  // zoomed out until they do (`zoom` false: the zoom stays, the pan alone brings them in as
-  // far as it can); the pan moves only when a box would be out of view
+  // keep the boxes of the current step in view: at the zoom the reader chose (`zoom` false:
+  // at the zoom shown), else at the wanted zoom when they fit at it, zoomed out until they
+  // do but never below FLOOR; when they do not all fit, the step's own box is centred and
+  // the others marked at the edge. The pan moves only when a box would be out of view.
   follow(force = false, zoom = true) {
     let b = this.targetBox();
     if (!b) return;
@@ -201,15 +263,27 @@ class Viewport {
     const w = (b.right - b.left) / s0;
     const hgt = (b.bottom - b.top) / s0;
     const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
-    const s = zoom ? clamp(Math.min(this.wanted, fits), 0.05, 8) : s0;
+    const floor = Math.min(this.wanted, FLOOR * this.scale());
+    const s = zoom && this.chosen === null ? clamp(Math.max(Math.min(this.wanted, fits), floor), 0.05, 8) : s0;
     if (Math.abs(s - s0) > 1e-3) {
       this.zoomTo(s);
       b = this.targetBox();
       force = true;
     }
+    const room = (lo, hi, size) => hi - lo <= size - 2 * MARGIN + 1;
+    if (!room(b.left, b.right, f.w) || !room(b.top, b.bottom, f.h)) {
+      // they do not fit: the step's own box (the first) centred, kept in view
+      const own = this.target()[0].getBoundingClientRect();
+      const v = this.element.getBoundingClientRect();
+      const ol = own.left - v.left - this.element.clientLeft, ot = own.top - v.top - this.element.clientTop;
+      const visible = ol >= MARGIN - 0.5 && ol + own.width <= f.w - MARGIN + 0.5 &&
+        ot >= MARGIN - 0.5 && ot + own.height <= f.h - MARGIN + 0.5;
+      if (!visible || force) b = { left: ol, right: ol + own.width, top: ot, bottom: ot + own.height };
+      else return this.apply(); // the edge marks, for the boxes out of view
+    }
     const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 &&
       b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
-    if (inside && !force) return;
+    if (inside && !force) return this.apply();
     // the boxes centred, but no more of the frame left empty than needed: a graph narrower
     // (shorter) than the frame is centred, a wider one keeps its edges outside the margins
     const z = this.zoom;
