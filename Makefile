@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab site docs dist test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -18,12 +18,23 @@ lab: setup-notebook graphviz
 ## Debian's chromium: installed here when we may, otherwise those tests are skipped; the
 ## LaTeX tests compile with pdflatex, amsmath and booktabs, which are installed here; the
 ## JupyterLite site is built first: tests/browser/test_site.py opens it)
-test: setup-test graphviz lint site
+test: setup-test graphviz lint site docs
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
 	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
-	$(PY) -m pytest
+	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest
+
+## make docs: the documentation site in docs/_build/html/ (Sphinx: the API reference made from
+## the docstrings, a page per public name; the README, the notes, the tutorials, the CLI);
+## warnings are errors
+docs: setup-test
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
+## make dist: build the wheel and the sdist into dist/, then install the sdist with its test
+## extras into a fresh environment and run its tests there (not the browser tests)
+dist: setup-test
+	$(PY) tools/check-dist
 
 ## make site: build a JupyterLite site of the tutorials in build/site/ (serve it with
 ## `python -m http.server -d build/site`): vizad, its wheel and extension, the notebooks at their

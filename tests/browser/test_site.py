@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from built import require
 from conftest import REPO, artifact
 
 SITE = REPO / "build" / "site"
@@ -38,8 +39,7 @@ WALKTHROUGHS = {
 
 @pytest.fixture(scope="module")
 def site():
-    if not (SITE / "index.html").exists():
-        pytest.fail("build/site/ is missing: `make site` builds it (`make test` does first)")
+    require(SITE / "index.html", "make site")
     handler = functools.partial(_QuietHandler, directory=str(SITE))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
