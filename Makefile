@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab site docs dist test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -16,13 +16,41 @@ lab: setup-notebook graphviz
 
 ## make test: set up with the test extras, then run every test (the browser tests need
 ## Debian's chromium: installed here when we may, otherwise those tests are skipped; the
-## LaTeX tests compile with pdflatex, amsmath and booktabs, which are installed here)
-test: setup-test graphviz lint
+## LaTeX tests compile with pdflatex, amsmath and booktabs, which are installed here; the
+## JupyterLite site is built first: tests/browser/test_site.py opens it)
+test: setup-test graphviz lint site docs
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
 	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
-	$(PY) -m pytest
+	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest
+
+## make docs: the documentation site in docs/_build/html/ (Sphinx: the API reference made from
+## the docstrings, a page per public name; the README, the notes, the tutorials, the CLI);
+## warnings are errors
+docs: setup-test
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
+## make dist: build the wheel and the sdist into dist/, then install the sdist with its test
+## extras into a fresh environment and run its tests there (not the browser tests)
+dist: setup-test
+	$(PY) tools/check-dist
+
+## make site: build a JupyterLite site of the tutorials in build/site/ (serve it with
+## `python -m http.server -d build/site`): vizad, its wheel and extension, the notebooks at their
+## saved steps; Pyodide comes from its CDN unless PYODIDE=path/to/pyodide-*.tar.bz2 is given
+SITE_VENV ?= .venv-site
+site: setup-notebook $(SITE_VENV)/.installed
+	$(PY) tools/build-site --venv $(SITE_VENV) $(if $(PYODIDE),--pyodide $(PYODIDE),)
+
+# JupyterLite's build tools in an environment of their own: the Pyodide kernel's JupyterLab
+# extension must not load in the project's JupyterLab
+$(SITE_VENV)/.installed:
+	$(PYTHON) -m venv $(SITE_VENV)
+	$(SITE_VENV)/bin/pip install --quiet jupyterlite-core==0.8.6 \
+	    jupyterlite-pyodide-kernel==0.8.6 jupyter-server==$(shell $(PY) -c \
+	    "import importlib.metadata as m; print(m.version('jupyter-server'))")
+	touch $@
 
 ## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)
 lint: setup-test

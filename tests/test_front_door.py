@@ -93,13 +93,11 @@ def test_all_is_derived_from_what_the_package_imports():
         ("parse_expression", "expr"),
     ],
 )
-def test_old_top_level_names_warn_and_name_their_new_home(old, home):
-    with pytest.warns(
-        DeprecationWarning, match=rf"vz\.{old} is deprecated: use vizad\.{home}\.{old}"
-    ):
-        value = getattr(vz, old)
+def test_old_top_level_names_are_gone_and_the_error_names_their_new_home(old, home):
+    with pytest.raises(AttributeError, match=rf"it moved to vizad\.{home}\.{old} \(removed"):
+        getattr(vz, old)
     module = __import__(f"vizad.{home}", fromlist=[old])
-    assert value is getattr(module, old)
+    assert old in module.__all__ and getattr(module, old) is not None
 
 
 def test_an_unknown_name_is_an_attribute_error_without_a_warning():

@@ -18,7 +18,6 @@ stepper and the bridges to PyTorch and JAX (:mod:`vizad.bridges`) load on first 
 """
 
 import importlib
-import warnings
 
 from . import errors
 from .errors import VizadError
@@ -50,7 +49,7 @@ from . import backward as _backward  # y.backward() of eager nodes: reverse mode
 from .compat import foreign as _foreign  # reads nodes of CSE 599W-style engines everywhere
 from .compat import foreign_eager as _eager  # and students' micrograd Values, needle Tensors
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: Names that load their module on first use: {name: module}.
 _LAZY = {
@@ -83,8 +82,8 @@ _SUBMODULES = (
     *("diagnosis", "grading", "render", "widget", "export", "expr", "adapters", "bridges"),
 )
 
-#: Names of the top level before the front door was made smaller: each still works, with a
-#: DeprecationWarning naming its new home (to be removed in the next release).
+#: Names of the top level before the front door was made smaller (0.1.0 kept them with a
+#: DeprecationWarning; 0.2.0 removed them): asking for one is an AttributeError naming its home.
 _MOVED = frozenset(
     "Trace Names Name Node EagerNode Diagnosis TupleShape ElementwiseOp register registry "
     "Symbolic ZERO ONE MINUS_ONE ranked_order add sub mul div neg power identity add_n "
@@ -103,7 +102,7 @@ __all__ = sorted(
         for name, value in globals().items()
         if not name.startswith("_")
         and not isinstance(value, type(errors))  # modules
-        and name not in {"sum", "importlib", "warnings"}  # `import *` shadows no builtin
+        and name not in {"sum", "importlib"}  # `import *` shadows no builtin
     ]
     + [name for name, module in _LAZY.items() if module not in _DISPLAY + _BRIDGES]
 )
@@ -120,18 +119,16 @@ def __getattr__(name: str):
         for home in _HOMES:
             module = importlib.import_module(f"{__name__}.{home}")
             if name in getattr(module, "__all__", ()):
-                warnings.warn(
-                    f"vz.{name} is deprecated: use vizad.{home}.{name}",
-                    DeprecationWarning,
-                    stacklevel=2,
+                raise AttributeError(
+                    f"module 'vizad' has no attribute {name!r}: it moved to vizad.{home}.{name}"
+                    f" (removed from the top level in 0.2.0; see CHANGELOG.md)"
                 )
-                return getattr(module, name)
     raise AttributeError(f"module 'vizad' has no attribute {name!r}")
 
 
 def __dir__():
     return sorted(
-        {n for n in globals() if not n.startswith("_")} - {"importlib", "warnings"}
+        {n for n in globals() if not n.startswith("_")} - {"importlib"}
         | set(_LAZY)
         | set(_SUBMODULES)
     )

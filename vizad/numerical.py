@@ -11,9 +11,9 @@ differences that adapt to the point:
 - the step is relative to the size of the input entry, and shrinks (×1/10, down to 10⁻⁸ of
   it) until the estimate is stable or a value outside the function's domain is avoided;
 - two steps h and 2h give a Richardson estimate (error O(h⁴)) and an *error estimate*: the
-  difference between them (truncation) plus the rounding error of f at its size (ε·|f|/h);
-  an entry passes when |analytic − numeric| ≤ atol + rtol·|numeric| + 3 × that error
-  estimate, so large magnitudes and points near a domain edge do not raise false alarms; the
+  difference between them (truncation) plus the rounding error of f at its size (``ε·|f|/h``);
+  an entry passes when ``|analytic − numeric| ≤ atol + rtol·|numeric| + 3 × error``
+  (that estimate), so large magnitudes and points near a domain edge do not raise false alarms; the
   rounding error is that of the terms of ⟨w, y⟩ (Σ|wᵢyᵢ|), not of their sum, which can cancel
   to almost nothing while each term carries its own rounding;
 - a kink at the point itself (relu or heaviside at 0: the one-sided slopes disagree at every
@@ -395,8 +395,8 @@ def gradcheck(
     also draws the directions; ``seed=`` is its old, deprecated name) and returned in the
     report. ``rtol``/``atol`` default to the precision of the
     values (:func:`default_tolerances`); ``eps`` is the first relative step. An entry passes
-    when |reverse − central| ≤ atol·(1 + |∇f|ₘₐₓ) + rtol·|central| + 3 × the estimated error of
-    the central difference; entries at a kink are reported, not failed. Raises GradcheckError
+    when ``|reverse − central| ≤ atol·(1 + max|∇f|) + rtol·|central| + 3 × error``, the error
+    being the central difference's estimated error; entries at a kink are reported, not failed. Raises GradcheckError
     naming the worst input when anything fails (or returns the report, if not
     ``raise_on_failure``).
     """
