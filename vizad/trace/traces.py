@@ -235,6 +235,13 @@ class Trace(ABC):
         rng = renamed("check", old, seed="rng").get("rng", rng)
         return self._checked(eps, rtol, atol, rng)
 
+    def not_checked(self) -> list:
+        """The steps that :meth:`check` skips, each with the reason (a stop-gradient op's
+        vjp is zero by definition: central differences of its value cannot check it)."""
+        from .check import not_checked
+
+        return not_checked(self)
+
     def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
         """:meth:`check`, its arguments read."""
         from .check import check_trace
