@@ -371,6 +371,9 @@ class _Walk:
 #: call of compiled code.
 _PULLBACKS: dict = {}
 _MAX_PULLBACKS = 4096
+#: XLA options for the vjp of one primitive: a program this small runs as fast without the
+#: expensive passes, and compiles in about half the time.
+_QUICK = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
 
 
 def _vjp(eqn, floats: tuple, fixed: tuple) -> Callable:
@@ -408,7 +411,7 @@ def _vjp(eqn, floats: tuple, fixed: tuple) -> Callable:
     if compiled is None:
         if len(_PULLBACKS) >= _MAX_PULLBACKS:
             _PULLBACKS.clear()
-        compiled = _PULLBACKS[key] = jax.jit(pullback)
+        compiled = _PULLBACKS[key] = jax.jit(pullback, compiler_options=_QUICK)
     return compiled
 
 

@@ -72,8 +72,8 @@ def _scan(eqn, args: list, runner: Runner) -> list:
     steps = range(length - 1, -1, -1) if p["reverse"] else range(length)
     ys: list[list] = [[None] * length for _ in y_avals]
     for t in steps:
-        x_t = [runner.run(_index(a.shape, a.dtype, t), [x])[0] for a, x in zip(x_avals, xs)]
         with runner.scoped(f"scan t={t + 1}"):
+            x_t = [runner.run(_index(a.shape, a.dtype, t), [x])[0] for a, x in zip(x_avals, xs)]
             out = runner.run(p["jaxpr"], [*consts, *carry, *x_t])
         carry = out[:n_carry]
         for k, y in enumerate(out[n_carry:]):
