@@ -35,7 +35,7 @@ def test_two_traces_of_one_function_agree_node_for_node():
 
 
 def test_a_wrong_rule_is_found_where_the_adjoints_first_differ():
-    comparison = vz.compare(_lecture(), _lecture(HalfSquare()), names=("right", "wrong"))
+    comparison = vz.compare(_lecture(), _lecture(HalfSquare()), labels=("right", "wrong"))
     assert not comparison.ok
     (differs,) = comparison.differ  # x1 alone: the square's partial adjoint is halved
     assert differs.a.name == "x1" and differs.difference == pytest.approx(10.0)

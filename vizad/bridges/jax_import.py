@@ -223,7 +223,12 @@ class _Importer:
         shapes = [tuple(a.shape) for a in avals]
         floating = any(jnp.issubdtype(a.dtype, jnp.inexact) for a in avals)
         shape = TupleShape(shapes) if many else shapes[0]
-        op = FrameworkOp(_op_name(eqn), run, self.framework, len(args), shape, floating)
+        no_jvp = (
+            "JAX has no forward mode for a custom_vjp function"
+            if primitive.name.startswith("custom_vjp")
+            else ""
+        )
+        op = FrameworkOp(_op_name(eqn), run, self.framework, len(args), shape, floating, no_jvp)
         node = op(*args)
         return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
 
