@@ -34,7 +34,9 @@ def models() -> list[tuple[str, object, tuple, dict]]:
         return -jnp.mean(jnp.take_along_axis(logp, labels[:, None], axis=1))
 
     mlp_params = {"W1": normal(3, 4), "b1": normal(4), "W2": normal(4, 2), "b2": normal(2)}
-    cases.append(("mlp_dict_softmax", mlp, (mlp_params, normal(5, 3), np.array([0, 1, 1, 0, 1])), {}))
+    cases.append(
+        ("mlp_dict_softmax", mlp, (mlp_params, normal(5, 3), np.array([0, 1, 1, 0, 1])), {})
+    )
 
     # a loss through logsumexp (its max(-inf, …) and stop_gradient inside)
     def lse(params, x):
@@ -80,7 +82,9 @@ def models() -> list[tuple[str, object, tuple, dict]]:
 
     # a cond: the branch the example takes
     def branch(x, w):
-        return jax.lax.cond(jnp.sum(x) > 0, lambda v: jnp.sum(jnp.sin(v * w)), lambda v: jnp.sum(v**2), x)
+        return jax.lax.cond(
+            jnp.sum(x) > 0, lambda v: jnp.sum(jnp.sin(v * w)), lambda v: jnp.sum(v**2), x
+        )
 
     cases.append(("cond", branch, (np.abs(normal(3)), normal(3)), {}))
 

@@ -78,9 +78,9 @@ def test_inputs_are_named_by_their_path():
     assert [x.name for x in vz.from_jax(fn, *args).inputs][:2] == ["layers[0][0]", "layers[0][1]"]
     # the names reach the drawings and the panels
     trace = vz.jax_backward(by_name["mlp_dict_softmax"][1], *by_name["mlp_dict_softmax"][2])
-    assert "params[&#x27;W1&#x27;]" in vz.draw(trace).source or "params['W1']" in vz.draw(
-        trace
-    ).source
+    assert (
+        "params[&#x27;W1&#x27;]" in vz.draw(trace).source or "params['W1']" in vz.draw(trace).source
+    )
 
 
 def test_a_scan_is_unrolled_into_time_steps_that_fold_into_one_box():
@@ -96,7 +96,9 @@ def test_a_scan_is_unrolled_into_time_steps_that_fold_into_one_box():
     w = next(x for x in trace.wrt if x.name == "params['W']")
     assert len(trace.step_of(w).contributions) == 4
     imported = vz.from_jax(fn, *args)
-    forward = {n.scope for n in vz.trace_reverse(imported.output, imported.inputs, imported.feed).graph}
+    forward = {
+        n.scope for n in vz.trace_reverse(imported.output, imported.inputs, imported.feed).graph
+    }
     assert ("scan t=4",) in forward
 
 
@@ -106,7 +108,10 @@ def test_a_cond_records_the_branch_taken_with_its_predicate_not_differentiated()
 
     for x, op in ((1.0, "sin"), (-1.0, "cos")):
         imported = vz.from_jax(f, np.float64(x))
-        ops = {n.op.name for n in vz.trace_reverse(imported.output, imported.inputs, imported.feed).graph}
+        ops = {
+            n.op.name
+            for n in vz.trace_reverse(imported.output, imported.inputs, imported.feed).graph
+        }
         assert op in ops and {"sin", "cos"} - {op} <= {"sin", "cos"} - ops
         (g,) = vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
         with jax.enable_x64(True):

@@ -41,8 +41,7 @@ class Imported(NamedTuple):
         values = list(values)
         if len(values) != len(self.inputs):
             raise ArgumentError(
-                f"Imported.tree: give one value per input ({len(self.inputs)}), "
-                f"got {len(values)}"
+                f"Imported.tree: give one value per input ({len(self.inputs)}), got {len(values)}"
             )
         if self.structure is None:
             return tuple(values)

@@ -126,9 +126,7 @@ def _tree_of(arguments: Arguments, inputs: list[Node], flat: list) -> Callable:
 
     def tree(values):
         values = list(values)
-        return arguments.tree(
-            [values[position[x]] if x in position else None for x in flat]
-        )
+        return arguments.tree([values[position[x]] if x in position else None for x in flat])
 
     return tree
 

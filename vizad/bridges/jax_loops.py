@@ -66,7 +66,11 @@ def unrolled(eqn: Any, args: list, runner: Runner) -> list:
 def _scan(eqn, args: list, runner: Runner) -> list:
     p = eqn.params
     n_consts, n_carry, length = p["num_consts"], p["num_carry"], p["length"]
-    consts, carry, xs = args[:n_consts], args[n_consts : n_consts + n_carry], args[n_consts + n_carry :]
+    consts, carry, xs = (
+        args[:n_consts],
+        args[n_consts : n_consts + n_carry],
+        args[n_consts + n_carry :],
+    )
     x_avals = [v.aval for v in eqn.invars[n_consts + n_carry :]]
     y_avals = [v.aval for v in eqn.outvars[n_carry:]]
     steps = range(length - 1, -1, -1) if p["reverse"] else range(length)

@@ -84,14 +84,10 @@ def check_trace(
             continue
         inputs = [trace.values[i] for i in node.inputs]
         fixed = frozenset(
-            k
-            for k, x in enumerate(node.inputs)
-            if _nonfinite_constant(trace, x, inputs[k])
+            k for k, x in enumerate(node.inputs) if _nonfinite_constant(trace, x, inputs[k])
         )
         used = consumers.get(node) if isinstance(trace.values.get(node), tuple) else None
-        found = check_op(
-            node, inputs, eps, rtol, atol, seed, indices=True, fixed=fixed, used=used
-        )
+        found = check_op(node, inputs, eps, rtol, atol, seed, indices=True, fixed=fixed, used=used)
         for rule, error, detail, k in found:
             args = ", ".join(trace.label(i) for i in node.inputs)
             where, label = step, step.label
