@@ -239,7 +239,7 @@ class _Walk:
                 "it): write it as lax.scan or a fori_loop with static bounds, or import it "
                 "with vz.from_jax for its forward values and forward mode"
             )
-        cotangent: dict = {self.output: jnp.ones((), self.values[self.output].dtype)}
+        cotangent: dict = {self.output: np.ones((), self.values[self.output].dtype)}
         arrived: dict = {}  # variable -> partial adjoints, in the order they arrived
         partials: dict[int, tuple] = {}
         order: list = []
@@ -284,7 +284,7 @@ class _Walk:
             return None
         total = parts[0]
         for p in parts[1:]:
-            total = jax.lax.add(total, p)
+            total = total + p  # add_any: IEEE addition, the same bits in numpy
         cotangent[var] = total
         return total
 
@@ -295,12 +295,14 @@ class _Walk:
         if not floats:
             return (None,) * len(e.inputs)
         fixed = tuple(self.values[v] for v in e.inputs)
-        zeros = [jnp.zeros_like(self.values[v]) for v in e.outputs]
-        filled = tuple(c if c is not None else z for c, z in zip(cts, zeros))
+        filled = tuple(
+            c if c is not None else np.zeros(np.shape(self.values[v]), self.values[v].dtype)
+            for c, v in zip(cts, e.outputs)
+        )
         grads = _vjp(e.eqn, floats, fixed)(fixed, filled)
         out: list = [None] * len(e.inputs)
         for k, g in zip(floats, grads):
-            out[k] = g
+            out[k] = np.asarray(g)
         return tuple(out)
 
     def _made(self, producer, needed, order, partials, cotangent, program) -> Recording:
@@ -401,7 +403,7 @@ def _vjp(eqn, floats: tuple, fixed: tuple) -> Callable:
         key = (
             primitive,
             tuple(sorted(params.items())),
-            tuple((jnp.shape(x), jnp.result_type(x), _weak(x)) for x in fixed),
+            tuple((x.shape, x.dtype, _weak(x)) for x in fixed),
             floats,
             jax.config.jax_enable_x64,
         )
