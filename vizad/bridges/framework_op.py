@@ -155,8 +155,10 @@ def _rebuilt(like: Any, flat: Iterator) -> Any:
 class FrameworkOp(Op):
     """An op computed by a framework: ``fn`` of ``arity`` arrays, whose result has the static
     shape ``shape`` (a TupleShape for several results, None when unknown); ``floating``
-    False for a result without derivatives (a comparison's booleans); ``no_jvp`` the reason
-    the framework has no forward mode for it (JAX's custom_vjp functions), or ""."""
+    False for a result without derivatives (a comparison's booleans)."""
+
+    #: Why the framework has no forward mode for it (JAX's custom_vjp functions), or "".
+    no_jvp = ""
 
     def __init__(
         self,
@@ -166,11 +168,9 @@ class FrameworkOp(Op):
         arity: int,
         shape: Any = None,
         floating: bool = True,
-        no_jvp: str = "",
     ):
         self.name, self.fn, self.framework = name, fn, framework
         self.arity, self.shape, self.floating = arity, shape, floating
-        self.no_jvp = no_jvp
 
     def compute(self, *values):
         return self.framework.call(self.fn, values)

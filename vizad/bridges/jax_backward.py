@@ -23,7 +23,7 @@ from .. import ops
 from ..errors import BridgeError
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
-from .jax_import import bind_params, closed_jaxpr, traced
+from .jax_import import bind_params, closed_jaxpr, eqn_source, traced
 from .jax_loops import CONTROL_FLOW, unrolled
 from .optional import require
 
@@ -355,6 +355,7 @@ class _Walk:
                     like=_LIKE.get(name),
                     outputs=len(e.outputs),
                     scope=e.scope,
+                    source=eqn_source(e.eqn),
                 )
             )
         ran = [position[("eqn", k)] for k in order] + list(range(len(leaves)))

@@ -11,6 +11,8 @@ own rule that way). A nested ``jit`` becomes a ``vz.scope`` of its name.
 
 from __future__ import annotations
 
+import linecache
+import os
 from contextlib import nullcontext
 from typing import Any
 from collections.abc import Callable, Sequence
@@ -20,7 +22,7 @@ import numpy as np
 from .. import ops
 from ..errors import ArgumentTypeError, BridgeError
 from ..executor import evaluate_into
-from ..node import Node, scope
+from ..node import Node, scope, source_line
 from ..op import Op, constant
 from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
@@ -32,8 +34,9 @@ from .optional import require
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 jax_core = require("jax.extend.core", "jax")
+source_info_util = require("jax._src.source_info_util", "jax")
 
-__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "traced"]
+__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "eqn_source", "traced"]
 
 
 class Jax(Framework):
@@ -178,7 +181,8 @@ class _Importer:
         for var, value in zip(jaxpr.invars, args):
             env[var] = value
         for eqn in jaxpr.eqns:
-            results = self.equation(eqn, [self.read(v, env) for v in eqn.invars])
+            with source_line(eqn_source(eqn)):
+                results = self.equation(eqn, [self.read(v, env) for v in eqn.invars])
             for var, value in zip(eqn.outvars, results):
                 env[var] = value
         return [self.read(v, env) for v in jaxpr.outvars]
@@ -221,14 +225,25 @@ class _Importer:
         shapes = [tuple(a.shape) for a in avals]
         floating = any(jnp.issubdtype(a.dtype, jnp.inexact) for a in avals)
         shape = TupleShape(shapes) if many else shapes[0]
-        no_jvp = (
-            "JAX has no forward mode for a custom_vjp function"
-            if primitive.name.startswith("custom_vjp")
-            else ""
-        )
-        op = FrameworkOp(_op_name(eqn), run, self.framework, len(args), shape, floating, no_jvp)
+        op = FrameworkOp(_op_name(eqn), run, self.framework, len(args), shape, floating)
+        if primitive.name.startswith("custom_vjp"):
+            op.no_jvp = "JAX has no forward mode for a custom_vjp function"
         node = op(*args)
         return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
+
+
+def eqn_source(eqn) -> str | None:
+    """The line of the user's code that made ``eqn`` (``"model.py:12  h = jnp.tanh(x)"``),
+    from JAX's ``source_info``; None when JAX does not know it."""
+    try:
+        frame = source_info_util.user_frame(eqn.source_info.traceback)
+    except Exception:  # source_info is JAX's internal API: a line is a nicety, never an error
+        return None
+    if frame is None:
+        return None
+    text = linecache.getline(frame.file_name, frame.start_line).strip()
+    short = os.path.basename(frame.file_name)
+    return f"{short}:{frame.start_line}  {text}" if text else f"{short}:{frame.start_line}"
 
 
 def closed_jaxpr(jaxpr):

@@ -23,7 +23,7 @@ import numpy as np
 from .._gc import gc_paused
 from ..errors import RuleNotDefinedError
 from ..graph import ranked_order
-from ..node import Node, scope
+from ..node import Node, scope, source_line
 from ..op import VARIABLE, Op, Variable, constant
 from ..reverse import extend_reverse
 from ..text import check_decimals, format_value, latex_name
@@ -62,6 +62,9 @@ class RecordedNode(NamedTuple):
     #: How many outputs its forward function has (a consumer of one of several reads
     #: ``v₃[1]``).
     outputs: int = 1
+    #: The line of the user's code that made it (``"model.py:12  h = self.lstm(x)"``), or
+    #: None: the node's ``source``.
+    source: str | None = None
     #: The scopes it ran in, outermost first (``("scan t=3",)``: a loop's time step), drawn
     #: as clusters that fold into a "× T" box like ``vz.scope``'s.
     scope: tuple[str, ...] = ()
@@ -214,7 +217,7 @@ def _forward_nodes(recording: Recording) -> list[Node]:
             "reads": tuple(nodes[j] for j in r.reads if j != k),
             "reads_itself": k in r.reads,
         }
-        with _scopes(r.scope):
+        with _scopes(r.scope), source_line(r.source):
             nodes.append(op(*(nodes[j] for _, (j, _output) in given), name=r.name, **attrs))
     return nodes
 
