@@ -170,3 +170,24 @@ def test_compare_keeps_names_working_with_a_warning():
     with pytest.warns(DeprecationWarning, match="labels"):
         comparison = vz.compare(trace, trace, names=("a", "b"))
     assert comparison.names == ("a", "b")
+
+
+def test_the_first_nonfinite_value_is_found_and_sent_to_the_stepper():
+    from vizad.widget.data import walkthrough_data
+
+    def f(w, x):
+        return jnp.sum(jnp.sqrt(jnp.log(x @ w)))
+
+    args = (np.array([0.5, -1.0]), np.array([[1.0, 0.2], [0.1, 1.0]]))
+    trace = vz.jax_backward(f, *args)
+    first = trace.first_nonfinite()
+    assert first.node.op.name == "log" and "jnp.log(x @ w)" in first.node.source
+    assert walkthrough_data(trace)["nonfinite"] == first.index + 1
+    imported = vz.from_jax(f, *args)
+    ours = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    assert ours.first_nonfinite().node.op.name == "log"
+    # only an adjoint NaN: found in the order of the walk
+    fine = vz.trace_reverse(*(lambda x: (vz.sqrt(x), [x], {x: 0.0}))(vz.Variable("x")))
+    assert fine.first_nonfinite().node.op.name == "variable"  # v̄ of x = 1/(2·0) = inf
+    assert vz.examples.lecture().first_nonfinite() is None
+    assert walkthrough_data(vz.examples.lecture())["nonfinite"] is None
