@@ -172,6 +172,7 @@ def test_compare_keeps_names_working_with_a_warning():
     assert comparison.names == ("a", "b")
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the NaNs are the point
 def test_the_first_nonfinite_value_is_found_and_sent_to_the_stepper():
     from vizad.widget.data import walkthrough_data
 
