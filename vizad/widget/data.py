@@ -107,6 +107,8 @@ def walkthrough_data(
             for k, step in enumerate(trace.steps)
         ],
         "failed": sorted(failures),
+        # the step (1-based) where a NaN or infinite value first appears, or None
+        "nonfinite": _first_nonfinite(trace),
         # the scalar inputs; a live stepper makes them editable (what-if)
         "inputs": inputs_data(trace, editable=False),
         # the head of every panel's table of contributions, sent once
@@ -122,6 +124,11 @@ def walkthrough_data(
 #: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
 #: couple of MB of its size without them.
 PAGE_OPENINGS = 2000
+
+
+def _first_nonfinite(trace) -> int | None:
+    step = trace.first_nonfinite()
+    return None if step is None else step.index + 1
 
 
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:

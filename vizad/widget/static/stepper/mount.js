@@ -25,7 +25,7 @@ class Stepper {
     this.view = model.get("view") || data.view;
     const root = (this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" }));
     const showStep = () => this.showStep();
-    this.player = new Player({ model, n, root, changed: showStep });
+    this.player = new Player({ model, n, root, changed: showStep, nonfinite: data.nonfinite });
     this.viewport = new Viewport({
       root,
       scale: () => model.get("scale") || 1,
