@@ -80,6 +80,11 @@ class Stepper {
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
+    // a page not connected to Python (a saved notebook, nbconvert, a front end without the
+    // widget): said once, plainly, so that page and Python never silently disagree
+    this.offline = model.get("connected") === false ? h("div", { class: "vz-muted vz-offline",
+      text: "not connected to Python: stepping here does not change `stepper.step`",
+      title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python" }) : null;
     // find and the boxes opened: for a graph too big to read at a glance (or with boxes to open)
     this.findRow = h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]);
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -102,6 +107,7 @@ class Stepper {
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title, title: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
+      ...(this.offline ? [this.offline] : []),
       this.viewport.legend,
       this.note,
       this.findRow,
@@ -364,6 +370,8 @@ function render({ model, el }) {
     return;
   }
   let stepper = new Stepper({ model, el, data });
+  // a front end shows this widget: Python stops updating its saved output (headless builds)
+  if (model.get("connected") !== false && typeof model.send === "function") model.send({ kind: "shown" });
   // the walkthrough traced again (an input edited, what-if): drawn anew, at the same step
   const redraw = () => {
     stepper.close();
@@ -386,7 +394,7 @@ export function mount(rootId, dataId, { focus = false, replace = false, graphviz
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz });
+  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

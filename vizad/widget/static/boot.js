@@ -1,0 +1,39 @@
+// boot.js: the few lines each notebook output's HTML carries (vizad/widget/page.py's
+// fragment) instead of the whole component. The component (static/stepper/) and, for graphs
+// laid out in the browser, the Graphviz module are carried once per notebook: by the first
+// walkthrough output of a run (vizad/widget/sharing.py), which puts the component at
+// globalThis.vizadComponent and the module's text in the element with id "vizad-graphviz".
+// Each output waits for what it needs, whichever output brings it (outputs render in any
+// order), then mounts the component on its own data; until then it shows its static
+// picture, and says so if nothing brings the component.
+
+// ms after which an output still waiting says what it waits for (and goes on waiting)
+const VIZAD_BOOT_PATIENCE_MS = 8000;
+
+function vizadBoot(rootId, dataId, { graphviz = false, focus = false } = {}) {
+  const root = document.getElementById(rootId);
+  if (!root || root.dataset.vizadBooted) return;
+  root.dataset.vizadBooted = "waiting";
+  const ready = () => globalThis.vizadComponent && (!graphviz || document.getElementById("vizad-graphviz"));
+  const go = () => {
+    root.dataset.vizadBooted = "mounted";
+    globalThis.vizadComponent.mount(rootId, dataId, {
+      replace: true, focus, graphvizId: graphviz ? "vizad-graphviz" : null,
+    });
+  };
+  if (ready()) { go(); return; }
+  const started = Date.now();
+  let said = false;
+  const timer = setInterval(() => {
+    if (!root.isConnected) { clearInterval(timer); return; } // the output was cleared
+    if (ready()) { clearInterval(timer); go(); return; }
+    if (!said && Date.now() - started > VIZAD_BOOT_PATIENCE_MS) {
+      said = true;
+      const note = document.createElement("div");
+      note.className = "vz-muted vz-boot-note";
+      note.textContent = "vizad: this page has no copy of the stepper component yet (the first " +
+        "walkthrough output of the notebook's run carries it): run this cell again to step here";
+      root.append(note);
+    }
+  }, 200);
+}
