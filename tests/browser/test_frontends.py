@@ -5,14 +5,16 @@ walkthroughs carries the component once, and every walkthrough in it steps."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO, artifact, without_dot, write_notebook
-from test_jupyterlab import ROOT
+import pytest
+from conftest import CHROMIUM, HOW_TO_ENABLE, REPO, _server, artifact, without_dot, write_notebook
+from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell, _wait_step
 
 LECTURE = "import vizad as vz\n\nst = vz.Stepper(vz.examples.lecture())\nst"
 COMPONENT_MARK = "globalThis.vizadComponent ??="
@@ -149,3 +151,103 @@ def test_twenty_walkthroughs_carry_the_component_once(browser, page_errors, tmp_
     )
     context.close()
     assert not _ours(page_errors)
+
+
+# -- JupyterLab as a widget-only front end (vizad's extension disabled: VS Code, Colab) -----
+
+
+def _lab(tmp_path_factory, name: str, env: dict[str, str], disable_vizad: bool):
+    """A JupyterLab server (see conftest._server) with its own data folder (notebooks signed
+    there are trusted) and, if asked, vizad's extension disabled in its own settings."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO_ENABLE)
+    root = tmp_path_factory.mktemp(name)
+    if disable_vizad:
+        labconfig = root / "config" / "labconfig"
+        labconfig.mkdir(parents=True)
+        disabled = {"vizad": True, "vizad:walkthrough": True}
+        (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": disabled}))
+    env = {**os.environ, **env, "JUPYTER_DATA_DIR": str(root / "data")}
+    with _server("jupyterlab", root, env) as url:
+        yield url, root
+
+
+@pytest.fixture(scope="module")
+def widget_only_lab(tmp_path_factory):
+    """JupyterLab without vizad's renderer, its kernels told by VIZAD_DISPLAY that the front
+    end has a widget manager only (as VS Code's and Colab's are detected)."""
+    yield from _lab(tmp_path_factory, "widget-only", {"VIZAD_DISPLAY": "widget"}, True)
+
+
+@pytest.fixture(scope="module")
+def lab_data_dir(tmp_path_factory):
+    """JupyterLab with vizad's extension, its own data folder (for trusted notebooks)."""
+    yield from _lab(tmp_path_factory, "lab-data", {}, False)
+
+
+def _open(browser, page_errors, url: str, notebook: Path):
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = page_errors(context.new_page())
+    return context, page, f"{url}/lab/tree/{notebook.name}?reset"
+
+
+def _python_says(page, code: str, text: str) -> None:
+    _run_in_new_cell(page, code)
+    page.wait_for_selector(f"text={text}", timeout=30_000)
+
+
+def test_widget_only_front_end_syncs_both_ways(browser, widget_only_lab, page_errors):
+    """With the widget-view MIME type (VIZAD_DISPLAY=widget) a front end without vizad's
+    renderer shows the live widget: clicks move stepper.step, stepper.step = 6 moves the page,
+    inputs set in Python and a quiz answered in Python show on the page. Without it
+    (vz.config.display = "vizad") the HTML component says it is not connected."""
+    url, root = widget_only_lab
+    notebook = root / "widget-only.ipynb"
+    write_notebook(
+        notebook, ["import vizad as vz\n\nstepper = vz.Stepper(vz.examples.lecture())\nstepper"]
+    )
+    context, page, where = _open(browser, page_errors, url, notebook)
+    _open_and_run(page, where, "widget-only")
+    assert page.locator(".vizad-walkthrough").count() == 0  # vizad's renderer is off
+    assert page.locator(f"{ROOT} .vz-offline").count() == 0
+    page.locator(f"{ROOT} .vz-next").click()
+    page.locator(f"{ROOT} .vz-next").click()
+    _wait_step(page, 3)
+    _python_says(page, "print('python step', stepper.step)", "python step 3")
+    _run_in_new_cell(page, "stepper.step = 6")
+    _wait_step(page, 6, timeout=20_000)
+    _run_in_new_cell(page, "stepper.inputs = {'x1': 3.0, 'x2': 5.0}")
+    page.wait_for_function(
+        "() => document.querySelector('.vizad-stepper .vz-input[data-name=\"x1\"]')?.value === '3'",
+        timeout=30_000,
+    )
+    _run_in_new_cell(page, "q = vz.step(vz.examples.lecture(), quiz=True)\nq")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.vizad-stepper .vz-score').length === 2", timeout=30_000
+    )
+    _run_in_new_cell(page, "verdict = q.answer(q.question.shown)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.vizad-stepper .vz-score')]"
+        ".some((s) => s.textContent.startsWith('score 1/1'))",
+        timeout=30_000,
+    )
+    page.screenshot(path=artifact("widget-only-live.png"), full_page=True)
+    # the other rule: vizad's MIME type and the HTML, which this front end shows unconnected
+    _run_in_new_cell(
+        page, "vz.config.display = 'vizad'\nplain = vz.Stepper(vz.examples.lecture())\nplain"
+    )
+    note = page.locator(f"{ROOT} .vz-offline")
+    note.first.wait_for(timeout=30_000)
+    assert note.count() == 1
+    assert (
+        note.inner_text() == "not connected to Python: stepping here does not change `stepper.step`"
+    )
+    offline = page.locator(ROOT, has=page.locator(".vz-offline"))
+    inputs_note = offline.locator(".vz-input-note").text_content()
+    assert inputs_note == "read-only: not connected to Python", inputs_note
+    note.scroll_into_view_if_needed()
+    page.screenshot(path=artifact("widget-only-not-connected.png"))
+    assert not page.get_by_text("model not found").count()
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)

@@ -92,7 +92,7 @@ def fragment(
     Graphviz module (for views the browser lays out). Without them its script waits for the
     output of the page that carries them (``static/boot.js``, see vizad.widget.sharing), so
     that a notebook holds one copy, not one per output."""
-    code = component_module() + "\nglobalThis.vizadComponent ??= { mount };\n" if component else ""
+    code = component_module() + "\n" if component else ""
     options = json.dumps({"graphviz": needs_graphviz(data)})
     return (
         '<div class="vizad-static tex2jax_ignore mathjax_ignore">'

@@ -1,8 +1,9 @@
 // boot.js: the few lines each notebook output's HTML carries (vizad/widget/page.py's
 // fragment) instead of the whole component. The component (static/stepper/) and, for graphs
 // laid out in the browser, the Graphviz module are carried once per notebook: by the first
-// walkthrough output of a run (vizad/widget/sharing.py), which puts the component at
-// globalThis.vizadComponent and the module's text in the element with id "vizad-graphviz".
+// walkthrough output of a run (vizad/widget/sharing.py); the component, loaded by that output
+// or by a live widget, puts itself at globalThis.vizadComponent (mount.js), and the carrying
+// output holds the module's text in the element with id "vizad-graphviz".
 // Each output waits for what it needs, whichever output brings it (outputs render in any
 // order), then mounts the component on its own data; until then it shows its static
 // picture, and says so if nothing brings the component.

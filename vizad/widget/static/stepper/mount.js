@@ -400,3 +400,7 @@ export function mount(rootId, dataId, { focus = false, replace = false, graphviz
 }
 
 export default { render };
+
+// The component for the notebook outputs that do not carry it (static/boot.js): the first copy
+// loaded in the page, by an output that carries it or by the live widget.
+globalThis.vizadComponent ??= { mount };
