@@ -251,3 +251,68 @@ def test_widget_only_front_end_syncs_both_ways(browser, widget_only_lab, page_er
     assert not page.get_by_text("model not found").count()
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def _signed(notebook: Path, root: Path) -> None:
+    """Trust ``notebook`` in the server's own data folder (as "Trust Notebook" would)."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    nb = nbformat.read(notebook, as_version=4)
+    NotebookNotary(data_dir=str(root / "data")).sign(nb)
+
+
+def test_headless_notebooks_reopen_at_the_saved_step_in_jupyterlab(
+    browser, lab_data_dir, page_errors
+):
+    """Executed headless with ``st.step = 6`` in the second cell, for JupyterLab (vizad's MIME
+    type) and for VS Code or Colab (with the widget-view MIME type too): opened in JupyterLab
+    with vizad's extension and a fresh kernel, both show "Step 6 of 7" from the saved output
+    (never "model not found") and step."""
+    url, root = lab_data_dir
+    for display in ("widget", "vizad"):
+        notebook = root / f"headless-{display}.ipynb"
+        write_notebook(notebook, [LECTURE, "st.step = 6"])
+        _execute(notebook, {**os.environ, "VIZAD_DISPLAY": display})
+        outputs = json.loads(notebook.read_text())["cells"][0]["outputs"]
+        assert ("application/vnd.jupyter.widget-view+json" in outputs[0]["data"]) == (
+            display == "widget"
+        )
+        _signed(notebook, root)
+        context, page, where = _open(browser, page_errors, url, notebook)
+        page.goto(where)
+        page.wait_for_selector(".vizad-walkthrough[data-shown='page']", timeout=60_000)
+        page.wait_for_selector(f"{ROOT} .vz-counter", timeout=30_000)
+        _wait_step(page, 6)
+        # the new kernel's widget manager restores the widget state nbclient stored (the
+        # model, at step 6, not connected to the kernel): shown from it, or from the HTML
+        page.wait_for_timeout(8000)
+        shown = page.locator(".vizad-walkthrough").get_attribute("data-shown")
+        assert shown in ("page", "live"), shown
+        _wait_step(page, 6)
+        assert not page.get_by_text("model not found").count()
+        page.screenshot(path=artifact(f"headless-{display}-in-jupyterlab.png"))
+        page.locator(f"{ROOT} .vz-counter").click()
+        page.keyboard.press("ArrowRight")
+        _wait_step(page, 7)
+        context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_extension_falls_back_without_the_private_field(browser, lab_data_dir, page_errors):
+    """A widget manager whose renderer has no ``_manager`` field (hidden by the extension's
+    test hook): the cell's output is the HTML component, saying it is not connected, never a
+    blank or an error."""
+    url, root = lab_data_dir
+    notebook = root / "no-field.ipynb"
+    write_notebook(notebook, [LECTURE])
+    context, page, where = _open(browser, page_errors, url, notebook)
+    page.add_init_script("globalThis.__vizadHideManagerField = true")
+    _open_and_run(page, where, "no-field")
+    assert page.locator(".vizad-walkthrough").get_attribute("data-shown") == "page"
+    page.locator(f"{ROOT} .vz-offline").wait_for()
+    page.locator(f"{ROOT} .vz-next").click()
+    _wait_step(page, 2)
+    page.screenshot(path=artifact("extension-without-manager-field.png"))
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
