@@ -28,9 +28,7 @@ from _timing import machine  # noqa: E402
 HERE = Path(__file__).resolve().parents[1]
 N = 20
 REPEAT = 5
-CELLS = ["import vizad as vz"] + [
-    f"s{k} = vz.step(vz.examples.lecture(), step={k % 7 + 1})\ns{k}" for k in range(N)
-]
+CELLS = ["import vizad as vz"] + [f"s{k} = vz.step(vz.examples.lecture())\ns{k}" for k in range(N)]
 _ALL_DRAWN = f"() => document.querySelectorAll('.vizad-stepper .vz-stage svg').length === {N}"
 
 

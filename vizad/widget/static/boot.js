@@ -15,12 +15,13 @@ function vizadBoot(rootId, dataId, { graphviz = false, focus = false } = {}) {
   const root = document.getElementById(rootId);
   if (!root || root.dataset.vizadBooted) return;
   root.dataset.vizadBooted = "waiting";
-  const ready = () => globalThis.vizadComponent && (!graphviz || document.getElementById("vizad-graphviz"));
+  // the Graphviz module: an output's copy, or a live widget's (mount.js)
+  const carried = () => document.getElementById("vizad-graphviz");
+  const ready = () => globalThis.vizadComponent && (!graphviz || carried() || globalThis.vizadGraphviz);
   const go = () => {
     root.dataset.vizadBooted = "mounted";
-    globalThis.vizadComponent.mount(rootId, dataId, {
-      replace: true, focus, graphvizId: graphviz ? "vizad-graphviz" : null,
-    });
+    const module = !graphviz ? {} : carried() ? { graphvizId: "vizad-graphviz" } : { graphviz: globalThis.vizadGraphviz };
+    globalThis.vizadComponent.mount(rootId, dataId, { replace: true, focus, ...module });
   };
   if (ready()) { go(); return; }
   const started = Date.now();

@@ -363,6 +363,8 @@ export function localModel(values) {
 // anywidget's entry point, exported as the default object's `render` (anywidget >= 0.9 warns
 // about a module exporting `render` by name); the pages call it through `mount`
 function render({ model, el }) {
+  // the Graphviz module a live widget was sent serves the page's outputs that wait for it
+  if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
   const data = model.get("data");
   if (!data || !data.n) {
@@ -386,12 +388,13 @@ function render({ model, el }) {
 // (the exported page, a notebook output's HTML rendering) at the step of its
 // `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
-// element holding the Graphviz module's text (as JSON) when views are laid out here.
-export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
+// element holding the Graphviz module's text (as JSON) when views are laid out here (else
+// `graphviz`, that text itself).
+export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
-  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
   const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
