@@ -1,5 +1,5 @@
 """The one rule for which output a front end gets (vizad/frontends.py), the shared code carried
-once per notebook (vizad/widget/sharing.py), and a step set from Python saved into the output
+once per notebook (vizad/sharing.py), and a step set from Python saved into the output
 when no front end shows the widget (headless builds)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import vizad as vz
 from vizad import frontends
 from vizad.errors import ArgumentError
-from vizad.widget import sharing
+from vizad import sharing
 from vizad.widget.page import WALKTHROUGH
 from vizad.widget.stepper import WIDGET_VIEW
 
@@ -104,3 +104,22 @@ def test_step_at_start_and_set_later_updates_the_output_headless(monkeypatch):
     st._message(st, {"kind": "shown"}, [])
     st.step = 2
     assert len(updated) == 1
+
+
+def test_a_drawing_laid_out_in_the_browser_follows_the_rule(monkeypatch):
+    """vz.draw without dot: the HTML that lays it out in the page (the component and the
+    Graphviz module carried by the first output); the widget too only for widget front ends."""
+    monkeypatch.setenv("VIZAD_LAYOUT", "browser")
+    x = vz.Variable("x")
+    first = vz.draw(vz.sin(x) * x)._repr_mimebundle_()
+    second = vz.draw(vz.cos(x))._repr_mimebundle_()
+    assert set(first) == set(second) == {"text/html", "text/plain"}
+    assert (
+        first["text/html"].count('id="vizad-graphviz"') == 1
+        and COMPONENT_MARK in first["text/html"]
+    )
+    assert 'id="vizad-graphviz"' not in second["text/html"]
+    assert COMPONENT_MARK not in second["text/html"]
+    assert '"picture": true' in second["text/html"] and len(second["text/html"]) < 20_000
+    vz.config.display = "widget"
+    assert WIDGET_VIEW in vz.draw(vz.cos(x))._repr_mimebundle_()

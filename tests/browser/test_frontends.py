@@ -103,14 +103,15 @@ def test_headless_build_opens_at_the_authors_step(browser, page_errors, tmp_path
 
 def test_html_fallback_without_dot_lays_out_and_steps(browser, page_errors, tmp_path):
     """No ``dot`` on the kernel's PATH and VIZAD_LAYOUT=browser: the output's HTML carries the
-    Graphviz module once, and nbconvert's page lays both walkthroughs out in the browser and
-    steps them offline."""
+    Graphviz module once, and nbconvert's page lays both walkthroughs and a vz.draw drawing
+    out in the browser and steps them offline."""
     notebook = tmp_path / "nodot.ipynb"
     write_notebook(
         notebook,
         [
             "import shutil\nassert shutil.which('dot') is None\n" + LECTURE,
             "fw = vz.step(vz.examples.lecture_forward(), step=2)\nfw",
+            'vz.draw(vz.examples.lecture(), "adjoint")',  # a drawing: the same rule
         ],
     )
     html = _execute(notebook, {**without_dot(), "VIZAD_LAYOUT": "browser"})
@@ -125,6 +126,7 @@ def test_html_fallback_without_dot_lays_out_and_steps(browser, page_errors, tmp_
         timeout=60_000,
     )
     assert page.locator(f"{ROOT} .vz-stage svg g.node").count() > 10
+    page.wait_for_selector(".vizad-picture[data-layout='done'] svg g.node", timeout=60_000)
     counters = _counters(page)
     assert counters[0].startswith("Step 1 of 7") and counters[1].startswith("Step 2 of"), counters
     page.locator(f"{ROOT} .vz-counter").first.click()

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 
 from ..assets import boot_script, component_module, graphviz_module, style
-from ..text import escape
+from ..text import escape, json_in_html
 from .data import conceal
 
 __all__ = [
@@ -38,19 +37,12 @@ def needs_graphviz(data: dict) -> bool:
     return any("dot" in frame or "opens" in frame for frame in data["frames"].values())
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def data_script(data, element_id: str, hidden: bool = False) -> str:
-    """The walkthrough's data as a JSON script element, with no "<" inside (so that no user
-    text can close the element) and no lone surrogate (which a UTF-8 page cannot hold: JSON
-    reads its escape back)."""
-    text = json.dumps(data, ensure_ascii=False)
+    """The walkthrough's data as a JSON script element (vizad.text.json_in_html: no "<", no
+    lone surrogate)."""
     if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
-        text = json.dumps({"hidden": conceal(text, 0)})
-    text = text.replace("<", "\\u003c")
-    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return f'<script type="application/json" id="{element_id}">{text}</script>'
+        data = {"hidden": conceal(json.dumps(data, ensure_ascii=False), 0)}
+    return f'<script type="application/json" id="{element_id}">{json_in_html(data)}</script>'
 
 
 def mount_script(
@@ -90,7 +82,7 @@ def fragment(
 
     ``component``: the fragment carries the component's code and CSS; ``graphviz``: the
     Graphviz module (for views the browser lays out). Without them its script waits for the
-    output of the page that carries them (``static/boot.js``, see vizad.widget.sharing), so
+    output of the page that carries them (``static/boot.js``, see vizad.sharing), so
     that a notebook holds one copy, not one per output."""
     code = component_module() + "\n" if component else ""
     options = json.dumps({"graphviz": needs_graphviz(data)})

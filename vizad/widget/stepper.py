@@ -34,7 +34,7 @@ from .data import (
     walkthrough_data,
 )
 from .panel import step_panel
-from . import sharing
+from .. import sharing
 from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
@@ -154,7 +154,7 @@ class Stepper(anywidget.AnyWidget):
         #: step set here updates the displayed output, see _ipython_display_).
         self._seen = False
         self._shown = False  # displayed with its display id (the widget's model id)
-        #: The shared code its output carries for the page (vizad.widget.sharing): once
+        #: The shared code its output carries for the page (vizad.sharing): once
         #: carried, always (the same output, updated).
         self._carries: set[str] = set()
         super().__init__(

@@ -1,7 +1,7 @@
 // boot.js: the few lines each notebook output's HTML carries (vizad/widget/page.py's
 // fragment) instead of the whole component. The component (static/stepper/) and, for graphs
 // laid out in the browser, the Graphviz module are carried once per notebook: by the first
-// walkthrough output of a run (vizad/widget/sharing.py); the component, loaded by that output
+// walkthrough output of a run (vizad/sharing.py); the component, loaded by that output
 // or by a live widget, puts itself at globalThis.vizadComponent (mount.js), and the carrying
 // output holds the module's text in the element with id "vizad-graphviz".
 // Each output waits for what it needs, whichever output brings it (outputs render in any
@@ -11,7 +11,7 @@
 // ms after which an output still waiting says what it waits for (and goes on waiting)
 const VIZAD_BOOT_PATIENCE_MS = 8000;
 
-function vizadBoot(rootId, dataId, { graphviz = false, focus = false } = {}) {
+function vizadBoot(rootId, dataId, { graphviz = false, focus = false, picture = false } = {}) {
   const root = document.getElementById(rootId);
   if (!root || root.dataset.vizadBooted) return;
   root.dataset.vizadBooted = "waiting";
@@ -21,7 +21,8 @@ function vizadBoot(rootId, dataId, { graphviz = false, focus = false } = {}) {
   const go = () => {
     root.dataset.vizadBooted = "mounted";
     const module = !graphviz ? {} : carried() ? { graphvizId: "vizad-graphviz" } : { graphviz: globalThis.vizadGraphviz };
-    globalThis.vizadComponent.mount(rootId, dataId, { replace: true, focus, ...module });
+    if (picture) globalThis.vizadComponent.mountPicture(rootId, dataId, module); // vz.draw's
+    else globalThis.vizadComponent.mount(rootId, dataId, { replace: true, focus, ...module });
   };
   if (ready()) { go(); return; }
   const started = Date.now();

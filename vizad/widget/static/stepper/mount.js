@@ -402,8 +402,18 @@ export function mount(rootId, dataId, { focus = false, replace = false, graphviz
   if (focus) root.querySelector(".vizad-stepper").focus();
 }
 
+// A drawing laid out in the browser without a kernel (vz.draw's HTML output): the DOT and its
+// sizes from the JSON in element `dataId`, the Graphviz module as for `mount`.
+export function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" } = {}) {
+  const root = document.getElementById(rootId);
+  const picture = JSON.parse(document.getElementById(dataId).textContent);
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
+  root.replaceChildren();
+  renderPicture({ model: localModel({ picture, _graphviz: graphviz }), el: root });
+}
+
 export default { render };
 
 // The component for the notebook outputs that do not carry it (static/boot.js): the first copy
 // loaded in the page, by an output that carries it or by the live widget.
-globalThis.vizadComponent ??= { mount };
+globalThis.vizadComponent ??= { mount, mountPicture };
