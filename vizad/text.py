@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import html
+import json
 import re
 import unicodedata
 from typing import Any
@@ -21,6 +22,7 @@ from .tree import Unrecorded
 
 __all__ = [
     "escape",
+    "json_in_html",
     "format_number",
     "format_value",
     "latex_value",
@@ -66,6 +68,17 @@ def printable(text: str) -> str:
 
 #: What :func:`escape` changes: the unprintable characters and ``& < > " ' \ { }`` and line ends.
 _TO_ESCAPE = re.compile(f"[{_UNPRINTABLE_CHARS}&<>\"'\\\\{{}}\n\r]")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_in_html(data: Any) -> str:
+    """``data`` as JSON text to put inside an HTML ``<script>`` element: no "<" (so that no
+    user text can close the element) and no lone surrogate (which a UTF-8 page cannot hold:
+    JSON reads its escape back)."""
+    text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def escape(text: Any) -> str:

@@ -165,7 +165,7 @@ def test_a_quiz_hides_what_it_asks_and_reads_expressions(browser, tmp_path, page
     page.screenshot(path=artifact("quiz-dark.png"))
     # the inputs are read-only without a kernel, and the page says so
     assert page.locator(f"{ROOT} .vz-input[data-name='x1']").get_attribute("readonly") is not None
-    assert "read-only: no kernel here" in page.locator(f"{ROOT} .vz-inputs").inner_text()
+    assert "read-only: not connected to Python" in page.locator(f"{ROOT} .vz-inputs").inner_text()
     page.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

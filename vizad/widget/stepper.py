@@ -16,6 +16,7 @@ import numpy as np
 import traitlets
 
 from ..assets import component_module, graphviz_module, style
+from .. import frontends
 from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadError
 from ..graph import as_node_list
 from ..node import Node
@@ -34,6 +35,7 @@ from .data import (
     walkthrough_data,
 )
 from .panel import step_panel
+from .. import sharing
 from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
 
 __all__ = ["Stepper", "step"]
@@ -70,9 +72,10 @@ class Stepper(anywidget.AnyWidget):
     presentation mode (the whole screen); click a box to go to its step; ctrl+wheel or pinch
     to zoom, drag to pan, "fit" and "1:1". With a kernel, the scalar inputs are editable
     (``inputs``): the walkthrough is traced again at the new values, at the same step.
-    ``quiz=True``: see :meth:`answer`. ``collapse``, ``max_boxes`` and ``detail`` draw the
-    views as vz.draw does; each view is laid out within ``budget`` seconds (the layout budget,
-    vizad.render.budget; None lays every view out in full), its picture saying what it took.
+    ``step``: the step it opens at. ``quiz=True``: see :meth:`answer`. ``collapse``,
+    ``max_boxes`` and ``detail`` draw the views as vz.draw does; each view is laid out within
+    ``budget`` seconds (the layout budget, vizad.render.budget; None lays every view out in
+    full), its picture saying what it took.
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -119,6 +122,7 @@ class Stepper(anywidget.AnyWidget):
         budget: float | None = LAYOUT_BUDGET,
         scale: float = 1.0,
         quiz: bool = False,
+        step: int = 1,
         **kwargs,
     ):
         if not isinstance(trace, Trace):
@@ -147,9 +151,17 @@ class Stepper(anywidget.AnyWidget):
         #: Whether the student types each step's results before they are shown.
         self.quiz = quiz
         data, module = self._prepare(trace, view)
+        #: Whether a view in a front end has said it shows this stepper (else, headless: a
+        #: step set here updates the displayed output, see _ipython_display_).
+        self._seen = False
+        self._shown = False  # displayed with its display id (the widget's model id)
+        #: The shared code its output carries for the page (vizad.sharing): once
+        #: carried, always (the same output, updated).
+        self._carries: set[str] = set()
         super().__init__(
             data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
         )
+        self.step = step
         self.score = self._score()
         self.set_trait("inputs", {d["name"]: d["value"] for d in data.get("inputs", ())})
         self.on_msg(self._message)
@@ -355,34 +367,76 @@ class Stepper(anywidget.AnyWidget):
         )
 
     def _repr_mimebundle_(self, **kwargs):
-        """The output of a stepper: vizad's own MIME type (the step shown, saved with the
-        notebook; the widget model's id in its metadata), which vizad's JupyterLab / Notebook 7
-        extension renders as the live widget while the kernel holds it and from the HTML
-        otherwise; and that HTML, the component with its data for every other renderer
-        (nbconvert, VS Code, a notebook reopened anywhere), which starts as a static picture
-        of the step (GitHub). No widget-view MIME type: nbconvert would prefer it to the HTML
-        whenever widget state is stored, and show a blank output without its CDN."""
+        """The output of a stepper, by the one rule of :mod:`vizad.frontends`: vizad's own
+        MIME type (the step shown, saved with the notebook; the widget model's id in its
+        metadata), which vizad's JupyterLab / Notebook 7 extension renders as the live widget
+        while the kernel holds it and from the HTML otherwise; that HTML, the component with
+        its data for every other renderer (nbconvert, a notebook reopened anywhere), which
+        starts as a static picture of the step; and that picture alone as ``image/svg+xml``
+        (for renderers that strip the HTML's image, as GitHub's may). The widget-view MIME
+        type only where the front end has a widget manager and no vizad renderer (Colab, VS
+        Code, ``vz.config.display = "widget"``): elsewhere nbconvert would prefer it to the
+        HTML whenever widget state is stored, and show a blank output without its CDN."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         view = data.pop(WIDGET_VIEW, None)
         if view is not None:
             data[WALKTHROUGH] = {"step": self.step}
             metadata = {**metadata, WALKTHROUGH: {"model_id": view["model_id"]}}
+            if frontends.display() == "widget":
+                data[WIDGET_VIEW] = view
         layout = self.layout_of(self.view)
+        svg = None if self.quiz or layout.in_browser else layout.svg(self.step)
         if self.quiz:  # a quiz's picture and data give no answer away
             snapshot = snapshot_html(self.trace.describe(), None, _QUIZ_SNAPSHOT)
         else:
             snapshot = snapshot_html(
                 self.trace.describe(),
-                None if layout.in_browser else layout.svg(self.step),
+                svg,
                 step_panel(
                     self.trace, self.step - 1, self.failures, math=False, decimals=self.decimals
                 ),
             )
+        saved = self._saved_data()
+        needed = {sharing.COMPONENT} | ({sharing.GRAPHVIZ} if needs_graphviz(saved) else set())
+        self._carries |= {kind for kind in needed - self._carries if sharing.carries(kind)}
         data["text/html"] = fragment(
-            self._saved_data(), layout.scope, snapshot, self.step, hidden=self.quiz
+            saved,
+            layout.scope,
+            snapshot,
+            self.step,
+            hidden=self.quiz,
+            component=sharing.COMPONENT in self._carries,
+            graphviz=sharing.GRAPHVIZ in self._carries and sharing.GRAPHVIZ in needed,
         )
+        if svg is not None:
+            data["image/svg+xml"] = svg
         return data, metadata
+
+    def _ipython_display_(self, **kwargs) -> None:
+        """Shown by IPython with a display id (the widget model's), so that a step set here
+        later (``stepper.step = 6`` in another cell) updates this output where no front end
+        shows the widget: a notebook executed headless (nbconvert --execute, nbclient,
+        Jupyter Book, MyST) is saved at the author's step."""
+        from IPython.display import display
+
+        data, metadata = self._repr_mimebundle_(**kwargs)
+        self._shown = True
+        display(data, metadata=metadata, raw=True, display_id=self._display_id)
+
+    @property
+    def _display_id(self) -> str:
+        return f"vizad-{self.model_id}"
+
+    @traitlets.observe("step")
+    def _step_saved(self, change):
+        """No front end shows this stepper (none said so): its output is updated to the step."""
+        if not self._shown or self._seen or self.trace is None:
+            return
+        from IPython.display import update_display
+
+        data, metadata = self._repr_mimebundle_()
+        update_display(data, metadata=metadata, raw=True, display_id=self._display_id)
 
     def _saved_data(self) -> dict:
         """The component's data as the output's HTML carries it (a notebook reopened without
@@ -457,8 +511,12 @@ class Stepper(anywidget.AnyWidget):
         """The browser's requests: {"kind": "view", "view": v} (a view's data, laid out when
         first asked for) and {"kind": "open", "view": v, "boxes": [ids], "key": k} (the view
         with those collapsed boxes opened). Each is answered by a message with the same kind
-        and view (and key), carrying ``frame`` or ``patch``, or ``error`` saying what failed."""
+        and view (and key), carrying ``frame`` or ``patch``, or ``error`` saying what failed.
+        {"kind": "shown"}: a view of this stepper runs in a front end (not answered)."""
         if not isinstance(content, dict) or self.trace is None:
+            return
+        if content.get("kind") == "shown":  # a front end's view runs: it shows each step
+            self._seen = True
             return
         kind, view = content.get("kind"), content.get("view")
         reply = {"kind": kind, "view": view, "key": content.get("key")}
@@ -514,6 +572,7 @@ def step(
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
     quiz: bool = False,
+    step: int = 1,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
@@ -523,7 +582,8 @@ def step(
     from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
     ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
     ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; ``budget``:
-    the seconds each view's layout may take (None: in full, however long)."""
+    the seconds each view's layout may take (None: in full, however long). ``step``: the step
+    it opens at (a notebook executed headless saves its output there)."""
     drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail, "budget": budget}
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
@@ -531,7 +591,7 @@ def step(
                 "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
                 "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
             )
-        return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, **drawn)
+        return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, step=step, **drawn)
     decimals = 3 if decimals is None else decimals
     if mode == "reverse":
         trace = trace_reverse(y, wrt, feed, decimals=decimals)
@@ -547,4 +607,4 @@ def step(
         trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
-    return Stepper(trace, view, scale=scale, quiz=quiz, **drawn)
+    return Stepper(trace, view, scale=scale, quiz=quiz, step=step, **drawn)

@@ -180,7 +180,8 @@ class Quiz {
     const right = states.filter((s) => s === "right").length;
     const asked = states.filter(Boolean).length;
     this.scoreBox.textContent = `score ${right}/${asked}`;
-    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go`;
+    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go` +
+      (this.model.get("connected") === false ? "; kept in this page only: not connected to Python (stepper.score does not change)" : "");
     return { right, asked, questions: all.length };
   }
 
@@ -322,10 +323,10 @@ class Inputs {
       fields.push(h("label", { class: "vz-input-label", text: `${d.name} = ` }, [field]));
     }
     const editable = live && inputs.some((d) => d.editable);
-    const said = editable ? "" : live ? "read-only (recorded, not traced by vizad)" : "read-only: no kernel here";
+    const said = editable ? "" : live ? "read-only (recorded, not traced by vizad)" : "read-only: not connected to Python";
     const why = editable ? "change an input: the walkthrough is traced again in Python, at this step"
       : live ? "this walkthrough was recorded from another engine: vizad cannot trace it again"
-        : "without a kernel (a saved or exported page) the inputs cannot change: run the notebook";
+        : "this page is not connected to Python (a saved or exported page, or a front end without the widget): the inputs cannot change here; run the cell where the widget shows";
     const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said, title: why });
     this.element.title = why;
     if (fields.length <= FEW_INPUTS) {
