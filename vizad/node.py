@@ -26,7 +26,7 @@ from .extension import current as _get_extension
 if TYPE_CHECKING:  # pragma: no cover
     from .op import Op
 
-__all__ = ["Node", "static_shape", "scope"]
+__all__ = ["Node", "static_shape", "scope", "source_line"]
 
 Shape = tuple  # a tuple of ints; None where unknown
 
@@ -37,6 +37,9 @@ _NUMERIC_KINDS = frozenset("biufc")
 
 _SCOPE: contextvars.ContextVar = contextvars.ContextVar("vizad_scope", default=())
 _get_scope = _SCOPE.get
+
+_SOURCE: contextvars.ContextVar = contextvars.ContextVar("vizad_source", default=None)
+_get_source = _SOURCE.get
 
 
 @contextmanager
@@ -51,6 +54,18 @@ def scope(name: str) -> Iterator[tuple[str, ...]]:
         yield _SCOPE.get()
     finally:
         _SCOPE.reset(token)
+
+
+@contextmanager
+def source_line(text: str | None) -> Iterator[None]:
+    """The nodes built inside came from this line of the user's code (``"model.py:12  y =
+    self.bn(x)"``): a bridge says where each imported or recorded value came from, and views
+    show it (``node.source``). None: no line known."""
+    token = _SOURCE.set(text)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
 
 
 class Node:
@@ -68,6 +83,7 @@ class Node:
         "_shape",
         "_origin",
         "_scope",
+        "_source",
         "__weakref__",  # extension records refer to the nodes they made weakly
     )
 
@@ -92,6 +108,7 @@ class Node:
         extension = _get_extension()
         self._origin = extension.record if extension is not None else None
         self._scope = _get_scope()
+        self._source = _get_source()
 
     # Read-only fields: a node never changes after it is built.
     op = property(attrgetter("_operation"), doc="The op that computes this node.")
@@ -105,6 +122,10 @@ class Node:
     )
     scope = property(
         attrgetter("_scope"), doc="The path of vz.scope() blocks it was built in (a tuple)."
+    )
+    source = property(
+        attrgetter("_source"),
+        doc="The line of the user's code it was imported from (``file:line  code``), or None.",
     )
 
     # -- display -------------------------------------------------------------------------
