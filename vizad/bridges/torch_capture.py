@@ -30,7 +30,7 @@ overrides = require("torch.overrides", "torch")
 functional = require("torch._subclasses.functional_tensor", "torch")
 pytree = require("torch.utils._pytree", "torch")
 
-__all__ = ["Capture", "CALL", "MARK", "user_line", "traceback_line"]
+__all__ = ["Capture", "CALL", "MARK", "is_user_file", "user_line", "traceback_line"]
 
 #: What a ``vizad::call`` node runs, by key: a function of tensors giving a list of tensors.
 _CALLS: dict[int, Callable] = {}
@@ -55,6 +55,11 @@ MARK = torch.ops.vizad.mark.default
 _TORCH_DIR = os.path.dirname(torch.__file__)
 _VIZAD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SKIPPED = (_TORCH_DIR, _VIZAD_DIR, os.path.dirname(os.__file__) + os.sep + "contextlib")
+
+
+def is_user_file(filename: str) -> bool:
+    """Whether code in ``filename`` is the user's (not PyTorch's, vizad's or contextlib's)."""
+    return not filename.startswith(_SKIPPED)
 
 
 def user_line() -> str | None:
