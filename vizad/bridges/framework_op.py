@@ -62,16 +62,13 @@ class Framework:
         """``fn`` on numpy ``values``, its result as numpy (a tuple for several)."""
         return self.numpy(fn(*(self.native(v) for v in values)))
 
-    def vjp_of(
-        self, fn: Callable, n: int, differentiable: Sequence[bool] | None = None
-    ) -> Callable:
+    def vjp_of(self, fn: Callable, n: int) -> Callable:
         """The function ``(*primals, cotangent) -> (one cotangent per primal)`` of ``fn`` of
-        ``n`` arguments (zeros for an integer primal, for one that ``differentiable`` says is
-        not, or where no result is floating)."""
+        ``n`` arguments (zeros for an integer primal, or where no result is floating)."""
 
         def vjp(*args):
             primals, cotangent = args[:n], args[n]
-            part = _FloatingPart(self, fn, primals, differentiable)
+            part = _FloatingPart(self, fn, primals)
             grads = ()
             if part.floats and part.results:
                 grads = self.pullback(part, part.float_primals)(part.kept(cotangent))
@@ -79,14 +76,12 @@ class Framework:
 
         return vjp
 
-    def jvp_of(
-        self, fn: Callable, n: int, differentiable: Sequence[bool] | None = None
-    ) -> Callable:
+    def jvp_of(self, fn: Callable, n: int) -> Callable:
         """The function ``(*primals, *tangents) -> tangent of the result`` of ``fn``."""
 
         def jvp(*args):
             primals, tangents = args[:n], args[n:]
-            part = _FloatingPart(self, fn, primals, differentiable)
+            part = _FloatingPart(self, fn, primals)
             if not part.floats or not part.results:
                 return part.tangent(())
             floating = part.floating_tangents(tangents)
@@ -100,13 +95,10 @@ class _FloatingPart:
     ``primals``; a tuple argument array by array), giving the floating-point arrays among
     its results as a tuple: what a framework differentiates."""
 
-    def __init__(self, framework: Framework, fn: Callable, primals, differentiable=None):
+    def __init__(self, framework: Framework, fn: Callable, primals):
         self.framework, self.fn, self.primals = framework, fn, tuple(primals)
         self.leaves = leaves(self.primals)
-        wanted = [True] * len(self.leaves)
-        if differentiable is not None:  # a primal's flag for each of its arrays
-            wanted = [w for p, d in zip(self.primals, differentiable) for w in [d] * _count(p)]
-        self.floats = [k for k, p in enumerate(self.leaves) if wanted[k] and framework.floating(p)]
+        self.floats = [k for k, p in enumerate(self.leaves) if framework.floating(p)]
         self.float_primals = tuple(self.leaves[k] for k in self.floats)
         self.out = _tuples(fn(*primals))
         self.out_leaves = leaves(self.out)
@@ -145,11 +137,6 @@ class _FloatingPart:
         return _rebuilt(self.out, iter(full))
 
 
-def _count(value: Any) -> int:
-    """How many arrays a value holds (one, or a tuple's)."""
-    return len(leaves(value)) if isinstance(value, tuple) else 1
-
-
 def _tuples(value: Any) -> Any:
     """``value`` with its lists made tuples (a framework's op may give a list of arrays)."""
     if isinstance(value, (tuple, list)):
@@ -177,11 +164,9 @@ class FrameworkOp(Op):
         arity: int,
         shape: Any = None,
         floating: bool = True,
-        differentiable: Sequence[bool] | None = None,
     ):
         self.name, self.fn, self.framework = name, fn, framework
         self.arity, self.shape, self.floating = arity, shape, floating
-        self.differentiable = None if differentiable is None else tuple(differentiable)
 
     def compute(self, *values):
         return self.framework.call(self.fn, values)
@@ -195,14 +180,12 @@ class FrameworkOp(Op):
         n = len(node.inputs)
         if not self.floating:
             return [None] * n
-        wanted = self.differentiable or (True,) * n
-        if not any(wanted):
-            return [None] * n
         shape = TupleShape(static_shape(x) for x in node.inputs)
-        vjp = self.framework.vjp_of(self.fn, n, self.differentiable)
-        rule = FrameworkOp(f"vjp of {self.name}", vjp, self.framework, n + 1, shape)
+        rule = FrameworkOp(
+            f"vjp of {self.name}", self.framework.vjp_of(self.fn, n), self.framework, n + 1, shape
+        )
         grads = rule(*node.inputs, adjoint)
-        return [tuple_get(grads, k) if w else None for k, w in enumerate(wanted)]
+        return [tuple_get(grads, k) for k in range(n)]
 
     def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         """The framework's jvp of the inputs' tangents (zeros where an input has none)."""
@@ -212,7 +195,7 @@ class FrameworkOp(Op):
         filled = [t if t is not None else zeros_like(x) for x, t in zip(node.inputs, tangents)]
         rule = FrameworkOp(
             f"jvp of {self.name}",
-            self.framework.jvp_of(self.fn, n, self.differentiable),
+            self.framework.jvp_of(self.fn, n),
             self.framework,
             2 * n,
             static_shape(node),

@@ -20,7 +20,7 @@ import numpy as np
 from .. import ops
 from ..errors import ArgumentTypeError, BridgeError
 from ..node import Node, scope, source_line, static_shape
-from ..op import constant
+from ..op import CONSTANT, constant
 from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
@@ -144,6 +144,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     try:
         with _scopes(module) as spans:
             traced = _trace(flat, given + tensors, getattr(fn, "__name__", type(fn).__name__))
+        _draw(traced, given + tensors, rng)
         examples = [_example(p.detach(), name) for name, p in params]
         examples += [_example(b.detach(), name) for name, b in buffers]
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
@@ -173,6 +174,31 @@ def _trace(flat: Callable, tensors: list, name: str):
             f"from_torch: PyTorch could not trace {name!r} with make_fx "
             f"({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def _draw(traced, tensors: list, rng) -> None:
+    """The numbers each random op drew while tracing (a dropout mask), in its node's
+    ``meta["vizad_drawn"]``: the program run again from the same RNG state draws them again
+    (the traced nodes keep only fake values)."""
+    random = [
+        n
+        for n in traced.graph.nodes
+        if isinstance(n.target, torch._ops.OpOverload) and _random(n.target)
+    ]
+    if not random:
+        return
+    wanted = set(random)
+
+    class Draws(torch.fx.Interpreter):
+        def run_node(self, n):
+            out = super().run_node(n)
+            if n in wanted:
+                n.meta["vizad_drawn"] = out.detach().clone()
+            return out
+
+    torch.random.set_rng_state(rng)
+    with torch.no_grad():
+        Draws(traced).run(*tensors)
 
 
 @functools.cache
@@ -356,7 +382,7 @@ def _needed(nodes) -> set:
 class _Build:
     """Turns FX nodes into vizad nodes (``env``), knowing which depend on a differentiated
     input (``live``): a value made with gradients disabled from one that does becomes a
-    stop-gradient, and a fallback op differentiates only its live inputs."""
+    stop-gradient, and a hook is put only on a value that has a gradient."""
 
     def __init__(self, capture: Capture):
         self.capture = capture
@@ -372,13 +398,17 @@ class _Build:
             self._mark(n, args[1], live)
             return
         if target is CALL:
-            live_ones = [a in self.live for a in args[1]]
-            node = _custom(self.capture.calls[args[0]], args[1], live_ones, n.meta.get("val"))
+            node = _custom(self.capture.calls[args[0]], args[1], n.meta.get("val"))
         elif isinstance(target, torch._ops.OpOverload) and _random(target):
-            node, live = constant(_numpy(n.meta["val"]), name=_op_name(target)), False
+            node, live = _drawn(n), False
         else:
             _refuse_mutation(n)
-            node = _call(n, args, kwargs, self.live)
+            if target is operator.getitem and n.args[0].meta.get("vizad_kept") is not None:
+                args = (args[0], n.args[0].meta["vizad_kept"].index(args[1]))
+            node = _call(n, args, kwargs)
+            kept = _used_outputs(n, n.meta.get("val"))
+            if kept is not None and isinstance(node.op, FrameworkOp):
+                n.meta["vizad_kept"] = kept
         if live and n.meta.get("vizad_grad") is False:
             node, live = ops.stop_gradient(node), False
         env[n] = node
@@ -430,6 +460,18 @@ def _op_name(target) -> str:
     return str(target).removeprefix("aten.").removesuffix(".default")
 
 
+def _drawn(n) -> Node:
+    """The random numbers an op drew while tracing (a dropout mask), as a constant: the
+    imported graph computes with the draw PyTorch made, every time."""
+    val = n.meta.get("vizad_drawn")
+    if val is None:
+        raise BridgeError(
+            f"from_torch: the random op {_op_name(n.target)} kept no value to import, at "
+            f"{n.meta.get('vizad_source') or 'an unknown line'}"
+        )
+    return constant(_numpy(val), name=_op_name(n.target))
+
+
 def _refuse_mutation(n) -> None:
     """A BridgeError for an op that still writes to a tensor after functionalization."""
     schema = getattr(n.target, "_schema", None)
@@ -452,11 +494,10 @@ def _hook_function(hook) -> Callable:
     return hooked
 
 
-def _custom(call, inputs: list, differentiable: list[bool], val) -> Node:
+def _custom(call, inputs: list, val) -> Node:
     """A custom autograd.Function as one op: its forward, its own backward as vjp."""
     cls, run, _line = call
-    shape = _shape(val)
-    op = FrameworkOp(cls.__name__, run, TORCH_AUTOGRAD, len(inputs), shape, True, differentiable)
+    op = FrameworkOp(cls.__name__, run, TORCH_AUTOGRAD, len(inputs), _shape(val))
     return op(*inputs)
 
 
@@ -475,7 +516,7 @@ def _leaves(value) -> list:
     return [value if isinstance(value, Node) else constant(np.asarray(value))]
 
 
-def _call(n, args, kwargs, live: set) -> Any:
+def _call(n, args, kwargs) -> Any:
     """The vizad node of one ATen call: the vizad op where there is one, else PyTorch's."""
     if n.target is operator.getitem:
         return ops.tuple_get(args[0], args[1])
@@ -484,16 +525,20 @@ def _call(n, args, kwargs, live: set) -> Any:
         node = made(*args, **kwargs)
         if node is not None:
             return node
-    return _fallback(n, args, kwargs, live)
+    return _fallback(n, args, kwargs)
 
 
-def _fallback(n, args, kwargs, live: set) -> Node:
+def _fallback(n, args, kwargs) -> Node:
     """The op that runs ``n``'s ATen op with PyTorch: the vizad nodes among its arguments
-    become the op's inputs, the rest is kept in the function."""
+    become the op's inputs, the rest is kept in the function — constants too (buffers such
+    as a BatchNorm's running statistics, frozen parameters: PyTorch may have no derivative
+    for them, and none is asked for)."""
     inputs: list[Node] = []
 
     def holes(a):
         if isinstance(a, Node):
+            if a.op is CONSTANT:
+                return torch.from_numpy(np.array(a.attrs["value"]))
             inputs.append(a)
             return _Hole(len(inputs) - 1)
         if isinstance(a, (list, tuple)):
@@ -502,17 +547,30 @@ def _fallback(n, args, kwargs, live: set) -> Node:
 
     template = holes((args, kwargs))
     target = n.target
+    val = n.meta.get("val")
+    kept = _used_outputs(n, val)
 
     def run(*tensors):
         a, kw = _filled(template, tensors)
-        return target(*a, **kw)
+        out = target(*a, **kw)
+        return out if kept is None else tuple(out[k] for k in kept)
 
-    val = n.meta.get("val")
-    differentiable = [x in live for x in inputs]
-    op = FrameworkOp(
-        _op_name(target), run, TORCH, len(inputs), _shape(val), _floating(val), differentiable
-    )
+    if kept is not None:
+        val = [val[k] for k in kept]
+    op = FrameworkOp(_op_name(target), run, TORCH, len(inputs), _shape(val), _floating(val))
     return op(*inputs)
+
+
+def _used_outputs(n, val) -> list[int] | None:
+    """The outputs of an op with several that the program reads (a BatchNorm's statistics
+    for its backward pass and new running statistics are not), or None to keep them all:
+    the op made gives only those, so that no derivative of an unread output is asked for."""
+    if not isinstance(val, (tuple, list)) or not n.users:
+        return None
+    if any(u.target is not operator.getitem for u in n.users):
+        return None
+    used = sorted({u.args[1] for u in n.users if u.users})
+    return used if len(used) < len(val) else None
 
 
 class _Hole:

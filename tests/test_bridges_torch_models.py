@@ -1,0 +1,85 @@
+"""The models people bring, through both PyTorch bridges: for each model of torch_models.py,
+from_torch + vz.gradients and torch_backward give PyTorch's gradients to 1e-10 in float64,
+the import leaves the module's state and the RNG as they were, check() finds nothing on the
+correct ones and names the rules that are not derivatives on purpose (a wrong backward, a
+straight-through estimator, a hook)."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import vizad as vz  # noqa: E402
+
+from torch_models import CASES  # noqa: E402
+
+TOL = 1e-10
+
+
+def _state(fn):
+    if not isinstance(fn, torch.nn.Module):
+        return {}
+    return {k: v.detach().clone() for k, v in fn.state_dict(keep_vars=True).items()}
+
+
+def _leaves(fn, args):
+    """The tensors PyTorch differentiates, by the name from_torch gives them."""
+    import inspect
+
+    leaves = {}
+    if isinstance(fn, torch.nn.Module):
+        leaves.update({k: p for k, p in fn.named_parameters() if p.requires_grad})
+        names = list(inspect.signature(fn.forward).parameters)
+    else:
+        names = list(inspect.signature(fn).parameters)
+    given = []
+    for name, a in zip(names, args):
+        t = a.detach().clone()
+        if t.is_floating_point():
+            t.requires_grad_(True)
+            leaves[name] = t
+        given.append(t)
+    return leaves, given
+
+
+def _pytorch(fn, args):
+    """PyTorch's gradients (by name) of the loss, from its own backward()."""
+    leaves, given = _leaves(fn, args)
+    if isinstance(fn, torch.nn.Module):
+        fn.zero_grad()
+    fn(*given).backward()
+    return {
+        k: (np.zeros(tuple(t.shape)) if t.grad is None else t.grad.numpy().copy())
+        for k, t in leaves.items()
+    }
+
+
+@pytest.mark.parametrize("name, make", CASES, ids=[c[0] for c in CASES])
+def test_a_model_imports_and_records_as_pytorch_differentiates_it(name, make):
+    fn, args, flagged = make()
+    before, rng = _state(fn), torch.random.get_rng_state()
+    imported = vz.from_torch(fn, *args)
+    after = _state(fn)
+    assert set(before) == set(after)
+    for key in before:  # parameters, running statistics, counters: untouched
+        assert torch.equal(before[key], after[key]), key
+    assert torch.equal(rng, torch.random.get_rng_state())
+
+    want = _pytorch(fn, args)  # draws the same dropout mask as the import did
+    got = vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
+    assert [x.name for x in imported.inputs] == list(want)
+    for x, g in zip(imported.inputs, got):
+        np.testing.assert_allclose(g, want[x.name], rtol=TOL, atol=TOL, err_msg=x.name)
+
+    torch.random.set_rng_state(rng)
+    leaves, given = _leaves(fn, args)
+    if isinstance(fn, torch.nn.Module):
+        fn.zero_grad()
+    recorded = vz.torch_backward(lambda: fn(*given), leaves)
+    for w in recorded.wrt:
+        np.testing.assert_allclose(recorded.adjoint(w), want[w.name], rtol=TOL, atol=TOL)
+
+    failures = vz.trace_reverse(imported.output, imported.inputs, imported.feed).check()
+    # stop_gradient's zero vjp is what it means; check() reports it until it knows
+    # stop-gradient ops (the JAX branch's change to check.py)
+    assert {f.op for f in failures} - {"stop_gradient"} == flagged
