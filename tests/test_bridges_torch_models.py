@@ -83,3 +83,27 @@ def test_a_model_imports_and_records_as_pytorch_differentiates_it(name, make):
     # stop_gradient's zero vjp is what it means; check() reports it until it knows
     # stop-gradient ops (the JAX branch's change to check.py)
     assert {f.op for f in failures} - {"stop_gradient"} == flagged
+
+
+def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
+    from vizad.widget.data import find_entries, frame_data
+    from vizad.widget.panel import step_panel
+
+    fn, args, _ = dict(CASES)["resnet block train"]()
+    imported = vz.from_torch(fn, *args)
+    trace = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    made = [s for s in trace.steps if s.node.inputs]
+    assert all(s.node.source and s.node.source.startswith("torch_models.py:") for s in made)
+    lines = {s.node.source for s in made}
+    assert any("self.bn1(self.conv1(x))" in line for line in lines)
+    k = next(k for k, s in enumerate(trace.steps) if s.node.op.name.startswith("_native_batch"))
+    assert "self.bn" in step_panel(trace, k)
+    layout = vz.render.Layout(trace, "forward")
+    tips = frame_data(layout, trace, 3)["tips"]
+    assert any("self.bn1" in t.get("source", "") for t in tips.values())
+    entries = find_entries(layout.scene, trace, {s.node: k for k, s in enumerate(trace.steps)})
+    assert any("self.bn2(self.conv2(out))" in text for text, _, _ in entries)
+    # and the nodes torch_backward records
+    _leaves_named, given = _leaves(fn, args)
+    recorded = vz.torch_backward(lambda: fn(*given), fn)
+    assert any("self.bn1" in (s.node.source or "") for s in recorded.steps)
