@@ -280,8 +280,8 @@ def fold_data(scene) -> dict:
 
 def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
     """What the component's search looks through, one entry per node of the view, in order:
-    [its text (name, formula, the user's name, its line of code), the box showing it (a collapsed box for a node
-    inside one), the 0-based step computing it or -1]."""
+    [its text (name, formula, the user's name, its line of code), the box showing it (a
+    collapsed box for a node inside one), the 0-based step computing it or -1]."""
     shown = {item.node: item for item in scene.items if item.node is not None}
     boxes = {item.id for item in scene.items}
     entries = []
