@@ -30,7 +30,15 @@ overrides = require("torch.overrides", "torch")
 functional = require("torch._subclasses.functional_tensor", "torch")
 pytree = require("torch.utils._pytree", "torch")
 
-__all__ = ["Capture", "CALL", "MARK", "is_user_file", "user_line", "traceback_line"]
+__all__ = [
+    "Capture",
+    "WritesInPlace",
+    "CALL",
+    "MARK",
+    "is_user_file",
+    "user_line",
+    "traceback_line",
+]
 
 #: What a ``vizad::call`` node runs, by key: a function of tensors giving a list of tensors.
 _CALLS: dict[int, Callable] = {}
@@ -103,6 +111,10 @@ _REFUSED = {
 }
 
 
+#: The names of the calls that _Calls looks at.
+_WATCHED = frozenset({"detach", "detach_", "requires_grad_", "register_hook", *_REFUSED})
+
+
 class Capture:
     """While ``make_fx`` traces: the modes, the Function.apply wrapper, and what they saw.
 
@@ -111,17 +123,22 @@ class Capture:
     ``("hook", fn, line)`` (a tensor hook on the marked value). ``calls`` maps a call's key
     to ``(cls, run)``: the Function and the function of its tensor arguments that runs it."""
 
-    def __init__(self):
+    def __init__(self, functionalize: bool = False):
         self.marks: dict[int, tuple] = {}
         self.calls: dict[int, tuple] = {}
-        self.error: BridgeError | None = None
+        self.functionalize = functionalize
 
     def run(self, fn: Callable, tensors) -> Any:
-        """``fn`` of ``tensors``, functionalized as AOTAutograd does (FunctionalTensorMode:
-        in-place ops become out-of-place ones), watched by the two modes, with custom
-        Functions as ``vizad::call`` ops. Inside ``make_fx``."""
-        with self._functions(), _Calls(self), _Ops(self), functional.FunctionalTensorMode():
-            out = fn(*(functional.FunctionalTensor.to_functional(t) for t in tensors))
+        """``fn`` of ``tensors`` inside ``make_fx``, watched by the two modes, with custom
+        Functions as ``vizad::call`` ops; with ``functionalize``, functionalized as
+        AOTAutograd does (FunctionalTensorMode: in-place ops become out-of-place ones).
+        Without, the first op that writes in place raises :class:`WritesInPlace` before it
+        runs (functionalization costs a third more: it is paid only where needed)."""
+        with self._functions(), _Calls(self), _Ops(self):
+            if not self.functionalize:
+                return fn(*tensors)
+            with functional.FunctionalTensorMode():
+                out = fn(*(functional.FunctionalTensor.to_functional(t) for t in tensors))
         return pytree.tree_map(_from_functional, out)
 
     @contextmanager
@@ -189,6 +206,8 @@ class _Calls(overrides.TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
+        if name not in _WATCHED:  # most calls: straight through
+            return func(*args, **kwargs)
         tensor_method = getattr(func, "__objclass__", None) is torch._C.TensorBase or (
             getattr(func, "__qualname__", "").startswith("Tensor.")
         )
@@ -221,6 +240,10 @@ class _Handle:
         )
 
 
+class WritesInPlace(Exception):
+    """An op of a program traced without functionalization writes in place."""
+
+
 class _Ops(dispatch.TorchDispatchMode):
     """The ATen ops (after functionalization): marks the FX nodes each one made with the grad
     mode and the user's line."""
@@ -231,6 +254,8 @@ class _Ops(dispatch.TorchDispatchMode):
         self.graph = proxy_tensor.get_proxy_mode().tracer.graph
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if not self.capture.functionalize and func._schema.is_mutable:
+            raise WritesInPlace(str(func))
         graph = self.graph
         before = len(graph.nodes)
         out = func(*args, **(kwargs or {}))

@@ -25,7 +25,7 @@ from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
 from .optional import require
-from .torch_capture import CALL, MARK, Capture, traceback_line
+from .torch_capture import CALL, MARK, Capture, WritesInPlace, traceback_line
 
 torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
@@ -136,15 +136,25 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     if module is not None:
         _check_module(module)
     state = [name for name, _ in params + buffers]
-    capture = Capture()
-    flat = _flat(fn, module, state, capture)
-    given = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
-    tensors = [torch.from_numpy(a.copy()) for a in arrays]
+
+    def tensors() -> list:  # copies: the trace may write to them
+        given = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
+        return given + [torch.from_numpy(a.copy()) for a in arrays]
+
     rng = torch.random.get_rng_state()
+    name = getattr(fn, "__name__", type(fn).__name__)
+    capture = Capture()
     try:
-        with _scopes(module) as spans:
-            traced = _trace(flat, given + tensors, getattr(fn, "__name__", type(fn).__name__))
-        _draw(traced, given + tensors, rng)
+        try:  # without functionalization first: most programs write nothing in place
+            with _scopes(module) as spans:
+                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+        except WritesInPlace:
+            capture.forget()
+            capture = Capture(functionalize=True)
+            torch.random.set_rng_state(rng)
+            with _scopes(module) as spans:
+                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+        _draw(traced, tensors(), rng)
         examples = [_example(p.detach(), name) for name, p in params]
         examples += [_example(b.detach(), name) for name, b in buffers]
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
@@ -156,10 +166,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
 
 
 def _trace(flat: Callable, tensors: list, name: str):
-    """The decomposed ATen program of ``flat`` (which functionalizes) at ``tensors``."""
+    """The decomposed ATen program of ``flat`` at ``tensors``."""
     try:
         return proxy_tensor.make_fx(flat, decomposition_table=_decompositions())(*tensors)
-    except BridgeError:
+    except (BridgeError, WritesInPlace):
         raise
     except Exception as exc:
         if "mutating a non-functional tensor" in str(exc):
