@@ -107,3 +107,55 @@ def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
     _leaves_named, given = _leaves(fn, args)
     recorded = vz.torch_backward(lambda: fn(*given), fn)
     assert any("self.bn1" in (s.node.source or "") for s in recorded.steps)
+
+
+def test_what_cannot_be_imported_faithfully_is_refused_by_name_with_the_line():
+    from vizad.errors import BridgeError
+
+    x = torch.ones(3, dtype=torch.float64)
+    for bad, words in [
+        (x.to(torch.bfloat16), r"'x' is torch.bfloat16"),
+        (x.to(torch.complex128), r"'x' is torch.complex128.*Wirtinger"),
+        (x.to_sparse(), r"'x' is a torch.sparse_coo tensor"),
+        (torch.ones(3, device="meta"), r"'x' is a meta tensor"),
+        ("abc", r"'x' is a str"),
+    ]:
+        with pytest.raises(BridgeError, match=words):
+            vz.from_torch(lambda x: x.sum(), bad)
+
+    def keeps_a_gradient(x):
+        h = torch.sin(x)
+        h.retain_grad()
+        return h.sum()
+
+    with pytest.raises(BridgeError, match=r"retain_grad.*test_bridges_torch_models.py:\d+"):
+        vz.from_torch(keeps_a_gradient, x)
+
+    net = torch.nn.Sequential(torch.nn.Linear(3, 2)).double()
+    handle = net[0].register_full_backward_hook(lambda m, gi, go: None)
+    with pytest.raises(BridgeError, match=r"module '0' \(Linear\) has backward hooks"):
+        vz.from_torch(net, x)
+    handle.remove()
+
+    bn = torch.nn.BatchNorm1d(3).double()  # train mode, closed over: its statistics would move
+    before = bn.running_mean.clone()
+    with pytest.raises(BridgeError, match=r"writes in place to a tensor that is not one of its"):
+        vz.from_torch(lambda x: bn(x).pow(2).sum(), torch.randn(4, 3, dtype=torch.float64))
+    assert torch.equal(before, bn.running_mean) and int(bn.num_batches_tracked) == 0
+
+
+def test_torch_backward_seed_for_an_output_that_reads_no_leaf_and_the_renamed_keyword():
+    w = torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True)
+    seed = torch.tensor([3.0, 0.5], dtype=torch.float64)
+    trace = vz.torch_backward(w * 2, {"w": w}, cotangent=seed)
+    np.testing.assert_array_equal(trace.adjoint(trace.wrt[0]), [6.0, 1.0])
+    linear = torch.nn.Linear(2, 3).double()
+    x = torch.ones(4, 2, dtype=torch.float64)
+    with pytest.warns(DeprecationWarning, match="'cotangent'"):
+        trace = vz.torch_backward(linear(x), linear, gradient=torch.ones(4, 3, dtype=torch.float64))
+    for w in trace.wrt:
+        np.testing.assert_array_equal(
+            trace.adjoint(w), dict(linear.named_parameters())[w.name].grad.numpy()
+        )
+    with pytest.raises(vz.errors.ArgumentError, match="values='all' needs the forward pass"):
+        vz.torch_backward(linear(x).sum(), values="all")

@@ -32,6 +32,7 @@ pytree = require("torch.utils._pytree", "torch")
 
 __all__ = [
     "Capture",
+    "OutsideWrite",
     "WritesInPlace",
     "CALL",
     "MARK",
@@ -137,7 +138,7 @@ class Capture:
         with self._functions(), _Calls(self), _Ops(self):
             if not self.functionalize:
                 return fn(*tensors)
-            with functional.FunctionalTensorMode():
+            with functional.FunctionalTensorMode(), _Outside():
                 out = fn(*(functional.FunctionalTensor.to_functional(t) for t in tensors))
         return pytree.tree_map(_from_functional, out)
 
@@ -238,6 +239,31 @@ class _Handle:
             f"from_torch: a tensor hook removed inside the function, at {user_line()}, "
             "cannot be imported (register it outside, or not at all)"
         )
+
+
+class _Outside(dispatch.TorchDispatchMode):
+    """Above functionalization: refuses an op that would write to a tensor the traced
+    function did not get as an argument (a module's counter or running statistics that it
+    closes over), before it runs."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func._schema.is_mutable:
+            given = dict(zip((a.name for a in func._schema.arguments), args)) | kwargs
+            for a in func._schema.arguments:
+                value = given.get(a.name)
+                written = a.alias_info is not None and a.alias_info.is_write
+                if (
+                    written
+                    and isinstance(value, torch.Tensor)
+                    and not isinstance(value, functional.FunctionalTensor)
+                ):
+                    raise OutsideWrite(str(func))
+        return func(*args, **kwargs)
+
+
+class OutsideWrite(Exception):
+    """The traced function writes to a tensor that is not one of its arguments."""
 
 
 class WritesInPlace(Exception):

@@ -25,7 +25,7 @@ from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
 from .optional import require
-from .torch_capture import CALL, MARK, Capture, WritesInPlace, traceback_line
+from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
 
 torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
@@ -172,7 +172,7 @@ def _trace(flat: Callable, tensors: list, name: str):
     except (BridgeError, WritesInPlace):
         raise
     except Exception as exc:
-        if "mutating a non-functional tensor" in str(exc):
+        if isinstance(exc, OutsideWrite) or "mutating a non-functional tensor" in str(exc):
             raise BridgeError(
                 f"from_torch: {name!r} writes in place to a tensor that is not one of its "
                 f"arguments, at {traceback_line(exc.__traceback__)} (a BatchNorm's running "
