@@ -434,6 +434,12 @@ class _Build:
             if live:
                 self.live.add(x)
             return
+        if what[0] == "freeze" and live and n.args[1].op != "placeholder":
+            raise BridgeError(  # PyTorch refuses it too, when the function runs
+                "from_torch: requires_grad_(False) on a tensor computed from ones that require "
+                f"gradients (PyTorch allows it only on leaves: use .detach()), at "
+                f"{n.meta.get('vizad_source') or 'an unknown line'}"
+            )
         stopped = ops.stop_gradient(x) if live else x
         self.env[n] = stopped
         if what[0] == "freeze":
