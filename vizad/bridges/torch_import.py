@@ -91,10 +91,20 @@ class _TorchAutograd(_Torch):
         return pull
 
     def pushforward(self, f, primals, tangents):
-        raise BridgeError(
-            "from_torch: forward mode through a custom autograd.Function or a tensor hook is "
-            "not imported (PyTorch's autograd gives only its backward)"
-        )
+        """J v as the transpose of the vjp u ↦ Jᵀ u (the custom backward's, or the hook's):
+        the derivative along u of ⟨Jᵀ u, v⟩. So forward mode agrees with the backward the
+        user wrote, right or wrong."""
+        leaves = [p.detach().requires_grad_(True) for p in primals]
+        with torch.enable_grad():
+            outs = f(*leaves)
+            us = [torch.zeros_like(o, requires_grad=True) for o in outs]
+            grads = torch.autograd.grad(outs, leaves, us, allow_unused=True, create_graph=True)
+            terms = [(g * t).sum() for g, t in zip(grads, tangents) if g is not None]
+            terms = [t for t in terms if t.requires_grad]
+            if not terms:
+                return tuple(torch.zeros_like(o) for o in outs)
+            jv = torch.autograd.grad(sum(terms), us, allow_unused=True)
+        return tuple(torch.zeros_like(o) if j is None else j for o, j in zip(outs, jv))
 
 
 TORCH_AUTOGRAD = _TorchAutograd()
