@@ -126,6 +126,8 @@ def main() -> int:
         for label, key, base, of in rows:
             t = times[key]
             print(f"| {label} | {t * 1e3:.1f} ms | {t / base:.2f} × {of}'s forward + backward |")
+        ratio = times["from_torch"] / times["make_fx"]
+        print(f"\nvz.from_torch ÷ make_fx alone: {ratio:.2f} (the goal: ≤ 1.2)")
         print()
     x64.__exit__(None, None, None)
     return 0

@@ -24,7 +24,7 @@ from .._gc import gc_paused
 from ..errors import RuleNotDefinedError
 from ..graph import ranked_order
 from ..node import Node, scope, source_line
-from ..op import VARIABLE, Op, Variable, constant
+from ..op import VARIABLE, Op, Variable
 from ..reverse import extend_reverse
 from ..text import check_decimals, format_value, latex_name
 from ..tree import is_tuple
@@ -168,7 +168,9 @@ def recorded_trace(recording: Recording, decimals: int = 3) -> RecordedReverseTr
         y = nodes[recording.output]
         leaves = [n for n in nodes if n.op is VARIABLE]
         ranked = ranked_order(y)
-        seed = None if recording.ones else constant(recording.seed, name="seed")
+        # the seed as a Variable, not a constant: a backward function of the seed alone
+        # (``w * 2``'s) is then a node, not computed at once (vizad cannot compute it)
+        seed = None if recording.ones else Variable("seed", shape=np.shape(recording.seed))
         record = extend_reverse(y, leaves, seed, None, ranked)
         raw = _values(recording, nodes, record)
         extension = list(dict.fromkeys(record.nodes()))
@@ -197,7 +199,8 @@ def _forward_nodes(recording: Recording) -> list[Node]:
     nodes: list[Node] = []
     for k, r in enumerate(recording.nodes):
         if r.op is None:
-            nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
+            with source_line(r.source):
+                nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
             continue
         op = ops.get((r.op, r.like))
         if op is None:

@@ -265,6 +265,8 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
             tip["head"] += f"\n(v{subscript(str(trace.names.number(node)))})"
         if node is not None and node in trace.values:
             tip["value"] = "value " + preview(trace.values[node], decimals)
+        if node is not None and node.source:  # the user's line it was imported from
+            tip["source"] = node.source
         k = step_of_node.get(node) if node is not None else None
         if k is not None:
             step = trace.steps[k]
@@ -321,8 +323,8 @@ def fold_data(scene) -> dict:
 
 def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
     """What the component's search looks through, one entry per node of the view, in order:
-    [its text (name, formula, the user's name), the box showing it (a collapsed box for a node
-    inside one), the 0-based step computing it or -1]."""
+    [its text (name, formula, the user's name, its line of code), the box showing it (a
+    collapsed box for a node inside one), the 0-based step computing it or -1]."""
     shown = {item.node: item for item in scene.items if item.node is not None}
     boxes = {item.id for item in scene.items}
     entries = []
@@ -336,5 +338,7 @@ def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
             text = trace.names.label(node)
         if node.name and node.name not in text:
             text += f" {node.name}"
+        if node.source:  # found by its line of code too ("model.py:12", "self.bn1")
+            text += f" {node.source}"
         entries.append([text, box, step_of_node.get(node, -1)])
     return entries
