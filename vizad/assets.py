@@ -21,6 +21,7 @@ STATIC = Path(__file__).parent / "widget" / "static"
 #: the last one exports. The one list of the parts.
 COMPONENT_PARTS = (
     "helpers.js",
+    "sanitize.js",
     "layout.js",
     "worker.js",
     "picture.js",

@@ -10,7 +10,7 @@ from .errors import ArgumentError
 from .files import check_output, write_output
 from .render import MAX_BOXES, drawing_of
 from .render.budget import LAYOUT_BUDGET, lay_out
-from .render.dot import run_dot_format
+from .render.dot import run_dot_format, titled
 from .render.summary import scene_for
 from .text import latex_to_text
 
@@ -91,6 +91,8 @@ def export_frames(
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
         data = run_dot_format(drawing.source, format, timeout)
+        if format == "svg":  # boxes titled by their names, not vizad's ids
+            data = titled(data.decode(), drawing._vizad_titles).encode()
         paths.append(write_output(path, data, "export_frames"))
     return paths
 

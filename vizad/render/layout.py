@@ -22,6 +22,7 @@ from .dot import (
     heat_cells,
     layout_in_browser,
     run_dot,
+    titled,
     to_drawing,
 )
 from .highlight import computed_values, highlight, step_states
@@ -85,11 +86,14 @@ class Layout:
 
             def run(rung, limit):
                 bound = timeout if timeout is not None else limit
-                return run_dot(to_drawing(rung).source, DISPLAY_TIMEOUT if bound is None else bound)
+                drawing = to_drawing(rung)
+                svg = run_dot(drawing.source, DISPLAY_TIMEOUT if bound is None else bound)
+                return titled(svg, drawing._vizad_titles)
 
             self.scene, svg = lay_out(scene, run, budget)
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
-        self.dot_source = to_drawing(self.scene).source
+        drawing = to_drawing(self.scene)
+        self.dot_source, self._titles = drawing.source, drawing.titles()
         if self.in_browser:
             self.dot_source = browser_source(self.dot_source)
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
@@ -185,7 +189,7 @@ class Layout:
         if self.in_browser:
             from .picture import picture_bundle  # display only (see Drawing)
 
-            return picture_bundle(self.dot_source, repr(self))
+            return picture_bundle(self.dot_source, repr(self), self._titles)
         return {
             "text/html": f'<div class="tex2jax_ignore mathjax_ignore">{self.svg()}</div>',
             "text/plain": repr(self),

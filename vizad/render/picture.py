@@ -31,16 +31,18 @@ class Picture(anywidget.AnyWidget):
     picture = traitlets.Dict().tag(sync=True)
     _graphviz = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, dot: str, **kwargs):
+    def __init__(self, dot: str, titles: dict[str, str] | None = None, **kwargs):
+        picture = {"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE}
         super().__init__(
-            picture={"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE},
+            picture={**picture, "titles": dict(titles or {})},
             _graphviz=graphviz_module(),
             **kwargs,
         )
 
 
-def picture_bundle(dot: str, text: str) -> dict:
-    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text."""
-    data = Picture(dot)._repr_mimebundle_()
+def picture_bundle(dot: str, text: str, titles: dict[str, str] | None = None) -> dict:
+    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text
+    and ``titles`` (SVG id → text) as the titles (tooltips) of its boxes and edges."""
+    data = Picture(dot, titles)._repr_mimebundle_()
     data = data[0] if isinstance(data, tuple) else data
     return {**data, "text/plain": text}
