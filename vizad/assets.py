@@ -31,6 +31,7 @@ COMPONENT_PARTS = (
     "quiz.js",
     "panel.js",
     "expand.js",
+    "refused.js",
     "search.js",
     "minimap.js",
     "mount.js",

@@ -287,6 +287,9 @@ class Quiz {
       return;
     }
     const entry = { ...(this.progress[q.key] || { tries: 0 }) };
+    // the answers typed go with the entry: with a kernel, Python judges them again and
+    // keeps the entry (and the score) only if they earn it
+    entry.answers = [...(entry.answers || []), input.value];
     if (verdict.status === "right") {
       entry.state = "right";
       this.notes.delete(q.key);
