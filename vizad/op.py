@@ -27,7 +27,7 @@ from . import adapters
 from .eager import EagerNode, LazyGrad
 from .errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .node import Node, Shape, _as_shape, _numeric_array
-from .text import printable
+from .text import latex_operator, printable
 from .tree import TupleShape, shape_of
 
 __all__ = [
@@ -172,7 +172,7 @@ class Op:
     # -- LaTeX for the derivation text ---------------------------------------------------
     def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         """The op applied to LaTeX arguments, e.g. ``\\ln v_1``."""
-        return rf"\operatorname{{{self.name}}}\left({', '.join(args)}\right)"
+        return latex_operator(self.name) + rf"\left({', '.join(args)}\right)"
 
     def partial_latex(
         self, args: Sequence[str], attrs: Mapping[str, Any], index: int

@@ -21,6 +21,7 @@ from .tree import Unrecorded
 
 __all__ = [
     "escape",
+    "latex_operator",
     "format_number",
     "format_value",
     "latex_value",
@@ -231,6 +232,13 @@ def latex_name(name: str) -> str:
         letter, digits = _LATEX_UNICODE[greek.group(1)].strip(), greek.group(2)
         return f"{letter}_{{{digits}}}" if digits else letter
     return rf"\mathrm{{{latex_text(printable(name).replace(chr(10), ' '))}}}"
+
+
+def latex_operator(name: str) -> str:
+    """An op's name (vizad's, a framework's, a student's op class) as TeX's
+    ``\\operatorname{…}``, every TeX character written as a symbol (:func:`latex_text`): no
+    name can close the group or inject a command."""
+    return rf"\operatorname{{{latex_text(printable(str(name)).replace(chr(10), ' '))}}}"
 
 
 def latex_text(text: str) -> str:

@@ -15,6 +15,7 @@ from ..errors import ShapeError
 from ..node import Node, _as_shape, static_shape
 from ..op import Op, register
 from .elementwise import broadcast_shapes, reduce_target
+from ..text import latex_operator
 from ..tree import floating_dtype
 from .arithmetic import add, div
 
@@ -102,7 +103,7 @@ class _TargetShapeOp(Op):
 
     def latex(self, args, attrs):
         target = args[1] if len(args) > 1 else str(attrs["shape"])
-        return rf"\operatorname{{{self.name}}}\left({args[0]}, {target}\right)"
+        return latex_operator(self.name) + rf"\left({args[0]}, {target}\right)"
 
 
 # -- the ops -------------------------------------------------------------------------------
