@@ -90,14 +90,14 @@ def micrograd(names):
 
 
 def w599(names):
-    """The 599W skeleton's Variables named ``names``: y = x₁ + x₁·x₂ + …"""
+    """The 599W skeleton's Variables named ``names``: y = x₁·x₁ + x₂·x₁ + …"""
     import numpy as np
 
     import vizad as vz
     import vizad.compat.autodiff as ad
 
     xs = [ad.Variable(name=n) for n in names]
-    y = xs[0]
+    y = xs[0] * xs[0]
     for x in xs[1:]:
         y = y + x * xs[0]
     feed = {x: np.array([float(k + 1)]) for k, x in enumerate(xs)}

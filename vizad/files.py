@@ -63,7 +63,7 @@ def check_output(path, what: str) -> bool:
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(
             f"{what}: the path must be a str or a pathlib.Path, got {type(path).__name__} "
-            f"{path!r:.60}"
+            f"{path!r:.60}; give a str or a pathlib.Path"
         )
     text = os.fspath(path)
     if not isinstance(text, str) or not text.strip():

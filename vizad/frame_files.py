@@ -50,9 +50,13 @@ def export_frames(
     choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
     order."""
     if format not in FRAME_FORMATS:
-        raise ArgumentError(f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}")
+        raise ArgumentError(
+            f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}; give one"
+        )
     if not isinstance(scale, (int, float)) or not 0.1 <= scale <= 10:
-        raise ArgumentError(f"export_frames: scale must be a number from 0.1 to 10, got {scale!r}")
+        raise ArgumentError(
+            f"export_frames: scale must be a number from 0.1 to 10, got {scale!r}; give one"
+        )
     view = trace.view(view)
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():

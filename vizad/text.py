@@ -91,10 +91,10 @@ def check_decimals(decimals: Any, what: str) -> int:
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
         raise ArgumentTypeError(
             f"{what}: decimals must be an int (digits after the point), got "
-            f"{type(decimals).__name__} {decimals!r:.40}"
+            f"{type(decimals).__name__} {decimals!r:.40}; give an int from 0 to 15"
         )
     if not 0 <= decimals <= 15:
-        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}")
+        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}; give one")
     return int(decimals)
 
 

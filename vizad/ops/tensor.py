@@ -47,7 +47,7 @@ def _axes(axis, what: str):
         return tuple(int(a) for a in axis)
     raise ShapeError(
         f"{what}: axis must be None, an int or a tuple of ints (axis=0, axis=(0, 1)), got "
-        f"{type(axis).__name__} {axis!r:.40}"
+        f"{type(axis).__name__} {axis!r:.40}; give one of those"
     )
 
 
@@ -246,7 +246,8 @@ class MatMul(Op):
                 f"shapes {sa}{'ᵀ' if ta and len(sa) > 1 else ''} and "
                 f"{sb}{'ᵀ' if tb and len(sb) > 1 else ''} do not matmul "
                 f"(inner dimensions {a2[-1]} and {b2[-2]}): the left operand's last dimension "
-                "must equal the right one's second to last (trans_a, trans_b swap them)"
+                "must equal the right one's second to last: transpose one (trans_a, trans_b) or "
+                "reshape"
             )
         try:
             batch = broadcast_shapes(a2[:-2], b2[:-2])

@@ -386,14 +386,16 @@ def visible(text: str) -> str:
 
 def _html_text(text: str) -> str:
     """``text`` as the text of an HTML-like label: escaped, with ``]`` as an entity (Graphviz's
-    HTML lexer stops on a text that is only ``]``) and a space for an empty text."""
-    return escape(visible(text)).replace("]", "&#93;") or "&#32;"
+    HTML lexer stops on a text that is only ``]``), a backslash doubled (Graphviz reads
+    ``\\N``, ``\\G`` in a label as the node's or graph's name, even written as entities)
+    and a space for an empty text."""
+    return escape(visible(text)).replace("]", "&#93;").replace("&#92;", "&#92;&#92;") or "&#32;"
 
 
 def _plain_text(text: str) -> str:
     """``text`` (cut at MAX_TEXT) as a quoted, plain DOT label: HTML-escaped (Graphviz reads
-    entities in labels, and ``\\`` becomes ``&#92;``, so no ``\\N``/``\\G`` escape)."""
-    return escape(visible(_fit(text)))
+    entities in labels; a backslash is doubled, so no ``\\N``/``\\G`` escape)."""
+    return escape(visible(_fit(text))).replace("&#92;", "&#92;&#92;")
 
 
 def _cell_text(line: str, bold: bool, cut: bool = True) -> str:

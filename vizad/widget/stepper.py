@@ -812,5 +812,5 @@ def step(
             tangents = {nodes[0]: 1.0}
         trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
-        raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}")
+        raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}; give one")
     return Stepper(trace, view, scale=scale, quiz=quiz, **drawn)

@@ -194,7 +194,8 @@ class Tensor(EagerNode):
     def data(self, value) -> None:
         if not isinstance(value, Tensor):
             raise NodeTypeError(
-                f"needle Tensor.data: expected a Tensor, got {type(value).__name__}"
+                f"needle Tensor.data: expected a Tensor, got {type(value).__name__}; "
+                "give a needle Tensor"
             )
         if value.dtype != self.dtype:
             raise NodeTypeError(
