@@ -73,7 +73,7 @@ def check_output(path, what: str) -> bool:
             f"{what}: the file name {text!r:.80} contains a NUL character, which no file name "
             "can hold; give a name without it"
         )
-    if text.endswith(("/", os.sep)) or os.path.basename(text) in (".", ".."):
+    if text.endswith(("/", os.sep)):
         raise ArgumentError(
             f"{what}: {text} names a directory (it ends with {text[-1]!r}); give a file name "
             f"such as {os.path.join(text, 'walkthrough.html')}"
