@@ -644,6 +644,8 @@ class Stepper(anywidget.AnyWidget):
         reply = {"kind": _plain(kind), "view": _plain(view), "key": _plain(key)}
         try:
             self._live()
+            if kind not in ("view", "open"):
+                raise ArgumentError(f"unknown request {_short(kind)}: ask for 'view' or 'open'")
             if not isinstance(view, str):
                 raise ArgumentError(f"a request names a view (a str), got {_short(view)}")
             if kind == "view":
