@@ -28,6 +28,7 @@ STATIC = Path(__file__).parent / "widget" / "static"
 #: the last one exports. The one list of the parts.
 COMPONENT_PARTS = (
     "helpers.js",
+    "sanitize.js",
     "layout.js",
     "worker.js",
     "picture.js",
@@ -37,6 +38,7 @@ COMPONENT_PARTS = (
     "quiz.js",
     "panel.js",
     "expand.js",
+    "refused.js",
     "search.js",
     "minimap.js",
     "mount.js",

@@ -83,6 +83,7 @@ def page_html(
     """The self-contained HTML page of :func:`export_html`, as a string."""
     drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail}
     if isinstance(target, Stepper):
+        target._live()  # a closed stepper: ClosedError
         if check is not None:
             raise ArgumentError(
                 "export_html: check= is for a trace; a Stepper's page shows what the Stepper "

@@ -48,7 +48,9 @@ def scope(name: str) -> Iterator[tuple[str, ...]]:
     keeps the path of scopes it was built in (``node.scope``), and drawings draw a scope as a
     cluster that ``collapse=`` can fold into one box, like TensorBoard's name scopes."""
     if not isinstance(name, str) or not name.strip():
-        raise NodeTypeError(f"scope: the name must be a non-empty string, got {name!r:.40}")
+        raise NodeTypeError(
+            f"scope: the name must be a non-empty string, got {name!r:.40}; give a name"
+        )
     token = _SCOPE.set((*_SCOPE.get(), name))
     try:
         yield _SCOPE.get()
@@ -244,7 +246,8 @@ def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple
     if array.dtype.kind not in _NUMERIC_KINDS:
         raise error(
             f"{what}: expected a number or numeric array, got "
-            f"{type(value).__name__} {value!r:.60} (dtype {array.dtype})"
+            f"{type(value).__name__} {value!r:.60} (dtype {array.dtype}); give a number "
+            "or a numeric array"
         )
     return array
 
@@ -257,9 +260,13 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
         dims = tuple(shape)
         result = tuple(int(d) for d in dims)
     except (TypeError, ValueError):
-        raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}") from None
+        raise ShapeError(
+            f"{what}: shape must be a tuple of ints, got {shape!r}; give one, as in (2, 3)"
+        ) from None
     if any(isinstance(d, (bool, np.bool_)) or int(d) != d for d in dims):
-        raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}")
+        raise ShapeError(
+            f"{what}: shape must be a tuple of ints, got {shape!r}; give one, as in (2, 3)"
+        )
     if allow_unknown and result.count(-1) == 1:
         return result
     if allow_unknown and result.count(-1) > 1:

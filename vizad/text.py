@@ -23,6 +23,7 @@ from .tree import Unrecorded
 __all__ = [
     "escape",
     "json_in_html",
+    "latex_operator",
     "format_number",
     "format_value",
     "latex_value",
@@ -103,10 +104,10 @@ def check_decimals(decimals: Any, what: str) -> int:
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
         raise ArgumentTypeError(
             f"{what}: decimals must be an int (digits after the point), got "
-            f"{type(decimals).__name__} {decimals!r:.40}"
+            f"{type(decimals).__name__} {decimals!r:.40}; give an int from 0 to 15"
         )
     if not 0 <= decimals <= 15:
-        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}")
+        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}; give one")
     return int(decimals)
 
 
@@ -244,6 +245,13 @@ def latex_name(name: str) -> str:
         letter, digits = _LATEX_UNICODE[greek.group(1)].strip(), greek.group(2)
         return f"{letter}_{{{digits}}}" if digits else letter
     return rf"\mathrm{{{latex_text(printable(name).replace(chr(10), ' '))}}}"
+
+
+def latex_operator(name: str) -> str:
+    """An op's name (vizad's, a framework's, a student's op class) as TeX's
+    ``\\operatorname{…}``, every TeX character written as a symbol (:func:`latex_text`): no
+    name can close the group or inject a command."""
+    return rf"\operatorname{{{latex_text(printable(str(name)).replace(chr(10), ' '))}}}"
 
 
 def latex_text(text: str) -> str:

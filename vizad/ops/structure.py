@@ -160,7 +160,7 @@ _TUPLE_GET = register(TupleGet())
 def make_tuple(*nodes) -> Node:
     """A tuple value of the given nodes."""
     if not nodes:
-        raise GraphError("make_tuple needs at least one element")
+        raise GraphError("make_tuple needs at least one element: give one or more")
     return _MAKE_TUPLE(*nodes)
 
 

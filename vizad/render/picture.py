@@ -40,19 +40,22 @@ class Picture(anywidget.AnyWidget):
     picture = traitlets.Dict().tag(sync=True)
     _graphviz = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, dot: str, **kwargs):
+    def __init__(self, dot: str, titles: dict[str, str] | None = None, **kwargs):
         super().__init__(
-            picture=_picture_data(dot),
+            picture=_picture_data(dot, titles),
             _graphviz=graphviz_module(),
             **kwargs,
         )
 
 
-def _picture_data(dot: str) -> dict:
-    return {"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE}
+def _picture_data(dot: str, titles: dict[str, str] | None = None) -> dict:
+    """What the component's picture needs: the DOT, its size rule, and ``titles`` (SVG id →
+    text) as the titles (tooltips) of its boxes and edges (the DOT names them by ids)."""
+    picture = {"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE}
+    return {**picture, "titles": dict(titles or {})}
 
 
-def picture_html(dot: str) -> str:
+def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
     """DOT ``dot`` as HTML that lays it out in the page (the component's picture, started by
     ``static/boot.js``), carrying the component and the Graphviz module if no output of this
     run has yet (vizad.sharing)."""
@@ -66,8 +69,8 @@ def picture_html(dot: str) -> str:
         + (f"<style>{style()}</style>" if component else "")
         + f'<div id="{uid}"><div class="vz-muted">(laid out in the browser where scripts run)'
         "</div></div>"
-        + f'<script type="application/json" id="{uid}-data">{json_in_html(_picture_data(dot))}'
-        "</script>"
+        + f'<script type="application/json" id="{uid}-data">'
+        + f"{json_in_html(_picture_data(dot, titles))}</script>"
         + (
             f'<script type="application/json" id="vizad-graphviz">'
             f"{json_in_html(graphviz_module())}</script>"
@@ -79,13 +82,14 @@ def picture_html(dot: str) -> str:
     )
 
 
-def picture_bundle(dot: str, text: str) -> dict:
-    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text,
+def picture_bundle(dot: str, text: str, titles: dict[str, str] | None = None) -> dict:
+    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text
+    and ``titles`` (SVG id → text) as its boxes' titles,
     by the one rule of vizad.frontends: the HTML that lays it out in the page (JupyterLab,
     Notebook 7, nbconvert: a drawing needs no kernel), and the widget too where the front end
     has a widget manager but not vizad's renderer (Colab, VS Code)."""
-    data = {"text/html": picture_html(dot), "text/plain": text}
+    data = {"text/html": picture_html(dot, titles), "text/plain": text}
     if frontends.display() == "widget":
-        bundle = Picture(dot)._repr_mimebundle_()
+        bundle = Picture(dot, titles)._repr_mimebundle_()
         data = {**(bundle[0] if isinstance(bundle, tuple) else bundle), **data}
     return data

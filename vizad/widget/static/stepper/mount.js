@@ -382,7 +382,8 @@ function render({ model, el }) {
     stepper = new Stepper({ model, el, data: model.get("data") });
   };
   model.on("change:data", redraw);
-  return () => { model.off("change:data", redraw); stepper.close(); };
+  const stopRefusals = showRefusals(model, el);
+  return () => { model.off("change:data", redraw); stepper.close(); stopRefusals(); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
