@@ -218,9 +218,20 @@ def test_the_browser_judges_answers_as_python_does(browser, page_errors):
     from vizad.assets import STATIC
 
     page = page_errors(browser.new_page())
-    page.set_content("<html><body></body></html>")
-    source = "\n".join((STATIC / "stepper" / f).read_text() for f in ("helpers.js", "quiz.js"))
-    page.add_script_tag(content=source)  # a classic script: its functions are the page's
+    # the component's own ES modules (static/stepper/), served at a made-up origin: quiz.js
+    # imported as it is, with what it imports
+    folder = STATIC / "stepper"
+    page.route(
+        "http://vizad.test/**",
+        lambda route: route.fulfill(
+            content_type="text/javascript" if route.request.url.endswith(".js") else "text/html",
+            body=(folder / route.request.url.rsplit("/", 1)[1]).read_text()
+            if route.request.url.endswith(".js")
+            else "<html><body></body></html>",
+        ),
+    )
+    page.goto("http://vizad.test/index.html")
+    page.evaluate("async () => { window.judgeAnswer = (await import('/quiz.js')).judgeAnswer; }")
     got = page.evaluate(
         "cases => cases.map(([typed, value]) => judgeAnswer(typed, 'number', value).status)",
         [[typed, value] for typed, value, _ in JUDGED],

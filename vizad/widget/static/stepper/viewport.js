@@ -8,11 +8,14 @@
 // each view keeps its own pan. Following a step never zooms in beyond that zoom, and zooms out
 // below it (for that step only) when the step's boxes do not fit in the frame at it.
 
+import { h, clamp, busy } from "./helpers.js";
+import { centreLines, cropToContent } from "./layout.js";
+
 const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
-const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
+export const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
 const MARGIN = 16; // px between the frame and the boxes kept in view
 
-class Viewport {
+export class Viewport {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
   // `target()`: every box of the current step (its node, consumers, partial adjoints and
   // result), or null; `ready()`: whether the stage holds a drawing with boxes; `legend`:
