@@ -7,6 +7,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 collect_ignore_glob = ["browser/data/*"]
 
 
+def pytest_collection_modifyitems(config, items):
+    """nbval's cells of a notebook (notebooks/*.ipynb) are marked ``notebook`` and kept on one
+    pytest-xdist worker, in order (``make test`` runs with --dist loadgroup): they share the
+    notebook's kernel. ``make check`` leaves them out (``-m "not notebook"``)."""
+    import pytest
+
+    for item in items:
+        path = Path(str(item.fspath))
+        if path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.notebook)
+            item.add_marker(pytest.mark.xdist_group(f"notebook-{path.stem}"))
+
+
 # -- every drawing the test suite makes obeys the naming rules ---------------------------------
 import pytest  # noqa: E402
 

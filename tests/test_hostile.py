@@ -301,8 +301,6 @@ def test_a_closed_stepper_releases_its_trace():
 
 
 def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
-    import time
-
     from vizad.render.dot import run_dot
 
     x1 = vz.Variable("x1")
@@ -313,9 +311,10 @@ def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
     for view in trace.views:
         drawing = vz.draw(trace, view)
         assert "bands" in repr(drawing), repr(drawing)
-        start = time.perf_counter()
+        # quick because small: a few bands and tens of edges, where the full adjoint view
+        # had hundreds (dot took 44 s on it); run_dot fails if dot runs past 30 s
+        assert drawing.source.count("->") <= 60, drawing.source.count("->")
         run_dot(drawing.source, 30)
-        assert time.perf_counter() - start < 5
     assert "image/svg+xml" in vz.draw(trace, "backprop")._repr_mimebundle_()
     vz.Stepper(trace)
 

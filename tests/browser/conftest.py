@@ -35,6 +35,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+            # under pytest-xdist (`make test`, --dist loadgroup) a file's tests run on one
+            # worker: its servers (session fixtures) are started once, not once per worker
+            item.add_marker(pytest.mark.xdist_group(f"browser-{Path(str(item.fspath)).stem}"))
 
 
 @pytest.fixture(scope="session")
