@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import artifact, without_dot, write_notebook
+from conftest import artifact, settled, without_dot, write_notebook
 from test_jupyterlab import (
     ROOT,
     _delete_sessions,
@@ -208,7 +208,8 @@ def test_exported_page_laid_out_in_the_browser(browser, tmp_path, page_errors, m
     _views_and_scale(page)
     page.emulate_media(color_scheme="dark")
     page.locator(f"{ROOT} .vz-view[data-view='backprop']").click()
-    page.wait_for_timeout(300)
+    page.wait_for_selector(f"{ROOT}[data-layout='done']")
+    settled(page)
     page.screenshot(path=artifact("export-nodot-dark.png"))
     assert all(r.startswith("file:") for r in requests), requests
     context.close()

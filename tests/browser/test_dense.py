@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import artifact, write_notebook
+from conftest import artifact, kernel_connected, write_notebook
 from test_jupyterlab import _delete_sessions
 
 CHAIN = (
@@ -290,7 +290,7 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
     for attempt in range(3):  # a click before the kernel is connected can be lost
-        page.wait_for_timeout(1500)
+        kernel_connected(url)
         page.locator(".lm-MenuBar-item", has_text="Run").click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:
@@ -442,7 +442,7 @@ def test_dense_chain_in_notebook7(browser, notebook7, page_errors):
     page.goto(f"{url}/notebooks/dense7.ipynb")
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     for attempt in range(3):  # a click before the kernel is connected can be lost
-        page.wait_for_timeout(2000)
+        kernel_connected(url)
         page.locator(".lm-MenuBar-item", has_text="Run").click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:

@@ -3,7 +3,7 @@ JupyterLab, where Python reads the score."""
 
 from __future__ import annotations
 
-from conftest import artifact, write_notebook
+from conftest import artifact, settled, write_notebook
 from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell
 
 
@@ -146,7 +146,7 @@ def test_a_quiz_hides_what_it_asks_and_reads_expressions(browser, tmp_path, page
     page.wait_for_selector(f"{ROOT} .vz-answer:focus")
     for typed in ("-cos(5)", "2", "2"):
         _answer(page, typed)
-        page.wait_for_timeout(100)
+        settled(page)
     assert page.locator(f"{ROOT} .vz-quiz-q").inner_text().startswith("v̄₂ =")
     seen = _shown_values(page)
     assert "1.716" not in seen, seen
