@@ -10,6 +10,7 @@ import differential  # noqa: E402  (after the skip: it imports jax)
 GRAPHS, CHUNK = 300, 25
 
 
+@pytest.mark.slow  # 12 chunks, most of a run without browsers: make test runs them, in parallel
 @pytest.mark.parametrize(
     "start", range(0, GRAPHS, CHUNK), ids=lambda s: f"seeds-{s}-{s + CHUNK - 1}"
 )
