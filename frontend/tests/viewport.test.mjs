@@ -112,6 +112,15 @@ test("following brings the step's boxes inside the margins, zooming out when the
   assert.ok(a.left >= MARGIN - 0.5 && b.right <= 400 - MARGIN + 0.5);
 });
 
+test("a graph smaller than the frame is centred when its step is followed", () => {
+  const { v } = viewport({ nw: 200, nh: 100, boxes: [[150, 60, 40, 30]] });
+  v.zoom = { x: -500, y: -500, s: 1 };
+  v.wanted = 1;
+  v.follow(true);
+  close(v.zoom.x, (400 - 200) / 2, "x");
+  close(v.zoom.y, (300 - 100) / 2, "y");
+});
+
 test("a resize keeps a chosen zoom and the graph's point at the frame's centre", () => {
   const { v } = viewport();
   v.settle(); // the first zoom, now that the frame has a size
