@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 13cd917e4e349746f900b9b5b3c5825dd6dee763563cf1d3bbc7748aab3fa725
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 66d35b8d76b3730613033832a0c572561685c36303fc5f692046734336a48979
 
 // vizad/widget/static/stepper/helpers.js
 function h(tag, attrs = {}, children = []) {

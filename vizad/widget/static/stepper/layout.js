@@ -71,7 +71,7 @@ function outlineCentre(g) {
 
 // the centre c of lines whose starts are x = c − k·width/2 (Graphviz's estimated widths are
 // the measured ones times about k), by least squares over two lines or more; else null
-export function sharedCentre(texts) {
+function sharedCentre(texts) {
   if (texts.length < 2) return null;
   const m = texts.map((t) => t.getComputedTextLength());
   const x = texts.map((t) => parseFloat(t.getAttribute("x")));

@@ -11,7 +11,7 @@
 
 import { h, reveal } from "./helpers.js";
 
-export const QUIZ_SIGNIFICANT = 3;
+const QUIZ_SIGNIFICANT = 3;
 const QUIZ_CLOSE = 0.01; // a wrong number this near the value is told it is close
 const QUIZ_FUNCTIONS = { sqrt: Math.sqrt, exp: Math.exp, log: Math.log, ln: Math.log,
   sin: Math.sin, cos: Math.cos, tan: Math.tan, tanh: Math.tanh };

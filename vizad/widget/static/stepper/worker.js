@@ -50,7 +50,7 @@ function giveBack(text, worker) {
 }
 
 // A layout stopped before it finished (by the person, or after LAYOUT_LIMIT_MS)
-export class LayoutStopped extends Error {
+class LayoutStopped extends Error {
   constructor(reason, ms) {
     super(`the layout was ${reason} after ${Math.round(ms / 1000)} s`);
     this.name = "LayoutStopped";
