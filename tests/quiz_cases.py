@@ -65,13 +65,18 @@ JSON_FILE = Path(__file__).with_name("quiz_cases.json")
 
 
 def as_json() -> str:
-    """The cases as the JSON text of JSON_FILE (floats written exactly: repr round-trips)."""
+    """The cases as the JSON text of JSON_FILE, one case a line (floats written exactly: their
+    repr round-trips)."""
     cases = {
         "judged": [list(case) for case in JUDGED],
         "close": CLOSE,
         "shapes": [[typed, list(shape), status] for typed, shape, status in SHAPES],
     }
-    return json.dumps(cases, ensure_ascii=False, indent=1) + "\n"
+    parts = []
+    for key, rows in cases.items():
+        lines = ",\n".join(f"    {json.dumps(row, ensure_ascii=False)}" for row in rows)
+        parts.append(f'  "{key}": [\n{lines}\n  ]')
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 if __name__ == "__main__":
