@@ -15,8 +15,9 @@ lab: setup-notebook graphviz
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 ## make test: set up with the test extras, then run every test, in parallel (pytest-xdist:
-## one worker per core; a notebook's cells and a browser test file's tests stay on one worker,
-## --dist loadgroup), and the browser component's unit tests (node --test). The CI command.
+## one worker per core; a file's tests stay on one worker, in order, --dist loadfile: a
+## notebook's cells share its kernel, a browser file's tests its servers), and the browser
+## component's unit tests (node --test). The CI command.
 ## (The browser tests need Debian's chromium: installed here when we may, otherwise those
 ## tests are skipped; the LaTeX tests compile with pdflatex, amsmath and booktabs, which are
 ## installed here; Node is installed for the JavaScript unit tests.)
@@ -25,7 +26,7 @@ test: setup-test graphviz lint test-js
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
 	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadfile
 
 ## make check: the quick loop (about 2 min on a 2-core machine): ruff, the JavaScript unit tests
 ## when Node is here, and the Python tests without browsers, notebooks and slow runs (the
@@ -35,7 +36,7 @@ check: setup-test
 	$(VENV)/bin/ruff format --check .
 	@if command -v node >/dev/null 2>&1; then node --test frontend/tests/*.test.mjs; \
 	    else echo "(no Node: the JavaScript unit tests are skipped; make test runs them)"; fi
-	$(PY) -m pytest tests -q -n auto --dist loadgroup -m "not browser and not notebook and not slow"
+	$(PY) -m pytest tests -q -n auto --dist loadfile -m "not browser and not notebook and not slow"
 
 ## make test-js: the unit tests of the browser component's logic (frontend/tests/, node --test,
 ## no npm packages): the quiz's reader and judge on tests/quiz_cases.json (Python's cases),

@@ -1,6 +1,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 # the notebook the browser tests open is data, not a tutorial to check with nbval
@@ -8,21 +10,17 @@ collect_ignore_glob = ["browser/data/*"]
 
 
 def pytest_collection_modifyitems(config, items):
-    """nbval's cells of a notebook (notebooks/*.ipynb) are marked ``notebook`` and kept on one
-    pytest-xdist worker, in order (``make test`` runs with --dist loadgroup): they share the
-    notebook's kernel. ``make check`` leaves them out (``-m "not notebook"``)."""
-    import pytest
-
+    """nbval's cells of a notebook (notebooks/*.ipynb) are marked ``notebook``: ``make check``
+    leaves them out (``-m "not notebook"``). Under pytest-xdist (``make test``) a notebook's
+    cells share its kernel, so they must run in order on one worker: --dist loadfile (with
+    pytest 9.2 and pytest-xdist 3.8, --dist loadgroup did not keep xdist_group marks together,
+    even set by a decorator)."""
     for item in items:
-        path = Path(str(item.fspath))
-        if path.suffix == ".ipynb":
+        if Path(str(item.fspath)).suffix == ".ipynb":
             item.add_marker(pytest.mark.notebook)
-            item.add_marker(pytest.mark.xdist_group(f"notebook-{path.stem}"))
 
 
 # -- every drawing the test suite makes obeys the naming rules ---------------------------------
-import pytest  # noqa: E402
-
 from naming import check_scene_names  # noqa: E402
 
 

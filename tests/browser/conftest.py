@@ -32,12 +32,11 @@ HOW_TO_ENABLE = (
 
 
 def pytest_collection_modifyitems(config, items):
+    # under pytest-xdist (`make test`, --dist loadfile) a file's tests run on one worker: its
+    # servers (session fixtures) are started once per worker that runs such a file
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
-            # under pytest-xdist (`make test`, --dist loadgroup) a file's tests run on one
-            # worker: its servers (session fixtures) are started once, not once per worker
-            item.add_marker(pytest.mark.xdist_group(f"browser-{Path(str(item.fspath)).stem}"))
 
 
 @pytest.fixture(scope="session")
