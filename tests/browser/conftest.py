@@ -96,9 +96,17 @@ def settled(page, frames: int = 2) -> None:
 
 def wait_until(predicate, timeout: float = 20.0, what: str = "the condition") -> None:
     """Polls ``predicate()`` (a file written by the server, say) until it is true; fails
-    saying ``what`` after ``timeout`` seconds."""
+    saying ``what`` after ``timeout`` seconds. A file caught half written (OSError,
+    ValueError such as a JSONDecodeError) counts as not yet."""
+
+    def holds() -> bool:
+        try:
+            return bool(predicate())
+        except (OSError, ValueError):
+            return False
+
     deadline = time.monotonic() + timeout
-    while not predicate():
+    while not holds():
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not true after {timeout:.0f} s")
         time.sleep(0.1)
