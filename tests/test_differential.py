@@ -29,6 +29,7 @@ def test_the_generator_covers_every_registered_op():
     assert set(vz.extend.registry()) - {"variable", "constant"} <= seen
 
 
+@pytest.mark.slow  # JAX compiles each graph of the run
 def test_a_failure_prints_a_minimal_reproduction(monkeypatch):
     """A wrong derivative rule makes the run fail with the smallest failing prefix as code."""
     import numpy as np

@@ -269,6 +269,7 @@ def _walkthrough_and_stepper():
     return trace, stepper
 
 
+@pytest.mark.slow  # the memory loop: the longest test without a browser (165 s on a busy machine)
 def test_traces_and_steppers_made_and_closed_in_a_loop_do_not_grow_memory():
     import gc
     import tracemalloc
