@@ -8,22 +8,26 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site docs dist test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab site docs dist test check test-js lint lint-js format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
-## make test: set up with the test extras, then run every test (the browser tests need
-## Debian's chromium: installed here when we may, otherwise those tests are skipped; the
-## LaTeX tests compile with pdflatex, amsmath and booktabs, which are installed here; the
-## JupyterLite site is built first: tests/browser/test_site.py opens it)
-test: setup-test graphviz lint site docs
+## make test: set up with the test extras, then run every test, in parallel (pytest-xdist:
+## one worker per core; a file's tests stay on one worker, in order, --dist loadfile: a
+## notebook's cells share its kernel, a browser file's tests its servers), and the browser
+## component's unit tests (node --test). The CI command.
+## (The browser tests need Debian's chromium: installed here when we may, otherwise those
+## tests are skipped; the LaTeX tests compile with pdflatex, amsmath and booktabs, which are
+## installed here; Node is installed for the JavaScript unit tests. The JupyterLite site and
+## the documentation are built first: tests/browser/test_site.py and tests/test_docs.py open them.)
+test: setup-test graphviz lint test-js site docs
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
 	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
-	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest
+	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest -n auto --dist loadfile
 
 ## make docs: the documentation site in docs/_build/html/ (Sphinx: the API reference made from
 ## the docstrings, a page per public name; the README, the notes, the tutorials, the CLI);
@@ -52,10 +56,57 @@ $(SITE_VENV)/.installed:
 	    "import importlib.metadata as m; print(m.version('jupyter-server'))")
 	touch $@
 
-## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)
+## make check: the quick loop (about 2 min on a 2-core machine): ruff, the JavaScript unit tests
+## when Node is here, and the Python tests without browsers, notebooks and slow runs (the
+## markers browser, notebook and slow; make test runs them all)
+check: setup-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	@if command -v node >/dev/null 2>&1; then node --test frontend/tests/*.test.mjs; \
+	    else echo "(no Node: the JavaScript unit tests are skipped; make test runs them)"; fi
+	$(PY) -m pytest tests -q -n auto --dist loadfile -m "not browser and not notebook and not slow"
+
+## make test-js: the unit tests of the browser component's logic (frontend/tests/, node --test,
+## no npm packages): the quiz's reader and judge on tests/quiz_cases.json (Python's cases),
+## search, the viewport's maths, the page's model
+test-js:
+	@sh tools/ensure-system-package node nodejs
+	node --test frontend/tests/*.test.mjs
+
+## make lint: ruff's lint rules and its format check (`ruff format .` to reformat); ESLint
+## (no-undef: a name used without its import) and Prettier on the browser component when npm
+## is here (frontend/'s pinned packages, installed by npm ci)
 lint: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory lint-js; \
+	    else echo "(no npm: ESLint and Prettier are skipped)"; fi
+
+ESLINT   = frontend/node_modules/.bin/eslint --config frontend/eslint.config.mjs
+PRETTIER = frontend/node_modules/.bin/prettier --config frontend/.prettierrc.json
+
+# Prettier checks the build script and the unit tests; the component's modules keep their
+# own layout (compact one-line ifs Prettier would split: ~1,000 lines) until `make format`
+lint-js: frontend/node_modules/.installed
+	$(ESLINT) vizad/widget/static/stepper frontend/*.mjs frontend/tests
+	$(PRETTIER) --check frontend/*.mjs frontend/tests
+
+## make format: ruff format, and Prettier on all the JavaScript (the component's modules too)
+format: setup-test frontend/node_modules/.installed
+	$(VENV)/bin/ruff format .
+	$(PRETTIER) --write vizad/widget/static/stepper/*.js frontend/*.mjs frontend/tests
+	node frontend/build-component.mjs
+
+## make component: rebuild vizad/widget/static/stepper.bundle.js, the browser component's one
+## module, from its ES modules in vizad/widget/static/stepper/ (entry mount.js) with the esbuild
+## pinned in frontend/package-lock.json; commit the bundle (users and CI need no Node; a test
+## checks the hash of the sources recorded in the bundle)
+component: frontend/node_modules/.installed
+	node frontend/build-component.mjs
+
+frontend/node_modules/.installed: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	touch $@
 
 ## make fuzz N=5000: the differential test against JAX on N more random graphs
 N ?= 5000
@@ -108,11 +159,12 @@ golden: setup-test graphviz
 	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py tests/test_latex.py -k golden
 
 ## make frontend: rebuild vizad/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
-## without `dot`) from frontend/, and vizad/labextension/ (the JupyterLab / Notebook 7 renderer
+## without `dot`) from frontend/, the component's bundle (as make component), and vizad/labextension/ (the JupyterLab / Notebook 7 renderer
 ## of a stepper's output) from frontend/labextension/, with the versions pinned in their
 ## lockfiles; needs Node and npm, which users and CI do not: the built files are committed
-frontend: setup-notebook
-	cd frontend && npm ci --no-audit --no-fund && sh build.sh
+frontend: setup-notebook frontend/node_modules/.installed
+	cd frontend && sh build.sh
+	node frontend/build-component.mjs
 	rm -rf vizad/labextension
 	cd frontend/labextension && npm ci --no-audit --no-fund && \
 	    PATH="$(abspath $(VENV))/bin:$$PATH" jupyter-builder build .

@@ -1,15 +1,26 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 # the notebook the browser tests open is data, not a tutorial to check with nbval
 collect_ignore_glob = ["browser/data/*"]
 
 
-# -- every drawing the test suite makes obeys the naming rules ---------------------------------
-import pytest  # noqa: E402
+def pytest_collection_modifyitems(config, items):
+    """nbval's cells of a notebook (notebooks/*.ipynb) are marked ``notebook``: ``make check``
+    leaves them out (``-m "not notebook"``). Under pytest-xdist (``make test``) a notebook's
+    cells share its kernel, so they must run in order on one worker: --dist loadfile (with
+    pytest 9.2 and pytest-xdist 3.8, --dist loadgroup did not keep xdist_group marks together,
+    even set by a decorator)."""
+    for item in items:
+        if Path(str(item.fspath)).suffix == ".ipynb":
+            item.add_marker(pytest.mark.notebook)
 
+
+# -- every drawing the test suite makes obeys the naming rules ---------------------------------
 from naming import check_scene_names  # noqa: E402
 
 

@@ -1,7 +1,13 @@
 """How typed answers are judged: the cases that the quiz's two judges, Python's
-(vizad/trace/quiz.py) and the browser's (static/stepper/quiz.js), are both tested on."""
+(vizad/trace/quiz.py) and the browser's (static/stepper/quiz.js), are both tested on.
 
+``python tests/quiz_cases.py`` writes them to tests/quiz_cases.json, which the JavaScript unit
+tests (frontend/test/quiz.test.mjs, run by ``node --test``) read; tests/test_component_bundle.py
+checks that the JSON file holds these very cases."""
+
+import json
 import math
+from pathlib import Path
 
 #: (typed, the value, verdict): read by both judges, this one and quiz.js's.
 JUDGED = [
@@ -233,3 +239,37 @@ def _hostile() -> list[str]:
 
 #: Hostile answers (see _hostile): at least 200.
 HOSTILE = _hostile()
+
+#: (typed, the shape, verdict): shapes read by both judges.
+SHAPES = [
+    ("(2, 3)", (2, 3), "right"),
+    ("2x3", (2, 3), "right"),
+    ("[2,3]", (2, 3), "right"),
+    ("2 3", (2, 3), "right"),
+    ("2×3", (2, 3), "right"),
+    ("(3, 2)", (2, 3), "wrong"),
+    ("two", (2, 3), "refused"),
+    ("scalar", (), "right"),
+]
+
+#: Where the cases are written for the JavaScript tests.
+JSON_FILE = Path(__file__).with_name("quiz_cases.json")
+
+
+def as_json() -> str:
+    """The cases as the JSON text of JSON_FILE, one case a line (floats written exactly: their
+    repr round-trips)."""
+    cases = {
+        "judged": [list(case) for case in JUDGED],
+        "close": CLOSE,
+        "shapes": [[typed, list(shape), status] for typed, shape, status in SHAPES],
+    }
+    parts = []
+    for key, rows in cases.items():
+        lines = ",\n".join(f"    {json.dumps(row, ensure_ascii=False)}" for row in rows)
+        parts.append(f'  "{key}": [\n{lines}\n  ]')
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+if __name__ == "__main__":
+    JSON_FILE.write_text(as_json(), encoding="utf-8")

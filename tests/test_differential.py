@@ -10,6 +10,7 @@ import differential  # noqa: E402  (after the skip: it imports jax)
 GRAPHS, CHUNK = 300, 25
 
 
+@pytest.mark.slow  # 12 chunks, most of a run without browsers: make test runs them, in parallel
 @pytest.mark.parametrize(
     "start", range(0, GRAPHS, CHUNK), ids=lambda s: f"seeds-{s}-{s + CHUNK - 1}"
 )
@@ -28,6 +29,7 @@ def test_the_generator_covers_every_registered_op():
     assert set(vz.extend.registry()) - {"variable", "constant"} <= seen
 
 
+@pytest.mark.slow  # JAX compiles each graph of the run
 def test_a_failure_prints_a_minimal_reproduction(monkeypatch):
     """A wrong derivative rule makes the run fail with the smallest failing prefix as code."""
     import numpy as np

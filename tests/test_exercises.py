@@ -39,6 +39,7 @@ def test_the_notebooks_are_what_make_exercises_writes(tmp_path):
     assert {p: p.read_bytes() for p in BLANKS} == before, "run tools/make-exercises and commit"
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("path", BLANKS, ids=lambda p: p.stem)
 def test_every_check_fails_on_the_blank_notebook(path):
     nb = nbformat.read(path, as_version=4)
@@ -150,6 +151,7 @@ def _run_with(name: str, replace: dict[str, str]) -> list[str]:
     return lines
 
 
+@pytest.mark.notebook
 def test_a_keyerror_in_run_is_blamed_on_the_students_own_find_topo_sort():
     lines = _run_with(
         "a_topo_sort_and_executor",
@@ -163,6 +165,7 @@ def test_a_keyerror_in_run_is_blamed_on_the_students_own_find_topo_sort():
     assert "KeyError" in run_checks[0] and "your own find_topo_sort" in run_checks[0]
 
 
+@pytest.mark.notebook
 def test_a_wrong_dual_rule_is_named():
     lines = _run_with(
         "c_dual_numbers",

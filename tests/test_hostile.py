@@ -269,6 +269,7 @@ def _walkthrough_and_stepper():
     return trace, stepper
 
 
+@pytest.mark.slow  # the memory loop: the longest test without a browser (165 s on a busy machine)
 def test_traces_and_steppers_made_and_closed_in_a_loop_do_not_grow_memory():
     import gc
     import tracemalloc
@@ -301,8 +302,6 @@ def test_a_closed_stepper_releases_its_trace():
 
 
 def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
-    import time
-
     from vizad.render.dot import run_dot
 
     x1 = vz.Variable("x1")
@@ -313,9 +312,10 @@ def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
     for view in trace.views:
         drawing = vz.draw(trace, view)
         assert "bands" in repr(drawing), repr(drawing)
-        start = time.perf_counter()
+        # quick because small: a few bands and tens of edges, where the full adjoint view
+        # had hundreds (dot took 44 s on it); run_dot fails if dot runs past 30 s
+        assert drawing.source.count("->") <= 60, drawing.source.count("->")
         run_dot(drawing.source, 30)
-        assert time.perf_counter() - start < 5
     assert "image/svg+xml" in vz.draw(trace, "backprop")._repr_mimebundle_()
     vz.Stepper(trace)
 

@@ -13,7 +13,7 @@ import pytest
 import vizad as vz
 from vizad.trace.quiz import judge, questions
 
-from quiz_cases import CLOSE, JUDGED
+from quiz_cases import CLOSE, JUDGED, SHAPES
 
 
 def _question(value, kind="number"):
@@ -44,6 +44,11 @@ def test_shapes():
         assert judge(q, typed).right, typed
     assert judge(q, "(3, 2)").status == "wrong" and judge(q, "two").status == "refused"
     assert judge(_question((), "shape"), "scalar").right
+
+
+@pytest.mark.parametrize("typed,shape,status", SHAPES)
+def test_shapes_shared_with_the_browser(typed, shape, status):
+    assert judge(_question(shape, "shape"), typed).status == status
 
 
 def test_the_lecture_asks_partials_local_derivatives_and_adjoints():

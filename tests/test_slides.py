@@ -23,6 +23,7 @@ def test_every_cell_says_how_it_is_presented(path):
         assert (kind != "-") == heading, (cell.source[:40], kind)
 
 
+@pytest.mark.notebook  # nbconvert on a tutorial, in a subprocess
 def test_a_tutorial_converts_to_slides(tmp_path):
     path = NOTEBOOKS[4]  # 05, reverse mode
     subprocess.run(

@@ -41,6 +41,7 @@ MORE = {
 }
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("name", ANSWERS)
 def test_the_try_this_check_passes_with_the_right_answer(name):
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
@@ -59,6 +60,7 @@ def test_the_try_this_check_passes_with_the_right_answer(name):
     assert ": pass" in text and "FAIL" not in text, text
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize(
     "name, answer, says",
     [

@@ -13,7 +13,7 @@ from pathlib import Path
 
 __all__ = [
     "STATIC",
-    "COMPONENT_PARTS",
+    "COMPONENT_BUNDLE",
     "component_module",
     "style",
     "graphviz_module",
@@ -23,26 +23,11 @@ __all__ = [
 #: The component's JavaScript and CSS files.
 STATIC = Path(__file__).parent / "widget" / "static"
 
-#: The files of ``static/stepper/`` in the order they are joined into the component's one ES
-#: module (no bundler, no Node): each declares top-level names for the files after it, and only
-#: the last one exports. The one list of the parts.
-COMPONENT_PARTS = (
-    "helpers.js",
-    "sanitize.js",
-    "layout.js",
-    "worker.js",
-    "picture.js",
-    "viewport.js",
-    "drawing.js",
-    "player.js",
-    "quiz.js",
-    "panel.js",
-    "expand.js",
-    "refused.js",
-    "search.js",
-    "minimap.js",
-    "mount.js",
-)
+#: The browser component as one ES module: the modules of ``static/stepper/`` (entry
+#: ``mount.js``) bundled by esbuild (``make component``); committed, so that users and CI need
+#: no Node. Its first line records a hash of the sources it was built from (checked by
+#: tests/test_component_bundle.py).
+COMPONENT_BUNDLE = STATIC / "stepper.bundle.js"
 
 
 @functools.cache
@@ -54,11 +39,9 @@ def graphviz_module() -> str:
 
 @functools.cache
 def component_module() -> str:
-    """The text of the browser component: the files of ``static/stepper/`` joined in the order
-    of COMPONENT_PARTS, one ES module for anywidget and the pages."""
-    return "\n".join(
-        (STATIC / "stepper" / part).read_text(encoding="utf-8") for part in COMPONENT_PARTS
-    )
+    """The text of the browser component: one ES module (``stepper.bundle.js``, bundled from
+    the modules of ``static/stepper/``) for anywidget and the pages."""
+    return COMPONENT_BUNDLE.read_text(encoding="utf-8")
 
 
 @functools.cache

@@ -32,6 +32,8 @@ HOW_TO_ENABLE = (
 
 
 def pytest_collection_modifyitems(config, items):
+    # under pytest-xdist (`make test`, --dist loadfile) a file's tests run on one worker: its
+    # servers (session fixtures) are started once per worker that runs such a file
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
@@ -79,6 +81,49 @@ def page_errors():
 
     watch.errors = errors
     return watch
+
+
+def settled(page, frames: int = 2) -> None:
+    """Waits until the page has drawn ``frames`` more frames: what a key, a click or a resize
+    just set off (its handlers, the ResizeObservers, the styles) has run. A condition on the
+    page, not a fixed sleep."""
+    page.evaluate(
+        "n => new Promise(done => { const f = k => k ? requestAnimationFrame(() => f(k - 1))"
+        " : done(); f(n); })",
+        frames,
+    )
+
+
+def wait_until(predicate, timeout: float = 20.0, what: str = "the condition") -> None:
+    """Polls ``predicate()`` (a file written by the server, say) until it is true; fails
+    saying ``what`` after ``timeout`` seconds. A file caught half written (OSError,
+    ValueError such as a JSONDecodeError) counts as not yet."""
+
+    def holds() -> bool:
+        try:
+            return bool(predicate())
+        except (OSError, ValueError):
+            return False
+
+    deadline = time.monotonic() + timeout
+    while not holds():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not true after {timeout:.0f} s")
+        time.sleep(0.1)
+
+
+def kernel_connected(page_url: str, timeout: float = 60.0) -> None:
+    """Waits until the server at ``page_url`` (a notebook's page, JupyterLab or Notebook 7)
+    has a kernel that a page is connected to and that is idle: a Run menu click before that
+    can be lost."""
+    base = page_url.split("/lab/")[0].split("/notebooks/")[0]
+
+    def ready() -> bool:
+        with urllib.request.urlopen(f"{base}/api/kernels", timeout=5) as answer:
+            kernels = json.load(answer)
+        return any(k.get("connections", 0) >= 1 and k["execution_state"] == "idle" for k in kernels)
+
+    wait_until(ready, timeout, "a kernel connected to the page and idle")
 
 
 def artifact(name: str) -> Path:

@@ -11,10 +11,9 @@ Screenshots go to artifacts/ (``dense-*.png``); the good ones are kept under doc
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from conftest import artifact, write_notebook
+from conftest import artifact, kernel_connected, write_notebook
 from test_jupyterlab import _delete_sessions
 
 CHAIN = (
@@ -70,15 +69,14 @@ def _steps_while_busy(page, k: int) -> None:
     root = _root(page, k)
     assert root.locator(".vz-busy").first.is_visible()
     before = _counter(page, k)
-    start = time.monotonic()
     root.locator(".vz-next").click()
     page.wait_for_function(
         "([k, before]) => document.querySelectorAll('.vizad-stepper')[k]"
         ".querySelector('.vz-counter').textContent !== before",
         arg=[k, before],
-        timeout=2_000,
+        timeout=10_000,
     )
-    assert time.monotonic() - start < 1.0
+    assert _data(page, k, "layout") == "busy"  # stepped while the view was still laid out
     assert _counter(page, k).startswith("Step 2 of ")
     root.locator(".vz-prev").click()
 
@@ -292,7 +290,7 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
     for attempt in range(3):  # a click before the kernel is connected can be lost
-        page.wait_for_timeout(1500)
+        kernel_connected(url)
         page.locator(".lm-MenuBar-item", has_text="Run").click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:
@@ -303,7 +301,6 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
                 raise
     # the 45-layer chain: usable within USABLE_S of its cell finishing, while its adjoint
     # view (381 boxes, about a minute of WebAssembly layout) is laid out in a worker
-    done = time.monotonic()
     _root(page, 0).locator(".vz-next").wait_for(timeout=int(USABLE_S * 1000))
     _root(page, 0).locator(".vz-next").click()
     page.wait_for_function(
@@ -311,10 +308,8 @@ def test_dense_chains_in_jupyterlab(browser, jupyterlab, page_errors):
         ".textContent.startsWith('Step 2 of 145')",
         timeout=int(USABLE_S * 1000),
     )
-    usable = time.monotonic() - done
-    assert usable < USABLE_S, usable
+    assert _data(page, 0, "layout") == "busy"  # it stepped before its layout was done
     _root(page, 0).locator(".vz-prev").click()
-    assert _data(page, 0, "layout") == "busy"
     _steps_while_busy(page, 0)
     _shoot(page, 0, "dense-jupyterlab-busy.png")
     # the notebook is usable meanwhile: another cell runs and shows its output
@@ -400,15 +395,13 @@ def test_dense_chain_pages(browser, pages, page_errors):
     context = browser.new_context(viewport={"width": 1024, "height": 768}, offline=True)
     page = page_errors(context.new_page())
     # 45 layers: the page steps while its adjoint view is laid out in a worker
-    start = time.monotonic()
     page.goto(pages[45].as_uri())
     _root(page, 0).locator(".vz-next").click()
     page.wait_for_function(
         "() => document.querySelector('.vizad-stepper .vz-counter')"
         ".textContent.startsWith('Step 2 of 145')"
     )
-    assert time.monotonic() - start < USABLE_S
-    assert _data(page, 0, "layout") == "busy"
+    assert _data(page, 0, "layout") == "busy"  # it stepped before its layout was done
     _root(page, 0).locator(".vz-prev").click()
     _steps_while_busy(page, 0)
     # the page's main thread is free: a timer set now fires on time
@@ -452,7 +445,7 @@ def test_dense_chain_in_notebook7(browser, notebook7, page_errors):
     page.goto(f"{url}/notebooks/dense7.ipynb")
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     for attempt in range(3):  # a click before the kernel is connected can be lost
-        page.wait_for_timeout(2000)
+        kernel_connected(url)
         page.locator(".lm-MenuBar-item", has_text="Run").click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:

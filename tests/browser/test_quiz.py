@@ -3,7 +3,7 @@ JupyterLab, where Python reads the score."""
 
 from __future__ import annotations
 
-from conftest import artifact, write_notebook
+from conftest import artifact, settled, write_notebook
 from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell
 
 
@@ -146,7 +146,7 @@ def test_a_quiz_hides_what_it_asks_and_reads_expressions(browser, tmp_path, page
     page.wait_for_selector(f"{ROOT} .vz-answer:focus")
     for typed in ("-cos(5)", "2", "2"):
         _answer(page, typed)
-        page.wait_for_timeout(100)
+        settled(page)
     assert page.locator(f"{ROOT} .vz-quiz-q").inner_text().startswith("v̄₂ =")
     seen = _shown_values(page)
     assert "1.716" not in seen, seen
@@ -218,9 +218,20 @@ def test_the_browser_judges_answers_as_python_does(browser, page_errors):
     from vizad.assets import STATIC
 
     page = page_errors(browser.new_page())
-    page.set_content("<html><body></body></html>")
-    source = "\n".join((STATIC / "stepper" / f).read_text() for f in ("helpers.js", "quiz.js"))
-    page.add_script_tag(content=source)  # a classic script: its functions are the page's
+    # the component's own ES modules (static/stepper/), served at a made-up origin: quiz.js
+    # imported as it is, with what it imports
+    folder = STATIC / "stepper"
+    page.route(
+        "http://vizad.test/**",
+        lambda route: route.fulfill(
+            content_type="text/javascript" if route.request.url.endswith(".js") else "text/html",
+            body=(folder / route.request.url.rsplit("/", 1)[1]).read_text()
+            if route.request.url.endswith(".js")
+            else "<html><body></body></html>",
+        ),
+    )
+    page.goto("http://vizad.test/index.html")
+    page.evaluate("async () => { window.judgeAnswer = (await import('/quiz.js')).judgeAnswer; }")
     got = page.evaluate(
         "cases => cases.map(([typed, value]) => judgeAnswer(typed, 'number', value).status)",
         [[typed, value] for typed, value, _ in JUDGED],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import artifact, write_notebook
+from conftest import artifact, kernel_connected, settled, write_notebook
 from test_contrast import contrast
 from test_jupyterlab import ROOT, _delete_sessions
 
@@ -68,7 +68,7 @@ def _open(page, url: str, name: str) -> None:
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_selector(".jp-FileBrowser", state="visible")  # the file browser is open
     for attempt in range(3):  # a click before the kernel is connected can be lost
-        page.wait_for_timeout(2000)
+        kernel_connected(url)
         page.locator(".lm-MenuBar-item", has_text="Run").click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:
@@ -94,7 +94,7 @@ def _step_to(page, k: int, step: int, n: int) -> None:
         ".querySelector('.vz-counter').textContent.startsWith(`Step ${s} of ${n}`)",
         arg=[k, step, n],
     )
-    page.wait_for_timeout(50)
+    settled(page)  # the step's zoom and pan applied
 
 
 def _walk_in_view(page, k: int, name: str) -> list[float]:
@@ -150,7 +150,6 @@ def test_every_box_of_every_step_in_view_with_the_panel(browser, jupyterlab, pag
     _focus(page, 0)
     page.keyboard.press("Home")
     _step_to(page, 0, 1, 7)
-    page.wait_for_timeout(300)
     page.screenshot(path=artifact("room-normal-1024x768-light.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
@@ -208,7 +207,15 @@ def _theme(page, name: str) -> None:
     page.locator(".lm-Menu-item", has_text="Theme").first.hover()
     page.get_by_role("menuitem", name=f"JupyterLab {name}", exact=True).click()
     page.wait_for_selector(f"body[data-jp-theme-light='{light}']", state="attached", timeout=20_000)
-    page.wait_for_timeout(800)
+    # the theme's colours on the component: its counter's text light on dark, dark on light
+    page.wait_for_function(
+        "light => { const e = document.querySelector('.vizad-stepper .vz-counter');"
+        " const c = getComputedStyle(e).color.match(/\\d+/g).slice(0, 3).map(Number);"
+        " return light === 'true' ? Math.max(...c) < 128 : Math.min(...c) > 128; }",
+        arg=light,
+        timeout=20_000,
+    )
+    settled(page)
 
 
 def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_errors):
@@ -233,7 +240,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
         ".getBoundingClientRect().width !== w",
         arg=frame["width"],
     )
-    page.wait_for_timeout(300)
+    settled(page)  # the viewport's ResizeObserver has run
     assert _zoom(page) == chosen, "the zoom stays across a resize"
     page.locator(f"{ROOT} .vz-view[data-view='forward']").click()
     page.wait_for_function("() => !document.querySelector('.vizad-stepper .vz-stage #a1')")
@@ -249,7 +256,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     page.keyboard.press("ArrowLeft")
     _step_to(page, 0, 1, 7)
     page.set_viewport_size({"width": 1024, "height": 768})
-    page.wait_for_timeout(300)
+    settled(page)
     page.locator(f"{ROOT} .vz-zoom").get_by_text("fit").click()
     # dragging pans and selects no text
     box = page.locator(f"{ROOT} .vz-viewport").bounding_box()
@@ -269,7 +276,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     page.mouse.down()
     page.mouse.move(v4["x"] + 60, v4["y"] + 30, steps=6)
     page.mouse.up()
-    page.wait_for_timeout(200)
+    settled(page)
     assert page.locator(f"{ROOT} .vz-stage").evaluate("(e) => e.style.transform") != before
     assert page.locator(f"{ROOT} .vz-counter").inner_text() == counter
     assert page.evaluate("() => String(getSelection())") == ""
@@ -281,9 +288,9 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     page.locator(f"{ROOT} .vz-next").focus()
     page.keyboard.press("Space")
     _step_to(page, 0, 2, 7)
-    page.wait_for_timeout(1200)  # a play started would have moved on
-    assert page.locator(f"{ROOT} .vz-counter").inner_text().startswith("Step 2 of 7")
+    # a play started says so at once (its button reads "pause"): none did
     assert page.locator(f"{ROOT} .vz-play").inner_text().strip() == "▶ play"
+    assert page.locator(f"{ROOT} .vz-counter").inner_text().startswith("Step 2 of 7")
     page.locator(f"{ROOT} .vz-play").focus()
     page.keyboard.press("Space")
     assert page.locator(f"{ROOT} .vz-play").inner_text().strip() == "⏸ pause"
@@ -312,11 +319,17 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     shots = {}
     for width, height in ((1024, 768), (1920, 1080)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(300)
+        settled(page)
         _focus(page, 0)
         page.keyboard.press("f")
         page.wait_for_selector(f"{ROOT}.vz-present")
-        page.wait_for_timeout(500)
+        page.wait_for_function(
+            "([w, h]) => { const e = document.querySelector('.vizad-stepper');"
+            " const b = e.getBoundingClientRect();"
+            " return Math.round(b.width) === w && Math.round(b.height) === h; }",
+            arg=[width, height],
+        )  # the whole screen
+        settled(page)
         whole = page.evaluate(
             """() => { const b = document.querySelector('.vizad-stepper').getBoundingClientRect();
                        return [b.left, b.top, b.width, b.height].map(Math.round); }"""
@@ -356,11 +369,17 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     page.screenshot(path=artifact("room-normal-1024x768-dark.png"))
     for (width, height), name in shots.items():
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(300)
+        settled(page)
         _focus(page, 0)
         page.keyboard.press("f")
         page.wait_for_selector(f"{ROOT}.vz-present")
-        page.wait_for_timeout(500)
+        page.wait_for_function(
+            "([w, h]) => { const e = document.querySelector('.vizad-stepper');"
+            " const b = e.getBoundingClientRect();"
+            " return Math.round(b.width) === w && Math.round(b.height) === h; }",
+            arg=[width, height],
+        )  # the whole screen
+        settled(page)
         assert not _states_read(page)
         page.screenshot(path=artifact(f"{name}-dark.png"))
         page.keyboard.press("Escape")

@@ -12,12 +12,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from conftest import REPO, artifact, write_notebook
+from conftest import REPO, artifact, kernel_connected, settled, wait_until, write_notebook
 from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell, _wait_step
 
 MIME = "application/vnd.vizad.walkthrough+json"
@@ -41,7 +40,7 @@ def _modified(page) -> bool:
 
     page.on("dialog", on_dialog)
     page.locator(f"{ROOT} .vz-title").click()  # Chromium asks only after a user gesture
-    page.wait_for_timeout(300)
+    settled(page)
     try:
         with page.expect_event("close", timeout=5_000):
             page.close(run_before_unload=True)
@@ -159,12 +158,10 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     page.wait_for_selector("text=python step 6", timeout=20_000)
     page.locator(f"{ROOT} .vz-counter").click()
     page.keyboard.press("Control+s")
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        saved = _walkthrough_outputs(notebook)
-        if saved and saved[0]["data"][MIME]["step"] == 6:
-            break
-        page.wait_for_timeout(250)
+    wait_until(
+        lambda: (s := _walkthrough_outputs(notebook)) and s[0]["data"][MIME]["step"] == 6,
+        what="the notebook saved at step 6",
+    )
     saved = _walkthrough_outputs(notebook)
     assert len(saved) == 1 and saved[0]["data"][MIME] == {"step": 6}, saved
     html = "".join(saved[0]["data"]["text/html"])  # stored as a list of lines
@@ -190,17 +187,18 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     _run_in_new_cell(page, "print('python after reload', stepper.step)")
     page.wait_for_selector("text=python after reload 6", timeout=20_000)
     page.locator(f"{ROOT} .vz-counter").click()
+    written = notebook.stat().st_mtime_ns
     page.keyboard.press("Control+s")
-    page.wait_for_timeout(1500)
+    wait_until(lambda: notebook.stat().st_mtime_ns != written, what="the notebook saved again")
     assert _walkthrough_outputs(notebook)[0]["data"][MIME] == {"step": 6}
     _delete_sessions(url)  # the kernel is shut down
-    page.wait_for_timeout(1000)
     page.reload()
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_selector(f"{ROOT} .vz-counter", timeout=30_000)
     _wait_step(page, 6)
     # the new kernel's widget manager restores (nothing of ours) and nothing is written
-    page.wait_for_timeout(4000)
+    kernel_connected(url)
+    settled(page, 10)
     assert page.locator(".vizad-walkthrough").get_attribute("data-shown") == "page"
     page.screenshot(path=artifact(f"saved-{app}-reopened.png"))
     assert _counter(page).startswith("Step 6 of 7")

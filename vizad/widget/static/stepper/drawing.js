@@ -2,9 +2,11 @@
 // a step (the step states as classes), the values a later step computes hidden, a tooltip on
 // hover, a click on a box going to its step.
 
+import { h } from "./helpers.js";
+
 const STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
 
-class Drawing {
+export class Drawing {
   // `stage`: the element holding the SVG; `root`: the component (the tooltip's frame);
   // `failed`: the steps whose rule fails check(); `step()`: the step shown (1-based);
   // `go(k)`: go to step k

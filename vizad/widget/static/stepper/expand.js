@@ -11,7 +11,7 @@ const KERNEL_WAIT_MS = 120_000; // a request the kernel has not answered by then
 
 // The view `base` with `patch` merged in (see frame_patch): per-box tables and per-step
 // states are the base's with the patch's entries over them.
-function applyPatch(base, patch) {
+export function applyPatch(base, patch) {
   const frame = { ...base };
   delete frame.svg;
   delete frame.dot;
@@ -44,7 +44,7 @@ function unpackOpens(packed) {
   return unpacked.get(packed);
 }
 
-class Opener {
+export class Opener {
   // `model`: the widget's (with a kernel it has `send`); `data`: the walkthrough
   constructor({ model, data }) {
     this.model = model;
@@ -152,7 +152,7 @@ class Opener {
 }
 
 // The <g> of an opened box's frame in `stage`, by its Graphviz title, or null
-function openedFrames(stage) {
+export function openedFrames(stage) {
   const found = new Map();
   for (const g of stage.querySelectorAll("g.cluster")) {
     const title = g.querySelector(":scope > title")?.textContent || "";

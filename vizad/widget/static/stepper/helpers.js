@@ -8,12 +8,12 @@
 // text comes with the data). The same module shows a single drawing laid out that way
 // (`picture`).
 //
-// The component is one ES module joined from the files of this folder, without a bundler, in
-// the order that vizad/widget/page.py's COMPONENT_PARTS lists: each file declares top-level
-// functions, classes and constants for the files after it, and only the last one (mount.js)
-// exports. This one: small helpers every part uses.
+// The component is the ES modules of this folder, each importing what it uses from the others;
+// mount.js is the entry. esbuild bundles them (`make component`, frontend/build-component.mjs)
+// into the one committed module vizad/widget/static/stepper.bundle.js that Python sends, so
+// users and CI need no Node. This one: small helpers every part uses.
 
-function h(tag, attrs = {}, children = []) {
+export function h(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "text") e.textContent = v;
@@ -27,14 +27,14 @@ function h(tag, attrs = {}, children = []) {
 
 // A quiz's encoded text (vizad/widget/data.py's conceal): base64 of UTF-8 XOR a key
 // that depends on `salt`.
-function reveal(code, salt) {
+export function reveal(code, salt) {
   const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
   for (let j = 0; j < bytes.length; j++) bytes[j] ^= (31 + 7 * salt + 13 * j) % 251;
   return new TextDecoder().decode(bytes);
 }
 
-function clamp(x, lo, hi) {
+export function clamp(x, lo, hi) {
   return Math.max(lo, Math.min(hi, x));
 }
 
-const busy = (text) => h("div", { class: "vz-busy", role: "status", text });
+export const busy = (text) => h("div", { class: "vz-busy", role: "status", text });

@@ -4,9 +4,11 @@
 // the step panel side by side when the output is wide enough, stacked otherwise, sized to the
 // visible height; presentation mode (the whole screen, large type).
 
+import { h } from "./helpers.js";
+
 const graphvizModules = (globalThis.__vizadGraphviz ??= new Map());
 
-function importGraphviz(text) {
+export function importGraphviz(text) {
   if (!text) {
     return Promise.reject(new Error("this page does not carry vizad's Graphviz module: run the " +
       "cell again in Jupyter, or install Graphviz's dot program"));
@@ -20,7 +22,7 @@ function importGraphviz(text) {
 
 // Graphviz's SVG of DOT `source` as an element-ready string (no XML prolog), and how long the
 // layout took (ms). The caller shows a "laying out" state first: the layout blocks the page.
-async function layOut(text, source) {
+export async function layOut(text, source) {
   const graphviz = await importGraphviz(text);
   await graphviz.version(); // WebAssembly compiled once per page, before the timing
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))); // paint first
@@ -35,7 +37,7 @@ async function layOut(text, source) {
 // lines that should share a centre come out ragged. A line that is one <text> becomes text
 // anchored at its middle, on the centre of the box's outline (or, for a box without an
 // outline, on the centre that the lines' estimated starts and measured widths agree on).
-function centreLines(svg) {
+export function centreLines(svg) {
   for (const g of svg.querySelectorAll("g.node")) {
     if (g.id === "vz_legend") continue;
     const lines = new Map(); // y → the <text>s on that line
@@ -91,7 +93,7 @@ const PANEL_MIN = 110; // px: the step panel's least height, stacked (it scrolls
 // fit the visible height together (the notebook's scrolled area, or the window); and the
 // presentation mode: the component alone on the whole screen (the Fullscreen API, or the
 // whole window where that is refused), with large type. `F` and the button toggle it.
-class Room {
+export class Room {
   constructor({ root, viewport, player, panel }) {
     this.root = root;
     this.viewport = viewport;
@@ -218,7 +220,7 @@ class Room {
 // aligned) moves to the left edge of the boxes, and the viewBox shrinks to the boxes, edges,
 // clusters and label. Returns the new size in viewBox units, or null when the SVG is not of
 // the expected form (then it is left as it was).
-function cropToContent(svg) {
+export function cropToContent(svg) {
   const g = svg.querySelector("g.graph");
   const vb = svg.viewBox.baseVal;
   const m = /^\s*scale\(1 1\) rotate\(0\) translate\(([-\d.]+) ([-\d.]+)\)\s*$/.exec(g?.getAttribute("transform") || "");

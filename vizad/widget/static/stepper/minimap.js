@@ -3,10 +3,12 @@
 // marked, and the part in view framed; a click or a drag on it moves the view there. Shown
 // only when the graph is larger than the view at the zoom in use.
 
+import { h, clamp } from "./helpers.js";
+
 const MINIMAP = { w: 220, h: 110, min: 2 }; // its largest size, and a box's least (px)
 const MINIMAP_CORNERS = [["right", "bottom"], ["left", "bottom"], ["right", "top"], ["left", "top"]];
 
-class Minimap {
+export class Minimap {
   // `viewport`: the view it maps; `current()`: the current step's <g>, or null
   constructor({ viewport, current }) {
     this.viewport = viewport;

@@ -1,7 +1,21 @@
-// mount.js: the component's entry, the last part. A Stepper wires the parts together (the
-// viewport with the drawing in it, the player, the quiz, the panel) with the views and the
-// presentation scale; `render` (anywidget's, and the pages') makes one, `mount` runs one
-// without a kernel. This part alone exports.
+// mount.js: the component's entry module (bundled from here). A Stepper wires the parts
+// together (the viewport with the drawing in it, the player, the quiz, the panel) with the
+// views and the presentation scale; `render` (anywidget's, and the pages') makes one, `mount`
+// runs one without a kernel.
+
+import { h, reveal } from "./helpers.js";
+import { Room } from "./layout.js";
+import { layOutOffThread, busyNote } from "./worker.js";
+import { renderPicture } from "./picture.js";
+import { READABLE, Viewport } from "./viewport.js";
+import { Drawing } from "./drawing.js";
+import { Player } from "./player.js";
+import { Quiz, Inputs } from "./quiz.js";
+import { Panel } from "./panel.js";
+import { Opener, openedFrames } from "./expand.js";
+import { Finder } from "./search.js";
+import { Minimap } from "./minimap.js";
+import { showRefusals } from "./refused.js";
 
 // what a step's restyling changes in the drawing, written into the snapshot's SVG where it
 // differs from the plain value: the properties, and the elements that show them
@@ -356,7 +370,9 @@ export function localModel(values) {
     on: (event, fn) => {
       (listeners[event] = listeners[event] || []).push(fn);
     },
-    off: () => {},
+    off: (event, fn) => {
+      listeners[event] = (listeners[event] || []).filter((f) => f !== fn);
+    },
     save_changes: () => {},
   };
 }

@@ -1,9 +1,11 @@
 // panel.js: below the drawing, the step panel (the step's derivation as Python made it, or the
 // quiz's question) and the running table of the results so far.
 
+import { h } from "./helpers.js";
+
 const TABLE_ROWS = 40; // rows of the running table shown at once
 
-class Panel {
+export class Panel {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
   constructor({ data, quiz }) {
     this.data = data;

@@ -1,9 +1,14 @@
 // picture.js: a single drawing laid out in the browser (how vz.draw is displayed in a notebook
 // when Python has no `dot` program), not a walkthrough.
 
+import { h, busy } from "./helpers.js";
+import { centreLines } from "./layout.js";
+import { layOutOffThread } from "./worker.js";
+import { safeSvg } from "./sanitize.js";
+
 // A drawing laid out in the browser, sized like vz.draw's SVG in a notebook: its natural
 // size, narrower when wider than maxWidth px but never below minScale of it.
-function renderPicture({ model, el }) {
+export function renderPicture({ model, el }) {
   const { dot, maxWidth, minScale, titles = {} } = model.get("picture");
   const root = h("div", { class: "vizad-picture mathjax_ignore tex2jax_ignore", "data-layout": "busy" },
     [busy("laying out the graph…")]);

@@ -4,10 +4,12 @@
 // previous (what presenter clickers send), Home, End, Space play/pause; other parts bind more
 // (`bind`). Space on a focused button presses that button, once, as everywhere on the web.
 
+import { h, clamp } from "./helpers.js";
+
 const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
 
-class Player {
+export class Player {
   // `n`: the number of steps; `root`: the component, whose focus gives the keys to the player;
   // `nonfinite`: the step where a NaN or infinite value first appears (a button and the key N
   // go there), or null

@@ -9,6 +9,8 @@
 // made from it. Going on past a step's questions skips them: their values are shown, since
 // later steps need them.
 
+import { h, reveal } from "./helpers.js";
+
 const QUIZ_SIGNIFICANT = 3;
 const QUIZ_CLOSE = 0.01; // a wrong number this near the value is told it is close
 const QUIZ_FUNCTIONS = { sqrt: Math.sqrt, exp: Math.exp, log: Math.log, ln: Math.log,
@@ -25,11 +27,11 @@ function quizFinite(x) {
   return x;
 }
 
-class AnswerError extends Error {}
+export class AnswerError extends Error {}
 
 // A typed answer: {value, decimals (null for an expression), significant}, or a shape (an
 // array of ints); throws an AnswerError saying what could not be read.
-function readAnswer(text, kind) {
+export function readAnswer(text, kind) {
   text = String(text);
   if (text.length > QUIZ_MAX_ANSWER) throw new AnswerError(`this answer is too long: type at most ${QUIZ_MAX_ANSWER} characters`);
   if (!QUIZ_READABLE.test(text)) throw new AnswerError("cannot read this answer: type a number or an expression of digits, + - * / **, pi, e, sqrt(…)");
@@ -128,7 +130,7 @@ class ExpressionReader {
 
 // How `text` answers a question whose answer is `answer` ("right", "wrong" or "refused"
 // with a message): the rule of vizad/trace/quiz.py's judge.
-function judgeAnswer(text, kind, answer) {
+export function judgeAnswer(text, kind, answer) {
   let typed;
   try { typed = readAnswer(text, kind); } catch (e) {
     if (e instanceof AnswerError) return { status: "refused", message: `${e.message} (no try used)` };
@@ -151,7 +153,7 @@ function judgeAnswer(text, kind, answer) {
   return { status: "wrong", message: "" };
 }
 
-class Quiz {
+export class Quiz {
   // `questions`: per step, its questions (or null: no quiz); `rule`: how answers are judged;
   // `root`: the component, whose keys go to the question; `changed()`: redraw the step
   constructor({ model, questions, rule, root, changed }) {
@@ -316,7 +318,7 @@ class Quiz {
 // read-only, and say so.
 const FEW_INPUTS = 3; // more inputs than this are folded under "inputs (n)"
 
-class Inputs {
+export class Inputs {
   // `step()`: the step shown (1-based); `secret(i)`: whether a quiz still asks step i
   constructor({ model, inputs, step, secret }) {
     this.model = model;

@@ -3,8 +3,10 @@
 // refuses is rolled back (Python sends its own values again) and said in a message of kind
 // "refused" (vizad/widget/stepper.py's REFUSED), shown here, as text, until the next one.
 
+import { h } from "./helpers.js";
+
 // Show `model`'s refusals at the top of `el`; gives the function that stops listening.
-function showRefusals(model, el) {
+export function showRefusals(model, el) {
   if (typeof model.on !== "function" || typeof model.send !== "function") return () => {};
   const note = h("div", { class: "vz-refused-note", role: "alert", hidden: "" });
   const onMessage = (msg) => {

@@ -4,14 +4,16 @@
 // jumps to a node and to its step. Tracing (the "trace" button, or shift+click on a box)
 // highlights what a box is computed from (upstream) and what uses it (downstream).
 
+import { h } from "./helpers.js";
+
 const SUBSCRIPTS = { "₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9" };
 
 // text as typed on a keyboard: subscripts as digits, accents (the bar of v̄) dropped
-function plainText(text) {
+export function plainText(text) {
   return text.replace(/[₀-₉]/g, (c) => SUBSCRIPTS[c]).normalize("NFD").replace(/\p{M}/gu, "");
 }
 
-class Finder {
+export class Finder {
   // `frame()`: the view's data shown; `box(id)`: its <g>; `go(k)`: go to step k (1-based);
   // `reveal(g)`: bring a box into view; `open(id)`: open a collapsed box (a promise)
   constructor({ stage, frame, box, go, reveal, open, canOpen }) {

@@ -11,13 +11,17 @@
 // (9 px). The boxes of the step that still do not fit are marked at the frame's edge: an arrow
 // towards each, with its name, that pans to it when clicked.
 
+import { h, clamp, busy } from "./helpers.js";
+import { centreLines, cropToContent } from "./layout.js";
+import { safeSvg } from "./sanitize.js";
+
 const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
-const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
+export const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
 const FLOOR = 0.6; // following never zooms out below this (12 pt text → 9.6 px)
 const MARGIN = 16; // px between the frame and the boxes kept in view
 const EDGE_MARKS = 6; // boxes out of view marked at the edge, at most (the last says how many more)
 
-class Viewport {
+export class Viewport {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
   // `target()`: every box of the current step (its node, consumers, partial adjoints and
   // result), or null; `ready()`: whether the stage holds a drawing with boxes; `legend`:

@@ -4,6 +4,9 @@
 // page, usable meanwhile, and a layout that runs too long is abandoned by ending its worker.
 // Workers are kept for the next layout while idle; one busy with a layout is never shared.
 
+import { h } from "./helpers.js";
+import { importGraphviz, layOut } from "./layout.js";
+
 //: a layout still running after this long is abandoned (its worker ended), with a message
 const LAYOUT_LIMIT_MS = 180_000;
 const IDLE_WORKERS = 2; // idle workers kept per Graphviz module
@@ -58,7 +61,7 @@ class LayoutStopped extends Error {
 // gives { svg, ms, thread } and whose `stop()` abandons it (ending the worker; the promise
 // fails with a LayoutStopped). Where a page allows no worker, the layout runs on the main
 // thread (the page waits) and says so (`thread: "main"`).
-function layOutOffThread(text, source, { limit = LAYOUT_LIMIT_MS } = {}) {
+export function layOutOffThread(text, source, { limit = LAYOUT_LIMIT_MS } = {}) {
   const started = performance.now();
   const job = { started, stop() {} };
   if (!text) {
@@ -101,7 +104,7 @@ function layOutOffThread(text, source, { limit = LAYOUT_LIMIT_MS } = {}) {
 
 // The note over a view while `job` lays it out: what is laid out, the seconds so far, and a
 // button that abandons it. The notebook and the page stay usable meanwhile.
-function busyNote(text, job) {
+export function busyNote(text, job) {
   const clock = h("span", { class: "vz-busy-clock" });
   const note = h("div", { class: "vz-busy", role: "status" }, [
     h("span", { text: `${text} ` }), clock,
