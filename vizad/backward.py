@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import weakref
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -47,19 +48,20 @@ def _value(node: Node) -> Any:
     return constant_value(node) if node.__class__ is Node else node._value
 
 
-def adjoint_values(
-    y: EagerNode, cotangent: Any = None, every: bool = False, order: list | None = None
-) -> dict:
+def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> dict:
     """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad).
-    ``order`` is the graph's :func:`ranked_order`, when the caller has it already."""
+
+    The numeric tape: the nodes that require a gradient, walked in reverse creation order
+    (:func:`tape`); each adds v̄ⱼ times its recorded local partials (or its vjp on values)
+    to its inputs' running sums, in the order :func:`vizad.gradients`' add_n sums them."""
     seed = _value(seed_node(y, cotangent))
     if seed.__class__ is np.ndarray and not seed.shape and y._value.__class__ is not np.ndarray:
         seed = seed[()]  # a scalar output's: numpy scalars cost a fifth of 0-d arrays
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
     pop, get = adjoints.pop, adjoints.get
-    for node in reversed(order or ranked_order(y)):
+    for node in tape(y):
         adjoint = pop(node, None)
         if adjoint is None:
             continue
@@ -69,14 +71,13 @@ def adjoint_values(
             continue
         if every:
             result[node] = adjoint
-        op = node._operation
-        kind = _KINDS.get(op.__class__) or _kind(op)
-        if kind is _VJP:
-            _pass_back(node, adjoint, adjoints)
-            continue
-        # an elementwise op: v̄ⱼ times each local partial, summed back where it broadcast
-        shape = node._shape if kind is _BROADCASTING else None
-        partials = op.partials(node) if op._builtin else local_partials(op, node)
+        partials = node._partials
+        if partials is None:
+            partials = _partials(node)
+            if partials is None:  # an op that writes its own vjp
+                _pass_back(node, adjoint, adjoints)
+                continue
+        shape = node._shape
         for x, p in zip(inputs, partials):
             if x.__class__ is Node or not x._requires_grad:  # a constant, or no gradient
                 continue
@@ -88,33 +89,54 @@ def adjoint_values(
                 else:  # zero: no contribution
                     continue
             else:
-                part = _MUL(adjoint, constant_value(p) if p.__class__ is Node else p._value)
-            if shape is not None and x._shape != shape:  # broadcast: sum_to_shape's function
+                part = _MUL(adjoint, p)
+            if x._shape != shape:  # broadcast: sum_to_shape's function
                 part = _SUM_TO_SHAPE(part, shape=x._shape)
             total = get(x)
             if total is None:
                 adjoints[x] = part
-            elif isinstance(total, tuple):
+            elif total.__class__ is tuple:
                 adjoints[x] = tree_add(total, part)
             else:
                 adjoints[x] = total + part  # add_n's compute (tree.add) on arrays
     return result
 
 
-#: How the pass runs an op's rule: its ``vjp`` on an eager seed, or its local partials
-#: (elementwise ops: broadcasting ones, and those whose inputs have the output's shape).
-_VJP, _BROADCASTING, _ELEMENTWISE = "vjp", "broadcasting", "elementwise"
-_KINDS: dict[type, str] = {}
+def tape(y: EagerNode) -> list:
+    """The numeric tape of ``y``: the eager nodes it was computed from that require a
+    gradient (``y`` first), in reverse creation order (their ids: every node is made after
+    its inputs, so this is a reverse topological order, found without ranking)."""
+    found = [y]
+    seen = {y}
+    stack = [y]
+    pop, push, see, keep = stack.pop, stack.append, seen.add, found.append
+    while stack:
+        for x in pop()._inputs:
+            if x not in seen and x.__class__ is not Node and x._requires_grad:
+                see(x)
+                push(x)
+                keep(x)
+    found.sort(key=_ID, reverse=True)
+    return found
 
 
-def _kind(op) -> str:
-    """The kind of ``op``'s rule (remembered for its class)."""
+_ID = attrgetter("_id")
+
+
+def _partials(node: Node) -> Any:
+    """The local partials on values of an elementwise ``node`` whose op did not record them
+    as it computed (ZERO, ONE, MINUS_ONE as they are); None for an op with a vjp of its own."""
+    op = node._operation
     if not isinstance(op, ElementwiseOp):
-        kind = _VJP
-    else:
-        kind = _BROADCASTING if op.broadcasting else _ELEMENTWISE
-    _KINDS[op.__class__] = kind
-    return kind
+        return None
+    late = op._partial_values
+    if late is not None:  # vizad's own: on values, unless it fails (then as nodes, for the error)
+        try:
+            return late(node._value, [_value(x) for x in node._inputs], node._attrs)
+        except Exception:
+            pass
+    partials = op.partials(node) if op._builtin else local_partials(op, node)
+    return [p if p.__class__ is Symbolic else _value(p) for p in partials]
 
 
 def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
@@ -174,9 +196,8 @@ def backward(
         for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
             leaf._grad = g if leaf._grad is None else leaf._grad + g
         return
-    order = ranked_order(node)  # walked once, for the pass and for the leaves
-    values = adjoint_values(node, cotangent, order=order)
-    leaves = [x for x in _leaves(order) if x in values]
+    values = adjoint_values(node, cotangent)
+    leaves = [x for x in values if x._operation is VARIABLE]
     done = _Pass(node, cotangent, leaves)
     for k, leaf in enumerate(leaves):
         grad = _lazy(values[leaf], partial(done.node, k))

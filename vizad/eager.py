@@ -23,12 +23,14 @@ whichever branch ran, as in PyTorch.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from .errors import NodeTypeError, evaluation_error
-from .node import Node
+from .extension import ACTIVE
+from .node import _EMPTY, Node, _context, _ids
 from .tree import as_array, read_only, shape_of
 
 __all__ = ["EagerNode", "LazyGrad"]
@@ -41,7 +43,9 @@ class EagerNode(Node):
     """A node that carries its value (see the module's docs). Build leaves with
     :func:`vizad.tensor`; ops on eager nodes return eager nodes."""
 
-    __slots__ = ("_value", "_grad", "_requires_grad")
+    #: ``_partials``: the node's record on the numeric tape, its local partials on values
+    #: (one per input; None when ``backward()`` is to work them out).
+    __slots__ = ("_value", "_grad", "_requires_grad", "_partials")
 
     # -- construction ------------------------------------------------------------------------
     #: The ``.grad`` of a new node (micrograd's Value starts at 0).
@@ -49,9 +53,21 @@ class EagerNode(Node):
 
     @classmethod
     def _computed(cls, op, inputs: tuple, attrs: dict, name, shape) -> EagerNode:
-        """The node ``op(*inputs, **attrs)`` with its value computed now."""
+        """The node ``op(*inputs, **attrs)`` with its value computed now, and its record on
+        the numeric tape (the local partials on values, when its op states them cheaply)."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
-        Node.__init__(node, op, inputs, attrs, name, shape)
+        # Node.__init__, inlined (hot)
+        node._operation = op
+        node._inputs = inputs
+        node._attrs = MappingProxyType(attrs) if attrs else _EMPTY
+        node._name = name
+        node._id = next(_ids)
+        node._shape = shape
+        if ACTIVE[0]:
+            node._origin, node._scope = _context()
+        else:
+            node._origin = None
+            node._scope = ()
         if len(inputs) == 2 and inputs[0].__class__ is cls and inputs[1].__class__ is cls:
             a, b = inputs  # hot: a binary op on two eager nodes
             values = [a._value, b._value]
@@ -79,6 +95,9 @@ class EagerNode(Node):
         node._shape = _shape(value)
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
+        node._partials = (
+            op._partial_values(value, values, attrs) if requires_grad and op._partials_now else None
+        )
         return node
 
     @classmethod
@@ -90,6 +109,7 @@ class EagerNode(Node):
         node._value = value
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
+        node._partials = None
         return node
 
     # -- values ------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 
 from .errors import FeedError, NodeTypeError, ShapeError
+from .extension import ACTIVE, entered
 from .extension import current as _get_extension
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,9 +49,17 @@ def scope(name: str) -> Iterator[tuple[str, ...]]:
         raise NodeTypeError(f"scope: the name must be a non-empty string, got {name!r:.40}")
     token = _SCOPE.set((*_SCOPE.get(), name))
     try:
-        yield _SCOPE.get()
+        with entered():
+            yield _SCOPE.get()
     finally:
         _SCOPE.reset(token)
+
+
+def _context() -> tuple:
+    """(origin, scope) of a node built now: the extension's record being built, and the
+    path of ``vz.scope`` blocks (read only while :data:`vizad.extension.ACTIVE` is not 0)."""
+    extension = _get_extension()
+    return (extension.record if extension is not None else None), _get_scope()
 
 
 class Node:
@@ -89,9 +98,11 @@ class Node:
         self._name = name
         self._id = next(_ids)
         self._shape = shape
-        extension = _get_extension()
-        self._origin = extension.record if extension is not None else None
-        self._scope = _get_scope()
+        if ACTIVE[0]:  # an extension or a scope is open somewhere: read this context's
+            self._origin, self._scope = _context()
+        else:  # hot: eager code, no context variable to read
+            self._origin = None
+            self._scope = ()
 
     # Read-only fields: a node never changes after it is built.
     op = property(attrgetter("_operation"), doc="The op that computes this node.")

@@ -92,6 +92,9 @@ class Op:
     #: vizad's own ops whose output has the shape of inputs of one shape (elementwise ops):
     #: such inputs need no shape inference (set by :class:`vizad.ops.elementwise.ElementwiseOp`).
     _same_shape: bool = False
+    #: Elementwise ops of vizad's own that record their local partials on values as they
+    #: compute eagerly (see :class:`vizad.ops.elementwise.ElementwiseOp`).
+    _partials_now: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -19,6 +19,7 @@ from .graph import as_node_list, ranked_order
 from .node import Node, static_shape
 from .op import as_node
 from .ops import add_n, ones_like, zeros_like
+from .ops.arithmetic import _ADD_N
 from .ops.derivation import elementwise_vjp
 from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
 from ._renamed import renamed
@@ -273,16 +274,30 @@ def _extend(
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = parts[0] if len(parts) == 1 else add_n(*parts)
+            total = parts[0][1] if len(parts) == 1 else _sum(parts)
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
         grads, locals_, unreduced = _vjp(node, total, depends)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
-                incoming.setdefault(inp, []).append(g)
+                incoming.setdefault(inp, []).append((node._id, g))
                 record._add_partial(inp, node, k, g, locals_, unreduced)
     record._set_gradients([record.adjoint(w) or zeros_like(w) for w in wrt])
+
+
+def _sum(parts: list[tuple[int, Node]]) -> Node:
+    """v̄ᵢ = Σⱼ v̄ᵢ→ⱼ of the partial adjoints ``(consumer id, node)``, listed in the order the
+    pass made them (the display order of their consumers: drawings and numbering follow
+    it) and summed in reverse creation order of their consumers, as ``backward()`` sums
+    them, so that both give the same bits (add_n's ``order``, where the two orders differ;
+    two terms add in either order to the same bits)."""
+    nodes = [g for _, g in parts]
+    if len(parts) > 2:
+        order = sorted(range(len(parts)), key=lambda k: -parts[k][0])  # stable: a * a's too
+        if order != sorted(order):
+            return _ADD_N(*nodes, order=tuple(order))
+    return add_n(*nodes)
 
 
 def seed_node(y: Node, seed: Any) -> Node:

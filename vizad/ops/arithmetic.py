@@ -28,6 +28,11 @@ class Add(ElementwiseOp):
     def partials(self, node):
         return [ONE, ONE]
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ONES_2
+
     def latex(self, args, attrs):
         return f"{args[0]} + {args[1]}"
 
@@ -45,6 +50,11 @@ class Sub(ElementwiseOp):
 
     def partials(self, node):
         return [ONE, MINUS_ONE]
+
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ONE_MINUS_ONE
 
     def latex(self, args, attrs):
         return f"{args[0]} - {args[1]}"
@@ -65,6 +75,12 @@ class Mul(ElementwiseOp):
         a, b = node._inputs
         return [b, a]
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        a, b = values
+        return (b, a)
+
     def latex(self, args, attrs):
         return rf"{args[0]} \times {args[1]}"
 
@@ -83,6 +99,10 @@ class Div(ElementwiseOp):
     def partials(self, node):
         a, b = node.inputs
         return [div(1.0, b), neg(div(node, b))]
+
+    def _partial_values(self, value, values, attrs):
+        b = values[1]
+        return (1.0 / b, -(value / b))  # div(1.0, b), neg(div(node, b))
 
     def latex(self, args, attrs):
         return rf"\frac{{{args[0]}}}{{{args[1]}}}"
@@ -109,6 +129,11 @@ class Neg(ElementwiseOp):
     def partials(self, node):
         return [MINUS_ONE]
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _MINUS_ONE_1
+
     def latex(self, args, attrs):
         return f"-{args[0]}"
 
@@ -130,6 +155,11 @@ class Identity(ElementwiseOp):
 
     def partials(self, node):
         return [ONE]
+
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ONE_1
 
     def latex(self, args, attrs):
         return args[0]
@@ -171,6 +201,16 @@ class Power(ElementwiseOp):
             return [mul(2, a)]
         return [mul(p, power(a, p - 1))]
 
+    def _partial_values(self, value, values, attrs):
+        p = attrs["p"]
+        if p == 0:
+            return _ZERO_1
+        if p == 1:
+            return _ONE_1
+        if p == 2:
+            return (2 * values[0],)  # mul(2, a)
+        return (p * self.compute(values[0], p - 1),)  # mul(p, power(a, p - 1))
+
     def latex(self, args, attrs):
         return f"{{{args[0]}}}^{{{_number(attrs['p'])}}}"
 
@@ -193,7 +233,11 @@ class AddN(ElementwiseOp):
     broadcasting = False
     _takes_tuples = True
 
-    def compute(self, *values):
+    def compute(self, *values, order=None):
+        # ``order``: the positions of the inputs in the order to add them (reverse mode
+        # sums partial adjoints in reverse creation order, and lists them in display order)
+        if order is not None:
+            values = [values[k] for k in order]
         total = values[0]
         for v in values[1:]:
             total = tree.add(total, v)
@@ -212,11 +256,21 @@ class AddN(ElementwiseOp):
     def partials(self, node):
         return [ONE] * len(node.inputs)
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return (ONE,) * len(values)
+
     def latex(self, args, attrs):
         return " + ".join(args)
 
     def partial_latex(self, args, attrs, index):
         return "1"
+
+
+#: Local partials on values that are constants (no work to record).
+_ONES_2, _ONE_MINUS_ONE = (ONE, ONE), (ONE, MINUS_ONE)
+_ONE_1, _MINUS_ONE_1, _ZERO_1 = (ONE,), (MINUS_ONE,), (ZERO,)
 
 
 def _number(p) -> str:
