@@ -31,7 +31,7 @@ from .errors import GraphError
 from .graph import ranked_order
 from .node import Node
 from .op import CONSTANT, VARIABLE, constant_value, registry
-from .ops import add, mul, neg
+from .ops import add
 from .ops.elementwise import MINUS_ONE, ONE, ElementwiseOp, Symbolic, local_partials
 from .reverse import gradients, local_adjoints, seed_node
 from .tree import add as tree_add
@@ -39,7 +39,7 @@ from .tree import add as tree_add
 __all__ = ["adjoint_values", "backward"]
 
 #: The ops' own functions, which the adjoint graph's nodes would run.
-_ADD, _MUL, _NEG = add.compute, mul.compute, neg.compute
+_ADD = add.compute
 _SUM_TO_SHAPE = registry()["sum_to_shape"].compute
 
 
@@ -85,11 +85,11 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
                 if p is ONE or (p is not MINUS_ONE and p == 1):
                     part = adjoint
                 elif p is MINUS_ONE or p == -1:
-                    part = _NEG(adjoint)
+                    part = -adjoint  # neg's compute
                 else:  # zero: no contribution
                     continue
             else:
-                part = _MUL(adjoint, p)
+                part = adjoint * p  # mul's compute
             if x._shape != shape:  # broadcast: sum_to_shape's function
                 part = _SUM_TO_SHAPE(part, shape=x._shape)
             total = get(x)
@@ -144,7 +144,9 @@ def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
     to each input needing one to the adjoints' running sums (in the order the adjoint
     graph's add_n would sum them)."""
     seed = EagerNode._leaf(CONSTANT, {"value": adjoint}, adjoint, None, False)
-    for x, g in zip(node._inputs, local_adjoints(node, seed)):
+    inputs = node._inputs
+    needed = [x.__class__ is not Node and x._requires_grad for x in inputs]
+    for x, g in zip(inputs, local_adjoints(node, seed, needed)):
         if g is not None and x.__class__ is not Node and x._requires_grad:
             part = _value(g)
             total = adjoints.get(x)

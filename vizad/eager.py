@@ -92,7 +92,8 @@ class EagerNode(Node):
         except Exception as exc:
             raise evaluation_error(node, values, exc) from exc
         node._value = value
-        node._shape = _shape(value)
+        if shape.__class__ is not tuple or not op._same_shape:  # (else exact already)
+            node._shape = _shape(value)
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
         node._partials = (

@@ -4,8 +4,9 @@ A :class:`Node` is an immutable record: the op that computes it, its inputs (a t
 has two edges), the op's attributes, an optional name, an id from a counter (creation order,
 never ``id()``), and its static shape when it is known at build time (``None`` otherwise).
 Nodes hash by identity. Leaves are Variables (fed at run time) and constants, made by
-:mod:`vizad.op`; the operators (``x * y``, ``-x``, ``t[0]``) are attached by the modules that
-define their ops (:mod:`vizad.ops`), so this module needs none of them.
+:mod:`vizad.op`; the operators (``x * y``, ``-x``, ``t[0]``) are declared here and call the
+functions of :data:`OPERATORS`, which the modules defining their ops fill (:mod:`vizad.ops`),
+so this module needs none of them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -32,6 +33,11 @@ __all__ = ["Node", "static_shape", "scope"]
 Shape = tuple  # a tuple of ints; None where unknown
 
 _ids = itertools.count(1)
+
+#: The functions behind Node's operators (``x + y`` is ``OPERATORS["add"](x, y)``), by name:
+#: add, sub, mul, truediv, pow, matmul, neg, getitem. The modules that define the ops fill it
+#: (:mod:`vizad.ops`), so that this module imports none of them while tools see the operators.
+OPERATORS: dict[str, Callable[..., Node]] = {}
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 _NUMERIC_KINDS = frozenset("biufc")
@@ -154,7 +160,46 @@ class Node:
         shape = "" if self.shape is None else f" shape={self.shape}"
         return f"<Node {self}{shape}>"
 
-    # -- operators: +, -, *, /, **, @ and indexing are attached by vizad.ops ----------------
+    # -- operators: the functions of OPERATORS, filled by the modules defining the ops --------
+    def __add__(self, other: Any) -> Node:
+        return OPERATORS["add"](self, other)
+
+    def __radd__(self, other: Any) -> Node:
+        return OPERATORS["add"](other, self)
+
+    def __sub__(self, other: Any) -> Node:
+        return OPERATORS["sub"](self, other)
+
+    def __rsub__(self, other: Any) -> Node:
+        return OPERATORS["sub"](other, self)
+
+    def __mul__(self, other: Any) -> Node:
+        return OPERATORS["mul"](self, other)
+
+    def __rmul__(self, other: Any) -> Node:
+        return OPERATORS["mul"](other, self)
+
+    def __truediv__(self, other: Any) -> Node:
+        return OPERATORS["truediv"](self, other)
+
+    def __rtruediv__(self, other: Any) -> Node:
+        return OPERATORS["truediv"](other, self)
+
+    def __pow__(self, other: Any) -> Node:
+        return OPERATORS["pow"](self, other)
+
+    def __matmul__(self, other: Any) -> Node:
+        return OPERATORS["matmul"](self, other)
+
+    def __rmatmul__(self, other: Any) -> Node:
+        return OPERATORS["matmul"](other, self)
+
+    def __neg__(self) -> Node:
+        return OPERATORS["neg"](self)
+
+    def __getitem__(self, index: int) -> Node:
+        return OPERATORS["getitem"](self, index)
+
     def __pos__(self):
         return self
 

@@ -43,6 +43,8 @@ __all__ = [
     "constant_value",
     "VARIABLE",
     "CONSTANT",
+    "binary",
+    "eager_class",
 ]
 
 _REGISTRY: dict[str, Op] = {}
@@ -95,6 +97,9 @@ class Op:
     #: Elementwise ops of vizad's own that record their local partials on values as they
     #: compute eagerly (see :class:`vizad.ops.elementwise.ElementwiseOp`).
     _partials_now: bool = False
+    #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
+    #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
+    _vjp_needed: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -204,6 +209,31 @@ class Op:
         return f"<op {self.name}>"
 
 
+_NO_ATTRS: dict = {}
+
+
+def binary(op: Op) -> Callable[[Any, Any], Node]:
+    """``op(a, b)`` for an elementwise op of vizad's own, as Node's operators call it: two
+    eager nodes of one class and one array shape go straight to the eager node (``x * y`` in
+    a training loop), anything else through the op's call."""
+
+    def apply(a, b):
+        cls = a.__class__
+        if (
+            b.__class__ is cls
+            and cls is not Node
+            and (_EAGER_CLASSES.get(cls) or _eager_class(cls))
+        ):
+            shape = a._shape
+            if shape.__class__ is tuple and shape == b._shape:
+                return cls._computed(op, (a, b), _NO_ATTRS, None, shape)
+        return op(a, b)
+
+    apply.__name__ = apply.__qualname__ = op.name
+    apply.__doc__ = f"``{op.name}(a, b)``, fast for eager nodes of one shape."
+    return apply
+
+
 def tuples_refused(name: str) -> ShapeError:
     """The error for a tuple value given to built-in op ``name``, which takes arrays."""
     return ShapeError(
@@ -228,6 +258,12 @@ def latex_product(left: str, right: str) -> str:
 # -- an op's inputs ---------------------------------------------------------------------------
 #: {class: whether an op on inputs of only that class computes at once, a node of it}
 _EAGER_CLASSES: dict[type, bool] = {}
+
+
+def eager_class(cls: type) -> bool:
+    """Whether an op on inputs of only class ``cls`` computes at once, a node of it (an eager
+    node class; a lazy gradient is not one: it stands for a node)."""
+    return _EAGER_CLASSES.get(cls) or _eager_class(cls)
 
 
 def _eager_class(cls: type) -> bool:

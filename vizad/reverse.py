@@ -247,10 +247,11 @@ def gradients(
     return result
 
 
-def local_adjoints(node: Node, adjoint: Node) -> list[Node | None]:
+def local_adjoints(node: Node, adjoint: Node, needed: Any = None) -> list[Node | None]:
     """The partial adjoints that ``node``'s op passes to each of its inputs from ``adjoint``
-    (one local step of reverse mode, checked; None where it is zero)."""
-    return _vjp(node, adjoint)[0]
+    (one local step of reverse mode, checked; None where it is zero, and for the inputs that
+    ``needed``, one flag per input, leaves out)."""
+    return _vjp(node, adjoint, None, needed)[0]
 
 
 def _extend(
@@ -315,17 +316,21 @@ def seed_node(y: Node, seed: Any) -> Node:
     return node
 
 
-def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
+def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: Any = None):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
-    and unreduced partial adjoints when the op gives them. Elementwise ops build none for the
-    inputs outside ``depends`` (those that do not depend on what is differentiated)."""
+    and unreduced partial adjoints when the op gives them. Elementwise ops, and the ops of
+    vizad's own that say so (``_vjp_needed``), build none for the inputs outside ``depends``
+    (those that do not depend on what is differentiated) or that ``needed`` leaves out."""
     op = node.op
+    if needed is None and depends is not None:
+        needed = [x in depends for x in node._inputs]
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
-        needed = None if depends is None else [x in depends for x in node._inputs]
         grads, unreduced = elementwise_vjp(op, node, adjoint, locals_, needed)
         if op._builtin:  # vizad's own partials: right by construction, nothing to check
             return grads, locals_, unreduced
+    elif op._vjp_needed and needed is not None:
+        grads, locals_, unreduced = op.vjp(node, adjoint, needed=needed), None, None
     else:
         grads, locals_, unreduced = op.vjp(node, adjoint), None, None
     try:

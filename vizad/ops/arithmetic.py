@@ -8,8 +8,8 @@ import numbers
 import numpy as np
 
 from ..errors import GraphError, NodeTypeError, ShapeError
-from ..node import Node
-from ..op import register
+from ..node import OPERATORS, Node
+from ..op import binary, register
 from .elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp
 from ..tree import merge_shapes, shapes_conflict
 from .. import tree
@@ -316,16 +316,6 @@ def add_n(*nodes) -> Node:
 
 
 # -- Node's operators: x + y is add(x, y), and so on ---------------------------------------
-def _operator(op, reflected: bool = False):
-    """A Node method applying ``op`` to the node and the other operand."""
-    if reflected:
-        return lambda self, other: op(other, self)
-    return lambda self, other: op(self, other)
-
-
-Node.__add__, Node.__radd__ = _operator(add), _operator(add, reflected=True)
-Node.__sub__, Node.__rsub__ = _operator(sub), _operator(sub, reflected=True)
-Node.__mul__, Node.__rmul__ = _operator(mul), _operator(mul, reflected=True)
-Node.__truediv__, Node.__rtruediv__ = _operator(div), _operator(div, reflected=True)
-Node.__pow__ = _operator(power)
-Node.__neg__ = lambda self: neg(self)
+OPERATORS.update(
+    add=binary(add), sub=binary(sub), mul=binary(mul), truediv=binary(div), pow=power, neg=neg
+)

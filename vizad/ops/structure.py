@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import tree
 from ..errors import GraphError, NodeTypeError, ShapeError
-from ..node import Node, static_shape
+from ..node import OPERATORS, Node, static_shape
 from ..tree import TupleShape
 from ..op import Op, register
 
@@ -152,4 +152,4 @@ def _getitem(self: Node, index) -> Node:
 
 
 # t[i] reads element i of a tuple value
-Node.__getitem__ = _getitem
+OPERATORS["getitem"] = _getitem

@@ -23,7 +23,7 @@ import numpy as np
 from ... import ops as _ops
 from ...eager import EagerNode
 from ...errors import GraphError, NodeTypeError
-from ...node import Node
+from ...node import OPERATORS, Node
 from ...op import leaf
 from ...backward import adjoint_values
 from ...reverse import local_adjoints
@@ -32,7 +32,7 @@ from ..copies import copy_node, deepcopy_graph
 
 __all__ = ["Value"]
 
-_add, _mul = _ops.add, _ops.mul
+_add, _mul = OPERATORS["add"], OPERATORS["mul"]  # fast for two Values
 
 #: What backward() leaves in ``_grad`` (read as Python floats: written lazily).
 _NUMPY_FLOATS = frozenset({np.float64, np.float32, np.ndarray})
