@@ -152,7 +152,8 @@ def _per_call(fn, n: int) -> float:
 def ops(repeat: int) -> None:
     import torch
 
-    print("forward per call, µs, median; ratio to torch eager")
+    torch.set_num_threads(1)  # one thread, as numpy's small products run (and the machine has 2)
+    print("forward per call, µs, median; ratio to torch eager (float64, one thread)")
     cases = []
     for label, shape in (("scalar", ()), ("64x64", (64, 64))):
         a = np.random.default_rng(0).normal(size=shape)

@@ -18,6 +18,7 @@ the output that was differentiated is alive; otherwise it is a constant, as in P
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from functools import partial
 from operator import attrgetter
@@ -190,10 +191,18 @@ def backward(
     cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
     if not node._requires_grad:
         raise GraphError(
-            f"backward() of {node._describe()}: it does not depend on any leaf that "
+            f"backward() of {node.describe()}: it does not depend on any leaf that "
             "requires a gradient (vz.tensor(..., requires_grad=True))"
         )
     if create_graph:
+        warnings.warn(
+            f"backward(create_graph=True) of {node.describe()}: each leaf's .grad is now a "
+            "node of a graph that holds the leaf, a reference cycle that only the garbage "
+            "collector frees (as in PyTorch); use vz.gradients(y, leaves) to get gradient "
+            "nodes without storing them in the leaves",
+            UserWarning,
+            stacklevel=3 if type(node).backward is not backward else 2,
+        )
         leaves = _leaves(ranked_order(node))
         for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
             leaf._grad = g if leaf._grad is None else leaf._grad + g

@@ -140,7 +140,7 @@ class EagerNode(Node):
         value = as_array(self._value)
         if not isinstance(value, tuple) and value.ndim == 0:
             raise NodeTypeError(
-                f"{self._describe()}: len() of a scalar, which has no length; use .item()"
+                f"{self.describe()}: len() of a scalar, which has no length; use .item()"
             )
         return len(value)
 
@@ -160,7 +160,7 @@ class EagerNode(Node):
         value = as_array(self._value)
         if isinstance(value, tuple) or value.size != 1:
             raise NodeTypeError(
-                f"{self._describe()}: {what} needs a one-element value, got shape "
+                f"{self.describe()}: {what} needs a one-element value, got shape "
                 f"{shape_of(self._value)} (index it first, or use .value)"
             )
         return value.item()
@@ -169,7 +169,7 @@ class EagerNode(Node):
     def dtype(self) -> np.dtype:
         value = as_array(self._value)
         if isinstance(value, tuple):
-            raise NodeTypeError(f"{self._describe()} holds a tuple value: it has no dtype")
+            raise NodeTypeError(f"{self.describe()} holds a tuple value: it has no dtype")
         return value.dtype
 
     @property

@@ -128,9 +128,10 @@ class Node:
     def _small_constant(self) -> bool:
         return self._operation._folds and self._attrs["value"].size <= 4
 
-    def _short(self, depth: int = 1) -> str:
+    def short(self, depth: int = 1) -> str:
         """A short name: the node's name, a small constant's value, or its expression nested
-        ``depth`` levels deep (deeper inputs are "…"): never an internal id."""
+        ``depth`` levels deep (deeper inputs are "…"): never an internal id. Error messages
+        and warnings name inputs with it."""
         if self.name is not None:
             return self.name
         if self._small_constant() or depth > 0:
@@ -144,10 +145,11 @@ class Node:
             return np.array2string(self.attrs["value"], separator=", ").replace("\n", "")
         if self._operation._folds:  # a constant
             return f"constant{self.shape}"
-        return f"{self.op.name}({', '.join(i._short(depth - 1) for i in self.inputs)})"
+        return f"{self.op.name}({', '.join(i.short(depth - 1) for i in self.inputs)})"
 
-    def _describe(self) -> str:
-        """``node #7 mul(x1, x2)``: used in error messages."""
+    def describe(self) -> str:
+        """``node #7 mul(x1, x2)``: how error messages (vizad's and a custom op's) name a
+        node: its creation number, name and expression."""
         if not self.inputs and self.name is not None:
             return f"node #{self.id} {self.op.name} {self.name!r}"
         label = f" {self.name!r}" if self.name is not None else ""
@@ -216,7 +218,7 @@ class Node:
     # and comparisons of one say so (eager nodes, which carry values, define them).
     def _no_value(self, what: str):
         raise NodeTypeError(
-            f"{what} of {self._describe()}: a symbolic node has no value until it is "
+            f"{what} of {self.describe()}: a symbolic node has no value until it is "
             f"evaluated; use the value, e.g. {what.replace('x', 'vz.evaluate(node, feed)')}"
         )
 
@@ -248,14 +250,14 @@ class Node:
 
     def __reduce_ex__(self, protocol):
         raise NodeTypeError(
-            f"vizad nodes cannot be pickled ({self._describe()}): a graph holds ops and "
+            f"vizad nodes cannot be pickled ({self.describe()}): a graph holds ops and "
             "closures of the running process; rebuild it in the other process from the code "
             "that built it, and send the values (numpy arrays pickle)"
         )
 
     def __iter__(self):
         raise NodeTypeError(
-            f"{self._describe()} is not iterable; "
+            f"{self.describe()} is not iterable; "
             "use vz.tuple_get(t, i) to read an element of a tuple value"
         )
 

@@ -148,7 +148,7 @@ class Op:
                         raise tuples_refused(self.name)
             shape = self.infer_shape(shapes, attrs)
         except ShapeError as exc:
-            args = ", ".join(n._short() for n in inputs)
+            args = ", ".join(n.short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
         if eager is None:
             return Node(self, inputs, attrs, name, shape)
@@ -466,7 +466,7 @@ def tensor(
     what = f"vz.tensor {name!r}" if name else "vz.tensor"
     if isinstance(value, Node):
         raise NodeTypeError(
-            f"{what}: the value is a Node already ({value._describe()}); use the node itself, "
+            f"{what}: the value is a Node already ({value.describe()}); use the node itself, "
             "or its value (node.value)"
         )
     array = _numeric_array(value, what, FeedError)

@@ -310,7 +310,7 @@ def seed_node(y: Node, seed: Any) -> Node:
     s, t = static_shape(node), static_shape(y)
     if shapes_conflict(s, t):
         raise ShapeError(
-            f"gradients: the seed has shape {s} but the output {y._describe()} has shape {t}; "
+            f"gradients: the seed has shape {s} but the output {y.describe()} has shape {t}; "
             f"give a cotangent of shape {t}"
         )
     return node
@@ -337,12 +337,12 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: An
         grads = list(grads)
     except TypeError:
         raise GraphError(
-            f"vjp of op {op.name!r} at {node._describe()} returned "
+            f"vjp of op {op.name!r} at {node.describe()} returned "
             f"{type(grads).__name__}, not a list with one adjoint per input"
         ) from None
     if len(grads) != len(node.inputs):
         raise GraphError(
-            f"vjp of op {op.name!r} at {node._describe()} returned {len(grads)} "
+            f"vjp of op {op.name!r} at {node.describe()} returned {len(grads)} "
             f"adjoint(s) for {len(node.inputs)} input(s); it must return one adjoint (or None) "
             "per input"
         )
@@ -351,7 +351,7 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: An
             continue
         if not isinstance(g, Node):
             raise GraphError(
-                f"vjp of op {op.name!r} at {node._describe()} returned a "
+                f"vjp of op {op.name!r} at {node.describe()} returned a "
                 f"{type(g).__name__} for input {k}; expected a Node or None"
             )
         gs = static_shape(g)
@@ -360,7 +360,7 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: An
         xs = static_shape(inp)
         if xs is not None and shapes_conflict(gs, xs):
             raise ShapeError(
-                f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
-                f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}"
+                f"vjp of op {op.name!r} at {node.describe()} returned an adjoint "
+                f"of shape {gs} for input {k} ({inp.short()}) of shape {xs}"
             )
     return grads, locals_, unreduced

@@ -292,7 +292,7 @@ def power(a, p) -> Node:
     if isinstance(p, Node):
         raise NodeTypeError(
             f"power: the exponent must be a constant number, got "
-            f"{p._describe()}; write exp(p * log(a)) for a node exponent"
+            f"{p.describe()}; write exp(p * log(a)) for a node exponent"
         )
     if not isinstance(p, numbers.Real):
         raise NodeTypeError(f"power: the exponent must be a number, got {type(p).__name__} {p!r}")

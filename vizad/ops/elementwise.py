@@ -137,7 +137,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     result = list(op.partials(node))
     if len(result) != len(node.inputs):
         raise GraphError(
-            f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
+            f"partials of op {op.name!r} at {node.describe()} gave {len(result)} "
             f"partial(s) for {len(node.inputs)} input(s)"
         )
     for k, p in enumerate(result):
@@ -147,7 +147,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
             result[k] = _SYMBOLIC[p]
         else:
             raise GraphError(
-                f"partials of op {op.name!r} at {node._describe()} gave a "
+                f"partials of op {op.name!r} at {node.describe()} gave a "
                 f"{type(p).__name__} for input {k}; expected a Node or "
                 "vz.extend.ZERO / ONE / MINUS_ONE"
             )

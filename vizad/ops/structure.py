@@ -107,8 +107,8 @@ class TupleGet(Op):
         layout = static_shape(t)
         if not isinstance(layout, TupleShape):
             raise GraphError(
-                f"{node._describe()}: the adjoint of a tuple is a tuple, and the "
-                f"length of {t._describe()} is unknown; give its op an infer_shape "
+                f"{node.describe()}: the adjoint of a tuple is a tuple, and the "
+                f"length of {t.describe()} is unknown; give its op an infer_shape "
                 "that returns a vz.TupleShape"
             )
         i = node.attrs["index"] % len(layout)
@@ -148,7 +148,7 @@ def tuple_get(t, index: int) -> Node:
 def _getitem(self: Node, index) -> Node:
     if isinstance(index, int):
         return tuple_get(self, index)
-    raise NodeTypeError(f"{self._describe()}: only integer indexing of tuple values is supported")
+    raise NodeTypeError(f"{self.describe()}: only integer indexing of tuple values is supported")
 
 
 # t[i] reads element i of a tuple value

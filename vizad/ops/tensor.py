@@ -32,6 +32,7 @@ __all__ = [
 
 
 _ADD_REDUCE = np.add.reduce
+_FLOAT_SCALARS = frozenset({np.float64, np.float32, np.float16})
 
 
 # -- shape helpers -------------------------------------------------------------------------
@@ -445,8 +446,11 @@ class Sum(_Reduction):
     symbol, latex_name = "Σ", "sum"
 
     def compute(self, a, axis=None, keepdims=False):
-        if a.__class__ is np.ndarray:  # np.sum's own reduction, without its wrappers
+        kind = a.__class__
+        if kind is np.ndarray:  # np.sum's own reduction, without its wrappers
             return _ADD_REDUCE(a, axis=axis, keepdims=keepdims)
+        if kind in _FLOAT_SCALARS and not keepdims:  # one float: 0 + it, as np.sum (-0.0 → 0.0)
+            return a + 0.0
         return np.sum(a, axis=axis, keepdims=keepdims)
 
     def vjp(self, node, adjoint):
@@ -584,7 +588,11 @@ def _whole(op: Op, a, keepdims) -> Node:
         return op(a, axis=None, keepdims=bool(keepdims))
     keepdims = bool(keepdims)
     out = (1,) * len(shape) if keepdims else ()
-    return a.__class__._computed(op, (a,), {"axis": None, "keepdims": keepdims}, None, out)
+    return a.__class__._computed(op, (a,), _WHOLE[keepdims], None, out)
+
+
+#: The attributes of a reduction over every axis (shared: a node's attributes are read-only).
+_WHOLE = {k: {"axis": None, "keepdims": k} for k in (False, True)}
 
 
 def broadcast_to(a, shape) -> Node:
