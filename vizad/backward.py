@@ -107,18 +107,15 @@ def tape(y: EagerNode) -> list:
     """The numeric tape of ``y``: the eager nodes it was computed from that require a
     gradient (``y`` first), in reverse creation order (their ids: every node is made after
     its inputs, so this is a reverse topological order, found without ranking)."""
-    found = [y]
-    seen = {y}
+    found = {y: None}  # (a dict: the nodes found, in a set that keeps no order to sort)
     stack = [y]
-    pop, push, see, keep = stack.pop, stack.append, seen.add, found.append
+    pop, push = stack.pop, stack.append
     while stack:
         for x in pop()._inputs:
-            if x not in seen and x.__class__ is not Node and x._requires_grad:
-                see(x)
+            if x not in found and x.__class__ is not Node and x._requires_grad:
+                found[x] = None
                 push(x)
-                keep(x)
-    found.sort(key=_ID, reverse=True)
-    return found
+    return sorted(found, key=_ID, reverse=True)
 
 
 _ID = attrgetter("_id")

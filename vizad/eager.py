@@ -68,10 +68,15 @@ class EagerNode(Node):
         else:
             node._origin = None
             node._scope = ()
-        if len(inputs) == 2 and inputs[0].__class__ is cls and inputs[1].__class__ is cls:
+        n = len(inputs)
+        if n == 2 and inputs[0].__class__ is cls and inputs[1].__class__ is cls:
             a, b = inputs  # hot: a binary op on two eager nodes
             values = [a._value, b._value]
             requires_grad = a._requires_grad or b._requires_grad
+        elif n == 1 and inputs[0].__class__ is cls:  # hot: a unary op
+            a = inputs[0]
+            values = [a._value]
+            requires_grad = a._requires_grad
         else:
             values = []
             requires_grad = False

@@ -219,14 +219,19 @@ def binary(op: Op) -> Callable[[Any, Any], Node]:
 
     def apply(a, b):
         cls = a.__class__
-        if (
-            b.__class__ is cls
-            and cls is not Node
-            and (_EAGER_CLASSES.get(cls) or _eager_class(cls))
-        ):
+        if cls is not Node and (_EAGER_CLASSES.get(cls) or _eager_class(cls)):
             shape = a._shape
-            if shape.__class__ is tuple and shape == b._shape:
-                return cls._computed(op, (a, b), _NO_ATTRS, None, shape)
+            if shape.__class__ is tuple:
+                if b.__class__ is cls and shape == b._shape:
+                    return cls._computed(op, (a, b), _NO_ATTRS, None, shape)
+                if b.__class__ in _PYTHON_NUMBERS:  # x * 2: a weak constant keeps x's shape
+                    return cls._computed(op, (a, constant(b)), _NO_ATTRS, None, shape)
+        elif cls in _PYTHON_NUMBERS:  # 2 * x
+            kind = b.__class__
+            if kind is not Node and (_EAGER_CLASSES.get(kind) or _eager_class(kind)):
+                shape = b._shape
+                if shape.__class__ is tuple:
+                    return kind._computed(op, (constant(a), b), _NO_ATTRS, None, shape)
         return op(a, b)
 
     apply.__name__ = apply.__qualname__ = op.name
