@@ -168,3 +168,41 @@ def test_partial_adjoints_are_summed_in_reverse_creation_order():
         assert g.op.name == "add_n" and g.attrs["order"] == (1, 2, 0)
         partials = g.origin.partials(x)  # in display order: the deepest consumer first
         assert list(g.inputs) == [p.node for p in partials] and partials[0].consumer is c1
+
+
+def _matmuls(monkeypatch) -> list:
+    """The matmuls computed from now on (MatMul.compute's calls)."""
+    from vizad.ops.tensor import MatMul
+
+    calls, compute = [], MatMul.compute
+    monkeypatch.setattr(
+        MatMul, "compute", lambda self, *a, **k: calls.append(1) or compute(self, *a, **k)
+    )
+    return calls
+
+
+def test_a_vjp_computes_only_the_gradients_needed(monkeypatch):
+    """An MLP step on a data batch that needs no gradient: 2 matmuls forward, 3 backward (no
+    dX), as hand-written numpy does; vz.gradients builds no adjoint node for X either."""
+    rng = np.random.default_rng(0)
+    X = vz.tensor(rng.normal(size=(8, 5)), requires_grad=False)
+    W1, W2 = vz.tensor(rng.normal(size=(5, 4))), vz.tensor(rng.normal(size=(4, 3)))
+    calls = _matmuls(monkeypatch)
+    loss = vz.sum(vz.relu(X @ W1) @ W2)
+    loss.backward()
+    assert len(calls) == 5
+    assert W1.grad.value.shape == (5, 4) and W2.grad.value.shape == (4, 3)
+    import vizad.ops.tensor as tensor_ops
+
+    built, matmul_op = [], tensor_ops._MATMUL
+    monkeypatch.setattr(
+        tensor_ops, "_MATMUL", lambda *a, **k: built.append(1) or matmul_op(*a, **k)
+    )
+    x = vz.Variable("x", shape=(8, 5))
+    w = vz.Variable("w", shape=(5, 4))
+    y = vz.sum(x @ w)
+    built.clear()
+    record = vz.extend.build_adjoints(y, [w])
+    assert record.adjoint(x) is None and len(built) == 1  # w̄ = xᵀ ȳ alone
+    vz.extend.build_adjoints(y, [x, w])
+    assert len(built) == 3
