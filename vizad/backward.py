@@ -1,13 +1,15 @@
 """Reverse mode on values: the gradients of an eager graph without building its adjoint graph.
 
 ``y.backward()`` runs here, as PyTorch's does: no graph of the backward pass unless asked.
-For every node, in the reverse of the display order, its adjoint v̄ᵢ is the sum of the partial
-adjoints v̄ᵢ→ⱼ that its consumers passed back, and each partial adjoint is computed by the
-op's own rule on values: an elementwise op's local partials ∂vⱼ/∂vᵢ (its ``partials``,
-evaluated on the eager forward nodes) times v̄ⱼ, summed back to the input's shape where
-broadcasting happened; any other op's ``vjp`` applied to an eager seed. The products, sums and
-reductions are the ops' own ``compute``, the functions that the adjoint graph's nodes run, in
-the same order, so the numbers are those of :func:`vizad.gradients` bit for bit.
+It walks the numeric tape: the nodes that require a gradient, in reverse creation order (no
+ranking). For every node, its adjoint v̄ᵢ is the sum of the partial adjoints v̄ᵢ→ⱼ that its
+consumers passed back, and each partial adjoint is computed by the op's own rule on values: an
+elementwise op's local partials ∂vⱼ/∂vᵢ (recorded on values as the op computed, or worked out
+from its ``partials``) times v̄ⱼ, summed back to the input's shape where broadcasting
+happened; any other op's ``vjp`` applied to an eager seed, for the inputs that need a
+gradient only. The products, sums and reductions are the ops' own ``compute``, the functions
+that the adjoint graph's nodes run, and :func:`vizad.gradients` sums partial adjoints in the
+same reverse creation order, so the numbers are the same bit for bit.
 
 No adjoint node, record or name is made. A leaf's ``.grad`` is a :class:`LazyGrad`: its value
 is there at once, and the adjoint node it stands for is built from the forward graph the moment
