@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ._renamed import renamed
-from .eager import EagerNode, LazyGrad
+from .eager import SWAPPED, EagerNode, LazyGrad
 from .errors import GraphError
 from .graph import ranked_order
 from .node import Node
@@ -75,7 +75,10 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
         if every:
             result[node] = adjoint
         partials = node._partials
-        if partials is None:
+        if partials is SWAPPED:  # a product: ∂(ab)/∂a = b, ∂(ab)/∂b = a
+            a, b = inputs
+            partials = (_value(b), _value(a))
+        elif partials is None:
             partials = _partials(node)
             if partials is None:  # an op that writes its own vjp
                 _pass_back(node, adjoint, adjoints)

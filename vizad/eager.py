@@ -33,7 +33,10 @@ from .extension import ACTIVE
 from .node import _EMPTY, Node, _context, _ids
 from .tree import as_array, read_only, shape_of
 
-__all__ = ["EagerNode", "LazyGrad"]
+__all__ = ["EagerNode", "LazyGrad", "SWAPPED"]
+
+#: The record of a product on the tape: its local partials are its inputs' values, swapped.
+SWAPPED = ("swapped",)
 
 #: Value classes of shape () (numpy's scalars of the float types, Python's numbers).
 _SCALARS = frozenset({np.float64, np.float32, np.float16, float, int, np.int64, np.bool_})
@@ -101,9 +104,10 @@ class EagerNode(Node):
             node._shape = _shape(value)
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
-        node._partials = (
-            op._partial_values(value, values, attrs) if requires_grad and op._partials_now else None
-        )
+        if requires_grad and op._partials_now:
+            node._partials = SWAPPED if op._swapped else op._partial_values(value, values, attrs)
+        else:
+            node._partials = None
         return node
 
     @classmethod

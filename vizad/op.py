@@ -97,6 +97,8 @@ class Op:
     #: Elementwise ops of vizad's own that record their local partials on values as they
     #: compute eagerly (see :class:`vizad.ops.elementwise.ElementwiseOp`).
     _partials_now: bool = False
+    #: mul alone: its local partials are its inputs' values, swapped (recorded as such).
+    _swapped: bool = False
     #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
     #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
     _vjp_needed: bool = False

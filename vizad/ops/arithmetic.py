@@ -75,7 +75,10 @@ class Mul(ElementwiseOp):
         a, b = node._inputs
         return [b, a]
 
+    #: recorded as INPUTS_SWAPPED: the partials are the inputs' own values, read by
+    #: backward() (no tuple per product for the cyclic GC to count)
     _partials_now = True
+    _swapped = True
 
     def _partial_values(self, value, values, attrs):
         a, b = values
