@@ -214,7 +214,7 @@ def gc_share(repeat: int) -> None:
           f" = {sum(spent) / total:5.1%}")  # fmt: skip
 
     on, off = [], []
-    for _ in range(repeat):
+    for _ in range(min(repeat, 3)):  # a loop takes seconds
         off.append(_timed(loop, False))
         on.append(_timed(loop, True))
     mon, moff = statistics.median(on), statistics.median(off)
