@@ -1,13 +1,15 @@
 """Reverse mode on values: the gradients of an eager graph without building its adjoint graph.
 
 ``y.backward()`` runs here, as PyTorch's does: no graph of the backward pass unless asked.
-For every node, in the reverse of the display order, its adjoint v̄ᵢ is the sum of the partial
-adjoints v̄ᵢ→ⱼ that its consumers passed back, and each partial adjoint is computed by the
-op's own rule on values: an elementwise op's local partials ∂vⱼ/∂vᵢ (its ``partials``,
-evaluated on the eager forward nodes) times v̄ⱼ, summed back to the input's shape where
-broadcasting happened; any other op's ``vjp`` applied to an eager seed. The products, sums and
-reductions are the ops' own ``compute``, the functions that the adjoint graph's nodes run, in
-the same order, so the numbers are those of :func:`vizad.gradients` bit for bit.
+It walks the numeric tape: the nodes that require a gradient, in reverse creation order (no
+ranking). For every node, its adjoint v̄ᵢ is the sum of the partial adjoints v̄ᵢ→ⱼ that its
+consumers passed back, and each partial adjoint is computed by the op's own rule on values: an
+elementwise op's local partials ∂vⱼ/∂vᵢ (recorded on values as the op computed, or worked out
+from its ``partials``) times v̄ⱼ, summed back to the input's shape where broadcasting
+happened; any other op's ``vjp`` applied to an eager seed, for the inputs that need a
+gradient only. The products, sums and reductions are the ops' own ``compute``, the functions
+that the adjoint graph's nodes run, and :func:`vizad.gradients` sums partial adjoints in the
+same reverse creation order, so the numbers are the same bit for bit.
 
 No adjoint node, record or name is made. A leaf's ``.grad`` is a :class:`LazyGrad`: its value
 is there at once, and the adjoint node it stands for is built from the forward graph the moment
@@ -18,19 +20,21 @@ the output that was differentiated is alive; otherwise it is a constant, as in P
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from ._renamed import renamed
-from .eager import EagerNode, LazyGrad
+from .eager import SWAPPED, EagerNode, LazyGrad
 from .errors import GraphError
 from .graph import ranked_order
 from .node import Node
 from .op import CONSTANT, VARIABLE, constant_value, registry
-from .ops import add, mul, neg
+from .ops import add
 from .ops.elementwise import MINUS_ONE, ONE, ElementwiseOp, Symbolic, local_partials
 from .reverse import gradients, local_adjoints, seed_node
 from .tree import add as tree_add
@@ -38,7 +42,7 @@ from .tree import add as tree_add
 __all__ = ["adjoint_values", "backward"]
 
 #: The ops' own functions, which the adjoint graph's nodes would run.
-_ADD, _MUL, _NEG = add.compute, mul.compute, neg.compute
+_ADD = add.compute
 _SUM_TO_SHAPE = registry()["sum_to_shape"].compute
 
 
@@ -47,19 +51,20 @@ def _value(node: Node) -> Any:
     return constant_value(node) if node.__class__ is Node else node._value
 
 
-def adjoint_values(
-    y: EagerNode, cotangent: Any = None, every: bool = False, order: list | None = None
-) -> dict:
+def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> dict:
     """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad).
-    ``order`` is the graph's :func:`ranked_order`, when the caller has it already."""
+
+    The numeric tape: the nodes that require a gradient, walked in reverse creation order
+    (:func:`tape`); each adds v̄ⱼ times its recorded local partials (or its vjp on values)
+    to its inputs' running sums, in the order :func:`vizad.gradients`' add_n sums them."""
     seed = _value(seed_node(y, cotangent))
     if seed.__class__ is np.ndarray and not seed.shape and y._value.__class__ is not np.ndarray:
         seed = seed[()]  # a scalar output's: numpy scalars cost a fifth of 0-d arrays
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
     pop, get = adjoints.pop, adjoints.get
-    for node in reversed(order or ranked_order(y)):
+    for node in tape(y):
         adjoint = pop(node, None)
         if adjoint is None:
             continue
@@ -69,14 +74,16 @@ def adjoint_values(
             continue
         if every:
             result[node] = adjoint
-        op = node._operation
-        kind = _KINDS.get(op.__class__) or _kind(op)
-        if kind is _VJP:
-            _pass_back(node, adjoint, adjoints)
-            continue
-        # an elementwise op: v̄ⱼ times each local partial, summed back where it broadcast
-        shape = node._shape if kind is _BROADCASTING else None
-        partials = op.partials(node) if op._builtin else local_partials(op, node)
+        partials = node._partials
+        if partials is SWAPPED:  # a product: ∂(ab)/∂a = b, ∂(ab)/∂b = a
+            a, b = inputs
+            partials = (_value(b), _value(a))
+        elif partials is None:
+            partials = _partials(node)
+            if partials is None:  # an op that writes its own vjp
+                _pass_back(node, adjoint, adjoints)
+                continue
+        shape = node._shape
         for x, p in zip(inputs, partials):
             if x.__class__ is Node or not x._requires_grad:  # a constant, or no gradient
                 continue
@@ -84,37 +91,55 @@ def adjoint_values(
                 if p is ONE or (p is not MINUS_ONE and p == 1):
                     part = adjoint
                 elif p is MINUS_ONE or p == -1:
-                    part = _NEG(adjoint)
+                    part = -adjoint  # neg's compute
                 else:  # zero: no contribution
                     continue
             else:
-                part = _MUL(adjoint, constant_value(p) if p.__class__ is Node else p._value)
-            if shape is not None and x._shape != shape:  # broadcast: sum_to_shape's function
+                part = adjoint * p  # mul's compute
+            if x._shape != shape:  # broadcast: sum_to_shape's function
                 part = _SUM_TO_SHAPE(part, shape=x._shape)
             total = get(x)
             if total is None:
                 adjoints[x] = part
-            elif isinstance(total, tuple):
+            elif total.__class__ is tuple:
                 adjoints[x] = tree_add(total, part)
             else:
                 adjoints[x] = total + part  # add_n's compute (tree.add) on arrays
     return result
 
 
-#: How the pass runs an op's rule: its ``vjp`` on an eager seed, or its local partials
-#: (elementwise ops: broadcasting ones, and those whose inputs have the output's shape).
-_VJP, _BROADCASTING, _ELEMENTWISE = "vjp", "broadcasting", "elementwise"
-_KINDS: dict[type, str] = {}
+def tape(y: EagerNode) -> list:
+    """The numeric tape of ``y``: the eager nodes it was computed from that require a
+    gradient (``y`` first), in reverse creation order (their ids: every node is made after
+    its inputs, so this is a reverse topological order, found without ranking)."""
+    found = {y: None}  # (a dict: the nodes found, in a set that keeps no order to sort)
+    stack = [y]
+    pop, push = stack.pop, stack.append
+    while stack:
+        for x in pop()._inputs:
+            if x not in found and x.__class__ is not Node and x._requires_grad:
+                found[x] = None
+                push(x)
+    return sorted(found, key=_ID, reverse=True)
 
 
-def _kind(op) -> str:
-    """The kind of ``op``'s rule (remembered for its class)."""
+_ID = attrgetter("_id")
+
+
+def _partials(node: Node) -> Any:
+    """The local partials on values of an elementwise ``node`` whose op did not record them
+    as it computed (ZERO, ONE, MINUS_ONE as they are); None for an op with a vjp of its own."""
+    op = node._operation
     if not isinstance(op, ElementwiseOp):
-        kind = _VJP
-    else:
-        kind = _BROADCASTING if op.broadcasting else _ELEMENTWISE
-    _KINDS[op.__class__] = kind
-    return kind
+        return None
+    late = op._partial_values
+    if late is not None:  # vizad's own: on values, unless it fails (then as nodes, for the error)
+        try:
+            return late(node._value, [_value(x) for x in node._inputs], node._attrs)
+        except Exception:
+            pass
+    partials = op.partials(node) if op._builtin else local_partials(op, node)
+    return [p if p.__class__ is Symbolic else _value(p) for p in partials]
 
 
 def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
@@ -122,7 +147,9 @@ def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
     to each input needing one to the adjoints' running sums (in the order the adjoint
     graph's add_n would sum them)."""
     seed = EagerNode._leaf(CONSTANT, {"value": adjoint}, adjoint, None, False)
-    for x, g in zip(node._inputs, local_adjoints(node, seed)):
+    inputs = node._inputs
+    needed = [x.__class__ is not Node and x._requires_grad for x in inputs]
+    for x, g in zip(inputs, local_adjoints(node, seed, needed)):
         if g is not None and x.__class__ is not Node and x._requires_grad:
             part = _value(g)
             total = adjoints.get(x)
@@ -166,17 +193,24 @@ def backward(
     cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
     if not node._requires_grad:
         raise GraphError(
-            f"backward() of {node._describe()}: it does not depend on any leaf that "
+            f"backward() of {node.describe()}: it does not depend on any leaf that "
             "requires a gradient (vz.tensor(..., requires_grad=True))"
         )
     if create_graph:
+        warnings.warn(
+            f"backward(create_graph=True) of {node.describe()}: each leaf's .grad is now a "
+            "node of a graph that holds the leaf, a reference cycle that only the garbage "
+            "collector frees (as in PyTorch); use vz.gradients(y, leaves) to get gradient "
+            "nodes without storing them in the leaves",
+            UserWarning,
+            stacklevel=3 if type(node).backward is not backward else 2,
+        )
         leaves = _leaves(ranked_order(node))
         for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
             leaf._grad = g if leaf._grad is None else leaf._grad + g
         return
-    order = ranked_order(node)  # walked once, for the pass and for the leaves
-    values = adjoint_values(node, cotangent, order=order)
-    leaves = [x for x in _leaves(order) if x in values]
+    values = adjoint_values(node, cotangent)
+    leaves = [x for x in values if x._operation is VARIABLE]
     done = _Pass(node, cotangent, leaves)
     for k, leaf in enumerate(leaves):
         grad = _lazy(values[leaf], partial(done.node, k))

@@ -37,7 +37,7 @@ def _shape(node: Node, what: str) -> tuple:
     shape = static_shape(node)
     if shape is None or isinstance(shape, TupleShape):
         raise ShapeError(
-            f"{what}: the shape of {node._short()} must be known when the graph is built "
+            f"{what}: the shape of {node.short()} must be known when the graph is built "
             "(declare Variable(name, shape=...)); it gives the number of passes"
         )
     return tuple(shape)

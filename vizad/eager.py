@@ -23,15 +23,20 @@ whichever branch ran, as in PyTorch.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from .errors import NodeTypeError, evaluation_error
-from .node import Node
+from .extension import ACTIVE
+from .node import _EMPTY, Node, _context, _ids
 from .tree import as_array, read_only, shape_of
 
-__all__ = ["EagerNode", "LazyGrad"]
+__all__ = ["EagerNode", "LazyGrad", "SWAPPED"]
+
+#: The record of a product on the tape: its local partials are its inputs' values, swapped.
+SWAPPED = ("swapped",)
 
 #: Value classes of shape () (numpy's scalars of the float types, Python's numbers).
 _SCALARS = frozenset({np.float64, np.float32, np.float16, float, int, np.int64, np.bool_})
@@ -41,7 +46,9 @@ class EagerNode(Node):
     """A node that carries its value (see the module's docs). Build leaves with
     :func:`vizad.tensor`; ops on eager nodes return eager nodes."""
 
-    __slots__ = ("_value", "_grad", "_requires_grad")
+    #: ``_partials``: the node's record on the numeric tape, its local partials on values
+    #: (one per input; None when ``backward()`` is to work them out).
+    __slots__ = ("_value", "_grad", "_requires_grad", "_partials")
 
     # -- construction ------------------------------------------------------------------------
     #: The ``.grad`` of a new node (micrograd's Value starts at 0).
@@ -49,13 +56,31 @@ class EagerNode(Node):
 
     @classmethod
     def _computed(cls, op, inputs: tuple, attrs: dict, name, shape) -> EagerNode:
-        """The node ``op(*inputs, **attrs)`` with its value computed now."""
+        """The node ``op(*inputs, **attrs)`` with its value computed now, and its record on
+        the numeric tape (the local partials on values, when its op states them cheaply)."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
-        Node.__init__(node, op, inputs, attrs, name, shape)
-        if len(inputs) == 2 and inputs[0].__class__ is cls and inputs[1].__class__ is cls:
+        # Node.__init__, inlined (hot)
+        node._operation = op
+        node._inputs = inputs
+        node._attrs = MappingProxyType(attrs) if attrs else _EMPTY
+        node._name = name
+        node._id = next(_ids)
+        node._shape = shape
+        if ACTIVE[0]:
+            node._origin, node._scope, node._source = _context()
+        else:
+            node._origin = None
+            node._scope = ()
+            node._source = None
+        n = len(inputs)
+        if n == 2 and inputs[0].__class__ is cls and inputs[1].__class__ is cls:
             a, b = inputs  # hot: a binary op on two eager nodes
             values = [a._value, b._value]
             requires_grad = a._requires_grad or b._requires_grad
+        elif n == 1 and inputs[0].__class__ is cls:  # hot: a unary op
+            a = inputs[0]
+            values = [a._value]
+            requires_grad = a._requires_grad
         else:
             values = []
             requires_grad = False
@@ -76,9 +101,14 @@ class EagerNode(Node):
         except Exception as exc:
             raise evaluation_error(node, values, exc) from exc
         node._value = value
-        node._shape = _shape(value)
+        if shape.__class__ is not tuple or not op._same_shape:  # (else exact already)
+            node._shape = _shape(value)
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
+        if requires_grad and op._partials_now:
+            node._partials = SWAPPED if op._swapped else op._partial_values(value, values, attrs)
+        else:
+            node._partials = None
         return node
 
     @classmethod
@@ -90,6 +120,7 @@ class EagerNode(Node):
         node._value = value
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
+        node._partials = None
         return node
 
     # -- values ------------------------------------------------------------------------------
@@ -119,7 +150,7 @@ class EagerNode(Node):
         value = as_array(self._value)
         if not isinstance(value, tuple) and value.ndim == 0:
             raise NodeTypeError(
-                f"{self._describe()}: len() of a scalar, which has no length; use .item()"
+                f"{self.describe()}: len() of a scalar, which has no length; use .item()"
             )
         return len(value)
 
@@ -139,7 +170,7 @@ class EagerNode(Node):
         value = as_array(self._value)
         if isinstance(value, tuple) or value.size != 1:
             raise NodeTypeError(
-                f"{self._describe()}: {what} needs a one-element value, got shape "
+                f"{self.describe()}: {what} needs a one-element value, got shape "
                 f"{shape_of(self._value)} (index it first, or use .value)"
             )
         return value.item()
@@ -148,7 +179,7 @@ class EagerNode(Node):
     def dtype(self) -> np.dtype:
         value = as_array(self._value)
         if isinstance(value, tuple):
-            raise NodeTypeError(f"{self._describe()} holds a tuple value: it has no dtype")
+            raise NodeTypeError(f"{self.describe()} holds a tuple value: it has no dtype")
         return value.dtype
 
     @property

@@ -174,16 +174,16 @@ def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError
     the input shapes. Raise it ``from exc``, so that the op's own failing line shows."""
     shapes = [shape_of(v) for v in inputs]
     if isinstance(exc, ShapeError):  # the op's own check, which says what to do
-        return ShapeError(f"{node._describe()}: {exc}")
+        return ShapeError(f"{node.describe()}: {exc}")
     try:
         node.op.infer_shape(shapes, node.attrs)
     except ShapeError as shape_exc:
-        return ShapeError(f"{node._describe()}: {shape_exc}")
+        return ShapeError(f"{node.describe()}: {shape_exc}")
     except Exception:
         pass
     shown = ", ".join(map(str, shapes))
     error = EvaluationError(
-        f"{node._describe()}: op {node.op.name!r} failed on inputs of "
+        f"{node.describe()}: op {node.op.name!r} failed on inputs of "
         f"shapes {shown}: {type(exc).__name__}: {exc} (check the op's compute at these inputs: "
         "its failing line is in the traceback)"
     )

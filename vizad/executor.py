@@ -153,7 +153,7 @@ class Executor:
             for x in node._inputs:
                 if isinstance(values[slot[x]], tuple):
                     raise ShapeError(
-                        f"{node._describe()}: its input {x._short()} has a tuple value: "
+                        f"{node.describe()}: its input {x.short()} has a tuple value: "
                         f"{tuples_refused(node.op.name)}"
                     )
         outside = [of for _, of, _ in self._shape_checks if of not in slot]
@@ -197,7 +197,7 @@ class Executor:
             if key in self._slot and key not in fed and key not in self._given:
                 what = "a constant" if key.op is CONSTANT else "computed by the graph"
                 raise FeedError(
-                    f"{key._describe()} is {what}: a feed dict gives Variables' values "
+                    f"{key.describe()} is {what}: a feed dict gives Variables' values "
                     "(to supply an intermediate value, make an Executor with given=[node])"
                 )
 
@@ -275,8 +275,8 @@ def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what
     got, want = shape_of(value), shape_of(target_value)
     if got != want:
         raise ShapeError(
-            f"{node._describe()}, {_what(what)} {target._short()}, has shape {got} but "
-            f"{target._short()} has shape {want}: {_advice(what, want)}"
+            f"{node.describe()}, {_what(what)} {target.short()}, has shape {got} but "
+            f"{target.short()} has shape {want}: {_advice(what, want)}"
         )
 
 
@@ -319,7 +319,7 @@ def _counterparts(
     try:
         computed = evaluate_into(nodes, known, feed)
     except FeedError as exc:
-        shown = ", ".join(n._short() for n in nodes[:3])
+        shown = ", ".join(n.short() for n in nodes[:3])
         raise FeedError(
             f"{exc}; it is needed to check that the seeds and tangents of this plan have "
             f"the shapes of what they are given for ({shown})"
@@ -347,7 +347,7 @@ class _ReturnedNone(Exception):
 
 def _returned_none(node: Node) -> EvaluationError:
     return EvaluationError(
-        f"{node._describe()}: op {node.op.name!r} returned None; its compute must return the value"
+        f"{node.describe()}: op {node.op.name!r} returned None; its compute must return the value"
     )
 
 
@@ -397,7 +397,7 @@ def check_floating(node: Node, value: Any) -> None:
         kind = np.asarray(leaf).dtype.kind
         if kind not in "fc":
             raise FeedError(
-                f"Variable {node._short()!r} is differentiated but was fed "
+                f"Variable {node.short()!r} is differentiated but was fed "
                 f"{np.asarray(leaf).dtype} values: gradients need floating-point inputs "
                 "(as in PyTorch and JAX; an integer adjoint would wrap around); feed "
                 "np.asarray(value, dtype=float)"
@@ -410,7 +410,7 @@ def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
     except KeyError:
         if node.op is not VARIABLE:
             raise FeedError(
-                f"{node._describe()} is given to this Executor but not in the feed dict"
+                f"{node.describe()} is given to this Executor but not in the feed dict"
             ) from None
         fed = ", ".join(sorted(repr(str(n)) for n in feed if isinstance(n, Node))) or "nothing"
         raise FeedError(

@@ -20,7 +20,22 @@ from ._gc import gc_paused
 if TYPE_CHECKING:  # pragma: no cover
     from .node import Node
 
-__all__ = ["AdjointRole", "Extension", "extending", "current", "alive"]
+__all__ = ["AdjointRole", "Extension", "extending", "current", "alive", "ACTIVE"]
+
+#: How many graph extensions and scopes are open, in any thread or task: while it is 0 (eager
+#: code, almost always) a new node needs no context variable read (:class:`vizad.node.Node`
+#: reads them only when it is not). A shared list, changed by :func:`entered`.
+ACTIVE = [0]
+
+
+@contextmanager
+def entered() -> Iterator[None]:
+    """Count an open extension or scope in :data:`ACTIVE` while the block runs."""
+    ACTIVE[0] += 1
+    try:
+        yield
+    finally:
+        ACTIVE[0] -= 1
 
 
 class Extension(NamedTuple):
@@ -43,7 +58,7 @@ def extending(record: Any, shapes: Mapping[Node, Any] | None = None) -> Iterator
     many new nodes are built."""
     token = _EXTENSION.set(Extension(record, shapes))
     try:
-        with gc_paused():
+        with entered(), gc_paused():
             yield
     finally:
         _EXTENSION.reset(token)

@@ -174,7 +174,7 @@ def _jvp(node: Node, tangents: list, all_partials: dict) -> Node | None:
         t = op.jvp(node, tangents)
     if t is not None and not isinstance(t, Node):
         raise GraphError(
-            f"jvp of op {op.name!r} at {node._describe()} returned a "
+            f"jvp of op {op.name!r} at {node.describe()} returned a "
             f"{type(t).__name__}; expected a Node or None"
         )
     return t
@@ -190,7 +190,7 @@ def _seed_node(node: Node, value: Any) -> Node:
     if type(value) in (float, int):
         # a Python number is weakly typed: the tangent takes the input's shape and float type
         return ones_like(node) if value == 1 else mul(value, ones_like(node))
-    t = as_node(value, f"jvp: tangent of {node._short()}")
+    t = as_node(value, f"jvp: tangent of {node.short()}")
     ts, ns = static_shape(t), static_shape(node)
     if ts == ns:
         return t
@@ -198,7 +198,7 @@ def _seed_node(node: Node, value: Any) -> Node:
         return broadcast_to(t, reduce_target(node))
     if ns is not None:
         raise ShapeError(
-            f"jvp: the tangent given for {node._short()} has shape {ts} but "
-            f"{node._short()} has shape {ns}; give a tangent of shape {ns}, or a number"
+            f"jvp: the tangent given for {node.short()} has shape {ts} but "
+            f"{node.short()} has shape {ns}; give a tangent of shape {ns}, or a number"
         )
     return t

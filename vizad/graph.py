@@ -142,7 +142,7 @@ def _depth_first(outputs: list[Node], stop: Container[Node]) -> list[Node]:
                     continue
                 if seen is False:
                     raise GraphError(
-                        f"the graph has a cycle through {inp._describe()}: a node was changed "
+                        f"the graph has a cycle through {inp.describe()}: a node was changed "
                         "after it was built; rebuild the graph with ops"
                     )
                 state[inp] = False

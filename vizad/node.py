@@ -4,8 +4,9 @@ A :class:`Node` is an immutable record: the op that computes it, its inputs (a t
 has two edges), the op's attributes, an optional name, an id from a counter (creation order,
 never ``id()``), and its static shape when it is known at build time (``None`` otherwise).
 Nodes hash by identity. Leaves are Variables (fed at run time) and constants, made by
-:mod:`vizad.op`; the operators (``x * y``, ``-x``, ``t[0]``) are attached by the modules that
-define their ops (:mod:`vizad.ops`), so this module needs none of them.
+:mod:`vizad.op`; the operators (``x * y``, ``-x``, ``t[0]``) are declared here and call the
+functions of :data:`OPERATORS`, which the modules defining their ops fill (:mod:`vizad.ops`),
+so this module needs none of them.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from contextlib import contextmanager
 from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
 from .errors import FeedError, NodeTypeError, ShapeError
+from .extension import ACTIVE, entered
 from .extension import current as _get_extension
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +33,11 @@ __all__ = ["Node", "static_shape", "scope", "source_line"]
 Shape = tuple  # a tuple of ints; None where unknown
 
 _ids = itertools.count(1)
+
+#: The functions behind Node's operators (``x + y`` is ``OPERATORS["add"](x, y)``), by name:
+#: add, sub, mul, truediv, pow, matmul, neg, getitem. The modules that define the ops fill it
+#: (:mod:`vizad.ops`), so that this module imports none of them while tools see the operators.
+OPERATORS: dict[str, Callable[..., Node]] = {}
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 _NUMERIC_KINDS = frozenset("biufc")
@@ -53,7 +60,8 @@ def scope(name: str) -> Iterator[tuple[str, ...]]:
         )
     token = _SCOPE.set((*_SCOPE.get(), name))
     try:
-        yield _SCOPE.get()
+        with entered():
+            yield _SCOPE.get()
     finally:
         _SCOPE.reset(token)
 
@@ -65,9 +73,19 @@ def source_line(text: str | None) -> Iterator[None]:
     show it (``node.source``). None: no line known."""
     token = _SOURCE.set(text)
     try:
-        yield
+        with entered():
+            yield
     finally:
         _SOURCE.reset(token)
+
+
+def _context() -> tuple:
+    """(origin, scope, source) of a node built now: the extension's record being built, the
+    path of ``vz.scope`` blocks and the user's line (read only while
+    :data:`vizad.extension.ACTIVE` is not 0)."""
+    extension = _get_extension()
+    origin = extension.record if extension is not None else None
+    return origin, _get_scope(), _get_source()
 
 
 class Node:
@@ -107,10 +125,12 @@ class Node:
         self._name = name
         self._id = next(_ids)
         self._shape = shape
-        extension = _get_extension()
-        self._origin = extension.record if extension is not None else None
-        self._scope = _get_scope()
-        self._source = _get_source()
+        if ACTIVE[0]:  # an extension, a scope or a source line is open: read the context
+            self._origin, self._scope, self._source = _context()
+        else:  # hot: eager code, no context variable to read
+            self._origin = None
+            self._scope = ()
+            self._source = None
 
     # Read-only fields: a node never changes after it is built.
     op = property(attrgetter("_operation"), doc="The op that computes this node.")
@@ -134,9 +154,10 @@ class Node:
     def _small_constant(self) -> bool:
         return self._operation._folds and self._attrs["value"].size <= 4
 
-    def _short(self, depth: int = 1) -> str:
+    def short(self, depth: int = 1) -> str:
         """A short name: the node's name, a small constant's value, or its expression nested
-        ``depth`` levels deep (deeper inputs are "…"): never an internal id."""
+        ``depth`` levels deep (deeper inputs are "…"): never an internal id. Error messages
+        and warnings name inputs with it."""
         if self.name is not None:
             return self.name
         if self._small_constant() or depth > 0:
@@ -150,10 +171,11 @@ class Node:
             return np.array2string(self.attrs["value"], separator=", ").replace("\n", "")
         if self._operation._folds:  # a constant
             return f"constant{self.shape}"
-        return f"{self.op.name}({', '.join(i._short(depth - 1) for i in self.inputs)})"
+        return f"{self.op.name}({', '.join(i.short(depth - 1) for i in self.inputs)})"
 
-    def _describe(self) -> str:
-        """``node #7 mul(x1, x2)``: used in error messages."""
+    def describe(self) -> str:
+        """``node #7 mul(x1, x2)``: how error messages (vizad's and a custom op's) name a
+        node: its creation number, name and expression."""
         if not self.inputs and self.name is not None:
             return f"node #{self.id} {self.op.name} {self.name!r}"
         label = f" {self.name!r}" if self.name is not None else ""
@@ -166,7 +188,46 @@ class Node:
         shape = "" if self.shape is None else f" shape={self.shape}"
         return f"<Node {self}{shape}>"
 
-    # -- operators: +, -, *, /, **, @ and indexing are attached by vizad.ops ----------------
+    # -- operators: the functions of OPERATORS, filled by the modules defining the ops --------
+    def __add__(self, other: Any) -> Node:
+        return OPERATORS["add"](self, other)
+
+    def __radd__(self, other: Any) -> Node:
+        return OPERATORS["add"](other, self)
+
+    def __sub__(self, other: Any) -> Node:
+        return OPERATORS["sub"](self, other)
+
+    def __rsub__(self, other: Any) -> Node:
+        return OPERATORS["sub"](other, self)
+
+    def __mul__(self, other: Any) -> Node:
+        return OPERATORS["mul"](self, other)
+
+    def __rmul__(self, other: Any) -> Node:
+        return OPERATORS["mul"](other, self)
+
+    def __truediv__(self, other: Any) -> Node:
+        return OPERATORS["truediv"](self, other)
+
+    def __rtruediv__(self, other: Any) -> Node:
+        return OPERATORS["truediv"](other, self)
+
+    def __pow__(self, other: Any) -> Node:
+        return OPERATORS["pow"](self, other)
+
+    def __matmul__(self, other: Any) -> Node:
+        return OPERATORS["matmul"](self, other)
+
+    def __rmatmul__(self, other: Any) -> Node:
+        return OPERATORS["matmul"](other, self)
+
+    def __neg__(self) -> Node:
+        return OPERATORS["neg"](self)
+
+    def __getitem__(self, index: int) -> Node:
+        return OPERATORS["getitem"](self, index)
+
     def __pos__(self):
         return self
 
@@ -183,7 +244,7 @@ class Node:
     # and comparisons of one say so (eager nodes, which carry values, define them).
     def _no_value(self, what: str):
         raise NodeTypeError(
-            f"{what} of {self._describe()}: a symbolic node has no value until it is "
+            f"{what} of {self.describe()}: a symbolic node has no value until it is "
             f"evaluated; use the value, e.g. {what.replace('x', 'vz.evaluate(node, feed)')}"
         )
 
@@ -215,14 +276,14 @@ class Node:
 
     def __reduce_ex__(self, protocol):
         raise NodeTypeError(
-            f"vizad nodes cannot be pickled ({self._describe()}): a graph holds ops and "
+            f"vizad nodes cannot be pickled ({self.describe()}): a graph holds ops and "
             "closures of the running process; rebuild it in the other process from the code "
             "that built it, and send the values (numpy arrays pickle)"
         )
 
     def __iter__(self):
         raise NodeTypeError(
-            f"{self._describe()} is not iterable; "
+            f"{self.describe()} is not iterable; "
             "use vz.tuple_get(t, i) to read an element of a tuple value"
         )
 

@@ -158,7 +158,7 @@ class _Objective:
         for w in wrt:
             if w.op is not VARIABLE:
                 raise FeedError(
-                    f"central differences perturb fed inputs: {w._describe()} is not a "
+                    f"central differences perturb fed inputs: {w.describe()} is not a "
                     "Variable; give the Variables fed in the feed dict"
                 )
             if w not in feed:
@@ -406,7 +406,7 @@ def gradcheck(
     for w in wrt:
         if w in feed and np.iscomplexobj(feed[w]):
             raise ArgumentError(
-                f"gradcheck: {w._short()} is complex; central differences here are for real "
+                f"gradcheck: {w.short()} is complex; central differences here are for real "
                 "inputs (check the real and imaginary parts as two real inputs)"
             )
     rng = random_generator(rng, "gradcheck")
@@ -416,7 +416,7 @@ def gradcheck(
     elif shape_of(cotangent) != shape_of(output):
         raise ShapeError(
             f"gradcheck: the cotangent has shape {shape_of(cotangent)} but the output "
-            f"{y._short()} has shape {shape_of(output)}; give a cotangent of that shape (or "
+            f"{y.short()} has shape {shape_of(output)}; give a cotangent of that shape (or "
             "none: a random one)"
         )
     analytic = Executor(gradients(y, wrt, cotangent=value_node(cotangent))).run(feed)
@@ -425,9 +425,9 @@ def gradcheck(
     atol = default_atol if atol is None else atol
     tolerance = f"rtol={rtol:g}, atol={atol:g}, first step {eps:g}"
     reasons = not_finite(
-        [(f"{w._short()!r} is fed", feed.get(w)) for w in wrt]
-        + [(f"the output {y._short()} is", output)]
-        + [(f"the reverse-mode gradient of {w._short()!r} is", g) for w, g in zip(wrt, analytic)]
+        [(f"{w.short()!r} is fed", feed.get(w)) for w in wrt]
+        + [(f"the output {y.short()} is", output)]
+        + [(f"the reverse-mode gradient of {w.short()!r} is", g) for w, g in zip(wrt, analytic)]
     )
     if reasons:  # NaN agrees with nothing: no comparison can pass here
         worst = next((w for w, g in zip(wrt, analytic) if not _finite(g)), None)

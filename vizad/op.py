@@ -43,6 +43,8 @@ __all__ = [
     "constant_value",
     "VARIABLE",
     "CONSTANT",
+    "binary",
+    "eager_class",
 ]
 
 _REGISTRY: dict[str, Op] = {}
@@ -92,6 +94,14 @@ class Op:
     #: vizad's own ops whose output has the shape of inputs of one shape (elementwise ops):
     #: such inputs need no shape inference (set by :class:`vizad.ops.elementwise.ElementwiseOp`).
     _same_shape: bool = False
+    #: Elementwise ops of vizad's own that record their local partials on values as they
+    #: compute eagerly (see :class:`vizad.ops.elementwise.ElementwiseOp`).
+    _partials_now: bool = False
+    #: mul alone: its local partials are its inputs' values, swapped (recorded as such).
+    _swapped: bool = False
+    #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
+    #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
+    _vjp_needed: bool = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -141,7 +151,7 @@ class Op:
                         raise tuples_refused(self.name)
             shape = self.infer_shape(shapes, attrs)
         except ShapeError as exc:
-            args = ", ".join(n._short() for n in inputs)
+            args = ", ".join(n.short() for n in inputs)
             raise ShapeError(f"{self.name}({args}): {exc}") from None
         if eager is None:
             return Node(self, inputs, attrs, name, shape)
@@ -202,6 +212,36 @@ class Op:
         return f"<op {self.name}>"
 
 
+_NO_ATTRS: dict = {}
+
+
+def binary(op: Op) -> Callable[[Any, Any], Node]:
+    """``op(a, b)`` for an elementwise op of vizad's own, as Node's operators call it: two
+    eager nodes of one class and one array shape go straight to the eager node (``x * y`` in
+    a training loop), anything else through the op's call."""
+
+    def apply(a, b):
+        cls = a.__class__
+        if cls is not Node and (_EAGER_CLASSES.get(cls) or _eager_class(cls)):
+            shape = a._shape
+            if shape.__class__ is tuple:
+                if b.__class__ is cls and shape == b._shape:
+                    return cls._computed(op, (a, b), _NO_ATTRS, None, shape)
+                if b.__class__ in _PYTHON_NUMBERS:  # x * 2: a weak constant keeps x's shape
+                    return cls._computed(op, (a, constant(b)), _NO_ATTRS, None, shape)
+        elif cls in _PYTHON_NUMBERS:  # 2 * x
+            kind = b.__class__
+            if kind is not Node and (_EAGER_CLASSES.get(kind) or _eager_class(kind)):
+                shape = b._shape
+                if shape.__class__ is tuple:
+                    return kind._computed(op, (constant(a), b), _NO_ATTRS, None, shape)
+        return op(a, b)
+
+    apply.__name__ = apply.__qualname__ = op.name
+    apply.__doc__ = f"``{op.name}(a, b)``, fast for eager nodes of one shape."
+    return apply
+
+
 def tuples_refused(name: str) -> ShapeError:
     """The error for a tuple value given to built-in op ``name``, which takes arrays."""
     return ShapeError(
@@ -226,6 +266,12 @@ def latex_product(left: str, right: str) -> str:
 # -- an op's inputs ---------------------------------------------------------------------------
 #: {class: whether an op on inputs of only that class computes at once, a node of it}
 _EAGER_CLASSES: dict[type, bool] = {}
+
+
+def eager_class(cls: type) -> bool:
+    """Whether an op on inputs of only class ``cls`` computes at once, a node of it (an eager
+    node class; a lazy gradient is not one: it stands for a node)."""
+    return _EAGER_CLASSES.get(cls) or _eager_class(cls)
 
 
 def _eager_class(cls: type) -> bool:
@@ -430,7 +476,7 @@ def tensor(
     what = f"vz.tensor {name!r}" if name else "vz.tensor"
     if isinstance(value, Node):
         raise NodeTypeError(
-            f"{what}: the value is a Node already ({value._describe()}); use the node itself, "
+            f"{what}: the value is a Node already ({value.describe()}); use the node itself, "
             "or its value (node.value)"
         )
     array = _numeric_array(value, what, FeedError)

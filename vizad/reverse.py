@@ -19,6 +19,7 @@ from .graph import as_node_list, ranked_order
 from .node import Node, static_shape
 from .op import as_node
 from .ops import add_n, ones_like, zeros_like
+from .ops.arithmetic import _ADD_N
 from .ops.derivation import elementwise_vjp
 from .ops.elementwise import ElementwiseOp, Symbolic, local_partials
 from ._renamed import renamed
@@ -246,10 +247,11 @@ def gradients(
     return result
 
 
-def local_adjoints(node: Node, adjoint: Node) -> list[Node | None]:
+def local_adjoints(node: Node, adjoint: Node, needed: Any = None) -> list[Node | None]:
     """The partial adjoints that ``node``'s op passes to each of its inputs from ``adjoint``
-    (one local step of reverse mode, checked; None where it is zero)."""
-    return _vjp(node, adjoint)[0]
+    (one local step of reverse mode, checked; None where it is zero, and for the inputs that
+    ``needed``, one flag per input, leaves out)."""
+    return _vjp(node, adjoint, None, needed)[0]
 
 
 def _extend(
@@ -273,16 +275,30 @@ def _extend(
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
                 continue
-            total = parts[0] if len(parts) == 1 else add_n(*parts)
+            total = parts[0][1] if len(parts) == 1 else _sum(parts)
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
         grads, locals_, unreduced = _vjp(node, total, depends)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
-                incoming.setdefault(inp, []).append(g)
+                incoming.setdefault(inp, []).append((node._id, g))
                 record._add_partial(inp, node, k, g, locals_, unreduced)
     record._set_gradients([record.adjoint(w) or zeros_like(w) for w in wrt])
+
+
+def _sum(parts: list[tuple[int, Node]]) -> Node:
+    """v̄ᵢ = Σⱼ v̄ᵢ→ⱼ of the partial adjoints ``(consumer id, node)``, listed in the order the
+    pass made them (the display order of their consumers: drawings and numbering follow
+    it) and summed in reverse creation order of their consumers, as ``backward()`` sums
+    them, so that both give the same bits (add_n's ``order``, where the two orders differ;
+    two terms add in either order to the same bits)."""
+    nodes = [g for _, g in parts]
+    if len(parts) > 2:
+        order = sorted(range(len(parts)), key=lambda k: -parts[k][0])  # stable: a * a's too
+        if order != sorted(order):
+            return _ADD_N(*nodes, order=tuple(order))
+    return add_n(*nodes)
 
 
 def seed_node(y: Node, seed: Any) -> Node:
@@ -294,35 +310,39 @@ def seed_node(y: Node, seed: Any) -> Node:
     s, t = static_shape(node), static_shape(y)
     if shapes_conflict(s, t):
         raise ShapeError(
-            f"gradients: the seed has shape {s} but the output {y._describe()} has shape {t}; "
+            f"gradients: the seed has shape {s} but the output {y.describe()} has shape {t}; "
             f"give a cotangent of shape {t}"
         )
     return node
 
 
-def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
+def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: Any = None):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
-    and unreduced partial adjoints when the op gives them. Elementwise ops build none for the
-    inputs outside ``depends`` (those that do not depend on what is differentiated)."""
+    and unreduced partial adjoints when the op gives them. Elementwise ops, and the ops of
+    vizad's own that say so (``_vjp_needed``), build none for the inputs outside ``depends``
+    (those that do not depend on what is differentiated) or that ``needed`` leaves out."""
     op = node.op
+    if needed is None and depends is not None:
+        needed = [x in depends for x in node._inputs]
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
-        needed = None if depends is None else [x in depends for x in node._inputs]
         grads, unreduced = elementwise_vjp(op, node, adjoint, locals_, needed)
         if op._builtin:  # vizad's own partials: right by construction, nothing to check
             return grads, locals_, unreduced
+    elif op._vjp_needed and needed is not None:
+        grads, locals_, unreduced = op.vjp(node, adjoint, needed=needed), None, None
     else:
         grads, locals_, unreduced = op.vjp(node, adjoint), None, None
     try:
         grads = list(grads)
     except TypeError:
         raise GraphError(
-            f"vjp of op {op.name!r} at {node._describe()} returned "
+            f"vjp of op {op.name!r} at {node.describe()} returned "
             f"{type(grads).__name__}, not a list with one adjoint per input"
         ) from None
     if len(grads) != len(node.inputs):
         raise GraphError(
-            f"vjp of op {op.name!r} at {node._describe()} returned {len(grads)} "
+            f"vjp of op {op.name!r} at {node.describe()} returned {len(grads)} "
             f"adjoint(s) for {len(node.inputs)} input(s); it must return one adjoint (or None) "
             "per input"
         )
@@ -331,7 +351,7 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
             continue
         if not isinstance(g, Node):
             raise GraphError(
-                f"vjp of op {op.name!r} at {node._describe()} returned a "
+                f"vjp of op {op.name!r} at {node.describe()} returned a "
                 f"{type(g).__name__} for input {k}; expected a Node or None"
             )
         gs = static_shape(g)
@@ -340,7 +360,7 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None):
         xs = static_shape(inp)
         if xs is not None and shapes_conflict(gs, xs):
             raise ShapeError(
-                f"vjp of op {op.name!r} at {node._describe()} returned an adjoint "
-                f"of shape {gs} for input {k} ({inp._short()}) of shape {xs}"
+                f"vjp of op {op.name!r} at {node.describe()} returned an adjoint "
+                f"of shape {gs} for input {k} ({inp.short()}) of shape {xs}"
             )
     return grads, locals_, unreduced

@@ -8,8 +8,8 @@ import numbers
 import numpy as np
 
 from ..errors import GraphError, NodeTypeError, ShapeError
-from ..node import Node
-from ..op import register
+from ..node import OPERATORS, Node
+from ..op import binary, register
 from .elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp
 from ..tree import merge_shapes, shapes_conflict
 from .. import tree
@@ -28,6 +28,11 @@ class Add(ElementwiseOp):
     def partials(self, node):
         return [ONE, ONE]
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ONES_2
+
     def latex(self, args, attrs):
         return f"{args[0]} + {args[1]}"
 
@@ -45,6 +50,11 @@ class Sub(ElementwiseOp):
 
     def partials(self, node):
         return [ONE, MINUS_ONE]
+
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ONE_MINUS_ONE
 
     def latex(self, args, attrs):
         return f"{args[0]} - {args[1]}"
@@ -65,6 +75,15 @@ class Mul(ElementwiseOp):
         a, b = node._inputs
         return [b, a]
 
+    #: recorded as INPUTS_SWAPPED: the partials are the inputs' own values, read by
+    #: backward() (no tuple per product for the cyclic GC to count)
+    _partials_now = True
+    _swapped = True
+
+    def _partial_values(self, value, values, attrs):
+        a, b = values
+        return (b, a)
+
     def latex(self, args, attrs):
         return rf"{args[0]} \times {args[1]}"
 
@@ -83,6 +102,10 @@ class Div(ElementwiseOp):
     def partials(self, node):
         a, b = node.inputs
         return [div(1.0, b), neg(div(node, b))]
+
+    def _partial_values(self, value, values, attrs):
+        b = values[1]
+        return (1.0 / b, -(value / b))  # div(1.0, b), neg(div(node, b))
 
     def latex(self, args, attrs):
         return rf"\frac{{{args[0]}}}{{{args[1]}}}"
@@ -109,6 +132,11 @@ class Neg(ElementwiseOp):
     def partials(self, node):
         return [MINUS_ONE]
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _MINUS_ONE_1
+
     def latex(self, args, attrs):
         return f"-{args[0]}"
 
@@ -130,6 +158,11 @@ class Identity(ElementwiseOp):
 
     def partials(self, node):
         return [ONE]
+
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ONE_1
 
     def latex(self, args, attrs):
         return args[0]
@@ -171,6 +204,16 @@ class Power(ElementwiseOp):
             return [mul(2, a)]
         return [mul(p, power(a, p - 1))]
 
+    def _partial_values(self, value, values, attrs):
+        p = attrs["p"]
+        if p == 0:
+            return _ZERO_1
+        if p == 1:
+            return _ONE_1
+        if p == 2:
+            return (2 * values[0],)  # mul(2, a)
+        return (p * self.compute(values[0], p - 1),)  # mul(p, power(a, p - 1))
+
     def latex(self, args, attrs):
         return f"{{{args[0]}}}^{{{_number(attrs['p'])}}}"
 
@@ -193,7 +236,11 @@ class AddN(ElementwiseOp):
     broadcasting = False
     _takes_tuples = True
 
-    def compute(self, *values):
+    def compute(self, *values, order=None):
+        # ``order``: the positions of the inputs in the order to add them (reverse mode
+        # sums partial adjoints in reverse creation order, and lists them in display order)
+        if order is not None:
+            values = [values[k] for k in order]
         total = values[0]
         for v in values[1:]:
             total = tree.add(total, v)
@@ -212,11 +259,21 @@ class AddN(ElementwiseOp):
     def partials(self, node):
         return [ONE] * len(node.inputs)
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return (ONE,) * len(values)
+
     def latex(self, args, attrs):
         return " + ".join(args)
 
     def partial_latex(self, args, attrs, index):
         return "1"
+
+
+#: Local partials on values that are constants (no work to record).
+_ONES_2, _ONE_MINUS_ONE = (ONE, ONE), (ONE, MINUS_ONE)
+_ONE_1, _MINUS_ONE_1, _ZERO_1 = (ONE,), (MINUS_ONE,), (ZERO,)
 
 
 def _number(p) -> str:
@@ -238,7 +295,7 @@ def power(a, p) -> Node:
     if isinstance(p, Node):
         raise NodeTypeError(
             f"power: the exponent must be a constant number, got "
-            f"{p._describe()}; write exp(p * log(a)) for a node exponent"
+            f"{p.describe()}; write exp(p * log(a)) for a node exponent"
         )
     if not isinstance(p, numbers.Real):
         raise NodeTypeError(
@@ -264,16 +321,6 @@ def add_n(*nodes) -> Node:
 
 
 # -- Node's operators: x + y is add(x, y), and so on ---------------------------------------
-def _operator(op, reflected: bool = False):
-    """A Node method applying ``op`` to the node and the other operand."""
-    if reflected:
-        return lambda self, other: op(other, self)
-    return lambda self, other: op(self, other)
-
-
-Node.__add__, Node.__radd__ = _operator(add), _operator(add, reflected=True)
-Node.__sub__, Node.__rsub__ = _operator(sub), _operator(sub, reflected=True)
-Node.__mul__, Node.__rmul__ = _operator(mul), _operator(mul, reflected=True)
-Node.__truediv__, Node.__rtruediv__ = _operator(div), _operator(div, reflected=True)
-Node.__pow__ = _operator(power)
-Node.__neg__ = lambda self: neg(self)
+OPERATORS.update(
+    add=binary(add), sub=binary(sub), mul=binary(mul), truediv=binary(div), pow=power, neg=neg
+)

@@ -27,6 +27,7 @@ def _real(x):
 #: 0 and 1 of numpy's float scalar types (what relu and heaviside give for a scalar, by type).
 _SCALAR_ZEROS = {t: t(0) for t in (np.float64, np.float32)}
 _SCALAR_ONES = {t: t(1) for t in (np.float64, np.float32)}
+_ZERO_1 = (ZERO,)
 
 
 class _Unary(ElementwiseOp):
@@ -54,6 +55,11 @@ class Exp(_Unary):
     def compute(self, x):
         return np.exp(_real(x))
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return (value,)
+
     def partials(self, node):
         return [node]
 
@@ -65,6 +71,9 @@ class Log(_Unary):
 
     def compute(self, x):
         return np.log(_real(x))
+
+    def _partial_values(self, value, values, attrs):
+        return (1.0 / values[0],)  # div(1.0, x)
 
     def partials(self, node):
         return [div(1.0, node.inputs[0])]
@@ -78,6 +87,9 @@ class Sin(_Unary):
     def compute(self, x):
         return np.sin(_real(x))
 
+    def _partial_values(self, value, values, attrs):
+        return (np.cos(_real(values[0])),)  # cos(x)
+
     def partials(self, node):
         return [cos(node.inputs[0])]
 
@@ -90,6 +102,9 @@ class Cos(_Unary):
     def compute(self, x):
         return np.cos(_real(x))
 
+    def _partial_values(self, value, values, attrs):
+        return (-np.sin(_real(values[0])),)  # neg(sin(x))
+
     def partials(self, node):
         return [neg(sin(node.inputs[0]))]
 
@@ -101,6 +116,11 @@ class Tanh(_Unary):
 
     def compute(self, x):
         return np.tanh(_real(x))
+
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return (1.0 - value * value,)  # sub(1.0, mul(node, node))
 
     def partials(self, node):
         return [sub(1.0, mul(node, node))]
@@ -118,6 +138,11 @@ class Sigmoid(_Unary):
         e = np.exp(-np.abs(x))
         return np.where(np.greater_equal(x, 0), 1.0 / (1.0 + e), e / (1.0 + e))
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return (value * (1.0 - value),)  # mul(node, sub(1.0, node))
+
     def partials(self, node):
         return [mul(node, sub(1.0, node))]
 
@@ -134,6 +159,11 @@ class Relu(_Unary):
             return x if x > 0 or x != x else zero
         return np.maximum(x, 0)
 
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return (heaviside.compute(values[0]),)
+
     def partials(self, node):
         return [heaviside(node.inputs[0])]
 
@@ -145,6 +175,9 @@ class Sqrt(_Unary):
 
     def compute(self, x):
         return np.sqrt(_real(x))
+
+    def _partial_values(self, value, values, attrs):
+        return (0.5 / value,)  # div(0.5, node)
 
     def partials(self, node):
         return [div(0.5, node)]
@@ -161,6 +194,11 @@ class Heaviside(_Unary):
             return _SCALAR_ONES[x.__class__] if x > 0 else zero
         # x > 0 as 0.0/1.0 in x's float type (np.heaviside is several times slower)
         return np.greater(x, 0).astype(floating_dtype(x))
+
+    _partials_now = True
+
+    def _partial_values(self, value, values, attrs):
+        return _ZERO_1
 
     def partials(self, node):
         return [ZERO]

@@ -86,6 +86,17 @@ class ElementwiseOp(Op):
     #: False for ops whose inputs all have the output's shape (add_n): nothing to reduce.
     broadcasting: bool = True
 
+    #: vizad's own ops: ``_partial_values(value, values, attrs)``, the local partials on
+    #: values (or ZERO, ONE, MINUS_ONE), one per input, computed by the very functions that
+    #: the nodes of ``partials`` run, so the numbers are the same bits. None: ``backward()``
+    #: evaluates ``partials`` on the eager nodes instead.
+    _partial_values = None
+    #: Whether an eager op records its ``_partial_values`` as it computes (the numeric tape
+    #: that ``backward()`` walks): for partials that cost nothing or cannot warn (1/x at 0
+    #: would warn at the forward pass, where no gradient was asked for); the others are
+    #: computed from the values at backward time.
+    _partials_now = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         # inputs of one array shape give that shape (ElementwiseOp's infer_shape and the
@@ -126,7 +137,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     result = list(op.partials(node))
     if len(result) != len(node.inputs):
         raise GraphError(
-            f"partials of op {op.name!r} at {node._describe()} gave {len(result)} "
+            f"partials of op {op.name!r} at {node.describe()} gave {len(result)} "
             f"partial(s) for {len(node.inputs)} input(s)"
         )
     for k, p in enumerate(result):
@@ -136,7 +147,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
             result[k] = _SYMBOLIC[p]
         else:
             raise GraphError(
-                f"partials of op {op.name!r} at {node._describe()} gave a "
+                f"partials of op {op.name!r} at {node.describe()} gave a "
                 f"{type(p).__name__} for input {k}; expected a Node or "
                 "vz.extend.ZERO / ONE / MINUS_ONE"
             )

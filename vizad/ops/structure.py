@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import tree
 from ..errors import GraphError, NodeTypeError, ShapeError
-from ..node import Node, static_shape
+from ..node import OPERATORS, Node, static_shape
 from ..tree import TupleShape
 from ..op import Op, register
 
@@ -132,8 +132,8 @@ class TupleGet(Op):
         layout = static_shape(t)
         if not isinstance(layout, TupleShape):
             raise GraphError(
-                f"{node._describe()}: the adjoint of a tuple is a tuple, and the "
-                f"length of {t._describe()} is unknown; give its op an infer_shape "
+                f"{node.describe()}: the adjoint of a tuple is a tuple, and the "
+                f"length of {t.describe()} is unknown; give its op an infer_shape "
                 "that returns a vz.TupleShape"
             )
         i = node.attrs["index"] % len(layout)
@@ -174,8 +174,8 @@ def tuple_get(t, index: int) -> Node:
 def _getitem(self: Node, index) -> Node:
     if isinstance(index, int):
         return tuple_get(self, index)
-    raise NodeTypeError(f"{self._describe()}: only integer indexing of tuple values is supported")
+    raise NodeTypeError(f"{self.describe()}: only integer indexing of tuple values is supported")
 
 
 # t[i] reads element i of a tuple value
-Node.__getitem__ = _getitem
+OPERATORS["getitem"] = _getitem

@@ -12,8 +12,8 @@ import math
 import numpy as np
 
 from ..errors import ShapeError
-from ..node import Node, _as_shape, static_shape
-from ..op import Op, register
+from ..node import OPERATORS, Node, _as_shape, static_shape
+from ..op import Op, eager_class, register
 from .elementwise import broadcast_shapes, reduce_target
 from ..text import latex_operator
 from ..tree import floating_dtype
@@ -30,6 +30,10 @@ __all__ = [
     "expand_dims",
     "size",
 ]
+
+
+_ADD_REDUCE = np.add.reduce
+_FLOAT_SCALARS = frozenset({np.float64, np.float32, np.float16})
 
 
 # -- shape helpers -------------------------------------------------------------------------
@@ -257,7 +261,9 @@ class MatMul(Op):
             ) from None
         return batch + ea[-2:-1] + eb[-1:] if len(eb) > 1 else batch + ea[-2:-1]
 
-    def vjp(self, node, adjoint):
+    _vjp_needed = True
+
+    def vjp(self, node, adjoint, needed=(True, True)):
         a, b = node.inputs
         ta, tb = node.attrs["trans_a"], node.attrs["trans_b"]
         sa, sb = static_shape(a), static_shape(b)
@@ -265,8 +271,8 @@ class MatMul(Op):
             # dimensions unknown while building: the rule for operands of 2 or more
             # dimensions (which its matmuls check at run time), reduced at run time to each
             # operand's shape (broadcast batches)
-            ga, gb = _matmul_adjoints(a, b, adjoint, ta, tb, checked=True)
-            return [sum_to_shape(ga, a), sum_to_shape(gb, b)]
+            ga, gb = _matmul_adjoints(a, b, adjoint, ta, tb, checked=True, needed=needed)
+            return [_maybe(sum_to_shape, ga, a), _maybe(sum_to_shape, gb, b)]
         va, vb = sa is not None and len(sa) == 1, sb is not None and len(sb) == 1
         # a 1-D operand is a row (left) or a column (right) of a matrix, as in numpy; an
         # operand of unknown shape has 2 or more dimensions (checked at run time)
@@ -275,19 +281,21 @@ class MatMul(Op):
         lost = (-2,) * va + (-1,) * vb
         c2 = expand_dims(adjoint, lost) if lost else adjoint
         checked = sa is None or sb is None
-        ga, gb = _matmul_adjoints(a2, b2, c2, ta and not va, tb and not vb, checked=checked)
+        ga, gb = _matmul_adjoints(
+            a2, b2, c2, ta and not va, tb and not vb, checked=checked, needed=needed
+        )
         sa2 = None if sa is None else (1,) + tuple(sa) if va else tuple(sa)
         sb2 = None if sb is None else tuple(sb) + (1,) if vb else tuple(sb)
         if checked:  # one shape unknown: reduce each batch at run time or to the known shape
-            ga = sum_to_shape(ga, a if sa2 is None else sa2)
-            gb = sum_to_shape(gb, b if sb2 is None else sb2)
+            ga = _maybe(sum_to_shape, ga, a if sa2 is None else sa2)
+            gb = _maybe(sum_to_shape, gb, b if sb2 is None else sb2)
         else:
             batch = broadcast_shapes(sa2[:-2], sb2[:-2])
             if sa2[:-2] != batch:
-                ga = sum_to_shape(ga, sa2)
+                ga = _maybe(sum_to_shape, ga, sa2)
             if sb2[:-2] != batch:
-                gb = sum_to_shape(gb, sb2)
-        return [reshape(ga, sa) if va else ga, reshape(gb, sb) if vb else gb]
+                gb = _maybe(sum_to_shape, gb, sb2)
+        return [_maybe(reshape, ga, sa) if va else ga, _maybe(reshape, gb, sb) if vb else gb]
 
     def jvp(self, node, tangents):
         a, b = node.inputs
@@ -325,27 +333,37 @@ def _swapped(shape: tuple, flag) -> tuple:
     return shape[:-2] + (shape[-1], shape[-2]) if flag and len(shape) >= 2 else tuple(shape)
 
 
-def _matmul_adjoints(a: Node, b: Node, adjoint: Node, ta: bool, tb: bool, checked=False):
+def _maybe(f, g, *args):
+    """``f(g, *args)``, or None for a gradient ``g`` that was not needed."""
+    return None if g is None else f(g, *args)
+
+
+def _matmul_adjoints(
+    a: Node, b: Node, adjoint: Node, ta: bool, tb: bool, checked=False, needed=(True, True)
+):
     """Ā and B̄ of C = op(A) op(B) for operands of 2 or more dimensions (batch dimensions as
-    in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed.
+    in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed;
+    None for one that ``needed`` leaves out (no dX for a data batch: a matmul fewer).
     With ``checked``, each matmul refuses at run time a 1-D forward operand (A or B), for
     which its rule is wrong (the other operand's adjoint is then an outer product)."""
 
-    def mm(x, y, trans_a=False, trans_b=False):
+    def mm(x, y, trans_a=False, trans_b=False, which=0):
+        if not needed[which]:
+            return None
         if not checked:
             return _MATMUL(x, y, trans_a=trans_a, trans_b=trans_b)
         operand = 1 if x is adjoint else 0
         return _MATMUL(x, y, trans_a=trans_a, trans_b=trans_b, operand=operand)
 
     if not ta and not tb:  # C = A B
-        return mm(adjoint, b, trans_b=True), mm(a, adjoint, trans_a=True)
+        return mm(adjoint, b, trans_b=True), mm(a, adjoint, trans_a=True, which=1)
     if ta and not tb:  # C = Aᵀ B
-        return mm(b, adjoint, trans_b=True), mm(a, adjoint)
+        return mm(b, adjoint, trans_b=True), mm(a, adjoint, which=1)
     if not ta and tb:  # C = A Bᵀ
-        return mm(adjoint, b), mm(adjoint, a, trans_a=True)
+        return mm(adjoint, b), mm(adjoint, a, trans_a=True, which=1)
     return (
         mm(b, adjoint, trans_a=True, trans_b=True),  # C = Aᵀ Bᵀ
-        mm(adjoint, a, trans_a=True, trans_b=True),
+        mm(adjoint, a, trans_a=True, trans_b=True, which=1),
     )
 
 
@@ -430,6 +448,11 @@ class Sum(_Reduction):
     symbol, latex_name = "Σ", "sum"
 
     def compute(self, a, axis=None, keepdims=False):
+        kind = a.__class__
+        if kind is np.ndarray:  # np.sum's own reduction, without its wrappers
+            return _ADD_REDUCE(a, axis=axis, keepdims=keepdims)
+        if kind in _FLOAT_SCALARS and not keepdims:  # one float: 0 + it, as np.sum (-0.0 → 0.0)
+            return a + 0.0
         return np.sum(a, axis=axis, keepdims=keepdims)
 
     def vjp(self, node, adjoint):
@@ -516,6 +539,12 @@ _SIZE = register(Size())
 def matmul(a, b, trans_a: bool = False, trans_b: bool = False) -> Node:
     """op(a) @ op(b) as numpy's ``@`` (1-D operands as vectors, leading dimensions as batches),
     op = swapping the last two axes where the flag is set."""
+    cls = a.__class__
+    if b.__class__ is cls and eager_class(cls) and not trans_a and not trans_b:
+        sa, sb = a._shape, b._shape  # hot: two eager matrices that fit
+        if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and sa.__class__ is tuple:
+            attrs = {"trans_a": False, "trans_b": False}
+            return cls._computed(_MATMUL, (a, b), attrs, None, (sa[0], sb[1]))
     return _MATMUL(a, b, trans_a=bool(trans_a), trans_b=bool(trans_b))
 
 
@@ -541,12 +570,31 @@ def reshape(a, shape) -> Node:
 
 def sum(a, axis=None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
     """The sum of ``a`` over ``axis`` (all axes when None)."""
+    if axis is None and eager_class(a.__class__):  # hot: a whole eager value
+        return _whole(_SUM, a, keepdims)
     return _SUM(a, axis=_axes(axis, "sum"), keepdims=bool(keepdims))
 
 
 def mean(a, axis=None, keepdims: bool = False) -> Node:
     """The mean of ``a`` over ``axis`` (all axes when None)."""
+    if axis is None and eager_class(a.__class__):  # hot: a whole eager value
+        return _whole(_MEAN, a, keepdims)
     return _MEAN(a, axis=_axes(axis, "mean"), keepdims=bool(keepdims))
+
+
+def _whole(op: Op, a, keepdims) -> Node:
+    """``op(a, axis=None, keepdims=…)`` for an eager node holding an array (or a scalar): its
+    shape needs no inference (() or ones), so it goes straight to the eager node."""
+    shape = a._shape
+    if shape.__class__ is not tuple:  # a tuple value: refused by the op's call
+        return op(a, axis=None, keepdims=bool(keepdims))
+    keepdims = bool(keepdims)
+    out = (1,) * len(shape) if keepdims else ()
+    return a.__class__._computed(op, (a,), _WHOLE[keepdims], None, out)
+
+
+#: The attributes of a reduction over every axis (shared: a node's attributes are read-only).
+_WHOLE = {k: {"axis": None, "keepdims": k} for k in (False, True)}
 
 
 def broadcast_to(a, shape) -> Node:
@@ -571,5 +619,4 @@ def size(a, axis=None) -> Node:
 
 
 # x @ y is matmul(x, y)
-Node.__matmul__ = lambda self, other: matmul(self, other)
-Node.__rmatmul__ = lambda self, other: matmul(other, self)
+OPERATORS["matmul"] = matmul

@@ -106,7 +106,7 @@ class Trace(ABC):
             return self.steps[self._by_node[node]]
         except KeyError:
             raise StepNotFoundError(
-                f"{node._describe()} has no step in this {self.kind} trace: it is not in the "
+                f"{node.describe()} has no step in this {self.kind} trace: it is not in the "
                 "graph traced, or nothing is differentiated through it; give a node of "
                 "trace.steps"
             ) from None

@@ -23,7 +23,7 @@ import numpy as np
 from ... import ops as _ops
 from ...eager import EagerNode
 from ...errors import GraphError, NodeTypeError
-from ...node import Node
+from ...node import OPERATORS, Node
 from ...op import leaf
 from ...backward import adjoint_values
 from ...reverse import local_adjoints
@@ -32,7 +32,10 @@ from ..copies import copy_node, deepcopy_graph
 
 __all__ = ["Value"]
 
-_add, _mul = _ops.add, _ops.mul
+_add, _mul = OPERATORS["add"], OPERATORS["mul"]  # fast for two Values
+
+#: What backward() leaves in ``_grad`` (read as Python floats: written lazily).
+_NUMPY_FLOATS = frozenset({np.float64, np.float32, np.ndarray})
 
 #: micrograd's ``_op`` strings for vizad's ops.
 _OP_TEXT = {"add": "+", "mul": "*", "tanh": "tanh", "exp": "exp", "relu": "ReLU"}
@@ -83,6 +86,16 @@ class Value(EagerNode):
                 f"Value.data must be a number, got {type(value).__name__} {value!r:.60}; give one"
             )
         self._value = np.asarray(value)[()]
+
+    @property
+    def grad(self):
+        """The gradient, a Python number (0.0 before any backward)."""
+        grad = self._grad
+        return float(grad) if grad.__class__ in _NUMPY_FLOATS else grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        self._grad = value
 
     @property
     def label(self) -> str:
@@ -164,9 +177,9 @@ class Value(EagerNode):
         as micrograd builds none)."""
         adjoints = adjoint_values(self, every=True)
         self._grad = 1.0
-        for node, adjoint in adjoints.items():
-            if node is not self and isinstance(node, Value):
-                node._grad = node._grad + adjoint.item()
+        for node, adjoint in adjoints.items():  # numpy's floats: made Python's when read
+            if node is not self and node.__class__ is Value:
+                node._grad = node._grad + adjoint
 
     def _backward(self) -> None:
         """micrograd's local step: add this node's grad times each local derivative to its
