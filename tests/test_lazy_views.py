@@ -6,7 +6,7 @@ import json
 import pytest
 
 import vizad as vz
-import vizad.render.layout as layout_module
+import vizad.render.dot as dot_module
 from vizad.render import Layout
 from vizad.render.opening import OPEN_PREFIX
 from vizad.render.scene_builder import build_scene
@@ -15,15 +15,16 @@ from vizad.widget.data import frame_data, unpack_opens, walkthrough_data
 
 @pytest.fixture
 def dot_runs(monkeypatch):
-    """The DOT sources laid out by the dot program, in order."""
+    """The DOT sources laid out by the dot program, in order (every layout goes through
+    vizad.render.dot's run_dot: Drawing.laid_out)."""
     runs = []
-    real = layout_module.run_dot
+    real = dot_module.run_dot
 
     def counting(source, timeout, cpu=None):
         runs.append(source)
         return real(source, timeout, cpu)
 
-    monkeypatch.setattr(layout_module, "run_dot", counting)
+    monkeypatch.setattr(dot_module, "run_dot", counting)
     return runs
 
 

@@ -63,9 +63,9 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     # the backprop view is laid out when first shown (see test_lazy_views.py)
     assert "v̄₂ = 1.716" in stepper._frame("backprop")["svg"]
     json.dumps(data)  # JSON-ready
-    import vizad.render.layout as layout_module
+    import vizad.render.dot as dot_module
 
-    monkeypatch.setattr(layout_module, "run_dot", lambda *a: pytest.fail("dot ran again"))
+    monkeypatch.setattr(dot_module, "run_dot", lambda *a: pytest.fail("dot ran again"))
     for k in range(1, 8):
         stepper.step = k
     stepper.view = "backprop"  # laid out once already
