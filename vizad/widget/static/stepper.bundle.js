@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b0079bd73386dee560525961ff89cacd7534b945061d92522322505e9d1d8fd3
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: db228f953065503c8a1d70d15e9f4398592381423f6177a2d5edb1dc4680a822
 
 // vizad/widget/static/stepper/helpers.js
 function h(tag, attrs = {}, children = []) {
@@ -2336,6 +2336,5 @@ globalThis.vizadComponent ??= { mount, mountPicture };
 export {
   mount_default as default,
   localModel,
-  mount,
-  mountPicture
+  mount
 };

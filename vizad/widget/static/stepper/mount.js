@@ -422,7 +422,7 @@ export function mount(rootId, dataId, { focus = false, replace = false, graphviz
 
 // A drawing laid out in the browser without a kernel (vz.draw's HTML output): the DOT and its
 // sizes from the JSON in element `dataId`, the Graphviz module as for `mount`.
-export function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" } = {}) {
+function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" } = {}) {
   const root = document.getElementById(rootId);
   const picture = JSON.parse(document.getElementById(dataId).textContent);
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
