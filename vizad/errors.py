@@ -67,7 +67,7 @@ class EvaluationError(VizadError, ValueError):
 class GradcheckError(VizadError, AssertionError):
     """A gradient disagrees with central differences; ``report`` holds the details."""
 
-    def __init__(self, message: str, report=None):
+    def __init__(self, message: str, report: Any = None) -> None:
         super().__init__(message)
         self.report = report
 
@@ -115,7 +115,7 @@ class GraphvizNotFoundError(RenderError):
     """Rendering needs Graphviz's ``dot`` program, which is not installed; the message says how
     to install it."""
 
-    def __init__(self, what: str = "rendering a drawing"):
+    def __init__(self, what: str = "rendering a drawing") -> None:
         super().__init__(
             f"{what} needs Graphviz's `dot` program, which was not found: "
             f"{INSTALL_HINT}. The DOT source (drawing.source) works without it, and in "
@@ -142,7 +142,7 @@ class GradeError(VizadError, AssertionError):
     """A graded module fails cases of its course (``vz.grade(...).check()``, for a test cell
     that passes or fails as a whole); ``report`` holds every row."""
 
-    def __init__(self, message: str, report=None):
+    def __init__(self, message: str, report: Any = None) -> None:
         super().__init__(message)
         self.report = report
 

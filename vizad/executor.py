@@ -22,7 +22,7 @@ class Executor:
     """Evaluates a list of nodes. The plan (topological order, input slots, bound compute
     functions) is made once here and reused by every :meth:`run`."""
 
-    def __init__(self, nodes: Node | Iterable[Node], *, given: Iterable[Node] = ()):
+    def __init__(self, nodes: Node | Iterable[Node], *, given: Iterable[Node] = ()) -> None:
         """``given``: nodes whose values every run supplies in the feed dict, as if they were
         Variables (what they depend on is not evaluated)."""
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
@@ -213,7 +213,9 @@ class Executor:
         return dict(zip(self._order, map(as_array, values) if arrays else values))
 
 
-def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None, **old: Any):
+def evaluate(
+    nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None, **old: Any
+) -> Any:
     """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
     ``feed`` (``feed_dict=`` is its old, deprecated name)."""
     feed = renamed("evaluate", old, feed_dict="feed").get("feed", feed)

@@ -11,7 +11,9 @@ from .files import check_output, write_output
 from .render import MAX_BOXES, drawing_of
 from .render.budget import LAYOUT_BUDGET, lay_out, wall_after
 from .render.dot import run_dot_format
+from .render.options import Collapse, decimals_of
 from .render.summary import scene_for
+from .trace import Trace
 from .text import latex_to_text
 
 __all__ = ["export_frames", "FRAME_FORMATS"]
@@ -21,7 +23,7 @@ FRAME_FORMATS = ("svg", "pdf", "png")
 
 
 def export_frames(
-    trace,
+    trace: Trace,
     directory: str | Path,
     *,
     format: str = "svg",
@@ -30,8 +32,9 @@ def export_frames(
     caption: bool = True,
     timeout: float = 30.0,
     show_pending: bool = False,
+    decimals: int | None = None,
     max_boxes: int = MAX_BOXES,
-    collapse=None,
+    collapse: Collapse = None,
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
 ) -> list[Path]:
@@ -44,7 +47,8 @@ def export_frames(
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
-    ``max_boxes``, ``collapse`` and ``detail`` draw the view as vz.draw does. The last frame
+    ``decimals`` (default: the trace's), ``max_boxes``, ``collapse`` and ``detail`` draw the
+    view as vz.draw does. The last frame
     is laid out first, within the layout ``budget`` (vizad.render.budget: in full, bounded or
     summarised, the picture saying which; None: in full), and every frame draws the same
     choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
@@ -68,7 +72,14 @@ def export_frames(
     names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
     for path in names:  # before the work: a frame's path that cannot be written
         check_output(path, "export_frames")
-    scene = scene_for(trace, view, 3, detail=detail, collapse=collapse, max_boxes=max_boxes)
+    scene = scene_for(
+        trace,
+        view,
+        decimals_of(decimals, trace),
+        detail=detail,
+        collapse=collapse,
+        max_boxes=max_boxes,
+    )
 
     # the last frame, which shows every value, is laid out first: it chooses the rung of the
     # budget (a layout that runs long is stopped and the next rung drawn), and gives each box

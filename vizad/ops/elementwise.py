@@ -7,7 +7,7 @@ its vjp and jvp follow from them (:mod:`vizad.ops.derivation`). Broadcasting fol
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import GraphError, RuleNotDefinedError, ShapeError
@@ -104,7 +104,7 @@ class ElementwiseOp(Op):
         MINUS_ONE), one per input."""
         raise RuleNotDefinedError(f"op {self.name!r} defines no partials")
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         first = shapes[0] if shapes else ()
         kind = first.__class__
         if kind is tuple or first is None:  # hot: inputs of one array shape, or all unknown

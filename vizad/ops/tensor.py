@@ -17,6 +17,8 @@ from ..op import Op, register
 from .elementwise import broadcast_shapes, reduce_target
 from ..tree import floating_dtype
 from .arithmetic import add, div
+from .types import Axes, Operand, ShapeLike
+
 
 __all__ = [
     "matmul",
@@ -511,13 +513,13 @@ _EXPAND_DIMS = register(ExpandDims())
 _SIZE = register(Size())
 
 
-def matmul(a, b, trans_a: bool = False, trans_b: bool = False) -> Node:
+def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False) -> Node:
     """op(a) @ op(b) as numpy's ``@`` (1-D operands as vectors, leading dimensions as batches),
     op = swapping the last two axes where the flag is set."""
     return _MATMUL(a, b, trans_a=bool(trans_a), trans_b=bool(trans_b))
 
 
-def transpose(a, axes=None) -> Node:
+def transpose(a: Operand, axes: tuple[int, ...] | list[int] | None = None) -> Node:
     """Permute the axes of ``a`` (reverse them when ``axes`` is None); negative axes count
     from the end, as in numpy."""
     axes = _axes(axes, "transpose")
@@ -532,38 +534,38 @@ def transpose(a, axes=None) -> Node:
     return _TRANSPOSE(a, axes=axes)
 
 
-def reshape(a, shape) -> Node:
+def reshape(a: Operand, shape: ShapeLike) -> Node:
     """``a`` with a new shape (a tuple, one entry may be -1; or a node whose shape to take)."""
     return _with_target(_RESHAPE, a, shape)
 
 
-def sum(a, axis=None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
+def sum(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
     """The sum of ``a`` over ``axis`` (all axes when None)."""
     return _SUM(a, axis=_axes(axis, "sum"), keepdims=bool(keepdims))
 
 
-def mean(a, axis=None, keepdims: bool = False) -> Node:
+def mean(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:
     """The mean of ``a`` over ``axis`` (all axes when None)."""
     return _MEAN(a, axis=_axes(axis, "mean"), keepdims=bool(keepdims))
 
 
-def broadcast_to(a, shape) -> Node:
+def broadcast_to(a: Operand, shape: ShapeLike) -> Node:
     """``a`` broadcast to ``shape`` (a tuple, or a node whose shape to take)."""
     return _with_target(_BROADCAST_TO, a, shape)
 
 
-def sum_to_shape(a, shape) -> Node:
+def sum_to_shape(a: Operand, shape: ShapeLike) -> Node:
     """``a`` summed down to ``shape`` (a tuple, or a node whose shape to take): the reduction
     of a broadcast adjoint to its input's shape."""
     return _with_target(_SUM_TO_SHAPE, a, shape)
 
 
-def expand_dims(a, axis) -> Node:
+def expand_dims(a: Operand, axis: int | tuple[int, ...]) -> Node:
     """``a`` with new axes of length 1 at ``axis`` (positions in the result)."""
     return _EXPAND_DIMS(a, axis=_axes(axis, "expand_dims"))
 
 
-def size(a, axis=None) -> Node:
+def size(a: Operand, axis: Axes = None) -> Node:
     """The number of elements of ``a`` over ``axis`` (all when None), as a float node."""
     return _SIZE(a, axis=_axes(axis, "size"))
 

@@ -20,10 +20,11 @@ from ..errors import ArgumentError, ArgumentTypeError, NotPicklableError, VizadE
 from ..graph import as_node_list
 from ..node import Node
 from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
+from ..render.options import Collapse
 from ..render.legibility import DEFAULT_FRAME
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
-from ..trace.quiz import Verdict, judge, questions
+from ..trace.quiz import Question, Verdict, judge, questions
 from ..trace.traces import ForwardTrace, ReverseTrace
 from .data import (
     check_failures,
@@ -113,14 +114,14 @@ class Stepper(anywidget.AnyWidget):
         *,
         check: bool | None = None,
         decimals: int | None = None,
-        collapse=None,
+        collapse: Collapse = None,
         max_boxes: int = MAX_BOXES,
         detail: bool = False,
         budget: float | None = LAYOUT_BUDGET,
         scale: float = 1.0,
         quiz: bool = False,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         if not isinstance(trace, Trace):
             raise ArgumentTypeError(
                 f"Stepper steps through a trace (vz.trace_reverse or "
@@ -193,7 +194,7 @@ class Stepper(anywidget.AnyWidget):
 
     # -- the quiz, from Python -----------------------------------------------------------
     @property
-    def question(self):
+    def question(self) -> Question | None:
         """The question the current step asks now (a :class:`vizad.trace.quiz.Question`:
         ``.prompt``, ``.hint``), or None (no quiz, or this step asks nothing more)."""
         if not self.quiz:
@@ -203,7 +204,7 @@ class Stepper(anywidget.AnyWidget):
                 return q
         return None
 
-    def answer(self, text) -> Verdict:
+    def answer(self, text: str) -> Verdict:
         """Answer the current question as the student would type it (``"1.72"``,
         ``"2 - cos(5)"``): the verdict (``.status`` "right", "wrong" or "refused", and its
         ``.message``), the browser showing the same; ``stepper.score`` counts it. Two wrong
@@ -400,7 +401,7 @@ class Stepper(anywidget.AnyWidget):
         return len(self.trace.steps)
 
     @property
-    def current(self):
+    def current(self) -> Any:
         """The record of the current step (``trace.steps[stepper.step - 1]``)."""
         return self.trace.steps[self.step - 1]
 
@@ -435,7 +436,7 @@ class Stepper(anywidget.AnyWidget):
             self._frames[view] = frame_data(layout, self.trace, self.decimals)
         return self._frames[view]
 
-    def opened(self, view: str, boxes) -> dict:
+    def opened(self, view: str, boxes: Iterable[str]) -> dict:
         """The data of ``view`` with its collapsed ``boxes`` opened, as a patch of the view's
         data (what the browser asks for when a collapsed box is clicked); laid out like the
         view (by ``dot`` here, or in the browser). Made once per set of boxes."""
@@ -509,7 +510,7 @@ def step(
     view: str | None = None,
     decimals: int | None = None,
     scale: float = 1.0,
-    collapse=None,
+    collapse: Collapse = None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
