@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site docs dist test lint fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab site docs dist test lint typecheck fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -52,10 +52,16 @@ $(SITE_VENV)/.installed:
 	    "import importlib.metadata as m; print(m.version('jupyter-server'))")
 	touch $@
 
-## make lint: ruff's lint rules and its format check (`ruff format .` to reformat)
-lint: setup-test
+## make lint: ruff's lint rules and its format check (`ruff format .` to reformat), and the
+## type check
+lint: setup-test typecheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+## make typecheck: mypy on the public modules (the files and settings in pyproject.toml's
+## [tool.mypy]; tests/test_typing.py checks that every public callable is annotated)
+typecheck: setup-test
+	$(VENV)/bin/mypy
 
 ## make fuzz N=5000: the differential test against JAX on N more random graphs
 N ?= 5000

@@ -63,6 +63,9 @@ class ShapeError(VizadError, ValueError):
 class EvaluationError(VizadError, ValueError):
     """An op failed while computing a value; the message names the node, op and input shapes."""
 
+    #: The exception the op's compute raised.
+    original: BaseException | None = None
+
 
 class GradcheckError(VizadError, AssertionError):
     """A gradient disagrees with central differences; ``report`` holds the details."""

@@ -5,6 +5,7 @@ network. For course websites and slides."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .assets import graphviz_module, style
 from .errors import ArgumentError, ArgumentTypeError
@@ -68,7 +69,12 @@ def export_html(
     vz.draw and vz.step do, with the same defaults (:mod:`vizad.render.options`); a Stepper's
     page shows its views as the Stepper drew them."""
     check_output(path, "export_html")  # before the work: a path that cannot be written
-    drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail, "budget": budget}
+    drawn: dict[str, Any] = {
+        "max_boxes": max_boxes,
+        "collapse": collapse,
+        "detail": detail,
+        "budget": budget,
+    }
     page = page_html(
         target, title=title, view=view, quiz=quiz, check=check, decimals=decimals, **drawn
     )
@@ -89,7 +95,12 @@ def page_html(
     budget: float | None = LAYOUT_BUDGET,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
-    drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail, "budget": budget}
+    drawn: dict[str, Any] = {
+        "max_boxes": max_boxes,
+        "collapse": collapse,
+        "detail": detail,
+        "budget": budget,
+    }
     if isinstance(target, Stepper):
         if check is not None:
             raise ArgumentError(

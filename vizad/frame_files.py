@@ -12,6 +12,7 @@ from .render import MAX_BOXES, drawing_of
 from .render.budget import LAYOUT_BUDGET, lay_out, wall_after
 from .render.dot import run_dot_format
 from .render.options import Collapse, decimals_of
+from .render.scene import Scene
 from .render.summary import scene_for
 from .trace import Trace
 from .text import latex_to_text
@@ -85,7 +86,7 @@ def export_frames(
     # budget (a layout that runs long is stopped and the next rung drawn), and gives each box
     # its size, kept in every frame that writes "?" for the values to come, so that every
     # frame has the same layout
-    def last(rung, cpu: float | None) -> bytes:
+    def last(rung: Scene, cpu: float | None) -> bytes:
         source = drawing_of(rung, step=n).source
         if cpu is None:
             return run_dot_format(source, "json0", timeout, "laying out frames")
@@ -95,10 +96,10 @@ def export_frames(
     sizes = {} if show_pending else _box_sizes(laid)
     paths = []
     for k, path in enumerate(names, 1):
-        line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
-        drawing = drawing_of(chosen, step=k, caption=line, show_pending=show_pending)
-        for name, (width, height) in sizes.items():
-            drawing.node(name, width=width, height=height, fixedsize="true")
+        text = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
+        drawing = drawing_of(chosen, step=k, caption=text, show_pending=show_pending)
+        for box, (w, h) in sizes.items():
+            drawing.node(box, width=w, height=h, fixedsize="true")
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
         data = run_dot_format(drawing.source, format, timeout)

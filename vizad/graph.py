@@ -59,7 +59,7 @@ def topo_sort(outputs: Node | Iterable[Node], stop: Container[Node] = ()) -> lis
     return _topo_sort(as_node_list(outputs, "topo_sort"), stop)
 
 
-def post_order(roots: Iterable, inputs=lambda node: node.inputs, known: Container = ()) -> list:
+def post_order(roots: Iterable, inputs=lambda node: node.inputs, known: Iterable = ()) -> list:
     """Every object ``roots`` depend on through ``inputs(obj)``, each after its inputs, in
     the order of a post-order depth-first search (iterative: any depth). Objects whose ``id``
     is in ``known`` are neither listed nor walked into. For graphs of other engines (the

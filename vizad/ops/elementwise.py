@@ -122,7 +122,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     """The partials of elementwise ``op`` at ``node``, checked: one per input, each a Node or
     a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
     if op._builtin:  # vizad's own ops state their partials right
-        return op.partials(node)
+        return list(op.partials(node))
     result = list(op.partials(node))
     if len(result) != len(node.inputs):
         raise GraphError(

@@ -75,7 +75,7 @@ class Drawing(graphviz.Digraph):
     _vizad_summary = ""
     #: (scene, drawing of a scene, budget): how vz.draw made this drawing, so that a display
     #: whose layout runs long falls back to the next rung of the budget (None: no fallback).
-    _vizad_plan = None
+    _vizad_plan: tuple | None = None
     #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
     timeout: float = DISPLAY_TIMEOUT
     _call_timeout: float | None = None

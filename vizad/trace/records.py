@@ -67,7 +67,7 @@ class Contribution:
         unreduced_node: Node | None = None,
         *,
         names: Any = None,
-    ):
+    ) -> None:
         given = (
             consumer,
             consumer_label,

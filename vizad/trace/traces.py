@@ -16,7 +16,7 @@ from ..text import format_value, latex_to_text, latex_value
 from .derivation import Derivation, forward_line, reverse_line
 from .lazy import Once, Steps
 from .display import html_table, text_table
-from .names import Names
+from .names import Name, Names
 from .records import ForwardStep, ReverseStep
 
 __all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
@@ -164,7 +164,7 @@ class Trace(ABC):
         ...
 
     @abstractmethod
-    def result_name(self, node: Node) -> str:
+    def result_name(self, node: Node) -> Name:
         """The name of what a step computes for ``node``: v̄ᵢ or v̇ᵢ."""
         ...
 
@@ -324,7 +324,7 @@ class ReverseTrace(Trace):
     def result(self, step: ReverseStep) -> Any:
         return step.adjoint
 
-    def result_name(self, node: Node) -> str:
+    def result_name(self, node: Node) -> Name:
         return self.names.bar(node)
 
     def neighbours(self, step: ReverseStep) -> list[Node]:
@@ -437,7 +437,7 @@ class ForwardTrace(Trace):
     def result(self, step: ForwardStep) -> Any:
         return step.tangent
 
-    def result_name(self, node: Node) -> str:
+    def result_name(self, node: Node) -> Name:
         return self.names.dot(node)
 
     def neighbours(self, step: ForwardStep) -> list[Node]:

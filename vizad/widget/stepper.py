@@ -51,7 +51,7 @@ class _StepNumber(traitlets.Int):
     """The step traitlet: an int (a number out of range goes to the nearest step, as a
     slider does); anything else is an ArgumentTypeError saying so."""
 
-    def validate(self, obj, value):
+    def validate(self, obj: Any, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise ArgumentTypeError(
                 f"stepper.step is a step number: give an int from 1 to the number of steps; "
@@ -162,7 +162,7 @@ class Stepper(anywidget.AnyWidget):
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
         self.failures: dict[int, str] = check_failures(trace) if check else {}
-        self._options = {
+        self._options: dict[str, Any] = {
             "decimals": self.decimals,
             "failed": frozenset(self.failures),
             "collapse": self.collapse,
@@ -244,11 +244,11 @@ class Stepper(anywidget.AnyWidget):
         }
 
     @traitlets.observe("progress")
-    def _progress_changed(self, change):
+    def _progress_changed(self, change: dict[str, Any]) -> None:
         self.score = self._score()
 
     @traitlets.observe("step")
-    def _step_changed(self, change):
+    def _step_changed(self, change: dict[str, Any]) -> None:
         """Going on past questions (this step's, or steps jumped over) skips them: their
         answers are revealed, since later steps need them."""
         if change["old"] is None or not self.quiz:
@@ -280,7 +280,7 @@ class Stepper(anywidget.AnyWidget):
                 "text": text}  # fmt: skip
 
     @traitlets.observe("difference_request")
-    def _difference_requested(self, change):
+    def _difference_requested(self, change: dict[str, Any]) -> None:
         if self.trace is None or not change["new"]:
             return
         if self.quiz and self.question is not None:  # a check would give the answer away
@@ -293,7 +293,7 @@ class Stepper(anywidget.AnyWidget):
 
     # -- what-if inputs ------------------------------------------------------------------
     @traitlets.observe("inputs")
-    def _inputs_changed(self, change):
+    def _inputs_changed(self, change: dict[str, Any]) -> None:
         """An input edited (in the browser, or here): the walkthrough traced again at the new
         values, every view redrawn, at the same step."""
         if self.trace is None or not _retraceable(self.trace):
@@ -332,19 +332,19 @@ class Stepper(anywidget.AnyWidget):
         self.failures = {}
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
-        self.trace = None
+        self.trace = None  # type: ignore[assignment]  # a closed stepper holds no trace
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: Any) -> Any:
         raise NotPicklableError(
             "a Stepper cannot be pickled or copied: it is a live widget of this kernel; save "
             "it as a page (vz.export_html(stepper, path)), or make another from its trace "
             "(vz.Stepper(stepper.trace))"
         )
 
-    def __copy__(self):
+    def __copy__(self) -> Any:
         self.__reduce_ex__(4)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Any:
         self.__reduce_ex__(4)
 
     def __repr__(self) -> str:
@@ -355,7 +355,7 @@ class Stepper(anywidget.AnyWidget):
             f"{self.view} view>"
         )
 
-    def _repr_mimebundle_(self, **kwargs):
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The output of a stepper: vizad's own MIME type (the step shown, saved with the
         notebook; the widget model's id in its metadata), which vizad's JupyterLab / Notebook 7
         extension renders as the live widget while the kernel holds it and from the HTML
@@ -363,7 +363,7 @@ class Stepper(anywidget.AnyWidget):
         (nbconvert, VS Code, a notebook reopened anywhere), which starts as a static picture
         of the step (GitHub). No widget-view MIME type: nbconvert would prefer it to the HTML
         whenever widget state is stored, and show a blank output without its CDN."""
-        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle: Any = super()._repr_mimebundle_(**kwargs) or {}  # None: a closed widget's
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         view = data.pop(WIDGET_VIEW, None)
         if view is not None:
@@ -449,19 +449,20 @@ class Stepper(anywidget.AnyWidget):
         return self._opened[key]
 
     @traitlets.observe("view")
-    def _view_shown(self, change):
+    def _view_shown(self, change: dict[str, Any]) -> None:
         # each view is laid out when it is first shown: the browser asks for its data then
         if change["new"] and self.trace is not None:
             self.layout_of(change["new"])
 
-    def _message(self, _widget, content, _buffers) -> None:
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """The browser's requests: {"kind": "view", "view": v} (a view's data, laid out when
         first asked for) and {"kind": "open", "view": v, "boxes": [ids], "key": k} (the view
         with those collapsed boxes opened). Each is answered by a message with the same kind
         and view (and key), carrying ``frame`` or ``patch``, or ``error`` saying what failed."""
         if not isinstance(content, dict) or self.trace is None:
             return
-        kind, view = content.get("kind"), content.get("view")
+        view: Any
+        kind, view = content.get("kind"), content.get("view")  # the browser's: any JSON
         reply = {"kind": kind, "view": view, "key": content.get("key")}
         try:
             if kind == "view":
@@ -475,15 +476,15 @@ class Stepper(anywidget.AnyWidget):
         self.send(reply)
 
     @traitlets.validate("step")
-    def _valid_step(self, proposal):
+    def _valid_step(self, proposal: dict[str, Any]) -> Any:
         return min(max(int(proposal["value"]), 1), max(self.n_steps, 1))
 
     @traitlets.validate("view")
-    def _valid_view(self, proposal):
+    def _valid_view(self, proposal: dict[str, Any]) -> Any:
         return self.trace.view(proposal["value"]) if proposal["value"] else ""
 
     @traitlets.validate("scale")
-    def _valid_scale(self, proposal):
+    def _valid_scale(self, proposal: dict[str, Any]) -> Any:
         return min(max(float(proposal["value"]), 0.25), 4.0)
 
 
@@ -496,6 +497,7 @@ def _retraceable(trace: Trace) -> bool:
 def _retrace(trace: Trace, feed: dict) -> Trace:
     if isinstance(trace, ReverseTrace):
         return trace_reverse(trace.output, list(trace.wrt), feed, decimals=trace.decimals)
+    assert isinstance(trace, ForwardTrace)  # _retraceable: vizad's own traces only
     tangents = {s: trace.values[t] for s, t in trace.seeds.items()}
     return trace_forward(trace.output, feed=feed, tangents=tangents, decimals=trace.decimals)
 
@@ -525,7 +527,12 @@ def step(
     ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
     ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; ``budget``:
     the seconds each view's layout may take (None: in full, however long)."""
-    drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail, "budget": budget}
+    drawn: dict[str, Any] = {
+        "collapse": collapse,
+        "max_boxes": max_boxes,
+        "detail": detail,
+        "budget": budget,
+    }
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(
@@ -535,7 +542,7 @@ def step(
         return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, **drawn)
     decimals = 3 if decimals is None else decimals
     if mode == "reverse":
-        trace = trace_reverse(y, wrt, feed, decimals=decimals)
+        trace: Trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
         if tangents is None and wrt is not None:
             nodes = as_node_list(wrt, "step: wrt")
