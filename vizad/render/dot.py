@@ -30,6 +30,9 @@ from ..files import check_output, output_error, write_output
 from ..text import escape, format_number, printable
 from .budget import lay_out, wall_after
 from .palette import (
+    BACKGROUND,
+    FRAME_INK,
+    SCOPE_BORDER,
     FONT,
     MIN_SCALE,
     NOTEBOOK_WIDTH,
@@ -208,7 +211,7 @@ def to_drawing(
         bgcolor="transparent",
         fontname=FONT,
         fontsize="13",
-        fontcolor="#888888",
+        fontcolor=FRAME_INK,
         labelloc="t",
         labeljust="l",
         nodesep="0.25",
@@ -218,7 +221,7 @@ def to_drawing(
     if scene.layout:  # a bounded layout (vizad.render.budget): in the DOT, for every Graphviz
         drawing.attr("graph", **scene.layout)
     drawing.attr("node", fontname=FONT, fontsize="12", margin="0.08,0.04")
-    drawing.attr("edge", arrowsize="0.7", color="#888888", fontname=FONT)
+    drawing.attr("edge", arrowsize="0.7", color=FRAME_INK, fontname=FONT)
     names = dot_names(scene)
 
     def add_items(target, items):
@@ -240,7 +243,7 @@ def to_drawing(
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     for edge in scene.edges:
         extra = (
-            {"label": escape(_fit(edge.label)), "fontsize": "10", "fontcolor": "#888888"}
+            {"label": escape(_fit(edge.label)), "fontsize": "10", "fontcolor": FRAME_INK}
             if edge.label
             else {}
         )
@@ -265,8 +268,8 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
         sub.attr(
             label=f"<{escape(_fit(titles[cluster]))}>",
             style="rounded" if scope else "dashed,rounded",
-            color="#aaaaaa" if scope else "#888888",
-            fontcolor="#888888",
+            color=SCOPE_BORDER if scope else FRAME_INK,
+            fontcolor=FRAME_INK,
             fontname=FONT,
             fontsize="12",
         )
@@ -358,9 +361,9 @@ def _legend(mode: str) -> str:
     """The legend of the step states, in two rows, as an HTML-like label."""
     k = 0 if mode == "reverse" else 1
     cells = [
-        f'<TD BGCOLOR="{STATE_STYLE[state].get("fill", "#ffffff")}" '
+        f'<TD BGCOLOR="{STATE_STYLE[state].get("fill", BACKGROUND)}" '
         f'COLOR="{STATE_STYLE[state]["stroke"]}" BORDER="2" WIDTH="12"> </TD>'
-        f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="#888888">{escape(words[k])}</FONT></TD>'
+        f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="{FRAME_INK}">{escape(words[k])}</FONT></TD>'
         for state, words in STATE_WORDS.items()
     ]
     half = (len(cells) + 1) // 2
