@@ -10,7 +10,7 @@ import numpy as np
 from ._gc import gc_paused
 from ._renamed import renamed
 from .errors import EvaluationError, FeedError, ShapeError, evaluation_error
-from .graph import _topo_sort, as_node_list
+from .graph import topo_sort_of_list, as_node_list
 from .node import Node, _numeric_array
 from .op import CONSTANT, VARIABLE, constant_value, tuples_refused
 from .tree import TupleShape, as_array, leaves, read_only, shape_of
@@ -31,7 +31,7 @@ class Executor:
             self._plan()
 
     def _plan(self) -> None:
-        order = _topo_sort(self.nodes, self._given)
+        order = topo_sort_of_list(self.nodes, self._given)
         slot = {node: k for k, node in enumerate(order)}
         self._order = order
         self._slot = slot
@@ -234,7 +234,7 @@ def evaluate_into(
     the extension adds is evaluated once, without a plan to reuse. Constants stay weakly
     typed, eager nodes give their own values, Variables outside ``values`` are read from
     ``feed``; errors are the executor's (they name the node, the op and the shapes)."""
-    order = [n for n in _topo_sort(nodes, values) if n not in values]
+    order = [n for n in topo_sort_of_list(nodes, values) if n not in values]
     for node in order:  # hot: slots read directly
         op = node._operation
         if op is CONSTANT:

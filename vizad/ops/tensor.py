@@ -34,7 +34,7 @@ __all__ = [
 
 
 # -- shape helpers -------------------------------------------------------------------------
-def _axes(axis, what: str):
+def axes_argument(axis, what: str):
     """``axis`` (None, an int or a sequence of ints) as None or a tuple of ints."""
     if axis is None:
         return None
@@ -52,7 +52,7 @@ def _axes(axis, what: str):
     )
 
 
-def _normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
+def normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
     """Axes as non-negative ints, checked against ``ndim``."""
     if axes is None:
         return tuple(range(ndim))
@@ -400,7 +400,7 @@ class _Reduction(Op):
         (s,) = shapes
         if s is None:
             return None
-        axes = _normalize_axes(attrs.get("axis"), len(s), s, self.name)
+        axes = normalize_axes(attrs.get("axis"), len(s), s, self.name)
         if attrs.get("keepdims"):
             return tuple(1 if k in axes else d for k, d in enumerate(s))
         return tuple(d for k, d in enumerate(s) if k not in axes)
@@ -450,7 +450,7 @@ class Mean(_Reduction):
         shape = static_shape(a)
         if shape is not None:
             count = float(
-                math.prod(shape[k] for k in _normalize_axes(axis, len(shape), shape, "mean"))
+                math.prod(shape[k] for k in normalize_axes(axis, len(shape), shape, "mean"))
             )
         else:
             count = size(a, axis)
@@ -470,7 +470,7 @@ class ExpandDims(Op):
         if s is None:
             return None
         ndim = len(s) + len(attrs["axis"])
-        axes = _normalize_axes(attrs["axis"], ndim, s, "expand_dims")
+        axes = normalize_axes(attrs["axis"], ndim, s, "expand_dims")
         rest = iter(s)
         return tuple(1 if k in axes else next(rest) for k in range(ndim))
 
@@ -522,7 +522,7 @@ def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False)
 def transpose(a: Operand, axes: tuple[int, ...] | list[int] | None = None) -> Node:
     """Permute the axes of ``a`` (reverse them when ``axes`` is None); negative axes count
     from the end, as in numpy."""
-    axes = _axes(axes, "transpose")
+    axes = axes_argument(axes, "transpose")
     if axes is not None:
         n = len(axes)
         if any(not -n <= k < n for k in axes) or len({k % n for k in axes}) != n:
@@ -541,12 +541,12 @@ def reshape(a: Operand, shape: ShapeLike) -> Node:
 
 def sum(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
     """The sum of ``a`` over ``axis`` (all axes when None)."""
-    return _SUM(a, axis=_axes(axis, "sum"), keepdims=bool(keepdims))
+    return _SUM(a, axis=axes_argument(axis, "sum"), keepdims=bool(keepdims))
 
 
 def mean(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:
     """The mean of ``a`` over ``axis`` (all axes when None)."""
-    return _MEAN(a, axis=_axes(axis, "mean"), keepdims=bool(keepdims))
+    return _MEAN(a, axis=axes_argument(axis, "mean"), keepdims=bool(keepdims))
 
 
 def broadcast_to(a: Operand, shape: ShapeLike) -> Node:
@@ -562,12 +562,12 @@ def sum_to_shape(a: Operand, shape: ShapeLike) -> Node:
 
 def expand_dims(a: Operand, axis: int | tuple[int, ...]) -> Node:
     """``a`` with new axes of length 1 at ``axis`` (positions in the result)."""
-    return _EXPAND_DIMS(a, axis=_axes(axis, "expand_dims"))
+    return _EXPAND_DIMS(a, axis=axes_argument(axis, "expand_dims"))
 
 
 def size(a: Operand, axis: Axes = None) -> Node:
     """The number of elements of ``a`` over ``axis`` (all when None), as a float node."""
-    return _SIZE(a, axis=_axes(axis, "size"))
+    return _SIZE(a, axis=axes_argument(axis, "size"))
 
 
 # x @ y is matmul(x, y)
