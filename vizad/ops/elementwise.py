@@ -40,7 +40,7 @@ class Symbolic(float):
 
 #: ∂v/∂x = 0 (no contribution), 1 (the adjoint passes through) and −1 (it is negated).
 ZERO, ONE, MINUS_ONE = Symbolic(0), Symbolic(1), Symbolic(-1)
-_SYMBOLIC = {0: ZERO, 1: ONE, -1: MINUS_ONE}
+_SYMBOLIC: dict[float, Symbolic] = {0: ZERO, 1: ONE, -1: MINUS_ONE}
 
 
 def broadcast_shapes(*shapes: Any) -> Any:
