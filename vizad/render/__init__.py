@@ -79,6 +79,10 @@ def draw(
     ``caption`` adds a line under the title. Display it in Jupyter, or
     ``.render(format="png")`` it for slides.
 
+    ``decimals``: the decimals of the values shown (default: a trace's own, else 3). The
+    options and their defaults are those of vz.step, vz.Stepper, vz.export_html and
+    vz.export_frames (:mod:`vizad.render.options`).
+
     ``budget`` is the seconds Graphviz may take to lay it out (:mod:`vizad.render.budget`): a
     graph predicted to take longer is laid out with bounded effort, or summarised, and the
     picture says which; None lays it out in full whatever it costs.
