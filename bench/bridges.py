@@ -9,6 +9,13 @@ The function: 250 residual steps h = tanh(h @ w) * 0.5 + h on a 4×4 matrix, the
 Baselines, measured in the same process: PyTorch's forward + ``backward()``; JAX's
 ``jax.value_and_grad`` run op by op (not jitted; the jitted figure is printed too). Medians of
 5 runs, taken in turns; what a run built is freed outside its timing.
+
+    python bench/bridges.py --jax
+
+only the cost of ``vz.jax_backward`` per equation of the jaxpr it walks, on a 2-layer MLP with
+a dict of parameters and a ``lax.scan`` RNN of 20 steps: its first call in the process (every
+primitive's vjp compiled then), and the median of later calls (the compiled vjps reused),
+against ``jax.grad`` jitted and op by op in the same process.
 """
 
 from __future__ import annotations
@@ -119,10 +126,94 @@ def main() -> int:
         for label, key, base, of in rows:
             t = times[key]
             print(f"| {label} | {t * 1e3:.1f} ms | {t / base:.2f} × {of}'s forward + backward |")
+        ratio = times["from_torch"] / times["make_fx"]
+        print(f"\nvz.from_torch ÷ make_fx alone: {ratio:.2f} (the goal: ≤ 1.2)")
         print()
     x64.__exit__(None, None, None)
     return 0
 
 
+def _mlp(params, x, labels):
+    h = jnp.tanh(x @ params["W1"] + params["b1"])
+    logp = jax.nn.log_softmax(h @ params["W2"] + params["b2"], axis=-1)
+    return -jnp.mean(jnp.sum(logp * labels, axis=-1))
+
+
+def _rnn(params, xs):
+    def step(h, x):
+        h = jnp.tanh(params["W"] @ h + params["U"] @ x + params["b"])
+        return h, jnp.sum(h * h)
+
+    h, ys = jax.lax.scan(step, jnp.zeros(8), xs)
+    return jnp.sum(h) + jnp.sum(ys)
+
+
+def jax_backward_cost() -> int:
+    """Issue 34's budget: jax_backward ≤ 0.2 ms per equation after the first call, the first
+    call ≤ 2 s."""
+    import time
+
+    from vizad.bridges.jax_backward import _Walk
+    from vizad.bridges.jax_import import traced
+
+    print(machine(), "·", load())
+    print(f"jax {jax.__version__}\n")
+    mlp = (
+        {
+            "W1": RNG.standard_normal((16, 32)),
+            "b1": np.zeros(32),
+            "W2": RNG.standard_normal((32, 4)),
+            "b2": np.zeros(4),
+        },
+        RNG.standard_normal((8, 16)),
+        np.eye(4)[RNG.integers(0, 4, 8)],
+    )
+    rnn = (
+        {
+            "W": 0.3 * RNG.standard_normal((8, 8)),
+            "U": RNG.standard_normal((8, 4)),
+            "b": np.zeros(8),
+        },
+        RNG.standard_normal((20, 4)),
+    )
+    with jax.enable_x64(True):  # JAX's backend started outside the timings, as in any session
+        jax.block_until_ready(jax.jit(lambda v: v + 1)(np.ones(2)))
+    print("| function | equations walked | first call | later calls (median) | per equation "
+          "| jax.grad jitted: first call (compile) | later | jax.grad op by op |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, fn, args in (
+        ("2-layer MLP, dict params", _mlp, mlp),
+        ("scan RNN, T = 20", _rnn, rnn),
+    ):
+        arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
+        with framework.mode():
+            equations = len(_Walk(closed, arguments.leaves, arguments.names).eqns)
+        start = time.perf_counter()
+        vz.jax_backward(fn, *args)
+        first = time.perf_counter() - start
+        with jax.enable_x64(True):
+            jitted = jax.jit(jax.grad(fn))
+            start = time.perf_counter()
+            jax.block_until_ready(jitted(*args))
+            compiled = time.perf_counter() - start
+            times = paired_medians(
+                {
+                    "jax_backward": lambda: vz.jax_backward(fn, *args),
+                    "jit": lambda: jax.block_until_ready(jitted(*args)),
+                    "op by op": lambda: jax.block_until_ready(jax.grad(fn)(*args)),
+                },
+                repeat=7,
+            )
+        later = times["jax_backward"]
+        print(
+            f"| {name} | {equations} | {first * 1e3:.0f} ms | {later * 1e3:.1f} ms "
+            f"| {later / equations * 1e3:.3f} ms | {compiled * 1e3:.0f} ms "
+            f"| {times['jit'] * 1e3:.3f} ms "
+            f"| {times['op by op'] * 1e3:.1f} ms |"
+        )
+    print("\n" + load())
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(jax_backward_cost() if "--jax" in sys.argv[1:] else main())

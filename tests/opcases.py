@@ -147,6 +147,9 @@ def _extra_cases() -> dict[str, list[Case]]:
     ]
     c["ones_like"] = [Case("ones_like", lambda a: vz.ops.ones_like(a) * a, [(3,)], [d])]
     c["zeros_like"] = [Case("zeros_like", lambda a: vz.ops.zeros_like(a) + a, [(3,)], [d])]
+    c["stop_gradient"] = [
+        Case("stop_gradient", lambda a: a + vz.ops.stop_gradient(a) * 0.0, [(3,)], [d])
+    ]
     c["make_tuple"] = [
         Case("make_tuple", lambda a, b: vz.make_tuple(a, vz.sin(b)), [(2,), (3, 2)], [d, d])
     ]

@@ -125,7 +125,7 @@ def test_unnamed_leaves_and_a_seed_for_a_tensor_loss():
     x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
     y = x * x
     seed = torch.tensor([1.0, -3.0], dtype=torch.float64)
-    trace = vz.torch_backward(y, gradient=seed)
+    trace = vz.torch_backward(y, cotangent=seed)
     assert [w.name for w in trace.wrt] == ["leaf1"]
     np.testing.assert_array_equal(trace.steps[0].adjoint, [1.0, -3.0])
     np.testing.assert_array_equal(trace.gradients[0], x.grad.numpy())
@@ -167,7 +167,7 @@ def test_bad_input_is_an_error_that_says_what_to_do():
     with pytest.raises(BridgeError, match="requires_grad=True"):
         vz.torch_backward(torch.tensor(2.0) * 3)
     x = torch.ones(3, requires_grad=True)
-    with pytest.raises(BridgeError, match=r"shape \(3,\).*gradient="):
+    with pytest.raises(BridgeError, match=r"shape \(3,\).*cotangent="):
         vz.torch_backward(x * 2)
     with pytest.raises(BridgeError, match="torch.Tensor"):
         vz.torch_backward(np.ones(3))

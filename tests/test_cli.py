@@ -182,22 +182,10 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsy
     target = tmp_path / "page.html"
     target.write_text("the previous page")
 
-    class FullDisk:
-        def __init__(self, fd, *args, **kwargs):
-            self.fd = fd
+    def full_disk(fd, payload):  # every write into the temporary file: the disk is full
+        raise OSError(28, "No space left on device")
 
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            import os
-
-            os.close(self.fd)
-
-        def write(self, text):
-            raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files.os, "fdopen", FullDisk)
+    monkeypatch.setattr(files, "_write_all", full_disk)
     x, y = vz.Variable("x"), vz.Variable("y")
     with pytest.raises(OSError, match="No space left"):
         vz.export_html(vz.trace_reverse(x * y, [x, y], {x: 1.0, y: 2.0}), target)

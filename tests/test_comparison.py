@@ -35,7 +35,7 @@ def test_two_traces_of_one_function_agree_node_for_node():
 
 
 def test_a_wrong_rule_is_found_where_the_adjoints_first_differ():
-    comparison = vz.compare(_lecture(), _lecture(HalfSquare()), names=("right", "wrong"))
+    comparison = vz.compare(_lecture(), _lecture(HalfSquare()), labels=("right", "wrong"))
     assert not comparison.ok
     (differs,) = comparison.differ  # x1 alone: the square's partial adjoint is halved
     assert differs.a.name == "x1" and differs.difference == pytest.approx(10.0)
@@ -93,3 +93,36 @@ def test_pytorch_and_jax_differ_at_the_kink_of_abs():
     assert differs.a.name == "x" and differs.via.op.name == "abs"
     np.testing.assert_array_equal(differs.adjoint_a, [0.0, 3.0])  # PyTorch: abs'(0) = 0
     np.testing.assert_array_equal(differs.adjoint_b, [3.0, 3.0])  # JAX: abs'(0) = 1
+
+
+def test_tuple_adjoints_are_compared_element_by_element():
+    from vizad.comparison import _difference
+    from vizad.tree import Unrecorded
+
+    missing = Unrecorded("no gradient", (2,))
+    same = _difference((np.ones(2), missing), (np.ones(2), missing), 1e-6, 1e-9)
+    assert same == (0.0, True)  # not "differs by nan" with a largest difference of 0
+    d, agree = _difference((np.ones(2), np.zeros(2)), (np.ones(2), np.full(2, 0.5)), 1e-6, 1e-9)
+    assert d == 0.5 and not agree
+    assert np.isnan(_difference((np.ones(2),), np.ones(2), 1e-6, 1e-9)[0])
+
+
+def test_a_boolean_node_is_never_matched_to_a_float_one():
+    jnp = pytest.importorskip("jax.numpy")
+
+    def f(x):
+        mask = x > 0
+        return jnp.sum(jnp.where(mask, x * 2.0, -x) * (x * 3.0))
+
+    x = np.array([1.0, -2.0, 3.0])
+    imported = vz.from_jax(f, x)
+    ours = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    comparison = vz.compare(vz.jax_backward(f, x), ours, labels=("JAX", "vizad"))
+    assert comparison.ok, comparison.summary()
+    for m in comparison.matches:
+        kinds = {
+            np.asarray(t.values[n]).dtype.kind == "b"
+            for t, n in ((comparison.a, m.a), (comparison.b, m.b))
+            if n in t.values and not isinstance(t.values[n], tuple)
+        }
+        assert len(kinds) <= 1, (m.a.op.name, m.b.op.name)

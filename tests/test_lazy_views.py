@@ -59,9 +59,10 @@ def test_the_browser_asks_for_a_view_and_gets_its_frame(monkeypatch):
     json.dumps(reply)
     stepper._message(stepper, {"kind": "view", "view": "sideways"}, [])
     assert "has the views" in sent[-1]["error"] and "frame" not in sent[-1]
-    stepper._message(stepper, "junk", [])
+    stepper._message(stepper, "junk", [])  # every request answered, a malformed one too
     stepper._message(stepper, {"kind": "unknown"}, [])
-    assert len(sent) == 2
+    assert len(sent) == 4 and sent[2]["kind"] == "refused"
+    assert "unknown request 'unknown'" in sent[3]["error"]
 
 
 def _apply(base: dict, patch: dict) -> dict:

@@ -6,6 +6,7 @@ is made inside a temporary directory (never under /dev)."""
 from __future__ import annotations
 
 import os
+import subprocess
 import re
 import socket
 import stat
@@ -134,3 +135,165 @@ def test_a_rendered_drawing_goes_through_the_same_writer(tmp_path, trace):
     link.symlink_to(real)
     vz.draw(trace).render(outfile=link)
     assert link.is_symlink() and real.read_text().startswith("<?xml")
+
+
+# -- as safe as the shell's `>` (the reference for each case: `sh -c 'echo x > path'`) --------
+
+#: A uid and gid no account on the machine uses: "another user" (the tests run as root).
+OTHER = 4242
+
+
+def _shell_write(path) -> bool:
+    """Whether the shell's `>` writes at ``path`` (it writes "x")."""
+    done = subprocess.run(["sh", "-c", 'echo x > "$1"', "sh", str(path)], capture_output=True)
+    return done.returncode == 0
+
+
+def _protected_symlinks() -> bool:
+    try:
+        return open("/proc/sys/fs/protected_symlinks").read().strip() == "1"
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def as_root():
+    if os.geteuid() != 0:
+        pytest.skip("giving files to another user needs root")
+
+
+def _sticky(tmp_path, owner=0):
+    folder = tmp_path / "sticky"
+    folder.mkdir()
+    os.chmod(folder, 0o1777)
+    os.chown(folder, owner, owner)
+    return folder
+
+
+def test_a_link_protected_symlinks_would_not_follow_is_refused(tmp_path, trace, as_root):
+    """A link in a sticky world-writable directory (/tmp), owned by another user who does
+    not own the directory: refused, the file it points to untouched (the kernel's
+    protected_symlinks refuses the shell's `>` there too, when it is on)."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's")
+    link = _sticky(tmp_path) / "page.html"
+    for made in (link, link.with_suffix(".svg")):
+        made.symlink_to(victim)
+        os.chown(made, OTHER, OTHER, follow_symlinks=False)
+    with pytest.raises(vz.VizadError, match="protected_symlinks"):
+        vz.export_html(trace, link)
+    with pytest.raises(vz.VizadError, match="protected_symlinks"):
+        vz.draw(trace).render(outfile=str(link.with_suffix(".svg")), format="svg")
+    assert victim.read_text() == "the victim's" and link.is_symlink()
+    assert main(["walkthrough", "sin(x)", "--at", "x=1", "-o", str(link)]) == 2
+    if _protected_symlinks():  # the reference, where the kernel protects links
+        assert not _shell_write(link) and victim.read_text() == "the victim's"
+
+
+@pytest.mark.parametrize("link_owner,dir_owner", [(0, 0), (OTHER, OTHER), (0, OTHER)])
+def test_a_link_the_kernel_would_follow_is_followed(tmp_path, trace, as_root, link_owner,
+                                                    dir_owner):  # fmt: skip
+    """The user's own link, or one owned by the sticky directory's owner: followed, as the
+    shell's `>` follows it (under protected_symlinks or not)."""
+    for writer in ("vizad", "shell"):
+        target = tmp_path / f"target-{writer}.txt"
+        target.write_text("before")
+        (tmp_path / writer).mkdir()
+        folder = _sticky(tmp_path / writer, dir_owner)
+        link = folder / "page.html"
+        link.symlink_to(target)
+        os.chown(link, link_owner, link_owner, follow_symlinks=False)
+        if writer == "vizad":
+            vz.export_html(trace, link)
+            assert target.read_text().startswith("<!DOCTYPE html>")
+        else:
+            assert _shell_write(link) and target.read_text() == "x\n"
+        assert link.is_symlink()
+
+
+def test_hard_links_and_another_users_file_are_kept(tmp_path, trace, as_root):
+    """A file with another hard link, or owned by another user, is written in place, as the
+    shell's `>` writes it: every name sees the new content, the owner and group stay."""
+    for writer in ("vizad", "shell"):
+        first, second = tmp_path / f"{writer}-a.html", tmp_path / f"{writer}-b.html"
+        first.write_text("before")
+        os.link(first, second)
+        theirs = tmp_path / f"{writer}-theirs.html"
+        theirs.write_text("theirs")
+        os.chown(theirs, OTHER, OTHER)
+        os.chmod(theirs, 0o604)
+        if writer == "vizad":
+            vz.export_html(trace, first)
+            vz.export_html(trace, theirs)
+            start = "<!DOCTYPE html>"
+        else:
+            assert _shell_write(first) and _shell_write(theirs)
+            start = "x\n"
+        assert second.read_text() == first.read_text() and first.read_text().startswith(start)
+        assert os.path.samefile(first, second) and os.stat(first).st_nlink == 2
+        info = os.stat(theirs)
+        assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (OTHER, OTHER, 0o604)
+        assert theirs.read_text().startswith(start)
+
+
+def test_a_users_own_file_is_still_replaced_whole(tmp_path, trace):
+    page = tmp_path / "page.html"
+    page.write_text("before")
+    before = os.stat(page).st_ino
+    vz.export_html(trace, page)
+    assert page.read_text().startswith("<!DOCTYPE html>") and os.stat(page).st_ino != before
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # no temporary left
+
+
+@pytest.mark.parametrize("exists", [False, True])
+def test_a_name_ending_with_a_slash_is_refused(tmp_path, trace, exists):
+    """`out.html/` names a directory: refused before any work, nothing written (the shell's
+    `>` fails there too)."""
+    page = tmp_path / "out.html"
+    if exists:
+        page.write_text("before")
+    with pytest.raises(vz.VizadError, match="names a directory"):
+        vz.export_html(trace, str(page) + "/")
+    assert not _shell_write(str(page) + "/")
+    assert (page.read_text() == "before") if exists else not page.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["out.html"] if exists else [])
+
+
+def test_a_link_swapped_in_while_writing_is_never_written_through(tmp_path, trace, as_root):
+    """Another user flips the output name between a file and a link to a victim (in a sticky
+    world-writable directory) while vizad writes it, 30 times: the victim never changes;
+    each export is written or refused with a VizadError."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's")
+    folder = _sticky(tmp_path)
+    name = folder / "page.html"
+    stop = threading.Event()
+
+    def flip():
+        while not stop.is_set():
+            spare = folder / "spare"
+            try:
+                spare.unlink(missing_ok=True)
+                spare.symlink_to(victim)
+                os.chown(spare, OTHER, OTHER, follow_symlinks=False)
+                os.replace(spare, name)
+                spare.write_text("a file")
+                os.replace(spare, name)
+            except OSError:
+                pass
+
+    flipper = threading.Thread(target=flip, daemon=True)
+    flipper.start()
+    outcomes = []
+    try:
+        for _ in range(30):
+            try:
+                vz.export_html(trace, name)
+                outcomes.append("written")
+            except vz.VizadError:
+                outcomes.append("refused")
+    finally:
+        stop.set()
+        flipper.join()
+    assert victim.read_text() == "the victim's", outcomes
+    assert len(outcomes) == 30

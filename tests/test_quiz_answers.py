@@ -208,3 +208,44 @@ def test_a_step_checked_by_finite_differences():
     quiz = vz.Stepper(vz.examples.lecture(), quiz=True)
     quiz.difference_request = {"step": 1, "ask": 1}
     assert quiz.differences["text"] == "answer this step's questions first"
+
+
+def test_hostile_answers_get_a_verdict_never_an_exception():
+    """200+ answers an adversary types (tests/quiz_cases.py's HOSTILE: 1e400, 100,000 signs,
+    a sum of 100,000 terms, 5,000-digit integers, deep parentheses, code, controls): each
+    gets a verdict, for a number and a shape question; what cannot be read costs no try."""
+    from quiz_cases import HOSTILE
+
+    assert len(HOSTILE) >= 200
+    for typed in HOSTILE:
+        for question in (_question(2 - math.cos(5)), _question((2, 3), "shape")):
+            verdict = judge(question, typed)
+            assert verdict.status in ("right", "wrong", "refused"), (typed, verdict)
+            if verdict.status == "refused":
+                assert verdict.message.endswith("(no try used)"), (typed[:40], verdict)
+    too_long = judge(_question(1.0), "-" * 100_000 + "1")
+    assert too_long.status == "refused" and "too long" in too_long.message
+    for huge in ("1e400", "10**400", "exp(1000)", "1/exp(1000)"):
+        assert "too large" in judge(_question(1.0), huge).message, huge
+
+
+def test_the_terminal_quiz_survives_any_line():
+    """`python -m vizad quiz` fed every hostile answer (and bytes that are not UTF-8): no
+    traceback, each line answered, the score said at the end of input."""
+    from quiz_cases import HOSTILE
+
+    lines = [t.replace("\n", " ").replace("\r", " ") for t in HOSTILE if t.strip()]
+    # the ones the first question (v̄₇ = 1) refuses first: each is read and answered
+    refused = [t for t in lines if judge(_question(1.0), t).status == "refused"]
+    lines = refused + [t for t in lines if t not in refused]
+    data = "\n".join(lines).encode("utf-8", "surrogatepass") + b"\n\xff\xfe\x80\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "vizad", "quiz", "log(x1) + x1*x2 - sin(x2)", "--at", "x1=2",
+         "x2=5"],
+        input=data, capture_output=True, timeout=300,
+    )  # fmt: skip
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert "Traceback" not in err and "Traceback" not in out, err[-2000:]
+    assert len(refused) >= 150 and out.count("(no try used)") >= len(refused)
+    assert "stopped: score" in out or "\nscore " in out
+    assert done.returncode in (0, 1)

@@ -270,7 +270,9 @@ def test_output_bundle_survives_without_the_kernel(stepper):
 
     stepper.step = 6
     data, metadata = stepper._repr_mimebundle_()
-    assert set(data) == {WALKTHROUGH, "text/html", "text/plain"}
+    # and the picture of the step alone (GitHub, nbviewer)
+    assert set(data) == {WALKTHROUGH, "text/html", "text/plain", "image/svg+xml"}
+    assert data["image/svg+xml"] == stepper.layout_of(stepper.view).svg(6)
     assert data[WALKTHROUGH] == {"step": 6}
     assert metadata[WALKTHROUGH] == {"model_id": stepper.model_id}
     html = data["text/html"]

@@ -64,6 +64,7 @@ _LAZY = {
     "grade": "grading",
     # the display layer (graphviz, ipywidgets, anywidget): not bound by `import *`
     "draw": "render",
+    "config": "frontends",
     "step": "widget",
     "Stepper": "widget",
     "export_html": "export",
@@ -75,7 +76,7 @@ _LAZY = {
     "from_jax": "bridges.jax_import",
     "jax_backward": "bridges.jax_backward",
 }
-_DISPLAY = ("render", "widget", "export", "frame_files", "comparison")
+_DISPLAY = ("render", "widget", "export", "frame_files", "comparison", "frontends")
 _BRIDGES = tuple(f"bridges.{m}" for m in ("torch_backward", "torch_import", "jax_import"))
 _BRIDGES += ("bridges.jax_backward",)
 _SUBMODULES = (

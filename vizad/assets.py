@@ -11,7 +11,14 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-__all__ = ["STATIC", "COMPONENT_PARTS", "component_module", "style", "graphviz_module"]
+__all__ = [
+    "STATIC",
+    "COMPONENT_PARTS",
+    "component_module",
+    "style",
+    "graphviz_module",
+    "boot_script",
+]
 
 #: The component's JavaScript and CSS files.
 STATIC = Path(__file__).parent / "widget" / "static"
@@ -21,6 +28,7 @@ STATIC = Path(__file__).parent / "widget" / "static"
 #: the last one exports. The one list of the parts.
 COMPONENT_PARTS = (
     "helpers.js",
+    "sanitize.js",
     "layout.js",
     "worker.js",
     "picture.js",
@@ -30,6 +38,7 @@ COMPONENT_PARTS = (
     "quiz.js",
     "panel.js",
     "expand.js",
+    "refused.js",
     "search.js",
     "minimap.js",
     "mount.js",
@@ -56,3 +65,10 @@ def component_module() -> str:
 def style() -> str:
     """The component's CSS (``static/stepper.css``)."""
     return (STATIC / "stepper.css").read_text(encoding="utf-8")
+
+
+@functools.cache
+def boot_script() -> str:
+    """The few lines a notebook output runs to mount the component that another output of the
+    page carries (``static/boot.js``)."""
+    return (STATIC / "boot.js").read_text(encoding="utf-8")

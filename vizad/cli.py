@@ -26,7 +26,7 @@ from .export import page_html
 from .grading import Limits, batch, grade
 from .render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES
 from .files import check_output, write_output
-from .text import latex_to_text
+from .text import latex_to_text, printable
 
 __all__ = ["main"]
 
@@ -251,6 +251,9 @@ def _quiz(trace) -> int:
     from .trace.quiz import RULE, judge, questions
 
     out = sys.stdout
+    for stream, errors in ((sys.stdin, "replace"), (out, "backslashreplace")):
+        if hasattr(stream, "reconfigure"):  # any bytes typed read, any text echoed written
+            stream.reconfigure(errors=errors)
     out.write(f"{trace.describe()}\n{RULE}\nAn empty line skips a question.\n")
     asked = [q for qs in questions(trace) for q in qs]
     right = done = 0
@@ -263,7 +266,10 @@ def _quiz(trace) -> int:
         while True:
             out.write(f"{q.prompt} = ")
             out.flush()
-            line = sys.stdin.readline()
+            try:
+                line = printable(sys.stdin.readline())
+            except KeyboardInterrupt:  # Ctrl-C: stopped as at the end of input
+                line = ""
             if not line:  # end of input: the quiz stops here
                 out.write(f"\nstopped: score {right}/{done} ({len(asked) - done} not asked)\n")
                 return 1

@@ -15,10 +15,12 @@ values, has the same value. What is left is listed as found in one trace only.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._renamed import renamed
 from .errors import ArgumentTypeError
 from .node import Node
 from .op import CONSTANT, VARIABLE, constant_value
@@ -27,7 +29,7 @@ from .render.scene import fixed
 from .render.summary import scene_for
 from .text import escape, format_number, format_value
 from .trace import ReverseTrace
-from .tree import Unrecorded, is_tuple
+from .tree import Unrecorded, is_tuple, shape_of
 
 __all__ = ["compare", "Comparison", "Match"]
 
@@ -180,21 +182,26 @@ def compare(
     a: ReverseTrace,
     b: ReverseTrace,
     *,
-    names: tuple[str, str] | None = None,
+    labels: tuple[str, str] | None = None,
     rtol: float = 1e-6,
     atol: float = 1e-9,
+    **old: Any,
 ) -> Comparison:
     """Match the nodes of two reverse traces of one function and compare their adjoints:
     ``vz.compare(vz.torch_backward(loss), vz.trace_reverse(f.output, f.inputs, f.feed))``.
-    Adjoints agree where ``|a − b| ≤ atol + rtol·|b|`` entry by entry. ``names`` says what
-    the traces are (default: their engines, "vizad" for vizad's own)."""
+    Adjoints agree where ``|a − b| ≤ atol + rtol·|b|`` entry by entry (a tuple adjoint
+    element by element). ``labels`` says what the traces are (default: their engines,
+    "vizad" for vizad's own; ``names=`` is its old, deprecated name). A node is matched only
+    to a node whose value has the same kind of dtype (never a boolean to a float) and whose
+    adjoint has the same shape, preferring one of the same op."""
+    labels = renamed("compare", old, names="labels").get("labels", labels)
     for what, trace in (("a", a), ("b", b)):
         if not isinstance(trace, ReverseTrace):
             raise ArgumentTypeError(
                 f"compare: {what} must be a reverse trace (vz.trace_reverse, "
                 f"vz.torch_backward, vz.jax_backward), got {type(trace).__name__}"
             )
-    names = names or (a.engine or "vizad", b.engine or "vizad")
+    names = labels or (a.engine or "vizad", b.engine or "vizad")
     if names[0] == names[1]:
         names = (f"{names[0]} (a)", f"{names[1]} (b)")
     pairs = _match(a, b)
@@ -234,8 +241,24 @@ def _by_consumer(step) -> dict[Node, Any]:
 
 def _difference(ga, gb, rtol: float, atol: float) -> tuple[float, bool]:
     """The largest absolute difference of two adjoints and whether they agree (NaN and
-    False where they cannot be compared: tuples, other shapes)."""
-    if is_tuple(ga) or is_tuple(gb) or np.shape(ga) != np.shape(gb):
+    False where they cannot be compared: other shapes or structures). Tuple adjoints are
+    compared element by element; an element that neither trace has (no gradient) agrees."""
+    if is_tuple(ga) or is_tuple(gb):
+        if not (is_tuple(ga) and is_tuple(gb)) or len(ga) != len(gb):
+            return float("nan"), False
+        worst, agree = 0.0, True
+        for ea, eb in zip(ga, gb):
+            missing = isinstance(ea, Unrecorded), isinstance(eb, Unrecorded)
+            if any(missing):
+                if not all(missing):
+                    return float("nan"), False
+                continue
+            d, same = _difference(ea, eb, rtol, atol)
+            if np.isnan(d):
+                return d, False
+            worst, agree = max(worst, d), agree and same
+        return worst, agree
+    if np.shape(ga) != np.shape(gb):
         return float("nan"), False
     da, db = np.asarray(ga, dtype=np.float64), np.asarray(gb, dtype=np.float64)
     difference = float(np.max(np.abs(da - db), initial=0.0))
@@ -277,7 +300,7 @@ def _match(a, b) -> dict[Node, Node]:
         ancestors[n] = mask
     by_shape: dict[Any, list[Node]] = {}
     for n in stepped_b:
-        by_shape.setdefault(_shape(b, n), []).append(n)
+        by_shape.setdefault(_kind(b, n)[0], []).append(n)
     known = {**anchors, **pairs}  # what a's nodes are known to be in b
     for x in order_a:
         if x in pairs or x not in stepped_a or x.op is VARIABLE:
@@ -288,14 +311,23 @@ def _match(a, b) -> dict[Node, Node]:
             need |= bit[y]
         if not need:
             continue
-        for y in by_shape.get(_shape(a, x), ()):
-            if y in taken or ancestors[y] & need != need or y in images:
-                continue
-            if _values_disagree(a, x, b, y):
-                continue
+        shape, dtype = _kind(a, x)
+        candidates = [
+            y
+            for y in by_shape.get(shape, ())
+            if y not in taken
+            and _same_dtype_kind(dtype, _kind(b, y)[1])
+            and ancestors[y] & need == need
+            and y not in images
+            and not _values_disagree(a, x, b, y)
+        ]
+        op = _op_kind(x)
+        y = next((c for c in candidates if _op_kind(c) == op), None)
+        if y is None and candidates:
+            y = candidates[0]
+        if y is not None:
             pairs[x] = known[x] = y
             taken.add(y)
-            break
     return {x: pairs[x] for x in order_a if x in pairs}
 
 
@@ -322,8 +354,31 @@ def _has_step(trace, node: Node) -> bool:
     return True
 
 
-def _shape(trace, node: Node):
-    return np.shape(trace.adjoint(node)) if not is_tuple(trace.adjoint(node)) else None
+def _kind(trace, node: Node) -> tuple:
+    """What a match must share: the adjoint's shape (its structure for a tuple) and the kind
+    of the value's dtype (floating, integer, boolean)."""
+    adjoint = trace.adjoint(node)
+    shape = shape_of(adjoint) if is_tuple(adjoint) else np.shape(adjoint)
+    value = trace.values.get(node) if node in trace.values else None
+    dtype = getattr(value, "dtype", None)
+    if dtype is None and value is not None and not is_tuple(value):
+        dtype = np.asarray(value).dtype if not isinstance(value, Unrecorded) else None
+    kind = None if dtype is None else ("f" if dtype.kind in "fc" else dtype.kind)
+    return shape, kind
+
+
+def _same_dtype_kind(ka: str | None, kb: str | None) -> bool:
+    """Whether two values' dtype kinds may match (an unknown one, not recorded, may)."""
+    return ka is None or kb is None or ka == kb
+
+
+def _op_kind(node: Node) -> str:
+    """An op's name as engines share it: ``aten.mul.Tensor`` and ``mul`` are both mul,
+    ``MulBackward0`` too."""
+    name = node.op.name.split(" ", 1)[0].lower()
+    parts = [p for p in name.split(".") if p not in ("aten", "default", "tensor", "scalar")]
+    name = parts[0] if parts else name
+    return re.sub(r"backward\d*$", "", name).rstrip("_")
 
 
 def _known(trace, node: Node):

@@ -54,7 +54,9 @@ def jacobian(y: Node, x: Node, mode: str = "reverse") -> Node:
     entry of y (``mode="reverse"``) or one forward pass per entry of x (``"forward"``)."""
     y, x = as_node(y, "jacobian"), as_node(x, "jacobian")
     if mode not in ("reverse", "forward"):
-        raise ArgumentError(f"jacobian: mode must be 'reverse' or 'forward', got {mode!r}")
+        raise ArgumentError(
+            f"jacobian: mode must be 'reverse' or 'forward', got {mode!r}; give one"
+        )
     ys, xs = _shape(y, "jacobian"), _shape(x, "jacobian")
     blocks = []
     if mode == "reverse":
@@ -84,7 +86,9 @@ def hvp(y: Node, x: Node, v: Any, mode: str = "forward-over-reverse") -> Node:
     (n forward passes over a forward pass: one per entry of x)."""
     y, x = as_node(y, "hvp"), as_node(x, "hvp")
     if mode not in HVP_MODES:
-        raise ArgumentError(f"hvp: mode must be one of {', '.join(HVP_MODES)}; got {mode!r}")
+        raise ArgumentError(
+            f"hvp: mode must be one of {', '.join(HVP_MODES)}; got {mode!r}: give one of them"
+        )
     ys = static_shape(y)
     if ys is not None and ys != ():
         raise ShapeError(f"hvp: y must be a scalar, got shape {ys}")

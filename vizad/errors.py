@@ -36,6 +36,7 @@ __all__ = [
     "MissingNameError",
     "OutputError",
     "NotPicklableError",
+    "ClosedError",
 ]
 
 
@@ -164,6 +165,10 @@ class OutputError(VizadError, OSError):
 class NotPicklableError(VizadError, TypeError):
     """An object that holds a graph or a live widget (a Layout, a Stepper) was pickled; the
     message says what to send instead. (Nodes refuse with a NodeTypeError.)"""
+
+
+class ClosedError(VizadError, RuntimeError):
+    """A widget (a Stepper) was used after ``close()``; the message says to make another."""
 
 
 def evaluation_error(node: Any, inputs: list[Any], exc: Exception) -> VizadError:

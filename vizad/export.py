@@ -102,6 +102,7 @@ def page_html(
         "budget": budget,
     }
     if isinstance(target, Stepper):
+        target._live()  # a closed stepper: ClosedError
         if check is not None:
             raise ArgumentError(
                 "export_html: check= is for a trace; a Stepper's page shows what the Stepper "

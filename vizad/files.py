@@ -1,18 +1,26 @@
 """Writing output files (exported pages, frames, rendered drawings) without destroying what
 the path names.
 
-Writing a temporary file and renaming it over the target keeps a regular file whole (it is
-the old file or the new one, never half of each), but renamed over anything else it would
-replace that thing: a FIFO or a device node (``-o /dev/null`` run as root) would become a
-regular file, and a symbolic link would stop being one. So what is at the path decides:
+vizad writes a path as safely as a shell's ``>`` does, and keeps a regular file whole when it
+can. What is at the path decides:
 
-- a regular file, or nothing: replaced whole through a temporary file in its directory (an
-  existing file keeps its permissions);
-- a symbolic link: followed; the file it points to is written as above and the link stays;
+- nothing: a new file, made through a temporary file in its directory (opened with
+  ``O_EXCL``, never through a link) renamed into place;
+- a regular file that is the user's own (same owner and group as a new file would get) and has
+  no other hard link: replaced whole the same way (it keeps its permissions);
+- any other regular file (another user's, or one with hard links): written in place, as ``>``
+  does, so that it keeps its owner, its group and its other names; it is opened with
+  ``O_NOFOLLOW`` and checked to be the file looked at before it is truncated;
+- a symbolic link: followed, as ``>`` follows it, but refused where Linux's
+  ``protected_symlinks`` refuses it (whatever the machine's setting): a link in a sticky
+  world-writable directory (``/tmp``) owned neither by the user nor by the directory's owner;
+  the file at its end is written as above, and the link stays. A link swapped in while vizad
+  writes is never written through (the last component is opened with ``O_NOFOLLOW``; a rename
+  replaces a link, it does not follow it);
 - a FIFO or a character device (``/dev/null``, ``/dev/stdout``, a terminal): written to
   directly, as a shell's ``>`` does (a FIFO waits for its reader, as with ``>``);
-- a directory, a block device (a disk), a socket, a link loop: refused with an
-  :class:`~vizad.errors.ArgumentError` before any work.
+- a directory, a block device (a disk), a socket, a link loop, a name ending with ``/``:
+  refused with an :class:`~vizad.errors.ArgumentError` before any work.
 
 A write that the system refuses (permissions, a full disk) is an
 :class:`~vizad.errors.OutputError`, which is an ``OSError``.
@@ -22,13 +30,13 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 from .errors import ArgumentError, ArgumentTypeError, OutputError
 
-__all__ = ["check_output", "write_output", "output_error"]
+__all__ = ["check_output", "write_output", "output_error", "resolve"]
 
 #: What to do about the system's reasons for refusing a write.
 _ADVICE = {
@@ -55,7 +63,7 @@ def check_output(path, what: str) -> bool:
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(
             f"{what}: the path must be a str or a pathlib.Path, got {type(path).__name__} "
-            f"{path!r:.60}"
+            f"{path!r:.60}; give a str or a pathlib.Path"
         )
     text = os.fspath(path)
     if not isinstance(text, str) or not text.strip():
@@ -65,6 +73,12 @@ def check_output(path, what: str) -> bool:
             f"{what}: the file name {text!r:.80} contains a NUL character, which no file name "
             "can hold; give a name without it"
         )
+    if text.endswith(("/", os.sep)):
+        raise ArgumentError(
+            f"{what}: {text} names a directory (it ends with {text[-1]!r}); give a file name "
+            f"such as {os.path.join(text, 'walkthrough.html')}"
+        )
+    resolve(text, what)  # a link protected_symlinks would not follow: refused
     try:
         mode = os.stat(text).st_mode  # follows symbolic links
     except FileNotFoundError:
@@ -104,6 +118,53 @@ def check_output(path, what: str) -> bool:
     raise ArgumentError(f"{what}: {text} is {kind}; {hint}")
 
 
+#: How many symbolic links a path may go through (Linux's limit): more is a loop.
+MAX_LINKS = 40
+
+
+def resolve(text: str, what: str) -> str:
+    """``text`` with every symbolic link on its way followed, as the kernel follows them, but
+    refusing (ArgumentError) a link that Linux's ``protected_symlinks`` would not follow for
+    this user: one in a sticky world-writable directory, owned neither by the user nor by the
+    directory's owner. Where a part of the path does not exist, the rest is joined as it is."""
+    euid = os.geteuid()
+    current = "/" if text.startswith("/") else os.getcwd()
+    todo = [p for p in text.split("/")][::-1]
+    links = 0
+    while todo:
+        part = todo.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = os.path.dirname(current)
+            continue
+        step = os.path.join(current, part)
+        try:
+            info = os.lstat(step)
+        except OSError:  # missing (or unreadable): the kernel's open says the rest
+            return os.path.join(step, *todo[::-1])
+        if not stat.S_ISLNK(info.st_mode):
+            current = step
+            continue
+        links += 1
+        if links > MAX_LINKS:
+            raise ArgumentError(f"{what}: {text} is a loop of symbolic links; give a file name")
+        folder = os.stat(current)
+        sticky = folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH
+        if sticky and info.st_uid not in (euid, folder.st_uid):
+            raise ArgumentError(
+                f"{what}: {step} is a symbolic link in the sticky world-writable directory "
+                f"{current}, owned by another user (uid {info.st_uid}): vizad does not follow "
+                "it (as Linux's protected_symlinks does not); remove the link or write "
+                "elsewhere"
+            )
+        target = os.readlink(step)
+        if target.startswith("/"):
+            current = "/"
+        todo.extend(target.split("/")[::-1])
+    return current
+
+
 def write_output(path, data: bytes | str, what: str) -> Path:
     """Write ``data`` (text is written as UTF-8) at ``path`` as the module's docs say;
     returns the path."""
@@ -117,30 +178,79 @@ def write_output(path, data: bytes | str, what: str) -> Path:
         except OSError as exc:
             raise output_error(what, text, exc) from exc
         return Path(path)
-    target = Path(os.path.realpath(text))
+    folder, name = os.path.split(resolve(text, what))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)  # a file replaced keeps its permissions
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()  # as a plain open() would have made it
+        directory = os.open(folder or "/", os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         raise output_error(what, text, exc) from exc
     try:
-        fd, temporary = tempfile.mkstemp(
-            prefix=f".{target.name[:64]}.", suffix=".tmp", dir=target.parent
-        )
+        _write_in(directory, name, payload, text, what)
     except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
         raise output_error(what, text, exc) from exc
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(payload)
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException as exc:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise output_error(what, text, exc) from exc
-        raise
+    finally:
+        os.close(directory)
     return Path(path)
+
+
+def _write_in(directory: int, name: str, payload: bytes, text: str, what: str) -> None:
+    """Write ``payload`` as the file ``name`` of the open ``directory`` (see the module's
+    docs), never following a link at ``name``."""
+    try:
+        info = os.stat(name, dir_fd=directory, follow_symlinks=False)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise ArgumentError(
+            f"{what}: {text} changed while vizad was writing it (it is no longer a regular "
+            "file; a symbolic link swapped in is not followed); write it again"
+        )
+    if info is not None and not _own(info, directory):
+        flags = os.O_WRONLY | os.O_NOFOLLOW | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(name, flags, dir_fd=directory)
+        try:
+            opened = os.fstat(fd)
+            if (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
+                raise ArgumentError(
+                    f"{what}: {text} changed while vizad was writing it; write it again"
+                )
+            os.ftruncate(fd, 0)
+            _write_all(fd, payload)
+        finally:
+            os.close(fd)
+        return
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    temporary = f".{name[:64]}.{secrets.token_hex(6)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(temporary, flags, 0o600, dir_fd=directory)
+    try:
+        try:
+            _write_all(fd, payload)
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+        os.replace(temporary, name, src_dir_fd=directory, dst_dir_fd=directory)
+    except BaseException:
+        try:
+            os.unlink(temporary, dir_fd=directory)
+        except OSError:
+            pass
+        raise
+
+
+def _own(info: os.stat_result, directory: int) -> bool:
+    """Whether a file can be replaced by a new one without anything changing but its content:
+    it is the user's, has the group a new file gets, and has no other hard link."""
+    folder = os.fstat(directory)
+    group = folder.st_gid if folder.st_mode & stat.S_ISGID else os.getegid()
+    return info.st_uid == os.geteuid() and info.st_gid == group and info.st_nlink == 1
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def output_error(what: str, path, exc: OSError) -> OutputError:

@@ -126,7 +126,8 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
     for node, value in given.items():
         if not isinstance(node, Node):
             raise NodeTypeError(
-                f"jvp: tangents keys must be nodes, got {type(node).__name__} {node!r:.40}"
+                f"jvp: tangents keys must be nodes, got {type(node).__name__} {node!r:.40}; "
+                "use the nodes themselves as keys"
             )
         seeds[node] = _seed_node(node, value)
     tangent: dict[Node, Node] = {}

@@ -10,7 +10,7 @@ from .errors import ArgumentError
 from .files import check_output, write_output
 from .render import MAX_BOXES, drawing_of
 from .render.budget import LAYOUT_BUDGET, lay_out, wall_after
-from .render.dot import run_dot_format
+from .render.dot import run_dot_format, titled
 from .render.options import Collapse, decimals_of
 from .render.scene import Scene
 from .render.summary import scene_for
@@ -55,9 +55,13 @@ def export_frames(
     choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
     order."""
     if format not in FRAME_FORMATS:
-        raise ArgumentError(f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}")
+        raise ArgumentError(
+            f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}; give one"
+        )
     if not isinstance(scale, (int, float)) or not 0.1 <= scale <= 10:
-        raise ArgumentError(f"export_frames: scale must be a number from 0.1 to 10, got {scale!r}")
+        raise ArgumentError(
+            f"export_frames: scale must be a number from 0.1 to 10, got {scale!r}; give one"
+        )
     view = trace.view(view)
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -103,6 +107,8 @@ def export_frames(
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
         data = run_dot_format(drawing.source, format, timeout)
+        if format == "svg":  # boxes titled by their names, not vizad's ids
+            data = titled(data.decode(), drawing._vizad_titles).encode()
         paths.append(write_output(path, data, "export_frames"))
     return paths
 

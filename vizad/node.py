@@ -26,7 +26,7 @@ from .extension import current as _get_extension
 if TYPE_CHECKING:  # pragma: no cover
     from .op import Op
 
-__all__ = ["Node", "static_shape", "scope"]
+__all__ = ["Node", "static_shape", "scope", "source_line"]
 
 Shape = tuple  # a tuple of ints; None where unknown
 
@@ -38,6 +38,9 @@ _NUMERIC_KINDS = frozenset("biufc")
 _SCOPE: contextvars.ContextVar = contextvars.ContextVar("vizad_scope", default=())
 _get_scope = _SCOPE.get
 
+_SOURCE: contextvars.ContextVar = contextvars.ContextVar("vizad_source", default=None)
+_get_source = _SOURCE.get
+
 
 @contextmanager
 def scope(name: str) -> Iterator[tuple[str, ...]]:
@@ -45,12 +48,26 @@ def scope(name: str) -> Iterator[tuple[str, ...]]:
     keeps the path of scopes it was built in (``node.scope``), and drawings draw a scope as a
     cluster that ``collapse=`` can fold into one box, like TensorBoard's name scopes."""
     if not isinstance(name, str) or not name.strip():
-        raise NodeTypeError(f"scope: the name must be a non-empty string, got {name!r:.40}")
+        raise NodeTypeError(
+            f"scope: the name must be a non-empty string, got {name!r:.40}; give a name"
+        )
     token = _SCOPE.set((*_SCOPE.get(), name))
     try:
         yield _SCOPE.get()
     finally:
         _SCOPE.reset(token)
+
+
+@contextmanager
+def source_line(text: str | None) -> Iterator[None]:
+    """The nodes built inside came from this line of the user's code (``"model.py:12  y =
+    self.bn(x)"``): a bridge says where each imported or recorded value came from, and views
+    show it (``node.source``). None: no line known."""
+    token = _SOURCE.set(text)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
 
 
 class Node:
@@ -68,6 +85,7 @@ class Node:
         "_shape",
         "_origin",
         "_scope",
+        "_source",
         "__weakref__",  # extension records refer to the nodes they made weakly
     )
 
@@ -92,6 +110,7 @@ class Node:
         extension = _get_extension()
         self._origin = extension.record if extension is not None else None
         self._scope = _get_scope()
+        self._source = _get_source()
 
     # Read-only fields: a node never changes after it is built.
     op = property(attrgetter("_operation"), doc="The op that computes this node.")
@@ -105,6 +124,10 @@ class Node:
     )
     scope = property(
         attrgetter("_scope"), doc="The path of vz.scope() blocks it was built in (a tuple)."
+    )
+    source = property(
+        attrgetter("_source"),
+        doc="The line of the user's code it was imported from (``file:line  code``), or None.",
     )
 
     # -- display -------------------------------------------------------------------------
@@ -223,7 +246,8 @@ def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple
     if array.dtype.kind not in _NUMERIC_KINDS:
         raise error(
             f"{what}: expected a number or numeric array, got "
-            f"{type(value).__name__} {value!r:.60} (dtype {array.dtype})"
+            f"{type(value).__name__} {value!r:.60} (dtype {array.dtype}); give a number "
+            "or a numeric array"
         )
     return array
 
@@ -236,9 +260,13 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
         dims = tuple(shape)
         result = tuple(int(d) for d in dims)
     except (TypeError, ValueError):
-        raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}") from None
+        raise ShapeError(
+            f"{what}: shape must be a tuple of ints, got {shape!r}; give one, as in (2, 3)"
+        ) from None
     if any(isinstance(d, (bool, np.bool_)) or int(d) != d for d in dims):
-        raise ShapeError(f"{what}: shape must be a tuple of ints, got {shape!r}")
+        raise ShapeError(
+            f"{what}: shape must be a tuple of ints, got {shape!r}; give one, as in (2, 3)"
+        )
     if allow_unknown and result.count(-1) == 1:
         return result
     if allow_unknown and result.count(-1) > 1:

@@ -27,7 +27,7 @@ from . import adapters
 from .eager import EagerNode, LazyGrad
 from .errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .node import Node, Shape, _as_shape, _numeric_array
-from .text import printable
+from .text import latex_operator, printable
 from .tree import TupleShape, shape_of
 
 __all__ = [
@@ -127,7 +127,8 @@ class Op:
         if name is not None:
             if name.__class__ is not str:
                 raise NodeTypeError(
-                    f"{self.name}: name must be a str, got {type(name).__name__} {name!r:.40}"
+                    f"{self.name}: name must be a str, got {type(name).__name__} {name!r:.40}; "
+                    "give a str"
                 )
             name = printable(name)
         if self.arity is not None and len(inputs) != self.arity:
@@ -172,7 +173,7 @@ class Op:
     # -- LaTeX for the derivation text ---------------------------------------------------
     def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         """The op applied to LaTeX arguments, e.g. ``\\ln v_1``."""
-        return rf"\operatorname{{{self.name}}}\left({', '.join(args)}\right)"
+        return latex_operator(self.name) + rf"\left({', '.join(args)}\right)"
 
     def partial_latex(
         self, args: Sequence[str], attrs: Mapping[str, Any], index: int
@@ -320,7 +321,9 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 def Variable(name: str, shape: Shape | None = None) -> Node:
     """An input of the graph, fed at run time. ``shape=None`` means any shape."""
     if not isinstance(name, str):
-        raise NodeTypeError(f"Variable name must be a str, got {type(name).__name__} {name!r}")
+        raise NodeTypeError(
+            f"Variable name must be a str, got {type(name).__name__} {name!r}; give a str"
+        )
     if shape is not None:
         shape = _as_shape(shape, f"Variable {name!r}")
     name = printable(name)  # what XML, DOT and UTF-8 cannot carry, as visible escapes
@@ -335,7 +338,7 @@ def constant(value: Any, name: str | None = None) -> Node:
     array keeps its own dtype and takes part in type promotion as numpy says.
     """
     if name is not None and not isinstance(name, str):
-        raise NodeTypeError(f"constant: name must be a str, got {type(name).__name__}")
+        raise NodeTypeError(f"constant: name must be a str, got {type(name).__name__}; give a str")
     if name is not None:
         name = printable(name)
     if type(value) in _PYTHON_NUMBERS:  # the common case: a literal in an expression
@@ -401,7 +404,7 @@ def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
         return adopted
     raise NodeTypeError(
         f"{op_name}: input {position} is a {type(value).__name__} ({value!r:.60}); "
-        f"expected a Node, a number or a numeric numpy array"
+        f"give a Node, a number or a numeric numpy array"
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import html
+import json
 import re
 import unicodedata
 from typing import Any
@@ -21,6 +22,8 @@ from .tree import Unrecorded
 
 __all__ = [
     "escape",
+    "json_in_html",
+    "latex_operator",
     "format_number",
     "format_value",
     "latex_value",
@@ -68,6 +71,17 @@ def printable(text: str) -> str:
 _TO_ESCAPE = re.compile(f"[{_UNPRINTABLE_CHARS}&<>\"'\\\\{{}}\n\r]")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_in_html(data: Any) -> str:
+    """``data`` as JSON text to put inside an HTML ``<script>`` element: no "<" (so that no
+    user text can close the element) and no lone surrogate (which a UTF-8 page cannot hold:
+    JSON reads its escape back)."""
+    text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def escape(text: Any) -> str:
     """``text`` made safe inside HTML and Graphviz HTML-like labels: ``& < > " '`` become
     entities, backslashes, braces and newlines are kept as literal characters, and characters
@@ -90,10 +104,10 @@ def check_decimals(decimals: Any, what: str) -> int:
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
         raise ArgumentTypeError(
             f"{what}: decimals must be an int (digits after the point), got "
-            f"{type(decimals).__name__} {decimals!r:.40}"
+            f"{type(decimals).__name__} {decimals!r:.40}; give an int from 0 to 15"
         )
     if not 0 <= decimals <= 15:
-        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}")
+        raise ArgumentError(f"{what}: decimals must be from 0 to 15, got {decimals}; give one")
     return int(decimals)
 
 
@@ -231,6 +245,13 @@ def latex_name(name: str) -> str:
         letter, digits = _LATEX_UNICODE[greek.group(1)].strip(), greek.group(2)
         return f"{letter}_{{{digits}}}" if digits else letter
     return rf"\mathrm{{{latex_text(printable(name).replace(chr(10), ' '))}}}"
+
+
+def latex_operator(name: str) -> str:
+    """An op's name (vizad's, a framework's, a student's op class) as TeX's
+    ``\\operatorname{…}``, every TeX character written as a symbol (:func:`latex_text`): no
+    name can close the group or inject a command."""
+    return rf"\operatorname{{{latex_text(printable(str(name)).replace(chr(10), ' '))}}}"
 
 
 def latex_text(text: str) -> str:

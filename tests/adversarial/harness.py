@@ -25,11 +25,14 @@ import vizad as vz
 
 __all__ = ["Case", "Error", "READ_ONLY", "Skip", "Outcome", "run_case", "tally", "ADVICE"]
 
-#: Words by which an error message says what to do (use …, give …, declare …, expected …).
+#: How an error message says what to do: it names an action, a verb in the imperative (use …,
+#: give …, write elsewhere) or a call to make (vz.tensor(..., requires_grad=True)). Words that
+#: only say what is wrong ("must", "only", "needs", "expected") do not count.
 ADVICE = re.compile(
-    r"\b(use|give|declare|write|pass|check|feed|free|choose|rebuild|send|index|install|must|"
-    r"expected|expects|needs?|takes|only|should|instead|add|read|make|save|define|"
-    r"e\.g\.|such as|one of|from \d+ to \d+|at most|at least)\b"
+    r"\b(use|give|declare|write|pass|check|feed|free|choose|rebuild|send|index|install|add|"
+    r"make|save|define|remove|call|type|set|convert|draw|open|trace|wrap|rename|delete|try|"
+    r"run|put|keep|import|cast|reshape|close|build|fix|return|ask|answer|go|step|copy|"
+    r"register|seed|compute|differentiate|stop|start|select|read it|list)\b"
     r"|\bvz\.\w+",  # or a call to make: vz.tensor(..., requires_grad=True)
     re.IGNORECASE,
 )
@@ -93,8 +96,8 @@ def run_case(case: Case) -> Outcome:
         correct = case.expect(result)
     except Exception as exc:
         return Outcome("FAIL", f"the result could not be checked ({exc!r:.200}): {result!r:.200}")
-    if correct is False:
-        return Outcome("FAIL", f"silently wrong: {result!r:.300}")
+    if correct is not True:  # exactly True: a falsy np.False_, None or 0 is not a pass
+        return Outcome("FAIL", f"silently wrong (the check gave {correct!r:.40}): {result!r:.300}")
     return Outcome("result")
 
 

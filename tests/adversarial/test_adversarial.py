@@ -11,13 +11,24 @@ from harness import run_case
 CASES = all_cases()
 
 
-def test_there_are_at_least_300_cases_in_every_category():
-    assert len(CASES) >= 300
-    assert {c.category for c in CASES} == set(CATEGORIES)
+def test_every_category_has_cases_and_issue_38s_have_at_least_250():
+    """Every category has cases (some are small: a closed stepper has 13 operations); those
+    of issue 38 (names drawn, quiz answers, kernel messages) at least 250 each, and the suite
+    at least 1500 in all."""
+    counts = {name: sum(1 for c in CASES if c.category == name) for name in CATEGORIES}
+    assert len(CASES) >= 1500 and min(counts.values()) >= 10, counts
+    assert all(counts[k] >= 250 for k in ("names in drawings", "quiz answers",
+                                          "kernel messages")), counts  # fmt: skip
     assert len({c.id for c in CASES}) == len(CASES)  # every case says what it is
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def _param(case):
+    # names an adversary chose may look like vizad's ids: the naming rules are not checked
+    hostile = case.category == "names in drawings"
+    return pytest.param(case, marks=[pytest.mark.hostile_names] if hostile else [], id=case.id)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_a_hostile_input_gets_a_right_result_or_a_clear_error(case):
     outcome = run_case(case)
     if outcome.kind == "skipped":

@@ -165,7 +165,7 @@ def test_a_quiz_hides_what_it_asks_and_reads_expressions(browser, tmp_path, page
     page.screenshot(path=artifact("quiz-dark.png"))
     # the inputs are read-only without a kernel, and the page says so
     assert page.locator(f"{ROOT} .vz-input[data-name='x1']").get_attribute("readonly") is not None
-    assert "read-only: no kernel here" in page.locator(f"{ROOT} .vz-inputs").inner_text()
+    assert "read-only: not connected to Python" in page.locator(f"{ROOT} .vz-inputs").inner_text()
     page.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 
@@ -237,6 +237,27 @@ def test_the_browser_judges_answers_as_python_does(browser, page_errors):
         ".map(t => judgeAnswer(t, 'shape', [2, 3]).status)"
     )
     assert shapes == ["right", "right", "right", "wrong", "refused"]
+    # hostile answers: the same verdict and the same message from both, never an exception
+    import math
+
+    from quiz_cases import HOSTILE
+
+    from vizad.trace.quiz import Question, judge
+
+    cases = [(t, "number", 2 - math.cos(5)) for t in HOSTILE]
+    cases += [(t, "shape", [2, 3]) for t in HOSTILE]
+    python = []
+    for typed, kind, answer in cases:
+        question = Question("0.0", 0, "v", kind, tuple(answer) if kind == "shape" else answer,
+                            "", "")  # fmt: skip
+        verdict = judge(question, typed)
+        python.append([verdict.status, verdict.message])
+    browser_verdicts = page.evaluate(
+        "cases => cases.map(([t, k, a]) => { const v = judgeAnswer(t, k, a);"
+        " return [v.status, v.message]; })",
+        cases,
+    )
+    assert browser_verdicts == python
     code = (STATIC / "stepper" / "quiz.js").read_text()
     assert "eval(" not in code and "Function(" not in code  # read, never run as code
     page.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Iterator, Sequence
 
+from ..errors import RuleNotDefinedError
 from ..node import Node, static_shape
 from ..op import Op
 from ..ops import tuple_get, zeros_like
@@ -156,6 +157,9 @@ class FrameworkOp(Op):
     shape ``shape`` (a TupleShape for several results, None when unknown); ``floating``
     False for a result without derivatives (a comparison's booleans)."""
 
+    #: Why the framework has no forward mode for it (JAX's custom_vjp functions), or "".
+    no_jvp = ""
+
     def __init__(
         self,
         name: str,
@@ -191,6 +195,8 @@ class FrameworkOp(Op):
         """The framework's jvp of the inputs' tangents (zeros where an input has none)."""
         if not self.floating or all(t is None for t in tangents):
             return None
+        if self.no_jvp:
+            raise RuleNotDefinedError(f"op {self.name!r} has no jvp: {self.no_jvp}")
         n = len(node.inputs)
         filled = [t if t is not None else zeros_like(x) for x, t in zip(node.inputs, tangents)]
         rule = FrameworkOp(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import inspect
-from typing import NamedTuple
-from collections.abc import Callable
+from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -30,6 +30,22 @@ class Imported(NamedTuple):
     outputs: tuple[Node, ...]
     #: {input: its example value}, for ``vz.evaluate``, ``vz.trace_reverse`` and the like.
     feed: dict[Node, np.ndarray]
+    #: Lays one value per input back out as the function's arguments were given (a dict of
+    #: parameters as a dict); None for a bridge whose arguments are flat.
+    structure: Callable[[Sequence[Any]], Any] | None = None
+
+    def tree(self, values: Sequence[Any]) -> Any:
+        """One value per input (``vz.evaluate(vz.gradients(f.output, f.inputs), f.feed)``)
+        laid out as the arguments were given: a tuple with an entry per argument (a dict for
+        a dict of parameters …), as ``jax.grad(fn, argnums=(0, 1, …))`` gives gradients."""
+        values = list(values)
+        if len(values) != len(self.inputs):
+            raise ArgumentError(
+                f"Imported.tree: give one value per input ({len(self.inputs)}), got {len(values)}"
+            )
+        if self.structure is None:
+            return tuple(values)
+        return self.structure(values)
 
     @property
     def output(self) -> Node:

@@ -13,8 +13,9 @@ prints it, is ``trace.program``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -22,8 +23,8 @@ from .. import ops
 from ..errors import BridgeError
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
-from .imported import argument_names
-from .jax_import import bind_params, closed_jaxpr, traced
+from .jax_import import bind_params, closed_jaxpr, eqn_source, traced
+from .jax_loops import CONTROL_FLOW, unrolled
 from .optional import require
 
 jax = require("jax", "jax")
@@ -47,15 +48,33 @@ _LIKE = {
 }
 
 
-def jax_backward(fn: Callable, *args: Any, decimals: int = 3) -> RecordedReverseTrace:
+def jax_backward(
+    fn: Callable,
+    *args: Any,
+    decimals: int = 3,
+    static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
+    **kwargs: Any,
+) -> RecordedReverseTrace:
     """JAX's backward pass of ``fn`` (a function of arrays giving a scalar) at ``args`` as a
     reverse trace: one step per equation of its jaxpr that the gradient flows through, in the
     reverse order JAX transposes them, then one per argument. Each step shows the cotangent
     JAX summed for the equation's result (``add_any`` of the partial adjoints its consumers
     passed back, each from JAX's transpose of that consumer's linearization), all JAX's
     numbers. ``trace.program`` is JAX's transposed linearized jaxpr. Nested ``jit`` calls are
-    walked into; a ``custom_jvp``/``custom_vjp`` function is one step with its own rule."""
-    arrays, framework, closed = traced(fn, args, "jax_backward")
+    walked into; a ``custom_jvp``/``custom_vjp`` function is one step with its own rule.
+
+    Arguments are pytrees (dicts, lists, NamedTuples … of arrays), each array an argument
+    named by its path (``params['W1']``); ``trace.grads`` gives the gradients laid out as the
+    arguments were given. A ``lax.scan`` (``fori_loop``) is walked time step by time step,
+    one scope per step (``scan t=1`` …: backpropagation through time, folded into one "× T"
+    box in drawings); a ``lax.cond`` walks the branch the example takes. A ``while_loop`` on
+    the gradient's path is refused: JAX cannot reverse it. Each primitive's vjp is compiled
+    once per shapes and parameters and reused (by later equations and later calls)."""
+    arguments, framework, closed = traced(
+        fn, args, kwargs, static_argnums, static_argnames, "jax_backward"
+    )
+    arrays = arguments.leaves
     with framework.mode():
         (out,) = _single_output(closed)
         if out.aval.shape != () or not jnp.issubdtype(out.aval.dtype, jnp.inexact):
@@ -64,9 +83,15 @@ def jax_backward(fn: Callable, *args: Any, decimals: int = 3) -> RecordedReverse
                 "its backward pass starts from a single floating-point number: reduce the "
                 "result (jnp.sum(...)) first"
             )
-        walk = _Walk(closed, arrays, argument_names(fn, len(args)))
-        recording = walk.recording(lambda: _program(fn, arrays, framework))
-    return recorded_trace(recording, decimals)
+        walk = _Walk(closed, arrays, arguments.names)
+        recording = walk.recording(lambda: _program(arguments.function(), arrays, framework))
+    trace = recorded_trace(recording, decimals)
+    floating = [k for k, a in enumerate(arrays) if a.dtype.kind in "fc"]
+    by_leaf = dict(zip(floating, trace.wrt))
+    trace.grads = arguments.tree(
+        [trace.adjoint(by_leaf[k]) if k in by_leaf else None for k in range(len(arrays))]
+    )
+    return trace
 
 
 def _single_output(closed) -> list:
@@ -112,10 +137,14 @@ class _Value:
 class _Eqn:
     """An equation of the (inlined) jaxpr, its inputs and results as values of the walk."""
 
-    __slots__ = ("eqn", "inputs", "outputs")
+    __slots__ = ("eqn", "inputs", "outputs", "scope", "forward_only")
 
-    def __init__(self, eqn, inputs: list, outputs: list):
+    def __init__(self, eqn, inputs: list, outputs: list, scope: tuple, forward_only: bool):
         self.eqn, self.inputs, self.outputs = eqn, inputs, outputs
+        #: The loop steps and branches it runs in (``("scan t=2",)``).
+        self.scope = scope
+        #: Whether it runs in a while_loop (which JAX cannot reverse).
+        self.forward_only = forward_only
 
 
 class _Walk:
@@ -127,7 +156,33 @@ class _Walk:
         self.eqns: list[_Eqn] = []
         self.leaves = [self._new(jnp.asarray(a)) for a in arrays]
         self.names = names
+        self._scope: tuple[str, ...] = ()
+        self._whiles = 0
         (self.output,) = self._inline(closed, self.leaves)
+
+    # -- what unrolling a loop needs (jax_loops.Runner) --------------------------------
+    def run(self, closed, args: list) -> list:
+        return self._inline(closed_jaxpr(closed), args)
+
+    def concrete(self, value: _Value) -> np.ndarray:
+        return np.asarray(self.values[value])
+
+    @contextmanager
+    def scoped(self, name: str) -> Iterator[None]:
+        outer = self._scope
+        self._scope = (*outer, name)
+        try:
+            yield
+        finally:
+            self._scope = outer
+
+    @contextmanager
+    def loop(self, kind: str) -> Iterator[None]:
+        self._whiles += 1
+        try:
+            yield
+        finally:
+            self._whiles -= 1
 
     def _new(self, value, const: bool = False) -> _Value:
         made = _Value()
@@ -157,11 +212,14 @@ class _Walk:
                 results = self._inline(closed_jaxpr(inner), inputs)
                 local.update(zip(eqn.outvars, results))
                 continue
+            if name in CONTROL_FLOW:
+                local.update(zip(eqn.outvars, unrolled(eqn, inputs, self)))
+                continue
             subfunctions, params = bind_params(eqn)
             out = eqn.primitive.bind(*subfunctions, *(self.values[v] for v in inputs), **params)
             outs = [self._new(o) for o in (out if eqn.primitive.multiple_results else [out])]
             local.update(zip(eqn.outvars, outs))
-            self.eqns.append(_Eqn(eqn, inputs, outs))
+            self.eqns.append(_Eqn(eqn, inputs, outs, self._scope, self._whiles > 0))
         return [read(v) for v in jaxpr.outvars]
 
     def _floating(self, var) -> bool:
@@ -172,7 +230,16 @@ class _Walk:
         of its primitive alone, summed per variable in the order they arrive."""
         producer = {v: k for k, e in enumerate(self.eqns) for v in e.outputs}
         needed = self._needed(producer)
-        cotangent: dict = {self.output: jnp.ones((), self.values[self.output].dtype)}
+        looped = next((self.eqns[k] for k in sorted(needed) if self.eqns[k].forward_only), None)
+        if looped is not None:
+            raise BridgeError(
+                f"jax_backward: the gradient flows through a lax.while_loop "
+                f"({looped.eqn.primitive.name} in {'/'.join(looped.scope)}), and JAX cannot "
+                "reverse-differentiate a while_loop (its trip count is only known by running "
+                "it): write it as lax.scan or a fori_loop with static bounds, or import it "
+                "with vz.from_jax for its forward values and forward mode"
+            )
+        cotangent: dict = {self.output: np.ones((), self.values[self.output].dtype)}
         arrived: dict = {}  # variable -> partial adjoints, in the order they arrived
         partials: dict[int, tuple] = {}
         order: list = []
@@ -217,34 +284,25 @@ class _Walk:
             return None
         total = parts[0]
         for p in parts[1:]:
-            total = jax.lax.add(total, p)
+            total = total + p  # add_any: IEEE addition, the same bits in numpy
         cotangent[var] = total
         return total
 
     def _pullback(self, e: _Eqn, cts: list) -> tuple:
         """JAX's partial adjoints of ``e``'s inputs (its primitive's linearization, transposed
         by JAX), None for an input that takes none."""
-        floats = [k for k, v in enumerate(e.inputs) if self._floating(v)]
+        floats = tuple(k for k, v in enumerate(e.inputs) if self._floating(v))
         if not floats:
             return (None,) * len(e.inputs)
-        subfunctions, params = bind_params(e.eqn)
-        primitive, many = e.eqn.primitive, e.eqn.primitive.multiple_results
-        fixed = [self.values[v] for v in e.inputs]
-
-        def local(*xs):
-            full = list(fixed)
-            for k, x in zip(floats, xs):
-                full[k] = x
-            out = primitive.bind(*subfunctions, *full, **params)
-            return tuple(out) if many else out
-
-        _, pullback = jax.vjp(local, *(fixed[k] for k in floats))
-        zeros = [jnp.zeros_like(self.values[v]) for v in e.outputs]
-        filled = tuple(c if c is not None else z for c, z in zip(cts, zeros))
-        grads = pullback(filled if many else filled[0])
+        fixed = tuple(self.values[v] for v in e.inputs)
+        filled = tuple(
+            c if c is not None else np.zeros(np.shape(self.values[v]), self.values[v].dtype)
+            for c, v in zip(cts, e.outputs)
+        )
+        grads = _vjp(e.eqn, floats, fixed)(fixed, filled)
         out: list = [None] * len(e.inputs)
         for k, g in zip(floats, grads):
-            out[k] = g
+            out[k] = np.asarray(g)
         return tuple(out)
 
     def _made(self, producer, needed, order, partials, cotangent, program) -> Recording:
@@ -296,6 +354,8 @@ class _Walk:
                     backward=f"{name}_transpose",
                     like=_LIKE.get(name),
                     outputs=len(e.outputs),
+                    scope=e.scope,
+                    source=eqn_source(e.eqn),
                 )
             )
         ran = [position[("eqn", k)] for k in order] + list(range(len(leaves)))
@@ -307,6 +367,59 @@ class _Walk:
         output = position[("eqn", producer[self.output])]
         seed = _numpy(cotangent[self.output])
         return Recording("JAX", tuple(nodes), tuple(ran), output, seed, program=program)
+
+
+#: Compiled vjps of single primitives, by primitive, parameters, input types and which inputs
+#: are differentiated: the same equation in a later time step or a later call costs one
+#: call of compiled code.
+_PULLBACKS: dict = {}
+_MAX_PULLBACKS = 4096
+#: XLA options for the vjp of one primitive: a program this small runs as fast without the
+#: expensive passes, and compiles in about half the time.
+_QUICK = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+
+
+def _vjp(eqn, floats: tuple, fixed: tuple) -> Callable:
+    """``(inputs, cotangents) -> partial adjoints of inputs[floats]``: JAX's vjp of ``eqn``'s
+    primitive alone, compiled once per key and cached (uncompiled for a primitive whose
+    parameters are not hashable or that carries subfunctions, a custom rule's)."""
+    subfunctions, params = bind_params(eqn)
+    primitive = eqn.primitive
+    many = primitive.multiple_results
+
+    def pullback(inputs, cts):
+        def local(*xs):
+            full = list(inputs)
+            for k, x in zip(floats, xs):
+                full[k] = x
+            out = primitive.bind(*subfunctions, *full, **params)
+            return tuple(out) if many else out
+
+        _, back = jax.vjp(local, *(inputs[k] for k in floats))
+        return back(cts if many else cts[0])
+
+    if subfunctions:
+        return pullback
+    try:
+        key = (
+            primitive,
+            tuple(sorted(params.items())),
+            tuple((x.shape, x.dtype, _weak(x)) for x in fixed),
+            floats,
+            jax.config.jax_enable_x64,
+        )
+        compiled = _PULLBACKS.get(key)
+    except TypeError:  # parameters that cannot be a key
+        return pullback
+    if compiled is None:
+        if len(_PULLBACKS) >= _MAX_PULLBACKS:
+            _PULLBACKS.clear()
+        compiled = _PULLBACKS[key] = jax.jit(pullback, compiler_options=_QUICK)
+    return compiled
+
+
+def _weak(x) -> bool:
+    return bool(getattr(getattr(x, "aval", None), "weak_type", False))
 
 
 def _adjoint(adjoints: list) -> Any:

@@ -11,26 +11,32 @@ own rule that way). A nested ``jit`` becomes a ``vz.scope`` of its name.
 
 from __future__ import annotations
 
+import linecache
+import os
 from contextlib import nullcontext
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .. import ops
 from ..errors import ArgumentTypeError, BridgeError
-from ..node import Node, scope
-from ..op import constant
+from ..executor import evaluate_into
+from ..node import Node, scope, source_line
+from ..op import Op, constant
 from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
-from .imported import Imported, argument_names, input_node
+from .imported import Imported, input_node
+from .jax_args import Arguments
+from .jax_loops import CONTROL_FLOW, unrolled
 from .optional import require
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 jax_core = require("jax.extend.core", "jax")
+source_info_util = require("jax._src.source_info_util", "jax")
 
-__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "traced"]
+__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "eqn_source", "traced"]
 
 
 class Jax(Framework):
@@ -75,64 +81,96 @@ class Jax(Framework):
         return jax.jvp(f, tuple(primals), tuple(tangents))[1]
 
 
-def from_jax(fn: Callable, *args: Any) -> Imported:
-    """``fn`` (a function of arrays) at the example ``args`` as a vizad graph: an
+def from_jax(
+    fn: Callable,
+    *args: Any,
+    static_argnums: int | Sequence[int] = (),
+    static_argnames: str | Sequence[str] = (),
+    **kwargs: Any,
+) -> Imported:
+    """``fn`` at the example ``args`` as a vizad graph: an
     :class:`~vizad.bridges.imported.Imported` with ``inputs`` (a Variable per floating-point
-    argument, named after ``fn``'s parameters), ``outputs`` and ``feed``.
+    array), ``outputs`` and ``feed``.
+
+    Arguments are pytrees as JAX takes them (dicts, lists, tuples, NamedTuples, registered
+    dataclasses of arrays): each array is an input named by its path (``params['W1']``,
+    ``params.layers[0].b``), and ``imported.tree(values)`` lays one value per input (the
+    gradients) back out as the arguments were given. ``static_argnums`` and keyword arguments
+    are held fixed (JAX differentiates positional arguments only).
 
     Primitives that vizad has (add, sub, mul, div, neg, exp, log, sin, cos, tanh, logistic,
     sqrt, integer_pow, dot_general as a matmul, reduce_sum, broadcast_in_dim, reshape,
     squeeze, expand_dims, transpose) become vizad ops; any other becomes an op that binds the
     primitive and differentiates with ``jax.vjp``/``jax.jvp`` (gradients of any order work).
-    A nested ``jax.jit`` is a ``vz.scope`` of its function's name. float64 arguments are
-    traced and run in JAX's 64-bit mode (``jax.enable_x64``), whatever the global setting."""
-    arrays, framework, closed = traced(fn, args, "from_jax")
-    names = argument_names(fn, len(args))
+    A nested ``jax.jit`` is a ``vz.scope`` of its function's name. ``lax.scan`` (and a
+    ``fori_loop``) is unrolled, one scope per time step (``scan t=1`` …: drawings fold them
+    into one "× T" box); ``lax.cond`` records the branch the example takes, its predicate an
+    input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
+    refused, as JAX refuses it). float64 arguments are traced and run in JAX's 64-bit mode
+    (``jax.enable_x64``), whatever the global setting."""
+    arguments, framework, closed = traced(
+        fn, args, kwargs, static_argnums, static_argnames, "from_jax"
+    )
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
-    given = [input_node(name, value, inputs, feed) for name, value in zip(names, arrays)]
-    flat = jax.tree_util.tree_leaves(given)
-    if len(flat) != len(closed.jaxpr.invars):
-        raise BridgeError(
-            f"from_jax: give the arguments as arrays (got {len(args)} arguments that JAX "
-            f"reads as {len(closed.jaxpr.invars)} arrays: nested containers are not read)"
-        )
-    outputs = _Importer(framework).run(closed, flat)
-    return Imported(tuple(inputs), tuple(outputs), feed)
+    flat = [
+        input_node(name, value, inputs, feed)
+        for name, value in zip(arguments.names, arguments.leaves)
+    ]
+    with framework.mode():
+        outputs = _Importer(framework, feed).run(closed, flat)
+    return Imported(tuple(inputs), tuple(outputs), feed, _tree_of(arguments, inputs, flat))
 
 
-def traced(fn: Callable, args: tuple, what: str) -> tuple[list[np.ndarray], Jax, Any]:
-    """The example arguments as numpy arrays, JAX in the float mode they need, and the
-    jaxpr of ``fn`` at them (a BridgeError saying why when JAX cannot trace it)."""
+def _tree_of(arguments: Arguments, inputs: list[Node], flat: list) -> Callable:
+    """``Imported.tree``'s layout: one value per input placed at its leaf (None at a leaf that
+    is not an input: an integer array)."""
+    position = {node: k for k, node in enumerate(inputs)}
+
+    def tree(values):
+        values = list(values)
+        return arguments.tree([values[position[x]] if x in position else None for x in flat])
+
+    return tree
+
+
+def traced(
+    fn: Callable, args: tuple, kwargs: dict, static_argnums, static_argnames, what: str
+) -> tuple[Arguments, Jax, Any]:
+    """The example arguments (flattened to arrays), JAX in the float mode they need, and the
+    jaxpr of ``fn`` of the arrays (a BridgeError saying why when JAX cannot trace it)."""
     if not callable(fn):
         raise ArgumentTypeError(f"{what}: fn must be callable, got {type(fn).__name__}")
-    arrays = [_example(a, k, what) for k, a in enumerate(args)]
-    framework = Jax(x64=any(a.dtype.itemsize == 8 and a.dtype.kind in "fc" for a in arrays))
+    arguments = Arguments(fn, args, kwargs, static_argnums, static_argnames, what)
+    framework = Jax(x64=arguments.x64)
     with framework.mode():
         try:
-            closed = jax.make_jaxpr(fn)(*arrays)
+            closed = jax.make_jaxpr(arguments.function())(*arguments.leaves)
         except Exception as exc:
             raise BridgeError(
                 f"{what}: JAX could not trace {getattr(fn, '__name__', fn)!r} with "
                 f"make_jaxpr ({type(exc).__name__}: {exc})"
             ) from exc
-    return arrays, framework, closed
-
-
-def _example(value: Any, k: int, what: str) -> np.ndarray:
-    try:
-        return np.array(value)
-    except Exception:
-        raise ArgumentTypeError(
-            f"{what}: argument {k + 1} is a {type(value).__name__}; give arrays or numbers"
-        ) from None
+    return arguments, framework, closed
 
 
 class _Importer:
-    """Turns the equations of a jaxpr into vizad nodes."""
+    """Turns the equations of a jaxpr into vizad nodes (a loop's body once per iteration:
+    the example's values, ``feed``, say how many times and which branch)."""
 
-    def __init__(self, framework: Jax):
-        self.framework = framework
+    def __init__(self, framework: Jax, feed: dict):
+        self.framework, self.feed = framework, feed
+        self.values: dict = {}  # the example's values of the nodes evaluated so far
+
+    def concrete(self, node) -> np.ndarray:
+        evaluate_into([node], self.values, self.feed)
+        return np.asarray(self.values[node])
+
+    def scoped(self, name: str):
+        return scope(name)
+
+    def loop(self, kind: str):
+        return nullcontext()
 
     def run(self, closed, args: list) -> list[Node]:
         """The nodes of ``closed``'s outputs, its inputs being ``args``."""
@@ -143,7 +181,8 @@ class _Importer:
         for var, value in zip(jaxpr.invars, args):
             env[var] = value
         for eqn in jaxpr.eqns:
-            results = self.equation(eqn, [self.read(v, env) for v in eqn.invars])
+            with source_line(eqn_source(eqn)):
+                results = self.equation(eqn, [self.read(v, env) for v in eqn.invars])
             for var, value in zip(eqn.outvars, results):
                 env[var] = value
         return [self.read(v, env) for v in jaxpr.outvars]
@@ -160,6 +199,13 @@ class _Importer:
             inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
             with scope(str(eqn.params.get("name", name))):
                 return self.run(closed_jaxpr(inner), args)
+        if name in CONTROL_FLOW:
+            results = unrolled(eqn, args, self)
+            if name == "cond":  # the predicate as an input of each result
+                return [_taken(args[0], r) for r in results]
+            if name == "while":
+                return [_forward_only(r) for r in results]
+            return results
         made = _PRIMITIVES.get(name)
         if made is not None and len(eqn.outvars) == 1:
             node = made(eqn, *args)
@@ -180,8 +226,24 @@ class _Importer:
         floating = any(jnp.issubdtype(a.dtype, jnp.inexact) for a in avals)
         shape = TupleShape(shapes) if many else shapes[0]
         op = FrameworkOp(_op_name(eqn), run, self.framework, len(args), shape, floating)
+        if primitive.name.startswith("custom_vjp"):
+            op.no_jvp = "JAX has no forward mode for a custom_vjp function"
         node = op(*args)
         return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
+
+
+def eqn_source(eqn) -> str | None:
+    """The line of the user's code that made ``eqn`` (``"model.py:12  h = jnp.tanh(x)"``),
+    from JAX's ``source_info``; None when JAX does not know it."""
+    try:
+        frame = source_info_util.user_frame(eqn.source_info.traceback)
+    except Exception:  # source_info is JAX's internal API: a line is a nicety, never an error
+        return None
+    if frame is None:
+        return None
+    text = linecache.getline(frame.file_name, frame.start_line).strip()
+    short = os.path.basename(frame.file_name)
+    return f"{short}:{frame.start_line}  {text}" if text else f"{short}:{frame.start_line}"
 
 
 def closed_jaxpr(jaxpr):
@@ -209,6 +271,67 @@ def _op_name(eqn) -> str:
     source = getattr(info, "func_src_info", None) or ""
     function = source.split(" ", 1)[0]
     return f"{function} ({name})" if function else name
+
+
+class _Taken(Op):
+    """A result of the branch of a ``lax.cond`` that the example took: the value itself, read
+    with the branch index (an input that is not differentiated: the other branch would give
+    another function)."""
+
+    name, arity = "cond", 2
+
+    def compute(self, index, value):
+        return value
+
+    def infer_shape(self, shapes, attrs):
+        return shapes[1]
+
+    def vjp(self, node, adjoint):
+        return [None, adjoint]
+
+    def jvp(self, node, tangents):
+        return tangents[1]
+
+    def latex(self, args, attrs):
+        return rf"\operatorname{{cond}}_{{{args[0]}}}\left({args[1]}\right)"
+
+
+class _ForwardOnly(Op):
+    """A result of a ``while_loop``: its value and tangent pass through; reverse mode is
+    refused, as JAX refuses it (the number of iterations is not known before running)."""
+
+    name, arity = "while", 1
+
+    def compute(self, value):
+        return value
+
+    def infer_shape(self, shapes, attrs):
+        return shapes[0]
+
+    def vjp(self, node, adjoint):
+        raise BridgeError(
+            f"{node.name or 'a while_loop result'}: JAX cannot reverse-differentiate a "
+            "lax.while_loop (its trip count is only known by running it), and vizad does not "
+            "either: use forward mode (vz.trace_forward), or write the loop as lax.scan or a "
+            "fori_loop with static bounds"
+        )
+
+    def jvp(self, node, tangents):
+        return tangents[0]
+
+    def latex(self, args, attrs):
+        return rf"\operatorname{{while}}\left({args[0]}\right)"
+
+
+_TAKEN, _FORWARD_ONLY = _Taken(), _ForwardOnly()
+
+
+def _taken(index: Node, value: Any) -> Node:
+    return _TAKEN(index, value)
+
+
+def _forward_only(value: Any) -> Node:
+    return _FORWARD_ONLY(value)
 
 
 def _literal(atom) -> Any:

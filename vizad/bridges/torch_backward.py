@@ -6,7 +6,10 @@ its hook the partial adjoint it passes back along each edge (v̄ᵢ→ⱼ), and 
 the pre-hooks run is the order in which the engine ran the nodes. Every hook returns None, so
 the leaves' ``.grad`` are exactly what they would be without vizad. Forward values are read
 from the tensors PyTorch saved for its backward pass (``_saved_self``, ``_saved_result``, …),
-before the pass frees them; a value it did not save is shown as "not saved by PyTorch".
+before the pass frees them; a value it did not save is shown as "not saved by PyTorch" —
+unless the forward pass ran inside ``torch_backward`` (a function giving the loss): then a
+dispatch mode kept every value as it was computed (``values="all"``), with the user's line of
+code that computed it (``node.source``).
 """
 
 from __future__ import annotations
@@ -17,13 +20,16 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, BridgeError
+from .._renamed import renamed
+from ..errors import ArgumentError, ArgumentTypeError, BridgeError
 from .. import ops
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
 from .optional import require
+from .torch_capture import is_user_file, user_line
 
 torch = require("torch", "torch")
+dispatch = require("torch.utils._python_dispatch", "torch")
 
 __all__ = ["torch_backward"]
 
@@ -42,25 +48,49 @@ def torch_backward(
     loss: Any,
     names: Mapping[str, Any] | Any = None,
     *,
-    gradient: Any = None,
+    cotangent: Any = None,
+    values: str | None = None,
     decimals: int = 3,
+    **old: Any,
 ) -> RecordedReverseTrace:
-    """Run ``loss.backward(gradient)`` and return what PyTorch did as a reverse trace: one
+    """Run ``loss.backward(cotangent)`` and return what PyTorch did as a reverse trace: one
     step per node of the ``grad_fn`` graph in the order PyTorch's engine ran them, each with
     the gradient the engine summed for it and the partial adjoint it received along each
     edge, all PyTorch's own numbers. ``vz.step``, ``vz.draw``, ``vz.export_html`` and
     ``vz.export_frames`` take it like any trace.
 
+    ``loss`` is the loss tensor, or a function of no arguments that computes it
+    (``lambda: F.cross_entropy(model(x), y)``): then the forward pass runs here, and with
+    ``values="all"`` (the default for a function) every forward value is kept as it is
+    computed, with the line of code that computed it (``node.source``). With
+    ``values="saved"`` (the only choice for a tensor) a node shows the values PyTorch saved
+    for its backward pass, and "not saved by PyTorch" for the others.
+
     ``names`` names tensors: ``{"W1": W1, "h": h}`` (leaves or intermediate tensors), or an
     ``nn.Module`` (its parameters' names). Other leaves are ``leaf1``, ``leaf2``, …; other
     nodes show PyTorch's op (``MulBackward0`` as ``mul``). The leaves' ``.grad`` accumulate
     as ``backward()`` makes them, exactly as without vizad; a leaf's step shows what this
-    pass added. ``gradient`` is the seed v̄ of a loss that is not a scalar.
+    pass added. ``cotangent`` is the seed v̄ of a loss that is not a scalar (``gradient`` in
+    PyTorch's ``backward``; the keyword ``gradient=`` still works, deprecated).
     """
-    _check_loss(loss, gradient)
+    cotangent = renamed("torch_backward", old, gradient="cotangent").get("cotangent", cotangent)
+    values = _values_mode(loss, values)
+    seen: dict = {}
+    if callable(loss) and not isinstance(loss, torch.Tensor):
+        loss, seen = _forward(loss, values == "all")
+    _check_loss(loss, cotangent)
     graph = _Graph(loss.grad_fn)
     given = _named(names, graph)
     saved, reads = _saved_values(graph)
+    sources: dict[int, str] = {}
+    for fn, (value, line) in seen.items():
+        k = graph.index.get(fn)
+        if k is None:
+            continue
+        if value is not None and k not in saved:
+            saved[k] = value
+        if line is not None:
+            sources[k] = line
     for k, (_name, tensor) in given.items():  # a tensor the user named: its value is known
         if k not in saved and _outputs(graph.order[k]) == 1:
             saved[k] = _array(tensor)
@@ -68,7 +98,7 @@ def torch_backward(
         saved[graph.index[loss.grad_fn]] = _array(loss)
     watch = _Watch(graph)
     try:
-        loss.backward(gradient)
+        loss.backward(cotangent)
     except RuntimeError as exc:
         if "second time" not in str(exc):
             raise
@@ -83,7 +113,8 @@ def torch_backward(
     for k, (name, _tensor) in given.items():
         leaf_names[k] = name
     nodes = tuple(
-        _recorded(k, fn, graph, watch, saved, reads, leaf_names) for k, fn in enumerate(graph.order)
+        _recorded(k, fn, graph, watch, saved, reads, leaf_names, sources.get(k))
+        for k, fn in enumerate(graph.order)
     )
     output = graph.index[loss.grad_fn]
     recording = Recording(
@@ -92,12 +123,83 @@ def torch_backward(
         order=tuple(watch.ran),
         output=output,
         seed=nodes[output].adjoint,
-        ones=gradient is None,
+        ones=cotangent is None,
     )
     return recorded_trace(recording, decimals)
 
 
-def _check_loss(loss: Any, gradient: Any) -> None:
+def _values_mode(loss: Any, values: str | None) -> str:
+    function = callable(loss) and not isinstance(loss, torch.Tensor)
+    if values is None:
+        return "all" if function else "saved"
+    if values not in ("all", "saved"):
+        raise ArgumentError(
+            f"torch_backward: values is 'all' (every forward value) or 'saved' (those "
+            f"PyTorch saved for its backward pass), got {values!r:.40}"
+        )
+    if values == "all" and not function:
+        raise ArgumentError(
+            "torch_backward: values='all' needs the forward pass to run inside "
+            "torch_backward: give a function that computes the loss "
+            "(vz.torch_backward(lambda: model(x).sum(), model)), not the loss tensor"
+        )
+    return values
+
+
+def _forward(fn, keep: bool) -> tuple[Any, dict]:
+    """``fn()``, and {grad_fn: (the value it computed, the user's line)} of every op that
+    ran (only the lines unless ``keep``)."""
+    mode = _Values(keep)
+    with mode:
+        loss = fn()
+    return loss, mode.by_node()
+
+
+class _Values(dispatch.TorchDispatchMode):
+    """Below autograd: every op's results, with the user's line. A result's ``grad_fn`` is
+    set by autograd once the op returns: it is read when the next op starts (before an
+    in-place op gives the tensor another one) and when the forward pass is over."""
+
+    def __init__(self, keep: bool):
+        super().__init__()
+        self.keep = keep
+        self.pending: list[tuple] = []
+        self.values: dict = {}  # grad_fn → [value per output], line
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self._resolve()
+        out = func(*args, **(kwargs or {}))
+        line = user_line()
+        for t in out if isinstance(out, (tuple, list)) else [out]:
+            if isinstance(t, torch.Tensor) and (t.is_floating_point() or t.is_complex()):
+                self.pending.append((t, _array(t) if self.keep else None, line))
+        return out
+
+    def _resolve(self) -> None:
+        for t, value, line in self.pending:
+            fn = t.grad_fn
+            if fn is None:
+                continue
+            outputs = _outputs(fn)
+            held = self.values.setdefault(fn, ([None] * outputs, line))[0]
+            if t.output_nr < outputs and held[t.output_nr] is None:
+                held[t.output_nr] = value
+        self.pending = []
+
+    def by_node(self) -> dict:
+        """{grad_fn: (value, line)}: a value is a tuple for a node with several outputs
+        (None unless all are known)."""
+        self._resolve()
+        out = {}
+        for fn, (held, line) in self.values.items():
+            value = held[0] if len(held) == 1 else tuple(held)
+            if len(held) > 1 and any(v is None for v in held):
+                value = None
+            out[fn] = (value, line)
+        return out
+
+
+def _check_loss(loss: Any, cotangent: Any) -> None:
     """A BridgeError saying what to do when ``loss`` has no backward pass to record."""
     if not isinstance(loss, torch.Tensor):
         raise BridgeError(
@@ -115,11 +217,11 @@ def _check_loss(loss: Any, gradient: Any) -> None:
             "compute the loss from leaves made with requires_grad=True (or an nn.Module's "
             "parameters), outside torch.no_grad()"
         )
-    if gradient is None and loss.numel() != 1:
+    if cotangent is None and loss.numel() != 1:
         raise BridgeError(
             f"torch_backward: the loss has shape {tuple(loss.shape)}, not a single number: "
-            "give gradient= (the seed v̄ of the loss, for instance torch.ones_like(loss)) or "
-            "reduce it first (loss.sum())"
+            "give cotangent= (the seed v̄ of the loss, for instance torch.ones_like(loss)) "
+            "or reduce it first (loss.sum())"
         )
 
 
@@ -268,9 +370,11 @@ def _arrays(grads) -> tuple:
     return tuple(None if g is None else _array(g) for g in grads)
 
 
-def _recorded(k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names) -> RecordedNode:
+def _recorded(
+    k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names, source: str | None
+) -> RecordedNode:
     """Node ``k`` of the graph as the recording has it (``names``: what the user named, and
-    the leaves' default names)."""
+    the leaves' default names; ``source``: the user's line that made it)."""
     name = names.get(k)
     incoming = watch.incoming.get(k, ())
     value = saved.get(k)
@@ -283,6 +387,7 @@ def _recorded(k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names) -> 
             value=value,
             adjoint=_adjoint(incoming),
             backward="AccumulateGrad",
+            source=source,
         )
     op = _op_name(fn)
     inputs = tuple(
@@ -302,7 +407,22 @@ def _recorded(k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names) -> 
         backward=_backward_name(fn),
         like=like,
         outputs=_outputs(fn),
+        source=source or _anomaly_line(fn),
     )
+
+
+def _anomaly_line(fn) -> str | None:
+    """The user's line of a node made in anomaly mode (PyTorch keeps its traceback)."""
+    trace = getattr(fn, "metadata", {}).get("traceback_")
+    if not trace:
+        return None
+    for entry in reversed(trace):
+        match = re.search(r'File "([^"]+)", line (\d+)', entry)
+        if match and is_user_file(match.group(1)):
+            code = entry.strip().splitlines()[-1].strip() if "\n" in entry.strip() else ""
+            name = match.group(1).rsplit("/", 1)[-1]
+            return f"{name}:{match.group(2)}  {code}".rstrip()
+    return None
 
 
 def _adjoint(incoming: tuple) -> Any:

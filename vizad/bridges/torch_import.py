@@ -10,6 +10,7 @@ vjp and jvp from ``torch.func``. The submodules of an ``nn.Module`` become scope
 from __future__ import annotations
 
 import operator
+import functools
 from contextlib import ExitStack, contextmanager
 from typing import Any
 from collections.abc import Callable, Iterator
@@ -18,16 +19,18 @@ import numpy as np
 
 from .. import ops
 from ..errors import ArgumentTypeError, BridgeError
-from ..node import Node, scope, static_shape
-from ..op import constant
+from ..node import Node, scope, source_line, static_shape
+from ..op import CONSTANT, constant
 from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
 from .optional import require
+from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
 
 torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
 torch_module = require("torch.nn.modules.module", "torch")
+core_aten_decompositions = require("torch._decomp", "torch").core_aten_decompositions
 
 __all__ = ["from_torch", "TORCH"]
 
@@ -62,6 +65,51 @@ class _Torch(Framework):
 TORCH = _Torch()
 
 
+class _TorchAutograd(_Torch):
+    """PyTorch with vjps from its autograd engine (``torch.autograd.grad``), which calls a
+    custom Function's own ``backward`` and a tensor hook (``torch.func`` refuses both)."""
+
+    def pullback(self, f, primals):
+        leaves = [p.detach().requires_grad_(True) for p in primals]
+        with torch.enable_grad():
+            outs = f(*leaves)
+        kept = [k for k, o in enumerate(outs) if o.requires_grad]
+
+        def pull(cotangents):
+            grads = [None] * len(leaves)
+            if kept:
+                with torch.enable_grad():
+                    grads = torch.autograd.grad(
+                        [outs[k] for k in kept],
+                        leaves,
+                        [cotangents[k] for k in kept],
+                        allow_unused=True,
+                        create_graph=True,
+                    )
+            return tuple(torch.zeros_like(p) if g is None else g for p, g in zip(leaves, grads))
+
+        return pull
+
+    def pushforward(self, f, primals, tangents):
+        """J v as the transpose of the vjp u ↦ Jᵀ u (the custom backward's, or the hook's):
+        the derivative along u of ⟨Jᵀ u, v⟩. So forward mode agrees with the backward the
+        user wrote, right or wrong."""
+        leaves = [p.detach().requires_grad_(True) for p in primals]
+        with torch.enable_grad():
+            outs = f(*leaves)
+            us = [torch.zeros_like(o, requires_grad=True) for o in outs]
+            grads = torch.autograd.grad(outs, leaves, us, allow_unused=True, create_graph=True)
+            terms = [(g * t).sum() for g, t in zip(grads, tangents) if g is not None]
+            terms = [t for t in terms if t.requires_grad]
+            if not terms:
+                return tuple(torch.zeros_like(o) for o in outs)
+            jv = torch.autograd.grad(sum(terms), us, allow_unused=True)
+        return tuple(torch.zeros_like(o) if j is None else j for o, j in zip(outs, jv))
+
+
+TORCH_AUTOGRAD = _TorchAutograd()
+
+
 def _numpy(value) -> Any:
     if isinstance(value, (tuple, list)):
         return tuple(_numpy(v) for v in value)
@@ -73,54 +121,180 @@ def _numpy(value) -> Any:
 def from_torch(fn: Callable, *args: Any) -> Imported:
     """``fn`` (a function of tensors, or an ``nn.Module``) at the example ``args`` as a vizad
     graph: an :class:`~vizad.bridges.imported.Imported` with ``inputs`` (a Variable per
-    floating-point argument, named after ``fn``'s parameters, and per parameter of a module,
-    named as ``named_parameters`` names it), ``outputs`` and ``feed``.
+    floating-point argument, named after ``fn``'s parameters, and per parameter of a module
+    that requires gradients, named as ``named_parameters`` names it), ``outputs`` and
+    ``feed``.
 
-    ATen ops that vizad has (add, mul, sin, exp, log, tanh, relu, mm/matmul, addmm, sum,
-    mean, view, expand, permute, log_softmax, …) become vizad ops; any other becomes an op
-    that runs PyTorch and differentiates with ``torch.func`` (so gradients of any order
-    work). Integer arguments (class labels) are constants; a submodule's ops are in a
-    ``vz.scope`` of its name."""
+    The program is traced as AOTAutograd does (``make_fx`` of the functionalized function,
+    decomposed to core ATen ops), so in-place and view ops are gone and BatchNorm, LSTMs,
+    ``relu_`` and index assignment differentiate as PyTorch does. ATen ops that vizad has
+    become vizad ops; any other an op that runs PyTorch and differentiates with ``torch.func``
+    (so gradients of any order work). Buffers, integer arguments and frozen parameters are
+    constants; values made under ``no_grad``/``inference_mode``, ``detach()`` and
+    ``requires_grad_(False)`` are stop-gradients; a custom ``autograd.Function`` is one op
+    whose vjp is its own ``backward``; tensor hooks change the gradients as in PyTorch. Each
+    node keeps the user's line (``node.source``); a submodule's ops are in a ``vz.scope`` of
+    its name. The module's state (parameters, buffers, RNG) is as before. What cannot be
+    imported faithfully is refused with a BridgeError naming the op and the line."""
     if not callable(fn):
         raise ArgumentTypeError(f"from_torch: fn must be callable, got {type(fn).__name__}")
-    arrays = [_example(a, k) for k, a in enumerate(args)]
     module = fn if isinstance(fn, torch.nn.Module) else None
     names = argument_names(module.forward if module is not None else fn, len(args))
+    arrays = [_example(a, name) for a, name in zip(args, names)]
     params = list(module.named_parameters()) if module is not None else []
-    flat = _flat(fn, module, [name for name, _ in params])
-    tensors = [torch.from_numpy(a.copy()) for a in arrays]
-    with _scopes(module) as spans:
-        try:
-            traced = proxy_tensor.make_fx(flat)(*(p.detach() for _, p in params), *tensors)
-        except Exception as exc:
+    buffers = list(module.named_buffers()) if module is not None else []
+    if module is not None:
+        _check_module(module)
+    state = [name for name, _ in params + buffers]
+
+    def tensors() -> list:  # copies: the trace may write to them
+        given = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
+        return given + [torch.from_numpy(a.copy()) for a in arrays]
+
+    rng = torch.random.get_rng_state()
+    name = getattr(fn, "__name__", type(fn).__name__)
+    capture = Capture()
+    try:
+        try:  # without functionalization first: most programs write nothing in place
+            with _scopes(module) as spans:
+                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+        except WritesInPlace:
+            capture.forget()
+            capture = Capture(functionalize=True)
+            torch.random.set_rng_state(rng)
+            with _scopes(module) as spans:
+                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+        _draw(traced, tensors(), rng)
+        examples = [_example(p.detach(), name) for name, p in params]
+        examples += [_example(b.detach(), name) for name, b in buffers]
+        differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
+        differentiated += [True] * len(arrays)
+        return _graph(traced, state + names, examples + arrays, differentiated, spans, capture)
+    finally:
+        torch.random.set_rng_state(rng)
+        capture.forget()
+
+
+def _trace(flat: Callable, tensors: list, name: str):
+    """The decomposed ATen program of ``flat`` at ``tensors``."""
+    try:
+        return proxy_tensor.make_fx(flat, decomposition_table=_decompositions())(*tensors)
+    except (BridgeError, WritesInPlace):
+        raise
+    except Exception as exc:
+        if isinstance(exc, OutsideWrite) or "mutating a non-functional tensor" in str(exc):
             raise BridgeError(
-                f"from_torch: PyTorch could not trace {getattr(fn, '__name__', fn)!r} with "
-                f"make_fx ({type(exc).__name__}: {exc})"
-            ) from exc
-    examples = [_example(p.detach(), k) for k, (_, p) in enumerate(params)] + arrays
-    return _graph(traced, [name for name, _ in params] + names, examples, spans)
+                f"from_torch: {name!r} writes in place to a tensor that is not one of its "
+                f"arguments, at {traceback_line(exc.__traceback__)} (a BatchNorm's running "
+                "statistics in train mode, in a module the function closes over?): give the "
+                "module itself to from_torch (vz.from_torch(model, x)), or call model.eval(); "
+                "importing never changes a module's state"
+            ) from None
+        raise BridgeError(
+            f"from_torch: PyTorch could not trace {name!r} with make_fx "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
 
 
-def _example(value: Any, k: int) -> np.ndarray:
+def _draw(traced, tensors: list, rng) -> None:
+    """The numbers each random op drew while tracing (a dropout mask), in its node's
+    ``meta["vizad_drawn"]``: the program run again from the same RNG state draws them again
+    (the traced nodes keep only fake values)."""
+    random = [
+        n
+        for n in traced.graph.nodes
+        if isinstance(n.target, torch._ops.OpOverload) and _random(n.target)
+    ]
+    if not random:
+        return
+    wanted = set(random)
+
+    class Draws(torch.fx.Interpreter):
+        def run_node(self, n):
+            out = super().run_node(n)
+            if n in wanted:
+                n.meta["vizad_drawn"] = out.detach().clone()
+            return out
+
+    torch.random.set_rng_state(rng)
+    with torch.no_grad():
+        Draws(traced).run(*tensors)
+
+
+@functools.cache
+def _decompositions() -> dict:
+    """Core ATen's decompositions (as AOTAutograd uses them): BatchNorm, LayerNorm and the
+    like as the arithmetic they are."""
+    return core_aten_decompositions()
+
+
+def _check_module(module) -> None:
+    """Refuse a module whose backward hooks would be lost."""
+    for name, m in module.named_modules():
+        if m._backward_hooks or m._backward_pre_hooks:
+            raise BridgeError(
+                f"from_torch: the module {name or type(module).__name__!r} "
+                f"({type(m).__name__}) has backward hooks (register_full_backward_hook), "
+                "which an imported graph cannot run: remove them, or record the backward "
+                "pass with vz.torch_backward"
+            )
+    if torch_module._global_backward_hooks or torch_module._global_backward_pre_hooks:
+        raise BridgeError(
+            "from_torch: global module backward hooks are registered "
+            "(register_module_full_backward_hook), which an imported graph cannot run"
+        )
+
+
+#: PyTorch's floating types that numpy has no type for.
+_NO_NUMPY = {torch.bfloat16} | {
+    getattr(torch, name) for name in dir(torch) if name.startswith("float8")
+}
+
+
+def _example(value: Any, name: str) -> np.ndarray:
+    """An argument (or parameter, buffer) as numpy; a BridgeError naming it for a kind of
+    tensor vizad cannot hold."""
     if isinstance(value, torch.Tensor):
+        why = None
+        if value.layout != torch.strided:
+            why = f"a {value.layout} tensor: give it dense (.to_dense())"
+        elif value.device.type == "meta":
+            why = "a meta tensor, which has no values: give a real tensor"
+        elif value.is_floating_point() and value.dtype in _NO_NUMPY:
+            why = f"{value.dtype}, which numpy has no type for: give .double() or .float()"
+        elif value.is_complex():
+            why = (
+                f"{value.dtype}: PyTorch's gradients of complex functions are conjugate "
+                "Wirtinger derivatives, which vizad's ops do not compute"
+            )
+        if why is not None:
+            raise BridgeError(f"from_torch: the input {name!r} is {why}")
         return _numpy(value).copy()
     try:
-        return np.array(value)
+        array = np.array(value)
     except Exception:
-        raise ArgumentTypeError(
-            f"from_torch: argument {k + 1} is a {type(value).__name__}; give tensors, arrays "
-            "or numbers"
-        ) from None
+        array = None
+    if array is None or array.dtype.kind not in "biuf":
+        raise BridgeError(
+            f"from_torch: the input {name!r} is a {type(value).__name__}"
+            + ("" if array is None else f" of dtype {array.dtype}")
+            + "; give tensors, arrays or numbers"
+        )
+    return array
 
 
-def _flat(fn: Callable, module, param_names: list[str]) -> Callable:
-    """``fn`` of the module's parameters, then the arguments."""
-    if module is None:
-        return fn
+def _flat(fn: Callable, module, state: list[str], capture: Capture) -> Callable:
+    """``fn`` of the module's parameters and buffers, then the arguments, watched by
+    ``capture``."""
+
+    def call(*xs):
+        if module is None:
+            return fn(*xs)
+        given = dict(zip(state, xs[: len(state)]))
+        return torch.func.functional_call(module, given, tuple(xs[len(state) :]))
 
     def flat(*xs):
-        p = dict(zip(param_names, xs[: len(param_names)]))
-        return torch.func.functional_call(module, p, tuple(xs[len(param_names) :]))
+        return capture.run(call, xs)
 
     return flat
 
@@ -162,43 +336,195 @@ def _scopes(module) -> Iterator[list]:
             h.remove()
 
 
-def _graph(traced, names: list[str], arrays: list[np.ndarray], spans) -> Imported:
-    """The vizad graph of a traced GraphModule."""
+def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Imported:
+    """The vizad graph of a traced GraphModule: ``names``, ``arrays`` and ``differentiated``
+    say each placeholder's name, example value and whether it is differentiated."""
     nodes = list(traced.graph.nodes)
     needed = _needed(nodes)
-    env: dict = {}
+    hooks = _hooks(nodes, capture)
+    build = _Build(capture)
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
-    placeholders = iter(zip(names, arrays))
+    placeholders = iter(zip(names, arrays, differentiated))
     changes = iter(spans)
     change = next(changes, None)
     path: tuple[str, ...] = ()
     outputs: tuple = ()
+    env = build.env
     for k, n in enumerate(nodes):
         while change is not None and change[0] <= k:
             path, change = change[1], next(changes, None)
         if n.op == "placeholder":
-            name, value = next(placeholders)
-            env[n] = input_node(name, value, inputs, feed)
+            name, value, wanted = next(placeholders)
+            if wanted:
+                env[n] = input_node(name, value, inputs, feed)
+                build.live.add(env[n])
+            else:
+                env[n] = constant(value, name=name)
         elif n.op == "get_attr":
             env[n] = constant(_numpy(getattr(traced, n.target)))
-        elif n.op == "call_function" and n in needed:
+        elif n.op == "call_function" and (n in needed or n.target is MARK):
             with ExitStack() as stack:
                 for part in path:
                     stack.enter_context(scope(part))
-                env[n] = _call(n, env)
+                stack.enter_context(source_line(n.meta.get("vizad_source")))
+                build.node(n)
         elif n.op == "output":
             outputs = tuple(_leaves(_read(n.args[0], env)))
+        if n in hooks and n in env:
+            for hook, line in hooks[n]:
+                with source_line(line):
+                    env[n] = build.hooked(env[n], hook)
     return Imported(tuple(inputs), outputs, feed)
 
 
+def _hooks(nodes, capture: Capture) -> dict:
+    """{the FX node of a tensor: [(hook, line)]} for the tensor hooks the function set."""
+    hooks: dict = {}
+    for n in nodes:
+        if n.op == "call_function" and n.target is MARK:
+            what = capture.marks[n.args[0]]
+            if what[0] == "hook":
+                hooks.setdefault(n.args[1], []).append(what[1:])
+    return hooks
+
+
 def _needed(nodes) -> set:
-    """The nodes the output is computed from (make_fx keeps some that are not: detach)."""
+    """The nodes the output is computed from (make_fx keeps some that are not: the copies
+    back into mutated inputs, a BatchNorm's new running statistics)."""
     needed: set = set()
     for n in reversed(nodes):
         if n.op == "output" or n in needed:
             needed.update(n.all_input_nodes)
     return needed
+
+
+class _Build:
+    """Turns FX nodes into vizad nodes (``env``), knowing which depend on a differentiated
+    input (``live``): a value made with gradients disabled from one that does becomes a
+    stop-gradient, and a hook is put only on a value that has a gradient."""
+
+    def __init__(self, capture: Capture):
+        self.capture = capture
+        self.env: dict = {}
+        self.live: set[Node] = set()
+
+    def node(self, n) -> None:
+        env, target = self.env, n.target
+        args, kwargs = _read(n.args, env), _read(n.kwargs, env)
+        given = [a for a in _leaves_of((args, kwargs)) if isinstance(a, Node)]
+        live = any(a in self.live for a in given)
+        if target is MARK:
+            self._mark(n, args[1], live)
+            return
+        if target is CALL:
+            node = _custom(self.capture.calls[args[0]], args[1], n.meta.get("val"))
+        elif isinstance(target, torch._ops.OpOverload) and _random(target):
+            node, live = _drawn(n), False
+        else:
+            _refuse_mutation(n)
+            if target is operator.getitem and n.args[0].meta.get("vizad_kept") is not None:
+                args = (args[0], n.args[0].meta["vizad_kept"].index(args[1]))
+            node = _call(n, args, kwargs)
+            kept = _used_outputs(n, n.meta.get("val"))
+            if kept is not None and isinstance(node.op, FrameworkOp):
+                n.meta["vizad_kept"] = kept
+        if live and n.meta.get("vizad_grad") is False:
+            node, live = ops.stop_gradient(node), False
+        env[n] = node
+        if live:
+            self.live.add(node)
+
+    def _mark(self, n, x, live: bool) -> None:
+        """A mark of ``x``: detach (its value without gradient), requires_grad_(False) (from
+        here on, ``x`` has none), or a hook (done where ``x`` is made)."""
+        what = self.capture.marks[n.args[0]]
+        if what[0] == "hook" or not isinstance(x, Node):
+            self.env[n] = x
+            if live:
+                self.live.add(x)
+            return
+        if what[0] == "freeze" and live and n.args[1].op != "placeholder":
+            raise BridgeError(  # PyTorch refuses it too, when the function runs
+                "from_torch: requires_grad_(False) on a tensor computed from ones that require "
+                f"gradients (PyTorch allows it only on leaves: use .detach()), at "
+                f"{n.meta.get('vizad_source') or 'an unknown line'}"
+            )
+        stopped = ops.stop_gradient(x) if live else x
+        self.env[n] = stopped
+        if what[0] == "freeze":
+            self.env[n.args[1]] = stopped
+
+    def hooked(self, x: Node, hook) -> Node:
+        """``x`` through an op whose vjp is the tensor hook's."""
+        if x not in self.live:
+            return x
+        node = FrameworkOp(
+            f"hook {getattr(hook, '__name__', 'fn')}",
+            _hook_function(hook),
+            TORCH_AUTOGRAD,
+            1,
+            static_shape(x),
+        )(x)
+        self.live.add(node)
+        return node
+
+
+def _leaves_of(value) -> list:
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _leaves_of(v)]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves_of(v)]
+    return [value]
+
+
+def _random(target) -> bool:
+    return torch.Tag.nondeterministic_seeded in target.tags
+
+
+def _op_name(target) -> str:
+    return str(target).removeprefix("aten.").removesuffix(".default")
+
+
+def _drawn(n) -> Node:
+    """The random numbers an op drew while tracing (a dropout mask), as a constant: the
+    imported graph computes with the draw PyTorch made, every time."""
+    val = n.meta.get("vizad_drawn")
+    if val is None:
+        raise BridgeError(
+            f"from_torch: the random op {_op_name(n.target)} kept no value to import, at "
+            f"{n.meta.get('vizad_source') or 'an unknown line'}"
+        )
+    return constant(_numpy(val), name=_op_name(n.target))
+
+
+def _refuse_mutation(n) -> None:
+    """A BridgeError for an op that still writes to a tensor after functionalization."""
+    schema = getattr(n.target, "_schema", None)
+    if schema is not None and schema.is_mutable:
+        raise BridgeError(
+            f"from_torch: the op {_op_name(n.target)} writes to a tensor in place, which "
+            f"cannot be imported, at {n.meta.get('vizad_source') or 'an unknown line'}"
+        )
+
+
+def _hook_function(hook) -> Callable:
+    """Identity, with ``hook`` on the result: under autograd its gradient is the hook's."""
+
+    def hooked(x):
+        y = x.clone()
+        if y.requires_grad:
+            y.register_hook(hook)
+        return y
+
+    return hooked
+
+
+def _custom(call, inputs: list, val) -> Node:
+    """A custom autograd.Function as one op: its forward, its own backward as vjp."""
+    cls, run, _line = call
+    op = FrameworkOp(cls.__name__, run, TORCH_AUTOGRAD, len(inputs), _shape(val))
+    return op(*inputs)
 
 
 def _read(arg, env):
@@ -216,9 +542,8 @@ def _leaves(value) -> list:
     return [value if isinstance(value, Node) else constant(np.asarray(value))]
 
 
-def _call(n, env) -> Any:
+def _call(n, args, kwargs) -> Any:
     """The vizad node of one ATen call: the vizad op where there is one, else PyTorch's."""
-    args, kwargs = _read(n.args, env), _read(n.kwargs, env)
     if n.target is operator.getitem:
         return ops.tuple_get(args[0], args[1])
     made = _ATEN.get(str(n.target))
@@ -231,11 +556,15 @@ def _call(n, env) -> Any:
 
 def _fallback(n, args, kwargs) -> Node:
     """The op that runs ``n``'s ATen op with PyTorch: the vizad nodes among its arguments
-    become the op's inputs, the rest is kept in the function."""
+    become the op's inputs, the rest is kept in the function — constants too (buffers such
+    as a BatchNorm's running statistics, frozen parameters: PyTorch may have no derivative
+    for them, and none is asked for)."""
     inputs: list[Node] = []
 
     def holes(a):
         if isinstance(a, Node):
+            if a.op is CONSTANT:
+                return torch.from_numpy(np.array(a.attrs["value"]))
             inputs.append(a)
             return _Hole(len(inputs) - 1)
         if isinstance(a, (list, tuple)):
@@ -244,15 +573,30 @@ def _fallback(n, args, kwargs) -> Node:
 
     template = holes((args, kwargs))
     target = n.target
+    val = n.meta.get("val")
+    kept = _used_outputs(n, val)
 
     def run(*tensors):
         a, kw = _filled(template, tensors)
-        return target(*a, **kw)
+        out = target(*a, **kw)
+        return out if kept is None else tuple(out[k] for k in kept)
 
-    name = str(target).removeprefix("aten.").removesuffix(".default")
-    val = n.meta.get("val")
-    op = FrameworkOp(name, run, TORCH, len(inputs), _shape(val), _floating(val))
+    if kept is not None:
+        val = [val[k] for k in kept]
+    op = FrameworkOp(_op_name(target), run, TORCH, len(inputs), _shape(val), _floating(val))
     return op(*inputs)
+
+
+def _used_outputs(n, val) -> list[int] | None:
+    """The outputs of an op with several that the program reads (a BatchNorm's statistics
+    for its backward pass and new running statistics are not), or None to keep them all:
+    the op made gives only those, so that no derivative of an unread output is asked for."""
+    if not isinstance(val, (tuple, list)) or not n.users:
+        return None
+    if any(u.target is not operator.getitem for u in n.users):
+        return None
+    used = sorted({u.args[1] for u in n.users if u.users})
+    return used if len(used) < len(val) else None
 
 
 class _Hole:
@@ -331,6 +675,15 @@ def _expand(a, size, implicit=False):
     return ops.broadcast_to(a, target)
 
 
+def _copy(a, b, non_blocking=False):
+    """Functionalization's ``copy(a, b)``: ``b`` written over ``a`` (broadcast to its shape);
+    nothing of ``a`` but its shape is read."""
+    shape = static_shape(a) if isinstance(a, Node) else None
+    if shape is None or not isinstance(b, Node):
+        return None
+    return ops.identity(b) if static_shape(b) == shape else ops.broadcast_to(b, shape)
+
+
 def _plain(op):
     def made(a):
         return op(a)
@@ -371,6 +724,7 @@ _ATEN: dict[str, Callable[..., Node | None]] = {
     "aten.mean.dim": _sum_like(ops.mean),
     "aten._log_softmax.default": lambda a, dim, half_to_float=False: ops.log_softmax(a, dim),
     "aten.clone.default": lambda a, memory_format=None: ops.identity(a),
+    "aten.copy.default": _copy,
     "aten.alias.default": _plain(ops.identity),
     "aten.lift_fresh_copy.default": _plain(ops.identity),
     **{

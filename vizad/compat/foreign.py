@@ -23,7 +23,7 @@ from .. import adapters
 from ..errors import GraphError, NodeTypeError
 from ..node import Node
 from ..op import Op, Variable
-from ..text import latex_name
+from ..text import latex_name, latex_operator
 
 __all__ = ["is_foreign", "adopt", "ForeignOp", "op_for"]
 
@@ -75,7 +75,7 @@ class ForeignOp(Op):
         for flag in ("matmul_attr_trans_A", "matmul_attr_trans_B"):
             if getattr(foreign, flag, False):
                 extra.append(r"\mathrm{" + flag[-7:].replace("_", r"\_") + "}")
-        return rf"\operatorname{{{self.name}}}\left({', '.join([*args, *extra])}\right)"
+        return latex_operator(self.name) + rf"\left({', '.join([*args, *extra])}\right)"
 
 
 def _placeholder_like(foreign_node: Any) -> Any:

@@ -37,6 +37,7 @@ import numpy as np
 from .. import adapters
 from ..eager import EagerNode
 from ..errors import GraphError, RuleNotDefinedError
+from ..text import latex_operator
 from ..node import Node
 from ..op import Op, leaf
 from .foreign import op_for
@@ -185,7 +186,7 @@ class MicrogradOp(Op):
         infix = {"+": "+", "*": r"\cdot"}.get(self.name)
         if infix is not None and len(args) == 2:
             return f"{args[0]} {infix} {args[1]}"
-        return rf"\operatorname{{{self.name}}}\left({', '.join(args)}\right)"
+        return latex_operator(self.name) + rf"\left({', '.join(args)}\right)"
 
 
 _MICROGRAD_OPS: dict[str, MicrogradOp] = {}
@@ -253,7 +254,7 @@ class NeedleOp(Op):
             f"{k}={v!r}" for k, v in sorted(vars(self.foreign).items()) if not k.startswith("_")
         ]
         body = ", ".join([*args, *(s.replace("_", r"\_") for s in shown)])
-        return rf"\operatorname{{{self.name}}}\left({body}\right)"
+        return latex_operator(self.name) + rf"\left({body}\right)"
 
 
 class NeedleGradient(Op):

@@ -59,7 +59,8 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0, **old:
         raise ArgumentTypeError(
             f"diagnose: {type(y).__name__} is not a node of a CSE 599W-, needle- or "
             "micrograd-style engine (expected inputs/op/const_attr, inputs/op/"
-            "realize_cached_data, or _prev/_op/data/_backward)"
+            "realize_cached_data, or _prev/_op/data/_backward); give the output node of such "
+            "a graph"
         )
     checker = style(y, feed)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # said in the report

@@ -242,7 +242,9 @@ def power(a: Operand, p: Operand) -> Node:
             f"{p._describe()}; write exp(p * log(a)) for a node exponent"
         )
     if not isinstance(p, numbers.Real):
-        raise NodeTypeError(f"power: the exponent must be a number, got {type(p).__name__} {p!r}")
+        raise NodeTypeError(
+            f"power: the exponent must be a number, got {type(p).__name__} {p!r}; give a number"
+        )
     try:
         as_float = float(p)
     except OverflowError:
@@ -258,7 +260,7 @@ def power(a: Operand, p: Operand) -> Node:
 def add_n(*nodes: Operand) -> Node:
     """The sum of one or more nodes of the same shape (or of tuple values of the same layout)."""
     if not nodes:
-        raise GraphError("add_n needs at least one input")
+        raise GraphError("add_n needs at least one input: give one or more")
     return _ADD_N(*nodes)
 
 

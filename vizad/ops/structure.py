@@ -16,7 +16,7 @@ from ..tree import TupleShape
 from ..op import Op, register
 from .types import Operand
 
-__all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get"]
+__all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get", "stop_gradient"]
 
 
 class _Like(Op):
@@ -50,6 +50,31 @@ class ZerosLike(_Like):
     """An array of zeros shaped like the input (a tuple of them for a tuple)."""
 
     name, symbol, fill = "zeros_like", "0", 0
+
+
+class StopGradient(Op):
+    """The input's value, through which no derivative flows: what PyTorch's ``detach`` and
+    ``no_grad`` and JAX's ``stop_gradient`` make of a value (its adjoint is not passed on,
+    its tangent is zero)."""
+
+    name, symbol = "stop_gradient", "sg"
+    arity = 1
+    _takes_tuples = True
+
+    def compute(self, a):
+        return a
+
+    def infer_shape(self, shapes, attrs):
+        return shapes[0]
+
+    def vjp(self, node, adjoint):
+        return [None]
+
+    def jvp(self, node, tangents):
+        return None
+
+    def latex(self, args, attrs):
+        return rf"\operatorname{{sg}}\left({args[0]}\right)"
 
 
 class MakeTuple(Op):
@@ -128,6 +153,7 @@ class TupleGet(Op):
 
 ones_like = register(OnesLike())
 zeros_like = register(ZerosLike())
+stop_gradient = register(StopGradient())
 _MAKE_TUPLE = register(MakeTuple())
 _TUPLE_GET = register(TupleGet())
 
@@ -135,7 +161,7 @@ _TUPLE_GET = register(TupleGet())
 def make_tuple(*nodes: Operand) -> Node:
     """A tuple value of the given nodes."""
     if not nodes:
-        raise GraphError("make_tuple needs at least one element")
+        raise GraphError("make_tuple needs at least one element: give one or more")
     return _MAKE_TUPLE(*nodes)
 
 

@@ -15,6 +15,7 @@ from ..errors import ShapeError
 from ..node import Node, _as_shape, static_shape
 from ..op import Op, register
 from .elementwise import broadcast_shapes, reduce_target
+from ..text import latex_operator
 from ..tree import floating_dtype
 from .arithmetic import add, div
 from .types import Axes, Operand, ShapeLike
@@ -48,7 +49,7 @@ def axes_argument(axis, what: str):
         return tuple(int(a) for a in axis)
     raise ShapeError(
         f"{what}: axis must be None, an int or a tuple of ints (axis=0, axis=(0, 1)), got "
-        f"{type(axis).__name__} {axis!r:.40}"
+        f"{type(axis).__name__} {axis!r:.40}; give one of those"
     )
 
 
@@ -104,7 +105,7 @@ class _TargetShapeOp(Op):
 
     def latex(self, args, attrs):
         target = args[1] if len(args) > 1 else str(attrs["shape"])
-        return rf"\operatorname{{{self.name}}}\left({args[0]}, {target}\right)"
+        return latex_operator(self.name) + rf"\left({args[0]}, {target}\right)"
 
 
 # -- the ops -------------------------------------------------------------------------------
@@ -247,7 +248,8 @@ class MatMul(Op):
                 f"shapes {sa}{'ᵀ' if ta and len(sa) > 1 else ''} and "
                 f"{sb}{'ᵀ' if tb and len(sb) > 1 else ''} do not matmul "
                 f"(inner dimensions {a2[-1]} and {b2[-2]}): the left operand's last dimension "
-                "must equal the right one's second to last (trans_a, trans_b swap them)"
+                "must equal the right one's second to last: transpose one (trans_a, trans_b) or "
+                "reshape"
             )
         try:
             batch = broadcast_shapes(a2[:-2], b2[:-2])

@@ -8,6 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import html
 import math
 import os
 import re
@@ -51,6 +52,8 @@ __all__ = [
     "GraphvizNotFoundError",
     "to_drawing",
     "dot_names",
+    "titled",
+    "visible",
     "run_dot",
     "layout_in_browser",
     "notebook_size",
@@ -76,6 +79,8 @@ class Drawing(graphviz.Digraph):
     :mod:`vizad.files` says (links followed, FIFOs and devices written to, never replaced)."""
 
     _vizad_summary = ""
+    #: SVG element id (a box's or an edge's) → its title, escaped (see :func:`titled`).
+    _vizad_titles: dict[str, str] = {}
     #: (scene, drawing of a scene, budget): how vz.draw made this drawing, so that a display
     #: whose layout runs long falls back to the next rung of the budget (None: no fallback).
     _vizad_plan: tuple | None = None
@@ -132,7 +137,17 @@ class Drawing(graphviz.Digraph):
             args.append(f"-n{int(neato_no_op)}")
         timeout = self.timeout if timeout is None else timeout
         source = self.source.encode(self.encoding or "utf-8")
-        return run_graphviz(source, args, timeout, f"writing {str(format).upper()} files")
+        data = run_graphviz(source, args, timeout, f"writing {str(format).upper()} files")
+        return titled(data.decode(), self._vizad_titles).encode() if format == "svg" else data
+
+    def titles(self) -> dict[str, str]:
+        """SVG id → the title (text, unescaped) of each box and edge of this drawing."""
+        return {k: html.unescape(v) for k, v in self._vizad_titles.items()}
+
+    def laid_out(self, timeout: float, cpu: float | None = None) -> str:
+        """This drawing's SVG from the ``dot`` program (stopped after ``timeout`` seconds, or
+        ``cpu`` seconds of CPU time), its boxes titled by their names."""
+        return titled(run_dot(self.source, timeout, cpu), self._vizad_titles)
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         if layout_in_browser():
@@ -140,7 +155,7 @@ class Drawing(graphviz.Digraph):
             # here, so that drawing loads no widget library until a drawing is shown)
             from .picture import picture_bundle
 
-            return picture_bundle(browser_source(self.source), repr(self))
+            return picture_bundle(browser_source(self.source), repr(self), self.titles())
         try:  # the same bound as every layout: a drawing never hangs a notebook
             svg = self._laid_out()
         except (GraphvizNotFoundError, RenderError) as exc:
@@ -151,14 +166,14 @@ class Drawing(graphviz.Digraph):
         """The SVG of this drawing; one made by vz.draw whose layout runs longer than its
         budget allows is stopped and the next rung of the budget is shown instead."""
         if self._vizad_plan is None:
-            return run_dot(self.source, DISPLAY_TIMEOUT)
+            return self.laid_out(DISPLAY_TIMEOUT)
         scene, make, budget = self._vizad_plan
 
         def run(rung, cpu):  # the full rung is this drawing (as the user may have set it)
-            source = self.source if rung is scene else make(rung).source
+            drawing = self if rung is scene else make(rung)
             if cpu is None:
-                return run_dot(source, DISPLAY_TIMEOUT)
-            return run_dot(source, wall_after(cpu), cpu)
+                return drawing.laid_out(DISPLAY_TIMEOUT)
+            return drawing.laid_out(wall_after(cpu), cpu)
 
         return lay_out(scene, run, budget)[1]
 
@@ -171,6 +186,20 @@ class Drawing(graphviz.Digraph):
         state = dict(self.__dict__)
         state.pop("_vizad_plan", None)
         return state
+
+
+_TITLED = re.compile(r'(<g id="([^"<>]*)" class="(?:node|edge)">\s*<title>)[^<]*(</title>)')
+
+
+def titled(svg: str, titles: Mapping[str, str]) -> str:
+    """Graphviz's SVG ``svg`` with the title of each box and edge whose id is in ``titles``
+    (escaped text) put in: DOT names boxes by vizad's ids, a person reads their names."""
+    if not titles:
+        return svg
+    return _TITLED.sub(
+        lambda m: m.group(1) + titles[m.group(2)] + m.group(3) if m.group(2) in titles else m[0],
+        svg,
+    )
 
 
 def notebook_size(svg: str) -> str:
@@ -195,7 +224,7 @@ def to_drawing(
     caption: str | Sequence[str] = "",
 ) -> Drawing:
     """The DOT of ``scene``, each box styled by its kind and its step state. A box's DOT name
-    is its name (v̄₃→₅), so that the SVG's tooltips say what the box is."""
+    is its item id; its name (v̄₃→₅) is its label and, in the SVG, its title (tooltip)."""
     states = states or {}
     drawing = Drawing(name="vizad", engine="dot")
     forward = sum(1 for i in scene.items if i.kind in ("variable", "forward"))
@@ -222,12 +251,15 @@ def to_drawing(
         drawing.attr("graph", **scene.layout)
     drawing.attr("node", fontname=FONT, fontsize="12", margin="0.08,0.04")
     drawing.attr("edge", arrowsize="0.7", color=FRAME_INK, fontname=FONT)
+    # DOT node names are vizad's own item ids (v3, a12, c1), never user text: no name can
+    # read as DOT; the SVG's titles (tooltips) are the boxes' names, put in by titled()
     names = dot_names(scene)
+    drawing._vizad_titles = {item.id: escape(names[item.id]) for item in scene.items}
 
     def add_items(target, items):
         for item in items:
             attrs = dot_attrs(item.kind, states.get(item.id))
-            target.node(names[item.id], label=_label(item), id=item.id, **attrs)
+            target.node(item.id, label=_label(item), id=item.id, **attrs)
 
     if scene.legend:
         drawing.node("legend", label=_legend(scene.trace.mode), id="vz_legend", shape="plaintext")
@@ -243,21 +275,20 @@ def to_drawing(
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     for edge in scene.edges:
         extra = (
-            {"label": escape(_fit(edge.label)), "fontsize": "10", "fontcolor": FRAME_INK}
+            {"label": _plain_text(edge.label), "fontsize": "10", "fontcolor": FRAME_INK}
             if edge.label
             else {}
         )
+        titles = drawing._vizad_titles
+        titles[edge.id] = f"{titles[edge.tail]}&#45;&gt;{titles[edge.head]}"
         drawing.edge(
-            names[edge.tail],
-            names[edge.head],
+            edge.tail,
+            edge.head,
             id=edge.id,
             **edge_attrs(edge.kind, edge.id in edge_highlights),
             **extra,
         )
     return drawing
-
-
-_DOT_SAFE = str.maketrans({":": "∶", "\\": "⧵"})
 
 
 def _add_cluster(target, cluster: str, titles, members, children, add_items) -> None:
@@ -266,7 +297,7 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
     with target.subgraph(name=cluster) as sub:
         scope = cluster.startswith("cluster_s")
         sub.attr(
-            label=f"<{escape(_fit(titles[cluster]))}>",
+            label=f"<{_html_text(_fit(titles[cluster]))}>",
             style="rounded" if scope else "dashed,rounded",
             color=SCOPE_BORDER if scope else FRAME_INK,
             fontcolor=FRAME_INK,
@@ -279,16 +310,14 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
 
 
 def dot_names(scene: Scene) -> dict[str, str]:
-    """Item id → DOT node name: the item's name; a constant's value with " (constant)", made
-    unique with primes (constants can share a value, and names longer than MAX_TEXT a
-    beginning)."""
+    """Item id → the box's unique name, its SVG title (tooltip): the item's name; a
+    constant's value with " (constant)", made unique with primes (constants can share a
+    value, and names longer than MAX_TEXT a beginning). Text, never a DOT node name."""
     names: dict[str, str] = {}
     seen: set[str] = set()
     for item in scene.items:
         name = item.name + (" (constant)" if item.kind == "constant" else "")
-        # DOT reads "a:b" in an edge as node a, port b, and a backslash as an escape: names
-        # use look-alike characters instead (the labels keep the text as it is)
-        name = _fit(printable(name).translate(_DOT_SAFE))
+        name = _fit(visible(name))
         while name in seen or name == "legend":
             name += "′"
         seen.add(name)
@@ -350,10 +379,35 @@ def _fit(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: Line ends and tabs, shown as their escapes in a drawing (a name "a\nb" is one line that
+#: reads a\nb, and a name that is only a line end still has something to draw).
+_LINE_ENDS = str.maketrans({"\n": "\\n", "\r": "\\r", "\t": "\\t"})
+
+
+def visible(text: str) -> str:
+    """``text`` as a drawing shows it: unprintable characters, line ends and tabs written as
+    visible escapes (:func:`vizad.text.printable`), so that every name draws as text."""
+    return printable(str(text)).translate(_LINE_ENDS)
+
+
+def _html_text(text: str) -> str:
+    """``text`` as the text of an HTML-like label: escaped, with ``]`` as an entity (Graphviz's
+    HTML lexer stops on a text that is only ``]``), a backslash doubled (Graphviz reads
+    ``\\N``, ``\\G`` in a label as the node's or graph's name, even written as entities)
+    and a space for an empty text."""
+    return escape(visible(text)).replace("]", "&#93;").replace("&#92;", "&#92;&#92;") or "&#32;"
+
+
+def _plain_text(text: str) -> str:
+    """``text`` (cut at MAX_TEXT) as a quoted, plain DOT label: HTML-escaped (Graphviz reads
+    entities in labels; a backslash is doubled, so no ``\\N``/``\\G`` escape)."""
+    return escape(visible(_fit(text))).replace("&#92;", "&#92;&#92;")
+
+
 def _cell_text(line: str, bold: bool, cut: bool = True) -> str:
     """One escaped line of a label, cut at MAX_LINE (with "…"), or at MAX_TEXT when ``cut``
     is False (titles)."""
-    text = escape(_fit(line, MAX_LINE if cut else MAX_TEXT))
+    text = _html_text(_fit(line, MAX_LINE if cut else MAX_TEXT))
     return f"<B>{text}</B>" if bold else text
 
 

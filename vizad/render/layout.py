@@ -21,7 +21,6 @@ from .dot import (
     browser_source,
     heat_cells,
     layout_in_browser,
-    run_dot,
     to_drawing,
 )
 from .highlight import computed_values, highlight, step_states
@@ -88,16 +87,17 @@ class Layout:
         else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
 
             def run(rung, cpu):  # cpu: the budget's CPU seconds (None: no budget)
-                source = to_drawing(rung).source
+                drawing = to_drawing(rung)
                 if timeout is not None:  # the caller's bound, in seconds
-                    return run_dot(source, timeout)
+                    return drawing.laid_out(timeout)
                 if cpu is None:
-                    return run_dot(source, DISPLAY_TIMEOUT)
-                return run_dot(source, wall_after(cpu), cpu)
+                    return drawing.laid_out(DISPLAY_TIMEOUT)
+                return drawing.laid_out(wall_after(cpu), cpu)
 
             self.scene, svg = lay_out(scene, run, budget)
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
-        self.dot_source = to_drawing(self.scene).source
+        drawing = to_drawing(self.scene)
+        self.dot_source, self._titles = drawing.source, drawing.titles()
         if self.in_browser:
             self.dot_source = browser_source(self.dot_source)
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
@@ -193,7 +193,7 @@ class Layout:
         if self.in_browser:
             from .picture import picture_bundle  # display only (see Drawing)
 
-            return picture_bundle(self.dot_source, repr(self))
+            return picture_bundle(self.dot_source, repr(self), self._titles)
         return {
             "text/html": f'<div class="tex2jax_ignore mathjax_ignore">{self.svg()}</div>',
             "text/plain": repr(self),

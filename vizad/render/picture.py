@@ -1,22 +1,31 @@
 """A drawing laid out in the browser: how ``vz.draw(...)`` and a Layout are displayed in Jupyter
 when Python has no ``dot`` program (or VIZAD_LAYOUT=browser).
 
-The picture is a small anywidget on the stepper's own module (``static/stepper/``), which
-imports the Graphviz module (Graphviz compiled to WebAssembly) from the text sent with it and
-lays out the DOT source once. Only the display goes through here: the DOT is made by
+The picture is the stepper's own component (``static/stepper/``), which imports the Graphviz
+module (Graphviz compiled to WebAssembly) and lays out the DOT source once: as HTML that starts
+it in the page (``picture_html``: JupyterLab, Notebook 7, nbconvert, no kernel needed), and as
+a small anywidget too where the front end has a widget manager but not vizad's renderer
+(Colab, VS Code: vizad.frontends). Only the display goes through here: the DOT is made by
 ``vizad.render.dot`` as always, which imports this module when a drawing is first shown in the
 browser (so that drawing loads no widget library).
 """
 
 from __future__ import annotations
 
+import itertools
+import json
+
 import anywidget
 import traitlets
 
-from ..assets import component_module, graphviz_module, style
+from .. import frontends, sharing
+from ..assets import boot_script, component_module, graphviz_module, style
+from ..text import json_in_html
 from .palette import MIN_SCALE, NOTEBOOK_WIDTH
 
-__all__ = ["Picture", "picture_bundle"]
+__all__ = ["Picture", "picture_bundle", "picture_html"]
+
+_ids = itertools.count(1)
 
 
 class Picture(anywidget.AnyWidget):
@@ -31,16 +40,56 @@ class Picture(anywidget.AnyWidget):
     picture = traitlets.Dict().tag(sync=True)
     _graphviz = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, dot: str, **kwargs):
+    def __init__(self, dot: str, titles: dict[str, str] | None = None, **kwargs):
         super().__init__(
-            picture={"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE},
+            picture=_picture_data(dot, titles),
             _graphviz=graphviz_module(),
             **kwargs,
         )
 
 
-def picture_bundle(dot: str, text: str) -> dict:
-    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text."""
-    data = Picture(dot)._repr_mimebundle_()
-    data = data[0] if isinstance(data, tuple) else data
-    return {**data, "text/plain": text}
+def _picture_data(dot: str, titles: dict[str, str] | None = None) -> dict:
+    """What the component's picture needs: the DOT, its size rule, and ``titles`` (SVG id →
+    text) as the titles (tooltips) of its boxes and edges (the DOT names them by ids)."""
+    picture = {"dot": dot, "maxWidth": NOTEBOOK_WIDTH, "minScale": MIN_SCALE}
+    return {**picture, "titles": dict(titles or {})}
+
+
+def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
+    """DOT ``dot`` as HTML that lays it out in the page (the component's picture, started by
+    ``static/boot.js``), carrying the component and the Graphviz module if no output of this
+    run has yet (vizad.sharing)."""
+    uid = f"vizad-picture-{next(_ids)}"
+    component = sharing.carries(sharing.COMPONENT)
+    graphviz = sharing.carries(sharing.GRAPHVIZ)
+    code = component_module() + "\n" if component else ""
+    options = json.dumps({"graphviz": True, "picture": True})
+    return (
+        '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
+        + (f"<style>{style()}</style>" if component else "")
+        + f'<div id="{uid}"><div class="vz-muted">(laid out in the browser where scripts run)'
+        "</div></div>"
+        + f'<script type="application/json" id="{uid}-data">'
+        + f"{json_in_html(_picture_data(dot, titles))}</script>"
+        + (
+            f'<script type="application/json" id="vizad-graphviz">'
+            f"{json_in_html(graphviz_module())}</script>"
+            if graphviz
+            else ""
+        )
+        + f'<script type="module">\n{code}{boot_script()}\n'
+        + f"vizadBoot({json.dumps(uid)}, {json.dumps(uid + '-data')}, {options});\n</script></div>"
+    )
+
+
+def picture_bundle(dot: str, text: str, titles: dict[str, str] | None = None) -> dict:
+    """The display data of DOT ``dot`` laid out in the browser, with ``text`` as its plain text
+    and ``titles`` (SVG id → text) as its boxes' titles,
+    by the one rule of vizad.frontends: the HTML that lays it out in the page (JupyterLab,
+    Notebook 7, nbconvert: a drawing needs no kernel), and the widget too where the front end
+    has a widget manager but not vizad's renderer (Colab, VS Code)."""
+    data = {"text/html": picture_html(dot, titles), "text/plain": text}
+    if frontends.display() == "widget":
+        bundle = Picture(dot, titles)._repr_mimebundle_()
+        data = {**(bundle[0] if isinstance(bundle, tuple) else bundle), **data}
+    return data

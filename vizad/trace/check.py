@@ -8,7 +8,7 @@ the jvp, when the op has one, against central differences along a random tangent
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,31 +26,69 @@ from ..numerical import (
     value_node,
 )
 from ..node import Node
-from ..op import Variable, constant
+from ..op import CONSTANT, Variable, constant
 from ..ops import make_tuple
 from ..text import format_value
-from ..tree import inner, inner_abs, leaves, max_abs, random_like
+from ..tree import floating_dtype, inner, inner_abs, leaves, max_abs, random_like, tree_map
 from .records import CheckFailure
 
-__all__ = ["check_trace", "check_op"]
+__all__ = ["check_trace", "check_op", "CheckSkip", "STOP_GRADIENT", "not_checked"]
 
 #: Inputs with at most this many entries in all are checked entry by entry; larger ones along
 #: random directions.
 _ENTRYWISE = 64
 
 
+#: Ops whose vjp is zero by definition, not the derivative of their value: central
+#: differences cannot check them (JAX's ``stop_gradient``, PyTorch's ``detach``).
+STOP_GRADIENT = frozenset({"stop_gradient", "detach", "detach_", "lift_fresh"})
+
+
+class CheckSkip(NamedTuple):
+    """A step whose rule :func:`check_trace` did not check, and why."""
+
+    step: int
+    node: Node
+    label: str
+    op: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"step {self.step}, {self.label} = {self.op}(…): not checked: {self.reason}"
+
+
 def check_trace(
-    trace, eps: float, rtol: float | None, atol: float | None, seed: int
+    trace,
+    eps: float,
+    rtol: float | None,
+    atol: float | None,
+    seed: int,
+    skipped: list[CheckSkip] | None = None,
 ) -> list[CheckFailure]:
+    """The failures of every step's rule (see :func:`check_op`); the steps that cannot be
+    checked, with the reason, are appended to ``skipped``: stop-gradient ops, whose vjp is
+    zero by definition. A constant input that is not finite (logsumexp's ``max(-inf, x)``) is
+    held fixed, and an output of a multi-output op that nothing reads takes no cotangent
+    (layer norm's mean and rstd), as the framework's own vjp treats them."""
     check_eps(eps, "check")
     random_generator(seed, "check")
     failures = []
+    consumers = _tuple_reads(trace)
+    skips = not_checked(trace)
+    if skipped is not None:
+        skipped.extend(skips)
+    passed = {s.node for s in skips}
     for step in trace.steps:
         node = step.node
-        if not node.inputs:
+        if not node.inputs or node in passed:
             continue
         inputs = [trace.values[i] for i in node.inputs]
-        for rule, error, detail, k in check_op(node, inputs, eps, rtol, atol, seed, indices=True):
+        fixed = frozenset(
+            k for k, x in enumerate(node.inputs) if _nonfinite_constant(trace, x, inputs[k])
+        )
+        used = consumers.get(node) if isinstance(trace.values.get(node), tuple) else None
+        found = check_op(node, inputs, eps, rtol, atol, seed, indices=True, fixed=fixed, used=used)
+        for rule, error, detail, k in found:
             args = ", ".join(trace.label(i) for i in node.inputs)
             where, label = step, step.label
             wrong = ""
@@ -84,6 +122,59 @@ def check_trace(
                 )
             )
     return failures
+
+
+def not_checked(trace) -> list[CheckSkip]:
+    """The steps that :func:`check_trace` does not check, each with the reason: stop-gradient
+    ops (their vjp is zero by definition, not the derivative of their value)."""
+    out = []
+    for step in trace.steps:
+        node = step.node
+        if node.inputs and _base_name(node.op.name) in STOP_GRADIENT:
+            reason = f"{node.op.name} passes no gradient by definition (a stop-gradient op)"
+            out.append(CheckSkip(step.index + 1, node, step.label, node.op.name, reason))
+    return out
+
+
+def _nonfinite_constant(trace, x: Node, value: Any) -> bool:
+    """Whether input ``x`` holds NaN or infinite numbers and nothing is differentiated
+    through it (a constant, or computed from constants only: logsumexp's -inf, jnp.var's
+    NaN for a zero divisor): held fixed, it cannot make the check fail."""
+    if isinstance(value, tuple) or np.asarray(value).dtype.kind not in "fc":
+        return False
+    if np.all(np.isfinite(value)):
+        return False
+    if x.op is CONSTANT:
+        return True
+    try:
+        trace.step_of(x)
+    except StepNotFoundError:
+        return True
+    return False
+
+
+def _base_name(name: str) -> str:
+    """An op's name without the framework's decoration (``aten.detach.default`` → detach)."""
+    name = name.split(" ", 1)[0]
+    parts = [p for p in name.split(".") if p not in ("aten", "default", "prim", "lax")]
+    return parts[0] if parts else name
+
+
+def _tuple_reads(trace) -> dict[Node, set[int]]:
+    """For each node of the trace with a tuple value, the elements that some node of the
+    forward graph reads (with ``tuple_get``): the others take no cotangent."""
+    reads: dict[Node, set[int]] = {}
+    for n in trace.graph:
+        for x in n.inputs:
+            if isinstance(trace.values.get(x), tuple):
+                index = n.attrs.get("index") if n.op.name == "tuple_get" else None
+                if index is None:  # read whole: every element
+                    reads.setdefault(x, set()).update(range(len(trace.values[x])))
+                else:
+                    reads.setdefault(x, set()).add(index)
+    if trace.output in trace.values and isinstance(trace.values[trace.output], tuple):
+        reads.setdefault(trace.output, set()).update(range(len(trace.values[trace.output])))
+    return reads
 
 
 def _expected_beside_got(trace, node: Node, inputs: list[Any], k: int, decimals: int) -> str:
@@ -133,17 +224,28 @@ def check_op(
     seed: int = 0,
     *,
     indices: bool = False,
+    fixed: frozenset[int] = frozenset(),
+    used: set[int] | None = None,
 ) -> list[tuple]:
     """Check the op of ``node`` alone at ``inputs``: its vjp and its jvp, each when the op
     has it. Returns (rule, error, detail) for each rule that disagrees with central
     differences, or that raises (error NaN, detail naming the exception): a rule that fails
     is reported, never propagated, so that a walkthrough's other steps keep working. With
-    ``indices``, each tuple ends with the input the vjp is worst at (or None)."""
+    ``indices``, each tuple ends with the input the vjp is worst at (or None). The inputs
+    at the positions ``fixed`` are held fixed (not checked); ``used``, for an op giving a
+    tuple, the elements that are read (the others take a zero cotangent)."""
     rng = random_generator(seed, "check")
     xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
-    args = [_variables(value, f"input{k}", xs) for k, value in enumerate(inputs)]
+    args = [
+        constant(np.asarray(value)) if k in fixed else _variables(value, f"input{k}", xs)
+        for k, value in enumerate(inputs)
+    ]
     point = [
-        np.asarray(v) for value in inputs for v in leaves(value) if np.asarray(v).dtype.kind in "fc"
+        np.asarray(v)
+        for k, value in enumerate(inputs)
+        if k not in fixed
+        for v in leaves(value)
+        if np.asarray(v).dtype.kind in "fc"
     ]
     if not point:  # nothing floating to differentiate
         return []
@@ -155,11 +257,14 @@ def check_op(
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
     w = random_like(output, rng)
+    if used is not None and isinstance(w, tuple):
+        w = tuple(v if j in used else zeros_like_value(v) for j, v in enumerate(w))
     problems = []
     context = (local, xs, feed, point, w, run, eps, rtol, atol, seed, rng)
     # NaN or infinite inputs or value: no rule can be compared with anything here
     blocked = not_finite(
-        [(f"input {k} is", v) for k, v in enumerate(inputs)] + [("its value is", output)]
+        [(f"input {k} is", v) for k, v in enumerate(inputs) if k not in fixed]
+        + [("its value is", _used_part(output, used))]
     )
     for rule, check in (("vjp", _check_vjp), ("jvp", _check_jvp)):
         try:
@@ -173,6 +278,18 @@ def check_op(
             found = [(rule, math.nan, f"cannot be checked here: {'; '.join(blocked)}", None)]
         problems += found
     return problems if indices else [p[:3] for p in problems]
+
+
+def _used_part(value: Any, used: set[int] | None) -> Any:
+    """The elements of a tuple value that are read (all of a value that is not a tuple)."""
+    if used is None or not isinstance(value, tuple):
+        return value
+    return tuple(v for j, v in enumerate(value) if j in used)
+
+
+def zeros_like_value(value: Any) -> Any:
+    """Zeros shaped like ``value`` (leaf by leaf) in its float type."""
+    return tree_map(lambda v: np.zeros(np.shape(v), dtype=floating_dtype(v)), value)
 
 
 def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):

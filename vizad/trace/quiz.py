@@ -7,14 +7,14 @@ shape and one entry. Every question carries a hint (the consumers to sum over, t
 shown after a wrong try.
 
 An answer is a number or a simple expression (``2 - cos(5)``, ``1/2``, ``pi``, ``sqrt(2)``),
-read by a whitelist over Python's ``ast``, never ``eval``. :data:`RULE` is how it is judged;
-the browser component (``static/stepper/quiz.js``) reads and judges answers by the same rule,
-and tests feed both the same cases.
+read by a small recursive-descent reader (never ``eval``) with limits on length and depth.
+:data:`RULE` is how it is judged; the browser component (``static/stepper/quiz.js``) reads and
+judges answers by the same reader and rule, and tests feed both the same cases.
 """
 
 from __future__ import annotations
 
-import ast
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -61,7 +61,7 @@ _FUNCTIONS = {
     "tanh": math.tanh,
 }
 _CONSTANTS = {"pi": math.pi, "π": math.pi, "e": math.e}
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -221,18 +221,38 @@ def _shown(x: float) -> str:
 # -- reading and judging an answer ---------------------------------------------------------
 
 
+#: The longest answer read (characters): longer is refused, "too long" (no try used).
+MAX_ANSWER = 200
+#: How deep parentheses and function calls may nest in an answer.
+MAX_DEPTH = 20
+#: What an answer may hold: printable ASCII, tabs and line ends, and π − × · (anything else
+#: cannot be part of a number or an expression: refused, as quiz.js refuses it).
+_READABLE = re.compile(r"[\t\n\r\x20-\x7eπ−×·]*")
+_TOKEN = re.compile(
+    r"\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\*\*|[A-Za-zπ_]\w*|\S", re.ASCII
+)
+
+
 def read_answer(text: str, kind: str = "number"):
     """A typed answer: for a number question (value, decimals typed or None for an exact
     expression, significant digits typed); for a shape question a tuple of ints. Raises an
-    ArgumentError saying what could not be read."""
+    ArgumentError saying what could not be read, whatever the text (too long, too deep, too
+    large: never another exception). The same reader as quiz.js's ``readAnswer``."""
     if not isinstance(text, str):
         text = str(text)
-    text = text.strip().replace("−", "-").replace("×", "*").replace("·", "*")
+    if len(text) > MAX_ANSWER:
+        raise ArgumentError(f"this answer is too long: type at most {MAX_ANSWER} characters")
+    if not _READABLE.fullmatch(text):
+        raise ArgumentError(
+            "cannot read this answer: type a number or an expression of digits, + - * / **, "
+            "pi, e, sqrt(…)"
+        )
+    text = text.strip(" \t\n\r").replace("−", "-").replace("×", "*").replace("·", "*")
     if not text:
         raise ArgumentError("type an answer")
     if kind == "shape":
         return _read_shape(text)
-    if re.fullmatch(r"[+-]?\d+,\d+", text):
+    if re.fullmatch(r"[+-]?\d+,\d+", text, re.ASCII):
         text = text.replace(",", ".")
     if "^" in text:
         raise ArgumentError("write powers with **, as in 2**3 (^ is not a power here)")
@@ -242,62 +262,146 @@ def read_answer(text: str, kind: str = "number"):
         digits = (whole + fraction).lstrip("0")
         significant = len(digits) if digits else 1
         decimals = len(fraction) - (int(exponent) if exponent else 0)
-        return float(text), decimals, significant
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise ArgumentError(f"cannot read {text!r}: type a number or an expression") from None
-    value = _evaluate(tree.body)
-    if not math.isfinite(value):
-        raise ArgumentError(f"{text} is not a finite number")
+        return _finite(float(text)), decimals, significant
+    value = _Reader(text).read()
     return value, None, None
 
 
-def _evaluate(node: ast.AST) -> float:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
-    if isinstance(node, ast.Name):
-        if node.id in _CONSTANTS:
-            return _CONSTANTS[node.id]
-        raise ArgumentError(f"unknown name {node.id!r}: use numbers, pi, e and functions")
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        x = _evaluate(node.operand)
-        return -x if isinstance(node.op, ast.USub) else x
-    if isinstance(node, ast.BinOp):
-        a, b = _evaluate(node.left), _evaluate(node.right)
-        try:
-            if isinstance(node.op, ast.Add):
-                return a + b
-            if isinstance(node.op, ast.Sub):
-                return a - b
-            if isinstance(node.op, ast.Mult):
-                return a * b
-            if isinstance(node.op, ast.Div):
-                return a / b
-            if isinstance(node.op, ast.Pow):
-                return float(a**b)
-        except (ZeroDivisionError, OverflowError, TypeError):
-            raise ArgumentError("this expression has no finite value") from None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        if node.func.id not in _FUNCTIONS:
+def _finite(x: float) -> float:
+    """``x``, or an ArgumentError when it is not a finite number (too large, or none)."""
+    if not math.isfinite(x):
+        raise ArgumentError("this number is too large (or has no finite value): type another")
+    return x
+
+
+def _power(a: float, b: float) -> float:
+    """``a ** b`` as a float: inf or nan where Python raises or gives a complex (as in JS)."""
+    try:
+        x = a**b
+    except ZeroDivisionError:
+        return math.inf
+    except OverflowError:
+        return math.inf
+    return x if isinstance(x, float) else math.nan
+
+
+def _call(f, x: float) -> float:
+    try:
+        return f(x)
+    except (ValueError, OverflowError):
+        return math.nan
+
+
+class _Reader:
+    """Numbers, + - * / ** (right-associative, above unary minus as in Python), parentheses,
+    pi, e and one-argument functions: recursive descent over tokens, step for step as
+    quiz.js's ``ExpressionReader``; every value on the way must be finite."""
+
+    def __init__(self, text: str):
+        self.tokens = _TOKEN.findall(text)
+        self.at = 0
+        self.text = text
+        self.depth = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def take(self, token: str) -> bool:
+        if self.peek() == token:
+            self.at += 1
+            return True
+        return False
+
+    def fail(self):
+        raise ArgumentError(
+            f"cannot read {json.dumps(self.text, ensure_ascii=False)}: type a number or an "
+            "expression of numbers, + - * / **, pi, e, sqrt(…)"
+        )
+
+    def read(self) -> float:
+        x = self.sum()
+        if self.at != len(self.tokens):
+            self.fail()
+        return x
+
+    def nested(self) -> float:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
             raise ArgumentError(
-                f"unknown function {node.func.id!r} (known: {', '.join(sorted(_FUNCTIONS))})"
+                f"this answer nests too deep: at most {MAX_DEPTH} parentheses inside each other"
             )
-        if len(node.args) != 1 or node.keywords:
-            raise ArgumentError(f"{node.func.id} takes one argument")
-        try:
-            return _FUNCTIONS[node.func.id](_evaluate(node.args[0]))
-        except (ValueError, OverflowError):
-            raise ArgumentError(f"{node.func.id} has no value there") from None
-    raise ArgumentError("type a number or an expression of numbers, + - * / **, pi, e, sqrt(…)")
+        x = self.sum()
+        self.depth -= 1
+        return x
+
+    def sum(self) -> float:
+        x = self.product()
+        while True:
+            if self.take("+"):
+                x = _finite(x + self.product())
+            elif self.take("-"):
+                x = _finite(x - self.product())
+            else:
+                return x
+
+    def product(self) -> float:
+        x = self.unary()
+        while True:
+            if self.take("*"):
+                x = _finite(x * self.unary())
+            elif self.take("/"):
+                y = self.unary()
+                x = _finite(x / y if y else math.copysign(math.inf, x) if x else math.nan)
+            else:
+                return x
+
+    def unary(self) -> float:
+        sign = 1.0
+        while self.peek() in ("-", "+"):  # a run of signs (a loop: any length reads)
+            if self.take("-"):
+                sign = -sign
+            else:
+                self.at += 1
+        return sign * self.power() if sign < 0 else self.power()
+
+    def power(self) -> float:
+        x = self.atom()
+        return _finite(_power(x, self.unary())) if self.take("**") else x
+
+    def atom(self) -> float:
+        t = self.peek()
+        if t is None:
+            self.fail()
+        self.at += 1
+        if t == "(":
+            x = self.nested()
+            if not self.take(")"):
+                self.fail()
+            return x
+        if t[0].isdigit() or t[0] == ".":  # "." alone reads as no number (NaN in quiz.js)
+            return _finite(float(t) if t != "." else math.nan)
+        if t in _CONSTANTS:
+            return _CONSTANTS[t]
+        if re.match(r"[A-Za-zπ_]", t):
+            if t not in _FUNCTIONS:
+                what = "function" if self.peek() == "(" else "name"
+                known = ", ".join(_FUNCTIONS)
+                raise ArgumentError(f"unknown {what} '{t}' (known: {known}, pi, e)")
+            if not self.take("("):
+                raise ArgumentError(f"{t} is a function: call it, as in {t}(2)")
+            x = self.nested()
+            if not self.take(")"):
+                raise ArgumentError(f"{t} takes one argument")
+            return _finite(_call(_FUNCTIONS[t], x))
+        self.fail()
 
 
 def _read_shape(text: str) -> tuple[int, ...]:
     if text.lower() in ("scalar", "()", "[]", "( )"):
         return ()
-    inner = text.strip("()[] ")
+    inner = re.sub(r"^[(\[\s]+|[)\]\s]+$", "", text)
     parts = [p for p in re.split(r"[,x*\s]+", inner) if p]
-    if not parts or not all(p.isdigit() for p in parts):
+    if not parts or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
         raise ArgumentError("type a shape such as (2, 3), 2x3, or scalar")
     return tuple(int(p) for p in parts)
 
@@ -335,6 +439,10 @@ def by_digits(x: float, value: float, decimals: int | None, significant: int) ->
         return "right"
     if decimals is None:
         return "wrong"
-    if abs(x - value) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12 * scale:
+    try:  # half a unit of the last digit typed (any number of digits: inf when huge)
+        half = 0.5 * 10.0 ** (-decimals)
+    except OverflowError:
+        half = math.inf
+    if abs(x - value) <= half * (1 + 1e-9) + 1e-12 * scale:
         return "right" if significant >= SIGNIFICANT else "too few"
     return "close" if abs(x - value) <= CLOSE * abs(value) else "wrong"

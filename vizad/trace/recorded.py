@@ -14,16 +14,17 @@ computed again, and a value the engine did not keep is shown as such
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack, contextmanager
 from typing import Any, NamedTuple
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from .._gc import gc_paused
 from ..errors import RuleNotDefinedError
 from ..graph import ranked_order
-from ..node import Node
-from ..op import VARIABLE, Op, Variable, constant
+from ..node import Node, scope, source_line
+from ..op import VARIABLE, Op, Variable
 from ..reverse import extend_reverse
 from ..text import check_decimals, format_value, latex_name
 from ..tree import is_tuple
@@ -61,6 +62,12 @@ class RecordedNode(NamedTuple):
     #: How many outputs its forward function has (a consumer of one of several reads
     #: ``v₃[1]``).
     outputs: int = 1
+    #: The line of the user's code that made it (``"model.py:12  h = self.lstm(x)"``), or
+    #: None: the node's ``source``.
+    source: str | None = None
+    #: The scopes it ran in, outermost first (``("scan t=3",)``: a loop's time step), drawn
+    #: as clusters that fold into a "× T" box like ``vz.scope``'s.
+    scope: tuple[str, ...] = ()
 
 
 class Recording(NamedTuple):
@@ -161,7 +168,9 @@ def recorded_trace(recording: Recording, decimals: int = 3) -> RecordedReverseTr
         y = nodes[recording.output]
         leaves = [n for n in nodes if n.op is VARIABLE]
         ranked = ranked_order(y)
-        seed = None if recording.ones else constant(recording.seed, name="seed")
+        # the seed as a Variable, not a constant: a backward function of the seed alone
+        # (``w * 2``'s) is then a node, not computed at once (vizad cannot compute it)
+        seed = None if recording.ones else Variable("seed", shape=np.shape(recording.seed))
         record = extend_reverse(y, leaves, seed, None, ranked)
         raw = _values(recording, nodes, record)
         extension = list(dict.fromkeys(record.nodes()))
@@ -190,7 +199,8 @@ def _forward_nodes(recording: Recording) -> list[Node]:
     nodes: list[Node] = []
     for k, r in enumerate(recording.nodes):
         if r.op is None:
-            nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
+            with source_line(r.source):
+                nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
             continue
         op = ops.get((r.op, r.like))
         if op is None:
@@ -210,8 +220,18 @@ def _forward_nodes(recording: Recording) -> list[Node]:
             "reads": tuple(nodes[j] for j in r.reads if j != k),
             "reads_itself": k in r.reads,
         }
-        nodes.append(op(*(nodes[j] for _, (j, _output) in given), name=r.name, **attrs))
+        with _scopes(r.scope), source_line(r.source):
+            nodes.append(op(*(nodes[j] for _, (j, _output) in given), name=r.name, **attrs))
     return nodes
+
+
+@contextmanager
+def _scopes(names: tuple[str, ...]) -> Iterator[None]:
+    """Nodes made inside are in the nested scopes ``names``."""
+    with ExitStack() as stack:
+        for name in names:
+            stack.enter_context(scope(name))
+        yield
 
 
 def _values(recording: Recording, nodes: list[Node], record) -> dict[Node, Any]:
@@ -235,6 +255,10 @@ class RecordedReverseTrace(ReverseTrace):
     its steps in the order the engine ran them, its values the engine's own. ``check()``
     checks what a recording can show: that each adjoint the engine summed is the sum of the
     partial adjoints it passed (v̄ᵢ = Σⱼ v̄ᵢ→ⱼ)."""
+
+    #: The gradients laid out as the function's arguments were given (a dict of parameters
+    #: as a dict), when the recorder knows that layout (``vz.jax_backward``); else None.
+    grads: Any = None
 
     def __init__(self, *args: Any, engine: str, program: str | Callable[[], str] = ""):
         super().__init__(*args)

@@ -7,12 +7,14 @@ from abc import ABC, abstractmethod
 from typing import Any
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
 
 from .._renamed import renamed
 from ..errors import ArgumentError, ArgumentTypeError, StepNotFoundError
 from ..node import Node
 from ..extension import AdjointRole
 from ..text import format_value, latex_to_text, latex_value
+from ..tree import Unrecorded, leaves
 from .derivation import Derivation, forward_line, reverse_line
 from .lazy import Once, Steps
 from .display import html_table, text_table
@@ -108,6 +110,24 @@ class Trace(ABC):
                 "graph traced, or nothing is differentiated through it; give a node of "
                 "trace.steps"
             ) from None
+
+    def first_nonfinite(self) -> Any:
+        """The step where a NaN or infinite number first appears, or None when every value
+        is finite — what PyTorch's anomaly mode finds, on the graph: first the forward values
+        in the order they are computed (the node that made the first NaN), then the step's
+        results (adjoints or tangents) in the order the walkthrough computes them."""
+        by_number = sorted(self.steps, key=lambda s: (self.numbers.get(s.node, 0), s.index))
+        for step in by_number:
+            value = self.values.get(step.node) if step.node in self.values else None
+            if value is not None and not _finite(value):
+                return step
+        for step in self.steps:
+            result = getattr(step, "adjoint", None)
+            if result is None:
+                result = getattr(step, "tangent", None)
+            if result is not None and not _finite(result):
+                return step
+        return None
 
     @property
     def numbers(self) -> dict[Node, int]:
@@ -234,6 +254,13 @@ class Trace(ABC):
         deprecated name). A recorded trace checks what its recording can show instead."""
         rng = renamed("check", old, seed="rng").get("rng", rng)
         return self._checked(eps, rtol, atol, rng)
+
+    def not_checked(self) -> list:
+        """The steps that :meth:`check` skips, each with the reason (a stop-gradient op's
+        vjp is zero by definition: central differences of its value cannot check it)."""
+        from .check import not_checked
+
+        return not_checked(self)
 
     def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
         """:meth:`check`, its arguments read."""
@@ -484,3 +511,15 @@ class ForwardTrace(Trace):
 
     def _line(self, step, d):
         return forward_line(step, self.names, d)
+
+
+def _finite(value: Any) -> bool:
+    """Whether every number of ``value`` (arrays, tuples of them) is finite; what was not
+    recorded, and what is not a number, counts as finite."""
+    for leaf in leaves(value):
+        if isinstance(leaf, Unrecorded):
+            continue
+        array = np.asarray(leaf)
+        if array.dtype.kind in "fc" and not np.all(np.isfinite(array)):
+            return False
+    return True

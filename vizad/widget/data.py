@@ -110,6 +110,8 @@ def walkthrough_data(
             for k, step in enumerate(trace.steps)
         ],
         "failed": sorted(failures),
+        # the step (1-based) where a NaN or infinite value first appears, or None
+        "nonfinite": _first_nonfinite(trace),
         # the scalar inputs; a live stepper makes them editable (what-if)
         "inputs": inputs_data(trace, editable=False),
         # the head of every panel's table of contributions, sent once
@@ -125,6 +127,11 @@ def walkthrough_data(
 #: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
 #: couple of MB of its size without them.
 PAGE_OPENINGS = 2000
+
+
+def _first_nonfinite(trace) -> int | None:
+    step = trace.first_nonfinite()
+    return None if step is None else step.index + 1
 
 
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
@@ -261,6 +268,8 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
             tip["head"] += f"\n(v{subscript(str(trace.names.number(node)))})"
         if node is not None and node in trace.values:
             tip["value"] = "value " + preview(trace.values[node], decimals)
+        if node is not None and node.source:  # the user's line it was imported from
+            tip["source"] = node.source
         k = step_of_node.get(node) if node is not None else None
         if k is not None:
             step = trace.steps[k]
@@ -317,8 +326,8 @@ def fold_data(scene) -> dict:
 
 def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
     """What the component's search looks through, one entry per node of the view, in order:
-    [its text (name, formula, the user's name), the box showing it (a collapsed box for a node
-    inside one), the 0-based step computing it or -1]."""
+    [its text (name, formula, the user's name, its line of code), the box showing it (a
+    collapsed box for a node inside one), the 0-based step computing it or -1]."""
     shown = {item.node: item for item in scene.items if item.node is not None}
     boxes = {item.id for item in scene.items}
     entries = []
@@ -332,5 +341,7 @@ def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
             text = trace.names.label(node)
         if node.name and node.name not in text:
             text += f" {node.name}"
+        if node.source:  # found by its line of code too ("model.py:12", "self.bn1")
+            text += f" {node.source}"
         entries.append([text, box, step_of_node.get(node, -1)])
     return entries

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 
-from ..assets import component_module, style
-from ..text import escape
+from ..assets import boot_script, component_module, graphviz_module, style
+from ..text import escape, json_in_html
 from .data import conceal
 
 __all__ = [
@@ -38,19 +37,12 @@ def needs_graphviz(data: dict) -> bool:
     return any("dot" in frame or "opens" in frame for frame in data["frames"].values())
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def data_script(data, element_id: str, hidden: bool = False) -> str:
-    """The walkthrough's data as a JSON script element, with no "<" inside (so that no user
-    text can close the element) and no lone surrogate (which a UTF-8 page cannot hold: JSON
-    reads its escape back)."""
-    text = json.dumps(data, ensure_ascii=False)
+    """The walkthrough's data as a JSON script element (vizad.text.json_in_html: no "<", no
+    lone surrogate)."""
     if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
-        text = json.dumps({"hidden": conceal(text, 0)})
-    text = text.replace("<", "\\u003c")
-    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return f'<script type="application/json" id="{element_id}">{text}</script>'
+        data = {"hidden": conceal(json.dumps(data, ensure_ascii=False), 0)}
+    return f'<script type="application/json" id="{element_id}">{json_in_html(data)}</script>'
 
 
 def mount_script(
@@ -72,24 +64,36 @@ def mount_script(
     )
 
 
-def fragment(data: dict, uid: str, snapshot: str, step: int = 1, hidden: bool = False) -> str:
+def fragment(
+    data: dict,
+    uid: str,
+    snapshot: str,
+    step: int = 1,
+    hidden: bool = False,
+    *,
+    component: bool = True,
+    graphviz: bool = False,
+) -> str:
     """The component as an HTML fragment at ``step``: ``snapshot`` (static HTML) until the
     script runs. The step is the root's ``data-vizad-step`` attribute (the one place the
     JupyterLab extension rewrites when the reader steps, so that a saved notebook's HTML opens
     at the saved step). ``hidden``: a quiz's data, encoded (see data_script). The classes
-    ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text. A walkthrough the
-    browser lays out gives the snapshot alone (it would need the 0.8 MB Graphviz module in
-    every saved output)."""
-    if needs_graphviz(data):
-        return (
-            f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
-            f"<div>{snapshot}</div></div>"
-        )
+    ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text.
+
+    ``component``: the fragment carries the component's code and CSS; ``graphviz``: the
+    Graphviz module (for views the browser lays out). Without them its script waits for the
+    output of the page that carries them (``static/boot.js``, see vizad.sharing), so
+    that a notebook holds one copy, not one per output."""
+    code = component_module() + "\n" if component else ""
+    options = json.dumps({"graphviz": needs_graphviz(data)})
     return (
-        f'<div class="vizad-static tex2jax_ignore mathjax_ignore"><style>{style()}</style>'
-        f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
-        f"{data_script(data, uid + '-data', hidden=hidden)}"
-        f"{mount_script(uid, uid + '-data', replace=True)}</div>"
+        '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
+        + (f"<style>{style()}</style>" if component else "")
+        + f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
+        + data_script(data, uid + "-data", hidden=hidden)
+        + (data_script(graphviz_module(), "vizad-graphviz") if graphviz else "")
+        + f'<script type="module">\n{code}{boot_script()}\n'
+        + f"vizadBoot({json.dumps(uid)}, {json.dumps(uid + '-data')}, {options});\n</script></div>"
     )
 
 
@@ -101,7 +105,7 @@ def snapshot_html(title: str, svg: str | None, panel: str) -> str:
         f'<div style="overflow:auto;max-height:560px"><img alt="{escape(title)}" '
         f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"></div>'
         if svg is not None
-        else '<div class="vz-muted">(the graph is laid out in the browser when the cell runs)</div>'
+        else '<div class="vz-muted">(the graph is laid out in the browser where scripts run)</div>'
     )
     return (
         f'<div class="vizad-stepper"><div class="vz-title">{escape(title)}</div>'

@@ -120,6 +120,8 @@ def step_panel(
         f"<b>{html_value(trace.result(step), d)}</b></div>"
     )
     parts.append(_math(trace.line(step, d), math))
+    if step.node.source:  # the user's line of code it was imported or recorded from
+        parts.append(f'<div class="vz-muted vz-source">{escape(step.node.source)}</div>')
     if failures and k in failures:
         parts.append(f'<div class="vz-fail">✗ {escape(failures[k])}</div>')
     return '<div class="vz-panel">' + "".join(parts) + "</div>"

@@ -18,6 +18,7 @@ import { Panel } from "@lumino/widgets";
 const MIME = "application/vnd.vizad.walkthrough+json";
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 const HTML = "text/html";
+const SVG = "image/svg+xml";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,15 +30,23 @@ function registryOf(widget) {
   return null;
 }
 
-// That notebook's widget manager, if it has one now. The widget-view renderers the registry
-// makes hold it (jupyterlab-manager's WidgetRenderer: a promise that stays pending until the
-// kernel's manager exists); no public API gives it to another renderer.
+// That notebook's widget manager, if it has one now; UNSUPPORTED if the widget-view renderer
+// is not the one vizad knows. The widget-view renderers the registry makes hold the manager
+// in a private field (jupyterlab-manager's WidgetRenderer `_manager`: a promise that stays
+// pending until the kernel's manager exists); no public API gives it to another renderer.
+// Supported: @jupyter-widgets/jupyterlab-manager 5.x (ipywidgets 8), the range pinned in
+// package.json's "vizad" field and pyproject.toml (tested with 5.0.16); where the field is
+// missing, vizad shows the output's HTML: the component, saying "not connected to Python".
+const UNSUPPORTED = "unsupported";
 async function widgetManager(registry) {
   if (!registry || !registry.getFactory(WIDGET_VIEW)) return null;
   const probe = registry.createRenderer(WIDGET_VIEW);
-  const pending = probe._manager && probe._manager.promise;
+  // a test hook: a page can hide the field, as a widget manager without it would
+  const field = globalThis.__vizadHideManagerField ? undefined : probe._manager;
+  const pending = field && typeof field.promise?.then === "function" ? field.promise : null;
   const manager = pending ? await Promise.race([pending, sleep(20).then(() => null)]) : null;
   probe.dispose();
+  if (!pending) return UNSUPPORTED;
   return manager && typeof manager.has_model === "function" ? manager : null;
 }
 
@@ -63,12 +72,12 @@ class WalkthroughRenderer extends Panel {
     const registry = registryOf(this);
     const id = ((model.metadata || {})[MIME] || {}).model_id;
     const manager = id ? await widgetManager(registry) : null;
-    if (manager && manager.has_model(id)) {
+    if (manager && manager !== UNSUPPORTED && manager.has_model(id)) {
       await this.showLive(registry, id);
       return;
     }
     await this.showPage(registry, model);
-    if (id) void this.goLiveWhenRestored(registry, id);
+    if (id && manager !== UNSUPPORTED) void this.goLiveWhenRestored(registry, id);
   }
 
   // the widget view of the model, by the notebook's own widget-view renderer (as a plain
@@ -101,6 +110,7 @@ class WalkthroughRenderer extends Panel {
     for (let tries = 0; tries < 120 && !this.isDisposed && this.shown === "page"; tries++) {
       await sleep(500);
       const manager = await widgetManager(registry);
+      if (manager === UNSUPPORTED) return;
       if (!manager) continue;
       if (manager.has_model(id)) {
         await this.showLive(registry, id);
@@ -119,7 +129,7 @@ class WalkthroughRenderer extends Panel {
     clearTimeout(this.pictureTimer);
     this.pictureTimer = setTimeout(() => {
       const parts = !this.isDisposed && this.savedStep() === k && snapshot();
-      if (parts) this.write(k, (html) => withSnapshot(html, parts));
+      if (parts) this.write(k, (html) => withSnapshot(html, parts), parts.svg);
     }, SNAPSHOT_DELAY);
   }
 
@@ -129,9 +139,10 @@ class WalkthroughRenderer extends Panel {
     return saved ? saved.step : null;
   }
 
-  write(k, edit) {
+  write(k, edit, picture = null) {
     const data = { ...this.output.data, [MIME]: { ...this.output.data[MIME], step: k } };
     if (typeof data[HTML] === "string") data[HTML] = edit(data[HTML]);
+    if (picture && typeof data[SVG] === "string") data[SVG] = picture; // GitHub's picture
     this.output.setData({ data });
   }
 }
@@ -176,7 +187,10 @@ const extension = {
     mimeTypes: [MIME],
     createRenderer: (options) => new WalkthroughRenderer(options),
   },
-  rank: 0,
+  // before the widget manager's renderer (rank -10): an output that also carries the
+  // widget-view MIME type (made for VS Code or Colab) shows here through this renderer (the
+  // live widget, or the saved page), never "model not found"
+  rank: -20,
   dataType: "json",
 };
 

@@ -53,13 +53,15 @@ class Value(EagerNode):
                 "vizad Op for a new operation"
             )
         if isinstance(data, Node):
-            raise NodeTypeError(f"Value: data must be a number, got {data!r:.60}")
+            raise NodeTypeError(f"Value: data must be a number, got {data!r:.60}; give a number")
         if not isinstance(data, numbers.Number):
             raise NodeTypeError(
-                f"Value: data must be a number, got {type(data).__name__} {data!r:.60}"
+                f"Value: data must be a number, got {type(data).__name__} {data!r:.60}; give one"
             )
         if not isinstance(label, str):
-            raise NodeTypeError(f"Value.label must be a str, got {type(label).__name__}")
+            raise NodeTypeError(
+                f"Value.label must be a str, got {type(label).__name__}; give a str"
+            )
         # a numpy scalar (float64 for a float): arithmetic on it costs a fifth of a 0-d array's
         return leaf(np.asarray(data)[()], printable(label) or None, True, cls)
 
@@ -78,7 +80,7 @@ class Value(EagerNode):
     def data(self, value) -> None:
         if isinstance(value, Node) or not isinstance(value, numbers.Real):
             raise NodeTypeError(
-                f"Value.data must be a number, got {type(value).__name__} {value!r:.60}"
+                f"Value.data must be a number, got {type(value).__name__} {value!r:.60}; give one"
             )
         self._value = np.asarray(value)[()]
 
@@ -89,7 +91,7 @@ class Value(EagerNode):
     @label.setter
     def label(self, text: str) -> None:
         if not isinstance(text, str):
-            raise NodeTypeError(f"Value.label must be a str, got {type(text).__name__}")
+            raise NodeTypeError(f"Value.label must be a str, got {type(text).__name__}; give a str")
         self._name = printable(text) or None
 
     @property
@@ -114,7 +116,7 @@ class Value(EagerNode):
 
     def __pow__(self, other):
         if not isinstance(other, (int, float)):
-            raise NodeTypeError("only supporting int/float powers for now")
+            raise NodeTypeError("only supporting int/float powers for now: give an int or a float")
         return _ops.power(self, other)
 
     def relu(self):
@@ -148,7 +150,7 @@ class Value(EagerNode):
         return other * self**-1
 
     def __rpow__(self, other):
-        raise NodeTypeError("only supporting int/float powers for now")
+        raise NodeTypeError("only supporting int/float powers for now: give an int or a float")
 
     def __matmul__(self, other):
         return NotImplemented

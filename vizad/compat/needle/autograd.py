@@ -16,7 +16,7 @@ from ...node import Node, static_shape
 from ...op import Op as _VizadOp
 from ...op import leaf
 from ...reverse import build_adjoints
-from ...text import latex_name
+from ...text import latex_name, latex_operator
 from ...tree import read_only
 from ..copies import copy_node, deepcopy_graph
 
@@ -102,7 +102,7 @@ class Op(_VizadOp):
 
     def latex(self, args, attrs) -> str:
         shown = [*args, *(latex_name(p) for p in self.parameters())]
-        return rf"\operatorname{{{self.name}}}\left({', '.join(shown)}\right)"
+        return latex_operator(self.name) + rf"\left({', '.join(shown)}\right)"
 
 
 class TensorOp(Op):
@@ -194,7 +194,8 @@ class Tensor(EagerNode):
     def data(self, value) -> None:
         if not isinstance(value, Tensor):
             raise NodeTypeError(
-                f"needle Tensor.data: expected a Tensor, got {type(value).__name__}"
+                f"needle Tensor.data: expected a Tensor, got {type(value).__name__}; "
+                "give a needle Tensor"
             )
         if value.dtype != self.dtype:
             raise NodeTypeError(

@@ -144,6 +144,7 @@ class Drawing {
     if (t.value && known) text += `\n${t.value}`;
     if (t.result && t.at <= i && !this.secret(t.at)) text += `\n${t.result}`;
     else if (t.result) text += "\n(its step comes later)";
+    if (t.source) text += `\n${t.source}`;
     return text;
   }
 }

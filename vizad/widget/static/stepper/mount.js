@@ -25,7 +25,7 @@ class Stepper {
     this.view = model.get("view") || data.view;
     const root = (this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" }));
     const showStep = () => this.showStep();
-    this.player = new Player({ model, n, root, changed: showStep });
+    this.player = new Player({ model, n, root, changed: showStep, nonfinite: data.nonfinite });
     this.viewport = new Viewport({
       root,
       scale: () => model.get("scale") || 1,
@@ -80,6 +80,11 @@ class Stepper {
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
+    // a page not connected to Python (a saved notebook, nbconvert, a front end without the
+    // widget): said once, plainly, so that page and Python never silently disagree
+    this.offline = model.get("connected") === false ? h("div", { class: "vz-muted vz-offline",
+      text: "not connected to Python: stepping here does not change `stepper.step`",
+      title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python" }) : null;
     // find and the boxes opened: for a graph too big to read at a glance (or with boxes to open)
     this.findRow = h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]);
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -102,6 +107,7 @@ class Stepper {
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title, title: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
         h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
+      ...(this.offline ? [this.offline] : []),
       this.viewport.legend,
       this.note,
       this.findRow,
@@ -358,6 +364,8 @@ export function localModel(values) {
 // anywidget's entry point, exported as the default object's `render` (anywidget >= 0.9 warns
 // about a module exporting `render` by name); the pages call it through `mount`
 function render({ model, el }) {
+  // the Graphviz module a live widget was sent serves the page's outputs that wait for it
+  if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
   const data = model.get("data");
   if (!data || !data.n) {
@@ -365,6 +373,8 @@ function render({ model, el }) {
     return;
   }
   let stepper = new Stepper({ model, el, data });
+  // a front end shows this widget: Python stops updating its saved output (headless builds)
+  if (model.get("connected") !== false && typeof model.send === "function") model.send({ kind: "shown" });
   // the walkthrough traced again (an input edited, what-if): drawn anew, at the same step
   const redraw = () => {
     stepper.close();
@@ -372,24 +382,40 @@ function render({ model, el }) {
     stepper = new Stepper({ model, el, data: model.get("data") });
   };
   model.on("change:data", redraw);
-  return () => { model.off("change:data", redraw); stepper.close(); };
+  const stopRefusals = showRefusals(model, el);
+  return () => { model.off("change:data", redraw); stepper.close(); stopRefusals(); };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
 // (the exported page, a notebook output's HTML rendering) at the step of its
 // `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
-// element holding the Graphviz module's text (as JSON) when views are laid out here.
-export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
+// element holding the Graphviz module's text (as JSON) when views are laid out here (else
+// `graphviz`, that text itself).
+export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
-  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz });
+  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }
 
+// A drawing laid out in the browser without a kernel (vz.draw's HTML output): the DOT and its
+// sizes from the JSON in element `dataId`, the Graphviz module as for `mount`.
+export function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" } = {}) {
+  const root = document.getElementById(rootId);
+  const picture = JSON.parse(document.getElementById(dataId).textContent);
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
+  root.replaceChildren();
+  renderPicture({ model: localModel({ picture, _graphviz: graphviz }), el: root });
+}
+
 export default { render };
+
+// The component for the notebook outputs that do not carry it (static/boot.js): the first copy
+// loaded in the page, by an output that carries it or by the live widget.
+globalThis.vizadComponent ??= { mount, mountPicture };

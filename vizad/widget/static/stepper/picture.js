@@ -4,12 +4,18 @@
 // A drawing laid out in the browser, sized like vz.draw's SVG in a notebook: its natural
 // size, narrower when wider than maxWidth px but never below minScale of it.
 function renderPicture({ model, el }) {
-  const { dot, maxWidth, minScale } = model.get("picture");
+  const { dot, maxWidth, minScale, titles = {} } = model.get("picture");
   const root = h("div", { class: "vizad-picture mathjax_ignore tex2jax_ignore", "data-layout": "busy" },
     [busy("laying out the graph…")]);
   el.append(root);
   layOutOffThread(model.get("_graphviz"), dot).promise.then(({ svg, ms }) => {
-    root.innerHTML = svg;
+    root.replaceChildren(safeSvg(svg));
+    // DOT names boxes by vizad's ids: their titles (tooltips) say their names, as text
+    for (const t of root.querySelectorAll("g.node > title, g.edge > title")) {
+      const id = t.parentNode.id;
+      if (Object.hasOwn(titles, id)) t.textContent = titles[id];
+      else t.remove();
+    }
     const e = root.querySelector("svg");
     centreLines(e);
     const natural = e.width.baseVal.value; // Graphviz's pt, in CSS px

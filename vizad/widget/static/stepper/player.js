@@ -8,8 +8,10 @@ const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
 
 class Player {
-  // `n`: the number of steps; `root`: the component, whose focus gives the keys to the player
-  constructor({ model, n, root, changed }) {
+  // `n`: the number of steps; `root`: the component, whose focus gives the keys to the player;
+  // `nonfinite`: the step where a NaN or infinite value first appears (a button and the key N
+  // go there), or null
+  constructor({ model, n, root, changed, nonfinite = null }) {
     this.model = model;
     this.n = n;
     this.root = root;
@@ -27,8 +29,15 @@ class Player {
     this.slider.addEventListener("input", () => this.go(parseInt(this.slider.value, 10)));
     this.speed = h("input", { class: "vz-speed", type: "number", min: "0.25", max: "10", step: "0.25", value: "1.25", "aria-label": "steps per second" });
     this.speed.addEventListener("change", () => { if (this.timer) { this.stop(); this.toggle(); } });
-    this.element = h("div", { class: "vz-controls" }, [this.first, this.prev, this.play, this.next,
-      this.last, this.slider, h("label", { text: "steps/s " }, [this.speed])]);
+    const buttons = [this.first, this.prev, this.play, this.next, this.last];
+    if (nonfinite) {
+      this.nonfinite = button("vz-nonfinite", `first NaN or infinite value: step ${nonfinite} (N)`,
+        "⚠ NaN", () => this.go(nonfinite));
+      buttons.push(this.nonfinite);
+      this.bind("n", () => this.go(nonfinite));
+    }
+    this.element = h("div", { class: "vz-controls" }, [...buttons, this.slider,
+      h("label", { text: "steps/s " }, [this.speed])]);
     this.onKey = (e) => this.key(e);
     window.addEventListener("keydown", this.onKey, true);
     root.addEventListener("pointerdown", (e) => {

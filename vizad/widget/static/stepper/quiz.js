@@ -15,13 +15,25 @@ const QUIZ_FUNCTIONS = { sqrt: Math.sqrt, exp: Math.exp, log: Math.log, ln: Math
   sin: Math.sin, cos: Math.cos, tan: Math.tan, tanh: Math.tanh };
 const QUIZ_CONSTANTS = { pi: Math.PI, "π": Math.PI, e: Math.E };
 const QUIZ_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const QUIZ_MAX_ANSWER = 200; // vizad/trace/quiz.py's MAX_ANSWER (characters)
+const QUIZ_MAX_DEPTH = 20; // and MAX_DEPTH (parentheses and calls inside each other)
+const QUIZ_READABLE = /^[\t\n\r\x20-\x7eπ−×·]*$/;
+
+// `x`, or an AnswerError when it is not a finite number (too large, or none)
+function quizFinite(x) {
+  if (!Number.isFinite(x)) throw new AnswerError("this number is too large (or has no finite value): type another");
+  return x;
+}
 
 class AnswerError extends Error {}
 
 // A typed answer: {value, decimals (null for an expression), significant}, or a shape (an
 // array of ints); throws an AnswerError saying what could not be read.
 function readAnswer(text, kind) {
-  text = String(text).trim().replace(/−/g, "-").replace(/[×·]/g, "*");
+  text = String(text);
+  if (text.length > QUIZ_MAX_ANSWER) throw new AnswerError(`this answer is too long: type at most ${QUIZ_MAX_ANSWER} characters`);
+  if (!QUIZ_READABLE.test(text)) throw new AnswerError("cannot read this answer: type a number or an expression of digits, + - * / **, pi, e, sqrt(…)");
+  text = text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "").replace(/−/g, "-").replace(/[×·]/g, "*");
   if (!text) throw new AnswerError("type an answer");
   if (kind === "shape") return readShape(text);
   if (/^[+-]?\d+,\d+$/.test(text)) text = text.replace(",", ".");
@@ -30,28 +42,28 @@ function readAnswer(text, kind) {
     const [mantissa, exponent] = text.toLowerCase().replace(/^[+-]/, "").split("e");
     const [whole, fraction = ""] = mantissa.split(".");
     const digits = (whole + fraction).replace(/^0+/, "");
-    return { value: parseFloat(text), decimals: fraction.length - (exponent ? parseInt(exponent, 10) : 0),
+    return { value: quizFinite(parseFloat(text)), decimals: fraction.length - (exponent ? parseInt(exponent, 10) : 0),
       significant: digits.length || 1 };
   }
-  const value = new ExpressionReader(text).read();
-  if (!Number.isFinite(value)) throw new AnswerError(`${text} is not a finite number`);
-  return { value, decimals: null, significant: null };
+  return { value: new ExpressionReader(text).read(), decimals: null, significant: null };
 }
 
 function readShape(text) {
   if (["scalar", "()", "[]", "( )"].includes(text.toLowerCase())) return [];
-  const parts = text.replace(/^[([\s]+|[)\]\s]+$/g, "").split(/[,x*\s]+/).filter(Boolean);
+  const parts = text.replace(/^[([ \t\n\r]+|[)\] \t\n\r]+$/g, "").split(/[,x*\s]+/).filter(Boolean);
   if (!parts.length || !parts.every((p) => /^\d+$/.test(p))) throw new AnswerError("type a shape such as (2, 3), 2x3, or scalar");
   return parts.map((p) => parseInt(p, 10));
 }
 
 // Numbers, + - * / ** (right-associative, above unary minus as in Python), parentheses,
-// pi, e and one-argument functions: recursive descent over tokens.
+// pi, e and one-argument functions: recursive descent over tokens, step for step as
+// vizad/trace/quiz.py's _Reader; every value on the way must be finite.
 class ExpressionReader {
   constructor(text) {
     this.tokens = text.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\*\*|[A-Za-zπ_]\w*|\S/g) || [];
     this.at = 0;
     this.text = text;
+    this.depth = 0;
   }
   peek() { return this.tokens[this.at]; }
   take(t) { if (this.peek() === t) { this.at++; return true; } return false; }
@@ -61,48 +73,54 @@ class ExpressionReader {
     if (this.at !== this.tokens.length) this.fail();
     return x;
   }
+  nested() {
+    if (++this.depth > QUIZ_MAX_DEPTH) throw new AnswerError(`this answer nests too deep: at most ${QUIZ_MAX_DEPTH} parentheses inside each other`);
+    const x = this.sum();
+    this.depth--;
+    return x;
+  }
   sum() {
     let x = this.product();
     for (;;) {
-      if (this.take("+")) x += this.product();
-      else if (this.take("-")) x -= this.product();
+      if (this.take("+")) x = quizFinite(x + this.product());
+      else if (this.take("-")) x = quizFinite(x - this.product());
       else return x;
     }
   }
   product() {
     let x = this.unary();
     for (;;) {
-      if (this.take("*")) x *= this.unary();
-      else if (this.take("/")) x /= this.unary();
+      if (this.take("*")) x = quizFinite(x * this.unary());
+      else if (this.take("/")) x = quizFinite(x / this.unary());
       else return x;
     }
   }
   unary() {
-    if (this.take("-")) return -this.unary();
-    if (this.take("+")) return this.unary();
-    return this.power();
+    let sign = 1; // a run of signs (a loop: any length reads)
+    while (this.peek() === "-" || this.peek() === "+") if (this.tokens[this.at++] === "-") sign = -sign;
+    return sign < 0 ? -this.power() : this.power();
   }
   power() {
     const x = this.atom();
-    return this.take("**") ? x ** this.unary() : x;
+    return this.take("**") ? quizFinite(x ** this.unary()) : x;
   }
   atom() {
     const t = this.peek();
     if (t === undefined) this.fail();
     this.at++;
     if (t === "(") {
-      const x = this.sum();
+      const x = this.nested();
       if (!this.take(")")) this.fail();
       return x;
     }
-    if (/^[\d.]/.test(t)) return parseFloat(t);
-    if (t in QUIZ_CONSTANTS) return QUIZ_CONSTANTS[t];
+    if (/^[\d.]/.test(t)) return quizFinite(parseFloat(t));
+    if (Object.hasOwn(QUIZ_CONSTANTS, t)) return QUIZ_CONSTANTS[t];
     if (/^[A-Za-zπ_]/.test(t)) {
-      if (!(t in QUIZ_FUNCTIONS)) throw new AnswerError(`unknown ${this.peek() === "(" ? "function" : "name"} '${t}' (known: ${Object.keys(QUIZ_FUNCTIONS).join(", ")}, pi, e)`);
+      if (!Object.hasOwn(QUIZ_FUNCTIONS, t)) throw new AnswerError(`unknown ${this.peek() === "(" ? "function" : "name"} '${t}' (known: ${Object.keys(QUIZ_FUNCTIONS).join(", ")}, pi, e)`);
       if (!this.take("(")) throw new AnswerError(`${t} is a function: call it, as in ${t}(2)`);
-      const x = this.sum();
+      const x = this.nested();
       if (!this.take(")")) throw new AnswerError(`${t} takes one argument`);
-      return QUIZ_FUNCTIONS[t](x);
+      return quizFinite(QUIZ_FUNCTIONS[t](x));
     }
     this.fail();
   }
@@ -180,7 +198,8 @@ class Quiz {
     const right = states.filter((s) => s === "right").length;
     const asked = states.filter(Boolean).length;
     this.scoreBox.textContent = `score ${right}/${asked}`;
-    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go`;
+    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go` +
+      (this.model.get("connected") === false ? "; kept in this page only: not connected to Python (stepper.score does not change)" : "");
     return { right, asked, questions: all.length };
   }
 
@@ -269,6 +288,9 @@ class Quiz {
       return;
     }
     const entry = { ...(this.progress[q.key] || { tries: 0 }) };
+    // the answers typed go with the entry: with a kernel, Python judges them again and
+    // keeps the entry (and the score) only if they earn it
+    entry.answers = [...(entry.answers || []), input.value];
     if (verdict.status === "right") {
       entry.state = "right";
       this.notes.delete(q.key);
@@ -322,10 +344,10 @@ class Inputs {
       fields.push(h("label", { class: "vz-input-label", text: `${d.name} = ` }, [field]));
     }
     const editable = live && inputs.some((d) => d.editable);
-    const said = editable ? "" : live ? "read-only (recorded, not traced by vizad)" : "read-only: no kernel here";
+    const said = editable ? "" : live ? "read-only (recorded, not traced by vizad)" : "read-only: not connected to Python";
     const why = editable ? "change an input: the walkthrough is traced again in Python, at this step"
       : live ? "this walkthrough was recorded from another engine: vizad cannot trace it again"
-        : "without a kernel (a saved or exported page) the inputs cannot change: run the notebook";
+        : "this page is not connected to Python (a saved or exported page, or a front end without the widget): the inputs cannot change here; run the cell where the widget shows";
     const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said, title: why });
     this.element.title = why;
     if (fields.length <= FEW_INPUTS) {

@@ -59,7 +59,7 @@ class Viewport {
   // <title>s (the component shows its own tooltips) and without its legend (shown as text)
   show(svgText, key = null) {
     this.remember();
-    this.stage.innerHTML = svgText;
+    this.stage.replaceChildren(safeSvg(svgText));
     const svg = this.stage.querySelector("svg");
     svg.removeAttribute("style");
     // Graphviz writes the size in pt; baseVal converts it to CSS px

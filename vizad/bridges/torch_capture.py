@@ -1,0 +1,295 @@
+"""What ``from_torch`` watches while PyTorch traces a function, beyond the ATen ops ``make_fx``
+records: whether gradients were enabled at each op (``no_grad`` regions), the user's line of
+code of each op, ``detach``/``requires_grad_(False)`` (stop-gradients), tensor hooks, custom
+``autograd.Function`` calls (kept as one op, so that their own ``backward`` is used) and what
+cannot be imported faithfully (refused by name, with the line).
+
+Two modes do the watching: a TorchFunctionMode sees the calls the user's code makes (above
+autograd), a TorchDispatchMode the ATen ops after functionalization and marks the FX nodes
+the proxy tracer just made (``node.meta["vizad_grad"]``, ``["vizad_source"]``). A custom
+Function and a mark ("this value is detached", "this value has hook k") enter the traced
+program as calls of two opaque library ops, ``vizad::call`` and ``vizad::mark``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from contextlib import contextmanager
+from typing import Any
+from collections.abc import Callable, Iterator
+
+from ..errors import BridgeError
+from .optional import require
+
+torch = require("torch", "torch")
+proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
+dispatch = require("torch.utils._python_dispatch", "torch")
+overrides = require("torch.overrides", "torch")
+functional = require("torch._subclasses.functional_tensor", "torch")
+pytree = require("torch.utils._pytree", "torch")
+
+__all__ = [
+    "Capture",
+    "OutsideWrite",
+    "WritesInPlace",
+    "CALL",
+    "MARK",
+    "is_user_file",
+    "user_line",
+    "traceback_line",
+]
+
+#: What a ``vizad::call`` node runs, by key: a function of tensors giving a list of tensors.
+_CALLS: dict[int, Callable] = {}
+_keys = itertools.count()
+
+
+@torch.library.custom_op("vizad::call", mutates_args=())
+def _call(key: int, xs: list[torch.Tensor]) -> list[torch.Tensor]:
+    """One opaque op of the traced program: a custom autograd.Function's forward."""
+    return [t.detach().clone() for t in _CALLS[key](*xs)]
+
+
+@torch.library.custom_op("vizad::mark", mutates_args=())
+def _mark(key: int, x: torch.Tensor) -> torch.Tensor:
+    """``x`` itself, marked (key: what the mark says, kept by the Capture)."""
+    return x.detach().clone()
+
+
+CALL = torch.ops.vizad.call.default
+MARK = torch.ops.vizad.mark.default
+
+_TORCH_DIR = os.path.dirname(torch.__file__)
+_VIZAD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SKIPPED = (_TORCH_DIR, _VIZAD_DIR, os.path.dirname(os.__file__) + os.sep + "contextlib")
+
+
+def is_user_file(filename: str) -> bool:
+    """Whether code in ``filename`` is the user's (not PyTorch's, vizad's or contextlib's)."""
+    return not filename.startswith(_SKIPPED)
+
+
+def user_line() -> str | None:
+    """``"model.py:12  y = self.bn(x)"``: the innermost frame of the caller's code (not
+    PyTorch's, not vizad's), or None."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not name.startswith(_SKIPPED):
+            return _line_of(name, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def traceback_line(tb) -> str | None:
+    """The innermost line of the user's code in a traceback."""
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not name.startswith(_SKIPPED):
+            found = _line_of(name, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _line_of(filename: str, lineno: int) -> str:
+    import linecache
+
+    text = linecache.getline(filename, lineno).strip()
+    short = os.path.basename(filename)
+    return f"{short}:{lineno}  {text}" if text else f"{short}:{lineno}"
+
+
+#: Tensor methods and torch functions that cannot be imported faithfully: why, by name.
+_REFUSED = {
+    "retain_grad": "retain_grad keeps an intermediate's .grad, which a graph has no place for",
+    "register_post_accumulate_grad_hook": "a hook after .grad accumulation runs outside the graph",
+    "backward": "a backward pass inside the function",
+    "grad": "torch.autograd.grad inside the function",
+    "set_": "set_ swaps a tensor's storage",
+}
+
+
+#: The names of the calls that _Calls looks at.
+_WATCHED = frozenset({"detach", "detach_", "requires_grad_", "register_hook", *_REFUSED})
+
+
+class Capture:
+    """While ``make_fx`` traces: the modes, the Function.apply wrapper, and what they saw.
+
+    ``marks`` maps a mark's key to what it says: ``("stop",)`` (the mark is the value
+    detached), ``("freeze",)`` (the value has no gradient from here on: requires_grad_(False)),
+    ``("hook", fn, line)`` (a tensor hook on the marked value). ``calls`` maps a call's key
+    to ``(cls, run)``: the Function and the function of its tensor arguments that runs it."""
+
+    def __init__(self, functionalize: bool = False):
+        self.marks: dict[int, tuple] = {}
+        self.calls: dict[int, tuple] = {}
+        self.functionalize = functionalize
+
+    def run(self, fn: Callable, tensors) -> Any:
+        """``fn`` of ``tensors`` inside ``make_fx``, watched by the two modes, with custom
+        Functions as ``vizad::call`` ops; with ``functionalize``, functionalized as
+        AOTAutograd does (FunctionalTensorMode: in-place ops become out-of-place ones).
+        Without, the first op that writes in place raises :class:`WritesInPlace` before it
+        runs (functionalization costs a third more: it is paid only where needed)."""
+        with self._functions(), _Calls(self), _Ops(self):
+            if not self.functionalize:
+                return fn(*tensors)
+            with functional.FunctionalTensorMode(), _Outside():
+                out = fn(*(functional.FunctionalTensor.to_functional(t) for t in tensors))
+        return pytree.tree_map(_from_functional, out)
+
+    @contextmanager
+    def _functions(self) -> Iterator[None]:
+        """Function.apply kept as one op while tracing."""
+        function = torch.autograd.function.Function
+        original = function.__dict__["apply"]
+        function.apply = classmethod(self._apply(original.__func__))
+        try:
+            yield
+        finally:
+            function.apply = original
+
+    def forget(self) -> None:
+        """Drop the functions kept for the ``vizad::call`` nodes of this trace."""
+        for key in self.calls:
+            _CALLS.pop(key, None)
+
+    def mark(self, x, what: tuple):
+        key = next(_keys)
+        self.marks[key] = what
+        return MARK(key, x)
+
+    def _apply(self, apply: Callable) -> Callable:
+        capture = self
+
+        def watched(cls, *args, **kwargs):
+            positions = [k for k, a in enumerate(args) if isinstance(a, torch.Tensor)]
+
+            def run(*tensors):
+                filled = list(args)
+                for k, t in zip(positions, tensors):
+                    filled[k] = t
+                out = apply(cls, *filled, **kwargs)
+                return list(out) if isinstance(out, (tuple, list)) else [out]
+
+            key = next(_keys)
+            _CALLS[key] = lambda *xs: _no_grad(run, xs)
+            capture.calls[key] = (cls, run, user_line())
+            out = CALL(key, [args[k] for k in positions])
+            return out[0] if len(out) == 1 else tuple(out)
+
+        return watched
+
+
+def _from_functional(value):
+    if not isinstance(value, functional.FunctionalTensor):
+        return value
+    torch._sync(value)
+    return torch._from_functional_tensor(value.elem)
+
+
+def _no_grad(run, xs):
+    with torch.no_grad():
+        return run(*xs)
+
+
+class _Calls(overrides.TorchFunctionMode):
+    """The user's calls: detach, requires_grad_, register_hook; refused ones by name."""
+
+    def __init__(self, capture: Capture):
+        super().__init__()
+        self.capture = capture
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        if name not in _WATCHED:  # most calls: straight through
+            return func(*args, **kwargs)
+        tensor_method = getattr(func, "__objclass__", None) is torch._C.TensorBase or (
+            getattr(func, "__qualname__", "").startswith("Tensor.")
+        )
+        if name in ("detach", "detach_") and (tensor_method or func is torch.detach):
+            return self.capture.mark(args[0], ("stop",))
+        if name == "requires_grad_" and tensor_method:
+            wanted = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
+            if not wanted:
+                self.capture.mark(args[0], ("freeze",))
+            return args[0]
+        if name == "register_hook" and tensor_method:
+            hook = args[1] if len(args) > 1 else kwargs["hook"]
+            self.capture.mark(args[0], ("hook", hook, user_line()))
+            return _Handle()
+        if name in _REFUSED and (tensor_method or func in (torch.autograd.grad,)):
+            raise BridgeError(
+                f"from_torch cannot import {name} ({_REFUSED[name]}), at {user_line()}"
+            )
+        return func(*args, **kwargs)
+
+
+class _Handle:
+    """What ``register_hook`` returns while tracing (removing it is refused: a hook removed
+    before the backward pass is a hook PyTorch never calls)."""
+
+    def remove(self):
+        raise BridgeError(
+            f"from_torch: a tensor hook removed inside the function, at {user_line()}, "
+            "cannot be imported (register it outside, or not at all)"
+        )
+
+
+class _Outside(dispatch.TorchDispatchMode):
+    """Above functionalization: refuses an op that would write to a tensor the traced
+    function did not get as an argument (a module's counter or running statistics that it
+    closes over), before it runs."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func._schema.is_mutable:
+            given = dict(zip((a.name for a in func._schema.arguments), args)) | kwargs
+            for a in func._schema.arguments:
+                value = given.get(a.name)
+                written = a.alias_info is not None and a.alias_info.is_write
+                if (
+                    written
+                    and isinstance(value, torch.Tensor)
+                    and not isinstance(value, functional.FunctionalTensor)
+                ):
+                    raise OutsideWrite(str(func))
+        return func(*args, **kwargs)
+
+
+class OutsideWrite(Exception):
+    """The traced function writes to a tensor that is not one of its arguments."""
+
+
+class WritesInPlace(Exception):
+    """An op of a program traced without functionalization writes in place."""
+
+
+class _Ops(dispatch.TorchDispatchMode):
+    """The ATen ops (after functionalization): marks the FX nodes each one made with the grad
+    mode and the user's line."""
+
+    def __init__(self, capture: Capture):
+        super().__init__()
+        self.capture = capture
+        self.graph = proxy_tensor.get_proxy_mode().tracer.graph
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if not self.capture.functionalize and func._schema.is_mutable:
+            raise WritesInPlace(str(func))
+        graph = self.graph
+        before = len(graph.nodes)
+        out = func(*args, **(kwargs or {}))
+        made = len(graph.nodes) - before
+        if made:
+            grad, line = torch.is_grad_enabled(), user_line()
+            node = graph._root.prev
+            for _ in range(made):
+                node.meta["vizad_grad"], node.meta["vizad_source"] = grad, line
+                node = node.prev
+        return out
