@@ -18,7 +18,7 @@ stepper and the bridges to PyTorch and JAX (:mod:`vizad.bridges`) load on first 
 """
 
 import importlib
-from typing import Any
+from typing import Any as _Any
 
 from . import errors
 from .errors import VizadError
@@ -104,13 +104,13 @@ __all__ = sorted(
         for name, value in globals().items()
         if not name.startswith("_")
         and not isinstance(value, type(errors))  # modules
-        and name not in {"sum", "importlib", "Any"}  # `import *` shadows no builtin
+        and name not in {"sum", "importlib"}  # `import *` shadows no builtin
     ]
     + [name for name, module in _LAZY.items() if module not in _DISPLAY + _BRIDGES]
 )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name in _LAZY:
         value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
@@ -130,7 +130,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(
-        {n for n in globals() if not n.startswith("_")} - {"importlib", "Any"}
+        {n for n in globals() if not n.startswith("_")} - {"importlib"}
         | set(_LAZY)
         | set(_SUBMODULES)
     )
