@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site docs dist test check test-js lint lint-js format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -75,8 +75,8 @@ test-js:
 
 ## make lint: ruff's lint rules and its format check (`ruff format .` to reformat); ESLint
 ## (no-undef: a name used without its import) and Prettier on the browser component when npm
-## is here (frontend/'s pinned packages, installed by npm ci)
-lint: setup-test
+## is here (frontend/'s pinned packages, installed by npm ci); the type check (make typecheck)
+lint: setup-test typecheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory lint-js; \
@@ -107,6 +107,11 @@ component: frontend/node_modules/.installed
 frontend/node_modules/.installed: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
 	touch $@
+
+## make typecheck: mypy on the public modules (the files and settings in pyproject.toml's
+## [tool.mypy]; tests/test_typing.py checks that every public callable is annotated)
+typecheck: setup-test
+	$(VENV)/bin/mypy
 
 ## make fuzz N=5000: the differential test against JAX on N more random graphs
 N ?= 5000

@@ -205,6 +205,39 @@ def test_export_html_and_frames_draw_with_them(tmp_path):
     assert "trivial nodes folded" not in detailed[0].read_text()
 
 
+def test_the_drawing_options_have_one_name_and_one_default():
+    """draw, step, Stepper, export_html and export_frames take the same drawing options with
+    the same defaults (vizad.render.options), as the command line does."""
+    import inspect
+
+    from vizad.render.options import DRAWN_DEFAULTS
+
+    expected = {**DRAWN_DEFAULTS, "decimals": None}
+    assert expected["max_boxes"] == 400 and expected["budget"] == budget.LAYOUT_BUDGET
+    for f in (vz.draw, vz.step, vz.Stepper, vz.export_html, vz.export_frames):
+        params = inspect.signature(f).parameters
+        assert {k: params[k].default for k in expected} == expected, f.__name__
+    from vizad.cli import _parser
+    from vizad.render.options import DECIMALS
+
+    for command in ("walkthrough", "frames"):
+        args = vars(_parser().parse_args([command, "x", "--at", "x=1"]))
+        assert {k: args[k] for k in expected} == {**expected, "decimals": DECIMALS}, command
+
+
+def test_export_html_and_frames_take_decimals_and_budget(tmp_path):
+    lecture = vz.examples.lecture()  # traced with 3 decimals
+    assert "0.693147" not in vz.export_html(lecture, tmp_path / "a.html").read_text()
+    assert "0.693147" in vz.export_html(lecture, tmp_path / "b.html", decimals=6).read_text()
+    frames = vz.export_frames(lecture, tmp_path / "f", decimals=6)
+    assert "0.693147" in frames[-1].read_text()
+    assert "0.693147" not in vz.export_frames(lecture, tmp_path / "g")[-1].read_text()
+    with pytest.raises(ArgumentError, match="decimals= draw a trace's views"):
+        vz.export_html(vz.Stepper(lecture), tmp_path / "s.html", decimals=6)
+    with pytest.raises(LayoutTimeoutError):  # no layout fits in two microseconds
+        vz.export_html(chain(5), tmp_path / "c.html", budget=2e-6)
+
+
 def test_the_cli_draws_with_them(tmp_path, capsys):
     at = ["x1*x2 + sin(x1)*x2", "--at", "x1=2", "x2=5"]
     out = tmp_path / "w.html"
@@ -216,6 +249,9 @@ def test_the_cli_draws_with_them(tmp_path, capsys):
     assert "nodes summarised" in (tmp_path / "f" / "step-1.svg").read_text()
     assert main(["walkthrough", *at, "-o", str(out), "--collapse", "layer"]) == 2
     assert "no scope named 'layer'" in capsys.readouterr().err
+    assert main(["walkthrough", *at, "-o", str(out), "--budget", "none"]) == 0
+    assert main(["walkthrough", *at, "-o", str(out), "--budget", "2e-6"]) == 2
+    assert "was stopped after" in capsys.readouterr().err
 
 
 def test_a_chain_too_slow_for_its_full_layout_is_folded(chain45):

@@ -18,6 +18,7 @@ stepper and the bridges to PyTorch and JAX (:mod:`vizad.bridges`) load on first 
 """
 
 import importlib
+from typing import Any as _Any
 
 from . import errors
 from .errors import VizadError
@@ -109,7 +110,7 @@ __all__ = sorted(
 )
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> _Any:
     if name in _LAZY:
         value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
@@ -127,7 +128,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'vizad' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(
         {n for n in globals() if not n.startswith("_")} - {"importlib"}
         | set(_LAZY)

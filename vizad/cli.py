@@ -24,6 +24,7 @@ from .errors import ArgumentError, ExpressionError, VizadError
 from .expr import parse_expression
 from .export import page_html
 from .grading import Limits, batch, grade
+from .render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES
 from .files import check_output, write_output
 from .text import latex_to_text, printable
 
@@ -39,7 +40,7 @@ VIEW_HELP = (
     "extended graph)"
 )
 MODE_HELP = "reverse mode (adjoints v̄, the default) or forward mode (tangents v̇)"
-DECIMALS_HELP = "decimals of the values shown (default 3)"
+DECIMALS_HELP = f"decimals of the values shown (default {DECIMALS})"
 WRT_HELP = (
     "reverse mode: the inputs to differentiate by (default: all); forward mode: the input "
     "whose tangent is 1 (default: the first)"
@@ -62,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the HTML file to write (default walkthrough.html); - writes to standard output",
     )
     walk.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
-    walk.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
+    walk.add_argument("--decimals", type=int, default=DECIMALS, help=DECIMALS_HELP)
     _drawn_options(walk)
     frames = commands.add_parser("frames", help="write one picture per step (for slides)")
     _traced_options(frames)
@@ -72,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     frames.add_argument("--view", choices=VIEWS, help=VIEW_HELP)
     frames.add_argument("--scale", type=float, default=1.0, help="PNG size factor (96 dpi × scale)")
-    frames.add_argument("--decimals", type=int, default=3, help=DECIMALS_HELP)
+    frames.add_argument("--decimals", type=int, default=DECIMALS, help=DECIMALS_HELP)
     frames.add_argument(
         "--show-pending",
         action="store_true",
@@ -121,13 +122,14 @@ def _traced_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _drawn_options(parser: argparse.ArgumentParser) -> None:
-    """The options that draw the views as vz.draw's max_boxes, collapse and detail do."""
+    """The options that draw the views as vz.draw's max_boxes, collapse, detail and budget do
+    (their defaults: vizad.render.options)."""
     parser.add_argument(
         "--max-boxes",
         type=int,
-        default=400,
+        default=MAX_BOXES,
         metavar="N",
-        help="summarise a view with more than N boxes (default 400)",
+        help=f"summarise a view with more than N boxes (default {MAX_BOXES})",
     )
     parser.add_argument(
         "--collapse",
@@ -139,14 +141,28 @@ def _drawn_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--detail", action="store_true", help="show every node of the extended views"
     )
+    parser.add_argument(
+        "--budget",
+        type=_budget,
+        default=LAYOUT_BUDGET,
+        metavar="SECONDS",
+        help=f"the seconds a view's layout may take (default {LAYOUT_BUDGET:g}); "
+        "none: every view laid out in full",
+    )
+
+
+def _budget(text: str) -> float | None:
+    """--budget's value: seconds, or none (no budget)."""
+    return None if text.strip().lower() == "none" else float(text)
 
 
 def _drawn(args) -> dict:
-    """vz.draw's max_boxes, collapse and detail from the command line."""
+    """vz.draw's max_boxes, collapse, detail and budget from the command line."""
     collapse = args.collapse
     if collapse is not None and len(collapse) == 1:  # a depth, "repeats" or one scope
         collapse = int(collapse[0]) if collapse[0].isdigit() else collapse[0]
-    return {"max_boxes": args.max_boxes, "collapse": collapse, "detail": args.detail}
+    drawn = {"max_boxes": args.max_boxes, "collapse": collapse, "detail": args.detail}
+    return drawn | {"budget": args.budget}
 
 
 def _name(typed: str, names: dict, option: str) -> str:
@@ -190,10 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         feed = _values(args.at, names)
         chosen = [names[_name(n, names, "--wrt")] for n in args.wrt] if args.wrt else None
         if args.mode == "reverse":
-            trace = trace_reverse(y, chosen, feed, decimals=getattr(args, "decimals", 3))
+            trace = trace_reverse(y, chosen, feed, decimals=getattr(args, "decimals", DECIMALS))
         else:
             first = chosen[0] if chosen else next(iter(names.values()))
-            trace = trace_forward(y, first, feed, decimals=getattr(args, "decimals", 3))
+            trace = trace_forward(y, first, feed, decimals=getattr(args, "decimals", DECIMALS))
         if args.command == "quiz":
             return _quiz(trace)
         if args.command == "frames":

@@ -64,11 +64,14 @@ class ShapeError(VizadError, ValueError):
 class EvaluationError(VizadError, ValueError):
     """An op failed while computing a value; the message names the node, op and input shapes."""
 
+    #: The exception the op's compute raised.
+    original: BaseException | None = None
+
 
 class GradcheckError(VizadError, AssertionError):
     """A gradient disagrees with central differences; ``report`` holds the details."""
 
-    def __init__(self, message: str, report=None):
+    def __init__(self, message: str, report: Any = None) -> None:
         super().__init__(message)
         self.report = report
 
@@ -116,7 +119,7 @@ class GraphvizNotFoundError(RenderError):
     """Rendering needs Graphviz's ``dot`` program, which is not installed; the message says how
     to install it."""
 
-    def __init__(self, what: str = "rendering a drawing"):
+    def __init__(self, what: str = "rendering a drawing") -> None:
         super().__init__(
             f"{what} needs Graphviz's `dot` program, which was not found: "
             f"{INSTALL_HINT}. The DOT source (drawing.source) works without it, and in "
@@ -143,7 +146,7 @@ class GradeError(VizadError, AssertionError):
     """A graded module fails cases of its course (``vz.grade(...).check()``, for a test cell
     that passes or fails as a whole); ``report`` holds every row."""
 
-    def __init__(self, message: str, report=None):
+    def __init__(self, message: str, report: Any = None) -> None:
         super().__init__(message)
         self.report = report
 

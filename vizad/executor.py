@@ -10,7 +10,7 @@ import numpy as np
 from ._gc import gc_paused
 from ._renamed import renamed
 from .errors import EvaluationError, FeedError, ShapeError, evaluation_error
-from .graph import _topo_sort, as_node_list
+from .graph import topo_sort_of_list, as_node_list
 from .node import Node, _numeric_array
 from .op import CONSTANT, VARIABLE, constant_value, tuples_refused
 from .tree import TupleShape, as_array, leaves, read_only, shape_of
@@ -22,7 +22,7 @@ class Executor:
     """Evaluates a list of nodes. The plan (topological order, input slots, bound compute
     functions) is made once here and reused by every :meth:`run`."""
 
-    def __init__(self, nodes: Node | Iterable[Node], *, given: Iterable[Node] = ()):
+    def __init__(self, nodes: Node | Iterable[Node], *, given: Iterable[Node] = ()) -> None:
         """``given``: nodes whose values every run supplies in the feed dict, as if they were
         Variables (what they depend on is not evaluated)."""
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
@@ -31,7 +31,7 @@ class Executor:
             self._plan()
 
     def _plan(self) -> None:
-        order = _topo_sort(self.nodes, self._given)
+        order = topo_sort_of_list(self.nodes, self._given)
         slot = {node: k for k, node in enumerate(order)}
         self._order = order
         self._slot = slot
@@ -213,7 +213,9 @@ class Executor:
         return dict(zip(self._order, map(as_array, values) if arrays else values))
 
 
-def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None, **old: Any):
+def evaluate(
+    nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None, **old: Any
+) -> Any:
     """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
     ``feed`` (``feed_dict=`` is its old, deprecated name)."""
     feed = renamed("evaluate", old, feed_dict="feed").get("feed", feed)
@@ -232,7 +234,7 @@ def evaluate_into(
     the extension adds is evaluated once, without a plan to reuse. Constants stay weakly
     typed, eager nodes give their own values, Variables outside ``values`` are read from
     ``feed``; errors are the executor's (they name the node, the op and the shapes)."""
-    order = [n for n in _topo_sort(nodes, values) if n not in values]
+    order = [n for n in topo_sort_of_list(nodes, values) if n not in values]
     for node in order:  # hot: slots read directly
         op = node._operation
         if op is CONSTANT:

@@ -5,10 +5,12 @@ network. For course websites and slides."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .assets import graphviz_module, style
 from .errors import ArgumentError, ArgumentTypeError
 from .files import check_output, write_output
+from .render.options import DRAWN_DEFAULTS, LAYOUT_BUDGET, MAX_BOXES, Collapse
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
@@ -37,16 +39,18 @@ h1{{font-size:20px;margin:0 0 8px}}
 
 
 def export_html(
-    target,
+    target: Trace | Stepper,
     path: str | Path,
     *,
     title: str | None = None,
     view: str | None = None,
     quiz: bool | None = None,
     check: bool | None = None,
-    max_boxes: int | None = None,
-    collapse=None,
-    detail: bool | None = None,
+    decimals: int | None = None,
+    max_boxes: int = MAX_BOXES,
+    collapse: Collapse = None,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
@@ -60,28 +64,43 @@ def export_html(
     exam: the page itself can decode them). ``check`` marks the steps whose rule fails
     ``trace.check()`` in red, as the stepper does; by default, like ``vz.Stepper``, a trace
     of at most 400 steps is checked (checking is most of the time of exporting a large one; a
-    Stepper's page shows what the Stepper checked). ``max_boxes``, ``collapse`` and
-    ``detail`` draw the views of a trace as vz.draw does (a Stepper's page shows its views as
-    the Stepper drew them)."""
+    Stepper's page shows what the Stepper checked). ``decimals`` (default: the trace's),
+    ``max_boxes``, ``collapse``, ``detail`` and ``budget`` draw the views of a trace as
+    vz.draw and vz.step do, with the same defaults (:mod:`vizad.render.options`); a Stepper's
+    page shows its views as the Stepper drew them."""
     check_output(path, "export_html")  # before the work: a path that cannot be written
-    drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail}
-    page = page_html(target, title=title, view=view, quiz=quiz, check=check, **drawn)
+    drawn: dict[str, Any] = {
+        "max_boxes": max_boxes,
+        "collapse": collapse,
+        "detail": detail,
+        "budget": budget,
+    }
+    page = page_html(
+        target, title=title, view=view, quiz=quiz, check=check, decimals=decimals, **drawn
+    )
     return write_output(path, page, "export_html")
 
 
 def page_html(
-    target,
+    target: Trace | Stepper,
     *,
     title: str | None = None,
     view: str | None = None,
     quiz: bool | None = None,
     check: bool | None = None,
-    max_boxes: int | None = None,
-    collapse=None,
-    detail: bool | None = None,
+    decimals: int | None = None,
+    max_boxes: int = MAX_BOXES,
+    collapse: Collapse = None,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
-    drawn = {"max_boxes": max_boxes, "collapse": collapse, "detail": detail}
+    drawn: dict[str, Any] = {
+        "max_boxes": max_boxes,
+        "collapse": collapse,
+        "detail": detail,
+        "budget": budget,
+    }
     if isinstance(target, Stepper):
         target._live()  # a closed stepper: ClosedError
         if check is not None:
@@ -89,13 +108,14 @@ def page_html(
                 "export_html: check= is for a trace; a Stepper's page shows what the Stepper "
                 "checked (vz.Stepper(trace, check=True))"
             )
-        given = [f"{k}=" for k, v in drawn.items() if v is not None]
+        given = [f"{k}=" for k, v in drawn.items() if v != DRAWN_DEFAULTS[k]]
+        given += ["decimals="] if decimals is not None else []
         if given:
             raise ArgumentError(
                 f"export_html: {', '.join(given)} draw a trace's views; a Stepper's page shows "
                 f"its views as the Stepper drew them (vz.Stepper(trace, {given[0]}…))"
             )
-        trace, failures = target.trace, dict(target.failures)
+        trace, failures, decimals = target.trace, dict(target.failures), target.decimals
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
     elif isinstance(target, Trace):
         trace, layouts = target, None
@@ -115,10 +135,16 @@ def page_html(
         )
     if quiz is None:
         quiz = bool(getattr(target, "quiz", False))
-    drawn = {k: v for k, v in drawn.items() if v is not None}
     # each collapsed box comes opened too, for the page to lay out when it is clicked
     data = walkthrough_data(
-        trace, view=view, failures=failures, layouts=layouts, quiz=quiz, openings=True, **drawn
+        trace,
+        view=view,
+        failures=failures,
+        layouts=layouts,
+        quiz=quiz,
+        openings=True,
+        decimals=decimals,
+        **drawn,
     )
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"

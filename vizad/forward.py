@@ -34,7 +34,7 @@ class Tangents:
     #: The forward nodes that received a tangent, in topological (display) order.
     order: tuple[Node, ...]
 
-    def __init__(self, output: Node):
+    def __init__(self, output: Node) -> None:
         self.output = output
         self.order = ()
         self._tangent: dict[Node, weakref.ref] = {}

@@ -11,7 +11,10 @@ from .files import check_output, write_output
 from .render import MAX_BOXES, drawing_of
 from .render.budget import LAYOUT_BUDGET, lay_out, wall_after
 from .render.dot import run_dot_format, titled
+from .render.options import Collapse, decimals_of
+from .render.scene import Scene
 from .render.summary import scene_for
+from .trace import Trace
 from .text import latex_to_text
 
 __all__ = ["export_frames", "FRAME_FORMATS"]
@@ -21,7 +24,7 @@ FRAME_FORMATS = ("svg", "pdf", "png")
 
 
 def export_frames(
-    trace,
+    trace: Trace,
     directory: str | Path,
     *,
     format: str = "svg",
@@ -30,8 +33,9 @@ def export_frames(
     caption: bool = True,
     timeout: float = 30.0,
     show_pending: bool = False,
+    decimals: int | None = None,
     max_boxes: int = MAX_BOXES,
-    collapse=None,
+    collapse: Collapse = None,
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
 ) -> list[Path]:
@@ -44,7 +48,8 @@ def export_frames(
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
-    ``max_boxes``, ``collapse`` and ``detail`` draw the view as vz.draw does. The last frame
+    ``decimals`` (default: the trace's), ``max_boxes``, ``collapse`` and ``detail`` draw the
+    view as vz.draw does. The last frame
     is laid out first, within the layout ``budget`` (vizad.render.budget: in full, bounded or
     summarised, the picture saying which; None: in full), and every frame draws the same
     choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
@@ -72,13 +77,20 @@ def export_frames(
     names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
     for path in names:  # before the work: a frame's path that cannot be written
         check_output(path, "export_frames")
-    scene = scene_for(trace, view, 3, detail=detail, collapse=collapse, max_boxes=max_boxes)
+    scene = scene_for(
+        trace,
+        view,
+        decimals_of(decimals, trace),
+        detail=detail,
+        collapse=collapse,
+        max_boxes=max_boxes,
+    )
 
     # the last frame, which shows every value, is laid out first: it chooses the rung of the
     # budget (a layout that runs long is stopped and the next rung drawn), and gives each box
     # its size, kept in every frame that writes "?" for the values to come, so that every
     # frame has the same layout
-    def last(rung, cpu: float | None) -> bytes:
+    def last(rung: Scene, cpu: float | None) -> bytes:
         source = drawing_of(rung, step=n).source
         if cpu is None:
             return run_dot_format(source, "json0", timeout, "laying out frames")
@@ -88,10 +100,10 @@ def export_frames(
     sizes = {} if show_pending else _box_sizes(laid)
     paths = []
     for k, path in enumerate(names, 1):
-        line = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
-        drawing = drawing_of(chosen, step=k, caption=line, show_pending=show_pending)
-        for name, (width, height) in sizes.items():
-            drawing.node(name, width=width, height=height, fixedsize="true")
+        text = latex_to_text(trace.line(trace.steps[k - 1])) if caption else ""
+        drawing = drawing_of(chosen, step=k, caption=text, show_pending=show_pending)
+        for box, (w, h) in sizes.items():
+            drawing.node(box, width=w, height=h, fixedsize="true")
         if format == "png":
             drawing.attr("graph", dpi=str(round(96 * scale)))
         data = run_dot_format(drawing.source, format, timeout)

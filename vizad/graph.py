@@ -56,10 +56,10 @@ def topo_sort(outputs: Node | Iterable[Node], stop: Container[Node] = ()) -> lis
     Deterministic (creation order), iterative, linear. Nodes in ``stop`` are listed but not
     walked into. Raises GraphError naming a node on the cycle if the graph has one.
     """
-    return _topo_sort(as_node_list(outputs, "topo_sort"), stop)
+    return topo_sort_of_list(as_node_list(outputs, "topo_sort"), stop)
 
 
-def post_order(roots: Iterable, inputs=lambda node: node.inputs, known: Container = ()) -> list:
+def post_order(roots: Iterable, inputs=lambda node: node.inputs, known: Iterable = ()) -> list:
     """Every object ``roots`` depend on through ``inputs(obj)``, each after its inputs, in
     the order of a post-order depth-first search (iterative: any depth). Objects whose ``id``
     is in ``known`` are neither listed nor walked into. For graphs of other engines (the
@@ -85,7 +85,7 @@ def post_order(roots: Iterable, inputs=lambda node: node.inputs, known: Containe
     return order
 
 
-def _topo_sort(outputs: list[Node], stop: Container[Node] = ()) -> list[Node]:
+def topo_sort_of_list(outputs: list[Node], stop: Container[Node] = ()) -> list[Node]:
     """:func:`topo_sort` of a list already checked to hold only nodes.
 
     A node is always built after its inputs, so creation order is a topological order: collect

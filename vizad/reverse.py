@@ -69,7 +69,7 @@ class Adjoints:
     #: The forward nodes that received an adjoint, in reverse topological (display) order.
     order: tuple[Node, ...]
 
-    def __init__(self, output: Node, wrt: tuple[Node, ...]):
+    def __init__(self, output: Node, wrt: tuple[Node, ...]) -> None:
         self.output, self.wrt = output, wrt
         self.order = ()
         self._adjoint: dict[Node, weakref.ref] = {}

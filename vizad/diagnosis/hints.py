@@ -110,6 +110,11 @@ def student_frame(exc: BaseException, files: frozenset[str] = frozenset(), code=
 
 
 def exc_text(exc: BaseException) -> str:
-    """``KeyError: 'x'``, or just ``NotImplementedError`` when it has no message."""
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    """``KeyError: 'x'``, or just ``NotImplementedError`` when it has no message; for any
+    exception, even a student's whose ``__str__`` raises (diagnose and grade read them)."""
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: BLE001 - the student's __str__
+        text = "(its message could not be read)"
+    name = getattr(type(exc), "__name__", "exception")
+    return f"{name}: {text}" if text else str(name)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..diagnosis import diagnose
-from ..diagnosis.hints import shown, student_frame
+from ..diagnosis.hints import exc_text, shown, student_frame
 from ..errors import MissingNameError
 from .origin import foreign_file
 from .protocol import capped, decode_value, encode_value
@@ -146,7 +146,7 @@ def _diagnosis(graph: tuple | None) -> str:
         report = diagnose(y, wrt, feed)
     except BaseException as exc:  # noqa: BLE001 - a graph diagnose cannot read, or the
         # student's code ending the run: the differences say enough
-        return f"diagnose could not read the graph ({_exc_text(exc)})"
+        return f"diagnose could not read the graph ({raised_text(exc)})"
     if report.ok:
         return ""
     shown_problems = [p.message for p in report.problems[:3]]
@@ -154,14 +154,10 @@ def _diagnosis(graph: tuple | None) -> str:
     return "diagnose: " + "; ".join(shown_problems) + (f"; and {more} more" if more else "")
 
 
-def _exc_text(exc: BaseException) -> str:
-    """``KeyError: 'x'`` of any exception, even one whose ``__str__`` raises."""
-    try:
-        text = str(exc)
-    except BaseException:  # noqa: BLE001 - the student's __str__
-        text = "(its message could not be read)"
-    name = getattr(type(exc), "__name__", "exception")
-    return capped(f"{name}: {text}" if text else str(name), 1000)
+def raised_text(exc: BaseException) -> str:
+    """What a case reports of an exception the student's code raised (``KeyError: 'x'``, see
+    :func:`vizad.diagnosis.hints.exc_text`), capped to what a report may hold."""
+    return capped(exc_text(exc), 1000)
 
 
 def run_student(case: Case, student: Api) -> dict:
@@ -170,7 +166,7 @@ def run_student(case: Case, student: Api) -> dict:
     try:
         return _run_student(case, student)
     except BaseException as exc:  # noqa: BLE001 - the student's code, wherever it raised
-        return {"status": "raised", "why": _exc_text(exc)}
+        return {"status": "raised", "why": raised_text(exc)}
 
 
 def _run_student(case: Case, student: Api) -> dict:
@@ -187,7 +183,7 @@ def _run_student(case: Case, student: Api) -> dict:
         return {"status": "missing", "why": capped(str(exc))}
     except BaseException as exc:  # noqa: BLE001 - the student's code, SystemExit included
         where = student_frame(exc, student.files())
-        return {"status": "raised", "why": _exc_text(exc) + capped(where, 300),
+        return {"status": "raised", "why": raised_text(exc) + capped(where, 300),
                 "diagnosis": capped(_diagnosis(graph))}  # fmt: skip
     return {"status": "values", "values": encoded, "diagnosis": capped(_diagnosis(graph))}
 

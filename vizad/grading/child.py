@@ -122,11 +122,11 @@ def main(config: dict) -> None:
         module = _load(config["kind"], config["entry"], config["name"], notes)
         student = Api(module, tuple(config["subs"]), root=os.getcwd())
     except BaseException as exc:  # noqa: BLE001 - the student's import, SystemExit included
-        from .cases import _exc_text
+        from .cases import raised_text
         from ..diagnosis.hints import student_frame
 
         where = student_frame(exc, frozenset())
-        send({"kind": "import-error", "why": _exc_text(exc) + where[:300]})
+        send({"kind": "import-error", "why": raised_text(exc) + where[:300]})
         leave(0)
     send({"kind": "ready", "notes": notes[:20]})
     by_name = {getattr(c, "name", None): c for c in getattr(cases_module, "CASES", [])}

@@ -13,6 +13,7 @@ from ..op import binary, register
 from .elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp
 from ..tree import merge_shapes, shapes_conflict
 from .. import tree
+from .types import Operand
 
 __all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
 
@@ -290,7 +291,7 @@ _POWER = register(Power())
 _ADD_N = register(AddN())
 
 
-def power(a, p) -> Node:
+def power(a: Operand, p: Operand) -> Node:
     """a ** p with a constant exponent ``p`` (a Python or numpy number)."""
     if isinstance(p, Node):
         raise NodeTypeError(
@@ -313,7 +314,7 @@ def power(a, p) -> Node:
     return _POWER(a, p=p)
 
 
-def add_n(*nodes) -> Node:
+def add_n(*nodes: Operand) -> Node:
     """The sum of one or more nodes of the same shape (or of tuple values of the same layout)."""
     if not nodes:
         raise GraphError("add_n needs at least one input: give one or more")

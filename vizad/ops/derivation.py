@@ -55,7 +55,7 @@ def elementwise_vjp(
     adjoint: Node,
     partials: Sequence[Node | Symbolic],
     needed: Sequence[bool] | None = None,
-):
+) -> tuple[list[Node | None], list[Node | None]]:
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node; None for the inputs
     that ``needed`` (one flag per input) leaves out (their local partials are then never

@@ -7,7 +7,7 @@ its vjp and jvp follow from them (:mod:`vizad.ops.derivation`). Broadcasting fol
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import GraphError, RuleNotDefinedError, ShapeError
@@ -40,7 +40,7 @@ class Symbolic(float):
 
 #: ∂v/∂x = 0 (no contribution), 1 (the adjoint passes through) and −1 (it is negated).
 ZERO, ONE, MINUS_ONE = Symbolic(0), Symbolic(1), Symbolic(-1)
-_SYMBOLIC = {0: ZERO, 1: ONE, -1: MINUS_ONE}
+_SYMBOLIC: dict[float, Symbolic] = {0: ZERO, 1: ONE, -1: MINUS_ONE}
 
 
 def broadcast_shapes(*shapes: Any) -> Any:
@@ -115,7 +115,7 @@ class ElementwiseOp(Op):
         MINUS_ONE), one per input."""
         raise RuleNotDefinedError(f"op {self.name!r} defines no partials")
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         first = shapes[0] if shapes else ()
         kind = first.__class__
         if kind is tuple or first is None:  # hot: inputs of one array shape, or all unknown
@@ -133,7 +133,7 @@ def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     """The partials of elementwise ``op`` at ``node``, checked: one per input, each a Node or
     a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
     if op._builtin:  # vizad's own ops state their partials right
-        return op.partials(node)
+        return list(op.partials(node))
     result = list(op.partials(node))
     if len(result) != len(node.inputs):
         raise GraphError(

@@ -7,7 +7,9 @@ import numpy as np
 from ..op import Op, register
 from .arithmetic import mul, sub
 from .elementary import exp
-from .tensor import _axes, _normalize_axes, sum
+from ..node import Node
+from .tensor import axes_argument, normalize_axes, sum
+from .types import Operand
 
 __all__ = ["log_softmax"]
 
@@ -27,7 +29,7 @@ class LogSoftmax(Op):
     def infer_shape(self, shapes, attrs):
         (s,) = shapes
         if s is not None:
-            _normalize_axes(attrs["axis"], len(s), s, "log_softmax")
+            normalize_axes(attrs["axis"], len(s), s, "log_softmax")
         return s
 
     def vjp(self, node, adjoint):
@@ -51,6 +53,6 @@ class LogSoftmax(Op):
 _LOG_SOFTMAX = register(LogSoftmax())
 
 
-def log_softmax(a, axis: int = -1):
+def log_softmax(a: Operand, axis: int = -1) -> Node:
     """log softmax of ``a`` along ``axis``, numerically stable."""
-    return _LOG_SOFTMAX(a, axis=_axes(axis, "log_softmax"))
+    return _LOG_SOFTMAX(a, axis=axes_argument(axis, "log_softmax"))

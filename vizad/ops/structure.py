@@ -14,6 +14,7 @@ from ..errors import GraphError, NodeTypeError, ShapeError
 from ..node import OPERATORS, Node, static_shape
 from ..tree import TupleShape
 from ..op import Op, register
+from .types import Operand
 
 __all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get", "stop_gradient"]
 
@@ -157,14 +158,14 @@ _MAKE_TUPLE = register(MakeTuple())
 _TUPLE_GET = register(TupleGet())
 
 
-def make_tuple(*nodes) -> Node:
+def make_tuple(*nodes: Operand) -> Node:
     """A tuple value of the given nodes."""
     if not nodes:
         raise GraphError("make_tuple needs at least one element: give one or more")
     return _MAKE_TUPLE(*nodes)
 
 
-def tuple_get(t, index: int) -> Node:
+def tuple_get(t: Node, index: int) -> Node:
     """Element ``index`` of the tuple value ``t``."""
     if not isinstance(index, (int, np.integer)):
         raise GraphError(f"tuple_get: index must be an int, got {index!r}")

@@ -18,6 +18,8 @@ from .elementwise import broadcast_shapes, reduce_target
 from ..text import latex_operator
 from ..tree import floating_dtype
 from .arithmetic import add, div
+from .types import Axes, Operand, ShapeLike
+
 
 __all__ = [
     "matmul",
@@ -37,7 +39,7 @@ _FLOAT_SCALARS = frozenset({np.float64, np.float32, np.float16})
 
 
 # -- shape helpers -------------------------------------------------------------------------
-def _axes(axis, what: str):
+def axes_argument(axis, what: str):
     """``axis`` (None, an int or a sequence of ints) as None or a tuple of ints."""
     if axis is None:
         return None
@@ -55,7 +57,7 @@ def _axes(axis, what: str):
     )
 
 
-def _normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
+def normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
     """Axes as non-negative ints, checked against ``ndim``."""
     if axes is None:
         return tuple(range(ndim))
@@ -418,7 +420,7 @@ class _Reduction(Op):
         (s,) = shapes
         if s is None:
             return None
-        axes = _normalize_axes(attrs.get("axis"), len(s), s, self.name)
+        axes = normalize_axes(attrs.get("axis"), len(s), s, self.name)
         if attrs.get("keepdims"):
             return tuple(1 if k in axes else d for k, d in enumerate(s))
         return tuple(d for k, d in enumerate(s) if k not in axes)
@@ -473,7 +475,7 @@ class Mean(_Reduction):
         shape = static_shape(a)
         if shape is not None:
             count = float(
-                math.prod(shape[k] for k in _normalize_axes(axis, len(shape), shape, "mean"))
+                math.prod(shape[k] for k in normalize_axes(axis, len(shape), shape, "mean"))
             )
         else:
             count = size(a, axis)
@@ -493,7 +495,7 @@ class ExpandDims(Op):
         if s is None:
             return None
         ndim = len(s) + len(attrs["axis"])
-        axes = _normalize_axes(attrs["axis"], ndim, s, "expand_dims")
+        axes = normalize_axes(attrs["axis"], ndim, s, "expand_dims")
         rest = iter(s)
         return tuple(1 if k in axes else next(rest) for k in range(ndim))
 
@@ -536,7 +538,7 @@ _EXPAND_DIMS = register(ExpandDims())
 _SIZE = register(Size())
 
 
-def matmul(a, b, trans_a: bool = False, trans_b: bool = False) -> Node:
+def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False) -> Node:
     """op(a) @ op(b) as numpy's ``@`` (1-D operands as vectors, leading dimensions as batches),
     op = swapping the last two axes where the flag is set."""
     cls = a.__class__
@@ -548,10 +550,10 @@ def matmul(a, b, trans_a: bool = False, trans_b: bool = False) -> Node:
     return _MATMUL(a, b, trans_a=bool(trans_a), trans_b=bool(trans_b))
 
 
-def transpose(a, axes=None) -> Node:
+def transpose(a: Operand, axes: tuple[int, ...] | list[int] | None = None) -> Node:
     """Permute the axes of ``a`` (reverse them when ``axes`` is None); negative axes count
     from the end, as in numpy."""
-    axes = _axes(axes, "transpose")
+    axes = axes_argument(axes, "transpose")
     if axes is not None:
         n = len(axes)
         if any(not -n <= k < n for k in axes) or len({k % n for k in axes}) != n:
@@ -563,26 +565,26 @@ def transpose(a, axes=None) -> Node:
     return _TRANSPOSE(a, axes=axes)
 
 
-def reshape(a, shape) -> Node:
+def reshape(a: Operand, shape: ShapeLike) -> Node:
     """``a`` with a new shape (a tuple, one entry may be -1; or a node whose shape to take)."""
     return _with_target(_RESHAPE, a, shape)
 
 
-def sum(a, axis=None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
+def sum(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
     """The sum of ``a`` over ``axis`` (all axes when None)."""
     if axis is None and eager_class(a.__class__):  # hot: a whole eager value
         return _whole(_SUM, a, keepdims)
-    return _SUM(a, axis=_axes(axis, "sum"), keepdims=bool(keepdims))
+    return _SUM(a, axis=axes_argument(axis, "sum"), keepdims=bool(keepdims))
 
 
-def mean(a, axis=None, keepdims: bool = False) -> Node:
+def mean(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:
     """The mean of ``a`` over ``axis`` (all axes when None)."""
     if axis is None and eager_class(a.__class__):  # hot: a whole eager value
         return _whole(_MEAN, a, keepdims)
-    return _MEAN(a, axis=_axes(axis, "mean"), keepdims=bool(keepdims))
+    return _MEAN(a, axis=axes_argument(axis, "mean"), keepdims=bool(keepdims))
 
 
-def _whole(op: Op, a, keepdims) -> Node:
+def _whole(op: Op, a: Node, keepdims: bool) -> Node:
     """``op(a, axis=None, keepdims=…)`` for an eager node holding an array (or a scalar): its
     shape needs no inference (() or ones), so it goes straight to the eager node."""
     shape = a._shape
@@ -597,25 +599,25 @@ def _whole(op: Op, a, keepdims) -> Node:
 _WHOLE = {k: {"axis": None, "keepdims": k} for k in (False, True)}
 
 
-def broadcast_to(a, shape) -> Node:
+def broadcast_to(a: Operand, shape: ShapeLike) -> Node:
     """``a`` broadcast to ``shape`` (a tuple, or a node whose shape to take)."""
     return _with_target(_BROADCAST_TO, a, shape)
 
 
-def sum_to_shape(a, shape) -> Node:
+def sum_to_shape(a: Operand, shape: ShapeLike) -> Node:
     """``a`` summed down to ``shape`` (a tuple, or a node whose shape to take): the reduction
     of a broadcast adjoint to its input's shape."""
     return _with_target(_SUM_TO_SHAPE, a, shape)
 
 
-def expand_dims(a, axis) -> Node:
+def expand_dims(a: Operand, axis: int | tuple[int, ...]) -> Node:
     """``a`` with new axes of length 1 at ``axis`` (positions in the result)."""
-    return _EXPAND_DIMS(a, axis=_axes(axis, "expand_dims"))
+    return _EXPAND_DIMS(a, axis=axes_argument(axis, "expand_dims"))
 
 
-def size(a, axis=None) -> Node:
+def size(a: Operand, axis: Axes = None) -> Node:
     """The number of elements of ``a`` over ``axis`` (all when None), as a float node."""
-    return _SIZE(a, axis=_axes(axis, "size"))
+    return _SIZE(a, axis=axes_argument(axis, "size"))
 
 
 # x @ y is matmul(x, y)

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from .budget import LAYOUT_BUDGET, layout_cost, planned
 from .dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
 from .highlight import StepHighlight, highlight, without_pending
 from .layout import Layout
+from .options import DECIMALS, MAX_BOXES, Collapse, decimals_of
 from .scene import VIEWS, Scene
 from .scene_builder import build_scene
 from .summary import collapse_scopes, scene_for, summarize
+
+if TYPE_CHECKING:  # for the signatures only
+    from ..node import Node
+    from ..trace import Trace
 
 __all__ = [
     "draw",
@@ -27,23 +34,22 @@ __all__ = [
     "VIEWS",
     "INSTALL_HINT",
     "LAYOUT_BUDGET",
+    "MAX_BOXES",
+    "DECIMALS",
     "layout_cost",
 ]
 
-#: Graphs with more boxes than this are drawn as a summary.
-MAX_BOXES = 400
-
 
 def draw(
-    target,
+    target: Node | Iterable[Node] | Trace,
     view: str | None = None,
     step: int | None = None,
     *,
-    decimals: int = 3,
+    decimals: int | None = None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,
     reads: bool = False,
-    collapse=None,
+    collapse: Collapse = None,
     caption: str = "",
     show_pending: bool = False,
     budget: float | None = LAYOUT_BUDGET,
@@ -73,6 +79,10 @@ def draw(
     ``caption`` adds a line under the title. Display it in Jupyter, or
     ``.render(format="png")`` it for slides.
 
+    ``decimals``: the decimals of the values shown (default: a trace's own, else 3). The
+    options and their defaults are those of vz.step, vz.Stepper, vz.export_html and
+    vz.export_frames (:mod:`vizad.render.options`).
+
     ``budget`` is the seconds Graphviz may take to lay it out (:mod:`vizad.render.budget`): a
     graph predicted to take longer is laid out with bounded effort, or summarised, and the
     picture says which; None lays it out in full whatever it costs.
@@ -80,7 +90,7 @@ def draw(
     scene = scene_for(
         target,
         view,
-        decimals,
+        decimals_of(decimals, target),
         detail=detail,
         reads=reads,
         collapse=collapse,

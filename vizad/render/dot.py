@@ -31,6 +31,9 @@ from ..files import check_output, output_error, write_output
 from ..text import escape, format_number, printable
 from .budget import lay_out, wall_after
 from .palette import (
+    BACKGROUND,
+    FRAME_INK,
+    SCOPE_BORDER,
     FONT,
     MIN_SCALE,
     NOTEBOOK_WIDTH,
@@ -80,7 +83,7 @@ class Drawing(graphviz.Digraph):
     _vizad_titles: dict[str, str] = {}
     #: (scene, drawing of a scene, budget): how vz.draw made this drawing, so that a display
     #: whose layout runs long falls back to the next rung of the budget (None: no fallback).
-    _vizad_plan = None
+    _vizad_plan: tuple | None = None
     #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
     timeout: float = DISPLAY_TIMEOUT
     _call_timeout: float | None = None
@@ -237,7 +240,7 @@ def to_drawing(
         bgcolor="transparent",
         fontname=FONT,
         fontsize="13",
-        fontcolor="#888888",
+        fontcolor=FRAME_INK,
         labelloc="t",
         labeljust="l",
         nodesep="0.25",
@@ -247,7 +250,7 @@ def to_drawing(
     if scene.layout:  # a bounded layout (vizad.render.budget): in the DOT, for every Graphviz
         drawing.attr("graph", **scene.layout)
     drawing.attr("node", fontname=FONT, fontsize="12", margin="0.08,0.04")
-    drawing.attr("edge", arrowsize="0.7", color="#888888", fontname=FONT)
+    drawing.attr("edge", arrowsize="0.7", color=FRAME_INK, fontname=FONT)
     # DOT node names are vizad's own item ids (v3, a12, c1), never user text: no name can
     # read as DOT; the SVG's titles (tooltips) are the boxes' names, put in by titled()
     names = dot_names(scene)
@@ -272,7 +275,7 @@ def to_drawing(
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     for edge in scene.edges:
         extra = (
-            {"label": _plain_text(edge.label), "fontsize": "10", "fontcolor": "#888888"}
+            {"label": _plain_text(edge.label), "fontsize": "10", "fontcolor": FRAME_INK}
             if edge.label
             else {}
         )
@@ -296,8 +299,8 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
         sub.attr(
             label=f"<{_html_text(_fit(titles[cluster]))}>",
             style="rounded" if scope else "dashed,rounded",
-            color="#aaaaaa" if scope else "#888888",
-            fontcolor="#888888",
+            color=SCOPE_BORDER if scope else FRAME_INK,
+            fontcolor=FRAME_INK,
             fontname=FONT,
             fontsize="12",
         )
@@ -412,9 +415,9 @@ def _legend(mode: str) -> str:
     """The legend of the step states, in two rows, as an HTML-like label."""
     k = 0 if mode == "reverse" else 1
     cells = [
-        f'<TD BGCOLOR="{STATE_STYLE[state].get("fill", "#ffffff")}" '
+        f'<TD BGCOLOR="{STATE_STYLE[state].get("fill", BACKGROUND)}" '
         f'COLOR="{STATE_STYLE[state]["stroke"]}" BORDER="2" WIDTH="12"> </TD>'
-        f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="#888888">{escape(words[k])}</FONT></TD>'
+        f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10" COLOR="{FRAME_INK}">{escape(words[k])}</FONT></TD>'
         for state, words in STATE_WORDS.items()
     ]
     half = (len(cells) + 1) // 2

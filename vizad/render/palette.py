@@ -44,6 +44,9 @@ MIN_SCALE = 0.7
 ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
 BLUE, VERMILLION, PURPLE, GREY = "#0072B2", "#D55E00", "#CC79A7", "#888888"
 INK = "#1a1a1a"
+#: The frame's ink, which no step restyles: edges, captions, scope borders (a nested scope's
+#: lighter), the legend's words and the background of a box no state fills.
+FRAME_INK, SCOPE_BORDER, BACKGROUND = GREY, "#aaaaaa", "#ffffff"
 
 #: The look of each kind of box: fill, border, text colour, shape (and for a stack of boxes,
 #: how many outlines).

@@ -36,7 +36,7 @@ def fewer(terms: Sequence[str], text: bool = False) -> list[str]:
 class Derivation:
     """LaTeX lines shown as rendered maths in Jupyter; ``str()`` gives plain text."""
 
-    def __init__(self, lines: Sequence[str]):
+    def __init__(self, lines: Sequence[str]) -> None:
         self.lines = list(lines)
 
     def latex(self) -> str:

@@ -60,7 +60,7 @@ class Names:
 
     def __init__(
         self, graph: Iterable[Node], extension: Iterable[Node] = (), records: Sequence = ()
-    ):
+    ) -> None:
         self.records = tuple(records)
         self._record_index = {id(r): k for k, r in enumerate(self.records, start=1)}
         graph = list(graph)

@@ -67,7 +67,7 @@ class Contribution:
         unreduced_node: Node | None = None,
         *,
         names: Any = None,
-    ):
+    ) -> None:
         given = (
             consumer,
             consumer_label,
@@ -117,27 +117,62 @@ class Contribution:
         return rf"\textstyle\sum_{{\to {target}}}\left({latex}\right)"
 
     #: vⱼ, the forward node that consumes vᵢ, its label ("v5") and its LaTeX ("v_{5}").
-    consumer = property(lambda self: self._consumer)
-    consumer_label = property(lambda self: self._made("consumer_label"))
-    consumer_symbol = property(lambda self: self._made("consumer_symbol"))
+    @property
+    def consumer(self) -> Node:
+        return self._consumer
+
+    @property
+    def consumer_label(self) -> str:
+        return self._made("consumer_label")
+
+    @property
+    def consumer_symbol(self) -> str:
+        return self._made("consumer_symbol")
+
     #: The position of vᵢ among vⱼ's inputs (``v1 * v1`` gives two contributions).
-    index = property(lambda self: self._index)
+    @property
+    def index(self) -> int:
+        return self._index
+
     #: ∂vⱼ/∂vᵢ: its value (None when the op gives only a vjp, as matmul does) and its LaTeX
     #: (``\cos v_{2}``; None when the op gives none).
-    local = property(lambda self: self._local)
-    local_latex = property(lambda self: self._made("local_latex"))
+    @property
+    def local(self) -> Any:
+        return self._local
+
+    @property
+    def local_latex(self) -> str | None:
+        return self._made("local_latex")
+
     #: v̄ᵢ→ⱼ: its value, its LaTeX in terms of v̄ⱼ (``\bar{v}_{5} \cos v_{2}``; where
     #: broadcasting happened, wrapped in the sum-to-shape step, as the value is reduced), and
     #: the adjoint node that computes it.
-    partial = property(lambda self: self._partial)
-    partial_latex = property(lambda self: self._made("partial_latex"))
-    partial_node = property(lambda self: self._partial_node)
+    @property
+    def partial(self) -> Any:
+        return self._partial
+
+    @property
+    def partial_latex(self) -> str | None:
+        return self._made("partial_latex")
+
+    @property
+    def partial_node(self) -> Node | None:
+        return self._partial_node
+
     #: The node computing ∂vⱼ/∂vᵢ when it is a node of the adjoint graph, else None.
-    local_node = property(lambda self: self._local_node)
+    @property
+    def local_node(self) -> Node | None:
+        return self._local_node
+
     #: Where broadcasting happened: v̄ⱼ ∂vⱼ/∂vᵢ before the sum-to-shape step reduced it to vᵢ's
     #: shape, and its node (``partial_node`` is then the sum_to_shape node); else None.
-    unreduced = property(lambda self: self._unreduced)
-    unreduced_node = property(lambda self: self._unreduced_node)
+    @property
+    def unreduced(self) -> Any:
+        return self._unreduced
+
+    @property
+    def unreduced_node(self) -> Node | None:
+        return self._unreduced_node
 
     @property
     def reduced(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from typing import Any
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from ..tree import Unrecorded, leaves
 from .derivation import Derivation, forward_line, reverse_line
 from .lazy import Once, Steps
 from .display import html_table, text_table
-from .names import Names
+from .names import Name, Names
 from .records import ForwardStep, ReverseStep
 
 __all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
@@ -35,13 +35,13 @@ class Trace(ABC):
         output: Node,
         feed: Mapping[Node, Any],
         steps: Sequence,
-        record,
+        record: Any,
         values: Mapping[Node, Any],
         names: Names | Once,
         graph: list[Node],
         extension: list[Node] | Once,
         decimals: int,
-    ):
+    ) -> None:
         #: The node the walkthrough is about, the feed it was evaluated at, and its steps.
         self.output = output
         self.feed = dict(feed)
@@ -100,7 +100,7 @@ class Trace(ABC):
             + (" (step 0 does not exist: the first step is 1)" if number == 0 else "")
         )
 
-    def step_of(self, node: Node):
+    def step_of(self, node: Node) -> Any:
         """The step of ``node`` (KeyError naming it when it has none)."""
         try:
             return self.steps[self._by_node[node]]
@@ -111,7 +111,7 @@ class Trace(ABC):
                 "trace.steps"
             ) from None
 
-    def first_nonfinite(self):
+    def first_nonfinite(self) -> Any:
         """The step where a NaN or infinite number first appears, or None when every value
         is finite — what PyTorch's anomaly mode finds, on the graph: first the forward values
         in the order they are computed (the node that made the first NaN), then the step's
@@ -179,23 +179,23 @@ class Trace(ABC):
         return view
 
     @abstractmethod
-    def result(self, step) -> Any:
+    def result(self, step: Any) -> Any:
         """The value a step computes: v̄ᵢ (reverse) or v̇ᵢ (forward)."""
         ...
 
     @abstractmethod
-    def result_name(self, node: Node):
+    def result_name(self, node: Node) -> Name:
         """The name of what a step computes for ``node``: v̄ᵢ or v̇ᵢ."""
         ...
 
     @abstractmethod
-    def neighbours(self, step) -> list[Node]:
+    def neighbours(self, step: Any) -> list[Node]:
         """The forward nodes a step reads: the consumers whose partial adjoints it sums
         (reverse), the inputs whose tangents it combines (forward)."""
         ...
 
     @abstractmethod
-    def involved(self, step) -> list[Node]:
+    def involved(self, step: Any) -> list[Node]:
         """The extension nodes that compute a step's values."""
         ...
 
@@ -203,7 +203,7 @@ class Trace(ABC):
         """A one-line title: what is traced, the mode, the number of steps."""
         return self._title()
 
-    def line(self, step, decimals: int | None = None) -> str:
+    def line(self, step: Any, decimals: int | None = None) -> str:
         """The derivation line of ``step`` in LaTeX."""
         return self._line(step, self.decimals if decimals is None else decimals)
 
@@ -313,7 +313,19 @@ class ReverseTrace(Trace):
     view_aliases = {"extended": "adjoint", "laid": "backprop"}
     steps: tuple[ReverseStep, ...]
 
-    def __init__(self, output, wrt, feed, steps, record, values, names, graph, extension, decimals):
+    def __init__(
+        self,
+        output: Node,
+        wrt: Iterable[Node],
+        feed: Mapping[Node, Any],
+        steps: Sequence,
+        record: Any,
+        values: Mapping[Node, Any],
+        names: Names | Once,
+        graph: list[Node],
+        extension: list[Node] | Once,
+        decimals: int,
+    ) -> None:
         super().__init__(output, feed, steps, record, values, names, graph, extension, decimals)
         #: The inputs the gradients are taken with respect to.
         self.wrt = tuple(wrt)
@@ -339,7 +351,7 @@ class ReverseTrace(Trace):
     def result(self, step: ReverseStep) -> Any:
         return step.adjoint
 
-    def result_name(self, node: Node):
+    def result_name(self, node: Node) -> Name:
         return self.names.bar(node)
 
     def neighbours(self, step: ReverseStep) -> list[Node]:
@@ -429,8 +441,18 @@ class ForwardTrace(Trace):
     steps: tuple[ForwardStep, ...]
 
     def __init__(
-        self, output, seeds, feed, steps, record, values, names, graph, extension, decimals
-    ):
+        self,
+        output: Node,
+        seeds: Mapping[Node, Any],
+        feed: Mapping[Node, Any],
+        steps: Sequence,
+        record: Any,
+        values: Mapping[Node, Any],
+        names: Names | Once,
+        graph: list[Node],
+        extension: list[Node] | Once,
+        decimals: int,
+    ) -> None:
         super().__init__(output, feed, steps, record, values, names, graph, extension, decimals)
         #: The seeded inputs and their tangent nodes.
         self.seeds = dict(seeds)
@@ -442,7 +464,7 @@ class ForwardTrace(Trace):
     def result(self, step: ForwardStep) -> Any:
         return step.tangent
 
-    def result_name(self, node: Node):
+    def result_name(self, node: Node) -> Name:
         return self.names.dot(node)
 
     def neighbours(self, step: ForwardStep) -> list[Node]:

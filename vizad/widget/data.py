@@ -24,7 +24,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._gc import gc_paused
-from ..render import MAX_BOXES, Layout
+from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
+from ..render.options import Collapse
 from ..render.legibility import DEFAULT_FRAME
 from ..render.dot import dot_names
 from ..render.folding import expanded
@@ -54,9 +55,10 @@ def walkthrough_data(
     view: str | None = None,
     failures: Mapping[int, str] | None = None,
     decimals: int | None = None,
-    collapse=None,
+    collapse: Collapse = None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
     layouts: Mapping[str, Layout] | None = None,
     quiz: bool = False,
     questions: list | None = None,
@@ -85,6 +87,7 @@ def walkthrough_data(
             collapse=collapse,
             max_boxes=max_boxes,
             detail=detail,
+            budget=budget,
             frame=DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
         )
         frame = frame_data(layout, trace, d)

@@ -28,10 +28,11 @@ from ..errors import (
 from ..graph import as_node_list
 from ..node import Node
 from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
+from ..render.options import Collapse
 from ..render.legibility import DEFAULT_FRAME
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
-from ..trace.quiz import MAX_ANSWER, Verdict, judge, questions
+from ..trace.quiz import MAX_ANSWER, Question, Verdict, judge, questions
 from ..trace.traces import ForwardTrace, ReverseTrace
 from .data import (
     check_failures,
@@ -81,7 +82,7 @@ class _StepNumber(traitlets.Int):
     """The step traitlet: an int (a number out of range goes to the nearest step, as a
     slider does); anything else is an ArgumentTypeError saying so."""
 
-    def validate(self, obj, value):
+    def validate(self, obj: Any, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise StepperTypeError(
                 f"stepper.step is a step number: give an int from 1 to the number of steps; "
@@ -145,15 +146,15 @@ class Stepper(anywidget.AnyWidget):
         *,
         check: bool | None = None,
         decimals: int | None = None,
-        collapse=None,
+        collapse: Collapse = None,
         max_boxes: int = MAX_BOXES,
         detail: bool = False,
         budget: float | None = LAYOUT_BUDGET,
         scale: float = 1.0,
         quiz: bool = False,
         step: int = 1,
-        **kwargs,
-    ):
+        **kwargs: Any,
+    ) -> None:
         if not isinstance(trace, Trace):
             raise ArgumentTypeError(
                 f"Stepper steps through a trace (vz.trace_reverse or "
@@ -202,7 +203,7 @@ class Stepper(anywidget.AnyWidget):
             check = len(trace.steps) <= CHECK_LIMIT
         #: 0-based step index → the message of the rule that fails trace.check() there.
         self.failures: dict[int, str] = check_failures(trace) if check else {}
-        self._options = {
+        self._options: dict[str, Any] = {
             "decimals": self.decimals,
             "failed": frozenset(self.failures),
             "collapse": self.collapse,
@@ -234,7 +235,7 @@ class Stepper(anywidget.AnyWidget):
 
     # -- the quiz, from Python -----------------------------------------------------------
     @property
-    def question(self):
+    def question(self) -> Question | None:
         """The question the current step asks now (a :class:`vizad.trace.quiz.Question`:
         ``.prompt``, ``.hint``), or None (no quiz, or this step asks nothing more)."""
         self._live()
@@ -245,7 +246,7 @@ class Stepper(anywidget.AnyWidget):
                 return q
         return None
 
-    def answer(self, text) -> Verdict:
+    def answer(self, text: str) -> Verdict:
         """Answer the current question as the student would type it (``"1.72"``,
         ``"2 - cos(5)"``): the verdict (``.status`` "right", "wrong" or "refused", and its
         ``.message``), the browser showing the same; ``stepper.score`` counts it. Two wrong
@@ -292,18 +293,18 @@ class Stepper(anywidget.AnyWidget):
     _accepted_inputs: dict = {}
 
     @traitlets.observe("progress")
-    def _progress_changed(self, change):
+    def _progress_changed(self, change: dict[str, Any]) -> None:
         self._accepted_progress = change["new"]
         self.score = self._score()
 
     @traitlets.validate("score")
-    def _valid_score(self, proposal):
+    def _valid_score(self, proposal: dict[str, Any]) -> Any:
         # made here from the progress (itself checked against the answers): a score sent by
         # the page is replaced by the one its answers earned
         return self._score() if self.trace is not None else proposal["value"]
 
     @traitlets.validate("progress")
-    def _valid_progress(self, proposal):
+    def _valid_progress(self, proposal: dict[str, Any]) -> Any:
         """Each question's entry as its answers earn it, judged here: a state "right" or
         "wrong" needs the answers that earned it; an entry, once decided, never changes."""
         new = proposal["value"]
@@ -330,7 +331,7 @@ class Stepper(anywidget.AnyWidget):
         return checked
 
     @traitlets.observe("step")
-    def _step_changed(self, change):
+    def _step_changed(self, change: dict[str, Any]) -> None:
         """Going on past questions (this step's, or steps jumped over) skips them: their
         answers are revealed, since later steps need them."""
         if change["old"] is None or not self.quiz:
@@ -363,7 +364,7 @@ class Stepper(anywidget.AnyWidget):
                 "text": text}  # fmt: skip
 
     @traitlets.observe("difference_request")
-    def _difference_requested(self, change):
+    def _difference_requested(self, change: dict[str, Any]) -> None:
         if self.trace is None or not change["new"]:
             return
         if self.quiz and self.question is not None:  # a check would give the answer away
@@ -375,7 +376,7 @@ class Stepper(anywidget.AnyWidget):
             self.differences = {"step": self.step, "text": f"no check here: {exc}"}
 
     @traitlets.validate("difference_request")
-    def _valid_difference_request(self, proposal):
+    def _valid_difference_request(self, proposal: dict[str, Any]) -> Any:
         ask = proposal["value"]
         if self.trace is None:
             raise StepperValueError(_CLOSED)
@@ -391,7 +392,7 @@ class Stepper(anywidget.AnyWidget):
         return ask
 
     @traitlets.validate("inputs")
-    def _valid_inputs(self, proposal):
+    def _valid_inputs(self, proposal: dict[str, Any]) -> Any:
         """The inputs as finite floats, by name: a name that is not an input, a value that is
         not a number (a str, even "3"), NaN or an infinity is refused (and rolled back)."""
         new = proposal["value"]
@@ -432,7 +433,7 @@ class Stepper(anywidget.AnyWidget):
 
     # -- what-if inputs ------------------------------------------------------------------
     @traitlets.observe("inputs")
-    def _inputs_changed(self, change):
+    def _inputs_changed(self, change: dict[str, Any]) -> None:
         """An input edited (in the browser, or here): the walkthrough traced again at the new
         values, every view redrawn, at the same step."""
         self._accepted_inputs = change["new"]
@@ -473,7 +474,7 @@ class Stepper(anywidget.AnyWidget):
         if self.trace is None:
             raise ClosedError(_CLOSED)
 
-    def set_state(self, sync_data):
+    def set_state(self, sync_data: Any) -> None:
         """The page's update of synced values (ipywidgets calls this for each one): applied
         only when every value is valid, else rolled back (traitlets' TraitError), Python's
         values sent back and the page told why (a message of kind REFUSED)."""
@@ -514,19 +515,19 @@ class Stepper(anywidget.AnyWidget):
         self.failures = {}
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
-        self.trace = None
+        self.trace = None  # type: ignore[assignment]  # a closed stepper holds no trace
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: Any) -> Any:
         raise NotPicklableError(
             "a Stepper cannot be pickled or copied: it is a live widget of this kernel; save "
             "it as a page (vz.export_html(stepper, path)), or make another from its trace "
             "(vz.Stepper(stepper.trace))"
         )
 
-    def __copy__(self):
+    def __copy__(self) -> Any:
         self.__reduce_ex__(4)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Any:
         self.__reduce_ex__(4)
 
     def __repr__(self) -> str:
@@ -537,7 +538,7 @@ class Stepper(anywidget.AnyWidget):
             f"{self.view} view>"
         )
 
-    def _repr_mimebundle_(self, **kwargs):
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The output of a stepper, by the one rule of :mod:`vizad.frontends`: vizad's own
         MIME type (the step shown, saved with the notebook; the widget model's id in its
         metadata), which vizad's JupyterLab / Notebook 7 extension renders as the live widget
@@ -550,7 +551,7 @@ class Stepper(anywidget.AnyWidget):
         HTML whenever widget state is stored, and show a blank output without its CDN."""
         if self.trace is None:
             return {"text/plain": repr(self)}
-        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle: Any = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
         view = data.pop(WIDGET_VIEW, None)
         if view is not None:
@@ -586,7 +587,7 @@ class Stepper(anywidget.AnyWidget):
             data["image/svg+xml"] = svg
         return data, metadata
 
-    def _ipython_display_(self, **kwargs) -> None:
+    def _ipython_display_(self, **kwargs: Any) -> None:
         """Shown by IPython with a display id (the widget model's), so that a step set here
         later (``stepper.step = 6`` in another cell) updates this output where no front end
         shows the widget: a notebook executed headless (nbconvert --execute, nbclient,
@@ -602,7 +603,7 @@ class Stepper(anywidget.AnyWidget):
         return f"vizad-{self.model_id}"
 
     @traitlets.observe("step")
-    def _step_saved(self, change):
+    def _step_saved(self, change: dict[str, Any]) -> None:
         """No front end shows this stepper (none said so): its output is updated to the step."""
         if not self._shown or self._seen or self.trace is None:
             return
@@ -629,7 +630,7 @@ class Stepper(anywidget.AnyWidget):
         return len(self.trace.steps)
 
     @property
-    def current(self):
+    def current(self) -> Any:
         """The record of the current step (``trace.steps[stepper.step - 1]``)."""
         self._live()
         return self.trace.steps[self.step - 1]
@@ -669,7 +670,7 @@ class Stepper(anywidget.AnyWidget):
             self._frames[view] = frame_data(layout, self.trace, self.decimals)
         return self._frames[view]
 
-    def opened(self, view: str, boxes) -> dict:
+    def opened(self, view: str, boxes: Iterable[str]) -> dict:
         """The data of ``view`` with its collapsed ``boxes`` opened, as a patch of the view's
         data (what the browser asks for when a collapsed box is clicked); laid out like the
         view (by ``dot`` here, or in the browser). Made once per set of boxes."""
@@ -683,12 +684,12 @@ class Stepper(anywidget.AnyWidget):
         return self._opened[key]
 
     @traitlets.observe("view")
-    def _view_shown(self, change):
+    def _view_shown(self, change: dict[str, Any]) -> None:
         # each view is laid out when it is first shown: the browser asks for its data then
         if change["new"] and self.trace is not None:
             self.layout_of(change["new"])
 
-    def _message(self, _widget, content, _buffers) -> None:
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """The browser's requests: {"kind": "view", "view": v} (a view's data, laid out when
         first asked for) and {"kind": "open", "view": v, "boxes": [ids], "key": k} (the view
         with those collapsed boxes opened). Each is answered by a message with the same kind
@@ -726,13 +727,13 @@ class Stepper(anywidget.AnyWidget):
             self.send(reply)
 
     @traitlets.validate("step")
-    def _valid_step(self, proposal):
+    def _valid_step(self, proposal: dict[str, Any]) -> Any:
         if self.trace is None:
             raise StepperValueError(_CLOSED)
         return min(max(int(proposal["value"]), 1), max(self.n_steps, 1))
 
     @traitlets.validate("view")
-    def _valid_view(self, proposal):
+    def _valid_view(self, proposal: dict[str, Any]) -> Any:
         if self.trace is None:
             raise StepperValueError(_CLOSED)
         try:
@@ -744,7 +745,7 @@ class Stepper(anywidget.AnyWidget):
             raise StepperValueError(str(exc)) from None
 
     @traitlets.validate("scale")
-    def _valid_scale(self, proposal):
+    def _valid_scale(self, proposal: dict[str, Any]) -> Any:
         if self.trace is None:
             raise StepperValueError(_CLOSED)
         value = proposal["value"]
@@ -753,7 +754,7 @@ class Stepper(anywidget.AnyWidget):
         return min(max(float(value), 0.25), 4.0)
 
 
-def _earned(question, entry, before) -> dict:
+def _earned(question: Question, entry: Any, before: Any) -> dict:
     """A quiz entry (``{"tries", "state", "answers"}``) as Python judges its answers: its
     tries and state must be what those answers earn (or "skipped": revealed, not earned),
     and an entry decided before stays as it was. A StepperValueError otherwise."""
@@ -800,17 +801,17 @@ def _earned(question, entry, before) -> dict:
     return earned
 
 
-def _is_int(x) -> bool:
+def _is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
-def _short(value) -> str:
+def _short(value: Any) -> str:
     """``value`` as a message quotes it: its repr, at most 40 characters."""
     text = repr(value)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A request's field as its reply echoes it: a str, int or None (else None)."""
     return value if value is None or isinstance(value, (str, int)) else None
 
@@ -824,6 +825,7 @@ def _retraceable(trace: Trace) -> bool:
 def _retrace(trace: Trace, feed: dict) -> Trace:
     if isinstance(trace, ReverseTrace):
         return trace_reverse(trace.output, list(trace.wrt), feed, decimals=trace.decimals)
+    assert isinstance(trace, ForwardTrace)  # _retraceable: vizad's own traces only
     tangents = {s: trace.values[t] for s, t in trace.seeds.items()}
     return trace_forward(trace.output, feed=feed, tangents=tangents, decimals=trace.decimals)
 
@@ -838,7 +840,7 @@ def step(
     view: str | None = None,
     decimals: int | None = None,
     scale: float = 1.0,
-    collapse=None,
+    collapse: Collapse = None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
@@ -855,7 +857,12 @@ def step(
     ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; ``budget``:
     the seconds each view's layout may take (None: in full, however long). ``step``: the step
     it opens at (a notebook executed headless saves its output there)."""
-    drawn = {"collapse": collapse, "max_boxes": max_boxes, "detail": detail, "budget": budget}
+    drawn: dict[str, Any] = {
+        "collapse": collapse,
+        "max_boxes": max_boxes,
+        "detail": detail,
+        "budget": budget,
+    }
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(
@@ -865,7 +872,7 @@ def step(
         return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, step=step, **drawn)
     decimals = 3 if decimals is None else decimals
     if mode == "reverse":
-        trace = trace_reverse(y, wrt, feed, decimals=decimals)
+        trace: Trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
         if tangents is None and wrt is not None:
             nodes = as_node_list(wrt, "step: wrt")
