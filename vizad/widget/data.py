@@ -156,10 +156,15 @@ def pack_opens(opens: Mapping[str, dict]) -> dict:
             dot = patch.pop("dot").split("\n")
             patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
         patches[box] = patch
-    whole = {"lines": list(lines), "patches": patches}
-    text = json.dumps(whole, ensure_ascii=False, separators=(",", ":")).encode()
-    packed = base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
-    return {"ids": list(opens), "gz": packed}
+    return {"ids": list(opens), "gz": packed_json({"lines": list(lines), "patches": patches})}
+
+
+def packed_json(data) -> str:
+    """``data`` as compact JSON, gzip-compressed (no time in the header: deterministic) and
+    base64-encoded: what ``inflateJson`` (static/stepper/helpers.js) reads back. JSON of
+    panels and DOT compresses about tenfold."""
+    text = json.dumps(data, separators=(",", ":")).encode()  # ASCII: lone surrogates escaped
+    return base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
 
 
 def unpack_opens(packed: Mapping) -> dict[str, dict]:

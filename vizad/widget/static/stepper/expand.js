@@ -31,9 +31,7 @@ const unpacked = new WeakMap(); // a view's packed openings -> the promise of th
 // inflated on first use
 function unpackOpens(packed) {
   if (!unpacked.has(packed)) {
-    const bytes = Uint8Array.from(atob(packed.gz), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    unpacked.set(packed, new Response(stream).json().then(({ lines, patches }) => {
+    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
       for (const patch of Object.values(patches)) {
         if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
         delete patch.dotLines;

@@ -380,9 +380,10 @@ function render({ model, el }) {
 // `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here.
-export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
+export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
+  if (data.gz) data = await inflateJson(data.gz); // an exported page's data, packed
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : "";
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
