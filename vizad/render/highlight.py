@@ -85,14 +85,18 @@ class StepStates(NamedTuple):
 _STEP_NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _step_nodes(trace) -> list[tuple]:
+def _step_nodes(trace) -> tuple[list[tuple], dict]:
     """Per step of ``trace``: its node, the extension nodes that compute it, the forward nodes
-    it reads (``trace.involved``, ``trace.neighbours``): the same for every scene of the
-    trace (its views, their openings), so made once per trace."""
+    it reads (``trace.involved``, ``trace.neighbours``); and node → the steps that mention
+    it. The same for every scene of the trace (its views, their openings): made once."""
     found = _STEP_NODES.get(trace)
     if found is None:
-        found = [(s.node, trace.involved(s), trace.neighbours(s)) for s in trace.steps]
-        _STEP_NODES[trace] = found
+        nodes = [(s.node, trace.involved(s), trace.neighbours(s)) for s in trace.steps]
+        steps_of: dict = {}
+        for k, (node, extension, reads) in enumerate(nodes):
+            for n in (node, *extension, *reads):
+                steps_of.setdefault(n, set()).add(k)
+        found = _STEP_NODES[trace] = (nodes, steps_of)
     return found
 
 
@@ -109,16 +113,15 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
     out: dict[str, list] = {}
     for e in scene.edges:
         out.setdefault(e.tail, []).append((e.head, e.id))
-    changed = _changed_nodes(scene, like[0]) if like is not None else None
-    steps = []
-    for k, (node, extension, reads) in enumerate(_step_nodes(trace)):
-        if changed is not None and not (
-            node in changed
-            or any(n in changed for n in extension)
-            or any(n in changed for n in reads)
-        ):
-            steps.append(like[1].steps[k])  # every box of this step drawn as it was
-            continue
+    nodes, steps_of = _step_nodes(trace)
+    if like is None:
+        redo = range(len(nodes))
+        steps: list = [None] * len(nodes)
+    else:  # only the steps that mention a box drawn differently; the others as they were
+        redo = sorted({k for n in _changed_nodes(scene, like[0]) for k in steps_of.get(n, ())})
+        steps = list(like[1].steps)
+    for k in redo:
+        node, extension, reads = nodes[k]
         current = ids.get(node)
         computing = [n for n in extension if n in ids]
         # a forward node can be a local partial (v₁ in v₁ × v₂): it keeps its own state
@@ -126,14 +129,12 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
         neighbours = [ids[n] for n in reads if n in ids]
         hot = {i for i in [current, *neighbours, *(ids[n] for n in computing)] if i is not None}
         edges = sorted(e for tail in hot for head, e in out.get(tail, ()) if head in hot)
-        steps.append(
-            {
-                "current": current,
-                "consumer": [i for i in dict.fromkeys(neighbours) if i != current],
-                "involved": [i for i in dict.fromkeys(involved) if i != current],
-                "edges": edges,
-            }
-        )
+        steps[k] = {
+            "current": current,
+            "consumer": [i for i in dict.fromkeys(neighbours) if i != current],
+            "involved": [i for i in dict.fromkeys(involved) if i != current],
+            "edges": edges,
+        }
     owner: dict[str, int] = {}
     for k, step in enumerate(steps):  # the first step that computes each box
         for item in [step["current"], *step["involved"]]:
