@@ -122,17 +122,22 @@ def walkthrough_data(
 #: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
 #: couple of MB of its size without them.
 PAGE_OPENINGS = 2000
+#: ... and at most this many boxes per view: each costs about as much as the view's step
+#: states and search entries again (linear in the walkthrough), so that exporting a
+#: 1,000-step walkthrough stays within about a second of its layouts.
+PAGE_OPENED_BOXES = 12
 
 
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
     """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
     data, :func:`frame_patch`) whose picture is DOT for the browser to lay out: a page
-    without a kernel opens any one box itself (those of PAGE_OPENINGS nodes in all)."""
+    without a kernel opens any one box itself (the first drawn, those of PAGE_OPENINGS nodes
+    in all, PAGE_OPENED_BOXES boxes at most)."""
     size = Counter(layout.scene.ids.values())
     carried, total = [], 0
     for box in layout.collapsed:  # in drawing order, up to the page's budget
         total += size[box]
-        if total > PAGE_OPENINGS:
+        if total > PAGE_OPENINGS or len(carried) == PAGE_OPENED_BOXES:
             break
         carried.append((box,))
     opened = layout.openings(carried, in_browser=True)
