@@ -396,9 +396,9 @@ def gradcheck(
     report. ``rtol``/``atol`` default to the precision of the
     values (:func:`default_tolerances`); ``eps`` is the first relative step. An entry passes
     when ``|reverse − central| ≤ atol·(1 + max|∇f|) + rtol·|central| + 3 × error``, the error
-    being the central difference's estimated error; entries at a kink are reported, not failed. Raises GradcheckError
-    naming the worst input when anything fails (or returns the report, if not
-    ``raise_on_failure``).
+    being the central difference's estimated error; entries at a kink are reported, not
+    failed. Raises GradcheckError naming the worst input when anything fails (or returns the
+    report, if not ``raise_on_failure``).
     """
     rng = renamed("gradcheck", old, seed="rng").get("rng", rng)
     wrt = as_node_list(wrt, "gradcheck: wrt")

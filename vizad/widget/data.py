@@ -122,28 +122,33 @@ def walkthrough_data(
 #: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
 #: couple of MB of its size without them.
 PAGE_OPENINGS = 2000
-#: ... and at most this many boxes per view: each costs about as much as the view's step
-#: states and search entries again (linear in the walkthrough), so that exporting a
-#: 1,000-step walkthrough stays within about a second of its layouts.
-PAGE_OPENED_BOXES = 12
 
 
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
     """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
     data, :func:`frame_patch`) whose picture is DOT for the browser to lay out: a page
-    without a kernel opens any one box itself (the first drawn, those of PAGE_OPENINGS nodes
-    in all, PAGE_OPENED_BOXES boxes at most)."""
+    without a kernel opens any one box itself (the first that the walkthrough reaches, those
+    of PAGE_OPENINGS nodes in all: :func:`carried_order`)."""
     size = Counter(layout.scene.ids.values())
     carried, total = [], 0
-    for box in layout.collapsed:  # in drawing order, up to the page's budget
+    for box in carried_order(layout):  # up to the page's budget
         total += size[box]
-        if total > PAGE_OPENINGS or len(carried) == PAGE_OPENED_BOXES:
+        if total > PAGE_OPENINGS:
             break
         carried.append((box,))
     opened = layout.openings(carried, in_browser=True)
     return {
         box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
     }
+
+
+def carried_order(layout: Layout) -> list[str]:
+    """The collapsed boxes of ``layout`` in the order a page carries them opened: by the first
+    step that computes something in them (the walkthrough reaches them in that order, from
+    step 1), then the others as drawn."""
+    owner = layout.states.owner if layout.states is not None else {}
+    last = len(layout.scene.trace.steps) if layout.scene.trace is not None else 0
+    return sorted(layout.collapsed, key=lambda box: owner.get(box, last))
 
 
 def pack_opens(opens: Mapping[str, dict]) -> dict:
