@@ -51,7 +51,8 @@ def test_walkthrough_command_writes_a_page(tmp_path, capsys):
         == 0
     )
     page = out.read_text()
-    assert "1.716" in page and "5.5" in page and "log(x1) + x1*x2 - sin(x2) at x1=2, x2=5" in page
+    data = json.dumps(page_data(page), ensure_ascii=False)
+    assert "1.716" in data and "5.5" in data and "log(x1) + x1*x2 - sin(x2) at x1=2, x2=5" in page
     assert "wrote" in capsys.readouterr().out
     assert (
         main(
