@@ -1,5 +1,6 @@
 """The expression parser (a whitelist over ast, never eval) and the walkthrough command."""
 
+import json
 import math
 import re
 import subprocess
