@@ -2,13 +2,16 @@
 
     python bench/export.py            # every size, the Python step, the browser's "last step"
     python bench/export.py --no-browser
+    python bench/export.py --first       # the first size only
 
 For random scalar graphs of about 1,000, 2,000 and 5,000 forward nodes (bench/render.py's
 ``graph``), each size in its own subprocess (so that its peak RSS is its own):
 ``vz.export_html(trace, path)`` (medians of 3; and with ``check=True``, every step's rule
 checked by ``trace.check()``, which the default leaves to traces of at most 400 steps), the
 file's size and bytes per step, the peak RSS of the process (VmHWM), against the baselines
-measured in the same process: the trace itself and the three layouts alone. Then the Python
+measured in the same process: the trace itself, the three layouts alone and the export
+without the boxes the page opens itself (run in turns; wall and CPU seconds, the latter
+with ``dot``'s: on a busy machine the wall time is mostly waiting). Then the Python
 cost of one step of a ``vz.Stepper`` of the 5,000-node trace (``stepper.step = k`` and
 ``next()``), and, with Debian's Chromium and Playwright, "last step" on the exported
 5,000-step page (click to the next frame, timed in the page).
@@ -31,7 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import vizad as vz  # noqa: E402
-from _timing import machine, median_time  # noqa: E402
+from _timing import load, machine, median_time  # noqa: E402
 from render import graph  # noqa: E402
 
 #: Ops given to graph(40, ops, seed=1): about 1,000, 2,000 and 5,000 forward nodes.
@@ -52,25 +55,68 @@ def peak_rss() -> int:
     return 0
 
 
+def cpu_seconds() -> float:
+    """This process's CPU time and that of its finished children (``dot``), in seconds: on a
+    busy machine, what a run costs rather than how long it waited for a core."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def paired(fns: dict, repeat: int = 3) -> dict[str, tuple[float, float]]:
+    """Name → (median wall seconds, median CPU seconds) of each function, run in turns (one of
+    each per round, after one warm-up round), so that a change of load affects them alike."""
+    for fn in fns.values():
+        fn()
+    wall: dict[str, list[float]] = {k: [] for k in fns}
+    cpu: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            w, c = time.perf_counter(), cpu_seconds()
+            fn()
+            wall[name].append(time.perf_counter() - w)
+            cpu[name].append(cpu_seconds() - c)
+    return {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in fns}
+
+
+def export_plain(trace, path) -> Path:
+    """``vz.export_html`` with no box opened in the page (the baseline of the openings)."""
+    from vizad.widget import data
+
+    carried, data.PAGE_OPENINGS = data.PAGE_OPENINGS, 0
+    try:
+        return vz.export_html(trace, path)
+    finally:
+        data.PAGE_OPENINGS = carried
+
+
 def one_size(ops: int) -> dict:
     """Runs in a subprocess: the figures of one size, as a dict."""
     t_trace = median_time(lambda: trace_of(ops), repeat=3)
     trace = trace_of(ops)
     nodes, steps = len(trace.graph), len(trace.steps)
-    t_layouts = median_time(lambda: [vz.render.Layout(trace, v) for v in trace.views], repeat=3)
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "walkthrough.html"
+        path, plain = Path(folder) / "walkthrough.html", Path(folder) / "plain.html"
+        t = paired(
+            {
+                "layouts": lambda: [vz.render.Layout(trace, v) for v in trace.views],
+                "export": lambda: vz.export_html(trace, path),
+                "plain": lambda: export_plain(trace, plain),
+            }
+        )
         t_checked = median_time(lambda: vz.export_html(trace, path, check=True), repeat=3)
-        t_export = median_time(lambda: vz.export_html(trace, path), repeat=3)
-        size = path.stat().st_size
+        vz.export_html(trace, path)
+        size, plain_size = path.stat().st_size, plain.stat().st_size
     return {
         "nodes": nodes,
         "steps": steps,
         "trace": t_trace,
-        "layouts": t_layouts,
-        "export": t_export,
+        "layouts": t["layouts"][0],
+        "export": t["export"][0],
+        "plain": t["plain"][0],
+        "cpu": {k: v[1] for k, v in t.items()},
         "checked": t_checked,
         "size": size,
+        "plain_size": plain_size,
         "rss": peak_rss(),
     }
 
@@ -156,8 +202,9 @@ def _child(what: str, ops: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def main(browser: bool) -> None:
+def main(browser: bool, first: bool = False) -> None:
     print(machine())
+    print(load())
     print("vz.export_html(trace, path) of random scalar graphs, each size in its own process")
     print(
         f"  {'nodes':>6} {'steps':>6} | {'trace':>7} {'layouts':>8} | {'export':>7} "
@@ -165,7 +212,7 @@ def main(browser: bool) -> None:
         f"{'peak RSS':>9}"
     )
     rows = []
-    for ops in SIZES:
+    for ops in SIZES[:1] if first else SIZES:
         r = _child("size", ops)
         rows.append(r)
         print(
@@ -175,6 +222,17 @@ def main(browser: bool) -> None:
             f"{r['size'] / 2**20:6.2f}MiB "
             f"{r['size'] / r['steps']:7.0f} | {r['rss'] / 2**20:6.0f}MiB"
         )
+        cpu = r["cpu"]
+        print(
+            f"         without the boxes the page opens itself: {r['plain']:.2f}s, "
+            f"{r['plain_size'] / 2**20:.2f}MiB; CPU seconds (with dot's): layouts "
+            f"{cpu['layouts']:.2f}, export {cpu['export']:.2f} "
+            f"({cpu['export'] - cpu['layouts']:.2f} beyond the layouts), without openings "
+            f"{cpu['plain']:.2f}"
+        )
+    if first:
+        print(load())
+        return
     small, large = rows[0], rows[-1]
     growth = (large["export"] / large["steps"]) / (small["export"] / small["steps"])
     print(
@@ -210,4 +268,4 @@ if __name__ == "__main__":
         run = {"size": one_size, "stepper": stepper_step, "browser": browser_last_step}[what]
         print(json.dumps(run(ops)))
     else:
-        main(browser="--no-browser" not in sys.argv[1:])
+        main(browser="--no-browser" not in sys.argv[1:], first="--first" in sys.argv[1:])

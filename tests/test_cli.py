@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import vizad as vz
+from vizad.widget.page import page_data
 from vizad.cli import main
 
 
@@ -51,7 +52,8 @@ def test_walkthrough_command_writes_a_page(tmp_path, capsys):
         == 0
     )
     page = out.read_text()
-    assert "1.716" in page and "5.5" in page and "log(x1) + x1*x2 - sin(x2) at x1=2, x2=5" in page
+    data = json.dumps(page_data(page), ensure_ascii=False)
+    assert "1.716" in data and "5.5" in data and "log(x1) + x1*x2 - sin(x2) at x1=2, x2=5" in page
     assert "wrote" in capsys.readouterr().out
     assert (
         main(
@@ -72,7 +74,7 @@ def test_walkthrough_command_writes_a_page(tmp_path, capsys):
         == 0
     )
     page = out.read_text()
-    data = json.loads(re.search(r'id="vz-data">(.*?)</script>', page, re.S).group(1))
+    data = page_data(page)
     assert "v̇₃ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>2<" in data["steps"][2]["panel"]  # the panel
     assert "v̇₃ = 2<" in data["frames"]["tangents"]["svg"]  # the graph's box
 
@@ -204,7 +206,7 @@ def test_forward_mode_takes_its_own_view_names(tmp_path):
     args = ["walkthrough", "x1*x2", "--at", "x1=2", "x2=5", "--mode", "forward", "-o", str(out)]
     for view in ("tangent", "tangents", "adjoint", "forward"):
         assert main([*args, "--view", view]) == 0
-        data = json.loads(re.search(r'id="vz-data">(.*?)</script>', out.read_text(), re.S)[1])
+        data = page_data(out.read_text())
         assert data["view"] == {"adjoint": "tangent"}.get(view, view)
 
 

@@ -9,7 +9,10 @@ import pickle
 import numpy as np
 import pytest
 
+import json
+
 import vizad as vz
+from vizad.widget.page import page_data
 
 # -- names ------------------------------------------------------------------------------------
 HOSTILE = ["a\x00b", "a\x07b", "a\ufffeb", "a\uffffb", "a\ud800b", "tab\there", "µ", "$x$"]
@@ -257,6 +260,8 @@ def test_a_name_that_is_tex_is_never_run_as_tex(tmp_path):
     assert vz.text.latex_to_text(definition) == name  # tables show the name as typed
     page = vz.export_html(trace, tmp_path / "page.html").read_text(encoding="utf-8")
     assert "<a " not in page.split("<script")[0] and 'href="https://example.org' not in page
+    data = json.dumps(page_data(page), ensure_ascii=False)  # the page's data, unpacked
+    assert "example.org" in data and 'href="https://example.org' not in data
     assert "mathjax_ignore" in trace._repr_html_()
 
 

@@ -5,6 +5,8 @@ vz.draw."""
 
 from __future__ import annotations
 
+import json
+
 import os
 import stat
 import time
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
+from vizad.widget.page import page_data
 from vizad.cli import main
 from vizad.errors import ArgumentError, LayoutTimeoutError
 from vizad.render import budget
@@ -184,17 +187,21 @@ def test_step_and_stepper_draw_with_max_boxes_collapse_and_detail():
         vz.step(mlp, collapse="nope")
 
 
+def data_text(path) -> str:
+    """The data of an exported page, as text."""
+    return json.dumps(page_data(path.read_text()), ensure_ascii=False)
+
+
 def test_export_html_and_frames_draw_with_them(tmp_path):
     trace = chain(5)
-    page = vz.export_html(trace, tmp_path / "p.html", max_boxes=5).read_text()
+    page = data_text(vz.export_html(trace, tmp_path / "p.html", max_boxes=5))
     assert "nodes summarised; constants hidden" in page
-    plain = vz.export_html(trace, tmp_path / "q.html").read_text()
+    plain = data_text(vz.export_html(trace, tmp_path / "q.html"))
     assert "nodes summarised; constants hidden" not in plain and "trivial nodes folded" in plain
-    assert (
-        "trivial nodes folded"
-        not in vz.export_html(trace, tmp_path / "r.html", detail=True).read_text()
+    assert "trivial nodes folded" not in data_text(
+        vz.export_html(trace, tmp_path / "r.html", detail=True)
     )
-    mlp_page = vz.export_html(vz.examples.mlp(), tmp_path / "m.html", collapse=1).read_text()
+    mlp_page = data_text(vz.export_html(vz.examples.mlp(), tmp_path / "m.html", collapse=1))
     assert "scopes collapsed: layer1, layer2" in mlp_page
     with pytest.raises(ArgumentError, match="as the Stepper drew them"):
         vz.export_html(vz.Stepper(trace), tmp_path / "s.html", max_boxes=5)
@@ -242,7 +249,7 @@ def test_the_cli_draws_with_them(tmp_path, capsys):
     at = ["x1*x2 + sin(x1)*x2", "--at", "x1=2", "x2=5"]
     out = tmp_path / "w.html"
     assert main(["walkthrough", *at, "-o", str(out), "--max-boxes", "2"]) == 0
-    assert "nodes summarised" in out.read_text()
+    assert "nodes summarised" in data_text(out)
     assert main(["walkthrough", *at, "-o", str(out), "--detail"]) == 0
     assert "trivial nodes folded" not in out.read_text()
     assert main(["frames", *at, "-o", str(tmp_path / "f"), "--max-boxes", "2"]) == 0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
+from vizad.widget.page import page_data
 from vizad.assets import STATIC, graphviz_module
 from vizad.render.dot import BROWSER_FONT, browser_source, layout_in_browser
 from vizad.render.palette import FONT
@@ -131,7 +132,7 @@ def test_exported_page_carries_the_module_only_when_needed(tmp_path, monkeypatch
     )
     assert json.loads(module.group(1)) == graphviz_module()
     assert '"graphvizId": "vz-graphviz"' in page
-    data = json.loads(re.search(r'id="vz-data">(.*?)</script>', page, re.S).group(1))
+    data = page_data(page)
     assert all("dot" in f for f in data["frames"].values())
 
 

@@ -3,6 +3,8 @@ Stepper's side, without a browser (the browser's side: tests/browser/test_dense.
 
 import json
 
+import numpy as np
+
 import pytest
 
 import vizad as vz
@@ -11,6 +13,7 @@ from vizad.render import Layout
 from vizad.render.opening import OPEN_PREFIX
 from vizad.render.scene_builder import build_scene
 from vizad.widget.data import frame_data, unpack_opens, walkthrough_data
+from vizad.widget.page import page_data
 
 
 @pytest.fixture
@@ -160,7 +163,7 @@ def test_the_exported_page_carries_each_box_opened(tmp_path):
     assert set(opens) == set(frame["opens"]["ids"]) == set(frame["collapsed"]) == {"fold_v11"}
     assert all("dot" in p and "svg" not in p for p in opens.values())
     page = vz.export_html(trace, tmp_path / "chain.html").read_text()
-    assert 'id="vz-graphviz"' in page and '"opens"' in page
+    assert 'id="vz-graphviz"' in page and "opens" in page_data(page)["frames"]["forward"]
 
 
 def test_search_entries_name_every_node_and_its_step():
@@ -175,14 +178,18 @@ def test_search_entries_name_every_node_and_its_step():
 
 def test_what_a_page_carries_opened_is_bounded():
     """A box standing for more than OPEN_LIMIT nodes is not opened whole; a page carries boxes
-    opened for at most PAGE_OPENINGS nodes per view (the first ones drawn), the rest found by
-    search and stepped through as they are."""
+    opened for at most PAGE_OPENINGS nodes per view (the first ones the walkthrough
+    reaches), the rest found by search and stepped through as they are."""
     from collections import Counter
 
     import numpy as np
 
     from vizad.render.opening import OPEN_LIMIT
-    from vizad.widget.data import PAGE_OPENINGS, opening_data
+    from vizad.widget.data import (
+        PAGE_OPENINGS,
+        carried_order,
+        opening_data,
+    )
 
     rng = np.random.default_rng(3)
     xs = [vz.Variable(f"x{k}") for k in range(8)]
@@ -199,9 +206,34 @@ def test_what_a_page_carries_opened_is_bounded():
         frame = frame_data(layout, trace, 3)
         opens = opening_data(layout, trace, 3, frame)
         assert sum(size[b] for b in opens) <= PAGE_OPENINGS
-        assert list(opens) == layout.collapsed[: len(opens)]
+        assert list(opens) == carried_order(layout)[: len(opens)]
+        assert sorted(carried_order(layout)) == sorted(layout.collapsed)
     assert any(size[b] > OPEN_LIMIT for b in summaries)  # the adjoint's bands are too large
     assert len(opens) < len(summaries)
+
+
+def test_an_opening_keeps_the_step_states_it_leaves_alone():
+    """A box opened makes again only the step states of the steps that mention a box drawn
+    differently (``Layout(..., like=)``); they are the states made from scratch, and so is
+    its DOT (the statements cached across a view's openings)."""
+    from vizad.render.dot import browser_source, to_drawing
+    from vizad.render.highlight import step_states
+
+    rng = np.random.default_rng(1)
+    xs = [vz.Variable(f"x{k}") for k in range(10)]
+    nodes = list(xs)
+    while len(nodes) < 400:
+        a, b = rng.integers(max(0, len(nodes) - 12), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    trace = vz.trace_reverse(vz.ops.add_n(*nodes[-4:]), xs, {x: 0.3 for x in xs})
+    opened = 0
+    for view in trace.views:
+        layout = Layout(trace, view, in_browser=True)
+        for lay in layout.openings([(b,) for b in layout.collapsed]).values():
+            assert lay.states == step_states(lay.scene)
+            assert lay.dot_source == browser_source(to_drawing(lay.scene).source)
+            opened += 1
+    assert opened
 
 
 def test_a_fold_of_repeated_blocks_opens_in_place():

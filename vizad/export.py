@@ -152,7 +152,7 @@ def page_html(
     page = _PAGE.format(
         title=escape(title),
         css=style(),
-        data=data_script(data, "vz-data", hidden=quiz)
+        data=data_script(data, "vz-data", hidden=quiz, packed=True)
         + (data_script(graphviz_module(), "vz-graphviz") if graphviz else ""),
         mount=mount_script(
             "vz-root", "vz-data", focus=True, graphviz_id="vz-graphviz" if graphviz else None

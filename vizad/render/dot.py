@@ -222,10 +222,15 @@ def to_drawing(
     states: Mapping[str, str] | None = None,
     edge_highlights: frozenset[str] = frozenset(),
     caption: str | Sequence[str] = "",
+    lines: dict | None = None,
 ) -> Drawing:
     """The DOT of ``scene``, each box styled by its kind and its step state. A box's DOT name
-    is its item id; its name (v̄₃→₅) is its label and, in the SVG, its title (tooltip)."""
+    is its item id; its name (v̄₃→₅) is its label and, in the SVG, its title (tooltip).
+    ``lines``: a cache of the DOT statements of boxes and edges, shared by drawings of scenes
+    that share most of them (a view with one box or another opened:
+    :meth:`~vizad.render.Layout.openings`), so that each is written once."""
     states = states or {}
+    lines = {} if lines is None else lines
     drawing = Drawing(name="vizad", engine="dot")
     forward = sum(1 for i in scene.items if i.kind in ("variable", "forward"))
     extension = sum(1 for i in scene.items if i.kind in ("adjoint", "tangent"))
@@ -258,8 +263,15 @@ def to_drawing(
 
     def add_items(target, items):
         for item in items:
-            attrs = dot_attrs(item.kind, states.get(item.id))
+            # an equal box (same id, kind, node, cluster, members: the same text) of the same
+            # name and state has the same statement
+            key = (item, names[item.id], states.get(item.id))
+            if key in lines:
+                target.body.append(lines[key])
+                continue
+            attrs = dot_attrs(item.kind, key[2])
             target.node(item.id, label=_label(item), id=item.id, **attrs)
+            lines[key] = target.body[-1]
 
     if scene.legend:
         drawing.node("legend", label=_legend(scene.trace.mode), id="vz_legend", shape="plaintext")
@@ -273,14 +285,18 @@ def to_drawing(
     add_items(drawing, members.get(None, ()))
     for cluster in children.get(None, ()):
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
+    titles = drawing._vizad_titles
     for edge in scene.edges:
+        titles[edge.id] = f"{titles[edge.tail]}&#45;&gt;{titles[edge.head]}"
+        key = (edge, names[edge.tail], names[edge.head], edge.id in edge_highlights)
+        if key in lines:
+            drawing.body.append(lines[key])
+            continue
         extra = (
             {"label": _plain_text(edge.label), "fontsize": "10", "fontcolor": FRAME_INK}
             if edge.label
             else {}
         )
-        titles = drawing._vizad_titles
-        titles[edge.id] = f"{titles[edge.tail]}&#45;&gt;{titles[edge.head]}"
         drawing.edge(
             edge.tail,
             edge.head,
@@ -288,6 +304,7 @@ def to_drawing(
             **edge_attrs(edge.kind, edge.id in edge_highlights),
             **extra,
         )
+        lines[key] = drawing.body[-1]
     return drawing
 
 

@@ -5,6 +5,7 @@ finished and pending nodes."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 import numpy as np
 from typing import NamedTuple
@@ -80,37 +81,85 @@ class StepStates(NamedTuple):
     steps: list[dict]
 
 
-def step_states(scene: Scene) -> StepStates:
-    """:class:`StepStates` of ``scene``'s trace (the same states as :func:`highlight`)."""
+#: trace → per step: its node, the nodes computing it and the nodes it reads (see _step_nodes)
+_STEP_NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _step_nodes(trace) -> tuple[list[tuple], dict]:
+    """Per step of ``trace``: its node, the extension nodes that compute it, the forward nodes
+    it reads (``trace.involved``, ``trace.neighbours``); and node → the steps that mention
+    it. The same for every scene of the trace (its views, their openings): made once."""
+    found = _STEP_NODES.get(trace)
+    if found is None:
+        nodes = [(s.node, trace.involved(s), trace.neighbours(s)) for s in trace.steps]
+        steps_of: dict = {}
+        for k, (node, extension, reads) in enumerate(nodes):
+            for n in (node, *extension, *reads):
+                steps_of.setdefault(n, set()).add(k)
+        found = _STEP_NODES[trace] = (nodes, steps_of)
+    return found
+
+
+def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> StepStates:
+    """:class:`StepStates` of ``scene``'s trace (the same states as :func:`highlight`).
+    ``like``: another scene of the same trace and view and its states (a box opened in it:
+    :meth:`~vizad.render.Layout.openings`), whose states are kept for every step that reads
+    no box the two scenes show differently: a box opened costs the steps inside it, not the
+    whole walkthrough again."""
     trace = scene.trace
     if trace is None:
         raise ArgumentTypeError("step states need a trace: draw a trace, not nodes")
     ids = scene.ids
-    owner: dict[str, int] = {}
-    steps = []
     out: dict[str, list] = {}
     for e in scene.edges:
         out.setdefault(e.tail, []).append((e.head, e.id))
-    for k, step in enumerate(trace.steps):
-        current = ids.get(step.node)
-        computing = [n for n in trace.involved(step) if n in ids]
+    nodes, steps_of = _step_nodes(trace)
+    if like is None:
+        redo = range(len(nodes))
+        steps: list = [None] * len(nodes)
+    else:  # only the steps that mention a box drawn differently; the others as they were
+        redo = sorted({k for n in _changed_nodes(scene, like[0]) for k in steps_of.get(n, ())})
+        steps = list(like[1].steps)
+    for k in redo:
+        node, extension, reads = nodes[k]
+        current = ids.get(node)
+        computing = [n for n in extension if n in ids]
         # a forward node can be a local partial (v₁ in v₁ × v₂): it keeps its own state
         involved = [ids[n] for n in computing if n.origin is not None]
-        neighbours = [ids[n] for n in trace.neighbours(step) if n in ids]
-        for item in [current, *involved]:
-            if item is not None and item not in owner:
-                owner[item] = k
+        neighbours = [ids[n] for n in reads if n in ids]
         hot = {i for i in [current, *neighbours, *(ids[n] for n in computing)] if i is not None}
         edges = sorted(e for tail in hot for head, e in out.get(tail, ()) if head in hot)
-        steps.append(
-            {
-                "current": current,
-                "consumer": [i for i in dict.fromkeys(neighbours) if i != current],
-                "involved": [i for i in dict.fromkeys(involved) if i != current],
-                "edges": edges,
-            }
-        )
+        steps[k] = {
+            "current": current,
+            "consumer": [i for i in dict.fromkeys(neighbours) if i != current],
+            "involved": [i for i in dict.fromkeys(involved) if i != current],
+            "edges": edges,
+        }
+    owner: dict[str, int] = {}
+    for k, step in enumerate(steps):  # the first step that computes each box
+        for item in [step["current"], *step["involved"]]:
+            if item is not None and item not in owner:
+                owner[item] = k
     return StepStates(owner, steps)
+
+
+def _changed_nodes(scene: Scene, other: Scene) -> set | frozenset:
+    """The nodes that ``scene`` and ``other`` draw in different boxes (or one of them not at
+    all); every node when the edges between the boxes they share differ (then no step's
+    states can be kept)."""
+    ids, old = scene.ids, other.ids
+    changed = {n for n, i in ids.items() if old.get(n) != i}
+    changed.update(n for n in old if n not in ids)
+    moved = {ids[n] for n in changed if n in ids} | {old[n] for n in changed if n in old}
+
+    def kept(edges):
+        return {
+            (e.tail, e.head, e.id) for e in edges if e.tail not in moved and e.head not in moved
+        }
+
+    if kept(scene.edges) != kept(other.edges):
+        return set(ids) | set(old)
+    return changed
 
 
 def computed_values(scene: Scene) -> list:

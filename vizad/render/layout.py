@@ -45,7 +45,8 @@ class Layout:
     default twice the budget). ``in_browser`` says whether the browser lays it out (then ``svg()``
     is not available in Python, and ``dot_source`` is what the browser lays out). ``frame``:
     the reader's frame (width, height in CSS px), for which the picture readable in it is
-    chosen when nothing is collapsed (:func:`~vizad.render.summary.legible`).
+    chosen when nothing is collapsed (:func:`~vizad.render.summary.legible`). ``like``: the
+    layout this one opens boxes of, whose step states are kept where the opening changes none.
     """
 
     def __init__(
@@ -64,6 +65,7 @@ class Layout:
         in_browser: bool | None = None,
         scene: Scene | None = None,
         frame: tuple[float, float] | None = None,
+        like: Layout | None = None,
     ):
         scene = scene or scene_for(
             target,
@@ -95,14 +97,20 @@ class Layout:
                 return drawing.laid_out(wall_after(cpu), cpu)
 
             self.scene, svg = lay_out(scene, run, budget)
-        #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser).
-        drawing = to_drawing(self.scene)
+        #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser); a layout opened
+        #: from ``like`` shares its cache of DOT statements (most are the same).
+        self._dot_lines: dict = {} if like is None else like._dot_lines
+        drawing = to_drawing(self.scene, lines=self._dot_lines)
         self.dot_source, self._titles = drawing.source, drawing.titles()
         if self.in_browser:
             self.dot_source = browser_source(self.dot_source)
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
         with gc_paused():
-            self.states = step_states(self.scene) if self.scene.trace is not None else None
+            self.states = (
+                None
+                if self.scene.trace is None
+                else step_states(self.scene, None if like is None else (like.scene, like.states))
+            )
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
         self.hides = {item.id: heat_cells(item) for item in computed_values(self.scene)}
@@ -152,6 +160,7 @@ class Layout:
                 budget=budget,
                 in_browser=self.in_browser if in_browser is None else in_browser,
                 scene=open_boxes(full, self.scene, s),
+                like=self,  # the steps the opening leaves alone keep their states
             )
             for s in sets
         }

@@ -137,10 +137,11 @@ def _first_nonfinite(trace) -> int | None:
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
     """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
     data, :func:`frame_patch`) whose picture is DOT for the browser to lay out: a page
-    without a kernel opens any one box itself (those of PAGE_OPENINGS nodes in all)."""
+    without a kernel opens any one box itself (the first that the walkthrough reaches, those
+    of PAGE_OPENINGS nodes in all: :func:`carried_order`)."""
     size = Counter(layout.scene.ids.values())
     carried, total = [], 0
-    for box in layout.collapsed:  # in drawing order, up to the page's budget
+    for box in carried_order(layout):  # up to the page's budget
         total += size[box]
         if total > PAGE_OPENINGS:
             break
@@ -149,6 +150,15 @@ def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str,
     return {
         box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
     }
+
+
+def carried_order(layout: Layout) -> list[str]:
+    """The collapsed boxes of ``layout`` in the order a page carries them opened: by the first
+    step that computes something in them (the walkthrough reaches them in that order, from
+    step 1), then the others as drawn."""
+    owner = layout.states.owner if layout.states is not None else {}
+    last = len(layout.scene.trace.steps) if layout.scene.trace is not None else 0
+    return sorted(layout.collapsed, key=lambda box: owner.get(box, last))
 
 
 def pack_opens(opens: Mapping[str, dict]) -> dict:
@@ -166,10 +176,15 @@ def pack_opens(opens: Mapping[str, dict]) -> dict:
             dot = patch.pop("dot").split("\n")
             patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
         patches[box] = patch
-    whole = {"lines": list(lines), "patches": patches}
-    text = json.dumps(whole, ensure_ascii=False, separators=(",", ":")).encode()
-    packed = base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
-    return {"ids": list(opens), "gz": packed}
+    return {"ids": list(opens), "gz": packed_json({"lines": list(lines), "patches": patches})}
+
+
+def packed_json(data) -> str:
+    """``data`` as compact JSON, gzip-compressed (no time in the header: deterministic) and
+    base64-encoded: what ``inflateJson`` (static/stepper/helpers.js) reads back. JSON of
+    panels and DOT compresses about tenfold."""
+    text = json.dumps(data, separators=(",", ":")).encode()  # ASCII: lone surrogates escaped
+    return base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
 
 
 def unpack_opens(packed: Mapping) -> dict[str, dict]:

@@ -1,6 +1,11 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: db228f953065503c8a1d70d15e9f4398592381423f6177a2d5edb1dc4680a822
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d4987cbdbdca688c7061e03741a5dc0dde26de3567e2a40bde8f2728d6684e91
 
 // vizad/widget/static/stepper/helpers.js
+function inflateJson(b64) {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).json();
+}
 function h(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -1452,9 +1457,7 @@ var decorated = /* @__PURE__ */ new WeakSet();
 var unpacked = /* @__PURE__ */ new WeakMap();
 function unpackOpens(packed) {
   if (!unpacked.has(packed)) {
-    const bytes = Uint8Array.from(atob(packed.gz), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    unpacked.set(packed, new Response(stream).json().then(({ lines, patches }) => {
+    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
       for (const patch of Object.values(patches)) {
         if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
         delete patch.dotLines;
@@ -2313,9 +2316,10 @@ function render({ model, el }) {
     stopRefusals();
   };
 }
-function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
+async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
+  if (data.gz) data = await inflateJson(data.gz);
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0));
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1;

@@ -6,6 +6,8 @@
 // or, in a page without a kernel, from the data itself (`frame.opens`, one box at a time, as
 // DOT that the page lays out in a worker; packed with gzip, inflated when first needed). A click on an opened box's title closes it.
 
+import { inflateJson } from "./helpers.js";
+
 const OPEN_PREFIX = "cluster_open_"; // vizad/render/opening.py's OPEN_PREFIX
 const KERNEL_WAIT_MS = 120_000; // a request the kernel has not answered by then has failed
 
@@ -31,9 +33,7 @@ const unpacked = new WeakMap(); // a view's packed openings -> the promise of th
 // inflated on first use
 function unpackOpens(packed) {
   if (!unpacked.has(packed)) {
-    const bytes = Uint8Array.from(atob(packed.gz), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    unpacked.set(packed, new Response(stream).json().then(({ lines, patches }) => {
+    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
       for (const patch of Object.values(patches)) {
         if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
         delete patch.dotLines;

@@ -13,6 +13,14 @@
 // into the one committed module vizad/widget/static/stepper.bundle.js that Python sends, so
 // users and CI need no Node. This one: small helpers every part uses.
 
+// The JSON text that Python gzip-compressed and base64-encoded (vizad/widget/page.py's
+// packed_json), parsed: a promise.
+export function inflateJson(b64) {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).json();
+}
+
 export function h(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

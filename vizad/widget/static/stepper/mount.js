@@ -3,7 +3,7 @@
 // views and the presentation scale; `render` (anywidget's, and the pages') makes one, `mount`
 // runs one without a kernel.
 
-import { h, reveal } from "./helpers.js";
+import { h, reveal, inflateJson } from "./helpers.js";
 import { Room } from "./layout.js";
 import { layOutOffThread, busyNote } from "./worker.js";
 import { renderPicture } from "./picture.js";
@@ -408,9 +408,10 @@ function render({ model, el }) {
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here (else
 // `graphviz`, that text itself).
-export function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
+export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
+  if (data.gz) data = await inflateJson(data.gz); // an exported page's data, packed
   if (data.hidden) data = JSON.parse(reveal(data.hidden, 0)); // a quiz page
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
