@@ -58,7 +58,7 @@ def test_the_bundle_has_every_part_and_exports_what_its_callers_use():
     assert parts[-1] == "mount.js"  # the entry
     assert not re.search(r"^(import|export) .* from ", module, re.M)  # one module
     # the pages call `mount` by name after the module's text (vizad/widget/page.py)
-    assert re.search(r"^function mount\(rootId, dataId", module, re.M)
+    assert re.search(r"^(?:async )?function mount\(rootId, dataId", module, re.M)
     exports = re.search(r"^export \{([^}]*)\};\s*$", module, re.M)
     names = {n.strip() for n in exports.group(1).split(",")}
     assert names == {"mount_default as default", "localModel", "mount"}
