@@ -234,6 +234,7 @@ def test_the_drawing_options_have_one_name_and_one_default():
 
 def test_export_html_and_frames_take_decimals_and_budget(tmp_path):
     lecture = vz.examples.lecture()  # traced with 3 decimals
+
     def shown(path):  # the page's data (packed), as text
         return json.dumps(page_data(path.read_text()), ensure_ascii=False)
 
