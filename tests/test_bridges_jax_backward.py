@@ -1,6 +1,7 @@
 """vz.jax_backward: JAX's own backward pass (its linearization transposed, equation by
 equation, the partial adjoints summed as add_any sums them) as a walkthrough."""
 
+import html
 import inspect
 
 import numpy as np
@@ -47,7 +48,7 @@ def test_the_lecture_with_add_any_as_the_sums():
     assert line == "v̄₂ = v̄₅ ∂v₅/∂v₂ + v̄₄ ∂v₄/∂v₂ = v̄₅ cos v₂ + v̄₄ v₁ = -0.284 + 2 = 1.716"
     # the forward values are JAX's, every one of them
     assert float(trace.step_of(trace.steps[1].node).value) == pytest.approx(np.sin(5.0))
-    assert "mul_transpose(v̄₄; v₁, v₂)[0]" in vz.draw(trace).source
+    assert "mul_transpose(v̄₄; v₁, v₂)[0]" in html.unescape(vz.draw(trace).source)
 
 
 def test_equations_that_no_gradient_flows_through_are_not_steps():

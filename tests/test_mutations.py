@@ -7,8 +7,12 @@ import pytest
 import vizad as vz
 from vizad import tree
 from opcases import all_cases, sample_inputs
+from vizad.trace.check import STOP_GRADIENT
 
-CASES = all_cases()
+# A stop-gradient's derivative is zero on purpose (its forward is the identity): neither
+# central differences nor check() can judge its rules, and check() skips it saying so
+# (tests/test_check_false_alarms.py); every other registered op is mutated here.
+CASES = [(name, case) for name, case in all_cases() if name not in STOP_GRADIENT]
 FIRST_CASE = {}
 for _name, _case in CASES:
     FIRST_CASE.setdefault(_name, _case)

@@ -221,8 +221,8 @@ def _notebook(path) -> None:
             "import os\nos.environ['VIZAD_LAYOUT'] = 'browser'  # the layout in the browser\n"
             "import vizad as vz\n" + CHAIN,
             # no layout budget: the full layout, long, in the worker while the notebook works
-            "s45 = vz.step(*chain(45), budget=None)\ns45",
-            "s200 = vz.step(*chain(200))\ns200",
+            "s45 = vz.step(*chain(45), budget=None, collapse=())\ns45",
+            "s200 = vz.step(*chain(200), collapse=())\ns200",
             SCOPED,
         ],
     )
@@ -436,7 +436,7 @@ def test_dense_chain_in_notebook7(browser, notebook7, page_errors):
         folder / "dense7.ipynb",
         [
             "import os\nos.environ['VIZAD_LAYOUT'] = 'browser'\nimport vizad as vz\n" + CHAIN,
-            "s200 = vz.step(*chain(200))\ns200",
+            "s200 = vz.step(*chain(200), collapse=())\ns200",
         ],
     )
     _delete_sessions(url)

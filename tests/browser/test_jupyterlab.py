@@ -533,16 +533,19 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
             _wait_step(page, k, n)
         item = scene.ids[trace.steps[k - 1].node]
         assert _current_in_view(page, item), f"step {k}: {item} out of view"
+        # issue 36: the zoom stays readable; a box of the step wholly out of the frame is
+        # marked at its edge (at most 6 marks)
         out = page.evaluate(
             """(sel) => { const v = document.querySelector('.vizad-stepper .vz-viewport')
                             .getBoundingClientRect();
                           return [...document.querySelectorAll(sel)]
                             .map((g) => g.getBoundingClientRect())
-                            .filter((b) => b.left < v.left || b.right > v.right
-                                           || b.top < v.top || b.bottom > v.bottom).length; }""",
+                            .filter((b) => b.right < v.left || b.left > v.right
+                                           || b.bottom < v.top || b.top > v.bottom).length; }""",
             ", ".join(f"{ROOT} .vz-stage g.vz-s-{s}" for s in ("current", "consumer", "involved")),
         )
-        assert out == 0, f"step {k}: {out} boxes of the step out of view"
+        marks = page.locator(f"{ROOT} .vz-edge-mark").count()
+        assert marks >= min(out, 6), f"step {k}: {out} boxes of the step out of view, {marks} marks"
     # the forward view: each step's boxes are near each other, shown at a readable size
     page.locator(f"{ROOT} .vz-view[data-view='forward']").click()
     page.keyboard.press("Home")
