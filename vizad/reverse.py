@@ -326,7 +326,10 @@ def _extend(
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
-        grads, locals_, unreduced = _vjp(node, total, depends, faults=faults, probe=probe)
+        if faults is None:
+            grads, locals_, unreduced = _vjp(node, total, depends)
+        else:
+            grads, locals_, unreduced = _tolerant_vjp(node, total, depends, faults, probe)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
                 incoming.setdefault(inp, []).append((node._id, g))
@@ -363,35 +366,21 @@ def seed_node(y: Node, seed: Any) -> Node:
     return node
 
 
-def _vjp(
-    node: Node,
-    adjoint: Node,
-    depends: set[Node] | None = None,
-    needed: Any = None,
-    faults: list[RuleFault] | None = None,
-    probe: Probe | None = None,
+def _tolerant_vjp(
+    node: Node, adjoint: Node, depends: set[Node], faults: list[RuleFault], probe: Probe | None
 ):
-    """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
-    and unreduced partial adjoints when the op gives them. Elementwise ops, and the ops of
-    vizad's own that say so (``_vjp_needed``), build none for the inputs outside ``depends``
-    (those that do not depend on what is differentiated) or that ``needed`` leaves out.
-    With a ``faults`` list, a rule that raises ShapeError, EvaluationError or GraphError, or
-    gives an adjoint of the wrong shape, is appended to it and zeros of the input's shape stand in
-    (``probe`` finds those that only evaluating them shows)."""
-    if needed is None and depends is not None:
-        needed = [x in depends for x in node._inputs]
-    if faults is None:
-        return _checked_vjp(node, adjoint, needed, None)
+    """:func:`_vjp` that does not stop at a broken rule: one that raises ShapeError,
+    EvaluationError or GraphError, or gives an adjoint of the wrong shape (found when it is
+    built, or by ``probe`` when it is evaluated), is appended to ``faults`` and zeros of the
+    input's shape stand in for what it owed."""
+    needed = [x in depends for x in node._inputs]
     try:
-        grads, locals_, unreduced = _checked_vjp(node, adjoint, needed, faults)
+        grads, locals_, unreduced = _vjp(node, adjoint, None, needed, faults)
         grads = list(grads)  # vizad's own elementwise ops give a tuple
         wrong = probe(node, grads) if probe is not None else ()
     except (ShapeError, EvaluationError, GraphError) as exc:  # the rule failed: zeros instead
         faults.append(RuleFault(node, None, None, exc))
-        grads = [
-            zeros_like(x) if needed is None or needed[k] else None
-            for k, x in enumerate(node.inputs)
-        ]
+        grads = [zeros_like(x) if needed[k] else None for k, x in enumerate(node.inputs)]
         return grads, None, None
     for k, shape in wrong:
         inp = node.inputs[k]
@@ -410,9 +399,21 @@ def _stand_in(faults: list[RuleFault], fault: RuleFault, grads: list) -> None:
     grads[fault.index] = zeros_like(fault.node.inputs[fault.index])
 
 
-def _checked_vjp(node: Node, adjoint: Node, needed: Any, faults: list[RuleFault] | None):
-    """:func:`_vjp` once ``needed`` is known: with ``faults``, an adjoint of the wrong shape
-    is recorded there and replaced by zeros of its input's shape."""
+def _vjp(
+    node: Node,
+    adjoint: Node,
+    depends: set[Node] | None = None,
+    needed: Any = None,
+    faults: list[RuleFault] | None = None,
+):
+    """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
+    and unreduced partial adjoints when the op gives them. Elementwise ops, and the ops of
+    vizad's own that say so (``_vjp_needed``), build none for the inputs outside ``depends``
+    (those that do not depend on what is differentiated) or that ``needed`` leaves out.
+    With a ``faults`` list, an adjoint of the wrong shape is recorded there and replaced by
+    zeros of its input's shape (see :func:`_tolerant_vjp`)."""
+    if needed is None and depends is not None:
+        needed = [x in depends for x in node._inputs]
     op = node.op
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
