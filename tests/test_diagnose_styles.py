@@ -141,6 +141,35 @@ def test_599w_bugs_are_named_at_their_op_with_their_hint(bug, mode):
         assert first.where in first.message
 
 
+#: The 599W bugs whose rule fails on its shapes or gives another number of gradients: (the
+#: error the default path raises, the words and the shapes the failing step names).
+FAILING_599 = {
+    "too few gradients": (vz.errors.GraphError, "returned 1 adjoint(s) for 2 input(s)", []),
+    "trans_A ignored": (vz.errors.ShapeError, "gives v̄", ["(4, 2)", "(2, 4)"]),
+    "transpose missing, not square": (
+        vz.errors.EvaluationError, "raised ValueError: matmul", ["(2, 4)", "(2, 3)", "(3, 4)"],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("bug", list(BUGS_599))
+def test_the_stepper_opens_on_every_599w_bug(bug):
+    from vizad.widget import Stepper
+
+    replacements, graph, (kind, op, index, words), line = BUGS_599[bug]
+    ad = load("student599", f"s599_step_{_slug(bug)}", *replacements)
+    y, wrt, feed = graph(ad)
+    stepper = vz.diagnose(y, wrt, feed).step()
+    assert isinstance(stepper, Stepper)
+    if bug in FAILING_599:  # a lazy graph's rule fails when built or evaluated: both tolerated
+        error, said, shapes = FAILING_599[bug]
+        with pytest.raises(error):
+            vz.trace_reverse(y, wrt, feed)
+        (message,) = stepper.failures.values()
+        assert said in message and "#" not in message, message
+        assert all(f"of shape {shape}" in message for shape in shapes), message
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_correct_599w_engine_is_clean_however_it_is_loaded(mode):
     ad = load("student599", f"s599_ok_{mode}", mode=mode)
@@ -360,6 +389,51 @@ def test_needle_bugs_are_named_in_needles_words(bug, mode):
         assert first.node.startswith(node), first
         assert first.where.startswith(nd.__file__ + ":"), first  # the student's line
         assert "numpy" not in first.where
+
+
+#: The needle bugs whose rule gives a gradient of the wrong shape, or raises on its shapes:
+#: (the error the default path raises, the shapes the failing step's message names, whether
+#: it is marked at the step of the input that got the wrong shape, else at the op's own).
+WRONG_SHAPES = {
+    "Summation without reshape, not square": (vz.errors.EvaluationError, ["(5,)", "(5, 4)"], 0),
+    "MatMul transpose missing, not square": (
+        vz.errors.EvaluationError, ["(5, 3)", "(5, 4)", "(4, 3)"], 0,
+    ),
+    "BroadcastTo not summed": (vz.errors.ShapeError, ["(5, 3)", "(5, 1)"], 1),
+    "Reshape not back": (vz.errors.ShapeError, ["(5, 1)", "(5,)"], 1),
+    "Transpose with the default axes": (vz.errors.ShapeError, ["(4, 2, 3)", "(3, 4, 2)"], 1),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("bug", list(BUGS_NEEDLE))
+def test_the_stepper_opens_on_every_needle_bug(bug):
+    from vizad.widget import Stepper
+
+    replacements, graph, (kind, op, index, words), node = BUGS_NEEDLE[bug]
+    nd = load("needlish", f"nd_step_{_slug(bug)}", *replacements)
+    y, wrt = graph(nd)
+    stepper = vz.diagnose(y, wrt).step()
+    assert isinstance(stepper, Stepper)
+    if bug not in WRONG_SHAPES:
+        if kind == "rule":  # a wrong value: red where central differences disagree
+            assert any(f"the vjp of op {op!r} disagrees" in m for m in stepper.failures.values())
+        return
+    error, shapes, at_input = WRONG_SHAPES[bug]
+    with pytest.raises(error):  # the default path still raises
+        vz.trace_reverse(y, wrt)
+    # the one rule that failed is red at its own step, with the shapes, instead of raising
+    (k,) = [k for k, m in stepper.failures.items() if f"the vjp of op {op!r}" in m]
+    message, marked = stepper.failures[k], stepper.trace.steps[k].node
+    for shape in shapes:
+        assert f"of shape {shape}" in message, message
+    (fault,) = stepper.trace.record.faults
+    assert fault.node.op.name == op and isinstance(fault.error, error)
+    assert marked is (fault.node.inputs[fault.index] if at_input else fault.node)
+    assert ("raised" in message) != bool(at_input), message
+    assert "#" not in message  # no internal node id
+    panel = stepper.data["steps"][k]["panel"]  # what the student reads there, in red
+    assert k in stepper.data["failed"] and 'class="vz-fail"' in panel
+    assert all(f"of shape {shape}" in panel for shape in shapes), panel
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -185,6 +185,37 @@ def test_check_finds_a_wrong_vjp_at_its_node(lecture):
         vz.trace_forward(y, feed=feed)
 
 
+class UnreducedRowSum(vz.Op):
+    name = "row_sum"
+
+    def compute(self, x):
+        return x.sum(axis=1)
+
+    def vjp(self, node, adjoint):
+        return [adjoint]  # forgot to broadcast it back to the input's shape
+
+
+def test_a_tolerant_trace_shows_a_wrong_shaped_adjoint_at_its_step():
+    from vizad.trace.build import trace_reverse_tolerant
+
+    x, w = vz.Variable("x"), vz.Variable("w")
+    rows = UnreducedRowSum()(x)
+    y = vz.sum(rows * w)
+    feed = {x: np.arange(6.0).reshape(2, 3), w: np.array([1.0, -2.0])}
+    with pytest.raises(vz.errors.ShapeError, match="has shape \\(2,\\) but x has shape"):
+        vz.trace_reverse(y, [x, w], feed)  # the default path raises, as it did
+    trace = trace_reverse_tolerant(y, [x, w], feed)
+    (fault,) = trace.record.faults
+    assert fault.node is rows and fault.index == 0 and fault.shape == (2,)
+    (failure,) = trace.check()
+    assert failure.step == trace.step_of(x).index + 1 and failure.op == "row_sum"
+    assert "gives v̄₁→₃ of shape (2,) for v₁ of shape (2, 3)" in failure.message, failure
+    # zeros stand in for the wrong partial adjoint; the rest of the pass is the real one
+    assert np.array_equal(trace.adjoint(x), np.zeros((2, 3)))
+    assert np.array_equal(trace.adjoint(w), np.array([3.0, 12.0]))
+    assert vz.trace_reverse(vz.sum(x * 2), [x], feed).record.faults == ()
+
+
 def test_check_is_empty_for_a_correct_graph(lecture):
     x1, x2, y, feed = lecture
     assert vz.trace_reverse(y, [x1, x2], feed).check() == []

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import weakref
 from typing import Any, NamedTuple
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-from .errors import GraphError, ShapeError
+from .errors import EvaluationError, GraphError, ShapeError
 from .extension import AdjointRole, alive, extending
 from .graph import as_node_list, ranked_order
 from .node import Node, static_shape
@@ -27,6 +27,7 @@ from .tree import shapes_conflict
 
 __all__ = [
     "Partial",
+    "RuleFault",
     "AdjointRole",
     "Adjoints",
     "build_adjoints",
@@ -54,6 +55,27 @@ class Partial(NamedTuple):
     unreduced: Node | None = None
 
 
+class RuleFault(NamedTuple):
+    """A gradient rule that failed while the graph was extended with ``tolerant=True``:
+    its partial adjoints were replaced by zeros of the inputs' shapes, and the pass went on."""
+
+    #: vⱼ, the node whose op's vjp failed.
+    node: Node
+    #: The input whose partial adjoint v̄ᵢ→ⱼ has the wrong shape; None when the rule raised
+    #: (then every partial adjoint it owed is zeros).
+    index: int | None
+    #: The shape of the partial adjoint the rule gave (None when it raised).
+    shape: tuple | None
+    #: What went wrong: the error the rule raised, or a ShapeError naming the shapes.
+    error: Exception
+
+
+#: Evaluates the partial adjoints ``grads`` (one per input, or None) that the op of ``node``
+#: gave, and returns ``(input, shape)`` for each whose value has another shape than its input;
+#: it raises ShapeError or EvaluationError when they cannot be evaluated.
+Probe = Callable[[Node, list], list]
+
+
 class Adjoints:
     """The record of one reverse-mode extension of a graph (see :func:`build_adjoints`).
 
@@ -68,6 +90,9 @@ class Adjoints:
     wrt: tuple[Node, ...]
     #: The forward nodes that received an adjoint, in reverse topological (display) order.
     order: tuple[Node, ...]
+    #: The rules that failed, when the extension was built with ``tolerant=True`` (else
+    #: empty: a failing rule raises).
+    faults: tuple[RuleFault, ...] = ()
 
     def __init__(self, output: Node, wrt: tuple[Node, ...]) -> None:
         self.output, self.wrt = output, wrt
@@ -213,14 +238,30 @@ def build_adjoints(
 
 
 def extend_reverse(
-    y: Any, wrt: Any, cotangent: Any, shapes: Mapping[Node, Any] | None, ranked: list | None
+    y: Any,
+    wrt: Any,
+    cotangent: Any,
+    shapes: Mapping[Node, Any] | None,
+    ranked: list | None,
+    *,
+    tolerant: bool = False,
+    probe: Probe | None = None,
 ) -> Adjoints:
-    """:func:`build_adjoints`, given the graph's :func:`ranked_order` when it is known."""
+    """:func:`build_adjoints`, given the graph's :func:`ranked_order` when it is known.
+    ``tolerant``: a vjp that raises ShapeError, EvaluationError or GraphError (gives what
+    is not one adjoint per input), or gives an adjoint of the wrong shape, is recorded in
+    ``record.faults`` with zeros standing in for the partial adjoints it owed, so that a
+    walkthrough can show a student's broken rule at its step. ``probe`` (with ``tolerant``)
+    evaluates each op's partial adjoints as they are made (see :data:`Probe`): a lazy
+    graph's rule fails when its nodes are evaluated, not built."""
     y = as_node(y, "gradients")
     wrt = tuple(as_node_list(wrt, "gradients: wrt"))
     record = Adjoints(y, wrt)
+    faults: list[RuleFault] | None = [] if tolerant else None
     with extending(record, shapes):
-        _extend(record, y, wrt, cotangent, ranked or ranked_order(y))
+        _extend(record, y, wrt, cotangent, ranked or ranked_order(y), faults, probe)
+    if faults:
+        record.faults = tuple(faults)
     return record
 
 
@@ -255,7 +296,13 @@ def local_adjoints(node: Node, adjoint: Node, needed: Any = None) -> list[Node |
 
 
 def _extend(
-    record: Adjoints, y: Node, wrt: tuple[Node, ...], seed: Any, forward: list[Node]
+    record: Adjoints,
+    y: Node,
+    wrt: tuple[Node, ...],
+    seed: Any,
+    forward: list[Node],
+    faults: list[RuleFault] | None = None,
+    probe: Probe | None = None,
 ) -> None:
     depends = set(wrt)
     for node in forward:
@@ -279,7 +326,10 @@ def _extend(
         record._add_adjoint(node, total)
         if not node.inputs:
             continue
-        grads, locals_, unreduced = _vjp(node, total, depends)
+        if faults is None:
+            grads, locals_, unreduced = _vjp(node, total, depends)
+        else:
+            grads, locals_, unreduced = _tolerant_vjp(node, total, depends, faults, probe)
         for k, (inp, g) in enumerate(zip(node.inputs, grads)):
             if g is not None and inp in depends:
                 incoming.setdefault(inp, []).append((node._id, g))
@@ -316,14 +366,55 @@ def seed_node(y: Node, seed: Any) -> Node:
     return node
 
 
-def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: Any = None):
+def _tolerant_vjp(
+    node: Node, adjoint: Node, depends: set[Node], faults: list[RuleFault], probe: Probe | None
+):
+    """:func:`_vjp` that does not stop at a broken rule: one that raises ShapeError,
+    EvaluationError or GraphError, or gives an adjoint of the wrong shape (found when it is
+    built, or by ``probe`` when it is evaluated), is appended to ``faults`` and zeros of the
+    input's shape stand in for what it owed."""
+    needed = [x in depends for x in node._inputs]
+    try:
+        grads, locals_, unreduced = _vjp(node, adjoint, None, needed, faults)
+        grads = list(grads)  # vizad's own elementwise ops give a tuple
+        wrong = probe(node, grads) if probe is not None else ()
+    except (ShapeError, EvaluationError, GraphError) as exc:  # the rule failed: zeros instead
+        faults.append(RuleFault(node, None, None, exc))
+        grads = [zeros_like(x) if needed[k] else None for k, x in enumerate(node.inputs)]
+        return grads, None, None
+    for k, shape in wrong:
+        inp = node.inputs[k]
+        error = ShapeError(
+            f"vjp of op {node.op.name!r} at {node.describe()} gave an adjoint of shape "
+            f"{shape} for input {k} ({inp.short()}) of another shape"
+        )
+        _stand_in(faults, RuleFault(node, k, shape, error), grads)
+        locals_, unreduced = _without(locals_, k), _without(unreduced, k)
+    return grads, locals_, unreduced
+
+
+def _stand_in(faults: list[RuleFault], fault: RuleFault, grads: list) -> None:
+    """Record ``fault`` and put zeros of its input's shape in place of its adjoint."""
+    faults.append(fault)
+    grads[fault.index] = zeros_like(fault.node.inputs[fault.index])
+
+
+def _vjp(
+    node: Node,
+    adjoint: Node,
+    depends: set[Node] | None = None,
+    needed: Any = None,
+    faults: list[RuleFault] | None = None,
+):
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
     and unreduced partial adjoints when the op gives them. Elementwise ops, and the ops of
     vizad's own that say so (``_vjp_needed``), build none for the inputs outside ``depends``
-    (those that do not depend on what is differentiated) or that ``needed`` leaves out."""
-    op = node.op
+    (those that do not depend on what is differentiated) or that ``needed`` leaves out.
+    With a ``faults`` list, an adjoint of the wrong shape is recorded there and replaced by
+    zeros of its input's shape (see :func:`_tolerant_vjp`)."""
     if needed is None and depends is not None:
         needed = [x in depends for x in node._inputs]
+    op = node.op
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
         grads, unreduced = elementwise_vjp(op, node, adjoint, locals_, needed)
@@ -359,8 +450,21 @@ def _vjp(node: Node, adjoint: Node, depends: set[Node] | None = None, needed: An
             continue
         xs = static_shape(inp)
         if xs is not None and shapes_conflict(gs, xs):
-            raise ShapeError(
+            error = ShapeError(
                 f"vjp of op {op.name!r} at {node.describe()} returned an adjoint "
                 f"of shape {gs} for input {k} ({inp.short()}) of shape {xs}"
             )
+            if faults is None:
+                raise error
+            _stand_in(faults, RuleFault(node, k, gs, error), grads)
+            locals_, unreduced = _without(locals_, k), _without(unreduced, k)
     return grads, locals_, unreduced
+
+
+def _without(entries: list | None, k: int) -> list | None:
+    """``entries`` (one per input, or None) with entry ``k`` left out (None)."""
+    if entries is None:
+        return None
+    entries = list(entries)
+    entries[k] = None
+    return entries

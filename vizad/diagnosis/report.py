@@ -121,10 +121,13 @@ class Diagnosis:
 
     def step(self):
         """The stepper on the student's graph, run by the student's own compute and gradient
-        rules (every style: vizad.compat's adapters read it): a wrong rule's step is red. It
-        is ``vz.step`` on the graph (the widget stack loads when a stepper is asked for, not
-        with the report)."""
+        rules (every style: vizad.compat's adapters read it): a wrong rule's step is red. A
+        rule that raises, or gives a gradient of the wrong shape, does not stop it: its step
+        is red with the error and the shapes, and zeros stand in for what it owed. It is
+        ``vz.step`` on the graph's tolerant trace (the widget stack loads when a stepper is
+        asked for, not with the report)."""
+        from ..trace.build import trace_reverse_tolerant
         from ..widget import step
 
         y, wrt, feed = self._graph
-        return step(y, wrt, feed)
+        return step(trace_reverse_tolerant(y, wrt, feed))

@@ -14,7 +14,7 @@ from ..executor import Executor, check_derived_shapes, check_floating, evaluate_
 from ..adapters import adopt_feed
 from ..errors import ArgumentError, FeedError
 from ..forward import build_tangents
-from ..graph import as_node_list, rank
+from ..graph import as_node_list, rank, topo_sort_of_list
 from ..node import Node
 from ..op import CONSTANT, VARIABLE, as_node
 from ..tree import floating_dtype, shape_of, tree_map
@@ -46,18 +46,57 @@ def trace_reverse(
         return _trace_reverse(y, wrt, feed, decimals)
 
 
-def _trace_reverse(y, wrt, feed, decimals) -> ReverseTrace:
+def trace_reverse_tolerant(
+    y: Node,
+    wrt: Node | Iterable[Node] | None = None,
+    feed: Mapping[Node, Any] | None = None,
+    *,
+    decimals: int = 3,
+) -> ReverseTrace:
+    """:func:`trace_reverse` that walks past a broken gradient rule (what a diagnosis steps
+    through): a vjp that raises ShapeError or EvaluationError, or gives an adjoint of the
+    wrong shape, is kept in ``trace.record.faults``, zeros of the input's shape stand in for
+    its partial adjoints, and ``trace.check()`` reports it as a failure at its step."""
+    decimals = check_decimals(decimals, "trace_reverse")
+    with gc_paused():
+        return _trace_reverse(y, wrt, feed, decimals, tolerant=True)
+
+
+def _trace_reverse(y, wrt, feed, decimals, *, tolerant: bool = False) -> ReverseTrace:
     y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_reverse")
     wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
     for w in wrt:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])
-    record = extend_reverse(y, wrt, None, shapes, ranked)
     raw = forward  # the forward values, then the extension's (as the ops give them)
-    # the extension's nodes that the walkthrough reads, evaluated in the order they were built
-    extension = evaluate_into(record.nodes(), raw, feed)
+    if tolerant:
+        known = dict.fromkeys(raw)  # the forward graph's: the extension is the rest
+        record = extend_reverse(
+            y, wrt, None, shapes, ranked, tolerant=True, probe=_probe(raw, feed)
+        )
+        evaluate_into(record.nodes(), raw, feed)
+        extension = [n for n in topo_sort_of_list(record.nodes(), known) if n not in known]
+    else:
+        record = extend_reverse(y, wrt, None, shapes, ranked)
+        # the extension's nodes that the walkthrough reads, evaluated in the order made
+        extension = evaluate_into(record.nodes(), raw, feed)
     check_derived_shapes(record, raw)
     return reverse_trace(y, wrt, feed, record, raw, extension, ranked, decimals)
+
+
+def _probe(values: dict[Node, Any], feed: Mapping[Node, Any]):
+    """A tolerant extension's probe (vizad.reverse.Probe): an op's partial adjoints
+    evaluated into ``values`` as they are made, and those whose shape is not their input's."""
+
+    def probe(node: Node, grads: list) -> list[tuple[int, Any]]:
+        evaluate_into([g for g in grads if g is not None], values, feed)
+        return [
+            (k, shape_of(values[g]))
+            for k, (x, g) in enumerate(zip(node.inputs, grads))
+            if g is not None and x in values and shape_of(values[g]) != shape_of(values[x])
+        ]
+
+    return probe
 
 
 def reverse_trace(

@@ -8,6 +8,7 @@ the jvp, when the op has one, against central differences along a random tangent
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,7 +30,16 @@ from ..node import Node
 from ..op import CONSTANT, Variable, constant
 from ..ops import make_tuple
 from ..text import format_value
-from ..tree import floating_dtype, inner, inner_abs, leaves, max_abs, random_like, tree_map
+from ..tree import (
+    floating_dtype,
+    inner,
+    inner_abs,
+    leaves,
+    max_abs,
+    random_like,
+    shape_of,
+    tree_map,
+)
 from .records import CheckFailure
 
 __all__ = ["check_trace", "check_op", "CheckSkip", "STOP_GRADIENT", "not_checked"]
@@ -69,15 +79,17 @@ def check_trace(
     checked, with the reason, are appended to ``skipped``: stop-gradient ops, whose vjp is
     zero by definition. A constant input that is not finite (logsumexp's ``max(-inf, x)``) is
     held fixed, and an output of a multi-output op that nothing reads takes no cotangent
-    (layer norm's mean and rstd), as the framework's own vjp treats them."""
+    (layer norm's mean and rstd), as the framework's own vjp treats them. A rule that failed
+    while a tolerant trace was built (``trace.record.faults``) is a failure at its step."""
     check_eps(eps, "check")
     random_generator(seed, "check")
-    failures = []
+    faults = getattr(trace.record, "faults", ())
+    failures = [_fault_failure(trace, fault) for fault in faults]
     consumers = _tuple_reads(trace)
     skips = not_checked(trace)
     if skipped is not None:
         skipped.extend(skips)
-    passed = {s.node for s in skips}
+    passed = {s.node for s in skips} | {fault.node for fault in faults}
     for step in trace.steps:
         node = step.node
         if not node.inputs or node in passed:
@@ -122,6 +134,54 @@ def check_trace(
                 )
             )
     return failures
+
+
+#: The longest error text a fault's message quotes (a student's exception can be long).
+_QUOTED = 200
+
+
+def _fault_failure(trace, fault) -> CheckFailure:
+    """The failure of a rule that failed while the trace was built (a :class:`RuleFault`):
+    an adjoint of the wrong shape at the step of its input, naming both shapes; a rule that
+    raised at the step of its node, naming the shapes it was given."""
+    node = fault.node
+    step = trace.step_of(node)
+    args = ", ".join(trace.label(i) for i in node.inputs)
+    head = f"{step.label} = {node.op.name}({args}): the vjp of op {node.op.name!r}"
+    where = step
+    if fault.index is not None:
+        inp = node.inputs[fault.index]
+        try:
+            where = trace.step_of(inp)
+        except StepNotFoundError:  # an input that is not differentiated
+            pass
+        name = trace.names.partial(inp, node, fault.index).text
+        detail = (
+            f" gives {name} of shape {fault.shape} for {trace.label(inp)} of shape "
+            f"{shape_of(trace.values[inp])}: an adjoint must have its input's shape (zeros "
+            "stand in for it here)"
+        )
+    else:
+        cause = fault.error.__cause__ or fault.error
+        text = re.sub(r"node #\d+ ", "", " ".join(f"{type(cause).__name__}: {cause}".split()))
+        if len(text) > _QUOTED:
+            text = text[: _QUOTED - 1] + "…"
+        shapes = ", ".join(
+            f"{trace.label(i)} of shape {shape_of(trace.values[i])}" for i in node.inputs
+        )
+        detail = (
+            f", given {trace.names.bar(node).text} of shape {shape_of(step.adjoint)} and "
+            f"{shapes}, raised {text} (zeros stand in for the partial adjoints it owed)"
+        )
+    return CheckFailure(
+        step=where.index + 1,
+        node=node,
+        label=where.label,
+        op=node.op.name,
+        rule="vjp",
+        error=math.nan,
+        message=f"step {where.index + 1}, {where.label}: from {head}{detail}",
+    )
 
 
 def not_checked(trace) -> list[CheckSkip]:
