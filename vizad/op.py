@@ -102,6 +102,10 @@ class Op:
     #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
     #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
     _vjp_needed: bool = False
+    #: The attribute that says, per input, which output of it is read (ops recorded from
+    #: another engine: ``v₃[1]``), or None. It belongs to the inputs, not to the op: repeated
+    #: blocks are compared with it (vizad/render/folding.py), time step t reading xs[t].
+    outputs_read: str | None = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

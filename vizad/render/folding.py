@@ -49,7 +49,7 @@ import numpy as np
 
 from .._gc import gc_paused
 from ..errors import ArgumentError
-from ..node import static_shape
+from ..node import Node, static_shape
 from ..tree import TupleShape
 from .scene import Item, Scene, fixed
 
@@ -182,12 +182,17 @@ class _Shapes:
         return ("tuple", len(shape)) if isinstance(shape, TupleShape) else shape
 
 
-def _attrs_key(attrs) -> tuple:
+def _attrs_key(attrs, shapes: _Shapes) -> tuple:
     out = []
     for key in sorted(attrs):
         value = attrs[key]
         if isinstance(value, np.ndarray):
             value = ("array", value.shape, str(value.dtype), value.tobytes())
+        elif isinstance(value, Node):
+            value = ("node", shapes(value))
+        elif isinstance(value, tuple) and any(isinstance(v, Node) for v in value):
+            # the forward values a recorded backward reads: by shape, as inputs from outside
+            value = tuple(("node", shapes(v)) if isinstance(v, Node) else repr(v) for v in value)
         else:
             value = repr(value)
         out.append((key, value))
@@ -198,14 +203,23 @@ def _own(item: Item, shapes: _Shapes, scope: tuple = ()) -> tuple:
     """What a box is, apart from where its inputs come from (``scope``: the part of its scope
     path that counts)."""
     node = item.node
+    attrs = node.attrs
+    if node.op.outputs_read in attrs:  # which output of each input: compared with the inputs
+        attrs = {k: v for k, v in attrs.items() if k != node.op.outputs_read}
     return (
         item.kind,
         node.op.name,
-        _attrs_key(node.attrs),
+        _attrs_key(attrs, shapes),
         shapes(node),
         scope,
         len(node.inputs),
     )
+
+
+def _outputs_read(node) -> tuple:
+    """Which output of each input ``node`` reads (None: its only one)."""
+    read = node.attrs.get(node.op.outputs_read) if node.op.outputs_read else None
+    return tuple(read) if read is not None else (None,) * len(node.inputs)
 
 
 # -- runs of sibling scopes ----------------------------------------------------------------
@@ -253,19 +267,19 @@ def _scope_runs(scene: Scene, boxes: list[Item], shapes: _Shapes) -> list[list[l
 
 def _block_signature(scene, block: list[Item], previous: list[Item], shapes, depth) -> tuple:
     """A block's boxes (kind, op, attributes, shape, scope below the block's own), each input
-    as ("in", its place in the block), ("prev", its place in the previous block, its shape) or
-    ("out", its shape)."""
+    as ("in", its place in the block, the output read), ("prev", its place in the previous
+    block, its shape, the output read) or ("out", its shape)."""
     here = {item.id: k for k, item in enumerate(block)}
     before = {item.id: k for k, item in enumerate(previous)}
     out = []
     for item in block:
         inputs = []
-        for x in item.node.inputs:
+        for x, read in zip(item.node.inputs, _outputs_read(item.node)):
             key = scene.ids.get(x, "")
             if key in here:
-                inputs.append(("in", here[key]))
+                inputs.append(("in", here[key], read))
             elif key in before:
-                inputs.append(("prev", before[key], shapes(x)))
+                inputs.append(("prev", before[key], shapes(x), read))
             else:
                 inputs.append(("out", shapes(x)))
         out.append((_own(item, shapes, item.scope[depth:]), tuple(inputs)))
@@ -301,7 +315,7 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
         for i in seq
     ]
     outside = [-1 - code(("out", shapes(item.node))) for item in seq]
-    sequence = _Sequence(own, ins, outside)
+    sequence = _Sequence(own, ins, outside, [_outputs_read(item.node) for item in seq])
     candidates = []
     for p in sequence.periods():
         candidates += sequence.runs(p)
@@ -328,11 +342,13 @@ def _positions(item: Item, scene: Scene, pos: dict[str, int], shapes: _Shapes) -
 
 class _Sequence:
     """The boxes in the order they were made: each one's signature (``own``, a code), its
-    inputs (positions, or -1 - a shape's code for inputs outside the sequence) and the code
-    of its own shape as an input from outside."""
+    inputs (positions, or -1 - a shape's code for inputs outside the sequence), the code
+    of its own shape as an input from outside, and which output of each input it reads
+    (compared for the inputs read by place, not for those read by shape)."""
 
-    def __init__(self, own: np.ndarray, ins: list[tuple[int, ...]], outside: list[int]):
+    def __init__(self, own: np.ndarray, ins: list, outside: list[int], reads: list[tuple]):
         self.own, self.ins, self.outside, self.n = own, ins, outside, len(ins)
+        self.reads = reads
 
     def periods(self) -> list[int]:
         """The block lengths worth trying: the commonest distances between boxes with the
@@ -363,8 +379,11 @@ class _Sequence:
         """Whether box ``k + p`` is box ``k`` again (inputs up to two blocks back by distance,
         others by shape)."""
         far, q = 2 * p, k + p
-        for x, y in zip(self.ins[k], self.ins[q]):
-            if self._input(k, x, far) != self._input(q, y, far):
+        for i, (x, y) in enumerate(zip(self.ins[k], self.ins[q])):
+            here = self._input(k, x, far)
+            if here != self._input(q, y, far):
+                return False
+            if here >= 0 and self.reads[k][i] != self.reads[q][i]:
                 return False
         return True
 
@@ -392,17 +411,49 @@ class _Sequence:
             end = k + p  # boxes s … end-1 repeat with period p
             if end - s < (MIN_REPEATS - 1) * p:
                 continue
-            best = None
+            best = best_key = None
             for phase in range(p):
                 b0 = s + phase
                 first, count = b0, (end - b0) // p
-                if b0 - p >= 0 and self._loosely_equal(b0 - p, b0, p):
+                while first - p >= 0 and self._block_equal(first - p, p):
+                    first, count = first - p, count + 1  # reads before the stretch: by shape
+                if first - p >= 0 and self._loosely_equal(first - p, first, p):
                     first, count = b0 - p, count + 1
-                if best is None or count > best[2]:
-                    best = (first, p, count)
+                # ties: cut where the fewest values pass from a block to the next (a loop's
+                # carried state, not the middle of a step)
+                key = (-count, self._carried(first + p, p))
+                if best is None or key < best_key:
+                    best, best_key = (first, p, count), key
             if best[2] >= MIN_REPEATS and self._chained(best[0] + p, p):
                 runs.append(best)
         return runs
+
+    def _block_equal(self, a: int, p: int) -> bool:
+        """Whether the block at ``a`` is the block at ``a + p`` again, each reading its own
+        block and the one before it at the same places, and anything older by its shape (the
+        stretch found by distances misses a block whose reads from before the loop are near,
+        such as the per-step slices of an input projection computed before the first step)."""
+        own, ins, b = self.own, self.ins, a + p
+        for j in range(p):
+            if own[a + j] != own[b + j]:
+                return False
+            for i, (x, y) in enumerate(zip(ins[a + j], ins[b + j])):
+                here = self._near(x, a, p)
+                if here != self._near(y, b, p) or not self._same_read(here, a + j, b + j, i):
+                    return False
+        return True
+
+    def _same_read(self, place: tuple, a: int, b: int, i: int) -> bool:
+        """Whether boxes ``a`` and ``b`` read the same output of their input ``i`` (or read
+        it by its shape, ``place`` ("out", …), where which output does not count)."""
+        return place[0] == "out" or self.reads[a][i] == self.reads[b][i]
+
+    def _near(self, x: int, start: int, p: int) -> tuple:
+        """Input ``x`` of a box of the block at ``start``: ("near", its place from the block's
+        start) when in that block or the one before it, else ("out", its shape's code)."""
+        if x >= 0:
+            return ("near", x - start) if start - p <= x < start + p else ("out", self.outside[x])
+        return ("out", x)
 
     def _loosely_equal(self, a: int, b: int, p: int) -> bool:
         """Whether the block at ``a`` is the block at ``b`` but for reading from outside what
@@ -411,8 +462,9 @@ class _Sequence:
         for j in range(p):
             if own[a + j] != own[b + j]:
                 return False
-            for x, y in zip(ins[a + j], ins[b + j]):
-                if self._in_block(x, a, j) != self._in_block(y, b, j):
+            for i, (x, y) in enumerate(zip(ins[a + j], ins[b + j])):
+                here = self._in_block(x, a, j)
+                if here != self._in_block(y, b, j) or not self._same_read(here, a + j, b + j, i):
                     return False
         return True
 
@@ -422,6 +474,10 @@ class _Sequence:
         if x >= 0:
             return ("in", x - start) if start <= x < start + j else ("out", self.outside[x])
         return ("out", x)
+
+    def _carried(self, b: int, p: int) -> int:
+        """How many inputs of the block at ``b`` are read from the block before it."""
+        return sum(b - p <= x < b for k in range(b, min(b + p, self.n)) for x in self.ins[k])
 
     def _chained(self, b: int, p: int) -> bool:
         """Whether the block at ``b`` reads something of the block before it."""
