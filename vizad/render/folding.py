@@ -49,7 +49,7 @@ import numpy as np
 
 from .._gc import gc_paused
 from ..errors import ArgumentError
-from ..node import Node, static_shape
+from ..node import static_shape
 from ..tree import TupleShape
 from .scene import Item, Scene, fixed
 
@@ -182,17 +182,12 @@ class _Shapes:
         return ("tuple", len(shape)) if isinstance(shape, TupleShape) else shape
 
 
-def _attrs_key(attrs, shapes: _Shapes) -> tuple:
+def _attrs_key(attrs) -> tuple:
     out = []
     for key in sorted(attrs):
         value = attrs[key]
         if isinstance(value, np.ndarray):
             value = ("array", value.shape, str(value.dtype), value.tobytes())
-        elif isinstance(value, Node):
-            value = ("node", shapes(value))
-        elif isinstance(value, tuple) and any(isinstance(v, Node) for v in value):
-            # the forward values a recorded backward reads: by shape, as inputs from outside
-            value = tuple(("node", shapes(v)) if isinstance(v, Node) else repr(v) for v in value)
         else:
             value = repr(value)
         out.append((key, value))
@@ -204,22 +199,33 @@ def _own(item: Item, shapes: _Shapes, scope: tuple = ()) -> tuple:
     path that counts)."""
     node = item.node
     attrs = node.attrs
-    if node.op.outputs_read in attrs:  # which output of each input: compared with the inputs
-        attrs = {k: v for k, v in attrs.items() if k != node.op.outputs_read}
+    if node.op.wiring_attrs:  # compared with the inputs (_wiring)
+        attrs = {k: v for k, v in attrs.items() if k not in node.op.wiring_attrs}
     return (
         item.kind,
         node.op.name,
-        _attrs_key(attrs, shapes),
+        _attrs_key(attrs),
         shapes(node),
         scope,
-        len(node.inputs),
+        len(_wiring(node)),
     )
 
 
-def _outputs_read(node) -> tuple:
-    """Which output of each input ``node`` reads (None: its only one)."""
-    read = node.attrs.get(node.op.outputs_read) if node.op.outputs_read else None
-    return tuple(read) if read is not None else (None,) * len(node.inputs)
+def _wiring(node) -> list[tuple]:
+    """Each argument of ``node``: (its input node, which output of it is read), or None for an
+    argument that is no node (a constant an engine recorded no node for, such as h₀)."""
+    places = node.op.places(node.attrs)
+    if places is None:
+        return [(x, None) for x in node.inputs]
+    wired: list = [None] * max((p + 1 for p, _ in places), default=0)
+    wired += [None] * max(0, node.attrs.get("arity", 0) - len(wired))
+    for x, (p, read) in zip(node.inputs, places):
+        wired[p] = (x, read)
+    return wired
+
+
+#: An argument that is no node: it fits a first block's read from outside (_fits_first).
+MISSING = ("missing",)
 
 
 # -- runs of sibling scopes ----------------------------------------------------------------
@@ -254,7 +260,7 @@ def _scope_runs(scene: Scene, boxes: list[Item], shapes: _Shapes) -> list[list[l
         while s < len(blocks):
             e = s + 1
             # the first scope may read from outside what later ones read from the one before
-            if blocks[s] and e < len(blocks) and _outside(signatures[s]) == _outside(signatures[e]):
+            if blocks[s] and e < len(blocks) and _fits_first(signatures[s], signatures[e]):
                 e += 1
                 while e < len(blocks) and signatures[e] == signatures[s + 1]:
                     e += 1
@@ -274,7 +280,11 @@ def _block_signature(scene, block: list[Item], previous: list[Item], shapes, dep
     out = []
     for item in block:
         inputs = []
-        for x, read in zip(item.node.inputs, _outputs_read(item.node)):
+        for arg in _wiring(item.node):
+            if arg is None:
+                inputs.append(MISSING)
+                continue
+            x, read = arg
             key = scene.ids.get(x, "")
             if key in here:
                 inputs.append(("in", here[key], read))
@@ -294,6 +304,22 @@ def _outside(signature: tuple) -> tuple:
     )
 
 
+def _fits_first(first: tuple, second: tuple) -> bool:
+    """Whether block signature ``first`` is ``second`` but for reading from outside what
+    ``second`` reads from the block before it: an input node of the same shape, or no node
+    at all (a constant initial state, h₀ = 0, that the engine recorded no node for)."""
+    first, second = _outside(first), _outside(second)
+    if len(first) != len(second):
+        return False
+    for (own, ins), (own2, ins2) in zip(first, second):
+        if own != own2 or len(ins) != len(ins2):
+            return False
+        for x, y in zip(ins, ins2):
+            if x != y and not (x == MISSING and y[0] == "out"):
+                return False
+    return True
+
+
 # -- runs in the sequence of boxes ---------------------------------------------------------
 def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[list[str]]]:
     n = len(seq)
@@ -309,13 +335,15 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
     # an input: its position in the sequence (>= 0), or -1 - the code of its shape (outside)
     ins = [
         tuple(
-            k if isinstance(k, int) else -1 - code(("out", k))
+            k if isinstance(k, int) else -1 - code(k if k == MISSING else ("out", k))
             for k in _positions(i, scene, pos, shapes)
         )
         for i in seq
     ]
+    missing = -1 - code(MISSING)
     outside = [-1 - code(("out", shapes(item.node))) for item in seq]
-    sequence = _Sequence(own, ins, outside, [_outputs_read(item.node) for item in seq])
+    reads = [tuple(a[1] if a else None for a in _wiring(item.node)) for item in seq]
+    sequence = _Sequence(own, ins, outside, reads, missing)
     candidates = []
     for p in sequence.periods():
         candidates += sequence.runs(p)
@@ -333,10 +361,13 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
 
 def _positions(item: Item, scene: Scene, pos: dict[str, int], shapes: _Shapes) -> list:
     """Each input of a box: its position in the sequence, or its shape (outside it)."""
-    out = []
-    for x in item.node.inputs:
-        k = pos.get(scene.ids.get(x, ""))
-        out.append(k if k is not None else shapes(x))
+    out: list = []
+    for arg in _wiring(item.node):
+        if arg is None:
+            out.append(MISSING)
+            continue
+        k = pos.get(scene.ids.get(arg[0], ""))
+        out.append(k if k is not None else shapes(arg[0]))
     return out
 
 
@@ -346,9 +377,9 @@ class _Sequence:
     of its own shape as an input from outside, and which output of each input it reads
     (compared for the inputs read by place, not for those read by shape)."""
 
-    def __init__(self, own: np.ndarray, ins: list, outside: list[int], reads: list[tuple]):
+    def __init__(self, own: np.ndarray, ins: list, outside: list[int], reads: list, missing: int):
         self.own, self.ins, self.outside, self.n = own, ins, outside, len(ins)
-        self.reads = reads
+        self.reads, self.missing = reads, missing
 
     def periods(self) -> list[int]:
         """The block lengths worth trying: the commonest distances between boxes with the
@@ -463,8 +494,10 @@ class _Sequence:
             if own[a + j] != own[b + j]:
                 return False
             for i, (x, y) in enumerate(zip(ins[a + j], ins[b + j])):
-                here = self._in_block(x, a, j)
-                if here != self._in_block(y, b, j) or not self._same_read(here, a + j, b + j, i):
+                here, there = self._in_block(x, a, j), self._in_block(y, b, j)
+                if here == ("out", self.missing) and there[0] == "out":
+                    continue  # no node (h₀ = 0) where the later block reads the one before
+                if here != there or not self._same_read(here, a + j, b + j, i):
                     return False
         return True
 

@@ -93,7 +93,10 @@ class RecordedOp(Op):
     """An op of another engine's graph: its name, and what its backward passed back (the
     values are the engine's, recorded; vizad has no ``compute`` for it)."""
 
-    outputs_read = "outputs"
+    wiring_attrs = ("positions", "outputs", "sent", "reads")
+
+    def places(self, attrs):
+        return tuple(zip(attrs["positions"], attrs["outputs"]))
 
     def __init__(self, name: str, engine: str, like: Op | None = None):
         self.name, self.engine, self.like = name, engine, like
