@@ -449,7 +449,7 @@ class _Sequence:
                 while first - p >= 0 and self._block_equal(first - p, p):
                     first, count = first - p, count + 1  # reads before the stretch: by shape
                 if first - p >= 0 and self._loosely_equal(first - p, first, p):
-                    first, count = b0 - p, count + 1
+                    first, count = first - p, count + 1
                 # ties: cut where the fewest values pass from a block to the next (a loop's
                 # carried state, not the middle of a step)
                 key = (-count, self._carried(first + p, p))
