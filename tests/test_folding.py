@@ -303,3 +303,94 @@ def test_a_5000_node_random_graph_completes():
     assert len(members) == len(set(members))  # runs never overlap
     assert all(f.repeats >= MIN_REPEATS for f in folds)
     assert vz.draw(trace, "forward", collapse="repeats").source.startswith("digraph")
+
+
+# -- loops from the bridges: every time step folds, and only equal ones ------------------------
+def _lstm(steps):
+    torch = pytest.importorskip("torch")
+    from torch_models import LanguageModelStep, _module
+
+    model = _module(LanguageModelStep(), 3)
+    tokens = torch.arange(2 * steps).reshape(2, steps) % 7
+    return model, (tokens, tokens.roll(1, 1))
+
+
+@pytest.mark.parametrize("steps", [4, 5, 6, 10])
+def test_an_imported_lstm_folds_every_time_step(steps):
+    model, args = _lstm(steps)
+    imported = vz.from_torch(model, *args)
+    trace = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    scene = build_scene(trace, "forward")
+    (fold,) = find_folds(scene)
+    assert fold.repeats == steps  # the last step too (it feeds the output, not a next step)
+    blocks = ops(scene, fold)
+    assert all(b == blocks[0] for b in blocks) and blocks[0][:2] == ["transpose", "matmul"]
+    # each step's gates: one sigmoid for i, f, o and a tanh for g, c and h
+    assert sorted(blocks[0]).count("sigmoid") == 3 and blocks[0].count("tanh") == 2
+
+
+def test_a_recorded_lstm_folds_its_whole_time_steps_and_not_the_first():
+    model, args = _lstm(6)
+    trace = vz.torch_backward(lambda: model(*args), model)
+    scene = build_scene(trace, "forward")
+    (fold,) = find_folds(scene)
+    # step t reads slice t of the input projection (which output of unbind: wiring, not the
+    # op); PyTorch records step 1's nodes apart, before the embedding: it stays outside
+    assert fold.repeats == 5 and len(fold.blocks[0]) == 13
+    assert sorted(ops(scene, fold)[0]) == sorted(
+        ["t", "addmm", "add", "unsafe_split", "sigmoid", "sigmoid", "sigmoid", "tanh"]
+        + ["mul", "mul", "add", "tanh", "mul"]
+    )
+
+
+def _scan_trace():
+    pytest.importorskip("jax")
+    from jax_models import models
+
+    _, fn, args, _ = {m[0]: m for m in models()}["scan_rnn"]
+    return vz.jax_backward(fn, *args)
+
+
+def test_a_scans_steps_fold_with_the_first_reading_the_constant_h0():
+    trace = _scan_trace()
+    scene = build_scene(trace, "forward")
+    (fold,) = find_folds(scene)
+    # step 1 reads h₀ = 0, which JAX records no node for, where the others read hₜ₋₁
+    assert fold.repeats == 4 and fold.lines[0] == "× 4: scan t=1 … scan t=4"
+    first = [by.node for by in scene.items if by.id in fold.blocks[0]]
+    assert any(len(n.inputs) < n.attrs["arity"] for n in first)  # the constant argument
+
+
+def test_a_scans_adjoint_folds_its_equal_steps_and_keeps_the_last_apart():
+    trace = _scan_trace()
+    scene = build_scene(trace, "adjoint")
+    forward, adjoint = find_folds(scene)
+    assert forward.repeats == 4
+    # v̄ of steps 1…3 are the same computation; step 4's receives v̄ of the final h (sum(h))
+    # in place of Wᵀ z̄₅ from a next step: a different block, not hidden in the fold
+    assert adjoint.lines[0] == "× 3: scan t=1 … scan t=3 (adjoint)"
+    blocks = ops(scene, adjoint)
+    assert all(b == blocks[0] for b in blocks) and blocks[0][0] == "stack_transpose"
+    drawing = vz.draw(trace, "adjoint", collapse="repeats")
+    assert drawing.source.count("peripheries=3") == 2
+    # folding changes the picture only: the gradients are JAX's, the unfolded DOT the same
+    assert vz.draw(trace, "adjoint").source == vz.draw(_scan_trace(), "adjoint").source
+
+
+def test_recorded_steps_that_read_another_output_do_not_fold():
+    torch = pytest.importorskip("torch")
+    x = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+    w = torch.linspace(0.5, 1, 3, dtype=torch.float64, requires_grad=True)
+
+    def run(reads):
+        h = x
+        for k in reads:  # row k of the previous h (output k of unbind)
+            h = torch.tanh(h.unbind(0)[k] * w + x)
+        return vz.torch_backward(h.sum(), {"w": w, "x": x})
+
+    def repeats(trace):
+        return [f.repeats for f in find_folds(build_scene(trace, "forward"))]
+
+    assert repeats(run([0] * 6)) == [6]
+    differs = repeats(run([0, 0, 0, 1, 0, 0]))  # step 4 reads row 1: not the same step
+    assert 6 not in differs and all(r <= 3 for r in differs)

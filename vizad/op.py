@@ -102,6 +102,17 @@ class Op:
     #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
     #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
     _vjp_needed: bool = False
+    #: The attributes that say how a node is wired to its inputs (ops recorded from another
+    #: engine: the engine's input positions, which output of each is read, ``v₃[1]``). They
+    #: belong to the inputs, not to the op: repeated blocks compare them with the inputs
+    #: (vizad/render/folding.py), so time step t reading xs[t] repeats step t − 1.
+    wiring_attrs: tuple[str, ...] = ()
+
+    def places(self, attrs: Mapping[str, Any]) -> tuple | None:
+        """For each input, (its position among all of the op's arguments, which of its
+        outputs is read); None when the inputs are all the arguments, each read whole. An op
+        recorded from another engine has arguments that are not nodes (a constant h₀)."""
+        return None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

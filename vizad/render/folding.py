@@ -198,14 +198,34 @@ def _own(item: Item, shapes: _Shapes, scope: tuple = ()) -> tuple:
     """What a box is, apart from where its inputs come from (``scope``: the part of its scope
     path that counts)."""
     node = item.node
+    attrs = node.attrs
+    if node.op.wiring_attrs:  # compared with the inputs (_wiring)
+        attrs = {k: v for k, v in attrs.items() if k not in node.op.wiring_attrs}
     return (
         item.kind,
         node.op.name,
-        _attrs_key(node.attrs),
+        _attrs_key(attrs),
         shapes(node),
         scope,
-        len(node.inputs),
+        len(_wiring(node)),
     )
+
+
+def _wiring(node) -> list[tuple]:
+    """Each argument of ``node``: (its input node, which output of it is read), or None for an
+    argument that is no node (a constant an engine recorded no node for, such as h₀)."""
+    places = node.op.places(node.attrs)
+    if places is None:
+        return [(x, None) for x in node.inputs]
+    wired: list = [None] * max((p + 1 for p, _ in places), default=0)
+    wired += [None] * max(0, node.attrs.get("arity", 0) - len(wired))
+    for x, (p, read) in zip(node.inputs, places):
+        wired[p] = (x, read)
+    return wired
+
+
+#: An argument that is no node: it fits a first block's read from outside (_fits_first).
+MISSING = ("missing",)
 
 
 # -- runs of sibling scopes ----------------------------------------------------------------
@@ -240,7 +260,7 @@ def _scope_runs(scene: Scene, boxes: list[Item], shapes: _Shapes) -> list[list[l
         while s < len(blocks):
             e = s + 1
             # the first scope may read from outside what later ones read from the one before
-            if blocks[s] and e < len(blocks) and _outside(signatures[s]) == _outside(signatures[e]):
+            if blocks[s] and e < len(blocks) and _fits_first(signatures[s], signatures[e]):
                 e += 1
                 while e < len(blocks) and signatures[e] == signatures[s + 1]:
                     e += 1
@@ -253,19 +273,23 @@ def _scope_runs(scene: Scene, boxes: list[Item], shapes: _Shapes) -> list[list[l
 
 def _block_signature(scene, block: list[Item], previous: list[Item], shapes, depth) -> tuple:
     """A block's boxes (kind, op, attributes, shape, scope below the block's own), each input
-    as ("in", its place in the block), ("prev", its place in the previous block, its shape) or
-    ("out", its shape)."""
+    as ("in", its place in the block, the output read), ("prev", its place in the previous
+    block, its shape, the output read) or ("out", its shape)."""
     here = {item.id: k for k, item in enumerate(block)}
     before = {item.id: k for k, item in enumerate(previous)}
     out = []
     for item in block:
         inputs = []
-        for x in item.node.inputs:
+        for arg in _wiring(item.node):
+            if arg is None:
+                inputs.append(MISSING)
+                continue
+            x, read = arg
             key = scene.ids.get(x, "")
             if key in here:
-                inputs.append(("in", here[key]))
+                inputs.append(("in", here[key], read))
             elif key in before:
-                inputs.append(("prev", before[key], shapes(x)))
+                inputs.append(("prev", before[key], shapes(x), read))
             else:
                 inputs.append(("out", shapes(x)))
         out.append((_own(item, shapes, item.scope[depth:]), tuple(inputs)))
@@ -278,6 +302,22 @@ def _outside(signature: tuple) -> tuple:
         (own, tuple(("out", x[2]) if x[0] == "prev" else x for x in inputs))
         for own, inputs in signature
     )
+
+
+def _fits_first(first: tuple, second: tuple) -> bool:
+    """Whether block signature ``first`` is ``second`` but for reading from outside what
+    ``second`` reads from the block before it: an input node of the same shape, or no node
+    at all (a constant initial state, h₀ = 0, that the engine recorded no node for)."""
+    first, second = _outside(first), _outside(second)
+    if len(first) != len(second):
+        return False
+    for (own, ins), (own2, ins2) in zip(first, second):
+        if own != own2 or len(ins) != len(ins2):
+            return False
+        for x, y in zip(ins, ins2):
+            if x != y and not (x == MISSING and y[0] == "out"):
+                return False
+    return True
 
 
 # -- runs in the sequence of boxes ---------------------------------------------------------
@@ -295,13 +335,15 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
     # an input: its position in the sequence (>= 0), or -1 - the code of its shape (outside)
     ins = [
         tuple(
-            k if isinstance(k, int) else -1 - code(("out", k))
+            k if isinstance(k, int) else -1 - code(k if k == MISSING else ("out", k))
             for k in _positions(i, scene, pos, shapes)
         )
         for i in seq
     ]
+    missing = -1 - code(MISSING)
     outside = [-1 - code(("out", shapes(item.node))) for item in seq]
-    sequence = _Sequence(own, ins, outside)
+    reads = [tuple(a[1] if a else None for a in _wiring(item.node)) for item in seq]
+    sequence = _Sequence(own, ins, outside, reads, missing)
     candidates = []
     for p in sequence.periods():
         candidates += sequence.runs(p)
@@ -319,20 +361,25 @@ def _sequence_runs(scene: Scene, seq: list[Item], shapes: _Shapes) -> list[list[
 
 def _positions(item: Item, scene: Scene, pos: dict[str, int], shapes: _Shapes) -> list:
     """Each input of a box: its position in the sequence, or its shape (outside it)."""
-    out = []
-    for x in item.node.inputs:
-        k = pos.get(scene.ids.get(x, ""))
-        out.append(k if k is not None else shapes(x))
+    out: list = []
+    for arg in _wiring(item.node):
+        if arg is None:
+            out.append(MISSING)
+            continue
+        k = pos.get(scene.ids.get(arg[0], ""))
+        out.append(k if k is not None else shapes(arg[0]))
     return out
 
 
 class _Sequence:
     """The boxes in the order they were made: each one's signature (``own``, a code), its
-    inputs (positions, or -1 - a shape's code for inputs outside the sequence) and the code
-    of its own shape as an input from outside."""
+    inputs (positions, or -1 - a shape's code for inputs outside the sequence), the code
+    of its own shape as an input from outside, and which output of each input it reads
+    (compared for the inputs read by place, not for those read by shape)."""
 
-    def __init__(self, own: np.ndarray, ins: list[tuple[int, ...]], outside: list[int]):
+    def __init__(self, own: np.ndarray, ins: list, outside: list[int], reads: list, missing: int):
         self.own, self.ins, self.outside, self.n = own, ins, outside, len(ins)
+        self.reads, self.missing = reads, missing
 
     def periods(self) -> list[int]:
         """The block lengths worth trying: the commonest distances between boxes with the
@@ -363,8 +410,11 @@ class _Sequence:
         """Whether box ``k + p`` is box ``k`` again (inputs up to two blocks back by distance,
         others by shape)."""
         far, q = 2 * p, k + p
-        for x, y in zip(self.ins[k], self.ins[q]):
-            if self._input(k, x, far) != self._input(q, y, far):
+        for i, (x, y) in enumerate(zip(self.ins[k], self.ins[q])):
+            here = self._input(k, x, far)
+            if here != self._input(q, y, far):
+                return False
+            if here >= 0 and self.reads[k][i] != self.reads[q][i]:
                 return False
         return True
 
@@ -392,17 +442,49 @@ class _Sequence:
             end = k + p  # boxes s … end-1 repeat with period p
             if end - s < (MIN_REPEATS - 1) * p:
                 continue
-            best = None
+            best = best_key = None
             for phase in range(p):
                 b0 = s + phase
                 first, count = b0, (end - b0) // p
-                if b0 - p >= 0 and self._loosely_equal(b0 - p, b0, p):
-                    first, count = b0 - p, count + 1
-                if best is None or count > best[2]:
-                    best = (first, p, count)
+                while first - p >= 0 and self._block_equal(first - p, p):
+                    first, count = first - p, count + 1  # reads before the stretch: by shape
+                if first - p >= 0 and self._loosely_equal(first - p, first, p):
+                    first, count = first - p, count + 1
+                # ties: cut where the fewest values pass from a block to the next (a loop's
+                # carried state, not the middle of a step)
+                key = (-count, self._carried(first + p, p))
+                if best is None or key < best_key:
+                    best, best_key = (first, p, count), key
             if best[2] >= MIN_REPEATS and self._chained(best[0] + p, p):
                 runs.append(best)
         return runs
+
+    def _block_equal(self, a: int, p: int) -> bool:
+        """Whether the block at ``a`` is the block at ``a + p`` again, each reading its own
+        block and the one before it at the same places, and anything older by its shape (the
+        stretch found by distances misses a block whose reads from before the loop are near,
+        such as the per-step slices of an input projection computed before the first step)."""
+        own, ins, b = self.own, self.ins, a + p
+        for j in range(p):
+            if own[a + j] != own[b + j]:
+                return False
+            for i, (x, y) in enumerate(zip(ins[a + j], ins[b + j])):
+                here = self._near(x, a, p)
+                if here != self._near(y, b, p) or not self._same_read(here, a + j, b + j, i):
+                    return False
+        return True
+
+    def _same_read(self, place: tuple, a: int, b: int, i: int) -> bool:
+        """Whether boxes ``a`` and ``b`` read the same output of their input ``i`` (or read
+        it by its shape, ``place`` ("out", …), where which output does not count)."""
+        return place[0] == "out" or self.reads[a][i] == self.reads[b][i]
+
+    def _near(self, x: int, start: int, p: int) -> tuple:
+        """Input ``x`` of a box of the block at ``start``: ("near", its place from the block's
+        start) when in that block or the one before it, else ("out", its shape's code)."""
+        if x >= 0:
+            return ("near", x - start) if start - p <= x < start + p else ("out", self.outside[x])
+        return ("out", x)
 
     def _loosely_equal(self, a: int, b: int, p: int) -> bool:
         """Whether the block at ``a`` is the block at ``b`` but for reading from outside what
@@ -411,8 +493,11 @@ class _Sequence:
         for j in range(p):
             if own[a + j] != own[b + j]:
                 return False
-            for x, y in zip(ins[a + j], ins[b + j]):
-                if self._in_block(x, a, j) != self._in_block(y, b, j):
+            for i, (x, y) in enumerate(zip(ins[a + j], ins[b + j])):
+                here, there = self._in_block(x, a, j), self._in_block(y, b, j)
+                if here == ("out", self.missing) and there[0] == "out":
+                    continue  # no node (h₀ = 0) where the later block reads the one before
+                if here != there or not self._same_read(here, a + j, b + j, i):
                     return False
         return True
 
@@ -422,6 +507,10 @@ class _Sequence:
         if x >= 0:
             return ("in", x - start) if start <= x < start + j else ("out", self.outside[x])
         return ("out", x)
+
+    def _carried(self, b: int, p: int) -> int:
+        """How many inputs of the block at ``b`` are read from the block before it."""
+        return sum(b - p <= x < b for k in range(b, min(b + p, self.n)) for x in self.ins[k])
 
     def _chained(self, b: int, p: int) -> bool:
         """Whether the block at ``b`` reads something of the block before it."""

@@ -93,6 +93,11 @@ class RecordedOp(Op):
     """An op of another engine's graph: its name, and what its backward passed back (the
     values are the engine's, recorded; vizad has no ``compute`` for it)."""
 
+    wiring_attrs = ("positions", "outputs", "sent", "reads")
+
+    def places(self, attrs):
+        return tuple(zip(attrs["positions"], attrs["outputs"]))
+
     def __init__(self, name: str, engine: str, like: Op | None = None):
         self.name, self.engine, self.like = name, engine, like
 
@@ -136,12 +141,19 @@ class RecordedOp(Op):
         return self.like.partial_latex(full, {}, index) if complete and self.like else None
 
 
+#: Backward functions of ops whose arguments are alike (stacked or concatenated): the one
+#: for input t passes back slice t of the adjoint, so time step t's matches step t − 1's.
+_SLICES = frozenset({"stack_transpose", "concatenate_transpose", "StackBackward0", "CatBackward0"})
+
+
 class RecordedBackward(Op):
     """The backward function of an engine's node (``MulBackward0``): what passed v̄ᵢ→ⱼ back
     to input ``input`` from v̄ⱼ and the forward values it saved."""
 
     def __init__(self, name: str, engine: str):
         self.name, self.engine = name, engine
+        if name in _SLICES:  # the partial to input t is slice t of v̄ⱼ: which t is wiring
+            self.wiring_attrs = ("input",)
 
     compute = RecordedOp.compute
 
