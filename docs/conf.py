@@ -18,8 +18,10 @@ DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 GENERATED = DOCS / "_generated"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(DOCS))
 
 import vizad  # noqa: E402 (after the path: the checkout's vizad, not an installed one)
+from api_names import MODULES, public_names  # noqa: E402 (docs/api_names.py)
 
 project = "vizad"
 author = "the vizad developers"
@@ -58,32 +60,6 @@ autodoc_typehints = "description"
 autosummary_generate = True
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
-
-#: The public modules whose ``__all__`` the reference documents, with a line on each.
-MODULES = {
-    "vizad": "the everyday names: variables and ops, gradients, traces, drawings, the stepper",
-    "vizad.ops": "every op",
-    "vizad.extend": "what op authors and bridge authors need",
-    "vizad.trace": "the walkthroughs' types: traces, steps, names, derivations, checks",
-    "vizad.errors": "the errors vizad raises, each a VizadError",
-    "vizad.numerical": "finite differences and gradient checks",
-    "vizad.derivatives": "Jacobians and Hessian-vector products",
-    "vizad.render": "drawings and layouts",
-    "vizad.widget": "the stepper",
-    "vizad.diagnosis": "diagnoses of a student's engine",
-    "vizad.grading": "grading a student's engine with a course's cases",
-    "vizad.examples": "the example graphs of the tutorials",
-    "vizad.exercises": "checks for the notebooks' exercises",
-}
-
-
-def public_names(module_name: str) -> list[str]:
-    """The names a module promises: its ``__all__`` (the top level: and its lazy names)."""
-    module = importlib.import_module(module_name)
-    names = set(getattr(module, "__all__", ()))
-    if module_name == "vizad":
-        names |= set(vizad._LAZY)
-    return sorted(names)
 
 
 def _write_api() -> None:

@@ -16,7 +16,7 @@ from built import require
 REPO = Path(__file__).resolve().parents[1]
 HTML = REPO / "docs" / "_build" / "html"
 sys.path.insert(0, str(REPO / "docs"))
-conf = importlib.import_module("conf")  # the docs' own list of modules and names
+conf = importlib.import_module("api_names")  # the docs' own list of modules and names
 
 
 @pytest.fixture(scope="module")

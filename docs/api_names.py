@@ -1,0 +1,33 @@
+"""The public modules the API reference documents and the names each promises: read by
+docs/conf.py (which writes a page per name) and by tests/test_docs.py (which checks the built
+pages), with no side effect on import."""
+
+from __future__ import annotations
+
+import importlib
+
+#: The public modules whose ``__all__`` the reference documents, with a line on each.
+MODULES = {
+    "vizad": "the everyday names: variables and ops, gradients, traces, drawings, the stepper",
+    "vizad.ops": "every op",
+    "vizad.extend": "what op authors and bridge authors need",
+    "vizad.trace": "the walkthroughs' types: traces, steps, names, derivations, checks",
+    "vizad.errors": "the errors vizad raises, each a VizadError",
+    "vizad.numerical": "finite differences and gradient checks",
+    "vizad.derivatives": "Jacobians and Hessian-vector products",
+    "vizad.render": "drawings and layouts",
+    "vizad.widget": "the stepper",
+    "vizad.diagnosis": "diagnoses of a student's engine",
+    "vizad.grading": "grading a student's engine with a course's cases",
+    "vizad.examples": "the example graphs of the tutorials",
+    "vizad.exercises": "checks for the notebooks' exercises",
+}
+
+
+def public_names(module_name: str) -> list[str]:
+    """The names a module promises: its ``__all__`` (the top level: and its lazy names)."""
+    module = importlib.import_module(module_name)
+    names = set(getattr(module, "__all__", ()))
+    if module_name == "vizad":
+        names |= set(module._LAZY)
+    return sorted(names)
