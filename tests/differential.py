@@ -150,19 +150,7 @@ class _Builder:
             ]
         )
         if kind == "unary":
-            op = r.choice(
-                [
-                    "exp",
-                    "sin",
-                    "cos",
-                    "tanh",
-                    "sigmoid",
-                    "relu",
-                    "neg",
-                    "heaviside",
-                    "stop_gradient",
-                ]
-            )
+            op = r.choice(["exp", "sin", "cos", "tanh", "sigmoid", "relu", "neg", "heaviside"])
             arg = a
             if op == "exp":  # keep values bounded
                 arg = self.add(vz.tanh(a), sa, f"vz.tanh({name(a)})")
@@ -451,7 +439,6 @@ def _jax_op(node) -> Callable:
         "tanh": jnp.tanh,
         "sigmoid": jax.nn.sigmoid,
         "relu": jax.nn.relu,
-        "stop_gradient": jax.lax.stop_gradient,
         "sqrt": jnp.sqrt,
         "heaviside": lambda a: (a > 0).astype(a.dtype),
         "add_n": lambda *xs: _jax_add_n(xs),
