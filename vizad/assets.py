@@ -9,6 +9,7 @@ nothing of vizad, so that each of them can read the files without importing the 
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "style",
     "graphviz_module",
     "boot_script",
+    "boot_element",
 ]
 
 #: The component's JavaScript and CSS files.
@@ -55,3 +57,12 @@ def boot_script() -> str:
     """The few lines a notebook output runs to mount the component that another output of the
     page carries (``static/boot.js``)."""
     return (STATIC / "boot.js").read_text(encoding="utf-8")
+
+
+def boot_element(uid: str, options: dict, component: bool) -> str:
+    """The module script that mounts the output ``uid`` (its data in element ``uid-data``) by
+    ``static/boot.js``'s ``vizadBoot``, carrying the component's code when ``component`` (else
+    it waits for the output of the page that carries it): one for steppers and pictures."""
+    code = component_module() + "\n" if component else ""
+    call = f"vizadBoot({json.dumps(uid)}, {json.dumps(uid + '-data')}, {json.dumps(options)});"
+    return f'<script type="module">\n{code}{boot_script()}\n{call}\n</script>'

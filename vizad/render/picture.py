@@ -13,13 +13,12 @@ browser (so that drawing loads no widget library).
 from __future__ import annotations
 
 import itertools
-import json
 
 import anywidget
 import traitlets
 
 from .. import frontends, sharing
-from ..assets import boot_script, component_module, graphviz_module, style
+from ..assets import boot_element, component_module, graphviz_module, style
 from ..text import json_in_html
 from .palette import MIN_SCALE, NOTEBOOK_WIDTH
 
@@ -62,8 +61,6 @@ def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
     uid = f"vizad-picture-{next(_ids)}"
     component = sharing.carries(sharing.COMPONENT)
     graphviz = sharing.carries(sharing.GRAPHVIZ)
-    code = component_module() + "\n" if component else ""
-    options = json.dumps({"graphviz": True, "picture": True})
     return (
         '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
         + (f"<style>{style()}</style>" if component else "")
@@ -77,8 +74,8 @@ def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
             if graphviz
             else ""
         )
-        + f'<script type="module">\n{code}{boot_script()}\n'
-        + f"vizadBoot({json.dumps(uid)}, {json.dumps(uid + '-data')}, {options});\n</script></div>"
+        + boot_element(uid, {"graphviz": True, "picture": True}, component)
+        + "</div>"
     )
 
 

@@ -13,7 +13,7 @@ import gzip
 import json
 import re
 
-from ..assets import boot_script, component_module, graphviz_module, style
+from ..assets import boot_element, component_module, graphviz_module, style
 from ..text import escape, json_in_html
 from .data import conceal, packed_json
 
@@ -102,16 +102,15 @@ def fragment(
     Graphviz module (for views the browser lays out). Without them its script waits for the
     output of the page that carries them (``static/boot.js``, see vizad.sharing), so
     that a notebook holds one copy, not one per output."""
-    code = component_module() + "\n" if component else ""
-    options = json.dumps({"graphviz": needs_graphviz(data)})
+    options = {"graphviz": needs_graphviz(data)}
     return (
         '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
         + (f"<style>{style()}</style>" if component else "")
         + f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
         + data_script(data, uid + "-data", hidden=hidden)
         + (data_script(graphviz_module(), "vizad-graphviz") if graphviz else "")
-        + f'<script type="module">\n{code}{boot_script()}\n'
-        + f"vizadBoot({json.dumps(uid)}, {json.dumps(uid + '-data')}, {options});\n</script></div>"
+        + boot_element(uid, options, component)
+        + "</div>"
     )
 
 
