@@ -278,3 +278,25 @@ def test_a_chain_too_slow_for_its_full_layout_is_folded(chain45):
     assert folded.folds and len(folded.items) < len(scene.items) / 5
     assert budget.MARGIN * budget.predicted(folded) <= budget.LAYOUT_BUDGET
     assert budget.folded(folded) is None  # folded once
+
+
+def test_dot_is_stopped_by_its_cpu_time_without_forking_from_python():
+    """The CPU limit is set on the running dot (prlimit), not by a function run between fork
+    and exec: JAX warns about os.fork() in a threaded parent, and that text lands in the
+    notebook's output."""
+    import warnings
+
+    from vizad.render.dot import _CPU_LIMITS, run_dot
+
+    if not _CPU_LIMITS:
+        pytest.skip("this system cannot limit a running child's CPU time")
+    jax = pytest.importorskip("jax")
+    jax.numpy.ones(3).block_until_ready()  # JAX's threads run, its fork hook is set
+    dense = "digraph{" + " ".join(f"n{i}->n{(i * 7919) % 3000};" for i in range(24000)) + "}"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert run_dot("digraph{a->b}", timeout=30, cpu=5).startswith("<?xml")
+        started = time.process_time()
+        with pytest.raises(LayoutTimeoutError, match="more than 1 s"):
+            run_dot(dense, timeout=60, cpu=1)
+    assert time.process_time() - started < 1  # the CPU was dot's, not ours

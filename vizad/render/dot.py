@@ -501,7 +501,7 @@ def run_graphviz(
     exe = shutil.which("dot")
     if exe is None:
         raise GraphvizNotFoundError(what)
-    limit = _cpu_limit(cpu) if cpu is not None and _CPU_LIMITS else None
+    limit = max(1, math.ceil(cpu)) if cpu is not None and _CPU_LIMITS else None
     if cpu is not None and limit is None:
         timeout = cpu
     stopped = LayoutTimeoutError(
@@ -509,17 +509,22 @@ def run_graphviz(
         "this graph (and was stopped); draw it with a smaller max_boxes= to summarise it, or "
         "give a longer timeout="
     )
-    try:
-        done = subprocess.run(
-            [exe, *args], input=source, capture_output=True, timeout=timeout, preexec_fn=limit
-        )
-    except subprocess.TimeoutExpired:  # subprocess.run has killed dot
-        raise stopped from None
-    if limit is not None and done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+    with subprocess.Popen(
+        [exe, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as child:
+        if limit is not None:
+            _limit_cpu(child.pid, limit)
+        try:
+            out, err = child.communicate(source, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+            raise stopped from None
+    if limit is not None and child.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         raise stopped
-    if done.returncode != 0:
-        raise RenderError(f"Graphviz's dot failed: {done.stderr.decode(errors='replace')[:500]}")
-    return done.stdout
+    if child.returncode != 0:
+        raise RenderError(f"Graphviz's dot failed: {err.decode(errors='replace')[:500]}")
+    return out
 
 
 def run_dot(source: str, timeout: float, cpu: float | None = None) -> str:
@@ -529,18 +534,28 @@ def run_dot(source: str, timeout: float, cpu: float | None = None) -> str:
     return run_dot_format(source, "svg", timeout, "laying out a graph", cpu).decode()
 
 
-#: Whether this system limits a child's CPU time (POSIX: RLIMIT_CPU).
-_CPU_LIMITS = os.name == "posix" and hasattr(signal, "SIGXCPU")
+#: Whether this system limits a running child's CPU time (Linux: prlimit(2), RLIMIT_CPU).
+#: The limit is set on the started process rather than by a function run between fork and
+#: exec (``preexec_fn``): that is unsafe in a threaded parent (JAX, PyTorch) and makes JAX
+#: warn about ``os.fork()`` in the notebook's output.
+def _can_limit_cpu() -> bool:
+    if os.name != "posix" or not hasattr(signal, "SIGXCPU"):
+        return False
+    import resource  # POSIX only
+
+    return hasattr(resource, "prlimit")
 
 
-def _cpu_limit(seconds: float):
-    """What the child runs before ``dot``: its CPU time limited to ``seconds`` (rounded up to
-    whole seconds, what the system counts; SIGXCPU stops it, SIGKILL a second later)."""
-    whole = max(1, math.ceil(seconds))
+_CPU_LIMITS = _can_limit_cpu()
 
-    def limit() -> None:
-        import resource  # POSIX only
 
-        resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 1))
+def _limit_cpu(pid: int, seconds: int) -> None:
+    """Limit the CPU time of the running process ``pid`` to ``seconds`` (SIGXCPU stops it,
+    SIGKILL a second later). The time it has used already counts, so starting it unbounded
+    for a moment loses nothing; a process that has already ended is left alone."""
+    import resource  # POSIX only
 
-    return limit
+    try:
+        resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
+    except ProcessLookupError:  # pragma: no cover - dot ended before its limit was set
+        pass
