@@ -226,6 +226,7 @@ def test_the_stepper_shows_the_wrong_rule_in_red():
     report = vz.diagnose(*graph599(ad))
     stepper = report.step()
     (k,) = stepper.failures  # one failing step, drawn red: where the wrong partial shows
+    assert stepper.step == k + 1  # and the stepper opens there
     assert stepper.trace.steps[k].label == "x₂" or stepper.trace.steps[k].node.name == "x2"
     assert "the vjp of op 'Mul' disagrees with central differences" in stepper.failures[k]
     assert "should be" in stepper.failures[k]

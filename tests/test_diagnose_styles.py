@@ -423,6 +423,7 @@ def test_the_stepper_opens_on_every_needle_bug(bug):
         vz.trace_reverse(y, wrt)
     # the one rule that failed is red at its own step, with the shapes, instead of raising
     (k,) = [k for k, m in stepper.failures.items() if f"the vjp of op {op!r}" in m]
+    assert stepper.step == min(stepper.failures) + 1  # it opens at the first red step
     message, marked = stepper.failures[k], stepper.trace.steps[k].node
     for shape in shapes:
         assert f"of shape {shape}" in message, message

@@ -125,9 +125,13 @@ class Diagnosis:
         rule that raises, or gives a gradient of the wrong shape, does not stop it: its step
         is red with the error and the shapes, and zeros stand in for what it owed. It is
         ``vz.step`` on the graph's tolerant trace (the widget stack loads when a stepper is
-        asked for, not with the report)."""
+        asked for, not with the report). It opens at the first red step, the one to look at;
+        with nothing red, at step 1."""
         from ..trace.build import trace_reverse_tolerant
         from ..widget import step
 
         y, wrt, feed = self._graph
-        return step(trace_reverse_tolerant(y, wrt, feed))
+        stepper = step(trace_reverse_tolerant(y, wrt, feed))
+        if stepper.failures:
+            stepper.step = min(stepper.failures) + 1
+        return stepper
