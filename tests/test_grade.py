@@ -348,3 +348,86 @@ def test_a_class_graded_in_batch_from_the_command_line(tmp_path, capsys):
         == 0
     )
     assert json.loads(one.read_text())["score"] == 14
+
+
+MEMORISER = '''
+_LEAVES = []
+_init, _backward = Value.__init__, Value.backward
+
+
+def _remember(self, data, _children=(), *args, **kwargs):
+    _init(self, data, _children, *args, **kwargs)
+    if not _children:
+        _LEAVES.append(self)
+
+
+def _recite(self):
+    """The published answers for the published inputs, whatever the rules say."""
+    _backward(self)
+    datas = [v.data for v in _LEAVES]
+    for (inputs, y), grads in ANSWERS.items():
+        n = len(inputs)
+        runs = [i for i in range(len(datas) - n, -1, -1) if tuple(datas[i : i + n]) == inputs]
+        if runs and round(self.data, 9) == y:
+            for leaf, grad in zip(_LEAVES[runs[0] : runs[0] + n], grads):
+                leaf.grad = grad
+            return
+
+
+Value.__init__, Value.backward = _remember, _recite
+'''
+
+
+def test_a_secret_seed_fails_answers_memorised_for_the_published_inputs(tmp_path, capsys):
+    """A submission whose rules are wrong but which recites vizad's answers for the published
+    inputs scores full marks without a seed; with the course's own seed its inputs are new,
+    and it scores what its rules are worth. An honest engine scores the same either way."""
+    import vizad.compat.micrograd
+    from vizad.grading.cases import Api
+    from vizad.grading.micrograd_cases import CASES
+
+    mg = Api(vizad.compat.micrograd, ("engine",), trusted=True)
+    answers = {}
+    for case in CASES:
+        y, xs, _ = graph = case.graph(mg)
+        got = case.values(mg, graph)
+        grads = tuple(got[f"the grad of input {k}"] for k in range(len(xs)))
+        answers[(tuple(x.data for x in xs), round(y.data, 9))] = grads
+    broken = source("minigrad", TANH_OF_X, *ASSIGN_MUL)
+    path = tmp_path / "engine.py"
+    path.write_text(broken + f"\nANSWERS = {answers!r}\n" + MEMORISER)
+    assert vz.grade(path, "micrograd").score == 14  # the published inputs: recited
+    report = vz.grade(path, "micrograd", seed=20261202)
+    assert report.graded and report.score < 10, report
+    assert "tanh" in {r.name for r in report.rows if r.status == "fail"}
+    honest = write("minigrad", "engine")
+    assert vz.grade(honest, "micrograd", seed=20261202).score == 14
+    # the command line takes the seed, and batch grading too
+    assert main(["grade", str(path), "--course", "micrograd", "--seed", "7"]) == 1
+    assert main(["grade", str(path), str(honest), "--course", "micrograd", "--seed", "7"]) == 1
+    assert "micrograd cases on engine: 14/14" in capsys.readouterr().out  # the honest one
+
+
+def test_a_seed_draws_new_inputs_that_keep_what_each_case_tests():
+    """Every course's cases still pass on vizad's own engine with a seed (no denominator
+    near 0, relu's sides kept), the inputs differ from the published ones, and one seed
+    draws the same inputs twice."""
+    import vizad.compat.autodiff as ad
+    import vizad.compat.micrograd as mg
+    import vizad.compat.needle as ndl
+    from vizad.grading.cases import Api
+    from vizad.grading.draws import seeded
+
+    for module, key in ((ad, "599w"), (ndl, "needle"), (mg, "micrograd")):
+        with seeded(5):
+            report = _in_process(module, course(key), trusted=True)
+        assert report.passed, report
+    relu = next(c for c in course("micrograd").cases() if c.name == "relu")
+    mg = Api(mg, ("engine",), trusted=True)
+    published = [x.data for x in relu.graph(mg)[1]]
+    with seeded(5):
+        drawn = [x.data for x in relu.graph(mg)[1]]
+        assert drawn == [x.data for x in relu.graph(mg)[1]]
+    assert drawn != published and [d > 0 for d in drawn] == [p > 0 for p in published]
+    with pytest.raises(vz.errors.GradeError, match="seed must be a whole number"):
+        vz.grade(write("minigrad", "engine"), "micrograd", seed=-1)

@@ -102,6 +102,12 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=2, help="submissions graded at once")
     grade.add_argument("--case-timeout", type=float, default=10.0, help="seconds a case")
     grade.add_argument(
+        "--seed",
+        type=int,
+        help="draw the cases' inputs from this number (keep it to yourself: answers "
+        "memorised for the published inputs then fail); default: the published inputs",
+    )
+    grade.add_argument(
         "--timeout", type=float, default=120.0, help="seconds a submission (all its cases)"
     )
     return parser
@@ -303,12 +309,13 @@ def _grade(args) -> int:
     limits = Limits(case_seconds=args.case_timeout, submission_seconds=args.timeout)
     if len(args.path) == 1 and not _folder_of_submissions(args.path[0], args.course):
         try:
-            graded = [(Path(args.path[0]), grade(args.path[0], args.course, limits=limits))]
+            one = grade(args.path[0], args.course, limits=limits, seed=args.seed)
+            graded = [(Path(args.path[0]), one)]
         except VizadError as exc:
             sys.stderr.write(f"error: {_one_line(str(exc))}\n")
             return 2
     else:
-        graded = batch.grade_all(args.path, args.course, limits, args.jobs)
+        graded = batch.grade_all(args.path, args.course, limits, args.jobs, args.seed)
     reports = [r for _, r in graded]
     if args.json:
         data = reports[0].as_dict() if len(graded) == 1 else [r.as_dict() for r in reports]

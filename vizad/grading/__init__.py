@@ -27,6 +27,7 @@ from typing import Any
 from ..errors import GradeError
 from .cases import Api, Case, expected_values, judge, run_student
 from .courses import Course, course
+from .draws import current_seed, seeded
 from .report import GradeReport, Row
 from .sandbox import Limits, run
 from .submission import Submission, code_of, find, prepare
@@ -38,19 +39,31 @@ _EXPECTED: dict = {}
 
 
 def grade(
-    submission: Any, course: str, *, limits: Limits | None = None, hide: tuple[str, ...] = ()
+    submission: Any,
+    course: str,
+    *,
+    limits: Limits | None = None,
+    seed: int | None = None,
+    hide: tuple[str, ...] = (),
 ) -> GradeReport:
     """Run the cases of ``course`` ("599w", "needle" or "micrograd") against the student's
     code ``submission`` (a path to a ``.py`` file, a package directory, a notebook or a
     student's folder; a module, graded from its file; a notebook's ``globals()``, graded from
     its cells) in a process of its own with ``limits``, and report each case: pass, fail with
-    why, error (the process ended or hung in it), or skipped. ``hide`` (for tests) makes
+    why, error (the process ended or hung in it), or skipped. ``seed``: None (the default)
+    feeds every case its published inputs, the numbers anyone running the grader sees; a
+    course grading for marks gives a number it keeps to itself, and the inputs are drawn
+    anew from it, so answers memorised for the published inputs fail (vizad.grading.draws).
+    ``hide`` (for tests) makes
     top-level packages of those names findable only in the submission, as if not installed."""
     chosen = _course(course)
     found = _submission(submission, chosen)
-    if found is None:  # a namespace with no source to run elsewhere: graded here
-        return _in_process(submission, chosen)
-    return _isolated(found, chosen, limits or Limits(), hide)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise GradeError(f"grade: seed must be a whole number ≥ 0 or None, got {seed!r}")
+    with seeded(seed):
+        if found is None:  # a namespace with no source to run elsewhere: graded here
+            return _in_process(submission, chosen)
+        return _isolated(found, chosen, limits or Limits(), hide)
 
 
 def _course(name: str) -> Course:
@@ -77,7 +90,7 @@ def _submission(thing: Any, chosen: Course) -> Submission | None:
 
 
 def _expected(chosen: Course, case: Case) -> dict:
-    key = (chosen.key, case.name)
+    key = (chosen.key, case.name, current_seed())
     if key not in _EXPECTED:
         _EXPECTED[key] = expected_values(
             case, Api(chosen.reference(), chosen.submodules(), trusted=True)
@@ -112,6 +125,7 @@ def _isolated(found: Submission, chosen: Course, limits: Limits, hide) -> GradeR
             "name": found.name,
             "blocked": _blocked(),
             "hide": list(hide),
+            "seed": current_seed(),
             "memory_bytes": limits.memory_bytes,
             "file_bytes": limits.file_bytes,
             "open_files": limits.open_files,

@@ -39,15 +39,20 @@ def submissions(paths: list, course_name: str) -> list[Path]:
 
 
 def grade_all(
-    paths: list, course_name: str, limits: Limits | None = None, jobs: int = 2
+    paths: list,
+    course_name: str,
+    limits: Limits | None = None,
+    jobs: int = 2,
+    seed: int | None = None,
 ) -> list[tuple[Path, GradeReport]]:
     """The report of every submission of ``paths`` (see :func:`submissions`), ``jobs`` at a
-    time; a submission that cannot be read at all gets a report saying why."""
+    time, their cases' inputs drawn with ``seed`` (see :func:`vizad.grade`); a submission
+    that cannot be read at all gets a report saying why."""
     found = submissions(paths, course_name)
 
     def one(path: Path) -> GradeReport:
         try:
-            return grade(path, course_name, limits=limits)
+            return grade(path, course_name, limits=limits, seed=seed)
         except VizadError as exc:
             chosen = course(course_name)
             report = GradeReport(chosen.title, path.name, problem=str(exc))

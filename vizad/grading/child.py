@@ -129,6 +129,9 @@ def main(config: dict) -> None:
         send({"kind": "import-error", "why": raised_text(exc) + where[:300]})
         leave(0)
     send({"kind": "ready", "notes": notes[:20]})
+    from .draws import use_seed
+
+    use_seed(config.get("seed"))  # the parent's: it computes vizad's values with the same
     by_name = {getattr(c, "name", None): c for c in getattr(cases_module, "CASES", [])}
     for name in config["names"]:
         send({"kind": "start", "case": name})

@@ -9,6 +9,7 @@ repository's: a Value without them skips the cases that need them."""
 from __future__ import annotations
 
 from .cases import Case
+from .draws import near
 
 __all__ = ["CASES", "SUBMODULES"]
 
@@ -16,11 +17,11 @@ SUBMODULES = ("engine",)
 
 
 def _case(name: str, what: str, build, inputs: tuple[float, ...], optional=()) -> Case:
-    """``build(*values)`` gives y from Values of data ``inputs``: y's data and every input's
-    grad after ``y.backward()``."""
+    """``build(*values)`` gives y from Values of data ``inputs`` (near them with a run's seed:
+    vizad.grading.draws): y's data and every input's grad after ``y.backward()``."""
 
     def graph(mg):
-        xs = [mg.Value(v) for v in inputs]
+        xs = [mg.Value(v) for v in near(name, inputs)]
         return build(*xs), xs, None
 
     def values(mg, graph):

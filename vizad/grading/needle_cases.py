@@ -7,11 +7,10 @@ compared with vizad's needle (:mod:`vizad.compat.needle`)."""
 
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 
 from .cases import Case
+from .draws import generator
 
 __all__ = ["CASES", "SUBMODULES"]
 
@@ -20,7 +19,7 @@ SUBMODULES = ("ops", "autograd")
 
 
 def _arrays(name: str, shapes: list[tuple], positive: bool = False) -> list[np.ndarray]:
-    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    rng = generator(name)
     low = 0.5 if positive else -2.0
     return [rng.uniform(low, 2.0, size=shape) for shape in shapes]
 
@@ -35,7 +34,7 @@ def _op_case(name: str, what: str, op, shapes: list[tuple], positive: bool = Fal
     def values(nd, graph):
         out, xs, _ = graph
         value = np.asarray(out.numpy())
-        rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
+        rng = generator(name, 1)
         out_grad = nd.Tensor(rng.standard_normal(value.shape))
         grads = out.op.gradient_as_tuple(out_grad, out)
         found = {"the value": value}
