@@ -173,7 +173,7 @@ def test_html_fallback_without_dot_lays_out_and_steps(browser, page_errors, tmp_
 
 def test_twenty_walkthroughs_carry_the_component_once(browser, page_errors, tmp_path):
     """A lecture notebook of 20 walkthroughs: one copy of the component in the notebook, each
-    output its data and picture; in nbconvert's page all 20 mount and step."""
+    output its data and its picture once; in nbconvert's page all 20 mount and step."""
     notebook = tmp_path / "twenty.ipynb"
     cells = ["import vizad as vz"] + [
         f"s{k} = vz.step(vz.examples.lecture(), step={k % 7 + 1})\ns{k}" for k in range(20)
@@ -181,6 +181,15 @@ def test_twenty_walkthroughs_carry_the_component_once(browser, page_errors, tmp_
     write_notebook(notebook, cells)
     html = _execute(notebook)
     assert _carried(notebook) == 1 and html.read_text().count(STYLE_MARK) == 1
+    # each output's picture once: the HTML's <img>, no image/svg+xml beside it
+    outputs = [
+        o["data"]
+        for c in json.loads(notebook.read_text())["cells"]
+        for o in c.get("outputs", [])
+        if "text/html" in o.get("data", {})
+    ]
+    assert len(outputs) == 20 and not any("image/svg+xml" in o for o in outputs)
+    assert all("".join(o["text/html"]).count('src="data:image/svg+xml') == 1 for o in outputs)
     context, page = _offline_page(browser, page_errors, html)
     page.wait_for_function(
         "() => document.querySelectorAll('.vizad-stepper .vz-stage svg').length === 20",
