@@ -34,12 +34,15 @@ def _carried(notebook: Path) -> int:
     return sum(COMPONENT_MARK in h for h in htmls)
 
 
-def _execute(notebook: Path, env: dict[str, str] | None = None) -> Path:
+def _execute(
+    notebook: Path, env: dict[str, str] | None = None, python: str = sys.executable
+) -> Path:
     """``notebook`` executed headless (nbconvert's nbclient, as Jupyter Book and MyST do),
-    with this checkout's vizad and ``env``; then converted to HTML."""
+    with this checkout's vizad and ``env``, by the environment of ``python`` (its kernel
+    too); then converted to HTML."""
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    jupyter = [sys.executable, "-m", "jupyter", "nbconvert"]
+    jupyter = [python, "-m", "jupyter", "nbconvert"]
     run = {"cwd": notebook.parent, "check": True, "capture_output": True, "env": env}
     subprocess.run([*jupyter, "--to", "notebook", "--execute", "--inplace", notebook.name], **run)
     subprocess.run([*jupyter, "--to", "html", notebook.name], **run)
