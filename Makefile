@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz clean
+.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz widgets-lowest clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz
@@ -21,8 +21,10 @@ lab: setup-notebook graphviz
 ## (The browser tests need Debian's chromium: installed here when we may, otherwise those
 ## tests are skipped; the LaTeX tests compile with pdflatex, amsmath and booktabs, which are
 ## installed here; Node is installed for the JavaScript unit tests. The JupyterLite site and
-## the documentation are built first: tests/browser/test_site.py and tests/test_docs.py open them.)
-test: setup-test graphviz lint test-js site docs
+## the documentation are built first: tests/browser/test_site.py and tests/test_docs.py open them;
+## so is the environment of the lowest jupyter-widgets, make widgets-lowest, about 2 min the first
+## time, which tests/browser/test_widgets_lowest.py runs JupyterLab in.)
+test: setup-test graphviz lint test-js site docs widgets-lowest
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
@@ -54,6 +56,21 @@ $(SITE_VENV)/.installed:
 	$(SITE_VENV)/bin/pip install --quiet jupyterlite-core==0.8.6 \
 	    jupyterlite-pyodide-kernel==0.8.6 jupyter-server==$(shell $(PY) -c \
 	    "import importlib.metadata as m; print(m.version('jupyter-server'))")
+	touch $@
+
+## make widgets-lowest: an environment of its own with the LOWEST jupyter-widgets of the range
+## vizad supports (pyproject.toml: jupyterlab_widgets 3.0.8, i.e. @jupyter-widgets/jupyterlab-manager
+## 5.0.8, the first for JupyterLab 4, with ipywidgets 8.0.7), the project's JupyterLab and this
+## checkout's vizad (editable); tests/browser/test_widgets_lowest.py steps a walkthrough live in
+## it (skipped without it). The highest of the range is the project's own environment.
+WIDGETS_VENV ?= .venv-widgets-lowest
+widgets-lowest: setup-notebook $(WIDGETS_VENV)/.installed
+
+$(WIDGETS_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(WIDGETS_VENV)
+	$(WIDGETS_VENV)/bin/pip install --quiet -e . ipywidgets==8.0.7 jupyterlab_widgets==3.0.8 \
+	    jupyterlab==$(shell $(PY) -c \
+	    "import importlib.metadata as m; print(m.version('jupyterlab'))")
 	touch $@
 
 ## make check: the quick loop (about 2 min on a 2-core machine): ruff, the JavaScript unit tests

@@ -151,11 +151,18 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _server(app: str, root: Path, env: dict[str, str] | None = None, widget_state: bool = True):
+def _server(
+    app: str,
+    root: Path,
+    env: dict[str, str] | None = None,
+    widget_state: bool = True,
+    python: str = sys.executable,
+):
     """A Jupyter server (``jupyterlab`` or ``notebook``, i.e. Notebook 7) in ``root`` on a free
     port of 127.0.0.1, with ``env`` (default: this process's); yields its base url and stops
     it, with its kernels, by process id. ``widget_state=False``: JupyterLab's default of not
-    saving widget state in notebooks."""
+    saving widget state in notebooks. ``python``: the environment's interpreter that runs the
+    server (and so its kernels; default this one's)."""
     port = _free_port()
     env = dict(os.environ if env is None else env)
     # the kernels import this checkout's vizad, not another copy installed (e.g. editable)
@@ -188,7 +195,7 @@ def _server(app: str, root: Path, env: dict[str, str] | None = None, widget_stat
     log = open(log_path, "w")
     process = subprocess.Popen(
         [
-            sys.executable,
+            python,
             "-m",
             app,
             "--no-browser",

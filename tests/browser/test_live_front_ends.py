@@ -34,12 +34,15 @@ def _carried(notebook: Path) -> int:
     return sum(COMPONENT_MARK in h for h in htmls)
 
 
-def _execute(notebook: Path, env: dict[str, str] | None = None) -> Path:
+def _execute(
+    notebook: Path, env: dict[str, str] | None = None, python: str = sys.executable
+) -> Path:
     """``notebook`` executed headless (nbconvert's nbclient, as Jupyter Book and MyST do),
-    with this checkout's vizad and ``env``; then converted to HTML."""
+    with this checkout's vizad and ``env``, by the environment of ``python`` (its kernel
+    too); then converted to HTML."""
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    jupyter = [sys.executable, "-m", "jupyter", "nbconvert"]
+    jupyter = [python, "-m", "jupyter", "nbconvert"]
     run = {"cwd": notebook.parent, "check": True, "capture_output": True, "env": env}
     subprocess.run([*jupyter, "--to", "notebook", "--execute", "--inplace", notebook.name], **run)
     subprocess.run([*jupyter, "--to", "html", notebook.name], **run)
@@ -68,6 +71,40 @@ def _ours(page_errors) -> list[str]:
     return errors
 
 
+def _says_not_connected(note) -> None:
+    """``note`` is the component's "not connected" note: plain words, ``stepper.step`` as code
+    (no literal backticks)."""
+    text = "not connected to Python: stepping here does not change stepper.step"
+    assert note.inner_text() == text, note.inner_text()
+    assert note.locator("code").inner_text() == "stepper.step"
+
+
+def test_exported_page_says_nothing_of_python(browser, page_errors, tmp_path):
+    """A page exported on purpose (vz.export_html, a quiz page too) has no Python to be out
+    of sync with: no "not connected" note, no ``stepper.score`` in the score's tooltip; it
+    steps. A notebook output's HTML of the same walkthrough does say it (the test above)."""
+    import vizad as vz
+
+    for quiz in (False, True):
+        path = vz.export_html(vz.examples.lecture(), tmp_path / f"page-{quiz}.html", quiz=quiz)
+        context, page = _offline_page(browser, page_errors, path)
+        page.wait_for_selector(".vizad-stepper .vz-counter")
+        assert page.locator(".vizad-stepper .vz-counter").inner_text().startswith("Step 1 of 7")
+        assert page.locator(".vz-offline").count() == 0
+        assert "stepper.step" not in page.locator("body").inner_text()
+        if quiz:
+            score = page.locator(".vz-score").get_attribute("title") or ""
+            assert "kept in this page only" in score and "stepper" not in score, score
+        else:
+            page.locator(".vz-next").click()
+            page.wait_for_function(
+                "() => document.querySelector('.vz-counter').textContent.startsWith('Step 2')"
+            )
+        page.screenshot(path=artifact(f"exported-no-note-{quiz}.png"))
+        context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
 def test_headless_build_opens_at_the_authors_step(browser, page_errors, tmp_path):
     """``st.step = 6`` in the second cell updates the first cell's output by its display id:
     the executed notebook and its nbconvert page open at "Step 6 of 7", step offline, and say
@@ -85,10 +122,7 @@ def test_headless_build_opens_at_the_authors_step(browser, page_errors, tmp_path
     )
     counters = _counters(page)
     assert counters[0].startswith("Step 6 of 7") and counters[1].startswith("Step 4 of 7"), counters
-    note = page.locator(f"{ROOT} .vz-offline").first
-    assert (
-        note.inner_text() == "not connected to Python: stepping here does not change `stepper.step`"
-    )
+    _says_not_connected(page.locator(f"{ROOT} .vz-offline").first)
     assert page.locator(f"{ROOT} .vz-offline").count() == 2  # once per walkthrough
     page.locator(f"{ROOT} .vz-counter").first.click()
     page.keyboard.press("ArrowRight")
@@ -142,7 +176,7 @@ def test_html_fallback_without_dot_lays_out_and_steps(browser, page_errors, tmp_
 
 def test_twenty_walkthroughs_carry_the_component_once(browser, page_errors, tmp_path):
     """A lecture notebook of 20 walkthroughs: one copy of the component in the notebook, each
-    output its data and picture; in nbconvert's page all 20 mount and step."""
+    output its data and its picture once; in nbconvert's page all 20 mount and step."""
     notebook = tmp_path / "twenty.ipynb"
     cells = ["import vizad as vz"] + [
         f"s{k} = vz.step(vz.examples.lecture(), step={k % 7 + 1})\ns{k}" for k in range(20)
@@ -150,6 +184,15 @@ def test_twenty_walkthroughs_carry_the_component_once(browser, page_errors, tmp_
     write_notebook(notebook, cells)
     html = _execute(notebook)
     assert _carried(notebook) == 1 and html.read_text().count(STYLE_MARK) == 1
+    # each output's picture once: the HTML's <img>, no image/svg+xml beside it
+    outputs = [
+        o["data"]
+        for c in json.loads(notebook.read_text())["cells"]
+        for o in c.get("outputs", [])
+        if "text/html" in o.get("data", {})
+    ]
+    assert len(outputs) == 20 and not any("image/svg+xml" in o for o in outputs)
+    assert all("".join(o["text/html"]).count('src="data:image/svg+xml') == 1 for o in outputs)
     context, page = _offline_page(browser, page_errors, html)
     page.wait_for_function(
         "() => document.querySelectorAll('.vizad-stepper .vz-stage svg').length === 20",
@@ -256,9 +299,7 @@ def test_widget_only_front_end_syncs_both_ways(browser, widget_only_lab, page_er
     note = page.locator(f"{ROOT} .vz-offline")
     note.first.wait_for(timeout=30_000)
     assert note.count() == 1
-    assert (
-        note.inner_text() == "not connected to Python: stepping here does not change `stepper.step`"
-    )
+    _says_not_connected(note)
     offline = page.locator(ROOT, has=page.locator(".vz-offline"))
     inputs_note = offline.locator(".vz-input-note").text_content()
     assert inputs_note == "read-only: not connected to Python", inputs_note

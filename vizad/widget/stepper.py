@@ -544,8 +544,10 @@ class Stepper(anywidget.AnyWidget):
         metadata), which vizad's JupyterLab / Notebook 7 extension renders as the live widget
         while the kernel holds it and from the HTML otherwise; that HTML, the component with
         its data for every other renderer (nbconvert, a notebook reopened anywhere), which
-        starts as a static picture of the step; and that picture alone as ``image/svg+xml``
-        (for renderers that strip the HTML's image, as GitHub's may). The widget-view MIME
+        starts as a static picture of the step (an ``<img>``: kept where scripts do not run,
+        untrusted outputs included). The picture is stored once, in that HTML: no
+        ``image/svg+xml`` beside it, which every renderer that shows HTML (JupyterLab,
+        Notebook 7, nbconvert, VS Code, Colab, GitHub's preview) passes over. The widget-view MIME
         type only where the front end has a widget manager and no vizad renderer (Colab, VS
         Code, ``vz.config.display = "widget"``): elsewhere nbconvert would prefer it to the
         HTML whenever widget state is stored, and show a blank output without its CDN."""
@@ -583,8 +585,6 @@ class Stepper(anywidget.AnyWidget):
             component=sharing.COMPONENT in self._carries,
             graphviz=sharing.GRAPHVIZ in self._carries and sharing.GRAPHVIZ in needed,
         )
-        if svg is not None:
-            data["image/svg+xml"] = svg
         return data, metadata
 
     def _ipython_display_(self, **kwargs: Any) -> None:

@@ -22,7 +22,7 @@ function vizadBoot(rootId, dataId, { graphviz = false, focus = false, picture = 
     root.dataset.vizadBooted = "mounted";
     const module = !graphviz ? {} : carried() ? { graphvizId: "vizad-graphviz" } : { graphviz: globalThis.vizadGraphviz };
     if (picture) globalThis.vizadComponent.mountPicture(rootId, dataId, module); // vz.draw's
-    else globalThis.vizadComponent.mount(rootId, dataId, { replace: true, focus, ...module });
+    else globalThis.vizadComponent.mount(rootId, dataId, { replace: true, focus, notebook: true, ...module });
   };
   if (ready()) { go(); return; }
   const started = Date.now();

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d4987cbdbdca688c7061e03741a5dc0dde26de3567e2a40bde8f2728d6684e91
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 8b08e13ca4a34d0df7a7afe0a25d654aa92b148b749ab052090660d45d3bda75
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1199,7 +1199,7 @@ var Quiz = class {
     const right = states.filter((s) => s === "right").length;
     const asked = states.filter(Boolean).length;
     this.scoreBox.textContent = `score ${right}/${asked}`;
-    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go` + (this.model.get("connected") === false ? "; kept in this page only: not connected to Python (stepper.score does not change)" : "");
+    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go` + (this.model.get("connected") === false ? "; kept in this page only" : "") + (this.model.get("connected") === false && this.model.get("notebook") ? ": not connected to Python (stepper.score does not change)" : "");
     return { right, asked, questions: all.length };
   }
   setProgress(changes) {
@@ -2017,11 +2017,14 @@ var Stepper = class {
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" });
-    this.offline = model.get("connected") === false ? h("div", {
-      class: "vz-muted vz-offline",
-      text: "not connected to Python: stepping here does not change `stepper.step`",
-      title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python"
-    }) : null;
+    this.offline = model.get("connected") === false && model.get("notebook") ? h(
+      "div",
+      {
+        class: "vz-muted vz-offline",
+        title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python"
+      },
+      ["not connected to Python: stepping here does not change ", h("code", { text: "stepper.step" })]
+    ) : null;
     this.findRow = h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]);
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
     for (const v of data.views) {
@@ -2316,7 +2319,7 @@ function render({ model, el }) {
     stopRefusals();
   };
 }
-async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
+async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", notebook = false } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.gz) data = await inflateJson(data.gz);
@@ -2324,7 +2327,7 @@ async function mount(rootId, dataId, { focus = false, replace = false, graphvizI
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1;
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
+  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false, notebook });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

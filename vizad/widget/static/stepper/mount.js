@@ -94,11 +94,12 @@ class Stepper {
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
-    // a page not connected to Python (a saved notebook, nbconvert, a front end without the
-    // widget): said once, plainly, so that page and Python never silently disagree
-    this.offline = model.get("connected") === false ? h("div", { class: "vz-muted vz-offline",
-      text: "not connected to Python: stepping here does not change `stepper.step`",
-      title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python" }) : null;
+    // a notebook output not connected to Python (a saved notebook, nbconvert, a front end
+    // without the widget): said once, plainly, so that page and Python never silently
+    // disagree; a page exported on purpose has no Python to disagree with, and says nothing
+    this.offline = model.get("connected") === false && model.get("notebook") ? h("div", { class: "vz-muted vz-offline",
+      title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python" },
+    ["not connected to Python: stepping here does not change ", h("code", { text: "stepper.step" })]) : null;
     // find and the boxes opened: for a graph too big to read at a glance (or with boxes to open)
     this.findRow = h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]);
     this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
@@ -407,8 +408,9 @@ function render({ model, el }) {
 // `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here (else
-// `graphviz`, that text itself).
-export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
+// `graphviz`, that text itself); `notebook`: a notebook output (static/boot.js), which says
+// it is not connected to Python (an exported page does not).
+export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", notebook = false } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.gz) data = await inflateJson(data.gz); // an exported page's data, packed
@@ -416,7 +418,7 @@ export async function mount(rootId, dataId, { focus = false, replace = false, gr
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
+  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false, notebook });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

@@ -201,7 +201,8 @@ export class Quiz {
     const asked = states.filter(Boolean).length;
     this.scoreBox.textContent = `score ${right}/${asked}`;
     this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go` +
-      (this.model.get("connected") === false ? "; kept in this page only: not connected to Python (stepper.score does not change)" : "");
+      (this.model.get("connected") === false ? "; kept in this page only" : "") +
+      (this.model.get("connected") === false && this.model.get("notebook") ? ": not connected to Python (stepper.score does not change)" : "");
     return { right, asked, questions: all.length };
   }
 
