@@ -78,3 +78,23 @@ def test_the_css_carries_the_dark_states():
             rule = css[at:]
             assert f"fill:{change['fill']}" in rule and f"fill:{change['text']}" in rule
     assert not re.search(r"opacity:0\.[0-5]", css), "no state is faded below readability"
+
+
+def test_every_dark_selector_is_scoped_to_a_dark_page():
+    """Each selector of a dark rule's list is under a dark page: a light page never gets a
+    dark fill (the fold boxes, drawn as polygons, were black on a light page)."""
+    css = state_css(".vizad-stepper")
+    dark_fills = {change["fill"] for change in DARK_STATE_STYLE.values()}
+    for rule in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        selectors, body = rule
+        if not any(f"fill:{fill}" in body for fill in dark_fills - {"none"}):
+            continue
+        for selector in selectors.split(","):
+            selector = selector.strip()
+            assert selector.startswith(
+                (
+                    'body[data-jp-theme-light="false"]',
+                    "body.vscode-dark",
+                    "body:not([data-jp-theme-light])",
+                )
+            ), selector

@@ -239,10 +239,25 @@ def state_css(prefix: str) -> str:
     dark = []
     for state, change in DARK_STATE_STYLE.items():
         dark += _state_class_rules(prefix, state, change)
-    rules += [f"{page} {rule}" for page in DARK_PAGES for rule in dark]
-    in_media = [f"{DARK_MEDIA_PAGE} {rule}" for rule in dark]
+    rules += [_under(page, rule) for page in DARK_PAGES for rule in dark]
+    in_media = [_under(DARK_MEDIA_PAGE, rule) for rule in dark]
     rules.append(DARK_MEDIA + "{" + "\n".join(in_media) + "}")
     return "\n".join(rules)
+
+
+def _under(page: str, rule: str) -> str:
+    """``rule`` (``a, b{…}``) for elements under ``page`` only: every selector of its list
+    prefixed (a prefix before the list would scope its first selector alone, and the dark
+    colours of the others would apply on every page)."""
+    selectors, body = rule.split("{", 1)
+    parts, depth, start = [], 0, 0
+    for k, char in enumerate(selectors):
+        depth += (char in "([") - (char in ")]")
+        if char == "," and depth == 0:
+            parts.append(selectors[start:k])
+            start = k + 1
+    parts.append(selectors[start:])
+    return ",".join(f"{page} {part.strip()}" for part in parts) + "{" + body
 
 
 def _state_class_rules(prefix: str, state: str, look: dict[str, str]) -> list[str]:
