@@ -179,7 +179,7 @@ def test_the_folded_views_draw_one_stacked_box_per_run():
     assert sorted(scene.folds) == ["fold_a2", "fold_v11"]
     assert [i.id for i in scene.items if i.kind == "fold"] == ["fold_v11", "fold_a2"]
     assert len(scene.items) == 10 + 1 + 1 + 1 + 10  # x's, fold, seed, fold, Σ's
-    assert "repeated blocks folded: × 45, × 45" in scene.note
+    assert "repeated steps drawn once per run: × 45, × 45" in scene.note
     # the edges from every time step to a sum: one edge, labelled with their number
     sums = {e.head: e.label for e in scene.edges if e.tail == "fold_a2"}
     assert len(sums) == 10 and all(label.startswith("×") for label in sums.values())

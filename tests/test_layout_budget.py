@@ -173,12 +173,12 @@ def _notes(stepper) -> dict[str, str]:
 
 def test_step_and_stepper_draw_with_max_boxes_collapse_and_detail():
     trace = chain(5)
-    assert "trivial nodes folded" in _notes(vz.Stepper(trace))["adjoint"]
-    assert "trivial nodes folded" not in _notes(vz.Stepper(trace, detail=True))["adjoint"]
+    assert "merged into the box" in _notes(vz.Stepper(trace))["adjoint"]
+    assert "merged into the box" not in _notes(vz.Stepper(trace, detail=True))["adjoint"]
     y, xs = trace.output, trace.wrt
     notes = _notes(vz.step(y, xs, {x: 0.3 for x in xs}, max_boxes=5, detail=True))
     assert all("nodes summarised" in n for n in notes.values())
-    assert "trivial nodes folded" not in notes["adjoint"]
+    assert "merged into the box" not in notes["adjoint"]
     mlp = vz.examples.mlp()
     for stepper in (vz.Stepper(mlp, collapse="layer1"), vz.step(mlp, collapse=["layer1"])):
         assert "scopes collapsed: layer1" in _notes(stepper)["forward"]
@@ -197,8 +197,8 @@ def test_export_html_and_frames_draw_with_them(tmp_path):
     page = data_text(vz.export_html(trace, tmp_path / "p.html", max_boxes=5))
     assert "nodes summarised; constants hidden" in page
     plain = data_text(vz.export_html(trace, tmp_path / "q.html"))
-    assert "nodes summarised; constants hidden" not in plain and "trivial nodes folded" in plain
-    assert "trivial nodes folded" not in data_text(
+    assert "nodes summarised; constants hidden" not in plain and "merged into the box" in plain
+    assert "merged into the box" not in data_text(
         vz.export_html(trace, tmp_path / "r.html", detail=True)
     )
     mlp_page = data_text(vz.export_html(vz.examples.mlp(), tmp_path / "m.html", collapse=1))
@@ -209,7 +209,7 @@ def test_export_html_and_frames_draw_with_them(tmp_path):
     assert len(paths) == len(trace.steps)
     assert all("nodes summarised" in p.read_text() for p in paths)
     detailed = vz.export_frames(trace, tmp_path / "g", detail=True, collapse=None)
-    assert "trivial nodes folded" not in detailed[0].read_text()
+    assert "merged into the box" not in detailed[0].read_text()
 
 
 def test_the_drawing_options_have_one_name_and_one_default():
@@ -255,7 +255,7 @@ def test_the_cli_draws_with_them(tmp_path, capsys):
     assert main(["walkthrough", *at, "-o", str(out), "--max-boxes", "2"]) == 0
     assert "nodes summarised" in data_text(out)
     assert main(["walkthrough", *at, "-o", str(out), "--detail"]) == 0
-    assert "trivial nodes folded" not in out.read_text()
+    assert "merged into the box" not in out.read_text()
     assert main(["frames", *at, "-o", str(tmp_path / "f"), "--max-boxes", "2"]) == 0
     assert "nodes summarised" in (tmp_path / "f" / "step-1.svg").read_text()
     assert main(["walkthrough", *at, "-o", str(out), "--collapse", "layer"]) == 2

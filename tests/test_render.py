@@ -362,7 +362,7 @@ def test_simplified_and_detailed_adjoint_views():
     simple = vz.render.build_scene(trace, "adjoint")
     detail = vz.render.build_scene(trace, "adjoint", detail=True)
     assert len(simple.items) < len(detail.items)
-    assert "folded" in simple.note and detail.note == ""
+    assert "merged into the box" in simple.note and detail.note == ""
     # the folded identity partial is listed in the box it copies, and highlights it
     step = trace.step_of(trace.wrt[1])
     (c,) = step.contributions

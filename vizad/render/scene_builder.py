@@ -174,8 +174,13 @@ class _Builder:
         self._constants = 0
 
     def scene(self, view: str, title: str, legend: bool = False) -> Scene:
+        n = self._folded
         note = (
-            f"{self._folded} trivial nodes folded (detail=True shows them)" if self._folded else ""
+            f"{n} copying steps merged into the boxes they copy (detail=True shows them)"
+            if n > 1
+            else "1 copying step merged into the box it copies (detail=True shows it)"
+            if n
+            else ""
         )
         items, scoped, parents = self._scope_clusters()
         used = {i.cluster for i in items} | set(parents.values())

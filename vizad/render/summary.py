@@ -252,7 +252,9 @@ def fold_repeats(scene: Scene, collapse=REPEATS) -> Scene:
         members = [by_id[i] for i in fold.members]
         boxes.append((fold_box(fold, members, scene.parents), members))
     note = ", ".join(f"{f.lines[0].split(':')[0]}" for f in folds)
-    folded = collapse_groups(scene, boxes, f"repeated blocks folded: {note}" if folds else "")
+    folded = collapse_groups(
+        scene, boxes, f"repeated steps drawn once per run: {note}" if folds else ""
+    )
     folded.folds = {**scene.folds, **{f.id: f for f in folds}}
     return folded
 
