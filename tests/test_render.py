@@ -162,7 +162,7 @@ def test_renders_with_the_real_dot_to_svg_and_png(tmp_path):
 def test_layout_once_then_restyle_without_dot(monkeypatch):
     layout = vz.render.Layout(lecture_trace(), "adjoint")
     calls = []
-    monkeypatch.setattr(dot_module.subprocess, "run", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(dot_module.subprocess, "Popen", lambda *a, **k: calls.append(a))
     plain = layout.svg()
     step5 = layout.svg(6)  # step 6 of 7: v₂
     assert not calls  # stepping never runs dot
