@@ -26,6 +26,7 @@ from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
 from .optional import require
 from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
+from .torch_saved import refuse_unfaithful
 
 torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
@@ -135,7 +136,12 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     whose vjp is its own ``backward``; tensor hooks change the gradients as in PyTorch. Each
     node keeps the user's line (``node.source``); a submodule's ops are in a ``vz.scope`` of
     its name. The module's state (parameters, buffers, RNG) is as before. What cannot be
-    imported faithfully is refused with a BridgeError naming the op and the line."""
+    imported faithfully is refused with a BridgeError naming the op and the line: a function
+    that writes in place is run once more as PyTorch runs it, and refused where PyTorch's
+    backward would fail (a value written after an op saved it) or read values changed
+    behind autograd's back (a write through ``.data`` or ``.detach()``, or under ``no_grad``
+    to a tensor that requires gradients); ``x.data`` read is ``x.detach()``, setting
+    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``."""
     if not callable(fn):
         raise ArgumentTypeError(f"from_torch: fn must be callable, got {type(fn).__name__}")
     module = fn if isinstance(fn, torch.nn.Module) else None
@@ -164,6 +170,8 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
             torch.random.set_rng_state(rng)
             with _scopes(module) as spans:
                 traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+            torch.random.set_rng_state(rng)
+            refuse_unfaithful(_called(fn, module, state), _eager(params, buffers, arrays), name)
         _draw(traced, tensors(), rng)
         examples = [_example(p.detach(), name) for name, p in params]
         examples += [_example(b.detach(), name) for name, b in buffers]
@@ -283,9 +291,8 @@ def _example(value: Any, name: str) -> np.ndarray:
     return array
 
 
-def _flat(fn: Callable, module, state: list[str], capture: Capture) -> Callable:
-    """``fn`` of the module's parameters and buffers, then the arguments, watched by
-    ``capture``."""
+def _called(fn: Callable, module, state: list[str]) -> Callable:
+    """``fn`` of the module's parameters and buffers, then the arguments."""
 
     def call(*xs):
         if module is None:
@@ -293,10 +300,29 @@ def _flat(fn: Callable, module, state: list[str], capture: Capture) -> Callable:
         given = dict(zip(state, xs[: len(state)]))
         return torch.func.functional_call(module, given, tuple(xs[len(state) :]))
 
+    return call
+
+
+def _flat(fn: Callable, module, state: list[str], capture: Capture) -> Callable:
+    """``fn`` of the module's parameters and buffers, then the arguments, watched by
+    ``capture``."""
+    call = _called(fn, module, state)
+
     def flat(*xs):
         return capture.run(call, xs)
 
     return flat
+
+
+def _eager(params: list, buffers: list, arrays: list) -> list:
+    """Copies of the parameters, buffers and arguments as PyTorch would differentiate them
+    (the parameters that require gradients and the floating arguments require them)."""
+    given = [p.detach().clone().requires_grad_(p.requires_grad) for _, p in params]
+    given += [b.detach().clone() for _, b in buffers]
+    for a in arrays:
+        t = torch.from_numpy(a.copy())
+        given.append(t.requires_grad_(True) if t.is_floating_point() else t)
+    return given
 
 
 @contextmanager
@@ -446,9 +472,9 @@ class _Build:
             return
         if what[0] == "freeze" and live and n.args[1].op != "placeholder":
             raise BridgeError(  # PyTorch refuses it too, when the function runs
-                "from_torch: requires_grad_(False) on a tensor computed from ones that require "
-                f"gradients (PyTorch allows it only on leaves: use .detach()), at "
-                f"{n.meta.get('vizad_source') or 'an unknown line'}"
+                "from_torch: requires_grad_(False) (or .requires_grad = False) on a tensor "
+                "computed from ones that require gradients (PyTorch allows it only on leaves: "
+                f"use .detach()), at {n.meta.get('vizad_source') or 'an unknown line'}"
             )
         stopped = ops.stop_gradient(x) if live else x
         self.env[n] = stopped
