@@ -24,6 +24,7 @@ from ..op import CONSTANT, constant
 from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
+from .tree_args import leaf_names, placed
 from .optional import require
 from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
 from .torch_saved import refuse_unfaithful
@@ -32,6 +33,7 @@ torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
 torch_module = require("torch.nn.modules.module", "torch")
 core_aten_decompositions = require("torch._decomp", "torch").core_aten_decompositions
+pytree = require("torch.utils._pytree", "torch")
 
 __all__ = ["from_torch", "TORCH"]
 
@@ -126,6 +128,13 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     that requires gradients, named as ``named_parameters`` names it), ``outputs`` and
     ``feed``.
 
+    Arguments may be pytrees of tensors, as ``torch.utils._pytree`` flattens them (dicts,
+    lists, tuples, NamedTuples): each tensor is an input named by its path (``params['W1']``,
+    ``layers[0].w``), a None is passed as it is, and ``imported.tree(values)`` lays one value
+    per input (the gradients) back out as the arguments were given: a tuple with an entry
+    per argument (None where a leaf is not an input), after a dict of the module's
+    parameters that are inputs when ``fn`` is an ``nn.Module``.
+
     The program is traced as AOTAutograd does (``make_fx`` of the functionalized function,
     decomposed to core ATen ops), so in-place and view ops are gone and BatchNorm, LSTMs,
     ``relu_`` and index assignment differentiate as PyTorch does. ATen ops that vizad has
@@ -145,17 +154,17 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     if not callable(fn):
         raise ArgumentTypeError(f"from_torch: fn must be callable, got {type(fn).__name__}")
     module = fn if isinstance(fn, torch.nn.Module) else None
-    names = argument_names(module.forward if module is not None else fn, len(args))
-    arrays = [_example(a, name) for a, name in zip(args, names)]
+    given = _Arguments(module.forward if module is not None else fn, args)
     params = list(module.named_parameters()) if module is not None else []
     buffers = list(module.named_buffers()) if module is not None else []
     if module is not None:
         _check_module(module)
     state = [name for name, _ in params + buffers]
+    call = _called(fn, module, state, given)
 
     def tensors() -> list:  # copies: the trace may write to them
-        given = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
-        return given + [torch.from_numpy(a.copy()) for a in arrays]
+        held = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
+        return held + [torch.from_numpy(a.copy()) for a in given.arrays]
 
     rng = torch.random.get_rng_state()
     name = getattr(fn, "__name__", type(fn).__name__)
@@ -163,24 +172,68 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     try:
         try:  # without functionalization first: most programs write nothing in place
             with _scopes(module) as spans:
-                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+                traced = _trace(_flat(call, capture), tensors(), name)
         except WritesInPlace:
             capture.forget()
             capture = Capture(functionalize=True)
             torch.random.set_rng_state(rng)
             with _scopes(module) as spans:
-                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+                traced = _trace(_flat(call, capture), tensors(), name)
             torch.random.set_rng_state(rng)
-            refuse_unfaithful(_called(fn, module, state), _eager(params, buffers, arrays), name)
+            refuse_unfaithful(call, _eager(params, buffers, given.arrays), name)
         _draw(traced, tensors(), rng)
         examples = [_example(p.detach(), name) for name, p in params]
         examples += [_example(b.detach(), name) for name, b in buffers]
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
-        differentiated += [True] * len(arrays)
-        return _graph(traced, state + names, examples + arrays, differentiated, spans, capture)
+        differentiated += [True] * len(given.arrays)
+        inputs, outputs, feed, nodes = _graph(
+            traced, state + given.names, examples + given.arrays, differentiated, spans, capture
+        )
+        structure = given.structure(inputs, nodes, [name for name, _ in params])
+        return Imported(inputs, outputs, feed, structure)
     finally:
         torch.random.set_rng_state(rng)
         capture.forget()
+
+
+class _Arguments:
+    """The arguments as the user gave them, pytrees of tensors (dicts, lists, tuples,
+    NamedTuples) flattened by PyTorch's pytree module: ``arrays``, one per tensor or number
+    leaf, named by its path (``params['W1']``); a None leaf is passed as it is."""
+
+    def __init__(self, fn: Callable, args: tuple):
+        with_paths, self.treedef = pytree.tree_flatten_with_path(tuple(args))
+        named = leaf_names(argument_names(fn, len(args)), [p for p, _ in with_paths], pytree.keystr)
+        self.leaves = [leaf for _, leaf in with_paths]
+        self.names = [n for n, leaf in zip(named, self.leaves) if leaf is not None]
+        self.arrays = [_example(leaf, n) for n, leaf in zip(named, self.leaves) if leaf is not None]
+
+    def args(self, tensors) -> tuple:
+        """The arguments with ``tensors`` (one per array) at the leaves."""
+        given = iter(tensors)
+        leaves = [None if leaf is None else next(given) for leaf in self.leaves]
+        return tuple(pytree.tree_unflatten(leaves, self.treedef))
+
+    def structure(self, inputs: tuple, nodes: list, params: list[str]) -> Callable:
+        """``Imported.tree``'s layout: a tuple with an entry per argument, in its structure
+        (a dict of parameters as a dict), after a dict of a module's parameters that are
+        inputs, by name."""
+        state, nodes = nodes[: len(params)], nodes[len(params) :]
+        at = iter(nodes[len(nodes) - len(self.arrays) :])
+        leaves = [None if leaf is None else next(at) for leaf in self.leaves]
+        arguments = placed(
+            inputs, leaves, lambda values: pytree.tree_unflatten(values, self.treedef)
+        )
+        if not params:
+            return arguments
+        position = {node: k for k, node in enumerate(inputs)}
+        named = [(name, position[x]) for name, x in zip(params, state) if x in position]
+
+        def with_parameters(values):
+            values = list(values)
+            return ({name: values[k] for name, k in named}, *arguments(values))
+
+        return with_parameters
 
 
 def _trace(flat: Callable, tensors: list, name: str):
@@ -291,22 +344,20 @@ def _example(value: Any, name: str) -> np.ndarray:
     return array
 
 
-def _called(fn: Callable, module, state: list[str]) -> Callable:
-    """``fn`` of the module's parameters and buffers, then the arguments."""
+def _called(fn: Callable, module, state: list[str], given: _Arguments) -> Callable:
+    """``fn`` of the module's parameters and buffers, then the arguments' leaves."""
 
     def call(*xs):
+        args = given.args(xs[len(state) :])
         if module is None:
-            return fn(*xs)
-        given = dict(zip(state, xs[: len(state)]))
-        return torch.func.functional_call(module, given, tuple(xs[len(state) :]))
+            return fn(*args)
+        return torch.func.functional_call(module, dict(zip(state, xs[: len(state)])), args)
 
     return call
 
 
-def _flat(fn: Callable, module, state: list[str], capture: Capture) -> Callable:
-    """``fn`` of the module's parameters and buffers, then the arguments, watched by
-    ``capture``."""
-    call = _called(fn, module, state)
+def _flat(call: Callable, capture: Capture) -> Callable:
+    """``call`` watched by ``capture``."""
 
     def flat(*xs):
         return capture.run(call, xs)
@@ -362,9 +413,10 @@ def _scopes(module) -> Iterator[list]:
             h.remove()
 
 
-def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Imported:
+def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> tuple:
     """The vizad graph of a traced GraphModule: ``names``, ``arrays`` and ``differentiated``
-    say each placeholder's name, example value and whether it is differentiated."""
+    say each placeholder's name, example value and whether it is differentiated. Gives the
+    inputs, the outputs, the feed and the node each placeholder became."""
     nodes = list(traced.graph.nodes)
     needed = _needed(nodes)
     hooks = _hooks(nodes, capture)
@@ -372,6 +424,7 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Im
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
     placeholders = iter(zip(names, arrays, differentiated))
+    made: list = []
     changes = iter(spans)
     change = next(changes, None)
     path: tuple[str, ...] = ()
@@ -387,6 +440,7 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Im
                 build.live.add(env[n])
             else:
                 env[n] = constant(value, name=name)
+            made.append(env[n])
         elif n.op == "get_attr":
             env[n] = constant(_numpy(getattr(traced, n.target)))
         elif n.op == "call_function" and (n in needed or n.target is MARK):
@@ -401,7 +455,7 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Im
             for hook, line in hooks[n]:
                 with source_line(line):
                     env[n] = build.hooked(env[n], hook)
-    return Imported(tuple(inputs), outputs, feed)
+    return tuple(inputs), outputs, feed, made
 
 
 def _hooks(nodes, capture: Capture) -> dict:
