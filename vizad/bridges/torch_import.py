@@ -162,6 +162,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     if module is not None:
         _check_module(module)
     state = [name for name, _ in params + buffers]
+    examples = [_example(p.detach(), name) for name, p in params + buffers]
     call = _called(fn, module, state, given)
 
     def tensors() -> list:  # copies: the trace may write to them
@@ -184,8 +185,6 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
             torch.random.set_rng_state(rng)
             refuse_unfaithful(call, _eager(params, buffers, given.arrays), name)
         _draw(traced, tensors(), rng)
-        examples = [_example(p.detach(), name) for name, p in params]
-        examples += [_example(b.detach(), name) for name, b in buffers]
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
         differentiated += [True] * len(given.arrays)
         inputs, outputs, feed, nodes = _graph(
@@ -321,21 +320,18 @@ _NO_NUMPY = {torch.bfloat16} | {
 
 
 def _example(value: Any, name: str) -> np.ndarray:
-    """An argument (or parameter, buffer) as numpy; a BridgeError naming it for a kind of
-    tensor vizad cannot hold."""
+    """An argument (or parameter, buffer) as numpy; a BridgeError naming it and its dtype
+    for a kind of value vizad cannot hold."""
     if isinstance(value, torch.Tensor):
         why = None
         if value.layout != torch.strided:
-            why = f"a {value.layout} tensor: give it dense (.to_dense())"
+            why = f"a {value.layout} tensor of {value.dtype}: give it dense (.to_dense())"
         elif value.device.type == "meta":
-            why = "a meta tensor, which has no values: give a real tensor"
+            why = f"a meta tensor of {value.dtype}, which has no values: give a real tensor"
         elif value.is_floating_point() and value.dtype in _NO_NUMPY:
             why = f"{value.dtype}, which numpy has no type for: give .double() or .float()"
         elif value.is_complex():
-            why = (
-                f"{value.dtype}: PyTorch's gradients of complex functions are conjugate "
-                "Wirtinger derivatives, which vizad's ops do not compute"
-            )
+            why = f"{value.dtype}: {_COMPLEX}"
         if why is not None:
             raise BridgeError(f"from_torch: the input {name!r} is {why}")
         return _numpy(value).copy()
@@ -343,6 +339,11 @@ def _example(value: Any, name: str) -> np.ndarray:
         array = np.array(value)
     except Exception:
         array = None
+    if array is not None and array.dtype.kind == "c":
+        raise BridgeError(
+            f"from_torch: the input {name!r} is a {type(value).__name__} of dtype "
+            f"{array.dtype}: {_COMPLEX}"
+        )
     if array is None or array.dtype.kind not in "biuf":
         raise BridgeError(
             f"from_torch: the input {name!r} is a {type(value).__name__}"
@@ -350,6 +351,12 @@ def _example(value: Any, name: str) -> np.ndarray:
             + "; give tensors, arrays or numbers"
         )
     return array
+
+
+_COMPLEX = (
+    "PyTorch's gradients of complex functions are conjugate Wirtinger derivatives, which "
+    "vizad's ops do not compute"
+)
 
 
 def _called(fn: Callable, module, state: list[str], given: _Arguments) -> Callable:
