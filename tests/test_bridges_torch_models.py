@@ -194,3 +194,26 @@ def test_torch_backward_seed_for_an_output_that_reads_no_leaf_and_the_renamed_ke
         )
     with pytest.raises(vz.errors.ArgumentError, match="values='all' needs the forward pass"):
         vz.torch_backward(linear(x).sum(), values="all")
+
+
+@pytest.mark.parametrize("steps", [3, 5])
+def test_an_imported_lstm_folds_its_time_steps_even_three(steps):
+    """Each step reads its slice of the input projection made before the loop: near for the
+    first steps, far for the later ones; the fold finds all the steps all the same."""
+    from vizad.render import Layout
+
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(3, 4, batch_first=True).double()
+    x = torch.randn(2, steps, 3, dtype=torch.float64)
+    imported = vz.from_torch(lambda x: lstm(x)[0].pow(2).sum(), x)
+    trace = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    for view in ("forward", "adjoint"):
+        folds = Layout(trace, view, collapse="repeats").scene.folds
+        (fold,) = [f for key, f in folds.items() if key.startswith("fold_v")]  # forward steps
+        assert fold.repeats == steps
+        assert len({len(block) for block in fold.blocks}) == 1
+    # the steps' adjoints fold from four steps on (the last step's adjoint starts the chain)
+    adjoint = Layout(trace, "adjoint", collapse="repeats").scene.folds
+    assert [f.repeats for key, f in adjoint.items() if key.startswith("fold_a")] == (
+        [steps - 1] if steps - 1 >= 3 else []
+    )
