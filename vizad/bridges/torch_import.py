@@ -656,17 +656,19 @@ def _fallback(n, args, kwargs) -> Node:
     for them, and none is asked for)."""
     inputs: list[Node] = []
 
-    def holes(a):
+    def holes(a, held=False):
         if isinstance(a, Node):
             if a.op is CONSTANT:
                 return torch.from_numpy(np.array(a.attrs["value"]))
             inputs.append(a)
-            return _Hole(len(inputs) - 1)
+            return _Hole(len(inputs) - 1, held)
         if isinstance(a, (list, tuple)):
             return type(a)(holes(x) for x in a)
         return a
 
-    template = holes((args, kwargs))
+    names = [a.name for a in getattr(n.target, "_schema", None).arguments] if _aten(n) else []
+    given = tuple(holes(a, k < len(names) and names[k] in _STATISTICS) for k, a in enumerate(args))
+    template = (given, holes(kwargs))
     target = n.target
     val = n.meta.get("val")
     kept = _used_outputs(n, val)
@@ -694,18 +696,29 @@ def _used_outputs(n, val) -> list[int] | None:
     return used if len(used) < len(val) else None
 
 
+#: Arguments PyTorch never differentiates (derivatives.yaml: "not differentiable with
+#: respect to"), by their name in the op's schema: a BatchNorm applied twice in train mode
+#: reads the running statistics its first call updated, computed from differentiated
+#: inputs; they are passed detached (a zero vjp), as PyTorch gives them no gradient.
+_STATISTICS = frozenset({"running_mean", "running_var"})
+
+
+def _aten(n) -> bool:
+    return isinstance(n.target, torch._ops.OpOverload)
+
+
 class _Hole:
-    """Where a fallback op's function takes input ``k``."""
+    """Where a fallback op's function takes input ``k`` (``held``: detached)."""
 
-    __slots__ = ("k",)
+    __slots__ = ("k", "held")
 
-    def __init__(self, k: int):
-        self.k = k
+    def __init__(self, k: int, held: bool = False):
+        self.k, self.held = k, held
 
 
 def _filled(template, tensors):
     if isinstance(template, _Hole):
-        return tensors[template.k]
+        return tensors[template.k].detach() if template.held else tensors[template.k]
     if isinstance(template, (list, tuple)):
         return type(template)(_filled(t, tensors) for t in template)
     if isinstance(template, dict):
