@@ -144,6 +144,41 @@ def test_what_cannot_be_imported_faithfully_is_refused_by_name_with_the_line():
     assert torch.equal(before, bn.running_mean) and int(bn.num_batches_tracked) == 0
 
 
+def _bf16_buffer():
+    m = torch.nn.Linear(3, 2).double()
+    m.register_buffer("scale", torch.ones(2, dtype=torch.bfloat16))
+    return m
+
+
+@pytest.mark.parametrize(
+    "fn, value, words",
+    [
+        (None, torch.ones(3).to(torch.complex64), r"'x' is torch\.complex64: .*Wirtinger"),
+        (None, np.ones(3, dtype=np.complex128), r"'x' is a ndarray of dtype complex128: .*Wirt"),
+        (None, 1j, r"'x' is a complex of dtype complex128"),
+        (None, torch.ones(3).to(torch.float8_e4m3fn), r"'x' is torch\.float8_e4m3fn, which numpy"),
+        (
+            None,
+            torch.eye(3).to_sparse_csr(),
+            r"'x' is a torch\.sparse_csr tensor of torch\.float32",
+        ),
+        (None, torch.ones(3, device="meta"), r"'x' is a meta tensor of torch\.float32"),
+        (None, np.array(["a"]), r"'x' is a ndarray of dtype <U1"),
+        (None, np.ones(2, dtype=object), r"'x' is a ndarray of dtype object"),
+        (None, {"w": torch.ones(2), "act": "relu"}, r"\"x\['act'\]\" is a str"),
+        (torch.nn.Linear(3, 2, device="meta"), torch.ones(3), r"'weight' is a meta tensor"),
+        (torch.nn.Linear(3, 2).bfloat16(), torch.ones(3), r"'weight' is torch\.bfloat16"),
+        (_bf16_buffer(), torch.ones(3, dtype=torch.float64), r"'scale' is torch\.bfloat16"),
+    ],
+    ids=lambda c: type(c).__name__ if not isinstance(c, str) else "",
+)
+def test_a_value_vizad_cannot_hold_is_refused_naming_the_input_and_its_dtype(fn, value, words):
+    from vizad.errors import BridgeError
+
+    with pytest.raises(BridgeError, match=words):
+        vz.from_torch(fn if fn is not None else (lambda x: x), value)
+
+
 def test_torch_backward_seed_for_an_output_that_reads_no_leaf_and_the_renamed_keyword():
     w = torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True)
     seed = torch.tensor([3.0, 0.5], dtype=torch.float64)
@@ -159,3 +194,26 @@ def test_torch_backward_seed_for_an_output_that_reads_no_leaf_and_the_renamed_ke
         )
     with pytest.raises(vz.errors.ArgumentError, match="values='all' needs the forward pass"):
         vz.torch_backward(linear(x).sum(), values="all")
+
+
+@pytest.mark.parametrize("steps", [3, 5])
+def test_an_imported_lstm_folds_its_time_steps_even_three(steps):
+    """Each step reads its slice of the input projection made before the loop: near for the
+    first steps, far for the later ones; the fold finds all the steps all the same."""
+    from vizad.render import Layout
+
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(3, 4, batch_first=True).double()
+    x = torch.randn(2, steps, 3, dtype=torch.float64)
+    imported = vz.from_torch(lambda x: lstm(x)[0].pow(2).sum(), x)
+    trace = vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+    for view in ("forward", "adjoint"):
+        folds = Layout(trace, view, collapse="repeats").scene.folds
+        (fold,) = [f for key, f in folds.items() if key.startswith("fold_v")]  # forward steps
+        assert fold.repeats == steps
+        assert len({len(block) for block in fold.blocks}) == 1
+    # the steps' adjoints fold from four steps on (the last step's adjoint starts the chain)
+    adjoint = Layout(trace, "adjoint", collapse="repeats").scene.folds
+    assert [f.repeats for key, f in adjoint.items() if key.startswith("fold_a")] == (
+        [steps - 1] if steps - 1 >= 3 else []
+    )

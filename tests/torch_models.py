@@ -124,6 +124,18 @@ class InPlace(nn.Module):
         return (g * torch.sigmoid_(h * 0.5)).sum() + h.sum()
 
 
+class Siamese(nn.Module):
+    """One BatchNorm (train mode) applied to two inputs: the second call reads the running
+    statistics the first updated."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(inplace=True))
+
+    def forward(self, a, b):
+        return (self.net(a) * self.net(b)).sum()
+
+
 def index_assignment(x, w):
     y = x * w
     y[0] = 3.0
@@ -287,6 +299,16 @@ CASES = [
     ("lstm cell x5", lambda: (_module(CellLoop(), 5), (_randn(5, 5, 2, 3),), NONE)),
     ("transformer encoder layer", lambda: (_module(Encoder(), 6), (_randn(6, 2, 3, 8),), NONE)),
     ("in-place activations", lambda: (_module(InPlace(), 7), (_randn(7, 3, 4),), NONE)),
+    (
+        "one BatchNorm on two inputs",
+        # the first call's updated running statistics, read by the second, have no
+        # gradient in PyTorch (not the derivative, on purpose): check() names that op
+        lambda: (
+            _module(Siamese(), 30),
+            (_randn(30, 5, 3), _randn(31, 5, 3)),
+            {"_native_batch_norm_legit_functional"},
+        ),
+    ),
     ("index assignment", lambda: (index_assignment, (_randn(8, 3, 2), _randn(9, 3, 2)), NONE)),
     (
         "straight-through estimator",

@@ -112,8 +112,11 @@ _REFUSED = {
 }
 
 
-#: The names of the calls that _Calls looks at.
-_WATCHED = frozenset({"detach", "detach_", "requires_grad_", "register_hook", *_REFUSED})
+#: The names of the calls that _Calls looks at (``__get__``/``__set__``: a tensor's
+#: attributes, ``.data`` and ``.requires_grad`` among them).
+_WATCHED = frozenset(
+    {"detach", "detach_", "requires_grad_", "register_hook", "__get__", "__set__", *_REFUSED}
+)
 
 
 class Capture:
@@ -209,6 +212,8 @@ class _Calls(overrides.TorchFunctionMode):
         name = getattr(func, "__name__", "")
         if name not in _WATCHED:  # most calls: straight through
             return func(*args, **kwargs)
+        if name in ("__get__", "__set__"):
+            return self._attribute(func, name, args)
         tensor_method = getattr(func, "__objclass__", None) is torch._C.TensorBase or (
             getattr(func, "__qualname__", "").startswith("Tensor.")
         )
@@ -228,6 +233,29 @@ class _Calls(overrides.TorchFunctionMode):
                 f"from_torch cannot import {name} ({_REFUSED[name]}), at {user_line()}"
             )
         return func(*args, **kwargs)
+
+    def _attribute(self, func, name: str, args):
+        """``x.data`` read by the user's code is ``x`` detached; setting ``x.data`` is
+        refused; ``x.requires_grad = False`` is ``x.requires_grad_(False)``."""
+        owner = getattr(func, "__self__", None)
+        attribute = getattr(owner, "__name__", None)
+        if getattr(owner, "__objclass__", None) is not torch._C.TensorBase:
+            return func(*args)
+        if attribute == "data" and name == "__get__":
+            if not is_user_file(sys._getframe(2).f_code.co_filename):
+                return func(*args)  # PyTorch's own code (reading a value)
+            return self.capture.mark(args[0], ("stop",))
+        if attribute == "data":
+            raise BridgeError(
+                "from_torch cannot import setting .data (it replaces a tensor's values "
+                "behind autograd's back, which a graph has no place for; compute the new "
+                f"value out of place), at {user_line()}"
+            )
+        if attribute == "requires_grad" and name == "__set__":
+            if not args[1]:
+                self.capture.mark(args[0], ("freeze",))
+            return None
+        return func(*args)
 
 
 class _Handle:

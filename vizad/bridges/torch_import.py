@@ -24,13 +24,18 @@ from ..op import CONSTANT, constant
 from ..tree import TupleShape
 from .framework_op import Framework, FrameworkOp
 from .imported import Imported, argument_names, input_node
+from .tree_args import leaf_names, placed
 from .optional import require
 from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
+from .torch_saved import refuse_unfaithful
 
 torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
 torch_module = require("torch.nn.modules.module", "torch")
 core_aten_decompositions = require("torch._decomp", "torch").core_aten_decompositions
+pytree = require("torch.utils._pytree", "torch")
+guards = require("torch._guards", "torch")
+fake_tensor = require("torch._subclasses.fake_tensor", "torch")
 
 __all__ = ["from_torch", "TORCH"]
 
@@ -125,6 +130,13 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     that requires gradients, named as ``named_parameters`` names it), ``outputs`` and
     ``feed``.
 
+    Arguments may be pytrees of tensors, as ``torch.utils._pytree`` flattens them (dicts,
+    lists, tuples, NamedTuples): each tensor is an input named by its path (``params['W1']``,
+    ``layers[0].w``), a None is passed as it is, and ``imported.tree(values)`` lays one value
+    per input (the gradients) back out as the arguments were given: a tuple with an entry
+    per argument (None where a leaf is not an input), after a dict of the module's
+    parameters that are inputs when ``fn`` is an ``nn.Module``.
+
     The program is traced as AOTAutograd does (``make_fx`` of the functionalized function,
     decomposed to core ATen ops), so in-place and view ops are gone and BatchNorm, LSTMs,
     ``relu_`` and index assignment differentiate as PyTorch does. ATen ops that vizad has
@@ -135,21 +147,27 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     whose vjp is its own ``backward``; tensor hooks change the gradients as in PyTorch. Each
     node keeps the user's line (``node.source``); a submodule's ops are in a ``vz.scope`` of
     its name. The module's state (parameters, buffers, RNG) is as before. What cannot be
-    imported faithfully is refused with a BridgeError naming the op and the line."""
+    imported faithfully is refused with a BridgeError naming the op and the line: a function
+    that writes in place is run once more as PyTorch runs it, and refused where PyTorch's
+    backward would fail (a value written after an op saved it) or read values changed
+    behind autograd's back (a write through ``.data`` or ``.detach()``, or under ``no_grad``
+    to a tensor that requires gradients); ``x.data`` read is ``x.detach()``, setting
+    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``."""
     if not callable(fn):
         raise ArgumentTypeError(f"from_torch: fn must be callable, got {type(fn).__name__}")
     module = fn if isinstance(fn, torch.nn.Module) else None
-    names = argument_names(module.forward if module is not None else fn, len(args))
-    arrays = [_example(a, name) for a, name in zip(args, names)]
+    given = _Arguments(module.forward if module is not None else fn, args)
     params = list(module.named_parameters()) if module is not None else []
     buffers = list(module.named_buffers()) if module is not None else []
     if module is not None:
         _check_module(module)
     state = [name for name, _ in params + buffers]
+    examples = [_example(p.detach(), name) for name, p in params + buffers]
+    call = _called(fn, module, state, given)
 
     def tensors() -> list:  # copies: the trace may write to them
-        given = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
-        return given + [torch.from_numpy(a.copy()) for a in arrays]
+        held = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
+        return held + [torch.from_numpy(a.copy()) for a in given.arrays]
 
     rng = torch.random.get_rng_state()
     name = getattr(fn, "__name__", type(fn).__name__)
@@ -157,28 +175,78 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     try:
         try:  # without functionalization first: most programs write nothing in place
             with _scopes(module) as spans:
-                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+                traced = _trace(_flat(call, capture), tensors(), name)
         except WritesInPlace:
             capture.forget()
             capture = Capture(functionalize=True)
             torch.random.set_rng_state(rng)
             with _scopes(module) as spans:
-                traced = _trace(_flat(fn, module, state, capture), tensors(), name)
+                traced = _trace(_flat(call, capture), tensors(), name)
+            torch.random.set_rng_state(rng)
+            refuse_unfaithful(call, _eager(params, buffers, given.arrays), name)
         _draw(traced, tensors(), rng)
-        examples = [_example(p.detach(), name) for name, p in params]
-        examples += [_example(b.detach(), name) for name, b in buffers]
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
-        differentiated += [True] * len(arrays)
-        return _graph(traced, state + names, examples + arrays, differentiated, spans, capture)
+        differentiated += [True] * len(given.arrays)
+        inputs, outputs, feed, nodes = _graph(
+            traced, state + given.names, examples + given.arrays, differentiated, spans, capture
+        )
+        structure = given.structure(inputs, nodes, [name for name, _ in params])
+        return Imported(inputs, outputs, feed, structure)
     finally:
         torch.random.set_rng_state(rng)
         capture.forget()
 
 
+class _Arguments:
+    """The arguments as the user gave them, pytrees of tensors (dicts, lists, tuples,
+    NamedTuples) flattened by PyTorch's pytree module: ``arrays``, one per tensor or number
+    leaf, named by its path (``params['W1']``); a None leaf is passed as it is."""
+
+    def __init__(self, fn: Callable, args: tuple):
+        with_paths, self.treedef = pytree.tree_flatten_with_path(tuple(args))
+        named = leaf_names(argument_names(fn, len(args)), [p for p, _ in with_paths], pytree.keystr)
+        self.leaves = [leaf for _, leaf in with_paths]
+        self.names = [n for n, leaf in zip(named, self.leaves) if leaf is not None]
+        self.arrays = [_example(leaf, n) for n, leaf in zip(named, self.leaves) if leaf is not None]
+
+    def args(self, tensors) -> tuple:
+        """The arguments with ``tensors`` (one per array) at the leaves."""
+        given = iter(tensors)
+        leaves = [None if leaf is None else next(given) for leaf in self.leaves]
+        return tuple(pytree.tree_unflatten(leaves, self.treedef))
+
+    def structure(self, inputs: tuple, nodes: list, params: list[str]) -> Callable:
+        """``Imported.tree``'s layout: a tuple with an entry per argument, in its structure
+        (a dict of parameters as a dict), after a dict of a module's parameters that are
+        inputs, by name."""
+        state, nodes = nodes[: len(params)], nodes[len(params) :]
+        at = iter(nodes[len(nodes) - len(self.arrays) :])
+        leaves = [None if leaf is None else next(at) for leaf in self.leaves]
+        arguments = placed(
+            inputs, leaves, lambda values: pytree.tree_unflatten(values, self.treedef)
+        )
+        if not params:
+            return arguments
+        position = {node: k for k, node in enumerate(inputs)}
+        named = [(name, position[x]) for name, x in zip(params, state) if x in position]
+
+        def with_parameters(values):
+            values = list(values)
+            return ({name: values[k] for name, k in named}, *arguments(values))
+
+        return with_parameters
+
+
 def _trace(flat: Callable, tensors: list, name: str):
-    """The decomposed ATen program of ``flat`` at ``tensors``."""
+    """The decomposed ATen program of ``flat`` at ``tensors``.
+
+    ``make_fx`` keeps a fake copy of each op's value in the node's meta, and without a fake
+    mode at hand makes a new FakeTensorMode for each (which extracts the Python stack: a
+    third of the whole trace). One mode, offered as a tracing context's, serves every op."""
+    context = guards.TracingContext(fake_tensor.FakeTensorMode(allow_fallback_kernels=True))
     try:
-        return proxy_tensor.make_fx(flat, decomposition_table=_decompositions())(*tensors)
+        with guards.tracing(context):
+            return proxy_tensor.make_fx(flat, decomposition_table=_decompositions())(*tensors)
     except (BridgeError, WritesInPlace):
         raise
     except Exception as exc:
@@ -252,21 +320,18 @@ _NO_NUMPY = {torch.bfloat16} | {
 
 
 def _example(value: Any, name: str) -> np.ndarray:
-    """An argument (or parameter, buffer) as numpy; a BridgeError naming it for a kind of
-    tensor vizad cannot hold."""
+    """An argument (or parameter, buffer) as numpy; a BridgeError naming it and its dtype
+    for a kind of value vizad cannot hold."""
     if isinstance(value, torch.Tensor):
         why = None
         if value.layout != torch.strided:
-            why = f"a {value.layout} tensor: give it dense (.to_dense())"
+            why = f"a {value.layout} tensor of {value.dtype}: give it dense (.to_dense())"
         elif value.device.type == "meta":
-            why = "a meta tensor, which has no values: give a real tensor"
+            why = f"a meta tensor of {value.dtype}, which has no values: give a real tensor"
         elif value.is_floating_point() and value.dtype in _NO_NUMPY:
             why = f"{value.dtype}, which numpy has no type for: give .double() or .float()"
         elif value.is_complex():
-            why = (
-                f"{value.dtype}: PyTorch's gradients of complex functions are conjugate "
-                "Wirtinger derivatives, which vizad's ops do not compute"
-            )
+            why = f"{value.dtype}: {_COMPLEX}"
         if why is not None:
             raise BridgeError(f"from_torch: the input {name!r} is {why}")
         return _numpy(value).copy()
@@ -274,6 +339,11 @@ def _example(value: Any, name: str) -> np.ndarray:
         array = np.array(value)
     except Exception:
         array = None
+    if array is not None and array.dtype.kind == "c":
+        raise BridgeError(
+            f"from_torch: the input {name!r} is a {type(value).__name__} of dtype "
+            f"{array.dtype}: {_COMPLEX}"
+        )
     if array is None or array.dtype.kind not in "biuf":
         raise BridgeError(
             f"from_torch: the input {name!r} is a {type(value).__name__}"
@@ -283,20 +353,42 @@ def _example(value: Any, name: str) -> np.ndarray:
     return array
 
 
-def _flat(fn: Callable, module, state: list[str], capture: Capture) -> Callable:
-    """``fn`` of the module's parameters and buffers, then the arguments, watched by
-    ``capture``."""
+_COMPLEX = (
+    "PyTorch's gradients of complex functions are conjugate Wirtinger derivatives, which "
+    "vizad's ops do not compute"
+)
+
+
+def _called(fn: Callable, module, state: list[str], given: _Arguments) -> Callable:
+    """``fn`` of the module's parameters and buffers, then the arguments' leaves."""
 
     def call(*xs):
+        args = given.args(xs[len(state) :])
         if module is None:
-            return fn(*xs)
-        given = dict(zip(state, xs[: len(state)]))
-        return torch.func.functional_call(module, given, tuple(xs[len(state) :]))
+            return fn(*args)
+        return torch.func.functional_call(module, dict(zip(state, xs[: len(state)])), args)
+
+    return call
+
+
+def _flat(call: Callable, capture: Capture) -> Callable:
+    """``call`` watched by ``capture``."""
 
     def flat(*xs):
         return capture.run(call, xs)
 
     return flat
+
+
+def _eager(params: list, buffers: list, arrays: list) -> list:
+    """Copies of the parameters, buffers and arguments as PyTorch would differentiate them
+    (the parameters that require gradients and the floating arguments require them)."""
+    given = [p.detach().clone().requires_grad_(p.requires_grad) for _, p in params]
+    given += [b.detach().clone() for _, b in buffers]
+    for a in arrays:
+        t = torch.from_numpy(a.copy())
+        given.append(t.requires_grad_(True) if t.is_floating_point() else t)
+    return given
 
 
 @contextmanager
@@ -336,9 +428,10 @@ def _scopes(module) -> Iterator[list]:
             h.remove()
 
 
-def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Imported:
+def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> tuple:
     """The vizad graph of a traced GraphModule: ``names``, ``arrays`` and ``differentiated``
-    say each placeholder's name, example value and whether it is differentiated."""
+    say each placeholder's name, example value and whether it is differentiated. Gives the
+    inputs, the outputs, the feed and the node each placeholder became."""
     nodes = list(traced.graph.nodes)
     needed = _needed(nodes)
     hooks = _hooks(nodes, capture)
@@ -346,6 +439,7 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Im
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
     placeholders = iter(zip(names, arrays, differentiated))
+    made: list = []
     changes = iter(spans)
     change = next(changes, None)
     path: tuple[str, ...] = ()
@@ -361,6 +455,7 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Im
                 build.live.add(env[n])
             else:
                 env[n] = constant(value, name=name)
+            made.append(env[n])
         elif n.op == "get_attr":
             env[n] = constant(_numpy(getattr(traced, n.target)))
         elif n.op == "call_function" and (n in needed or n.target is MARK):
@@ -375,7 +470,7 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> Im
             for hook, line in hooks[n]:
                 with source_line(line):
                     env[n] = build.hooked(env[n], hook)
-    return Imported(tuple(inputs), outputs, feed)
+    return tuple(inputs), outputs, feed, made
 
 
 def _hooks(nodes, capture: Capture) -> dict:
@@ -446,9 +541,9 @@ class _Build:
             return
         if what[0] == "freeze" and live and n.args[1].op != "placeholder":
             raise BridgeError(  # PyTorch refuses it too, when the function runs
-                "from_torch: requires_grad_(False) on a tensor computed from ones that require "
-                f"gradients (PyTorch allows it only on leaves: use .detach()), at "
-                f"{n.meta.get('vizad_source') or 'an unknown line'}"
+                "from_torch: requires_grad_(False) (or .requires_grad = False) on a tensor "
+                "computed from ones that require gradients (PyTorch allows it only on leaves: "
+                f"use .detach()), at {n.meta.get('vizad_source') or 'an unknown line'}"
             )
         stopped = ops.stop_gradient(x) if live else x
         self.env[n] = stopped
@@ -561,17 +656,19 @@ def _fallback(n, args, kwargs) -> Node:
     for them, and none is asked for)."""
     inputs: list[Node] = []
 
-    def holes(a):
+    def holes(a, held=False):
         if isinstance(a, Node):
             if a.op is CONSTANT:
                 return torch.from_numpy(np.array(a.attrs["value"]))
             inputs.append(a)
-            return _Hole(len(inputs) - 1)
+            return _Hole(len(inputs) - 1, held)
         if isinstance(a, (list, tuple)):
             return type(a)(holes(x) for x in a)
         return a
 
-    template = holes((args, kwargs))
+    names = [a.name for a in getattr(n.target, "_schema", None).arguments] if _aten(n) else []
+    given = tuple(holes(a, k < len(names) and names[k] in _STATISTICS) for k, a in enumerate(args))
+    template = (given, holes(kwargs))
     target = n.target
     val = n.meta.get("val")
     kept = _used_outputs(n, val)
@@ -599,18 +696,29 @@ def _used_outputs(n, val) -> list[int] | None:
     return used if len(used) < len(val) else None
 
 
+#: Arguments PyTorch never differentiates (derivatives.yaml: "not differentiable with
+#: respect to"), by their name in the op's schema: a BatchNorm applied twice in train mode
+#: reads the running statistics its first call updated, computed from differentiated
+#: inputs; they are passed detached (a zero vjp), as PyTorch gives them no gradient.
+_STATISTICS = frozenset({"running_mean", "running_var"})
+
+
+def _aten(n) -> bool:
+    return isinstance(n.target, torch._ops.OpOverload)
+
+
 class _Hole:
-    """Where a fallback op's function takes input ``k``."""
+    """Where a fallback op's function takes input ``k`` (``held``: detached)."""
 
-    __slots__ = ("k",)
+    __slots__ = ("k", "held")
 
-    def __init__(self, k: int):
-        self.k = k
+    def __init__(self, k: int, held: bool = False):
+        self.k, self.held = k, held
 
 
 def _filled(template, tensors):
     if isinstance(template, _Hole):
-        return tensors[template.k]
+        return tensors[template.k].detach() if template.held else tensors[template.k]
     if isinstance(template, (list, tuple)):
         return type(template)(_filled(t, tensors) for t in template)
     if isinstance(template, dict):

@@ -457,6 +457,43 @@ class _Sequence:
                     best, best_key = (first, p, count), key
             if best[2] >= MIN_REPEATS and self._chained(best[0] + p, p):
                 runs.append(best)
+        return runs or self._block_runs(p, same)
+
+    def _block_runs(self, p: int, same: np.ndarray) -> list[tuple[int, int, int]]:
+        """Runs with block length ``p`` found block by block, where :meth:`runs` found none:
+        a loop of few steps whose steps each read a value made before the loop (the input
+        projection of an LSTM's step t) breaks the stretch that distances find, since those
+        reads are near for the first steps and far for the others; :meth:`_block_equal`
+        reads them by shape. Tried only at starts where ``p`` signatures in a row repeat."""
+        n = self.n
+        if n < 2 * p:
+            return []
+        window = np.convolve(same.astype(np.int64), np.ones(p, dtype=np.int64), "valid")
+        starts = set(np.flatnonzero(window == p).tolist())  # signatures repeat from here
+        runs: list[tuple[int, int, int]] = []
+        covered = 0
+        for a in sorted(starts):
+            if a < covered:
+                continue
+            best = best_key = None
+            for b in range(a, a + p):  # each phase of a block
+                if b not in starts or not self._block_equal(b, p):
+                    continue
+                last = b + p  # blocks b … last equal, each to the next
+                while last + 2 * p <= n and last in starts and self._block_equal(last, p):
+                    last += p
+                first, count = b, (last - b) // p + 1
+                while first - p >= 0 and self._block_equal(first - p, p):
+                    first, count = first - p, count + 1
+                if first - p >= 0 and self._loosely_equal(first - p, first, p):
+                    first, count = first - p, count + 1
+                key = (-count, self._carried(first + p, p))
+                if best is None or key < best_key:
+                    best, best_key = (first, p, count), key
+            covered = a + p  # every phase from a tried: each start is tried once
+            if best is not None and best[2] >= MIN_REPEATS and self._chained(best[0] + p, p):
+                runs.append(best)
+                covered = best[0] + best[1] * best[2]
         return runs
 
     def _block_equal(self, a: int, p: int) -> bool:
