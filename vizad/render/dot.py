@@ -8,6 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import os
@@ -87,6 +88,19 @@ class Drawing(graphviz.Digraph):
     #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
     timeout: float = DISPLAY_TIMEOUT
     _call_timeout: float | None = None
+
+    @staticmethod
+    def _attr_list(label=None, kwargs=None, attributes=None) -> str:
+        """graphviz's ``attr_list`` (the same text), each ``key=value`` pair quoted once per
+        process: a drawing of a large graph repeats a few styles on thousands of boxes."""
+        pairs = [f"label={graphviz.quoting.quote(label)}"] if label is not None else []
+        for given in (kwargs, attributes):
+            if given:
+                items = given.items() if hasattr(given, "items") else given
+                if type(given) is dict:
+                    items = sorted(items)
+                pairs += [_quoted_pair(k, v) for k, v in items if v is not None]
+        return f" [{' '.join(pairs)}]" if pairs else ""
 
     def pipe(self, format=None, renderer=None, formatter=None, neato_no_op=None, quiet=False, **kw):
         """graphviz's ``pipe`` (the output as bytes, or text with ``encoding=``), bounded by
@@ -186,6 +200,12 @@ class Drawing(graphviz.Digraph):
         state = dict(self.__dict__)
         state.pop("_vizad_plan", None)
         return state
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted_pair(key: str, value: str) -> str:
+    """``key=value`` quoted for DOT (graphviz's quoting: a style's pairs recur on every box)."""
+    return f"{graphviz.quoting.quote(key)}={graphviz.quoting.quote(value)}"
 
 
 _TITLED = re.compile(r'(<g id="([^"<>]*)" class="(?:node|edge)">\s*<title>)[^<]*(</title>)')

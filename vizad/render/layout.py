@@ -24,7 +24,7 @@ from .dot import (
     to_drawing,
 )
 from .highlight import computed_values, highlight, step_states
-from .opening import collapsed_boxes, open_boxes
+from .opening import BoxOpener, collapsed_boxes
 from .palette import MIN_SCALE, css_rules
 from .scene import Scene
 from .scene_builder import build_scene
@@ -113,7 +113,7 @@ class Layout:
             )
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
-        self.hides = {item.id: heat_cells(item) for item in computed_values(self.scene)}
+        self.hides = _hides(self.scene, like)
         self._svg = None if svg is None else _inline(svg, self.scope)
         self._parts: list[str] | None = None
 
@@ -150,6 +150,7 @@ class Layout:
                 detail=detail,
                 reads=reads,
             )
+        opener = BoxOpener(full, self.scene)
         return {
             s: Layout(
                 target,
@@ -159,7 +160,7 @@ class Layout:
                 failed=self.failed,
                 budget=budget,
                 in_browser=self.in_browser if in_browser is None else in_browser,
-                scene=open_boxes(full, self.scene, s),
+                scene=opener.open(s),
                 like=self,  # the steps the opening leaves alone keep their states
             )
             for s in sets
@@ -230,6 +231,16 @@ class Layout:
             "which live in this process; send layout.svg(step) (a str) or the trace's values "
             "instead"
         )
+
+
+def _hides(scene: Scene, like: Layout | None) -> dict[str, int]:
+    """Box id → heatmap cells of what a step computes in it (:attr:`Layout.hides`); those of
+    the boxes that ``like`` (the layout this one opens boxes of) draws too are its own."""
+    kept = {} if like is None else {i.id: i for i in like.scene.items}
+    return {
+        item.id: like.hides[item.id] if kept.get(item.id) is item else heat_cells(item)
+        for item in computed_values(scene)
+    }
 
 
 def _inline(svg: str, scope: str) -> str:

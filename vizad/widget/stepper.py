@@ -37,11 +37,11 @@ from ..trace.traces import ForwardTrace, ReverseTrace
 from .data import (
     check_failures,
     frame_data,
-    frame_patch,
     inputs_data,
     shared_steps,
     walkthrough_data,
 )
+from .frames import Openings
 from .panel import step_panel
 from .. import sharing
 from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
@@ -217,6 +217,7 @@ class Stepper(anywidget.AnyWidget):
         self._layouts: dict[str, Layout] = {view: self._make_layout(view)}
         self._frames: dict[str, dict] = {}  # each laid-out view's data, as the browser has it
         self._opened: dict[tuple, dict] = {}  # (view, boxes) → that view's patch, opened
+        self._openings: dict[str, Openings] = {}  # view → what makes its patches
         #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
         self.questions = questions(trace) if self.quiz else []
         data = walkthrough_data(
@@ -512,6 +513,7 @@ class Stepper(anywidget.AnyWidget):
         self._layouts = {}
         self._frames = {}
         self._opened = {}
+        self._openings = {}
         self.failures = {}
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
@@ -678,9 +680,11 @@ class Stepper(anywidget.AnyWidget):
         view = self.trace.view(view)
         key = (view, tuple(sorted(boxes)))
         if key not in self._opened:
-            base = self._frame(view)
-            layout = self.layout_of(view).opened(key[1])
-            self._opened[key] = frame_patch(base, frame_data(layout, self.trace, self.decimals))
+            layout = self.layout_of(view)
+            if view not in self._openings:
+                base = self._frame(view)
+                self._openings[view] = Openings(layout, base, self.trace, self.decimals)
+            self._opened[key] = self._openings[view].patch(layout.opened(key[1]))
         return self._opened[key]
 
     @traitlets.observe("view")
