@@ -82,6 +82,8 @@ class Drawing(graphviz.Digraph):
     _vizad_summary = ""
     #: SVG element id (a box's or an edge's) → its title, escaped (see :func:`titled`).
     _vizad_titles: dict[str, str] = {}
+    #: Box id → its name (:func:`dot_names`), as drawn.
+    _vizad_names: dict[str, str] = {}
     #: (scene, drawing of a scene, budget): how vz.draw made this drawing, so that a display
     #: whose layout runs long falls back to the next rung of the budget (None: no fallback).
     _vizad_plan: tuple | None = None
@@ -278,7 +280,7 @@ def to_drawing(
     drawing.attr("edge", arrowsize="0.7", color=FRAME_INK, fontname=FONT)
     # DOT node names are vizad's own item ids (v3, a12, c1), never user text: no name can
     # read as DOT; the SVG's titles (tooltips) are the boxes' names, put in by titled()
-    names = dot_names(scene)
+    names = drawing._vizad_names = dot_names(scene)
     drawing._vizad_titles = {item.id: escape(names[item.id]) for item in scene.items}
 
     def add_items(target, items):

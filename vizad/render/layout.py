@@ -10,6 +10,7 @@ DOT source once per view; Python then has the DOT and the step states but no SVG
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import re
 
@@ -102,6 +103,8 @@ class Layout:
         self._dot_lines: dict = {} if like is None else like._dot_lines
         drawing = to_drawing(self.scene, lines=self._dot_lines)
         self.dot_source, self._titles = drawing.source, drawing.titles()
+        #: Box id → its unique name (:func:`~vizad.render.dot.dot_names`), as drawn.
+        self.box_names: dict[str, str] = drawing._vizad_names
         if self.in_browser:
             self.dot_source = browser_source(self.dot_source)
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
@@ -117,10 +120,10 @@ class Layout:
         self._svg = None if svg is None else _inline(svg, self.scope)
         self._parts: list[str] | None = None
 
-    @property
+    @functools.cached_property
     def collapsed(self) -> list[str]:
         """The ids of the boxes that stand for others (collapsed scopes, chains, bands, folds):
-        the boxes that :meth:`opened` can open."""
+        the boxes that :meth:`opened` can open (found once)."""
         return collapsed_boxes(self.scene)
 
     def opened(self, boxes, *, in_browser: bool | None = None) -> Layout:

@@ -9,7 +9,6 @@ import weakref
 from collections.abc import Mapping
 
 from ..render import Layout
-from ..render.dot import dot_names
 from ..render.folding import expanded
 from ..render.scene import preview
 from ..text import subscript
@@ -32,7 +31,7 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
     """One view: its SVG (or its DOT, laid out in the browser), who computes each box, each
     step's highlights, tooltips, and which step a click on a box goes to."""
     scene, states = layout.scene, layout.states
-    names = dot_names(scene)
+    names = layout.box_names
     step_of_node = steps_of_nodes(trace)
     tips = {}
     clicks = {}
@@ -184,7 +183,7 @@ class Openings:
         self._ids = scene.ids
         self._items = {i.id: i for i in scene.items}
         self._edges = {e.id: e for e in scene.edges if e.kind != "anchor"}
-        self._names = dot_names(scene)
+        self._names = layout.box_names
         self._step_of_node = steps_of_nodes(trace)
         # node → the place of its entry in frame["find"] (the nodes of boxes drawn, in order)
         self._place: dict = {}
@@ -196,7 +195,7 @@ class Openings:
         """``opened`` (this view with boxes opened) as a patch of the view's data."""
         frame, trace, decimals = self.frame, self.trace, self.decimals
         scene, states, step_of_node = opened.scene, opened.states, self._step_of_node
-        names = dot_names(scene)
+        names = opened.box_names
         old_names = self._names
         renamed = {i for i in names.keys() | old_names.keys() if names.get(i) != old_names.get(i)}
         new = {i.id for i in scene.items if self._items.get(i.id) is not i}
