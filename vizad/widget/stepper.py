@@ -28,7 +28,7 @@ from ..errors import (
 from ..graph import as_node_list
 from ..node import Node
 from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
-from ..render.options import Collapse
+from ..render.options import SCALE, SCALES, Collapse, check_scale
 from ..render.legibility import DEFAULT_FRAME
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
@@ -150,7 +150,7 @@ class Stepper(anywidget.AnyWidget):
         max_boxes: int = MAX_BOXES,
         detail: bool = False,
         budget: float | None = LAYOUT_BUDGET,
-        scale: float = 1.0,
+        scale: float = SCALE,
         quiz: bool = False,
         step: int = 1,
         **kwargs: Any,
@@ -167,8 +167,7 @@ class Stepper(anywidget.AnyWidget):
                 "this trace has no steps to walk through: the output does not "
                 "depend on the inputs it was traced with respect to"
             )
-        if not 0.25 <= float(scale) <= 4:
-            raise ArgumentError(f"scale must be between 0.25 and 4, got {scale!r}")
+        scale = check_scale(scale, "Stepper")
         self.trace = trace
         #: Scopes drawn as one box, the boxes above which a view is summarised, and whether
         #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
@@ -755,7 +754,7 @@ class Stepper(anywidget.AnyWidget):
         value = proposal["value"]
         if not math.isfinite(value):
             raise StepperValueError(f"stepper.scale must be a finite number, got {value!r}")
-        return min(max(float(value), 0.25), 4.0)
+        return min(max(float(value), SCALES[0]), SCALES[1])
 
 
 def _earned(question: Question, entry: Any, before: Any) -> dict:
@@ -843,7 +842,7 @@ def step(
     tangents: Mapping[Node, Any] | None = None,
     view: str | None = None,
     decimals: int | None = None,
-    scale: float = 1.0,
+    scale: float = SCALE,
     collapse: Collapse = None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,

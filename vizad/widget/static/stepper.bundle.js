@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d4987cbdbdca688c7061e03741a5dc0dde26de3567e2a40bde8f2728d6684e91
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6b4f8d278d66f12b72a639e195f4d24cdb77f3b5ce83c3a70200644313210ef7
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2316,7 +2316,7 @@ function render({ model, el }) {
     stopRefusals();
   };
 }
-async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
+async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", scale = 1 } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.gz) data = await inflateJson(data.gz);
@@ -2324,7 +2324,7 @@ async function mount(rootId, dataId, { focus = false, replace = false, graphvizI
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1;
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
+  const model = localModel({ data, step, view: data.view, scale, _graphviz: graphviz, connected: false });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

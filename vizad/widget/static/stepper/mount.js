@@ -407,8 +407,8 @@ function render({ model, el }) {
 // `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here (else
-// `graphviz`, that text itself).
-export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "" } = {}) {
+// `graphviz`, that text itself); `scale`: the presentation scale it opens at (export_html's).
+export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", scale = 1 } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.gz) data = await inflateJson(data.gz); // an exported page's data, packed
@@ -416,7 +416,7 @@ export async function mount(rootId, dataId, { focus = false, replace = false, gr
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false });
+  const model = localModel({ data, step, view: data.view, scale, _graphviz: graphviz, connected: false });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }
