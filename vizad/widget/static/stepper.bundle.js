@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6b4f8d278d66f12b72a639e195f4d24cdb77f3b5ce83c3a70200644313210ef7
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c53d65740f144786454acc635a94f6a145c9862307923097bcb8e2a8c4b48fb9
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -741,6 +741,35 @@ var Viewport = class {
     this.resize.disconnect();
   }
 };
+var FRAME_REPORT_MS = 400;
+function reportFrame(model, element) {
+  if (model.get("connected") === false || typeof model.send !== "function") return () => {
+  };
+  let last = "";
+  let timer = null;
+  const send = () => {
+    timer = null;
+    const width = element.clientWidth, height = element.clientHeight;
+    if (!width || !height) return;
+    const frame = { kind: "frame", width, height, scale: model.get("scale") || 1, zoom: window.devicePixelRatio || 1 };
+    const key = JSON.stringify(frame);
+    if (key === last) return;
+    last = key;
+    model.send(frame);
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(send, FRAME_REPORT_MS);
+  };
+  const observer = new ResizeObserver(later);
+  observer.observe(element);
+  model.on("change:scale", later);
+  return () => {
+    observer.disconnect();
+    model.off("change:scale", later);
+    clearTimeout(timer);
+  };
+}
 
 // vizad/widget/static/stepper/drawing.js
 var STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
@@ -2069,6 +2098,7 @@ var Stepper = class {
       ["change:scale", () => this.applyScale()]
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
+    this.stopFrameReport = reportFrame(model, this.viewport.element);
     this.applyScale();
     this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }
@@ -2264,6 +2294,7 @@ var Stepper = class {
   }
   close() {
     for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.stopFrameReport();
     this.quiz.close();
     this.inputs.close();
     this.player.close();

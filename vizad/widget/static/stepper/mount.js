@@ -7,7 +7,7 @@ import { h, reveal, inflateJson } from "./helpers.js";
 import { Room } from "./layout.js";
 import { layOutOffThread, busyNote } from "./worker.js";
 import { renderPicture } from "./picture.js";
-import { READABLE, Viewport } from "./viewport.js";
+import { READABLE, Viewport, reportFrame } from "./viewport.js";
 import { Drawing } from "./drawing.js";
 import { Player } from "./player.js";
 import { Quiz, Inputs } from "./quiz.js";
@@ -136,6 +136,8 @@ class Stepper {
       ["change:scale", () => this.applyScale()],
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
+    // the graph's frame, told to Python (a live widget), which chooses the picture for it
+    this.stopFrameReport = reportFrame(model, this.viewport.element);
     this.applyScale();
     this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }
@@ -345,6 +347,7 @@ class Stepper {
 
   close() {
     for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.stopFrameReport();
     this.quiz.close();
     this.inputs.close();
     this.player.close();
