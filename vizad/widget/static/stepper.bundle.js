@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c53d65740f144786454acc635a94f6a145c9862307923097bcb8e2a8c4b48fb9
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 61dffb6b2a2e676c0379da96fb428b64c788af47136000b9ac234be9486b9b24
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -742,7 +742,7 @@ var Viewport = class {
   }
 };
 var FRAME_REPORT_MS = 400;
-function reportFrame(model, element) {
+function reportFrame(model, element, paused = () => false) {
   if (model.get("connected") === false || typeof model.send !== "function") return () => {
   };
   let last = "";
@@ -750,7 +750,7 @@ function reportFrame(model, element) {
   const send = () => {
     timer = null;
     const width = element.clientWidth, height = element.clientHeight;
-    if (!width || !height) return;
+    if (!width || !height || paused()) return;
     const frame = { kind: "frame", width, height, scale: model.get("scale") || 1, zoom: window.devicePixelRatio || 1 };
     const key = JSON.stringify(frame);
     if (key === last) return;
@@ -2098,7 +2098,7 @@ var Stepper = class {
       ["change:scale", () => this.applyScale()]
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
-    this.stopFrameReport = reportFrame(model, this.viewport.element);
+    this.stopFrameReport = reportFrame(model, this.viewport.element, () => this.room.presenting());
     this.applyScale();
     this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }

@@ -137,7 +137,7 @@ class Stepper {
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
     // the graph's frame, told to Python (a live widget), which chooses the picture for it
-    this.stopFrameReport = reportFrame(model, this.viewport.element);
+    this.stopFrameReport = reportFrame(model, this.viewport.element, () => this.room.presenting());
     this.applyScale();
     this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }
