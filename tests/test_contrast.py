@@ -78,3 +78,17 @@ def test_the_css_carries_the_dark_states():
             rule = css[at:]
             assert f"fill:{change['fill']}" in rule and f"fill:{change['text']}" in rule
     assert not re.search(r"opacity:0\.[0-5]", css), "no state is faded below readability"
+
+
+def test_a_dark_pages_colours_stay_on_dark_pages():
+    """Every selector of a dark rule names the dark page: a rule "dark page A, B" would give
+    B's boxes (a pending band's or fold's polygon) the dark fill on a light page too, a black
+    bar (issue 36)."""
+    css = state_css(".vizad-stepper")
+    inside = css[css.index("@media") :].split("{", 1)[1]  # the colour scheme's own rules
+    dark_rules = [r for r in css.split("\n") if r.startswith(("body[", "body."))]
+    dark_rules += [r for r in inside.split("\n") if r.strip()]
+    assert dark_rules
+    for rule in dark_rules:
+        for selector in rule.split("{", 1)[0].split(","):
+            assert selector.startswith("body"), selector

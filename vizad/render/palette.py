@@ -239,10 +239,18 @@ def state_css(prefix: str) -> str:
     dark = []
     for state, change in DARK_STATE_STYLE.items():
         dark += _state_class_rules(prefix, state, change)
-    rules += [f"{page} {rule}" for page in DARK_PAGES for rule in dark]
-    in_media = [f"{DARK_MEDIA_PAGE} {rule}" for rule in dark]
+    rules += [_within(page, rule) for page in DARK_PAGES for rule in dark]
+    in_media = [_within(DARK_MEDIA_PAGE, rule) for rule in dark]
     rules.append(DARK_MEDIA + "{" + "\n".join(in_media) + "}")
     return "\n".join(rules)
+
+
+def _within(page: str, rule: str) -> str:
+    """``rule`` for the elements inside ``page`` (a selector), each selector of its list:
+    a dark page's colours never reach a box on a light one (a pending band's or fold's
+    polygon drawn nearly black)."""
+    selectors, body = rule.split("{", 1)
+    return ",".join(f"{page} {s}" for s in selectors.split(",")) + "{" + body
 
 
 def _state_class_rules(prefix: str, state: str, look: dict[str, str]) -> list[str]:
