@@ -3,6 +3,7 @@
     python bench/export.py            # every size, the Python step, the browser's "last step"
     python bench/export.py --no-browser
     python bench/export.py --first       # the first size only
+    python bench/export.py --against main   # the first size, against git ref main, one process
 
 For random scalar graphs of about 1,000, 2,000 and 5,000 forward nodes (bench/render.py's
 ``graph``), each size in its own subprocess (so that its peak RSS is its own):
@@ -15,6 +16,10 @@ with ``dot``'s: on a busy machine the wall time is mostly waiting). Then the Pyt
 cost of one step of a ``vz.Stepper`` of the 5,000-node trace (``stepper.step = k`` and
 ``next()``), and, with Debian's Chromium and Playwright, "last step" on the exported
 5,000-step page (click to the next frame, timed in the page).
+
+``--against REF``: the first size's export and layouts by this checkout and by git ref REF's
+``vizad`` (extracted with ``git archive`` and imported as ``vizad_before``) in one process, in
+turns (medians of 5; CPU seconds with ``dot``'s): the figure to compare on a busy machine.
 
 Targets: export linear in the number of steps; 5,000 nodes in <= 10 s, <= 25 MiB, <= 1.5 GiB
 peak RSS; 1,000 nodes in <= 2 s; a step <= 2 ms in Python; "last step" <= 50 ms in the browser.
@@ -30,6 +35,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -191,6 +198,56 @@ _CLICK = """async (sel) => {
   return performance.now() - t0; }"""
 
 
+def against(ref: str, repeat: int = 5) -> None:
+    """The first size's export_html and layouts by this checkout and by git ref ``ref``, in
+    one process, in turns: (wall, CPU) medians and the CPU beyond the layouts."""
+    import importlib
+    import shutil
+
+    folder = Path(tempfile.mkdtemp())
+    try:
+        archive = subprocess.run(
+            ["git", "archive", ref, "vizad"], cwd=HERE.parent, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        (folder / "vizad").rename(folder / "vizad_before")
+        sys.path.insert(0, str(folder))
+        engines = {ref: importlib.import_module("vizad_before"), "this checkout": vz}
+        traces = {}
+        for name, engine in engines.items():
+            rng = np.random.default_rng(1)  # bench/render.py's graph(40, SIZES[0], seed=1)
+            xs = [engine.Variable(f"x{k}") for k in range(40)]
+            nodes = list(xs)
+            for _ in range(SIZES[0]):
+                a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
+                nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else engine.tanh(nodes[a]))
+            y = engine.ops.add_n(*nodes[-5:])
+            traces[name] = engine.trace_reverse(y, xs, {x: 0.3 for x in xs})
+        fns = {}
+        for name, engine in engines.items():
+            trace = traces[name]
+            fns[f"{name}: layouts"] = lambda e=engine, t=trace: [
+                e.render.Layout(t, v, frame=(592, 250)) for v in t.views
+            ]
+            fns[f"{name}: export"] = lambda e=engine, t=trace, n=name: e.export_html(
+                t, folder / f"{n.replace(' ', '_')}.html"
+            )
+        t = paired(fns, repeat)
+        print(load())
+        steps = len(traces[ref].steps)
+        print(f"export_html of the {steps}-step trace, {ref} against this checkout")
+        for name in engines:
+            lay, exp = t[f"{name}: layouts"], t[f"{name}: export"]
+            size = (folder / f"{name.replace(' ', '_')}.html").stat().st_size
+            print(
+                f"  {name:>14}: export {exp[0]:.2f} s wall, {exp[1]:.2f} s CPU; layouts "
+                f"{lay[1]:.2f} s CPU; beyond the layouts {exp[1] - lay[1]:.2f} s CPU; "
+                f"{size / 2**20:.2f} MiB"
+            )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _child(what: str, ops: int) -> dict:
     out = subprocess.run(
         [sys.executable, __file__, "--child", what, str(ops)],
@@ -267,5 +324,7 @@ if __name__ == "__main__":
         what, ops = sys.argv[2], int(sys.argv[3])
         run = {"size": one_size, "stepper": stepper_step, "browser": browser_last_step}[what]
         print(json.dumps(run(ops)))
+    elif sys.argv[1:2] == ["--against"]:
+        against(sys.argv[2])
     else:
         main(browser="--no-browser" not in sys.argv[1:], first="--first" in sys.argv[1:])

@@ -6,6 +6,7 @@ vz.draw."""
 from __future__ import annotations
 
 import json
+import re
 
 import os
 import stat
@@ -230,6 +231,11 @@ def test_the_drawing_options_have_one_name_and_one_default():
     for command in ("walkthrough", "frames"):
         args = vars(_parser().parse_args([command, "x", "--at", "x=1"]))
         assert {k: args[k] for k in expected} == {**expected, "decimals": DECIMALS}, command
+    # what shows a walkthrough takes its presentation scale under one name and default
+    from vizad.render.options import SCALE
+
+    for f in (vz.step, vz.Stepper, vz.export_html):
+        assert inspect.signature(f).parameters["scale"].default == SCALE == 1.0, f.__name__
 
 
 def test_export_html_and_frames_take_decimals_and_budget(tmp_path):
@@ -247,6 +253,27 @@ def test_export_html_and_frames_take_decimals_and_budget(tmp_path):
         vz.export_html(vz.Stepper(lecture), tmp_path / "s.html", decimals=6)
     with pytest.raises(LayoutTimeoutError):  # no layout fits in two microseconds
         vz.export_html(chain(5), tmp_path / "c.html", budget=2e-6)
+
+
+def test_export_html_takes_the_presentation_scale(tmp_path):
+    """``scale=`` opens the page enlarged (its mount call's options; the browser side:
+    tests/browser/test_legible.py); a Stepper's page opens at the Stepper's scale."""
+    lecture = vz.examples.lecture()
+
+    def mounted(path):  # the options of the page's one mount call
+        return json.loads(
+            re.search(r'mount\("vz-root", "vz-data", (\{.*?\})\);', path.read_text())[1]
+        )
+
+    assert mounted(vz.export_html(lecture, tmp_path / "a.html"))["scale"] == 1.0
+    assert mounted(vz.export_html(lecture, tmp_path / "b.html", scale=1.5))["scale"] == 1.5
+    stepper = vz.Stepper(lecture, scale=1.25)
+    assert mounted(vz.export_html(stepper, tmp_path / "c.html"))["scale"] == 1.25
+    assert mounted(vz.export_html(stepper, tmp_path / "d.html", scale=2))["scale"] == 2.0
+    for wrong in (10, 0, "big", None, True):
+        with pytest.raises(ArgumentError, match="export_html: scale must be between 0.25 and 4"):
+            vz.export_html(lecture, tmp_path / "e.html", scale=wrong)
+    assert not (tmp_path / "e.html").exists()
 
 
 def test_the_cli_draws_with_them(tmp_path, capsys):

@@ -10,7 +10,7 @@ from typing import Any
 from .assets import graphviz_module, style
 from .errors import ArgumentError, ArgumentTypeError
 from .files import check_output, write_output
-from .render.options import DRAWN_DEFAULTS, LAYOUT_BUDGET, MAX_BOXES, Collapse
+from .render.options import DRAWN_DEFAULTS, LAYOUT_BUDGET, MAX_BOXES, SCALE, Collapse, check_scale
 from .text import escape
 from .trace import Trace
 from .widget import Stepper
@@ -51,6 +51,7 @@ def export_html(
     collapse: Collapse = None,
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
+    scale: float = SCALE,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
@@ -67,7 +68,9 @@ def export_html(
     Stepper's page shows what the Stepper checked). ``decimals`` (default: the trace's),
     ``max_boxes``, ``collapse``, ``detail`` and ``budget`` draw the views of a trace as
     vz.draw and vz.step do, with the same defaults (:mod:`vizad.render.options`); a Stepper's
-    page shows its views as the Stepper drew them."""
+    page shows its views as the Stepper drew them. ``scale`` is the page's presentation scale
+    (graph and panel enlarged together, as ``vz.step(..., scale=)``; the page's "scale" menu
+    changes it); a Stepper's page opens at the Stepper's scale unless another is given."""
     check_output(path, "export_html")  # before the work: a path that cannot be written
     drawn: dict[str, Any] = {
         "max_boxes": max_boxes,
@@ -76,7 +79,14 @@ def export_html(
         "budget": budget,
     }
     page = page_html(
-        target, title=title, view=view, quiz=quiz, check=check, decimals=decimals, **drawn
+        target,
+        title=title,
+        view=view,
+        quiz=quiz,
+        check=check,
+        decimals=decimals,
+        scale=scale,
+        **drawn,
     )
     return write_output(path, page, "export_html")
 
@@ -93,8 +103,10 @@ def page_html(
     collapse: Collapse = None,
     detail: bool = False,
     budget: float | None = LAYOUT_BUDGET,
+    scale: float = SCALE,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
+    scale = check_scale(scale, "export_html")
     drawn: dict[str, Any] = {
         "max_boxes": max_boxes,
         "collapse": collapse,
@@ -116,6 +128,8 @@ def page_html(
                 f"its views as the Stepper drew them (vz.Stepper(trace, {given[0]}…))"
             )
         trace, failures, decimals = target.trace, dict(target.failures), target.decimals
+        if scale == SCALE:  # none given: the Stepper's own
+            scale = target.scale
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
     elif isinstance(target, Trace):
         trace, layouts = target, None
@@ -155,7 +169,11 @@ def page_html(
         data=data_script(data, "vz-data", hidden=quiz, packed=True)
         + (data_script(graphviz_module(), "vz-graphviz") if graphviz else ""),
         mount=mount_script(
-            "vz-root", "vz-data", focus=True, graphviz_id="vz-graphviz" if graphviz else None
+            "vz-root",
+            "vz-data",
+            focus=True,
+            graphviz_id="vz-graphviz" if graphviz else None,
+            scale=scale,
         ),
     )
     return page

@@ -8,6 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import os
@@ -81,12 +82,27 @@ class Drawing(graphviz.Digraph):
     _vizad_summary = ""
     #: SVG element id (a box's or an edge's) → its title, escaped (see :func:`titled`).
     _vizad_titles: dict[str, str] = {}
+    #: Box id → its name (:func:`dot_names`), as drawn.
+    _vizad_names: dict[str, str] = {}
     #: (scene, drawing of a scene, budget): how vz.draw made this drawing, so that a display
     #: whose layout runs long falls back to the next rung of the budget (None: no fallback).
     _vizad_plan: tuple | None = None
     #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
     timeout: float = DISPLAY_TIMEOUT
     _call_timeout: float | None = None
+
+    @staticmethod
+    def _attr_list(label=None, kwargs=None, attributes=None) -> str:
+        """graphviz's ``attr_list`` (the same text), each ``key=value`` pair quoted once per
+        process: a drawing of a large graph repeats a few styles on thousands of boxes."""
+        pairs = [f"label={graphviz.quoting.quote(label)}"] if label is not None else []
+        for given in (kwargs, attributes):
+            if given:
+                items = given.items() if hasattr(given, "items") else given
+                if type(given) is dict:
+                    items = sorted(items)
+                pairs += [_quoted_pair(k, v) for k, v in items if v is not None]
+        return f" [{' '.join(pairs)}]" if pairs else ""
 
     def pipe(self, format=None, renderer=None, formatter=None, neato_no_op=None, quiet=False, **kw):
         """graphviz's ``pipe`` (the output as bytes, or text with ``encoding=``), bounded by
@@ -188,6 +204,12 @@ class Drawing(graphviz.Digraph):
         return state
 
 
+@functools.lru_cache(maxsize=4096)
+def _quoted_pair(key: str, value: str) -> str:
+    """``key=value`` quoted for DOT (graphviz's quoting: a style's pairs recur on every box)."""
+    return f"{graphviz.quoting.quote(key)}={graphviz.quoting.quote(value)}"
+
+
 _TITLED = re.compile(r'(<g id="([^"<>]*)" class="(?:node|edge)">\s*<title>)[^<]*(</title>)')
 
 
@@ -258,7 +280,7 @@ def to_drawing(
     drawing.attr("edge", arrowsize="0.7", color=FRAME_INK, fontname=FONT)
     # DOT node names are vizad's own item ids (v3, a12, c1), never user text: no name can
     # read as DOT; the SVG's titles (tooltips) are the boxes' names, put in by titled()
-    names = dot_names(scene)
+    names = drawing._vizad_names = dot_names(scene)
     drawing._vizad_titles = {item.id: escape(names[item.id]) for item in scene.items}
 
     def add_items(target, items):

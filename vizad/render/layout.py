@@ -10,6 +10,7 @@ DOT source once per view; Python then has the DOT and the step states but no SVG
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import re
 
@@ -24,7 +25,7 @@ from .dot import (
     to_drawing,
 )
 from .highlight import computed_values, highlight, step_states
-from .opening import collapsed_boxes, open_boxes
+from .opening import BoxOpener, collapsed_boxes
 from .palette import MIN_SCALE, css_rules
 from .scene import Scene
 from .scene_builder import build_scene
@@ -102,6 +103,8 @@ class Layout:
         self._dot_lines: dict = {} if like is None else like._dot_lines
         drawing = to_drawing(self.scene, lines=self._dot_lines)
         self.dot_source, self._titles = drawing.source, drawing.titles()
+        #: Box id → its unique name (:func:`~vizad.render.dot.dot_names`), as drawn.
+        self.box_names: dict[str, str] = drawing._vizad_names
         if self.in_browser:
             self.dot_source = browser_source(self.dot_source)
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
@@ -113,14 +116,14 @@ class Layout:
             )
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
-        self.hides = {item.id: heat_cells(item) for item in computed_values(self.scene)}
+        self.hides = _hides(self.scene, like)
         self._svg = None if svg is None else _inline(svg, self.scope)
         self._parts: list[str] | None = None
 
-    @property
+    @functools.cached_property
     def collapsed(self) -> list[str]:
         """The ids of the boxes that stand for others (collapsed scopes, chains, bands, folds):
-        the boxes that :meth:`opened` can open."""
+        the boxes that :meth:`opened` can open (found once)."""
         return collapsed_boxes(self.scene)
 
     def opened(self, boxes, *, in_browser: bool | None = None) -> Layout:
@@ -150,6 +153,7 @@ class Layout:
                 detail=detail,
                 reads=reads,
             )
+        opener = BoxOpener(full, self.scene)
         return {
             s: Layout(
                 target,
@@ -159,7 +163,7 @@ class Layout:
                 failed=self.failed,
                 budget=budget,
                 in_browser=self.in_browser if in_browser is None else in_browser,
-                scene=open_boxes(full, self.scene, s),
+                scene=opener.open(s),
                 like=self,  # the steps the opening leaves alone keep their states
             )
             for s in sets
@@ -230,6 +234,16 @@ class Layout:
             "which live in this process; send layout.svg(step) (a str) or the trace's values "
             "instead"
         )
+
+
+def _hides(scene: Scene, like: Layout | None) -> dict[str, int]:
+    """Box id → heatmap cells of what a step computes in it (:attr:`Layout.hides`); those of
+    the boxes that ``like`` (the layout this one opens boxes of) draws too are its own."""
+    kept = {} if like is None else {i.id: i for i in like.scene.items}
+    return {
+        item.id: like.hides[item.id] if kept.get(item.id) is item else heat_cells(item)
+        for item in computed_values(scene)
+    }
 
 
 def _inline(svg: str, scope: str) -> str:

@@ -14,10 +14,9 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 
-from .scene import Item, Scene
-from .summary import merge_edges
+from .scene import Edge, Item, Scene
 
-__all__ = ["collapsed_boxes", "open_boxes", "OPEN_PREFIX", "OPEN_LIMIT"]
+__all__ = ["collapsed_boxes", "open_boxes", "BoxOpener", "OPEN_PREFIX", "OPEN_LIMIT"]
 
 #: The cluster of an opened box B is ``OPEN_PREFIX + B``: the browser finds it by its title
 #: (a click on its title closes it again).
@@ -45,72 +44,145 @@ def open_boxes(full: Scene, scene: Scene, opened: Iterable[str]) -> Scene:
     """``scene`` with the boxes ``opened`` shown as the boxes of ``full`` they stand for (each
     in a frame titled like the box); ``full`` is the unsummarised scene that ``scene`` was
     made from. Boxes of ``scene`` that are not collapsed are refused (ValueError)."""
-    opened = list(dict.fromkeys(opened))
-    by_id = {i.id: i for i in scene.items}
-    can = set(collapsed_boxes(scene))
-    wrong = [b for b in opened if b not in can]
-    if wrong:
-        raise ValueError(f"not a collapsed box of this scene: {', '.join(wrong)}")
-    if not opened:
-        return scene
-    shown = set(by_id)
-    group_of: dict[str, str] = {}
-    inside: dict[str, list[Item]] = {b: [] for b in opened}
-    for item in full.items:
-        if item.id in shown:
-            group_of[item.id] = item.id
+    return BoxOpener(full, scene).open(opened)
+
+
+class BoxOpener:
+    """:func:`open_boxes` of one scene, for many sets of boxes: what every opening shares
+    (which shown box each box of ``full`` is drawn in, the edges between the shown boxes
+    merged) is made once, and each opening redoes only the boxes and edges of what it opens,
+    so that a page carrying 64 boxes opened does not rebuild the whole picture 64 times."""
+
+    def __init__(self, full: Scene, scene: Scene):
+        self.full, self.scene = full, scene
+        self._by_id = {i.id: i for i in scene.items}
+        self._can = set(collapsed_boxes(scene))
+        shown = self._by_id
+        # box of full → the shown box it is drawn in; a collapsed box → its boxes of full
+        group: dict[str, str] = {}
+        self._inside: dict[str, list[Item]] = {}
+        for item in full.items:
+            if item.id in shown:
+                group[item.id] = item.id
+                continue
+            rep = scene.ids.get(item.node) if item.node is not None else None
+            if rep is None:
+                continue  # hidden by the summary (a constant), and still hidden
+            group[item.id] = rep
+            self._inside.setdefault(rep, []).append(item)
+        self._group = group
+        # in the order of scene.ids (nodes hidden by the summary keep their entry)
+        self._ids = {n: group.get(full.ids.get(n), box) for n, box in scene.ids.items()}
+        # a collapsed box → the nodes drawn in its boxes once it is opened
+        self._nodes: dict[str, list] = {}
+        for n in scene.ids:
+            drawn = full.ids.get(n)
+            if drawn in group and group[drawn] != drawn:
+                self._nodes.setdefault(group[drawn], []).append(n)
+        # the edges between shown boxes, in order, and those touching each collapsed box
+        self._edges = [
+            e for e in full.edges if e.tail in group and e.head in group and e.kind != "anchor"
+        ]
+        self._touching: dict[str, list[int]] = {}
+        for k, e in enumerate(self._edges):  # an edge moves when an end of it is opened
+            for box in {group[x] for x in (e.tail, e.head) if group[x] != x}:
+                self._touching.setdefault(box, []).append(k)
+        # the edges merged with nothing opened: key → (its first edge's place, count, edge)
+        self._merged = _merge_counts(self._edges, range(len(self._edges)), group)
+
+    def open(self, opened: Iterable[str]) -> Scene:
+        """The scene with the collapsed boxes ``opened`` shown opened (:func:`open_boxes`)."""
+        scene, full, by_id = self.scene, self.full, self._by_id
+        opened = list(dict.fromkeys(opened))
+        wrong = [b for b in opened if b not in self._can]
+        if wrong:
+            raise ValueError(f"not a collapsed box of this scene: {', '.join(wrong)}")
+        if not opened:
+            return scene
+        inside = {b: self._inside.get(b, []) for b in opened}
+        group_of = dict(self._group)
+        ids = dict(self._ids)
+        for b in opened:
+            for member in inside[b]:
+                group_of[member.id] = member.id
+            for n in self._nodes.get(b, ()):
+                ids[n] = full.ids[n]
+        clusters = dict(scene.clusters)
+        parents = dict(scene.parents)
+        items: list[Item] = []
+        for item in scene.items:
+            if item.id not in inside:
+                items.append(item)
+                continue
+            frame = OPEN_PREFIX + item.id
+            clusters[frame] = f"{item.lines[0]} (opened: click this title to close)"
+            if item.cluster is not None:
+                parents[frame] = item.cluster
+            for member in inside[item.id]:
+                cluster = member.cluster
+                if cluster == item.cluster or cluster is None:
+                    cluster = frame
+                else:
+                    # the member's own clusters (scopes inside the box) come back, inside the
+                    # frame
+                    chain = [cluster]
+                    while full.parents.get(chain[-1]) not in (None, item.cluster):
+                        chain.append(full.parents[chain[-1]])
+                    for c in chain:
+                        clusters.setdefault(c, full.clusters.get(c, c))
+                    for child, parent in zip(chain, chain[1:]):
+                        parents[child] = parent
+                    parents[chain[-1]] = frame
+                items.append(dataclasses.replace(member, cluster=cluster))
+        names = ", ".join(by_id[b].lines[0] for b in opened)
+        note = "; ".join(filter(None, [scene.note, f"opened: {names}"]))
+        return Scene(
+            scene.view,
+            items,
+            self._merged_edges(opened, group_of),
+            {c: t for c, t in clusters.items()},
+            scene.title,
+            note,
+            ids,
+            scene.trace,
+            scene.names,
+            scene.legend,
+            parents,
+        )
+
+    def _merged_edges(self, opened: list[str], group_of: dict[str, str]) -> list[Edge]:
+        """merge_edges(the edges between shown boxes, group_of): the merged edges that touch
+        no opened box as with nothing opened, those that do merged again, in the order of
+        their first edges."""
+        changed = sorted({k for b in opened for k in self._touching.get(b, ())})
+        keep = set(opened)
+        merged = [m for key, m in self._merged.items() if key[0] not in keep and key[1] not in keep]
+        merged += _merge_counts(self._edges, changed, group_of).values()
+        merged.sort(key=lambda m: m[0])
+        return [_merged_edge(key, n, e) for _, n, e, key in merged]
+
+
+def _merge_counts(edges: list[Edge], places: Iterable[int], group_of: dict[str, str]) -> dict:
+    """For the edges at ``places`` (in order) of ``edges``: (shown tail, shown head) →
+    [the place of its first edge, how many, that edge, the key] (edges inside one box
+    dropped), what :func:`~vizad.render.summary.merge_edges` merges."""
+    out: dict[tuple, list] = {}
+    for k in places:
+        e = edges[k]
+        key = (group_of[e.tail], group_of[e.head])
+        if key[0] == key[1]:
             continue
-        rep = scene.ids.get(item.node) if item.node is not None else None
-        if rep is None:
-            continue  # hidden by the summary (a constant), and still hidden
-        if rep in inside:
-            group_of[item.id] = item.id
-            inside[rep].append(item)
+        found = out.get(key)
+        if found is None:
+            out[key] = [k, 1, e, key]
         else:
-            group_of[item.id] = rep
-    clusters = dict(scene.clusters)
-    parents = dict(scene.parents)
-    items: list[Item] = []
-    for item in scene.items:
-        if item.id not in inside:
-            items.append(item)
-            continue
-        frame = OPEN_PREFIX + item.id
-        clusters[frame] = f"{item.lines[0]} (opened: click this title to close)"
-        if item.cluster is not None:
-            parents[frame] = item.cluster
-        for member in inside[item.id]:
-            cluster = member.cluster
-            if cluster == item.cluster or cluster is None:
-                cluster = frame
-            else:
-                # the member's own clusters (scopes inside the box) come back, inside the frame
-                chain = [cluster]
-                while full.parents.get(chain[-1]) not in (None, item.cluster):
-                    chain.append(full.parents[chain[-1]])
-                for c in chain:
-                    clusters.setdefault(c, full.clusters.get(c, c))
-                for child, parent in zip(chain, chain[1:]):
-                    parents[child] = parent
-                parents[chain[-1]] = frame
-            items.append(dataclasses.replace(member, cluster=cluster))
-    edges = [
-        e for e in full.edges if e.tail in group_of and e.head in group_of and e.kind != "anchor"
-    ]
-    # in the order of scene.ids (nodes hidden by the summary keep their entry)
-    ids = {n: group_of.get(full.ids.get(n), box) for n, box in scene.ids.items()}
-    names = ", ".join(by_id[b].lines[0] for b in opened)
-    note = "; ".join(filter(None, [scene.note, f"opened: {names}"]))
-    return Scene(
-        scene.view,
-        items,
-        merge_edges(edges, group_of),
-        {c: t for c, t in clusters.items()},
-        scene.title,
-        note,
-        ids,
-        scene.trace,
-        scene.names,
-        scene.legend,
-        parents,
-    )
+            found[1] += 1
+    return out
+
+
+def _merged_edge(key: tuple[str, str], n: int, e: Edge) -> Edge:
+    """The edge drawn for ``n`` edges between the boxes ``key`` (the first of them ``e``): as
+    :func:`~vizad.render.summary.merge_edges` draws it."""
+    if n == 1 and e.tail == key[0] and e.head == key[1]:
+        return e
+    return Edge(f"e_{key[0]}_{key[1]}", key[0], key[1], "summary", f"×{n}" if n > 1 else "")

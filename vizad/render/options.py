@@ -1,15 +1,28 @@
 """The drawing options' defaults, written once: ``vz.draw``, ``vz.step``, ``vz.Stepper``,
 ``vz.export_html``, ``vz.export_frames`` and the command line take the same options under the
 same names (``decimals``, ``max_boxes``, ``collapse``, ``detail``, ``budget``) with these
-defaults, so that a view drawn one way looks the same drawn another."""
+defaults, so that a view drawn one way looks the same drawn another; ``vz.step``,
+``vz.Stepper`` and ``vz.export_html`` show them at the presentation ``scale`` (SCALE)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from ..errors import ArgumentError
 from .budget import LAYOUT_BUDGET
 
-__all__ = ["DECIMALS", "MAX_BOXES", "LAYOUT_BUDGET", "DRAWN_DEFAULTS", "Collapse", "decimals_of"]
+__all__ = [
+    "DECIMALS",
+    "MAX_BOXES",
+    "LAYOUT_BUDGET",
+    "DRAWN_DEFAULTS",
+    "SCALE",
+    "SCALES",
+    "Collapse",
+    "decimals_of",
+    "check_scale",
+]
 
 #: Decimals of the values shown, where no trace gives its own (a trace keeps the decimals it
 #: was made with: ``vz.trace_reverse(..., decimals=5)``).
@@ -27,6 +40,25 @@ DRAWN_DEFAULTS = {
     "detail": False,
     "budget": LAYOUT_BUDGET,
 }
+
+
+#: The presentation scale of a stepper (its graph and panel enlarged together; the page's
+#: "scale" menu), and the scales it may be given.
+SCALE = 1.0
+SCALES = (0.25, 4.0)
+
+
+def check_scale(scale: object, where: str) -> float:
+    """``scale`` as a float, or an ArgumentError saying what ``where`` accepts."""
+    try:
+        value = float(scale)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    if isinstance(scale, bool) or not SCALES[0] <= value <= SCALES[1]:
+        raise ArgumentError(
+            f"{where}: scale must be between {SCALES[0]:g} and {SCALES[1]:g}, got {scale!r}"
+        )
+    return value
 
 
 def decimals_of(decimals: int | None, target: object) -> int:

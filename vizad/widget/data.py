@@ -27,16 +27,14 @@ from .._gc import gc_paused
 from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
 from ..render.options import Collapse
 from ..render.legibility import DEFAULT_FRAME
-from ..render.dot import dot_names
-from ..render.folding import expanded
 from ..render.palette import legend_words, state_css
-from ..render.scene import preview
-from ..text import check_decimals, subscript
+from ..text import check_decimals
 from ..trace.quiz import RULE as QUIZ_RULE
 from ..trace.quiz import questions as quiz_questions
+from .frames import Openings, frame_data, frame_patch
 from .panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 
-__all__ = ["walkthrough_data", "frame_data", "check_failures"]
+__all__ = ["walkthrough_data", "frame_data", "frame_patch", "check_failures"]
 
 
 def check_failures(trace) -> dict[int, str]:
@@ -136,9 +134,9 @@ def _first_nonfinite(trace) -> int | None:
 
 def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
     """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
-    data, :func:`frame_patch`) whose picture is DOT for the browser to lay out: a page
-    without a kernel opens any one box itself (the first that the walkthrough reaches, those
-    of PAGE_OPENINGS nodes in all: :func:`carried_order`)."""
+    data; :class:`~vizad.widget.frames.Openings`) whose picture is DOT for the browser to lay
+    out: a page without a kernel opens any one box itself (the first that the walkthrough
+    reaches, those of PAGE_OPENINGS nodes in all: :func:`carried_order`)."""
     size = Counter(layout.scene.ids.values())
     carried, total = [], 0
     for box in carried_order(layout):  # up to the page's budget
@@ -147,9 +145,8 @@ def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str,
             break
         carried.append((box,))
     opened = layout.openings(carried, in_browser=True)
-    return {
-        box[0]: frame_patch(frame, frame_data(lay, trace, decimals)) for box, lay in opened.items()
-    }
+    patches = Openings(layout, frame, trace, decimals)
+    return {box[0]: patches.patch(lay) for box, lay in opened.items()}
 
 
 def carried_order(layout: Layout) -> list[str]:
@@ -197,25 +194,6 @@ def unpack_opens(packed: Mapping) -> dict[str, dict]:
             patch["dot"] = "\n".join(lines[i] for i in patch.pop("dotLines"))
         out[box] = patch
     return out
-
-
-def frame_patch(base: dict, frame: dict) -> dict:
-    """``frame`` as what differs from ``base`` (two frames of one view, ``frame`` with boxes
-    opened): its picture and note whole, and of the per-box tables and per-step states only
-    the entries that changed (an opened box changes the states of the steps inside it): what
-    the component merges back (``applyPatch`` in static/stepper/expand.js). Linear in what
-    was opened, not in the walkthrough."""
-    patch = {k: frame[k] for k in ("dot", "svg", "scope", "note", "collapsed") if k in frame}
-    for key in ("owner", "hides", "tips", "edgeTips", "clicks", "links"):
-        old = base[key]
-        patch[key] = {i: x for i, x in frame[key].items() if old.get(i, None) != x}
-    patch["steps"] = {
-        str(k): s for k, (s, b) in enumerate(zip(frame["steps"], base["steps"])) if s != b
-    }
-    patch["find"] = {
-        str(k): e for k, (e, b) in enumerate(zip(frame["find"], base["find"])) if e != b
-    }
-    return patch
 
 
 def shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
@@ -266,97 +244,3 @@ def conceal(text: str, salt: int) -> str:
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     key = ((31 + 7 * salt + 13 * np.arange(data.size, dtype=np.int64)) % 251).astype(np.uint8)
     return base64.b64encode((data ^ key).tobytes()).decode("ascii")
-
-
-def frame_data(layout: Layout, trace, decimals: int) -> dict:
-    """One view: its SVG (or its DOT, laid out in the browser), who computes each box, each
-    step's highlights, tooltips, and which step a click on a box goes to."""
-    scene, states = layout.scene, layout.states
-    names = dot_names(scene)
-    step_of_node = {step.node: k for k, step in enumerate(trace.steps)}
-    tips = {}
-    clicks = {}
-    for item in scene.items:
-        tip = {"head": "\n".join(item.lines[:2]) if item.node is not None else names[item.id]}
-        node = item.node
-        if node is not None and node in trace.names.titles:  # e, loss: their vₖ on hover
-            tip["head"] += f"\n(v{subscript(str(trace.names.number(node)))})"
-        if node is not None and node in trace.values:
-            tip["value"] = "value " + preview(trace.values[node], decimals)
-        if node is not None and node.source:  # the user's line it was imported from
-            tip["source"] = node.source
-        k = step_of_node.get(node) if node is not None else None
-        if k is not None:
-            step = trace.steps[k]
-            result = trace.result_name(node).text
-            tip["result"] = f"{result} = {preview(trace.result(step), decimals)}"
-            tip["at"] = k
-            clicks[item.id] = k
-        elif item.id in states.owner:
-            clicks[item.id] = states.owner[item.id]
-        if item.kind in ("summary", "fold"):
-            tip["head"] = "\n".join(item.lines)
-        tips[item.id] = tip
-    edge_tips = {}
-    for edge in scene.edges:
-        if edge.kind == "anchor":
-            continue
-        text = f"{names.get(edge.tail, edge.tail)} → {names.get(edge.head, edge.head)}"
-        if edge.label and not edge.label.startswith("×"):
-            text += f"\n∂ = {edge.label}"
-        edge_tips[edge.id] = text
-    # the laid-out SVG, or the DOT source that the browser lays out (without the dot program)
-    laid = {"dot": layout.dot_source} if layout.in_browser else {"svg": layout.template}
-    return {
-        **laid,
-        "scope": layout.scope,
-        "owner": states.owner,
-        "steps": states.steps,
-        "hides": layout.hides,
-        "tips": tips,
-        "edgeTips": edge_tips,
-        "clicks": clicks,
-        "note": scene.note,
-        "collapsed": layout.collapsed,
-        # what tracing a box's cone follows: edge id → [tail, head]
-        "links": {e.id: [e.tail, e.head] for e in scene.edges if e.kind != "anchor"},
-        "find": find_entries(scene, trace, step_of_node),
-        **({"folds": fold_data(scene)} if scene.folds else {}),
-    }
-
-
-def fold_data(scene) -> dict:
-    """The folds of a view (runs of repeated blocks drawn as one box): per fold id (its box's
-    DOM id), how many blocks, the ids of each block's boxes once opened, and the
-    ``collapse=`` that draws the view with it opened (the other folds kept)."""
-    return {
-        fold.id: {
-            "repeats": fold.repeats,
-            "blocks": [list(block) for block in fold.blocks],
-            "expand": expanded(scene, fold.id),
-        }
-        for fold in scene.folds.values()
-    }
-
-
-def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
-    """What the component's search looks through, one entry per node of the view, in order:
-    [its text (name, formula, the user's name, its line of code), the box showing it (a
-    collapsed box for a node inside one), the 0-based step computing it or -1]."""
-    shown = {item.node: item for item in scene.items if item.node is not None}
-    boxes = {item.id for item in scene.items}
-    entries = []
-    for node, box in scene.ids.items():
-        if box not in boxes:
-            continue  # hidden (a summary's constants)
-        item = shown.get(node)
-        if item is not None and item.id == box:
-            text = " ".join(item.lines[:2])
-        else:
-            text = trace.names.label(node)
-        if node.name and node.name not in text:
-            text += f" {node.name}"
-        if node.source:  # found by its line of code too ("model.py:12", "self.bn1")
-            text += f" {node.source}"
-        entries.append([text, box, step_of_node.get(node, -1)])
-    return entries

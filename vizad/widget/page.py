@@ -14,6 +14,7 @@ import json
 import re
 
 from ..assets import boot_element, component_module, graphviz_module, style
+from ..render.options import SCALE
 from ..text import escape, json_in_html
 from .data import conceal, packed_json
 
@@ -70,12 +71,16 @@ def mount_script(
     focus: bool = False,
     replace: bool = False,
     graphviz_id: str | None = None,
+    scale: float = SCALE,
 ) -> str:
     """A module script: the component (static/stepper/, inlined) and one call of its ``mount``
     on element ``root_id`` with the data of element ``data_id`` (and the Graphviz module's
-    text in element ``graphviz_id``, for views the browser lays out)."""
+    text in element ``graphviz_id``, for views the browser lays out), at the presentation
+    ``scale``."""
     js = component_module()
-    options = json.dumps({"focus": focus, "replace": replace, "graphvizId": graphviz_id})
+    options = json.dumps(
+        {"focus": focus, "replace": replace, "graphvizId": graphviz_id, "scale": scale}
+    )
     return (
         f'<script type="module">\n{js}\n'
         f"mount({json.dumps(root_id)}, {json.dumps(data_id)}, {options});\n</script>"

@@ -28,8 +28,9 @@ from ..errors import (
 from ..graph import as_node_list
 from ..node import Node
 from ..render import LAYOUT_BUDGET, MAX_BOXES, Layout
-from ..render.options import Collapse
+from ..render.options import SCALE, SCALES, Collapse, check_scale
 from ..render.legibility import DEFAULT_FRAME
+from ..render.summary import scene_for
 from ..trace import Trace, trace_forward, trace_reverse
 from ..trace.check import by_differences
 from ..trace.quiz import MAX_ANSWER, Question, Verdict, judge, questions
@@ -37,11 +38,11 @@ from ..trace.traces import ForwardTrace, ReverseTrace
 from .data import (
     check_failures,
     frame_data,
-    frame_patch,
     inputs_data,
     shared_steps,
     walkthrough_data,
 )
+from .frames import Openings
 from .panel import step_panel
 from .. import sharing
 from .page import WALKTHROUGH, fragment, needs_graphviz, snapshot_html
@@ -58,6 +59,9 @@ CHECK_LIMIT = 400
 
 #: The kernel message that the page's request was refused carries this kind (and ``error``).
 REFUSED = "refused"
+#: A frame the browser reports is taken to this many CSS px (a resize by a few px never
+#: changes the picture, nor draws it again).
+FRAME_STEP = 16
 #: The synced values the page may change; the others (its data, the Graphviz module, the
 #: answers to its requests) are Python's: a page's update of them is refused.
 FROM_PAGE = frozenset(
@@ -150,7 +154,7 @@ class Stepper(anywidget.AnyWidget):
         max_boxes: int = MAX_BOXES,
         detail: bool = False,
         budget: float | None = LAYOUT_BUDGET,
-        scale: float = 1.0,
+        scale: float = SCALE,
         quiz: bool = False,
         step: int = 1,
         **kwargs: Any,
@@ -167,8 +171,7 @@ class Stepper(anywidget.AnyWidget):
                 "this trace has no steps to walk through: the output does not "
                 "depend on the inputs it was traced with respect to"
             )
-        if not 0.25 <= float(scale) <= 4:
-            raise ArgumentError(f"scale must be between 0.25 and 4, got {scale!r}")
+        scale = check_scale(scale, "Stepper")
         self.trace = trace
         #: Scopes drawn as one box, the boxes above which a view is summarised, and whether
         #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
@@ -180,6 +183,13 @@ class Stepper(anywidget.AnyWidget):
         self._check = check
         #: Whether the student types each step's results before they are shown.
         self.quiz = quiz
+        #: The graph's frame (width, height in CSS px at scale 1) that the picture is chosen
+        #: for (vizad.render.legibility): JupyterLab's at 1024×768 until the browser reports
+        #: its own (a live widget, once shown and when resized).
+        self.reader_frame: tuple[int, int] = DEFAULT_FRAME
+        #: The page's zoom (devicePixelRatio) the browser last reported (None: not yet).
+        self.page_zoom: float | None = None
+        self._choices: dict[tuple, tuple] = {}  # (view, frame) → the boxes of the picture
         data, module = self._prepare(trace, view)
         #: Whether a view in a front end has said it shows this stepper (else, headless: a
         #: step set here updates the displayed output, see _ipython_display_).
@@ -210,13 +220,14 @@ class Stepper(anywidget.AnyWidget):
             "max_boxes": self.max_boxes,
             "detail": self.detail,
             "budget": self.budget,
-            "frame": DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
+            "frame": self.reader_frame,  # the picture readable there (render.legibility)
         }
         #: The views laid out so far: the one shown first now, each other one when the view
         #: first switches to it (``layout_of``).
         self._layouts: dict[str, Layout] = {view: self._make_layout(view)}
         self._frames: dict[str, dict] = {}  # each laid-out view's data, as the browser has it
         self._opened: dict[tuple, dict] = {}  # (view, boxes) → that view's patch, opened
+        self._openings: dict[str, Openings] = {}  # view → what makes its patches
         #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
         self.questions = questions(trace) if self.quiz else []
         data = walkthrough_data(
@@ -512,6 +523,7 @@ class Stepper(anywidget.AnyWidget):
         self._layouts = {}
         self._frames = {}
         self._opened = {}
+        self._openings = {}
         self.failures = {}
         self.set_trait("data", {})
         self.set_trait("_graphviz", "")
@@ -678,9 +690,11 @@ class Stepper(anywidget.AnyWidget):
         view = self.trace.view(view)
         key = (view, tuple(sorted(boxes)))
         if key not in self._opened:
-            base = self._frame(view)
-            layout = self.layout_of(view).opened(key[1])
-            self._opened[key] = frame_patch(base, frame_data(layout, self.trace, self.decimals))
+            layout = self.layout_of(view)
+            if view not in self._openings:
+                base = self._frame(view)
+                self._openings[view] = Openings(layout, base, self.trace, self.decimals)
+            self._opened[key] = self._openings[view].patch(layout.opened(key[1]))
         return self._opened[key]
 
     @traitlets.observe("view")
@@ -701,6 +715,13 @@ class Stepper(anywidget.AnyWidget):
         if content.get("kind") == "shown":  # a front end's view runs: it shows each step
             if self.trace is not None:
                 self._seen = True
+            return
+        if content.get("kind") == "frame":  # the size of the graph's frame in the browser
+            try:
+                self._live()
+                self._framed(content)
+            except VizadError as err:
+                self._refuse(str(err), {})
             return
         kind, view, key = content.get("kind"), content.get("view"), content.get("key")
         reply = {"kind": _plain(kind), "view": _plain(view), "key": _plain(key)}
@@ -725,6 +746,52 @@ class Stepper(anywidget.AnyWidget):
             reply["error"] = str(err)
         if self.comm is not None:
             self.send(reply)
+
+    def _framed(self, content: dict) -> None:
+        """The browser's frame: {"kind": "frame", "width", "height" (CSS px), "scale" (the
+        presentation scale), "zoom" (devicePixelRatio)}, sent once shown and when resized.
+        The picture is chosen again for that frame (in scale-1 px, to FRAME_STEP px) and the
+        views drawn anew only if that changes the choice: it depends on the graph and the
+        frame, never on the machine."""
+        numbers = {}
+        for key in ("width", "height", "scale", "zoom"):
+            value = content.get(key, 1.0 if key in ("scale", "zoom") else None)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ArgumentError(f"frame: {key} must be a number, got {_short(value)}")
+            if not (math.isfinite(value) and value > 0):
+                raise ArgumentError(f"frame: {key} must be positive and finite, got {value!r}")
+            numbers[key] = float(value)
+        self.page_zoom = numbers["zoom"]
+        scale = min(max(numbers["scale"], SCALES[0]), SCALES[1])
+        frame = tuple(
+            max(FRAME_STEP, FRAME_STEP * round(numbers[k] / scale / FRAME_STEP))
+            for k in ("width", "height")
+        )
+        if frame == self.reader_frame:
+            return
+        old, self.reader_frame = self.reader_frame, frame
+        if self.collapse is not None:  # the reader chose what to collapse: kept
+            return
+        if all(self._choice(v, frame) == self._choice(v, old) for v in self._layouts):
+            return
+        data, module = self._prepare(self.trace, self.view)
+        self.set_trait("_graphviz", module)
+        self.data = data
+
+    def _choice(self, view: str, frame: tuple) -> tuple:
+        """The boxes of the picture of ``view`` chosen for ``frame`` (made once per frame)."""
+        key = (view, frame)
+        if key not in self._choices:
+            scene = scene_for(
+                self.trace,
+                view,
+                self.decimals,
+                detail=self.detail,
+                max_boxes=self.max_boxes,
+                frame=frame,
+            )
+            self._choices[key] = tuple(i.id for i in scene.items)
+        return self._choices[key]
 
     @traitlets.validate("step")
     def _valid_step(self, proposal: dict[str, Any]) -> Any:
@@ -751,7 +818,7 @@ class Stepper(anywidget.AnyWidget):
         value = proposal["value"]
         if not math.isfinite(value):
             raise StepperValueError(f"stepper.scale must be a finite number, got {value!r}")
-        return min(max(float(value), 0.25), 4.0)
+        return min(max(float(value), SCALES[0]), SCALES[1])
 
 
 def _earned(question: Question, entry: Any, before: Any) -> dict:
@@ -839,7 +906,7 @@ def step(
     tangents: Mapping[Node, Any] | None = None,
     view: str | None = None,
     decimals: int | None = None,
-    scale: float = 1.0,
+    scale: float = SCALE,
     collapse: Collapse = None,
     max_boxes: int = MAX_BOXES,
     detail: bool = False,

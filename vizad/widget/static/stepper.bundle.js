@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 8b08e13ca4a34d0df7a7afe0a25d654aa92b148b749ab052090660d45d3bda75
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b2154deb4af885c760e84a9a760079857a039452fac1734834c57f53ced5068e
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -741,6 +741,35 @@ var Viewport = class {
     this.resize.disconnect();
   }
 };
+var FRAME_REPORT_MS = 400;
+function reportFrame(model, element, paused = () => false) {
+  if (model.get("connected") === false || typeof model.send !== "function") return () => {
+  };
+  let last = "";
+  let timer = null;
+  const send = () => {
+    timer = null;
+    const width = element.clientWidth, height = element.clientHeight;
+    if (!width || !height || paused()) return;
+    const frame = { kind: "frame", width, height, scale: model.get("scale") || 1, zoom: window.devicePixelRatio || 1 };
+    const key = JSON.stringify(frame);
+    if (key === last) return;
+    last = key;
+    model.send(frame);
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(send, FRAME_REPORT_MS);
+  };
+  const observer = new ResizeObserver(later);
+  observer.observe(element);
+  model.on("change:scale", later);
+  return () => {
+    observer.disconnect();
+    model.off("change:scale", later);
+    clearTimeout(timer);
+  };
+}
 
 // vizad/widget/static/stepper/drawing.js
 var STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
@@ -2072,6 +2101,7 @@ var Stepper = class {
       ["change:scale", () => this.applyScale()]
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
+    this.stopFrameReport = reportFrame(model, this.viewport.element, () => this.room.presenting());
     this.applyScale();
     this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }
@@ -2267,6 +2297,7 @@ var Stepper = class {
   }
   close() {
     for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.stopFrameReport();
     this.quiz.close();
     this.inputs.close();
     this.player.close();
@@ -2319,7 +2350,7 @@ function render({ model, el }) {
     stopRefusals();
   };
 }
-async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", notebook = false } = {}) {
+async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", scale = 1, notebook = false } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.gz) data = await inflateJson(data.gz);
@@ -2327,7 +2358,7 @@ async function mount(rootId, dataId, { focus = false, replace = false, graphvizI
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1;
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false, notebook });
+  const model = localModel({ data, step, view: data.view, scale, _graphviz: graphviz, connected: false, notebook });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

@@ -7,7 +7,7 @@ import { h, reveal, inflateJson } from "./helpers.js";
 import { Room } from "./layout.js";
 import { layOutOffThread, busyNote } from "./worker.js";
 import { renderPicture } from "./picture.js";
-import { READABLE, Viewport } from "./viewport.js";
+import { READABLE, Viewport, reportFrame } from "./viewport.js";
 import { Drawing } from "./drawing.js";
 import { Player } from "./player.js";
 import { Quiz, Inputs } from "./quiz.js";
@@ -137,6 +137,8 @@ class Stepper {
       ["change:scale", () => this.applyScale()],
     ];
     for (const [event, fn] of this.listeners) model.on(event, fn);
+    // the graph's frame, told to Python (a live widget), which chooses the picture for it
+    this.stopFrameReport = reportFrame(model, this.viewport.element, () => this.room.presenting());
     this.applyScale();
     this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
   }
@@ -346,6 +348,7 @@ class Stepper {
 
   close() {
     for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.stopFrameReport();
     this.quiz.close();
     this.inputs.close();
     this.player.close();
@@ -408,9 +411,10 @@ function render({ model, el }) {
 // `data-vizad-step` attribute (else data.step, else 1): `replace` first empties the
 // element (a static picture of the step), `focus` gives it the keys; `graphvizId` is the
 // element holding the Graphviz module's text (as JSON) when views are laid out here (else
-// `graphviz`, that text itself); `notebook`: a notebook output (static/boot.js), which says
-// it is not connected to Python (an exported page does not).
-export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", notebook = false } = {}) {
+// `graphviz`, that text itself); `scale`: the presentation scale it opens at (export_html's);
+// `notebook`: a notebook output (static/boot.js), which says it is not connected to Python
+// (an exported page does not).
+export async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", scale = 1, notebook = false } = {}) {
   const root = document.getElementById(rootId);
   let data = JSON.parse(document.getElementById(dataId).textContent);
   if (data.gz) data = await inflateJson(data.gz); // an exported page's data, packed
@@ -418,7 +422,7 @@ export async function mount(rootId, dataId, { focus = false, replace = false, gr
   const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
   const step = Number(root.dataset.vizadStep) || data.step || 1; // a notebook output's saved step
   if (replace) root.replaceChildren();
-  const model = localModel({ data, step, view: data.view, scale: 1, _graphviz: graphviz, connected: false, notebook });
+  const model = localModel({ data, step, view: data.view, scale, _graphviz: graphviz, connected: false, notebook });
   render({ model, el: root });
   if (focus) root.querySelector(".vizad-stepper").focus();
 }

@@ -390,3 +390,40 @@ export class Viewport {
     this.resize.disconnect();
   }
 }
+
+// ms a resize of the graph's frame waits for the next before the frame is reported
+export const FRAME_REPORT_MS = 400;
+
+// The reader's frame, told to Python where a kernel listens (a live widget): the size of
+// `element` (the graph's frame, CSS px), the presentation scale and the page's zoom
+// (devicePixelRatio), once it has a size and again after each resize (debounced) or change
+// of scale; Python chooses the picture readable there (vizad/render/legibility.py). Not while
+// `paused()` (presenting: a picture drawn anew would leave the whole screen). Returns what
+// stops it.
+export function reportFrame(model, element, paused = () => false) {
+  if (model.get("connected") === false || typeof model.send !== "function") return () => {};
+  let last = "";
+  let timer = null;
+  const send = () => {
+    timer = null;
+    const width = element.clientWidth, height = element.clientHeight;
+    if (!width || !height || paused()) return; // not on screen yet, or presenting
+    const frame = { kind: "frame", width, height, scale: model.get("scale") || 1, zoom: window.devicePixelRatio || 1 };
+    const key = JSON.stringify(frame);
+    if (key === last) return;
+    last = key;
+    model.send(frame);
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(send, FRAME_REPORT_MS);
+  };
+  const observer = new ResizeObserver(later);
+  observer.observe(element);
+  model.on("change:scale", later);
+  return () => {
+    observer.disconnect();
+    model.off("change:scale", later);
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,100 @@
+"""Boxes opened from what they change (issue 36, exports): a view with boxes opened is made by
+``BoxOpener`` (what every opening shares made once) and sent as a patch by ``Openings`` (made
+from the boxes, edges, steps and search entries the opening changes). Both must give exactly
+what the plain ways give: the edges merged by ``merge_edges`` over the whole scene, and the
+diff of the two views' whole data (``frame_patch(frame, frame_data(opened))``)."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import vizad as vz
+from vizad.render import Layout
+from vizad.render.opening import BoxOpener
+from vizad.render.scene_builder import build_scene
+from vizad.render.summary import merge_edges
+from vizad.widget.frames import Openings, frame_data, frame_patch
+
+
+def _random_trace(seed: int, size: int = 400):
+    rng = np.random.default_rng(seed)
+    xs = [vz.Variable(f"x{k}") for k in range(10)]
+    nodes = list(xs)
+    while len(nodes) < size:
+        a, b = rng.integers(max(0, len(nodes) - 12), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    return vz.trace_reverse(vz.ops.add_n(*nodes[-4:]), xs, {x: 0.3 for x in xs})
+
+
+def _scoped_trace():
+    x, w = vz.Variable("x"), vz.Variable("w")
+    with vz.scope("layer1"):
+        a = vz.tanh(x * w)
+    with vz.scope("layer2"):
+        b = vz.tanh(a * w + x)
+    return vz.trace_reverse(b, [x, w], {x: 0.5, w: -1.5})
+
+
+CASES = {
+    "random graph, summarised": (lambda: _random_trace(1), {}),
+    "rnn(20), folded": (lambda: vz.examples.rnn(20), {"collapse": "repeats"}),
+    "scopes collapsed": (_scoped_trace, {"collapse": ["layer1", "layer2"]}),
+}
+
+
+def _sets(boxes: list[str]) -> list[tuple[str, ...]]:
+    """Each box alone, pairs of the first few, and the first four together."""
+    return [(b,) for b in boxes] + list(itertools.combinations(boxes[:5], 2)) + [tuple(boxes[:4])]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_an_opening_is_what_opening_the_whole_scene_gives(case):
+    make, options = CASES[case]
+    trace = make()
+    opened = 0
+    for view in trace.views:
+        layout = Layout(trace, view, in_browser=True, **options)
+        if not layout.collapsed:
+            continue
+        full = build_scene(trace, view, 3)
+        opener = BoxOpener(full, layout.scene)
+        for boxes in _sets(layout.collapsed):
+            scene = opener.open(boxes)
+            # the plain way: every box of full drawn in its shown box, every edge merged
+            shown = {i.id for i in scene.items}
+            group_of = {}
+            for item in full.items:
+                box = item.id if item.id in shown else scene.ids.get(item.node)
+                if box is not None:  # else hidden by the summary (a constant)
+                    group_of[item.id] = box
+            edges = [
+                e
+                for e in full.edges
+                if e.tail in group_of and e.head in group_of and e.kind != "anchor"
+            ]
+            assert scene.edges == merge_edges(edges, group_of), boxes
+            assert set(boxes) & shown == set()
+            opened += 1
+    assert opened
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_an_openings_patch_is_the_diff_of_the_two_views(case):
+    make, options = CASES[case]
+    trace = make()
+    patched = 0
+    for view in trace.views:
+        layout = Layout(trace, view, in_browser=True, **options)
+        if not layout.collapsed:
+            continue
+        frame = frame_data(layout, trace, 3)
+        patches = Openings(layout, frame, trace, 3)
+        for boxes, lay in layout.openings(_sets(layout.collapsed)).items():
+            patch = patches.patch(lay)
+            diff = frame_patch(frame, frame_data(lay, trace, 3))
+            assert patch == diff, boxes
+            assert list(patch) == list(diff)  # the same text once written as JSON
+            assert all(list(patch[k]) == list(diff[k]) for k in patch if isinstance(diff[k], dict))
+            patched += 1
+    assert patched
