@@ -16,11 +16,7 @@ import vizad.trace
 
 #: Public callables still unannotated, each with who owns its module (the lead removes an
 #: entry when its owner's branch annotates it; a stale entry fails below).
-PENDING = {
-    "vizad.node.Node.__init__": "node.py: the numeric-tape branch (operators on Node)",
-    "vizad.node.static_shape": "node.py: the numeric-tape branch",
-    "vizad.eager.EagerNode.grad": "eager.py: the numeric-tape branch",
-}
+PENDING: dict[str, str] = {}
 
 
 def _public_objects():
