@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import re
 from functools import partial
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -49,8 +49,10 @@ __all__ = [
 
 _REGISTRY: dict[str, Op] = {}
 
+_AnOp = TypeVar("_AnOp", bound="Op")
 
-def register(op: Op) -> Op:
+
+def register(op: _AnOp) -> _AnOp:
     """Add ``op`` to the registry that the test-suite loops over; returns ``op``."""
     if op.name in _REGISTRY and _REGISTRY[op.name] is not op:
         raise GraphError(f"an op named {op.name!r} is registered already")
@@ -279,7 +281,7 @@ def latex_product(left: str, right: str) -> str:
 _EAGER_CLASSES: dict[type, bool] = {}
 
 
-def eager_class(cls: type) -> bool:
+def eager_class(cls: type) -> TypeGuard[type[EagerNode]]:
     """Whether an op on inputs of only class ``cls`` computes at once, a node of it (an eager
     node class; a lazy gradient is not one: it stands for a node)."""
     return _EAGER_CLASSES.get(cls) or _eager_class(cls)
