@@ -548,8 +548,9 @@ def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False)
     cls = a.__class__
     if b.__class__ is cls and eager_class(cls) and not trans_a and not trans_b:
         # hot: two eager matrices that fit (eager nodes, told by their class: no isinstance)
-        sa: tuple = a._shape  # type: ignore[union-attr, assignment]
-        sb: tuple = b._shape  # type: ignore[union-attr, assignment]
+        sa: tuple
+        sb: tuple
+        sa, sb = a._shape, b._shape  # type: ignore[union-attr, assignment]
         if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and sa.__class__ is tuple:
             attrs = {"trans_a": False, "trans_b": False}
             return cls._computed(_MATMUL, (a, b), attrs, None, (sa[0], sb[1]))
