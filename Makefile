@@ -73,12 +73,13 @@ $(WIDGETS_VENV)/.installed: pyproject.toml
 	    "import importlib.metadata as m; print(m.version('jupyterlab'))")
 	touch $@
 
-## make check: the quick loop (about 2 min on a 2-core machine): ruff, the JavaScript unit tests
-## when Node is here, and the Python tests without browsers, notebooks and slow runs (the
-## markers browser, notebook and slow; make test runs them all)
+## make check: the quick loop (about 2 min on a 2-core machine): ruff, the type check, the
+## JavaScript unit tests when Node is here, and the Python tests without browsers, notebooks
+## and slow runs (the markers browser, notebook and slow; make test runs them all)
 check: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	@if command -v node >/dev/null 2>&1; then node --test frontend/tests/*.test.mjs; \
 	    else echo "(no Node: the JavaScript unit tests are skipped; make test runs them)"; fi
 	$(PY) -m pytest tests -q -n auto --dist loadfile -m "not browser and not notebook and not slow"

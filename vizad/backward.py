@@ -28,8 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ._renamed import renamed
-from .eager import SWAPPED, EagerNode, LazyGrad
+from .eager import ATTACHED, SWAPPED, EagerNode, LazyGrad
 from .errors import GraphError
 from .graph import ranked_order
 from .node import Node
@@ -181,16 +180,13 @@ class _Pass:
         return self._nodes[k]
 
 
-def backward(
-    node: EagerNode, cotangent: Any = None, *, create_graph: bool = False, **old: Any
-) -> None:
+def backward(node: EagerNode, cotangent: Any = None, *, create_graph: bool = False) -> None:
     """Add d(node)/d(leaf) to ``.grad`` of every ``requires_grad`` leaf that the eager ``node``
     depends on: computed on values (see the module's docs), or, with ``create_graph``, as
     nodes of the extended graph at once (differentiable again).
 
-    ``cotangent`` is v̄ of the node (default ones: the gradient of the sum of its entries;
-    ``seed=`` is its old, deprecated name)."""
-    cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
+    ``cotangent`` is v̄ of the node (default ones: the gradient of the sum of its entries).
+    Called as ``node.backward()`` (:meth:`vizad.eager.EagerNode.backward`)."""
     if not node._requires_grad:
         raise GraphError(
             f"backward() of {node.describe()}: it does not depend on any leaf that "
@@ -203,7 +199,7 @@ def backward(
             "collector frees (as in PyTorch); use vz.gradients(y, leaves) to get gradient "
             "nodes without storing them in the leaves",
             UserWarning,
-            stacklevel=3 if type(node).backward is not backward else 2,
+            stacklevel=3,  # the line calling EagerNode.backward
         )
         leaves = _leaves(ranked_order(node))
         for leaf, g in zip(leaves, gradients(node, leaves, cotangent)):
@@ -240,4 +236,4 @@ def _leaves(order: list) -> list:
 
 
 # An eager node's backward() is reverse mode on its values.
-EagerNode.backward = backward
+ATTACHED["backward"] = backward

@@ -28,7 +28,7 @@ from .render.dot import Drawing, to_drawing
 from .render.scene import fixed
 from .render.summary import scene_for
 from .text import escape, format_number, format_value
-from .trace import ReverseTrace
+from .trace import ReverseStep, ReverseTrace
 from .tree import Unrecorded, is_tuple, shape_of
 
 __all__ = ["compare", "Comparison", "Match"]
@@ -55,7 +55,17 @@ class Comparison:
     either found in that trace only, and ``differ``, the matches whose adjoints differ.
     Shown as a table in Jupyter; :meth:`draw` marks the differences on ``a``'s graph."""
 
-    def __init__(self, a, b, matches, only_a, only_b, names, rtol, atol):
+    def __init__(
+        self,
+        a: ReverseTrace,
+        b: ReverseTrace,
+        matches: list[Match],
+        only_a: list[Node],
+        only_b: list[Node],
+        names: tuple[str, str],
+        rtol: float,
+        atol: float,
+    ) -> None:
         self.a, self.b = a, b
         self.matches: list[Match] = matches
         self.only_a: list[Node] = only_a
@@ -89,16 +99,17 @@ class Comparison:
         if not differ:
             return text + f"every matched adjoint agrees (largest difference {self.largest:.2g})"
         worst = max(differ, key=lambda m: -1 if np.isnan(m.difference) else m.difference)
-        via = f", through {self._via(worst)}" if worst.via is not None else ""
+        via = f", through {self._via(worst.via)}" if worst.via is not None else ""
         many = "adjoints differ" if len(differ) > 1 else "adjoint differs"
         return text + (
             f"{len(differ)} {many}, most at {self.a.label(worst.a)} "
             f"(by {worst.difference:.3g}{via})"
         )
 
-    def _via(self, m: Match) -> str:
-        """ "the partial adjoint from v₃ (abs)": where a differing adjoint starts to differ."""
-        return f"the partial adjoint from {self.a.label(m.via)} ({m.via.op.name})"
+    def _via(self, via: Node) -> str:
+        """ "the partial adjoint from v₃ (abs)": where a differing adjoint starts to differ
+        (``via``: a match's consumer whose partial adjoints differ most)."""
+        return f"the partial adjoint from {self.a.label(via)} ({via.op.name})"
 
     def rows(self, decimals: int = 3) -> list[list[str]]:
         """The table: per match, the node in ``a`` and in ``b`` (name and op), both adjoints,
@@ -112,7 +123,9 @@ class Comparison:
                     format_value(m.adjoint_a, decimals),
                     format_value(m.adjoint_b, decimals),
                     "—" if np.isnan(m.difference) else format_number(m.difference, 3),
-                    "✓" if m.same else "✗ differ" + (f", via {self._via(m)}" if m.via else ""),
+                    "✓"
+                    if m.same
+                    else "✗ differ" + (f", via {self._via(m.via)}" if m.via is not None else ""),
                 ]
             )
         return out
@@ -212,7 +225,15 @@ def compare(
     return Comparison(a, b, matches, only_a, only_b, names, rtol, atol)
 
 
-def _compared(a, b, x: Node, y: Node, rtol: float, atol: float, pairs) -> Match:
+def _compared(
+    a: ReverseTrace,
+    b: ReverseTrace,
+    x: Node,
+    y: Node,
+    rtol: float,
+    atol: float,
+    pairs: dict[Node, Node],
+) -> Match:
     ga, gb = a.adjoint(x), b.adjoint(y)
     difference, same = _difference(ga, gb, rtol, atol)
     if same:
@@ -220,7 +241,8 @@ def _compared(a, b, x: Node, y: Node, rtol: float, atol: float, pairs) -> Match:
     via, most = None, 0.0  # the matched consumer whose partial adjoints differ most
     partials_b = _by_consumer(b.step_of(y))
     for consumer, partial in _by_consumer(a.step_of(x)).items():
-        other = partials_b.get(pairs.get(consumer))
+        image = pairs.get(consumer)
+        other = partials_b.get(image) if image is not None else None
         if other is not None:
             d, agree = _difference(partial, other, rtol, atol)
             if not agree and (via is None or d > most):
@@ -228,7 +250,7 @@ def _compared(a, b, x: Node, y: Node, rtol: float, atol: float, pairs) -> Match:
     return Match(x, y, ga, gb, difference, same, via)
 
 
-def _by_consumer(step) -> dict[Node, Any]:
+def _by_consumer(step: ReverseStep) -> dict[Node, Any]:
     """The partial adjoints a step receives, added up per consumer (v₁ × v₁ passes two)."""
     out: dict[Node, Any] = {}
     for c in step.contributions:
@@ -239,7 +261,7 @@ def _by_consumer(step) -> dict[Node, Any]:
     return out
 
 
-def _difference(ga, gb, rtol: float, atol: float) -> tuple[float, bool]:
+def _difference(ga: Any, gb: Any, rtol: float, atol: float) -> tuple[float, bool]:
     """The largest absolute difference of two adjoints and whether they agree (NaN and
     False where they cannot be compared: other shapes or structures). Tuple adjoints are
     compared element by element; an element that neither trace has (no gradient) agrees."""
@@ -265,7 +287,7 @@ def _difference(ga, gb, rtol: float, atol: float) -> tuple[float, bool]:
     return difference, bool(np.all(np.abs(da - db) <= atol + rtol * np.abs(db)))
 
 
-def _match(a, b) -> dict[Node, Node]:
+def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
     """{node of a: node of b}, in a's topological order (see the module's docstring)."""
     order_a, order_b = a.graph, b.graph  # display orders: topological
     stepped_a = {s.node for s in a.steps}
@@ -346,7 +368,7 @@ def _matched_ancestors(x: Node, pairs: dict[Node, Node]) -> list[Node]:
     return found
 
 
-def _has_step(trace, node: Node) -> bool:
+def _has_step(trace: ReverseTrace, node: Node) -> bool:
     try:
         trace.step_of(node)
     except LookupError:
@@ -354,7 +376,7 @@ def _has_step(trace, node: Node) -> bool:
     return True
 
 
-def _kind(trace, node: Node) -> tuple:
+def _kind(trace: ReverseTrace, node: Node) -> tuple:
     """What a match must share: the adjoint's shape (its structure for a tuple) and the kind
     of the value's dtype (floating, integer, boolean)."""
     adjoint = trace.adjoint(node)
@@ -381,24 +403,24 @@ def _op_kind(node: Node) -> str:
     return re.sub(r"backward\d*$", "", name).rstrip("_")
 
 
-def _known(trace, node: Node):
+def _known(trace: ReverseTrace, node: Node) -> Any:
     if node.op is CONSTANT:
         return constant_value(node)
     value = trace.values.get(node) if node in trace.values else None
     return None if value is None or isinstance(value, Unrecorded) or is_tuple(value) else value
 
 
-def _same_value(a, x: Node, b, y: Node) -> bool:
+def _same_value(a: ReverseTrace, x: Node, b: ReverseTrace, y: Node) -> bool:
     va, vb = _known(a, x), _known(b, y)
     return va is not None and vb is not None and _close(va, vb)
 
 
-def _values_disagree(a, x: Node, b, y: Node) -> bool:
+def _values_disagree(a: ReverseTrace, x: Node, b: ReverseTrace, y: Node) -> bool:
     va, vb = _known(a, x), _known(b, y)
     return va is not None and vb is not None and not _close(va, vb)
 
 
-def _close(va, vb) -> bool:
+def _close(va: Any, vb: Any) -> bool:
     if np.shape(va) != np.shape(vb):
         return False
     return bool(np.allclose(np.asarray(va, float), np.asarray(vb, float), rtol=1e-6, atol=1e-9))

@@ -43,7 +43,7 @@ def _shape(node: Node, what: str) -> tuple:
     return tuple(shape)
 
 
-def _one_hot(shape: tuple, k: int, dtype=np.float64) -> np.ndarray:
+def _one_hot(shape: tuple, k: int, dtype: Any = np.float64) -> np.ndarray:
     e = np.zeros(shape, dtype=dtype)
     e.flat[k] = 1
     return e

@@ -9,9 +9,9 @@ a feed dict (the executor reads the stored values instead of recomputing them).
 a :class:`LazyGrad`: the value at once, and the adjoint node of the extended graph (exactly as
 :func:`vizad.gradients` builds it, eager too) the moment it is used as a node, so gradients of
 gradients need nothing more; ``backward(create_graph=True)`` builds the adjoint graph at once.
-(``backward`` is attached by :mod:`vizad.backward`
-and ``detach`` by :mod:`vizad.op`, where the parts they use are defined; eager leaves are
-made by :func:`vizad.op.tensor`.)
+(``backward`` and ``detach`` are declared here and call the functions of :data:`ATTACHED`,
+which :mod:`vizad.backward` and :mod:`vizad.op` fill, where the parts they use are defined;
+eager leaves are made by :func:`vizad.op.tensor`.)
 
 Mixed use: an op that reads an eager node and a symbolic node (a Variable, or anything built
 from one) builds an ordinary symbolic node; the eager node then takes part as a fixed input,
@@ -24,16 +24,26 @@ whichever branch ran, as in PyTorch.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ._renamed import renamed
 from .errors import NodeTypeError, evaluation_error
 from .extension import ACTIVE
 from .node import _EMPTY, Node, _context, _ids
 from .tree import as_array, read_only, shape_of
 
-__all__ = ["EagerNode", "LazyGrad", "SWAPPED"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .op import Op
+
+__all__ = ["EagerNode", "LazyGrad", "SWAPPED", "ATTACHED"]
+
+#: The functions behind eager nodes' ``backward()`` and ``detach()``, by name: the modules
+#: that define them fill it (:mod:`vizad.backward`, :mod:`vizad.op`), so that this module
+#: imports neither (they import it) while tools see the methods.
+ATTACHED: dict[str, Callable[..., Any]] = {}
 
 #: The record of a product on the tape: its local partials are its inputs' values, swapped.
 SWAPPED = ("swapped",)
@@ -49,13 +59,19 @@ class EagerNode(Node):
     #: ``_partials``: the node's record on the numeric tape, its local partials on values
     #: (one per input; None when ``backward()`` is to work them out).
     __slots__ = ("_value", "_grad", "_requires_grad", "_partials")
+    _value: Any
+    _grad: Any  # an eager node or None (a number in compat classes: micrograd's Value)
+    _requires_grad: bool
+    _partials: Any
 
     # -- construction ------------------------------------------------------------------------
     #: The ``.grad`` of a new node (micrograd's Value starts at 0).
     _initial_grad: Any = None
 
     @classmethod
-    def _computed(cls, op, inputs: tuple, attrs: dict, name, shape) -> EagerNode:
+    def _computed(
+        cls, op: Op, inputs: tuple, attrs: dict, name: str | None, shape: Any
+    ) -> EagerNode:
         """The node ``op(*inputs, **attrs)`` with its value computed now, and its record on
         the numeric tape (the local partials on values, when its op states them cheaply)."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
@@ -106,13 +122,16 @@ class EagerNode(Node):
         node._grad = cls._initial_grad
         node._requires_grad = requires_grad
         if requires_grad and op._partials_now:
-            node._partials = SWAPPED if op._swapped else op._partial_values(value, values, attrs)
+            # an ElementwiseOp, which has _partial_values (no isinstance on this hot path)
+            node._partials = SWAPPED if op._swapped else op._partial_values(value, values, attrs)  # type: ignore[attr-defined]
         else:
             node._partials = None
         return node
 
     @classmethod
-    def _leaf(cls, op, attrs: dict, value, name: str | None, requires_grad: bool) -> EagerNode:
+    def _leaf(
+        cls, op: Op, attrs: dict, value: Any, name: str | None, requires_grad: bool
+    ) -> EagerNode:
         """A leaf of ``op`` (a Variable-like input or a constant) holding ``value``; made by
         :func:`vizad.op.leaf`."""
         node = object.__new__(cls)  # not cls(): compat classes have constructors of their own
@@ -154,19 +173,19 @@ class EagerNode(Node):
             )
         return len(value)
 
-    def __lt__(self, other):
+    def __lt__(self, other: Any) -> Any:
         return self.value < _compared(other)
 
-    def __le__(self, other):
+    def __le__(self, other: Any) -> Any:
         return self.value <= _compared(other)
 
-    def __gt__(self, other):
+    def __gt__(self, other: Any) -> Any:
         return self.value > _compared(other)
 
-    def __ge__(self, other):
+    def __ge__(self, other: Any) -> Any:
         return self.value >= _compared(other)
 
-    def _one(self, what: str):
+    def _one(self, what: str) -> Any:
         value = as_array(self._value)
         if isinstance(value, tuple) or value.size != 1:
             raise NodeTypeError(
@@ -190,15 +209,29 @@ class EagerNode(Node):
 
     # -- gradients ---------------------------------------------------------------------------
     @property
-    def grad(self):
+    def grad(self) -> EagerNode | None:
         """After ``backward()``: the gradient, an eager node (its ``value`` is the array;
         differentiate it again with its own ``backward()``). Accumulates over calls, as in
         PyTorch; set it to None to start again. None before any backward."""
         return self._grad
 
     @grad.setter
-    def grad(self, value) -> None:
+    def grad(self, value: EagerNode | None) -> None:
         self._grad = value
+
+    def backward(self, cotangent: Any = None, *, create_graph: bool = False, **old: Any) -> None:
+        """Add d(self)/d(leaf) to ``.grad`` of every ``requires_grad`` leaf this node depends
+        on, computed on values, or with ``create_graph`` as nodes of the extended graph
+        (differentiable again). ``cotangent`` is v̄ of this node (default ones: the gradient
+        of the sum of its entries; ``seed=`` is its old, deprecated name). See
+        :func:`vizad.backward.backward`."""
+        if old:
+            cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
+        ATTACHED["backward"](self, cotangent, create_graph=create_graph)
+
+    def detach(self) -> EagerNode:
+        """A new leaf with the same value that requires no gradient."""
+        return ATTACHED["detach"](self)
 
     # -- display -----------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -223,6 +256,8 @@ class LazyGrad(EagerNode):
     differentiated is gone, it is a constant, as a gradient is in PyTorch."""
 
     __slots__ = ("_resolve", "_real")
+    _resolve: Callable[[], EagerNode] | None
+    _real: EagerNode | None
 
     def node(self) -> EagerNode:
         """The adjoint node this gradient stands for (built on first use), or this gradient
@@ -232,28 +267,28 @@ class LazyGrad(EagerNode):
         return self if self._real is None else self._real
 
     @property
-    def op(self):
+    def op(self) -> Op:
         return self.node()._operation
 
     @property
-    def inputs(self):
+    def inputs(self) -> tuple[Node, ...]:
         return self.node()._inputs
 
     @property
-    def attrs(self):
+    def attrs(self) -> Mapping[str, Any]:
         return self.node()._attrs
 
     @property
-    def origin(self):
+    def origin(self) -> Any:
         return self.node()._origin
 
     @property
     def requires_grad(self) -> bool:
         return self.node()._requires_grad
 
-    def backward(self, *args, **kwargs) -> None:
+    def backward(self, cotangent: Any = None, *, create_graph: bool = False, **old: Any) -> None:
         """Differentiate the adjoint node this gradient stands for (second derivatives)."""
-        return EagerNode.backward(self.node(), *args, **kwargs)
+        EagerNode.backward(self.node(), cotangent, create_graph=create_graph, **old)
 
     def __repr__(self) -> str:  # shown without building the adjoint node
         return f"<gradient = {self._shown()}>"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -14,6 +14,10 @@ from .graph import topo_sort_of_list, as_node_list
 from .node import Node, _numeric_array
 from .op import CONSTANT, VARIABLE, constant_value, tuples_refused
 from .tree import TupleShape, as_array, leaves, read_only, shape_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .forward import Tangents
+    from .reverse import Adjoints
 
 __all__ = ["Executor", "evaluate", "check_floating"]
 
@@ -40,7 +44,7 @@ class Executor:
         initial, variables, given = self._initial, self._variables, self._given
         # eager nodes computed from a given node are computed again from the value given
         downstream = _downstream(order, given) if given else ()
-        steps = []
+        steps: list[tuple[Callable[..., Any], tuple[int, ...], int]] = []
         append = steps.append
         unknown = set(given)  # values that may be tuples their static shapes do not show
         for k, node in enumerate(order):  # hot: slots read directly
@@ -48,7 +52,8 @@ class Executor:
             if op is CONSTANT:
                 initial[k] = constant_value(node)
             elif node.__class__ is not Node and node not in given and node not in downstream:
-                initial[k] = read_only(node._value)  # an eager node: computed when built
+                # an eager node, computed when built (no isinstance to tell mypy so: hot)
+                initial[k] = read_only(node._value)  # type: ignore[attr-defined]
             elif op is VARIABLE or node in given:
                 variables.append((k, node))
             else:
@@ -80,7 +85,7 @@ class Executor:
             (m, of, what)
             for r in records.values()
             for made, of, what in _derived_pairs(r)
-            if (m := position(made)) is not None
+            if made is not None and (m := position(made)) is not None
         ]
         # vizad's ops that take arrays, reading a value whose shape is unknown until run time
         # (a custom op's, a given node's), must not be given a tuple: numpy would stack it
@@ -241,7 +246,7 @@ def evaluate_into(
             values[node] = node._attrs["value"]
             continue
         if node.__class__ is not Node:  # an eager node: computed when built
-            values[node] = node._value
+            values[node] = node._value  # type: ignore[attr-defined]  # (hot: no isinstance)
             continue
         if op is VARIABLE:
             values[node] = _feed_value(feed, node)
@@ -257,20 +262,22 @@ def evaluate_into(
     return order
 
 
-def check_derived_shapes(record, values: Mapping[Node, Any]) -> None:
+def check_derived_shapes(record: Adjoints | Tangents, values: Mapping[Node, Any]) -> None:
     """What the first run of a plan checks, for values computed otherwise (a walkthrough):
     each adjoint or tangent in ``values`` has the shape of the value it derives from."""
     for made, of, what in _derived_pairs(record):
-        if made in values and of in values:
+        if made is not None and made in values and of in values:
             _check_derived(made, values[made], of, values[of], what)
 
 
-def _what(what) -> str:
+def _what(what: str | Node) -> str:
     """The words of a derived pair: made only for an error message."""
     return what if isinstance(what, str) else f"the partial adjoint from {what.op.name} of"
 
 
-def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what: str) -> None:
+def _check_derived(
+    node: Node, value: Any, target: Node, target_value: Any, what: str | Node
+) -> None:
     if value.__class__ is np.ndarray and target_value.__class__ is np.ndarray:
         if value.shape == target_value.shape:
             return
@@ -286,7 +293,7 @@ def _check_derived(node: Node, value: Any, target: Node, target_value: Any, what
 _GIVEN = ("the seed of", "the tangent given for", "the tangent of")
 
 
-def _advice(what, shape) -> str:
+def _advice(what: str | Node, shape: Any) -> str:
     """What to do about a derived value of the wrong shape."""
     if what == "the seed of":
         return f"give a cotangent of shape {shape} (gradients(y, wrt, cotangent))"
@@ -353,15 +360,16 @@ def _returned_none(node: Node) -> EvaluationError:
     )
 
 
-def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
+def _derived_pairs(record: Adjoints | Tangents) -> list[tuple[Node | None, Node, str | Node]]:
     """(derived node, the node it derives from, what it is) for an extension record: the
     seed, each partial adjoint that a rule outside vizad made and the gradients (reverse
     mode); each seed, each tangent that such a rule made and the output's (forward). vizad's
     own ops give values of the right shape from inputs of the right shape, and an adjoint is
     a sum of partials: a wrong shape can only start at a seed or at a rule someone wrote (the
     results are checked too, for plans that do not hold the output a seed is checked with)."""
-    pairs = []
+    pairs: list[tuple[Node | None, Node, str | Node]] = []  # (None: a node freed)
     if hasattr(record, "adjoint"):  # Adjoints: read its weak references directly (hot path)
+        record = cast("Adjoints", record)
         pairs.append((record.seed, record.output, "the seed of"))
         for node, entries in record._partials.items():
             for consumer, _, ref, _, _ in entries:
@@ -385,7 +393,7 @@ def _derived_pairs(record) -> list[tuple[Node, Node, str]]:
     return pairs
 
 
-def _differentiated(record) -> tuple:
+def _differentiated(record: Adjoints | Tangents) -> tuple:
     """The nodes an Adjoints or Tangents record differentiates with respect to."""
     wrt = getattr(record, "wrt", None)
     if wrt is not None:

@@ -74,8 +74,9 @@ class Tangents:
             t = self.tangent(node)
             if t is not None:
                 roles.setdefault(t, []).append(AdjointRole(kind, node))
-        for node in self._locals:
-            for k, (x, p) in enumerate(zip(node.inputs, self.locals(node))):
+        for node, partials in self._locals.items():
+            for k, (x, p) in enumerate(zip(node.inputs, partials)):
+                p = alive(p)
                 if isinstance(p, Node):
                     roles.setdefault(p, []).append(AdjointRole("local", x, node, k))
         return {node: tuple(r) for node, r in roles.items()}
@@ -117,6 +118,7 @@ def jvp(y: Node, tangents: Mapping[Node, Any], *, shapes: Mapping[Node, Any] | N
     forward mode. The full record is ``result.origin`` (a :class:`Tangents`)."""
     record = build_tangents(y, tangents, shapes=shapes)
     result = record.tangent_of_output
+    assert result is not None  # made by the extension, and alive: the record keeps it
     record.release()
     return result
 
@@ -133,6 +135,7 @@ def _extend(record: Tangents, y: Node, given: Mapping[Node, Any], all_locals: bo
     tangent: dict[Node, Node] = {}
     all_partials: dict[Node, list] = {}
     order = []
+    t: Node | None
     for node in ranked_order(y):
         if node in seeds:
             t = seeds[node]

@@ -16,7 +16,7 @@ import itertools
 from contextlib import contextmanager
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
@@ -117,7 +117,7 @@ class Node:
         attrs: Mapping[str, Any] | None = None,
         name: str | None = None,
         shape: Shape | None = None,
-    ):
+    ) -> None:
         # ``attrs`` is owned by the node from here on (ops pass a fresh ``**attrs`` dict).
         self._operation = op
         self._inputs = inputs
@@ -228,67 +228,67 @@ class Node:
     def __getitem__(self, index: int) -> Node:
         return OPERATORS["getitem"](self, index)
 
-    def __pos__(self):
+    def __pos__(self) -> Node:
         return self
 
-    def __rpow__(self, other):
+    def __rpow__(self, other: Any) -> NoReturn:
         raise NodeTypeError(
             f"{other!r} ** node: only constant exponents are supported (node ** p); "
             f"write exp(log(base) * node) for a node exponent"
         )
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return True
 
     # A symbolic node has no value until a feed gives its Variables theirs: Python's numbers
     # and comparisons of one say so (eager nodes, which carry values, define them).
-    def _no_value(self, what: str):
+    def _no_value(self, what: str) -> NoReturn:
         raise NodeTypeError(
             f"{what} of {self.describe()}: a symbolic node has no value until it is "
             f"evaluated; use the value, e.g. {what.replace('x', 'vz.evaluate(node, feed)')}"
         )
 
-    def __float__(self):
+    def __float__(self) -> float:
         self._no_value("float(x)")
 
-    def __int__(self):
+    def __int__(self) -> int:
         self._no_value("int(x)")
 
-    def __lt__(self, other):
+    def __lt__(self, other: Any) -> Any:
         self._no_value("x < …")
 
-    def __le__(self, other):
+    def __le__(self, other: Any) -> Any:
         self._no_value("x <= …")
 
-    def __gt__(self, other):
+    def __gt__(self, other: Any) -> Any:
         self._no_value("x > …")
 
-    def __ge__(self, other):
+    def __ge__(self, other: Any) -> Any:
         self._no_value("x >= …")
 
     # A node never changes: a copy is the node itself (a copy with a new id would be a
     # different Variable that no feed dict names).
-    def __copy__(self):
+    def __copy__(self) -> Node:
         return self
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: Any) -> Node:
         return self
 
-    def __reduce_ex__(self, protocol):
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
         raise NodeTypeError(
             f"vizad nodes cannot be pickled ({self.describe()}): a graph holds ops and "
             "closures of the running process; rebuild it in the other process from the code "
             "that built it, and send the values (numpy arrays pickle)"
         )
 
-    def __iter__(self):
+    def __iter__(self) -> NoReturn:
         raise NodeTypeError(
             f"{self.describe()} is not iterable; "
             "use vz.tuple_get(t, i) to read an element of a tuple value"
         )
 
 
-def _numeric_array(value: Any, what: str, error=FeedError) -> np.ndarray | tuple:
+def _numeric_array(value: Any, what: str, error: type[Exception] = FeedError) -> np.ndarray | tuple:
     """``value`` as a numpy array (or tuple of arrays), or a clear error naming ``what``."""
     if isinstance(value, tuple):
         return tuple(_numeric_array(v, what, error) for v in value)
@@ -340,7 +340,7 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
     return result
 
 
-def static_shape(node: Node):
+def static_shape(node: Node) -> Shape | None:
     """The shape of ``node`` known before running: its static shape, else a hint, else None."""
     shape = node._shape
     if shape is not None:

@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -192,7 +192,7 @@ class _Objective:
         """t ↦ f(θ + t·direction)."""
         return lambda t: self([p + t * d for p, d in zip(self.point, direction)])
 
-    def entries(self):
+    def entries(self) -> Iterator[tuple[int, tuple[int, ...], list[np.ndarray], float]]:
         """(input k, index, the direction of that entry scaled to its size, the scale)."""
         for k, p in enumerate(self.point):
             for index in np.ndindex(p.shape):
@@ -383,7 +383,7 @@ def gradcheck(
     atol: float | None = None,
     directions: int = 3,
     coordinates: bool = True,
-    rng: int = 0,
+    rng: int | np.random.Generator = 0,
     cotangent: Any = None,
     raise_on_failure: bool = True,
     **old: Any,
@@ -409,10 +409,10 @@ def gradcheck(
                 f"gradcheck: {w.short()} is complex; central differences here are for real "
                 "inputs (check the real and imaginary parts as two real inputs)"
             )
-    rng = random_generator(rng, "gradcheck")
+    generator = random_generator(rng, "gradcheck")
     output = Executor([y]).run(feed)[0]
     if cotangent is None:
-        cotangent = random_like(output, rng)
+        cotangent = random_like(output, generator)
     elif shape_of(cotangent) != shape_of(output):
         raise ShapeError(
             f"gradcheck: the cotangent has shape {shape_of(cotangent)} but the output "
@@ -430,10 +430,17 @@ def gradcheck(
         + [(f"the reverse-mode gradient of {w.short()!r} is", g) for w, g in zip(wrt, analytic)]
     )
     if reasons:  # NaN agrees with nothing: no comparison can pass here
-        worst = next((w for w, g in zip(wrt, analytic) if not _finite(g)), None)
-        errors = tuple((w, math.nan) for w in wrt)
+        first = next((w for w, g in zip(wrt, analytic) if not _finite(g)), None)
         report = GradcheckReport(
-            False, worst, math.nan, errors, (), tolerance, cotangent, (), tuple(reasons)
+            False,
+            first,
+            math.nan,
+            tuple((w, math.nan) for w in wrt),
+            (),
+            tolerance,
+            cotangent,
+            (),
+            tuple(reasons),
         )
         if raise_on_failure:
             raise GradcheckError(
@@ -448,7 +455,7 @@ def gradcheck(
 
     checks = []
     for _ in range(directions):
-        delta = [rng.standard_normal(p.shape) for p in f.point]
+        delta = [generator.standard_normal(p.shape) for p in f.point]
         norm = math.sqrt(sum(float(np.sum(d * d)) for d in delta)) or 1.0
         direction = [d / norm * s for d, s in zip(delta, f.scale)]
         numeric = central_derivative(
@@ -469,7 +476,8 @@ def gradcheck(
             )
         ok &= numeric.status != "not finite"
 
-    errors, skipped = [], []
+    errors: list[tuple[Node, float]] = []
+    skipped: list[tuple[Node, tuple[int, ...], str]] = []
     if coordinates:
         worst = [0.0] * len(wrt)
         largest = [float(np.max(np.abs(g), initial=0.0)) for g in analytic]

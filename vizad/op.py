@@ -18,13 +18,13 @@ from __future__ import annotations
 import numbers
 import re
 from functools import partial
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from . import adapters
-from .eager import EagerNode, LazyGrad
+from .eager import ATTACHED, EagerNode, LazyGrad
 from .errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
 from .node import Node, Shape, _as_shape, _numeric_array
 from .text import latex_operator, printable
@@ -49,8 +49,10 @@ __all__ = [
 
 _REGISTRY: dict[str, Op] = {}
 
+_AnOp = TypeVar("_AnOp", bound="Op")
 
-def register(op: Op) -> Op:
+
+def register(op: _AnOp) -> _AnOp:
     """Add ``op`` to the registry that the test-suite loops over; returns ``op``."""
     if op.name in _REGISTRY and _REGISTRY[op.name] is not op:
         raise GraphError(f"an op named {op.name!r} is registered already")
@@ -114,7 +116,7 @@ class Op:
         recorded from another engine has arguments that are not nodes (a constant h₀)."""
         return None
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if not cls.__dict__.get("name"):
             cls.name = cls.__name__.lower()
@@ -231,7 +233,7 @@ def binary(op: Op) -> Callable[[Any, Any], Node]:
     eager nodes of one class and one array shape go straight to the eager node (``x * y`` in
     a training loop), anything else through the op's call."""
 
-    def apply(a, b):
+    def apply(a: Any, b: Any) -> Node:
         cls = a.__class__
         if cls is not Node and (_EAGER_CLASSES.get(cls) or _eager_class(cls)):
             shape = a._shape
@@ -279,7 +281,7 @@ def latex_product(left: str, right: str) -> str:
 _EAGER_CLASSES: dict[type, bool] = {}
 
 
-def eager_class(cls: type) -> bool:
+def eager_class(cls: type) -> TypeGuard[type[EagerNode]]:
     """Whether an op on inputs of only class ``cls`` computes at once, a node of it (an eager
     node class; a lazy gradient is not one: it stands for a node)."""
     return _EAGER_CLASSES.get(cls) or _eager_class(cls)
@@ -291,7 +293,7 @@ def _eager_class(cls: type) -> bool:
     return result
 
 
-def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type | None]:
+def prepared(inputs: tuple, op_name: str) -> tuple[tuple, type[EagerNode] | None]:
     """``inputs`` as Nodes (numbers become constants), and the class of the node an op
     builds from them: the class of the first eager input when every other input is eager or
     a constant (EagerNode for constants only); None (a symbolic node) when any input is
@@ -337,16 +339,16 @@ class VariableOp(Op):
     name = "variable"
     arity = 0
 
-    def compute(self, *values, **attrs):  # the executor feeds variables; never called
+    def compute(self, *values: Any, **attrs: Any) -> Any:  # the executor feeds them: never called
         raise GraphError("a Variable's value comes from the feed dict")
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> Sequence[Node | None]:
         return []
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return None
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return "x"
 
 
@@ -357,13 +359,13 @@ class ConstantOp(Op):
     arity = 0
     _folds = True
 
-    def compute(self, value, weak=False):
+    def compute(self, value: Any, weak: bool = False) -> Any:
         return value.item() if weak else value
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> Sequence[Node | None]:
         return []
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return None
 
 
@@ -408,10 +410,10 @@ def constant(value: Any, name: str | None = None) -> Node:
         array = _weak_array(value)
         attrs = {"value": array, "weak": True}
     else:
-        array = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
-        if isinstance(array, tuple):
+        given = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
+        if isinstance(given, tuple):
             raise GraphError("constant: a tuple value is not a constant; use vz.make_tuple")
-        array = array.copy()
+        array = given.copy()
         array.setflags(write=False)
         attrs = {"value": array}
     return Node(CONSTANT, (), attrs, name=name, shape=array.shape)
@@ -511,7 +513,10 @@ def tensor(
 
 
 def leaf(
-    value: Any, name: str | None = None, requires_grad: bool = True, cls: type = EagerNode
+    value: Any,
+    name: str | None = None,
+    requires_grad: bool = True,
+    cls: type[EagerNode] = EagerNode,
 ) -> EagerNode:
     """An eager leaf of class ``cls`` holding ``value`` (an array, not copied): a Variable-like
     input when ``requires_grad`` (``wrt`` of gradients and traces by default), else a
@@ -528,4 +533,4 @@ def _detach(self: EagerNode) -> EagerNode:
 
 
 # An eager node's detach() makes a constant leaf, which this module defines.
-EagerNode.detach = _detach
+ATTACHED["detach"] = _detach

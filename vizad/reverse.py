@@ -10,8 +10,8 @@ which partial adjoint and which node is each sum.
 from __future__ import annotations
 
 import weakref
-from typing import Any, NamedTuple
-from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, cast
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import EvaluationError, GraphError, ShapeError
 from .extension import AdjointRole, alive, extending
@@ -43,7 +43,7 @@ class Partial(NamedTuple):
     #: vⱼ, the node that consumes vᵢ.
     consumer: Node
     #: The position of vᵢ among the consumer's inputs (``a * a`` has two partials).
-    index: int
+    index: int  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
     #: The adjoint node that computes v̄ᵢ→ⱼ.
     node: Node
     #: The local partial derivative ∂vⱼ/∂vᵢ, as a node or a :class:`vizad.Symbolic` (ONE,
@@ -63,7 +63,7 @@ class RuleFault(NamedTuple):
     node: Node
     #: The input whose partial adjoint v̄ᵢ→ⱼ has the wrong shape; None when the rule raised
     #: (then every partial adjoint it owed is zeros).
-    index: int | None
+    index: int | None  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
     #: The shape of the partial adjoint the rule gave (None when it raised).
     shape: tuple | None
     #: What went wrong: the error the rule raised, or a ShapeError naming the shapes.
@@ -74,6 +74,10 @@ class RuleFault(NamedTuple):
 #: gave, and returns ``(input, shape)`` for each whose value has another shape than its input;
 #: it raises ShapeError or EvaluationError when they cannot be evaluated.
 Probe = Callable[[Node, list], list]
+
+#: What a vjp made for one node: the partial adjoints (one per input, None for a zero or
+#: unneeded one), the local partials and the unreduced partial adjoints (or None).
+_Made = tuple[list[Node | None], list | None, list | None]
 
 
 class Adjoints:
@@ -168,12 +172,23 @@ class Adjoints:
         self._kept = [seed]
         self._seed = weakref.ref(seed)
 
+    # (while it is built, the record keeps its nodes: _kept is a list)
     def _add_adjoint(self, node: Node, total: Node) -> None:
+        assert self._kept is not None
         self._kept.append(total)
         self._adjoint[node] = weakref.ref(total)
         self._order.append(node)
 
-    def _add_partial(self, of: Node, consumer: Node, index: int, node: Node, locals_, unreduced):
+    def _add_partial(
+        self,
+        of: Node,
+        consumer: Node,
+        index: int,
+        node: Node,
+        locals_: list | None,
+        unreduced: list | None,
+    ) -> None:
+        assert self._kept is not None
         keep, ref = self._kept.append, weakref.ref
         local = locals_[index] if locals_ else None
         if local is not None and local.__class__ is not Symbolic:
@@ -192,6 +207,7 @@ class Adjoints:
             entries.append(entry)
 
     def _set_gradients(self, gradients: list[Node]) -> None:
+        assert self._kept is not None
         self._kept.extend(gradients)
         self._gradients = [weakref.ref(g) for g in gradients]
         self.order = tuple(self._order)
@@ -204,7 +220,7 @@ class Adjoints:
         )
 
 
-def _alive_partials(entries: list[tuple]):
+def _alive_partials(entries: Iterable[tuple]) -> Iterator[Partial]:
     """The record's entries (consumer, index, node, local, unreduced; nodes by weak
     reference) as Partials, for the partial adjoint nodes still alive."""
     for consumer, index, ref, local, unreduced in entries:
@@ -283,9 +299,9 @@ def gradients(
     """
     cotangent = renamed("gradients", old, seed="cotangent").get("cotangent", cotangent)
     record = extend_reverse(y, wrt, cotangent, shapes, None)
-    result = record.gradients
+    result = record.gradients  # every one alive: the record keeps them until release()
     record.release()
-    return result
+    return cast("list[Node]", result)
 
 
 def local_adjoints(node: Node, adjoint: Node, needed: Any = None) -> list[Node | None]:
@@ -311,13 +327,15 @@ def _extend(
                 depends.add(node)
                 break
 
-    record._set_seed(seed_node(y, seed))
-    incoming: dict[Node, list[Node]] = {}  # the partial adjoints v̄ᵢ→ⱼ each node receives
+    seed_made = seed_node(y, seed)
+    record._set_seed(seed_made)
+    # the partial adjoints v̄ᵢ→ⱼ each node receives, with their consumer's id
+    incoming: dict[Node, list[tuple[int, Node]]] = {}
     for node in reversed(forward):
         if node not in depends:
             continue
         if node is y:
-            total = record.seed
+            total = seed_made
         else:
             parts = incoming.pop(node, None)
             if not parts:  # every path to y has a zero partial (e.g. relu's mask)
@@ -368,7 +386,7 @@ def seed_node(y: Node, seed: Any) -> Node:
 
 def _tolerant_vjp(
     node: Node, adjoint: Node, depends: set[Node], faults: list[RuleFault], probe: Probe | None
-):
+) -> _Made:
     """:func:`_vjp` that does not stop at a broken rule: one that raises ShapeError,
     EvaluationError or GraphError, or gives an adjoint of the wrong shape (found when it is
     built, or by ``probe`` when it is evaluated), is appended to ``faults`` and zeros of the
@@ -396,7 +414,9 @@ def _tolerant_vjp(
 def _stand_in(faults: list[RuleFault], fault: RuleFault, grads: list) -> None:
     """Record ``fault`` and put zeros of its input's shape in place of its adjoint."""
     faults.append(fault)
-    grads[fault.index] = zeros_like(fault.node.inputs[fault.index])
+    k = fault.index
+    assert k is not None  # a fault of one input's adjoint
+    grads[k] = zeros_like(fault.node.inputs[k])
 
 
 def _vjp(
@@ -405,7 +425,7 @@ def _vjp(
     depends: set[Node] | None = None,
     needed: Any = None,
     faults: list[RuleFault] | None = None,
-):
+) -> _Made:
     """The op's partial adjoints for the inputs of ``node``, checked, with the local partials
     and unreduced partial adjoints when the op gives them. Elementwise ops, and the ops of
     vizad's own that say so (``_vjp_needed``), build none for the inputs outside ``depends``
@@ -415,21 +435,25 @@ def _vjp(
     if needed is None and depends is not None:
         needed = [x in depends for x in node._inputs]
     op = node.op
+    made: Sequence[Node | None]
+    locals_: list | None
+    unreduced: list | None
     if isinstance(op, ElementwiseOp):  # the rule follows from the partials it states
         locals_ = local_partials(op, node)
         grads, unreduced = elementwise_vjp(op, node, adjoint, locals_, needed)
         if op._builtin:  # vizad's own partials: right by construction, nothing to check
             return grads, locals_, unreduced
+        made = grads
     elif op._vjp_needed and needed is not None:
-        grads, locals_, unreduced = op.vjp(node, adjoint, needed=needed), None, None
+        made, locals_, unreduced = op.vjp(node, adjoint, needed=needed), None, None
     else:
-        grads, locals_, unreduced = op.vjp(node, adjoint), None, None
+        made, locals_, unreduced = op.vjp(node, adjoint), None, None
     try:
-        grads = list(grads)
+        grads = list(made)
     except TypeError:
         raise GraphError(
             f"vjp of op {op.name!r} at {node.describe()} returned "
-            f"{type(grads).__name__}, not a list with one adjoint per input"
+            f"{type(made).__name__}, not a list with one adjoint per input"
         ) from None
     if len(grads) != len(node.inputs):
         raise GraphError(

@@ -291,7 +291,7 @@ _POWER = register(Power())
 _ADD_N = register(AddN())
 
 
-def power(a: Operand, p: Operand) -> Node:
+def power(a: Operand, p: float | np.number | np.bool_) -> Node:
     """a ** p with a constant exponent ``p`` (a Python or numpy number)."""
     if isinstance(p, Node):
         raise NodeTypeError(

@@ -9,6 +9,7 @@ module sets them as :class:`~vizad.ops.elementwise.ElementwiseOp`'s ``vjp`` and 
 
 from __future__ import annotations
 
+from typing import cast
 from collections.abc import Sequence
 
 from ..node import Node, static_shape
@@ -23,7 +24,7 @@ __all__ = ["times", "elementwise_vjp", "elementwise_jvp", "broadcast_tangent"]
 def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
     its own), MINUS_ONE a negation, ZERO None (no contribution)."""
-    if partial.__class__ is not Symbolic:  # a Node
+    if isinstance(partial, Node):
         return _apply_builtin(mul, (value, partial))
     if partial == 0:
         return None
@@ -65,7 +66,7 @@ def elementwise_vjp(
         raw = [times(adjoint, p) for p in partials]
     else:
         raw = [times(adjoint, p) if n else None for p, n in zip(partials, needed)]
-    unreduced = [None] * len(raw)
+    unreduced: list[Node | None] = [None] * len(raw)
     if not op.broadcasting:
         return raw, unreduced
     reduced = list(raw)
@@ -91,7 +92,8 @@ def elementwise_jvp(
     if not op.broadcasting:  # add_n: values (tuple values too) of one shape
         if len(terms) == 1:
             return times(*terms[0])
-        return add_n(*(t if p == 1 else times(t, p) for t, p in terms))
+        return add_n(*_products(terms))
+    total: Node | None
     if len(terms) == 1:
         total = times(*terms[0])
     elif len(terms) == 2 and all(p.__class__ is Symbolic for _, p in terms):
@@ -101,8 +103,14 @@ def elementwise_jvp(
         else:
             total = sub(tb, ta) if pb == 1 else neg(add(ta, tb))
     else:
-        total = add_n(*(t if p == 1 else times(t, p) for t, p in terms))
+        total = add_n(*_products(terms))
+    assert total is not None  # (a nonzero partial's product is a node)
     return broadcast_tangent(total, node, tangents)
+
+
+def _products(terms: list[tuple[Node, Node | Symbolic]]) -> list[Node]:
+    """v̇ᵢ ∂v/∂xᵢ of each term (v̇ᵢ itself for a partial of 1): nodes, as no partial is 0."""
+    return cast("list[Node]", [t if p == 1 else times(t, p) for t, p in terms])
 
 
 def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) -> Node:
@@ -137,5 +145,6 @@ def _jvp(self: ElementwiseOp, node: Node, tangents: Sequence[Node | None]) -> No
 
 
 # An elementwise op's vjp and jvp, derived from its partials by the rules above.
-ElementwiseOp.vjp = _vjp
-ElementwiseOp.jvp = _jvp
+# (set here, above the ops the rules build: mypy sees Op's vjp and jvp, which these are)
+ElementwiseOp.vjp = _vjp  # type: ignore[method-assign, assignment]
+ElementwiseOp.jvp = _jvp  # type: ignore[method-assign, assignment]

@@ -8,6 +8,7 @@ not known while building the graph (a Variable declared without a shape).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from ..text import latex_operator
 from ..tree import floating_dtype
 from .arithmetic import add, div
 from .types import Axes, Operand, ShapeLike
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..eager import EagerNode
 
 
 __all__ = [
@@ -543,7 +547,10 @@ def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False)
     op = swapping the last two axes where the flag is set."""
     cls = a.__class__
     if b.__class__ is cls and eager_class(cls) and not trans_a and not trans_b:
-        sa, sb = a._shape, b._shape  # hot: two eager matrices that fit
+        # hot: two eager matrices that fit (eager nodes, told by their class: no isinstance)
+        sa: tuple
+        sb: tuple
+        sa, sb = a._shape, b._shape  # type: ignore[union-attr, assignment]
         if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and sa.__class__ is tuple:
             attrs = {"trans_a": False, "trans_b": False}
             return cls._computed(_MATMUL, (a, b), attrs, None, (sa[0], sb[1]))
@@ -573,18 +580,18 @@ def reshape(a: Operand, shape: ShapeLike) -> Node:
 def sum(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
     """The sum of ``a`` over ``axis`` (all axes when None)."""
     if axis is None and eager_class(a.__class__):  # hot: a whole eager value
-        return _whole(_SUM, a, keepdims)
+        return _whole(_SUM, a, keepdims)  # type: ignore[arg-type]  # (eager: by its class)
     return _SUM(a, axis=axes_argument(axis, "sum"), keepdims=bool(keepdims))
 
 
 def mean(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:
     """The mean of ``a`` over ``axis`` (all axes when None)."""
     if axis is None and eager_class(a.__class__):  # hot: a whole eager value
-        return _whole(_MEAN, a, keepdims)
+        return _whole(_MEAN, a, keepdims)  # type: ignore[arg-type]  # (eager: by its class)
     return _MEAN(a, axis=axes_argument(axis, "mean"), keepdims=bool(keepdims))
 
 
-def _whole(op: Op, a: Node, keepdims: bool) -> Node:
+def _whole(op: Op, a: EagerNode, keepdims: bool) -> Node:
     """``op(a, axis=None, keepdims=…)`` for an eager node holding an array (or a scalar): its
     shape needs no inference (() or ones), so it goes straight to the eager node."""
     shape = a._shape

@@ -6,13 +6,16 @@ Forward:  v̇4 = v̇1 v2 + v̇2 v1 = 1 × 5 + 0 × 2 = 5
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
 
 from ..op import latex_product
 from ..text import latex_to_text, latex_value
 from .records import ForwardStep, ReverseStep
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .names import Names
 
 __all__ = ["Derivation", "reverse_line", "forward_line", "tangent_rule", "fewer", "MANY_TERMS"]
 
@@ -61,7 +64,7 @@ class Derivation:
     def __len__(self) -> int:
         return len(self.lines)
 
-    def __getitem__(self, k):
+    def __getitem__(self, k: int) -> str:
         return self.lines[k]
 
 
@@ -84,7 +87,7 @@ def _join(terms: Sequence[str]) -> str:
     return out
 
 
-def reverse_line(step: ReverseStep, names, decimals: int = 3) -> str:
+def reverse_line(step: ReverseStep, names: Names, decimals: int = 3) -> str:
     """The derivation of one reverse step's adjoint (``names``: the trace's Names)."""
     lhs = names.bar(step.node).latex
     total = latex_value(step.adjoint, decimals)
@@ -105,8 +108,10 @@ def reverse_line(step: ReverseStep, names, decimals: int = 3) -> str:
             )
         )
     )
-    if all(c.partial_latex is not None for c in step.contributions):
-        parts.append(_join(fewer([c.partial_latex for c in step.contributions])))
+    formulas = [c.partial_latex for c in step.contributions]
+    known = [f for f in formulas if f is not None]
+    if len(known) == len(formulas):  # every op states its partial adjoint's formula
+        parts.append(_join(fewer(known)))
     if len(step.contributions) > 1:
         parts.append(_join(fewer([latex_value(c.partial, decimals) for c in step.contributions])))
     parts.append(total)
@@ -121,7 +126,7 @@ def _dedupe(parts: list[str]) -> list[str]:
     return out
 
 
-def forward_line(step: ForwardStep, names, decimals: int = 3) -> str:
+def forward_line(step: ForwardStep, names: Names, decimals: int = 3) -> str:
     """The tangent rule of one forward step, with symbols and then numbers."""
     lhs = names.dot(step.node).latex
     total = latex_value(step.tangent, decimals)
@@ -146,16 +151,15 @@ def forward_line(step: ForwardStep, names, decimals: int = 3) -> str:
     return " = ".join(_dedupe(parts))
 
 
-def tangent_rule(step: ForwardStep, names) -> str | None:
+def tangent_rule(step: ForwardStep, names: Names) -> str | None:
     """Σₖ v̇ₖ ∂vᵢ/∂vₖ in LaTeX (zero tangents included, as the walkthrough shows them); None
     when the op states no local partials."""
-    if step.seeded or not step.terms or any(t.local_latex is None for t in step.terms):
+    if step.seeded or not step.terms:
         return None
-    terms = [
-        latex_product(names.dot(t.input).latex, t.local_latex)
-        for t in step.terms
-        if t.local_latex != "0"
-    ]
+    known = [(t.input, t.local_latex) for t in step.terms if t.local_latex is not None]
+    if len(known) < len(step.terms):  # the op states no local partials
+        return None
+    terms = [latex_product(names.dot(x).latex, local) for x, local in known if local != "0"]
     return _join(terms) or "0"
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -39,6 +39,10 @@ from ..eager import EagerNode
 from ..node import Node
 from ..op import CONSTANT, VARIABLE
 from ..text import BAR, DOT, format_value, latex_name, latex_value, subscript, superscript
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..extension import AdjointRole
+    from ..reverse import Adjoints
 
 __all__ = ["Name", "Names"]
 
@@ -192,7 +196,8 @@ class Names:
         """The right-hand side of ``node``'s definition in LaTeX: ``v_{1} \\times v_{2}``; a
         Variable's name; a constant's value."""
         if node.op is VARIABLE:
-            if node.name is None:  # an unnamed eager leaf: its value
+            if node.name is None:  # an unnamed eager leaf (a Variable has a name): its value
+                assert isinstance(node, EagerNode)
                 return latex_value(node.value)
             return latex_name(node.name)
         if node.op is CONSTANT:
@@ -240,7 +245,7 @@ class Names:
         t = str(self._temps[node])
         return Name(f"u{subscript(t)}", f"u_{{{t}}}")
 
-    def _role_name(self, role, node: Node) -> Name:
+    def _role_name(self, role: AdjointRole, node: Node) -> Name:
         unreduced = role.kind == "unreduced"
         name = self._plain_role_name(role._replace(kind="partial") if unreduced else role, node)
         g = self._generation.get(id(node.origin), self._last)
@@ -250,15 +255,17 @@ class Names:
             name = Name(f"{name.text} before Σ", rf"{name.latex}\,\text{{before }}\Sigma")
         return name
 
-    def _plain_role_name(self, role, node: Node) -> Name:
+    def _plain_role_name(self, role: AdjointRole, node: Node) -> Name:
         kind = role.kind
         if kind in ("seed", "adjoint"):
             return self.dot(role.of) if isinstance(node.origin, Tangents) else self.bar(role.of)
         if kind == "tangent":
             return self.dot(role.of)
+        consumer = role.consumer
+        assert consumer is not None  # a partial's and a local partial's role names theirs
         if kind == "partial":
-            return self.partial(role.of, role.consumer, role.index)
-        return self.local(role.consumer, role.of, role.index)
+            return self.partial(role.of, consumer, role.index)
+        return self.local(consumer, role.of, role.index)
 
     def _dedupe(self, nodes: list[Node]) -> None:
         """Make the labels of ``nodes`` unique: an extension's number as a superscript where
@@ -294,18 +301,18 @@ _ONE_LETTER = re.compile(r"([A-Za-z\u0391-\u03c9])(\d*)\Z")
 _KINDS = ("seed", "adjoint", "tangent", "partial", "unreduced", "local")
 
 
-def _priority(role) -> int:
+def _priority(role: AdjointRole) -> int:
     return _KINDS.index(role.kind)
 
 
-def _constant_text(value) -> str:
+def _constant_text(value: Any) -> str:
     array = np.asarray(value) if not isinstance(value, tuple) else None
     if array is not None and array.ndim > 0 and array.size > 4:
         return "const " + "×".join(map(str, array.shape))
     return format_value(value, 3)
 
 
-def _numbering(graph: list[Node]):
+def _numbering(graph: list[Node]) -> tuple[dict[Node, int], Callable[[Any], int]]:
     """v₁ … vₙ over the non-constant nodes of ``graph`` (a topological order), generation by
     generation: the graph first, then the nodes of the first extension that is differentiated
     again, and so on; within a generation, in the order given. Returns the numbers and the
@@ -327,11 +334,11 @@ class _Generations:
     extension records (1 + their output's). A class, not closures calling each other: those
     would be a reference cycle holding the graph until the garbage collector runs."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.nodes: dict[Node, int] = {}
         self._records: dict[int, int] = {}
 
-    def of_record(self, record) -> int:
+    def of_record(self, record: Adjoints | Tangents) -> int:
         g = self._records.get(id(record))
         if g is None:
             generation = self.nodes

@@ -11,13 +11,17 @@ Records are named tuples: immutable, with named fields, and cheap to make by the
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterator
 
 import numpy as np
 
 from ..errors import ArgumentTypeError, ReadOnlyError
 from ..node import Node
 from ..text import latex_shape
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .names import Names
 
 __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
 
@@ -50,6 +54,21 @@ class Contribution:
         "unreduced_node",
     )
     __slots__ = tuple(f"_{name}" for name in _fields) + ("_names",)
+    # the slots' types (the names above, made from _fields, are not read by type checkers);
+    # a label or LaTeX slot holds _LATER until it is first read
+    _consumer: Node
+    _consumer_label: Any
+    _consumer_symbol: Any
+    _index: int
+    _local: Any
+    _local_latex: Any
+    _partial: Any
+    _partial_latex: Any
+    _partial_node: Node | None
+    _local_node: Node | None
+    _unreduced: Any
+    _unreduced_node: Node | None
+    _names: Names | None
 
     def __init__(
         self,
@@ -66,7 +85,7 @@ class Contribution:
         unreduced: Any = None,
         unreduced_node: Node | None = None,
         *,
-        names: Any = None,
+        names: Names | None = None,
     ) -> None:
         given = (
             consumer,
@@ -94,6 +113,7 @@ class Contribution:
         value = getattr(self, f"_{field}")
         if value is _LATER:  # all four texts at once: they share the consumer's arguments
             names, consumer, index = self._names, self._consumer, self._index
+            assert names is not None  # (the constructor refuses _LATER without names)
             args, op, attrs = names.args(consumer), consumer.op, consumer.attrs
             texts = {
                 "consumer_label": names.label(consumer),
@@ -182,13 +202,13 @@ class Contribution:
     def __setattr__(self, name: str, value: Any) -> None:
         raise ReadOnlyError(f"a Contribution is immutable: cannot set {name!r}")
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return (getattr(self, name) for name in self._fields)
 
     def __len__(self) -> int:
         return len(self._fields)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, (Contribution, tuple)):
             return tuple(self) == tuple(other)
         return NotImplemented
@@ -201,7 +221,7 @@ class Contribution:
     def _replace(self, **changes: Any) -> Contribution:
         return Contribution(**{**self._asdict(), **changes})
 
-    def __reduce__(self):  # copy and deepcopy: the fields, texts made
+    def __reduce__(self) -> tuple[Any, tuple]:  # copy and deepcopy: the fields, texts made
         return _rebuilt_contribution, (tuple(self),)
 
     def __repr__(self) -> str:
@@ -213,7 +233,7 @@ class Contribution:
 
 # the slots' own setters (the class refuses attribute assignment: it is immutable)
 _SLOT_SETTERS = tuple(getattr(Contribution, f"_{name}").__set__ for name in Contribution._fields)
-_set_names = Contribution._names.__set__
+_set_names = vars(Contribution)["_names"].__set__  # (the slot's descriptor, not its type)
 
 
 def _rebuilt_contribution(fields: tuple) -> Contribution:
@@ -224,7 +244,7 @@ class ReverseStep(NamedTuple):
     """One step of the reverse walkthrough: the adjoint v̄ᵢ of node vᵢ."""
 
     #: Position in ``trace.steps`` (0-based; the step's number, as shown, is ``index + 1``).
-    index: int
+    index: int  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
     node: Node
     #: "v4", and its LaTeX "v_{4}".
     label: str
@@ -259,7 +279,7 @@ class TangentTerm(NamedTuple):
 class ForwardStep(NamedTuple):
     """One step of the forward walkthrough: the value vᵢ and tangent v̇ᵢ of a node."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
     node: Node
     label: str
     symbol: str

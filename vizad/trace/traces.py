@@ -28,7 +28,8 @@ class Trace(ABC):
     """Steps of a walkthrough with lookups and displays; subclasses say what a step shows."""
 
     kind = ""
-    steps: Steps
+    #: The steps (a :class:`Steps` whose records are made when first read, or a sequence).
+    steps: Sequence[Any]
 
     def __init__(
         self,
@@ -77,7 +78,7 @@ class Trace(ABC):
     def __iter__(self) -> Iterator:
         return iter(self.steps)
 
-    def __getitem__(self, number: int):
+    def __getitem__(self, number: int) -> Any:
         """Step ``number``, as the stepper, drawings, tables and check() number them: 1 … n
         (``trace[1]`` is the first step; -1 the last). ``trace.steps`` is the plain sequence
         (``trace.steps[0]`` is the first step)."""
@@ -290,10 +291,16 @@ class Trace(ABC):
     def _header(self) -> list[str]: ...
 
     @abstractmethod
-    def _row(self, step, decimals: int) -> list[str]: ...
+    def _row(self, step: Any, decimals: int) -> list[str]: ...
 
     @abstractmethod
-    def _line(self, step, decimals: int) -> str: ...
+    def _line(self, step: Any, decimals: int) -> str: ...
+
+    @abstractmethod
+    def _latex_header(self) -> list[str]: ...
+
+    @abstractmethod
+    def _latex_row(self, step: Any, decimals: int) -> list[str]: ...
 
 
 #: Steps shown by a trace's HTML and text displays (a long trace's table is cut there).
@@ -311,7 +318,7 @@ class ReverseTrace(Trace):
         "backprop": "each node's adjoint laid on the forward graph",
     }
     view_aliases = {"extended": "adjoint", "laid": "backprop"}
-    steps: tuple[ReverseStep, ...]
+    steps: Sequence[ReverseStep]
 
     def __init__(
         self,
@@ -360,7 +367,8 @@ class ReverseTrace(Trace):
     def involved(self, step: ReverseStep) -> list[Node]:
         nodes = [step.adjoint_node]
         for c in step.contributions:
-            nodes.append(c.partial_node)
+            if c.partial_node is not None:  # (a trace's contributions all have theirs)
+                nodes.append(c.partial_node)
             if c.unreduced_node is not None:
                 nodes.append(c.unreduced_node)
             if c.local_node is not None:
@@ -378,10 +386,10 @@ class ReverseTrace(Trace):
         wrt = ", ".join(shown) + (f" and {more} more" if more else "")
         return f"Reverse trace of {self.label(self.output)} w.r.t. {wrt}: {len(self.steps)} steps"
 
-    def _header(self):
+    def _header(self) -> list[str]:
         return ["step", "vᵢ", "definition", "value", "partial adjoints v̄ᵢ→ⱼ", "v̄ᵢ"]
 
-    def _latex_header(self):
+    def _latex_header(self) -> list[str]:
         return ["step", "$v_i$", "definition", "value", r"partial adjoints $\bar v_{i\to j}$",
                 r"$\bar v_i$"]  # fmt: skip
 
@@ -418,7 +426,7 @@ class ReverseTrace(Trace):
             format_value(step.adjoint, d),
         ]
 
-    def _line(self, step, d):
+    def _line(self, step: ReverseStep, d: int) -> str:
         return reverse_line(step, self.names, d)
 
 
@@ -438,7 +446,7 @@ class ForwardTrace(Trace):
         "extended": "tangent",
         "laid": "tangents",
     }
-    steps: tuple[ForwardStep, ...]
+    steps: Sequence[ForwardStep]
 
     def __init__(
         self,
@@ -482,10 +490,10 @@ class ForwardTrace(Trace):
         )
         return f"Forward trace of {self.label(self.output)} with {seeds}: {len(self.steps)} steps"
 
-    def _header(self):
+    def _header(self) -> list[str]:
         return ["step", "vᵢ", "definition", "value", "tangent rule", "v̇ᵢ"]
 
-    def _latex_header(self):
+    def _latex_header(self) -> list[str]:
         return ["step", "$v_i$", "definition", "value", "tangent rule", r"$\dot v_i$"]
 
     def _latex_row(self, step: ForwardStep, d: int) -> list[str]:
@@ -509,7 +517,7 @@ class ForwardTrace(Trace):
             format_value(step.tangent, d),
         ]
 
-    def _line(self, step, d):
+    def _line(self, step: ForwardStep, d: int) -> str:
         return forward_line(step, self.names, d)
 
 
