@@ -763,10 +763,11 @@ class Stepper(anywidget.AnyWidget):
             numbers[key] = float(value)
         self.page_zoom = numbers["zoom"]
         scale = min(max(numbers["scale"], SCALES[0]), SCALES[1])
-        frame = tuple(
+        width, height = (
             max(FRAME_STEP, FRAME_STEP * round(numbers[k] / scale / FRAME_STEP))
             for k in ("width", "height")
         )
+        frame = (width, height)
         if frame == self.reader_frame:
             return
         old, self.reader_frame = self.reader_frame, frame
