@@ -25,7 +25,7 @@ from ..errors import BridgeError
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
 from .jax_import import bind_params, closed_jaxpr, eqn_source, traced
-from .jax_loops import CONTROL_FLOW, unrolled
+from .jax_loops import CONTROL_FLOW, dynamic_index, unrolled
 from .jax_program import Plan, cached_plan, signature
 from .optional import require
 
@@ -38,7 +38,7 @@ __all__ = ["jax_backward"]
 #: Primitives whose transpose reads no forward value (they are linear in every input).
 _LINEAR = frozenset(
     "add sub neg add_any reduce_sum broadcast_in_dim reshape squeeze expand_dims transpose "
-    "convert_element_type copy copy_p concatenate pad slice rev".split()
+    "convert_element_type copy copy_p concatenate pad slice dynamic_slice rev".split()
 )
 
 #: JAX's primitives that a vizad op writes the same way (mul: v₁ × v₂, and its partials).
@@ -209,6 +209,12 @@ class _Walk:
         value = np.asarray(self.values[slot])
         self.decisions.append((value.dtype.str, value.shape, value.tobytes()))
         return value
+
+    def take(self, xs: int, t: int, aval) -> int:
+        """``xs[t]`` with ``t`` a value (not a parameter): every time step of a scan is then
+        the same equations, and shares its compiled programs."""
+        index = self._fixed(np.asarray(t, np.int32))
+        return self._inline(dynamic_index(tuple(aval.shape), aval.dtype), [xs, index])[0]
 
     @contextmanager
     def scoped(self, name: str) -> Iterator[None]:

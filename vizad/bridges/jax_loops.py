@@ -28,7 +28,7 @@ from .optional import require
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 
-__all__ = ["CONTROL_FLOW", "MAX_ITERATIONS", "Runner", "unrolled"]
+__all__ = ["CONTROL_FLOW", "MAX_ITERATIONS", "Runner", "dynamic_index", "unrolled"]
 
 #: The primitives unrolled here.
 CONTROL_FLOW = frozenset({"scan", "while", "cond"})
@@ -77,7 +77,7 @@ def _scan(eqn, args: list, runner: Runner) -> list:
     ys: list[list] = [[None] * length for _ in y_avals]
     for t in steps:
         with runner.scoped(f"scan t={t + 1}"):
-            x_t = [runner.run(_index(a.shape, a.dtype, t), [x])[0] for a, x in zip(x_avals, xs)]
+            x_t = [_take(runner, x, t, a) for a, x in zip(x_avals, xs)]
             out = runner.run(p["jaxpr"], [*consts, *carry, *x_t])
         carry = out[:n_carry]
         for k, y in enumerate(out[n_carry:]):
@@ -87,6 +87,16 @@ def _scan(eqn, args: list, runner: Runner) -> list:
         for a, column in zip(y_avals, ys)
     ]
     return [*carry, *stacked]
+
+
+def _take(runner: Runner, xs: Any, t: int, aval: Any) -> Any:
+    """``xs[t]``: the runner's own way (``take``, when it has one: jax_backward slices with
+    t as a value, so that every time step runs the same equations), else JAX's
+    ``index_in_dim`` with t in its parameters."""
+    take = getattr(runner, "take", None)
+    if take is not None:
+        return take(xs, t, aval)
+    return runner.run(_index(aval.shape, aval.dtype, t), [xs])[0]
 
 
 def _cond(eqn, args: list, runner: Runner) -> list:
@@ -126,6 +136,14 @@ def _index(shape: tuple, dtype, t: int):
     """JAX's ``xs[t]`` (along the first axis) as a closed jaxpr."""
     return jax.make_jaxpr(lambda a: jax.lax.index_in_dim(a, t, keepdims=False))(
         jax.ShapeDtypeStruct(shape, dtype)
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def dynamic_index(shape: tuple, dtype):
+    """JAX's ``xs[t]`` (along the first axis) as a closed jaxpr of ``xs`` and ``t``."""
+    return jax.make_jaxpr(lambda a, t: jax.lax.dynamic_index_in_dim(a, t, keepdims=False))(
+        jax.ShapeDtypeStruct(shape, dtype), jax.ShapeDtypeStruct((), np.int32)
     )
 
 

@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .jax_import import bind_params, eqn_source
+from .jax_import import eqn_source
+from .jax_segment import Backward, Forward
 from .optional import require
 
 jax = require("jax", "jax")
@@ -41,9 +42,6 @@ __all__ = ["Plan", "cached_plan", "signature"]
 #: Plans by key; the oldest is dropped past the limit.
 _PLANS: dict[Hashable, Plan] = {}
 _MAX_PLANS = 64
-#: XLA options for the program: it is small arrays, and compiles about twice as fast without
-#: the expensive passes.
-_QUICK = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
 
 
 class _NotAKey(Exception):
@@ -154,12 +152,13 @@ def cached_plan(key: Hashable | None, make: Callable[[], Plan]) -> Plan:
 
 
 class Plan:
-    """The structure of the backward pass over a walk's equations, and its program.
+    """The structure of the backward pass over a walk's equations, and its programs.
 
     ``eqns`` are the walk's equations (``.eqn``, ``.inputs`` and ``.outputs`` slots,
     ``.scope``); ``floating(slot)`` says whether a slot takes a cotangent; ``fixed`` holds
-    the values of literals and nested constants (part of the program); the program's
-    arguments are the values of ``arguments`` (slots)."""
+    the values of literals and nested constants (part of the programs); the programs'
+    arguments are the values of ``arguments`` (slots). ``compiled``: whether the programs
+    are compiled and cached (their equations can be part of a key)."""
 
     def __init__(
         self,
@@ -194,19 +193,17 @@ class Plan:
                 arrived.setdefault(eqns[k].inputs[j], []).append((k, j))
         for v in leaves:
             self._sum(v, arrived)
-        #: What the program gives back: the kept equations' results, the partial adjoints
-        #: that reach a shown slot, the sums of more than one.
-        self.values = [v for k in self.kept for v in eqns[k].outputs]
-        self.partials = [
+        #: The partial adjoints the walkthrough shows (to an argument or a kept result).
+        self.partials = {
             (k, j) for k in self.order for j in self.floats[k] if eqns[k].inputs[j] in shown
-        ]
-        self.totals = [v for v, parts in self.sums.items() if len(parts) > 1]
-        self.arguments, self.shapes, self.dtypes = list(arguments), shapes, dtypes
-        self._forward = self._forward_eqns(needed, fixed)
-        read = {v for k in (*self._forward, *self.order) for v in eqns[k].inputs}
+        }
+        self.arguments = list(arguments)
+        forward = self._forward_eqns(needed, fixed)
+        read = {v for k in forward for v in eqns[k].inputs}
+        #: Literals and nested constants: arguments of the pieces too (a key holds their
+        #: types only, so the time steps of a scan, slicing xs[t], share their programs).
         self.fixed = {v: value for v, value in fixed.items() if v in read}
-        self._layout = self._packing()
-        self.run = jax.jit(self._program, compiler_options=_QUICK) if compiled else self._program
+        self.segments = self._segments(forward, needed, shapes, dtypes, compiled)
 
     def _sum(self, v: int, arrived: dict) -> None:
         if v == self.output or v in self.sums:
@@ -227,96 +224,124 @@ class Plan:
                 live.update(e.inputs)
         return forward[::-1]
 
-    def _packing(self) -> list[tuple]:
-        """Where each result of the program sits: (dtype group, offset, shape), in the order
-        values, partial adjoints, sums."""
-        slots = [*self.values, *(self.eqns[k].inputs[j] for k, j in self.partials), *self.totals]
-        groups: dict[str, int] = {}
-        layout = []
-        for v in slots:
-            dtype, shape = np.dtype(self.dtypes[v]), tuple(self.shapes[v])
-            offset = groups.get(dtype.str, 0)
-            layout.append((dtype.str, offset, shape))
-            groups[dtype.str] = offset + int(np.prod(shape, dtype=np.int64))
-        self._groups = sorted(groups)
-        return layout
+    def _segments(self, forward, needed, shapes, dtypes, compiled) -> list:
+        """The forward equations cut into runs of one scope (a loop's time step, or the code
+        between loops), each with its forward and backward programs."""
+        eqns = self.eqns
+        runs: list[list[int]] = []
+        for k in forward:
+            if runs and eqns[runs[-1][-1]].scope == eqns[k].scope:
+                runs[-1].append(k)
+            else:
+                runs.append([k])
+        read_elsewhere: set[int] = set()
+        for run in runs:
+            made = {v for k in run for v in eqns[k].outputs}
+            read_elsewhere.update(v for k in run for v in eqns[k].inputs if v not in made)
+        incoming: list[list] = []
+        for run in runs:
+            inside = set(run)
+            arriving = []
+            for k in reversed(run):
+                if k in needed:
+                    for v in eqns[k].outputs:
+                        arriving.extend(p for p in self.sums.get(v, ()) if p[0] not in inside)
+            incoming.append(list(dict.fromkeys(arriving)))
+        handed = {p for arriving in incoming for p in arriving}
+        keyof = _EqnKeys() if compiled else None
+        segments = []
+        for r, run in enumerate(runs):
+            made = list(dict.fromkeys(v for k in run for v in eqns[k].outputs))
+            kept = [k for k in run if k in needed]
+            used = {v for k in kept for v in (*eqns[k].inputs, *eqns[k].outputs)}
+            inputs = list(dict.fromkeys(v for k in run for v in eqns[k].inputs if v not in made))
+            exports = [v for v in made if v in read_elsewhere or v in used]
+            step = _Segment()
+            step.inputs, step.exports = inputs, exports
+            step.forward = Forward(eqns, run, inputs, exports, shapes, dtypes, keyof)
+            step.backward = None
+            if kept:
+                order = kept[::-1]
+                values = list(
+                    dict.fromkeys(v for k in order for v in (*eqns[k].inputs, *eqns[k].outputs))
+                )
+                shown = [("value", v) for k in kept for v in eqns[k].outputs]
+                shown += [("partial", (k, j)) for k in order for j in self.floats[k]
+                          if (k, j) in self.partials]  # fmt: skip
+                shown += [("sum", v) for k in kept for v in eqns[k].outputs
+                          if len(self.sums.get(v, ())) > 1]  # fmt: skip
+                outgoing = [(k, j) for k in order for j in self.floats[k] if (k, j) in handed]
+                step.values, step.incoming, step.outgoing = values, incoming[r], outgoing
+                step.shown = shown
+                step.backward = Backward(
+                    eqns, order, values, incoming[r], self.floats, self._source,
+                    shown, outgoing, shapes, dtypes, keyof,
+                )  # fmt: skip
+            segments.append(step)
+        return segments
 
-    def _program(self, *arguments):
-        """Every forward value, partial adjoint and sum, packed by dtype."""
-        env: dict[int, Any] = dict(zip(self.arguments, arguments))
-        for v, value in self.fixed.items():
-            env[v] = jnp.asarray(value)
-        for k in self._forward:
-            e = self.eqns[k]
-            subfunctions, params = bind_params(e.eqn)
-            out = e.eqn.primitive.bind(*subfunctions, *(env[v] for v in e.inputs), **params)
-            env.update(zip(e.outputs, out if e.eqn.primitive.multiple_results else [out]))
-        partial: dict[tuple, Any] = {}
-        total: dict[int, Any] = {self.output: jnp.ones((), self.dtypes[self.output])}
-
-        def cotangent(v):
-            if v not in total and v in self.sums:
-                parts = self.sums[v]
-                t = partial[parts[0]]
-                for p in parts[1:]:
-                    t = t + partial[p]  # add_any
-                total[v] = t
-            return total.get(v)
-
-        for k in self.order:
-            e = self.eqns[k]
-            cts = [cotangent(v) for v in e.outputs]
-            filled = tuple(
-                c if c is not None else jnp.zeros(self.shapes[v], self.dtypes[v])
-                for c, v in zip(cts, e.outputs)
-            )
-            grads = _vjp(e.eqn, self.floats[k], tuple(env[v] for v in e.inputs), filled)
-            partial.update(((k, j), g) for j, g in zip(self.floats[k], grads))
-        for v in self.leaves:
-            cotangent(v)
-        results = [
-            *(env[v] for v in self.values),
-            *(partial[p] for p in self.partials),
-            *(total[v] for v in self.totals),
-        ]
-        return tuple(
-            jnp.concatenate(
-                [jnp.ravel(r) for r, (d, _, _) in zip(results, self._layout) if d == group]
-            )
-            for group in self._groups
-        )
+    def _source(self, v: int):
+        """Where v̄ of the result ``v`` comes from (see :class:`Backward`)."""
+        if v == self.output:
+            return "seed"
+        return self.sums.get(v)
 
     def results(self, arguments: Sequence[Any]) -> tuple[dict, dict, dict]:
-        """Run the program: (value of each kept slot, each partial adjoint by (equation,
-        input), each slot's cotangent as add_any summed it), numpy arrays."""
-        packed = dict(zip(self._groups, (np.asarray(b) for b in self.run(*arguments))))
-        views = []
-        for group, offset, shape in self._layout:
-            size = int(np.prod(shape, dtype=np.int64))
-            views.append(packed[group][offset : offset + size].reshape(shape))
-        n, m = len(self.values), len(self.partials)
-        values = dict(zip(self.values, views[:n]))
-        partials = dict(zip(self.partials, views[n : n + m]))
-        sums = dict(zip(self.totals, views[n + m :]))
-        cotangents = {self.output: np.ones((), self.dtypes[self.output])}
+        """Run the programs: (value of each kept slot, each partial adjoint the walkthrough
+        shows by (equation, input), each slot's cotangent as add_any summed it), numpy."""
+        env = dict(zip(self.arguments, arguments))
+        env.update(self.fixed)
+        for step in self.segments:
+            if step.exports:
+                env.update(zip(step.exports, step.forward.call(*(env[v] for v in step.inputs))))
+        handed: dict = {}
+        values: dict = {}
+        partials: dict = {}
+        sums: dict = {}
+        by_kind = {"value": values, "partial": partials, "sum": sums}
+        for step in reversed(self.segments):
+            if step.backward is None:
+                continue
+            packed, outgoing = step.backward.call(
+                *(env[v] for v in step.values), *(handed[p] for p in step.incoming)
+            )
+            handed.update(zip(step.outgoing, outgoing))
+            for (kind, ref), view in zip(step.shown, step.backward.unpack(packed)):
+                by_kind[kind][ref] = view
+        cotangents = {self.output: np.ones((), values[self.output].dtype)}
         for v, parts in self.sums.items():
-            cotangents[v] = sums[v] if len(parts) > 1 else partials.get(parts[0])
+            if v in sums:
+                cotangents[v] = sums[v]
+            elif len(parts) == 1:
+                cotangents[v] = partials.get(parts[0])
+            elif all(p in partials for p in parts):  # an argument's: summed here, in order
+                t = partials[parts[0]]
+                for p in parts[1:]:
+                    t = t + partials[p]  # add_any: IEEE addition, the same bits in numpy
+                cotangents[v] = t
         return values, partials, cotangents
 
 
-def _vjp(eqn, floats: tuple, inputs: tuple, cts: tuple) -> tuple:
-    """JAX's partial adjoints of ``inputs[floats]`` for ``eqn``'s primitive alone (its
-    linearization transposed by JAX)."""
-    subfunctions, params = bind_params(eqn)
-    primitive = eqn.primitive
-    many = primitive.multiple_results
+class _Segment:
+    """A run of equations in one scope: its programs and the slots they read and give."""
 
-    def local(*xs):
-        full = list(inputs)
-        for k, x in zip(floats, xs):
-            full[k] = x
-        out = primitive.bind(*subfunctions, *full, **params)
-        return tuple(out) if many else out
 
-    _, back = jax.vjp(local, *(inputs[k] for k in floats))
-    return back(cts if many else cts[0])
+class _EqnKeys:
+    """An equation's part of a piece's key (primitive, parameters, result types), made once
+    per equation of the jaxpr (a loop body's equations recur in every time step)."""
+
+    def __init__(self):
+        self._made: dict[int, tuple] = {}
+        self._held: list = []  # the equations keyed, so that their ids stay theirs
+
+    def __call__(self, eqn) -> tuple:
+        made = self._made.get(id(eqn))
+        if made is None:
+            made = (
+                eqn.primitive,
+                _param_key(eqn.params),
+                tuple(_aval(v.aval) for v in eqn.outvars),
+            )
+            self._made[id(eqn)] = made
+            self._held.append(eqn)
+        return made
