@@ -7,8 +7,8 @@ cotangents that reach a variable read more than once with ``add_any``. This modu
 walk over the function's jaxpr in the open: for each equation, in reverse, JAX's own vjp of
 that primitive alone (its linearization transposed) gives the partial adjoint v̄ᵢ→ⱼ of each
 input, and the sum of those that reach a variable is its adjoint v̄ᵢ = Σⱼ v̄ᵢ→ⱼ, the ``add_any``
-of JAX's backward jaxpr. Every value is computed by JAX, the whole walk in one compiled
-program (:mod:`~vizad.bridges.jax_program`); the whole transposed program, as JAX prints it,
+of JAX's backward jaxpr. Every value is computed by JAX, the whole walk in a few compiled
+programs (:mod:`~vizad.bridges.jax_program`); the whole transposed program, as JAX prints it,
 is ``trace.program``.
 """
 
@@ -73,10 +73,11 @@ def jax_backward(
     box in drawings); a ``lax.cond`` walks the branch the example takes. A ``while_loop`` on
     the gradient's path is refused: JAX cannot reverse it.
 
-    The forward values and the whole backward pass are computed by one XLA program, compiled
-    on the first call and kept for later calls of a function with the same jaxpr (the same
-    equations, parameters, literals, types and source lines; constants it closes over are
-    arguments of the program, so their values may change)."""
+    The forward values and the whole backward pass are computed by compiled XLA programs (a
+    forward and a backward one for the code between loops and for a loop's time step, which
+    every step shares), compiled on the first call and kept for later calls of a function
+    with the same jaxpr (the same equations, parameters, literals, types and source lines;
+    constants it closes over are arguments of the programs, so their values may change)."""
     arguments, framework, closed = traced(
         fn, args, kwargs, static_argnums, static_argnames, "jax_backward"
     )

@@ -5,7 +5,9 @@ equations unrolled into the equations of their bodies.
 ``length`` times: each time step becomes a scope ``scan t=1`` … ``scan t=T`` holding the
 body's equations, so drawings fold the steps into one "× T" box that opens on click, and a
 walkthrough steps backpropagation through time inside it. The slices ``xs[t]`` that the body
-reads and the stack of its outputs ``ys`` are JAX's own ``index_in_dim`` and ``stack``.
+reads and the stack of its outputs ``ys`` are JAX's own ``index_in_dim`` and ``stack``
+(``jax_backward`` slices with ``dynamic_index_in_dim``, t a value, as JAX's own scan does:
+every time step is then the same equations, compiled once).
 ``lax.cond`` runs the branch that the example's predicate takes (scope ``cond: branch k``);
 ``while_loop`` runs its body while the predicate holds, at the example's values.
 

@@ -1,22 +1,24 @@
-"""``vz.jax_backward``'s arithmetic as one compiled XLA program, cached by the jaxpr's structure.
+"""``vz.jax_backward``'s arithmetic as a few compiled XLA programs, cached by the jaxpr's
+structure.
 
 The walk (:mod:`~vizad.bridges.jax_backward`) lays the function's equations out flat (nested
 ``jit`` calls inlined, loops unrolled) as slots and equations, without computing anything.
 :class:`Plan` reads that structure once: which equations the gradient flows through, in which
 order JAX transposes them, which partial adjoints v̄ᵢ→ⱼ reach which variable and in which order
-``add_any`` sums them. Its program then computes, in one call of one XLA executable, every
-forward value the walkthrough shows, each equation's vjp (JAX's linearization of that primitive
-alone, transposed) and each sum: the whole backward pass, whose intermediate results are exactly
-the partial adjoints the stepper shows. The results come back packed, one flat buffer per dtype,
-and are read out as numpy views.
+``add_any`` sums them. It cuts the equations into pieces (:mod:`~vizad.bridges.jax_segment`:
+the code between loops, each time step of a loop), each a compiled forward program (its
+values) and a compiled backward program (each equation's vjp, JAX's linearization of that
+primitive alone transposed, and each sum): the whole backward pass, whose intermediate results
+are exactly the partial adjoints the stepper shows. A scan's time steps are the same pieces,
+compiled once.
 
-Plans are cached by :func:`signature`: everything that decides the walk and the program
+Plans are cached by :func:`signature`: everything that decides the walk and the programs
 (primitives, parameters, literals' values, the types of the arguments and of the jaxpr's
-constants, whose values are arguments of the program, the source lines), so a later call of
-the same function (or an equal one) costs the trace of the function, one call of compiled code
-and the recording. A jaxpr whose parameters cannot be a key (a ``custom_jvp``/``custom_vjp``
-function carries its rules as Python functions) gets a plan that is not cached and runs its
-program op by op, uncompiled.
+constants, whose values are arguments of the programs, the source lines), so a later call of
+the same function (or an equal one) costs the trace of the function, one call of each piece's
+compiled code and the recording. A jaxpr whose parameters cannot be a key (a
+``custom_jvp``/``custom_vjp`` function carries its rules as Python functions) gets a plan that
+is not cached, whose pieces run op by op, uncompiled.
 """
 
 from __future__ import annotations
