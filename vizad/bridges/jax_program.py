@@ -257,16 +257,18 @@ class Plan:
             kept = [k for k in run if k in needed]
             used = {v for k in kept for v in (*eqns[k].inputs, *eqns[k].outputs)}
             inputs = list(dict.fromkeys(v for k in run for v in eqns[k].inputs if v not in made))
-            exports = [v for v in made if v in read_elsewhere or v in used]
+            # a piece whose values no other piece reads computes them in its backward program
+            alone = bool(kept) and not any(v in read_elsewhere for v in made)
+            exports = [] if alone else [v for v in made if v in read_elsewhere or v in used]
             step = _Segment()
             step.inputs, step.exports = inputs, exports
             step.forward = Forward(eqns, run, inputs, exports, shapes, dtypes, keyof)
             step.backward = None
             if kept:
                 order = kept[::-1]
-                values = list(
+                values = inputs if alone else list(
                     dict.fromkeys(v for k in order for v in (*eqns[k].inputs, *eqns[k].outputs))
-                )
+                )  # fmt: skip
                 shown = [("value", v) for k in kept for v in eqns[k].outputs]
                 shown += [("partial", (k, j)) for k in order for j in self.floats[k]
                           if (k, j) in self.partials]  # fmt: skip
@@ -277,7 +279,7 @@ class Plan:
                 step.shown = shown
                 step.backward = Backward(
                     eqns, order, values, incoming[r], self.floats, self._source,
-                    shown, outgoing, shapes, dtypes, keyof,
+                    shown, outgoing, shapes, dtypes, keyof, run if alone else (),
                 )  # fmt: skip
             segments.append(step)
         return segments

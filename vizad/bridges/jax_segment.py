@@ -91,10 +91,7 @@ class Forward:
 
     def _program(self, *arguments):
         env: dict[int, Any] = dict(enumerate(arguments))
-        for eqn, ins, outs in self.steps:
-            subfunctions, params = bind_params(eqn)
-            out = eqn.primitive.bind(*subfunctions, *(env[i] for i in ins), **params)
-            env.update(zip(outs, out if eqn.primitive.multiple_results else [out]))
+        _run(self.steps, env)
         return tuple(env[i] for i in self.exports)
 
 
@@ -109,9 +106,16 @@ class Backward:
 
     def __init__(
         self, eqns, order, values, incoming, floats, cotangent, shown, outgoing, shapes, dtypes,
-        keyof,
+        keyof, run=(),
     ):  # fmt: skip
         local = _Local(values, shapes, dtypes)
+        #: The forward equations ``run`` first, when ``values`` are the piece's inputs (a
+        #: piece whose values no other piece reads computes them here: one program, not two).
+        self.prologue = []
+        for k in run:
+            e = eqns[k]
+            ins = tuple(local.ids[v] for v in e.inputs)
+            self.prologue.append((e.eqn, ins, tuple(local.add(v) for v in e.outputs)))
         position = {k: s for s, k in enumerate(order)}
         arriving = {p: i for i, p in enumerate(incoming)}
 
@@ -142,6 +146,7 @@ class Backward:
         if keyof is not None:
             key = (
                 "backward",
+                tuple((keyof(eqn), ins, outs) for eqn, ins, outs in self.prologue),
                 tuple((keyof(st[0]), *st[1:]) for st in self.steps),
                 tuple(local.avals[: self.n]),
                 tuple((shapes_of(p, eqns)) for p in incoming),
@@ -153,6 +158,7 @@ class Backward:
     def _program(self, *arguments):
         env: dict[int, Any] = dict(enumerate(arguments[: self.n]))
         incoming = arguments[self.n :]
+        _run(self.prologue, env)
         partial: dict[tuple, Any] = {}
         total: dict[int, Any] = {}
 
@@ -193,6 +199,14 @@ class Backward:
             buffers[d][offset : offset + size].reshape(shape)
             for d, offset, shape, size in ((d, o, s, _size(s)) for d, o, s in self.layout)
         ]
+
+
+def _run(steps, env: dict) -> None:
+    """Bind each equation ``(eqn, inputs, outputs)`` on the values ``env`` holds."""
+    for eqn, ins, outs in steps:
+        subfunctions, params = bind_params(eqn)
+        out = eqn.primitive.bind(*subfunctions, *(env[i] for i in ins), **params)
+        env.update(zip(outs, out if eqn.primitive.multiple_results else [out]))
 
 
 def shapes_of(p, eqns) -> tuple:
