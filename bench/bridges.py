@@ -177,8 +177,8 @@ def _cases() -> list[tuple[str, object, tuple]]:
 
 
 def _before(rev: str):
-    """``jax_backward`` as it was at commit ``rev`` (its module read from git and run beside
-    today's, on today's jax_import and jax_loops), or None when git cannot give it."""
+    """The module of ``jax_backward`` as it was at commit ``rev`` (read from git and run
+    beside today's, on today's jax_import and jax_loops), or None when git cannot give it."""
     import subprocess
     import types
 
@@ -195,7 +195,7 @@ def _before(rev: str):
     module = types.ModuleType("vizad.bridges._jax_backward_before")
     module.__package__ = "vizad.bridges"
     exec(compile(source, f"{rev}:vizad/bridges/jax_backward.py", "exec"), module.__dict__)
-    return module.jax_backward
+    return module
 
 
 def _started() -> None:
@@ -210,7 +210,7 @@ def _first_call(which: str, case: int) -> float:
     import time
 
     _, fn, args = _cases()[case]
-    backward = _before(BEFORE) if which == "before" else vz.jax_backward
+    backward = _before(BEFORE).jax_backward if which == "before" else vz.jax_backward
     _started()
     start = time.perf_counter()
     backward(fn, *args)
@@ -250,15 +250,20 @@ def jax_backward_cost() -> int:
     before = _before(BEFORE)
     _started()
     print(
-        "| function | equations walked | first call: before | after "
+        "| function | equations (walked after) | first call: before | after "
         "| later calls (median): before | after | per equation: before | after "
         "| jax.grad jitted: first call (compile) | later | jax.grad op by op |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for case, (name, fn, args) in enumerate(_cases()):
         arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
-        with framework.mode():
-            equations = len(_Walk(closed, arguments.leaves, eager=False).eqns)
+        with framework.mode():  # the equations of the function (as the walk before saw them)
+            walked = len(_Walk(closed, arguments.leaves, eager=False).eqns)
+            equations = (
+                len(before._Walk(closed, arguments.leaves, arguments.names).eqns)
+                if before
+                else walked
+            )
         first = {w: _first_in_child(w, case) for w in ("before", "after") if before or w == "after"}
         with jax.enable_x64(True):
             jitted = jax.jit(jax.grad(fn))
@@ -271,18 +276,21 @@ def jax_backward_cost() -> int:
                 "op by op": lambda: jax.block_until_ready(jax.grad(fn)(*args)),
             }
             if before:
-                fns["before"] = lambda: before(fn, *args)
+                fns["before"] = lambda: before.jax_backward(fn, *args)
             times = paired_medians(fns, repeat=7)
         b = times.get("before", float("nan"))
         a = times["after"]
         print(
-            f"| {name} | {equations} | {first.get('before', float('nan')) * 1e3:,.0f} ms "
+            f"| {name} | {equations} ({walked}) "
+            f"| {first.get('before', float('nan')) * 1e3:,.0f} ms "
             f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.1f} ms | {a * 1e3:.1f} ms "
             f"| {b / equations * 1e3:.3f} ms | {a / equations * 1e3:.3f} ms "
             f"| {compiled * 1e3:,.0f} ms | {times['jit'] * 1e3:.3f} ms "
             f"| {times['op by op'] * 1e3:.1f} ms |"
         )
     print("\nFirst calls: medians of 3 fresh processes each (JAX's backend started first).")
+    print("Per equation: later calls over the function's equations as the walk before saw")
+    print("them (after, a scan's xs[t] is a dynamic index: its index arithmetic is walked too).")
     print(load())
     return 0
 
