@@ -142,6 +142,7 @@ class Backward:
         self.layout, self.groups = _layout(
             [_aval_of(s, self.steps, self.avals) for s in self.shown]
         )
+        self._views = [(d, o, o + _size(shape), shape) for d, o, shape in self.layout]
         key = None
         if keyof is not None:
             key = (
@@ -195,10 +196,7 @@ class Backward:
     def unpack(self, packed) -> list[np.ndarray]:
         """The shown results as numpy views of the packed buffers."""
         buffers = dict(zip(self.groups, (np.asarray(b) for b in packed)))
-        return [
-            buffers[d][offset : offset + size].reshape(shape)
-            for d, offset, shape, size in ((d, o, s, _size(s)) for d, o, s in self.layout)
-        ]
+        return [buffers[d][start:end].reshape(shape) for d, start, end, shape in self._views]
 
 
 def _run(steps, env: dict) -> None:
