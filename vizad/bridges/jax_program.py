@@ -158,9 +158,10 @@ class Plan:
 
     ``eqns`` are the walk's equations (``.eqn``, ``.inputs`` and ``.outputs`` slots,
     ``.scope``); ``floating(slot)`` says whether a slot takes a cotangent; ``fixed`` holds
-    the values of literals and nested constants (part of the programs); the programs'
-    arguments are the values of ``arguments`` (slots). ``compiled``: whether the programs
-    are compiled and cached (their equations can be part of a key)."""
+    the values of literals and nested constants; the programs' arguments are the values of
+    ``arguments`` (slots) and of ``fixed`` (a piece's key holds their types only).
+    ``compiled``: whether the programs are compiled and cached (their equations can be part
+    of a key)."""
 
     def __init__(
         self,

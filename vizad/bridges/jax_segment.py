@@ -150,7 +150,7 @@ class Backward:
                 tuple((keyof(eqn), ins, outs) for eqn, ins, outs in self.prologue),
                 tuple((keyof(st[0]), *st[1:]) for st in self.steps),
                 tuple(local.avals[: self.n]),
-                tuple((shapes_of(p, eqns)) for p in incoming),
+                tuple(_type_of(p, eqns) for p in incoming),
                 self.shown,
                 self.outgoing,
             )
@@ -207,7 +207,7 @@ def _run(steps, env: dict) -> None:
         env.update(zip(outs, out if eqn.primitive.multiple_results else [out]))
 
 
-def shapes_of(p, eqns) -> tuple:
+def _type_of(p, eqns) -> tuple:
     """The type of the partial adjoint (k, j): that of equation k's input j."""
     k, j = p
     aval = eqns[k].eqn.invars[j].aval
