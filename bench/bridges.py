@@ -13,9 +13,11 @@ Baselines, measured in the same process: PyTorch's forward + ``backward()``; JAX
     python bench/bridges.py --jax
 
 only the cost of ``vz.jax_backward`` per equation of the jaxpr it walks, on a 2-layer MLP with
-a dict of parameters and a ``lax.scan`` RNN of 20 steps: its first call in the process (every
-primitive's vjp compiled then), and the median of later calls (the compiled vjps reused),
-against ``jax.grad`` jitted and op by op in the same process.
+a dict of parameters and a ``lax.scan`` RNN of 20 steps, before (commit ``BEFORE``, its module
+read from git: one compiled vjp per primitive, the forward op by op) and after (one compiled
+program per function, cached): the first call (median of 3 fresh processes, JAX's backend
+started first) and the median of later calls taken in turns in one process, against
+``jax.grad`` jitted and op by op.
 """
 
 from __future__ import annotations
@@ -148,72 +150,153 @@ def _rnn(params, xs):
     return jnp.sum(h) + jnp.sum(ys)
 
 
+BEFORE = "baf3293"  # the commit before jax_backward's one compiled program
+
+
+def _cases() -> list[tuple[str, object, tuple]]:
+    rng = np.random.default_rng(0)
+    mlp = (
+        {
+            "W1": rng.standard_normal((16, 32)),
+            "b1": np.zeros(32),
+            "W2": rng.standard_normal((32, 4)),
+            "b2": np.zeros(4),
+        },
+        rng.standard_normal((8, 16)),
+        np.eye(4)[rng.integers(0, 4, 8)],
+    )
+    rnn = (
+        {
+            "W": 0.3 * rng.standard_normal((8, 8)),
+            "U": rng.standard_normal((8, 4)),
+            "b": np.zeros(8),
+        },
+        rng.standard_normal((20, 4)),
+    )
+    return [("2-layer MLP, dict params", _mlp, mlp), ("scan RNN, T = 20", _rnn, rnn)]
+
+
+def _before(rev: str):
+    """The module of ``jax_backward`` as it was at commit ``rev`` (read from git and run
+    beside today's, on today's jax_import and jax_loops), or None when git cannot give it."""
+    import subprocess
+    import types
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        source = subprocess.run(
+            ["git", "-C", str(root), "show", f"{rev}:vizad/bridges/jax_backward.py"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    module = types.ModuleType("vizad.bridges._jax_backward_before")
+    module.__package__ = "vizad.bridges"
+    exec(compile(source, f"{rev}:vizad/bridges/jax_backward.py", "exec"), module.__dict__)
+    return module
+
+
+def _started() -> None:
+    """JAX's backend started (outside the timings, as in any session that imported JAX)."""
+    with jax.enable_x64(True):
+        jax.block_until_ready(jax.jit(lambda v: v + 1)(np.ones(2)))
+
+
+def _first_call(which: str, case: int) -> float:
+    """The first call of ``which`` ("before", "after") on case ``case`` in a fresh process
+    (this one, run as a child: ``--first WHICH CASE``)."""
+    import time
+
+    _, fn, args = _cases()[case]
+    backward = _before(BEFORE).jax_backward if which == "before" else vz.jax_backward
+    _started()
+    start = time.perf_counter()
+    backward(fn, *args)
+    return time.perf_counter() - start
+
+
+def _first_in_child(which: str, case: int, repeat: int = 3) -> float:
+    """The median over ``repeat`` fresh processes of a first call."""
+    import os
+    import statistics
+    import subprocess
+
+    times = []
+    for _ in range(repeat):
+        done = subprocess.run(
+            [sys.executable, __file__, "--first", which, str(case)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=os.environ,
+        )
+        times.append(float(done.stdout.split()[-1]))
+    return statistics.median(times)
+
+
 def jax_backward_cost() -> int:
     """Issue 34's budget: jax_backward ≤ 0.2 ms per equation after the first call, the first
-    call ≤ 2 s."""
+    call ≤ 2 s; before (commit BEFORE: one compiled vjp per primitive) and after (one
+    compiled program per function), against jax.grad."""
     import time
 
     from vizad.bridges.jax_backward import _Walk
     from vizad.bridges.jax_import import traced
 
     print(machine(), "·", load())
-    print(f"jax {jax.__version__}\n")
-    mlp = (
-        {
-            "W1": RNG.standard_normal((16, 32)),
-            "b1": np.zeros(32),
-            "W2": RNG.standard_normal((32, 4)),
-            "b2": np.zeros(4),
-        },
-        RNG.standard_normal((8, 16)),
-        np.eye(4)[RNG.integers(0, 4, 8)],
+    print(f"jax {jax.__version__}; before = commit {BEFORE}\n")
+    before = _before(BEFORE)
+    _started()
+    print(
+        "| function | equations (walked after) | first call: before | after "
+        "| later calls (median): before | after | per equation: before | after "
+        "| jax.grad jitted: first call (compile) | later | jax.grad op by op |"
     )
-    rnn = (
-        {
-            "W": 0.3 * RNG.standard_normal((8, 8)),
-            "U": RNG.standard_normal((8, 4)),
-            "b": np.zeros(8),
-        },
-        RNG.standard_normal((20, 4)),
-    )
-    with jax.enable_x64(True):  # JAX's backend started outside the timings, as in any session
-        jax.block_until_ready(jax.jit(lambda v: v + 1)(np.ones(2)))
-    print("| function | equations walked | first call | later calls (median) | per equation "
-          "| jax.grad jitted: first call (compile) | later | jax.grad op by op |")  # fmt: skip
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name, fn, args in (
-        ("2-layer MLP, dict params", _mlp, mlp),
-        ("scan RNN, T = 20", _rnn, rnn),
-    ):
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for case, (name, fn, args) in enumerate(_cases()):
         arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
-        with framework.mode():
-            equations = len(_Walk(closed, arguments.leaves, arguments.names).eqns)
-        start = time.perf_counter()
-        vz.jax_backward(fn, *args)
-        first = time.perf_counter() - start
+        with framework.mode():  # the equations of the function (as the walk before saw them)
+            walked = len(_Walk(closed, arguments.leaves, eager=False).eqns)
+            equations = (
+                len(before._Walk(closed, arguments.leaves, arguments.names).eqns)
+                if before
+                else walked
+            )
+        first = {w: _first_in_child(w, case) for w in ("before", "after") if before or w == "after"}
         with jax.enable_x64(True):
             jitted = jax.jit(jax.grad(fn))
             start = time.perf_counter()
             jax.block_until_ready(jitted(*args))
             compiled = time.perf_counter() - start
-            times = paired_medians(
-                {
-                    "jax_backward": lambda: vz.jax_backward(fn, *args),
-                    "jit": lambda: jax.block_until_ready(jitted(*args)),
-                    "op by op": lambda: jax.block_until_ready(jax.grad(fn)(*args)),
-                },
-                repeat=7,
-            )
-        later = times["jax_backward"]
+            fns = {
+                "after": lambda: vz.jax_backward(fn, *args),
+                "jit": lambda: jax.block_until_ready(jitted(*args)),
+                "op by op": lambda: jax.block_until_ready(jax.grad(fn)(*args)),
+            }
+            if before:
+                fns["before"] = lambda: before.jax_backward(fn, *args)
+            times = paired_medians(fns, repeat=7)
+        b = times.get("before", float("nan"))
+        a = times["after"]
         print(
-            f"| {name} | {equations} | {first * 1e3:.0f} ms | {later * 1e3:.1f} ms "
-            f"| {later / equations * 1e3:.3f} ms | {compiled * 1e3:.0f} ms "
-            f"| {times['jit'] * 1e3:.3f} ms "
+            f"| {name} | {equations} ({walked}) "
+            f"| {first.get('before', float('nan')) * 1e3:,.0f} ms "
+            f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.1f} ms | {a * 1e3:.1f} ms "
+            f"| {b / equations * 1e3:.3f} ms | {a / equations * 1e3:.3f} ms "
+            f"| {compiled * 1e3:,.0f} ms | {times['jit'] * 1e3:.3f} ms "
             f"| {times['op by op'] * 1e3:.1f} ms |"
         )
-    print("\n" + load())
+    print("\nFirst calls: medians of 3 fresh processes each (JAX's backend started first).")
+    print("Per equation: later calls over the function's equations as the walk before saw")
+    print("them (after, a scan's xs[t] is a dynamic index: its index arithmetic is walked too).")
+    print(load())
     return 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--first"]:
+        print(_first_call(sys.argv[2], int(sys.argv[3])))
+        sys.exit(0)
     sys.exit(jax_backward_cost() if "--jax" in sys.argv[1:] else main())

@@ -7,8 +7,9 @@ cotangents that reach a variable read more than once with ``add_any``. This modu
 walk over the function's jaxpr in the open: for each equation, in reverse, JAX's own vjp of
 that primitive alone (its linearization transposed) gives the partial adjoint v̄ᵢ→ⱼ of each
 input, and the sum of those that reach a variable is its adjoint v̄ᵢ = Σⱼ v̄ᵢ→ⱼ, the ``add_any``
-of JAX's backward jaxpr. Every value is computed by JAX; the whole transposed program, as JAX
-prints it, is ``trace.program``.
+of JAX's backward jaxpr. Every value is computed by JAX, the whole walk in a few compiled
+programs (:mod:`~vizad.bridges.jax_program`); the whole transposed program, as JAX prints it,
+is ``trace.program``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from ..errors import BridgeError
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
 from .jax_import import bind_params, closed_jaxpr, eqn_source, traced
-from .jax_loops import CONTROL_FLOW, unrolled
+from .jax_loops import CONTROL_FLOW, dynamic_index, unrolled
+from .jax_program import Plan, cached_plan, signature
 from .optional import require
 
 jax = require("jax", "jax")
@@ -36,7 +38,7 @@ __all__ = ["jax_backward"]
 #: Primitives whose transpose reads no forward value (they are linear in every input).
 _LINEAR = frozenset(
     "add sub neg add_any reduce_sum broadcast_in_dim reshape squeeze expand_dims transpose "
-    "convert_element_type copy copy_p concatenate pad slice rev".split()
+    "convert_element_type copy copy_p concatenate pad slice dynamic_slice rev".split()
 )
 
 #: JAX's primitives that a vizad op writes the same way (mul: v₁ × v₂, and its partials).
@@ -69,8 +71,13 @@ def jax_backward(
     arguments were given. A ``lax.scan`` (``fori_loop``) is walked time step by time step,
     one scope per step (``scan t=1`` …: backpropagation through time, folded into one "× T"
     box in drawings); a ``lax.cond`` walks the branch the example takes. A ``while_loop`` on
-    the gradient's path is refused: JAX cannot reverse it. Each primitive's vjp is compiled
-    once per shapes and parameters and reused (by later equations and later calls)."""
+    the gradient's path is refused: JAX cannot reverse it.
+
+    The forward values and the whole backward pass are computed by compiled XLA programs (a
+    forward and a backward one for the code between loops and for a loop's time step, which
+    every step shares), compiled on the first call and kept for later calls of a function
+    with the same jaxpr (the same equations, parameters, literals, types and source lines;
+    constants it closes over are arguments of the programs, so their values may change)."""
     arguments, framework, closed = traced(
         fn, args, kwargs, static_argnums, static_argnames, "jax_backward"
     )
@@ -83,13 +90,21 @@ def jax_backward(
                 "its backward pass starts from a single floating-point number: reduce the "
                 "result (jnp.sum(...)) first"
             )
-        walk = _Walk(closed, arrays, arguments.names)
-        recording = walk.recording(lambda: _program(arguments.function(), arrays, framework))
+        plan, given = _planned(closed, arrays)
+        values, partials, cotangents = plan.results(given)
+    recording = _recording(
+        plan,
+        arrays,
+        arguments.names,
+        (values, partials, cotangents),
+        lambda: _program(arguments.function(), arrays, framework),
+    )
     trace = recorded_trace(recording, decimals)
-    floating = [k for k, a in enumerate(arrays) if a.dtype.kind in "fc"]
-    by_leaf = dict(zip(floating, trace.wrt))
     trace.grads = arguments.tree(
-        [trace.adjoint(by_leaf[k]) if k in by_leaf else None for k in range(len(arrays))]
+        [
+            _leaf_adjoint(v, arrays[k], cotangents) if plan.floating_leaf[k] else None
+            for k, v in enumerate(plan.leaves)
+        ]
     )
     return trace
 
@@ -102,6 +117,23 @@ def _single_output(closed) -> list:
             "(return the loss alone)"
         )
     return outs
+
+
+def _planned(closed, arrays: list[np.ndarray]) -> tuple[Plan, list]:
+    """The plan of ``closed``'s backward pass (cached by its signature) and its program's
+    arguments. A function without ``cond``/``while`` is laid out without computing anything;
+    one with them is run op by op first, for the branches and trip counts its example takes
+    (then part of the key)."""
+    key = signature(closed)
+    compiled = key is not None
+    try:
+        plan = cached_plan(key, lambda: _Walk(closed, arrays, eager=False).plan(compiled))
+        return plan, [*arrays, *closed.consts]
+    except _NeedsValues:
+        walk = _Walk(closed, arrays, eager=True)
+        decided = None if key is None else (key, tuple(walk.decisions))
+        plan = cached_plan(decided, lambda: walk.plan(compiled))
+        return plan, [walk.values[v] for v in plan.arguments]
 
 
 def _program(fn: Callable, arrays: list[np.ndarray], framework) -> str:
@@ -127,15 +159,17 @@ def _transposed(fn: Callable, arrays: list[np.ndarray]) -> str:
     return program.pretty_print(use_color=False)  # the same text in a terminal and a notebook
 
 
-class _Value:
-    """A value of the walk: an argument, a constant or an equation's result (a fresh one each
-    time a nested jit is walked into, so two calls of one function are told apart)."""
+def _canonical(dtype) -> np.dtype:
+    """The dtype JAX gives an argument of ``dtype`` (int64 is int32 outside 64-bit mode)."""
+    return np.dtype(jax.dtypes.canonicalize_dtype(dtype))
 
-    __slots__ = ()
+
+class _NeedsValues(Exception):
+    """The walk met a cond or a while_loop: laying it out needs the example's values."""
 
 
 class _Eqn:
-    """An equation of the (inlined) jaxpr, its inputs and results as values of the walk."""
+    """An equation of the (inlined, unrolled) jaxpr, its inputs and results as slots."""
 
     __slots__ = ("eqn", "inputs", "outputs", "scope", "forward_only")
 
@@ -148,24 +182,40 @@ class _Eqn:
 
 
 class _Walk:
-    """JAX's forward values of every equation, then its backward pass over them."""
+    """The function's equations laid out flat: nested jits inlined, loops unrolled. Every
+    value is a slot (an int: the arguments first, then the constants, then as made); with
+    ``eager`` each equation is also run by JAX as it is laid out (a ``cond`` or ``while``
+    needs the values to choose its branch and count its steps)."""
 
-    def __init__(self, closed, arrays: list[np.ndarray], names: list[str]):
-        self.values: dict[_Value, Any] = {}  # JAX's value of each value of the walk
-        self.const: set[_Value] = set()  # literals and constants of the jaxpr
+    def __init__(self, closed, arrays: list[np.ndarray], eager: bool):
+        self.shapes: list[tuple] = []
+        self.dtypes: list = []
+        self.fixed: dict[int, np.ndarray] = {}  # literals and nested constants: their values
+        self.values: dict[int, Any] | None = {} if eager else None
+        self.decisions: list[tuple] = []  # the concrete values read (branches, predicates)
         self.eqns: list[_Eqn] = []
-        self.leaves = [self._new(jnp.asarray(a)) for a in arrays]
-        self.names = names
+        self.leaves = [self._new(a.shape, _canonical(a.dtype), a) for a in arrays]
+        self.consts = [self._new(np.shape(c), c.dtype, c) for c in closed.consts]
         self._scope: tuple[str, ...] = ()
         self._whiles = 0
-        (self.output,) = self._inline(closed, self.leaves)
+        (self.output,) = self._inline(closed, self.leaves, self.consts)
 
     # -- what unrolling a loop needs (jax_loops.Runner) --------------------------------
     def run(self, closed, args: list) -> list:
         return self._inline(closed_jaxpr(closed), args)
 
-    def concrete(self, value: _Value) -> np.ndarray:
-        return np.asarray(self.values[value])
+    def concrete(self, slot: int) -> np.ndarray:
+        if self.values is None:
+            raise _NeedsValues
+        value = np.asarray(self.values[slot])
+        self.decisions.append((value.dtype.str, value.shape, value.tobytes()))
+        return value
+
+    def take(self, xs: int, t: int, aval) -> int:
+        """``xs[t]`` with ``t`` a value (not a parameter): every time step of a scan is then
+        the same equations, and shares its compiled programs."""
+        index = self._fixed(np.asarray(t, np.int32))
+        return self._inline(dynamic_index(tuple(aval.shape), aval.dtype), [xs, index])[0]
 
     @contextmanager
     def scoped(self, name: str) -> Iterator[None]:
@@ -184,24 +234,31 @@ class _Walk:
         finally:
             self._whiles -= 1
 
-    def _new(self, value, const: bool = False) -> _Value:
-        made = _Value()
-        self.values[made] = value
-        if const:
-            self.const.add(made)
-        return made
+    def _new(self, shape, dtype, value=None) -> int:
+        slot = len(self.shapes)
+        self.shapes.append(tuple(shape))
+        self.dtypes.append(np.dtype(dtype))
+        if self.values is not None and value is not None:
+            self.values[slot] = jnp.asarray(value)
+        return slot
 
-    def _inline(self, closed, args: list) -> list:
-        """Evaluate ``closed`` on the values ``args``, adding its equations (those of a
-        nested jit, walked into); returns the values of its results."""
+    def _fixed(self, value: np.ndarray) -> int:
+        slot = self._new(value.shape, value.dtype, value)
+        self.fixed[slot] = value
+        return slot
+
+    def _inline(self, closed, args: list, consts: list | None = None) -> list:
+        """Lay out ``closed`` on the slots ``args`` (the equations of a nested jit walked
+        into); returns the slots of its results."""
         jaxpr = closed.jaxpr
         local: dict = dict(zip(jaxpr.invars, args))
-        for var, value in zip(jaxpr.constvars, closed.consts):
-            local[var] = self._new(jnp.asarray(value), const=True)
+        if consts is None:  # a nested jaxpr's constants: part of its equations
+            consts = [self._fixed(np.asarray(c)) for c in closed.consts]
+        local.update(zip(jaxpr.constvars, consts))
 
         def read(atom):
             if isinstance(atom, jax_core.Literal):
-                return self._new(jnp.asarray(atom.val, dtype=atom.aval.dtype), const=True)
+                return self._fixed(np.asarray(atom.val, dtype=atom.aval.dtype))
             return local[atom]
 
         for eqn in jaxpr.eqns:
@@ -215,21 +272,22 @@ class _Walk:
             if name in CONTROL_FLOW:
                 local.update(zip(eqn.outvars, unrolled(eqn, inputs, self)))
                 continue
-            subfunctions, params = bind_params(eqn)
-            out = eqn.primitive.bind(*subfunctions, *(self.values[v] for v in inputs), **params)
-            outs = [self._new(o) for o in (out if eqn.primitive.multiple_results else [out])]
+            outs = [self._new(v.aval.shape, v.aval.dtype) for v in eqn.outvars]
+            if self.values is not None:
+                subfunctions, params = bind_params(eqn)
+                out = eqn.primitive.bind(*subfunctions, *(self.values[v] for v in inputs), **params)
+                self.values.update(zip(outs, out if eqn.primitive.multiple_results else [out]))
             local.update(zip(eqn.outvars, outs))
             self.eqns.append(_Eqn(eqn, inputs, outs, self._scope, self._whiles > 0))
         return [read(v) for v in jaxpr.outvars]
 
-    def _floating(self, var) -> bool:
-        return var not in self.const and jnp.issubdtype(self.values[var].dtype, jnp.inexact)
+    def _floating(self, slot: int) -> bool:
+        return slot not in self.fixed and self.dtypes[slot].kind in "fc"
 
-    def recording(self, program: Callable[[], str]) -> Recording:
-        """The backward pass: equations in reverse, each one's partial adjoints from JAX's vjp
-        of its primitive alone, summed per variable in the order they arrive."""
+    def plan(self, compiled: bool) -> Plan:
+        """The backward pass's plan (a BridgeError when there is none to show)."""
         producer = {v: k for k, e in enumerate(self.eqns) for v in e.outputs}
-        needed = self._needed(producer)
+        needed = self._needed()
         looped = next((self.eqns[k] for k in sorted(needed) if self.eqns[k].forward_only), None)
         if looped is not None:
             raise BridgeError(
@@ -239,25 +297,34 @@ class _Walk:
                 "it): write it as lax.scan or a fori_loop with static bounds, or import it "
                 "with vz.from_jax for its forward values and forward mode"
             )
-        cotangent: dict = {self.output: np.ones((), self.values[self.output].dtype)}
-        arrived: dict = {}  # variable -> partial adjoints, in the order they arrived
-        partials: dict[int, tuple] = {}
-        order: list = []
-        for k in reversed(range(len(self.eqns))):
-            if k not in needed:
-                continue
-            e = self.eqns[k]
-            cts = [self._total(v, arrived, cotangent) for v in e.outputs]
-            order.append(k)
-            partials[k] = self._pullback(e, cts)
-            for v, p in zip(e.inputs, partials[k]):
-                if p is not None:
-                    arrived.setdefault(v, []).append(p)
-        for v in self.leaves:
-            self._total(v, arrived, cotangent)
-        return self._made(producer, needed, order, partials, cotangent, program)
+        if producer.get(self.output) not in needed:
+            raise BridgeError(
+                "jax_backward: the result does not depend on a floating-point argument "
+                "through any computation: there is no backward pass to show"
+            )
+        if self.values is None:
+            arguments = [*self.leaves, *self.consts]
+        else:  # what the kept equations read from the rest, computed already
+            made = {v for k in needed for v in self.eqns[k].outputs}
+            read = {v for k in needed for v in self.eqns[k].inputs}
+            arguments = sorted(read - made - set(self.fixed))
+        plan = Plan(
+            self.eqns,
+            needed,
+            self.output,
+            self.leaves,
+            arguments,
+            self.fixed,
+            self._floating,
+            self.shapes,
+            self.dtypes,
+            compiled,
+        )
+        plan.floating_leaf = [self._floating(v) for v in self.leaves]
+        plan.nodes = _templates(plan, self._floating)
+        return plan
 
-    def _needed(self, producer) -> set[int]:
+    def _needed(self) -> set[int]:
         """The equations the gradient flows through: on a path from a floating argument to
         the output, with a floating result."""
         reaches: set = {v for v in self.leaves if self._floating(v)}
@@ -274,160 +341,83 @@ class _Walk:
                 wanted.update(v for v in e.inputs if v in reaches)
         return needed
 
-    def _total(self, var, arrived, cotangent):
-        """The cotangent of ``var``: what was given (the output's seed), or the sum of the
-        partial adjoints that arrived, added one by one as ``add_any`` adds them."""
-        if var in cotangent:
-            return cotangent[var]
-        parts = arrived.get(var)
-        if not parts:
-            return None
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p  # add_any: IEEE addition, the same bits in numpy
-        cotangent[var] = total
-        return total
 
-    def _pullback(self, e: _Eqn, cts: list) -> tuple:
-        """JAX's partial adjoints of ``e``'s inputs (its primitive's linearization, transposed
-        by JAX), None for an input that takes none."""
-        floats = tuple(k for k, v in enumerate(e.inputs) if self._floating(v))
-        if not floats:
-            return (None,) * len(e.inputs)
-        fixed = tuple(self.values[v] for v in e.inputs)
-        filled = tuple(
-            c if c is not None else np.zeros(np.shape(self.values[v]), self.values[v].dtype)
-            for c, v in zip(cts, e.outputs)
-        )
-        grads = _vjp(e.eqn, floats, fixed)(fixed, filled)
-        out: list = [None] * len(e.inputs)
-        for k, g in zip(floats, grads):
-            out[k] = np.asarray(g)
-        return tuple(out)
+def _templates(plan: Plan, floating: Callable[[int], bool]) -> list[RecordedNode]:
+    """The recording's nodes of the kept equations, without their numbers (those of a call
+    are filled in by :func:`_recording`)."""
+    leaves = [v for v in plan.leaves if floating(v)]
+    kept = plan.kept
+    position = {v: j for j, v in enumerate(leaves)}
+    at = {k: len(leaves) + j for j, k in enumerate(kept)}
+    made = {v: (at[k], n) for k in kept for n, v in enumerate(plan.eqns[k].outputs)}
 
-    def _made(self, producer, needed, order, partials, cotangent, program) -> Recording:
-        """The recording: the arguments, then the equations the gradient flows through."""
-        leaves = [v for v in self.leaves if self._floating(v)]
-        kept = [k for k in range(len(self.eqns)) if k in needed]
-        position = {("leaf", v): j for j, v in enumerate(leaves)}
-        position.update({("eqn", k): len(leaves) + j for j, k in enumerate(kept)})
+    def edge(v):
+        return (position[v], 0) if v in position else made.get(v)
 
-        def edge(v):
-            if ("leaf", v) in position:
-                return position[("leaf", v)], 0
-            k = producer.get(v)
-            if k is None or k not in needed:
-                return None
-            return position[("eqn", k)], self.eqns[k].outputs.index(v)
-
-        names = dict(zip(self.leaves, self.names))
-        nodes = [
+    nodes = []
+    for k in kept:
+        e = plan.eqns[k]
+        name = e.eqn.primitive.name
+        inputs = tuple(edge(v) for v in e.inputs)
+        reads = () if name in _LINEAR else tuple(j for j, _ in (i for i in inputs if i is not None))
+        nodes.append(
             RecordedNode(
-                op=None,
-                name=names[v],
-                value=_numpy(self.values[v]),
-                adjoint=_numpy(cotangent.get(v, jnp.zeros_like(self.values[v]))),
-                backward="cotangent",
+                op=name,
+                inputs=inputs,
+                reads=reads,
+                backward=f"{name}_transpose",
+                like=_LIKE.get(name),
+                outputs=len(e.outputs),
+                scope=e.scope,
+                source=eqn_source(e.eqn),
             )
-            for v in leaves
-        ]
-        for k in kept:
-            e = self.eqns[k]
-            name = e.eqn.primitive.name
-            inputs = tuple(edge(v) for v in e.inputs)
-            values = [_numpy(self.values[v]) for v in e.outputs]
-            adjoints = [cotangent.get(v) for v in e.outputs]
-            reads = (
-                () if name in _LINEAR else tuple(j for j, _ in (i for i in inputs if i is not None))
-            )
-            nodes.append(
-                RecordedNode(
-                    op=name,
-                    inputs=inputs,
-                    value=values[0] if len(values) == 1 else tuple(values),
-                    adjoint=_adjoint(adjoints),
-                    partials=tuple(
-                        None if i is None or p is None else _numpy(p)
-                        for i, p in zip(inputs, partials[k])
-                    ),
-                    reads=reads,
-                    backward=f"{name}_transpose",
-                    like=_LIKE.get(name),
-                    outputs=len(e.outputs),
-                    scope=e.scope,
-                    source=eqn_source(e.eqn),
-                )
-            )
-        ran = [position[("eqn", k)] for k in order] + list(range(len(leaves)))
-        if producer.get(self.output) not in needed:
-            raise BridgeError(
-                "jax_backward: the result does not depend on a floating-point argument "
-                "through any computation: there is no backward pass to show"
-            )
-        output = position[("eqn", producer[self.output])]
-        seed = _numpy(cotangent[self.output])
-        return Recording("JAX", tuple(nodes), tuple(ran), output, seed, program=program)
-
-
-#: Compiled vjps of single primitives, by primitive, parameters, input types and which inputs
-#: are differentiated: the same equation in a later time step or a later call costs one
-#: call of compiled code.
-_PULLBACKS: dict = {}
-_MAX_PULLBACKS = 4096
-#: XLA options for the vjp of one primitive: a program this small runs as fast without the
-#: expensive passes, and compiles in about half the time.
-_QUICK = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
-
-
-def _vjp(eqn, floats: tuple, fixed: tuple) -> Callable:
-    """``(inputs, cotangents) -> partial adjoints of inputs[floats]``: JAX's vjp of ``eqn``'s
-    primitive alone, compiled once per key and cached (uncompiled for a primitive whose
-    parameters are not hashable or that carries subfunctions, a custom rule's)."""
-    subfunctions, params = bind_params(eqn)
-    primitive = eqn.primitive
-    many = primitive.multiple_results
-
-    def pullback(inputs, cts):
-        def local(*xs):
-            full = list(inputs)
-            for k, x in zip(floats, xs):
-                full[k] = x
-            out = primitive.bind(*subfunctions, *full, **params)
-            return tuple(out) if many else out
-
-        _, back = jax.vjp(local, *(inputs[k] for k in floats))
-        return back(cts if many else cts[0])
-
-    if subfunctions:
-        return pullback
-    try:
-        key = (
-            primitive,
-            tuple(sorted(params.items())),
-            tuple((x.shape, x.dtype, _weak(x)) for x in fixed),
-            floats,
-            jax.config.jax_enable_x64,
         )
-        compiled = _PULLBACKS.get(key)
-    except TypeError:  # parameters that cannot be a key
-        return pullback
-    if compiled is None:
-        if len(_PULLBACKS) >= _MAX_PULLBACKS:
-            _PULLBACKS.clear()
-        compiled = _PULLBACKS[key] = jax.jit(pullback, compiler_options=_QUICK)
-    return compiled
+    plan.shown_leaves = leaves
+    plan.ran = tuple(at[k] for k in plan.order) + tuple(range(len(leaves)))
+    plan.output_at = made[plan.output][0]
+    return nodes
 
 
-def _weak(x) -> bool:
-    return bool(getattr(getattr(x, "aval", None), "weak_type", False))
+def _recording(plan: Plan, arrays, names, results, program: Callable[[], str]) -> Recording:
+    """The recording of one call: the arguments, then the equations the gradient flows
+    through, with this call's values, partial adjoints and sums."""
+    values, partials, cotangents = results
+    name_of = dict(zip(plan.leaves, names))
+    array_of = dict(zip(plan.leaves, arrays))
+    nodes = [
+        RecordedNode(
+            op=None,
+            name=name_of[v],
+            value=array_of[v],
+            adjoint=_leaf_adjoint(v, array_of[v], cotangents),
+            backward="cotangent",
+        )
+        for v in plan.shown_leaves
+    ]
+    for k, template in zip(plan.kept, plan.nodes):
+        e = plan.eqns[k]
+        out = [values[v] for v in e.outputs]
+        nodes.append(
+            template._replace(
+                value=out[0] if len(out) == 1 else tuple(out),
+                adjoint=_adjoint([cotangents.get(v) for v in e.outputs]),
+                partials=tuple(
+                    None if edge is None else partials.get((k, j))
+                    for j, edge in enumerate(template.inputs)
+                ),
+            )
+        )
+    seed = cotangents[plan.output]
+    return Recording("JAX", tuple(nodes), plan.ran, plan.output_at, seed, program=program)
+
+
+def _leaf_adjoint(slot: int, array: np.ndarray, cotangents: dict) -> np.ndarray:
+    got = cotangents.get(slot)
+    return got if got is not None else np.zeros(array.shape, array.dtype)
 
 
 def _adjoint(adjoints: list) -> Any:
     given = [a for a in adjoints if a is not None]
     if len(adjoints) == 1 or len(given) <= 1:
-        return _numpy(given[0]) if given else None
-    return tuple(_numpy(a) if a is not None else Unrecorded("no gradient", ()) for a in adjoints)
-
-
-def _numpy(value) -> np.ndarray:
-    return np.asarray(value)
+        return given[0] if given else None
+    return tuple(a if a is not None else Unrecorded("no gradient", ()) for a in adjoints)

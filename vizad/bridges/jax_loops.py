@@ -5,7 +5,9 @@ equations unrolled into the equations of their bodies.
 ``length`` times: each time step becomes a scope ``scan t=1`` … ``scan t=T`` holding the
 body's equations, so drawings fold the steps into one "× T" box that opens on click, and a
 walkthrough steps backpropagation through time inside it. The slices ``xs[t]`` that the body
-reads and the stack of its outputs ``ys`` are JAX's own ``index_in_dim`` and ``stack``.
+reads and the stack of its outputs ``ys`` are JAX's own ``index_in_dim`` and ``stack``
+(``jax_backward`` slices with ``dynamic_index_in_dim``, t a value, as JAX's own scan does:
+every time step is then the same equations, compiled once).
 ``lax.cond`` runs the branch that the example's predicate takes (scope ``cond: branch k``);
 ``while_loop`` runs its body while the predicate holds, at the example's values.
 
@@ -28,7 +30,7 @@ from .optional import require
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 
-__all__ = ["CONTROL_FLOW", "MAX_ITERATIONS", "Runner", "unrolled"]
+__all__ = ["CONTROL_FLOW", "MAX_ITERATIONS", "Runner", "dynamic_index", "unrolled"]
 
 #: The primitives unrolled here.
 CONTROL_FLOW = frozenset({"scan", "while", "cond"})
@@ -77,7 +79,7 @@ def _scan(eqn, args: list, runner: Runner) -> list:
     ys: list[list] = [[None] * length for _ in y_avals]
     for t in steps:
         with runner.scoped(f"scan t={t + 1}"):
-            x_t = [runner.run(_index(a.shape, a.dtype, t), [x])[0] for a, x in zip(x_avals, xs)]
+            x_t = [_take(runner, x, t, a) for a, x in zip(x_avals, xs)]
             out = runner.run(p["jaxpr"], [*consts, *carry, *x_t])
         carry = out[:n_carry]
         for k, y in enumerate(out[n_carry:]):
@@ -87,6 +89,16 @@ def _scan(eqn, args: list, runner: Runner) -> list:
         for a, column in zip(y_avals, ys)
     ]
     return [*carry, *stacked]
+
+
+def _take(runner: Runner, xs: Any, t: int, aval: Any) -> Any:
+    """``xs[t]``: the runner's own way (``take``, when it has one: jax_backward slices with
+    t as a value, so that every time step runs the same equations), else JAX's
+    ``index_in_dim`` with t in its parameters."""
+    take = getattr(runner, "take", None)
+    if take is not None:
+        return take(xs, t, aval)
+    return runner.run(_index(aval.shape, aval.dtype, t), [xs])[0]
 
 
 def _cond(eqn, args: list, runner: Runner) -> list:
@@ -126,6 +138,14 @@ def _index(shape: tuple, dtype, t: int):
     """JAX's ``xs[t]`` (along the first axis) as a closed jaxpr."""
     return jax.make_jaxpr(lambda a: jax.lax.index_in_dim(a, t, keepdims=False))(
         jax.ShapeDtypeStruct(shape, dtype)
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def dynamic_index(shape: tuple, dtype):
+    """JAX's ``xs[t]`` (along the first axis) as a closed jaxpr of ``xs`` and ``t``."""
+    return jax.make_jaxpr(lambda a, t: jax.lax.dynamic_index_in_dim(a, t, keepdims=False))(
+        jax.ShapeDtypeStruct(shape, dtype), jax.ShapeDtypeStruct((), np.int32)
     )
 
 
