@@ -4,6 +4,7 @@
     python bench/export.py --no-browser
     python bench/export.py --first       # the first size only
     python bench/export.py --against main   # the first size, against git ref main, one process
+    python bench/export.py --against main 11   # the same, medians of 11 (default 5)
 
 For random scalar graphs of about 1,000, 2,000 and 5,000 forward nodes (bench/render.py's
 ``graph``), each size in its own subprocess (so that its peak RSS is its own):
@@ -19,7 +20,8 @@ cost of one step of a ``vz.Stepper`` of the 5,000-node trace (``stepper.step = k
 
 ``--against REF``: the first size's export and layouts by this checkout and by git ref REF's
 ``vizad`` (extracted with ``git archive`` and imported as ``vizad_before``) in one process, in
-turns (medians of 5; CPU seconds with ``dot``'s): the figure to compare on a busy machine.
+turns (medians of 5, or of the number given after REF; CPU seconds with ``dot``'s): the figure
+to compare on a busy machine.
 
 Targets: export linear in the number of steps; 5,000 nodes in <= 10 s, <= 25 MiB, <= 1.5 GiB
 peak RSS; 1,000 nodes in <= 2 s; a step <= 2 ms in Python; "last step" <= 50 ms in the browser.
@@ -325,6 +327,6 @@ if __name__ == "__main__":
         run = {"size": one_size, "stepper": stepper_step, "browser": browser_last_step}[what]
         print(json.dumps(run(ops)))
     elif sys.argv[1:2] == ["--against"]:
-        against(sys.argv[2])
+        against(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 5)
     else:
         main(browser="--no-browser" not in sys.argv[1:], first="--first" in sys.argv[1:])

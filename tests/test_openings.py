@@ -98,3 +98,41 @@ def test_an_openings_patch_is_the_diff_of_the_two_views(case):
             assert all(list(patch[k]) == list(diff[k]) for k in patch if isinstance(diff[k], dict))
             patched += 1
     assert patched
+
+
+def test_a_layout_shown_in_the_browser_carries_its_boxes_titles_unescaped(monkeypatch):
+    # a Layout keeps its drawing's escaped titles and unescapes them only when shown: the
+    # picture gets the very titles of the drawing, as text (an edge's "v₁->v₃", not
+    # "v₁&#45;&gt;v₃")
+    from vizad.render import dot, picture
+
+    x, w = vz.Variable("x"), vz.Variable("w")
+    trace = vz.trace_reverse(vz.tanh(x * w), [x, w], {x: 0.5, w: -1.5})
+    layout = Layout(trace, "adjoint", in_browser=True)
+    shown = {}
+
+    def bundle(source, text, titles=None):
+        shown.update(titles)
+        return {"text/plain": text}
+
+    monkeypatch.setattr(picture, "picture_bundle", bundle)
+    layout._repr_mimebundle_()
+    assert shown == dot.to_drawing(layout.scene).titles()
+    assert "v₁->v₃" in shown.values() and not any("&" in t for t in shown.values())
+
+
+def test_quoting_once_per_process_writes_graphvizs_text(monkeypatch):
+    # Drawing quotes node names and edge ends through a cache: the same DOT as graphviz's own
+    # quoting writes (names that need quotes, ports, keywords included)
+    import graphviz
+
+    from vizad.render.dot import Drawing, to_drawing
+
+    scene = build_scene(_random_trace(3, 120), "adjoint", 3)
+    cached = to_drawing(scene).source
+    for name in ("x1", "a b", "v:3", "v:3:n", "é", "1.5", "edge", "-2", 'say "hi"'):
+        assert Drawing._quote(name) == graphviz.quoting.quote(name)
+        assert Drawing._quote_edge(name) == graphviz.quoting.quote_edge(name)
+    monkeypatch.setattr(Drawing, "_quote", staticmethod(graphviz.quoting.quote))
+    monkeypatch.setattr(Drawing, "_quote_edge", staticmethod(graphviz.quoting.quote_edge))
+    assert to_drawing(scene).source == cached

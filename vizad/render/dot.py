@@ -52,6 +52,7 @@ __all__ = [
     "Drawing",
     "GraphvizNotFoundError",
     "to_drawing",
+    "unescaped_titles",
     "dot_names",
     "titled",
     "visible",
@@ -90,6 +91,11 @@ class Drawing(graphviz.Digraph):
     #: Seconds ``dot`` may take in :meth:`pipe` and :meth:`render`.
     timeout: float = DISPLAY_TIMEOUT
     _call_timeout: float | None = None
+
+    # node names and edge ends quoted once per process (vizad's own ids: v3, a12, c1): a view
+    # with one box or another opened names the same boxes again and again
+    _quote = staticmethod(functools.lru_cache(maxsize=65536)(graphviz.quoting.quote))
+    _quote_edge = staticmethod(functools.lru_cache(maxsize=65536)(graphviz.quoting.quote_edge))
 
     @staticmethod
     def _attr_list(label=None, kwargs=None, attributes=None) -> str:
@@ -158,7 +164,7 @@ class Drawing(graphviz.Digraph):
 
     def titles(self) -> dict[str, str]:
         """SVG id → the title (text, unescaped) of each box and edge of this drawing."""
-        return {k: html.unescape(v) for k, v in self._vizad_titles.items()}
+        return unescaped_titles(self._vizad_titles)
 
     def laid_out(self, timeout: float, cpu: float | None = None) -> str:
         """This drawing's SVG from the ``dot`` program (stopped after ``timeout`` seconds, or
@@ -237,6 +243,11 @@ def notebook_size(svg: str) -> str:
         svg,
         count=1,
     )
+
+
+def unescaped_titles(titles: Mapping[str, str]) -> dict[str, str]:
+    """SVG id → title as text, of a drawing's escaped titles (``Drawing._vizad_titles``)."""
+    return {k: html.unescape(v) for k, v in titles.items()}
 
 
 def to_drawing(
@@ -355,13 +366,19 @@ def dot_names(scene: Scene) -> dict[str, str]:
     names: dict[str, str] = {}
     seen: set[str] = set()
     for item in scene.items:
-        name = item.name + (" (constant)" if item.kind == "constant" else "")
-        name = _fit(visible(name))
+        name = _shown_name(item.name + (" (constant)" if item.kind == "constant" else ""))
         while name in seen or name == "legend":
             name += "′"
         seen.add(name)
         names[item.id] = name
     return names
+
+
+@functools.lru_cache(maxsize=65536)
+def _shown_name(name: str) -> str:
+    """A box's name as its title shows it (visible, fitted): made once per process (a view's
+    openings name the same boxes again)."""
+    return _fit(visible(name))
 
 
 def heat_cells(item) -> int:

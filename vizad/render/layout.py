@@ -23,6 +23,7 @@ from .dot import (
     heat_cells,
     layout_in_browser,
     to_drawing,
+    unescaped_titles,
 )
 from .highlight import computed_values, highlight, step_states
 from .opening import BoxOpener, collapsed_boxes
@@ -102,7 +103,7 @@ class Layout:
         #: from ``like`` shares its cache of DOT statements (most are the same).
         self._dot_lines: dict = {} if like is None else like._dot_lines
         drawing = to_drawing(self.scene, lines=self._dot_lines)
-        self.dot_source, self._titles = drawing.source, drawing.titles()
+        self.dot_source, self._drawing_titles = drawing.source, drawing._vizad_titles
         #: Box id → its unique name (:func:`~vizad.render.dot.dot_names`), as drawn.
         self.box_names: dict[str, str] = drawing._vizad_names
         if self.in_browser:
@@ -206,7 +207,9 @@ class Layout:
         if self.in_browser:
             from .picture import picture_bundle  # display only (see Drawing)
 
-            return picture_bundle(self.dot_source, repr(self), self._titles)
+            # the titles unescaped only when shown (a page's openings never are)
+            titles = unescaped_titles(self._drawing_titles)
+            return picture_bundle(self.dot_source, repr(self), titles)
         return {
             "text/html": f'<div class="tex2jax_ignore mathjax_ignore">{self.svg()}</div>',
             "text/plain": repr(self),

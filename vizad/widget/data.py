@@ -176,12 +176,17 @@ def pack_opens(opens: Mapping[str, dict]) -> dict:
     return {"ids": list(opens), "gz": packed_json({"lines": list(lines), "patches": patches})}
 
 
+#: gzip's level for packed data: 4 is about a third of level 6's time for 5–10 % more bytes (on
+#: a 1,018-step page's openings, 0.03 s instead of 0.10 s for 0.76 MiB instead of 0.70).
+PACK_LEVEL = 4
+
+
 def packed_json(data) -> str:
     """``data`` as compact JSON, gzip-compressed (no time in the header: deterministic) and
     base64-encoded: what ``inflateJson`` (static/stepper/helpers.js) reads back. JSON of
     panels and DOT compresses about tenfold."""
     text = json.dumps(data, separators=(",", ":")).encode()  # ASCII: lone surrogates escaped
-    return base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(text, compresslevel=PACK_LEVEL, mtime=0)).decode("ascii")
 
 
 def unpack_opens(packed: Mapping) -> dict[str, dict]:
