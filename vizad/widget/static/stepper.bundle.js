@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b2154deb4af885c760e84a9a760079857a039452fac1734834c57f53ced5068e
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 7b8286b16c15a5b3cfb65766c4eb425c8a1aaac45e11f18e2a6c60980a359217
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -89,6 +89,7 @@ var WIDE = 820;
 var MIN_FRAME = 220;
 var GRAPH_SHARE = 0.58;
 var PANEL_MIN = 110;
+var STACKED_FRAME = 200;
 var Room = class {
   constructor({ root, viewport, player, panel }) {
     this.root = root;
@@ -115,6 +116,12 @@ var Room = class {
     this.area = null;
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
+    this.need = 0;
+    panel.onNeed = (px) => {
+      if (px <= this.need) return;
+      this.need = px;
+      this.size();
+    };
   }
   presenting() {
     return this.root.classList.contains("vz-present");
@@ -186,7 +193,8 @@ var Room = class {
     const below = this.player.element.offsetHeight + 16;
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
-    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest) : Math.max(Math.min(MIN_FRAME, rest - PANEL_MIN), rest * GRAPH_SHARE));
+    const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
+    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest) : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
     const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
@@ -402,6 +410,56 @@ function renderPicture({ model, el }) {
   });
 }
 
+// vizad/widget/static/stepper/marks.js
+var GAP = 2;
+var STEP = 4;
+function overlap(a, b) {
+  const x = Math.min(a.left + a.w, b.left + b.w) - Math.max(a.left, b.left);
+  const y = Math.min(a.top + a.h, b.top + b.h) - Math.max(a.top, b.top);
+  return x > 0 && y > 0 ? x * y : 0;
+}
+function placeMarks(marks, frame, avoid = []) {
+  const placed = [];
+  for (const m of marks) {
+    let best = null, bestCost = Infinity;
+    for (const c of spots(m, frame)) {
+      const r = { ...c, w: m.w, h: m.h };
+      const grown = { left: r.left - GAP, top: r.top - GAP, w: r.w + 2 * GAP, h: r.h + 2 * GAP };
+      if (placed.some((p) => overlap(grown, p) > 0)) continue;
+      const covered = avoid.reduce((s, b) => s + overlap(r, b), 0);
+      const cost = covered * 1e6 + Math.hypot(r.left - m.left, r.top - m.top);
+      if (cost < bestCost) [best, bestCost] = [r, cost];
+      if (!covered && c.far === 0) break;
+    }
+    best ??= { left: clampIn(m.left, m.w, frame.w), top: clampIn(m.top, m.h, frame.h), w: m.w, h: m.h };
+    placed.push(best);
+  }
+  return placed.map(({ left, top }) => ({ left, top }));
+}
+function clampIn(x, size, room) {
+  return Math.max(GAP, Math.min(x, room - size - GAP));
+}
+function* spots(m, frame) {
+  const along = m.side === "top" || m.side === "bottom";
+  const room = along ? frame.w : frame.h, size = along ? m.w : m.h;
+  const want = clampIn(along ? m.left : m.top, size, room);
+  const across = along ? m.h : m.w, depth = along ? frame.h : frame.w;
+  const base = clampIn(along ? m.top : m.left, across, depth);
+  const inward = m.side === "top" || m.side === "left" ? 1 : -1;
+  for (let far = 0; far < 4; far++) {
+    const rowAt = base + inward * far * (across + GAP);
+    if (rowAt < GAP - 0.5 || rowAt + across > depth - GAP + 0.5) break;
+    const lo = GAP, hi = room - size - GAP;
+    for (let d = 0; d <= room; d += STEP) {
+      for (const at of d ? [want - d, want + d] : [want]) {
+        if (at < lo - 0.5 || at > hi + 0.5) continue;
+        yield along ? { left: at, top: rowAt, far } : { left: rowAt, top: at, far };
+      }
+      if (want - d < lo && want + d > hi) break;
+    }
+  }
+}
+
 // vizad/widget/static/stepper/viewport.js
 var LEGIBLE = 0.6;
 var READABLE = 0.9;
@@ -512,20 +570,22 @@ var Viewport = class {
     const f = this.frame();
     const v = this.element.getBoundingClientRect();
     const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
-    const out = [];
+    const out = [], seen = [];
     for (const g of target || []) {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) continue;
-      out.push({ g, x, y });
+      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+        seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
+      } else out.push({ g, x, y });
     }
     this.marks.replaceChildren();
     const cx = f.w / 2, cy = f.h / 2;
-    out.slice(0, EDGE_MARKS).forEach(({ g, x, y }, k) => {
+    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
       const dx = x - cx, dy = y - cy;
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
-      const arrow = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "→" : "←" : dy > 0 ? "↓" : "↑";
+      const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "right" : "left" : dy > 0 ? "bottom" : "top";
+      const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
       const name = (g.querySelector("text")?.textContent || g.id || "").trim();
       const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
       const mark = h("button", {
@@ -540,9 +600,17 @@ var Viewport = class {
       });
       this.marks.append(mark);
       const w = mark.offsetWidth, ht = mark.offsetHeight;
-      const px = clamp(cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2), 2, f.w - w - 2);
-      const py = clamp(cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2), 2, f.h - ht - 2);
-      Object.assign(mark.style, { left: `${px}px`, top: `${py}px` });
+      return {
+        mark,
+        side,
+        w,
+        h: ht,
+        left: cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2),
+        top: cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2)
+      };
+    });
+    placeMarks(wanted, f, seen).forEach(({ left: px, top: py }, k) => {
+      Object.assign(wanted[k].mark.style, { left: `${px}px`, top: `${py}px` });
     });
   }
   // pan (the zoom stays) to bring the box `g` to the frame's centre
@@ -1437,6 +1505,7 @@ var Inputs = class {
 
 // vizad/widget/static/stepper/panel.js
 var TABLE_ROWS = 40;
+var KEEP_ROWS = 3;
 var Panel = class {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
   constructor({ data, quiz }) {
@@ -1445,6 +1514,24 @@ var Panel = class {
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
+  }
+  // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
+  // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
+  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
+  // (layout.js gives the panel that room when the graph's frame can spare it)
+  keepRows() {
+    const box = this.panel;
+    if (!box.offsetHeight) return;
+    const table = box.querySelector(".vz-contributions");
+    const rows = table ? table.querySelectorAll("tr") : [];
+    const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
+    let need = box.scrollHeight;
+    if (last) {
+      const least = last.offsetTop + last.offsetHeight + 1;
+      table.style.minHeight = `${least}px`;
+      need += least - table.clientHeight;
+    }
+    this.onNeed?.(Math.ceil(need));
   }
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
@@ -1457,6 +1544,7 @@ var Panel = class {
       panel.innerHTML = rec.panel;
       if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
       if (feedback) panel.prepend(feedback);
+      this.keepRows();
     }
     const rows = [];
     for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
