@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 7b8286b16c15a5b3cfb65766c4eb425c8a1aaac45e11f18e2a6c60980a359217
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 2c0cb57aff26d0477305df3c6d0e0771207271cbefe67604315c5ee7fb2c91e5
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1617,10 +1617,10 @@ var Opener = class {
     if (decorated.has(frame)) return;
     decorated.add(frame);
     for (const id of frame.collapsed || []) {
-      if (this.canOpen(v, id) && frame.tips[id]) {
-        frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}
-(click to open)` };
-      }
+      if (!frame.tips[id]) continue;
+      const how = this.canOpen(v, id) ? "click to open" : this.kernel ? "" : "opening it needs Python";
+      if (how) frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}
+(${how})` };
     }
   }
   // a view's data, asked of the kernel (laid out there when first asked for)
@@ -2122,11 +2122,13 @@ var Stepper = class {
     });
     this.viewport.stage.addEventListener("click", (e) => {
       if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.target.closest("g.node.vz-sealed")) this.saySealed();
       const g = e.target.closest("g.node.vz-collapsible, g.cluster.vz-opened-frame");
       if (!g) return;
       e.stopImmediatePropagation();
       this.toggleBox(g.classList.contains("cluster") ? g.dataset.box : g.id);
     }, true);
+    this.viewport.element.addEventListener("pointerdown", () => this.viewport.element.querySelector(".vz-sealed-note")?.remove(), true);
     this.viewport.stage.addEventListener("pointerdown", (e) => {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
     });
@@ -2246,7 +2248,8 @@ var Stepper = class {
     this.findRow.hidden = !big;
     this.drawing.index();
     for (const id of frame.collapsed || []) {
-      if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
+      const open = this.opener.canOpen(this.view, id);
+      this.drawing.boxes.get(id)?.classList.add(open ? "vz-collapsible" : "vz-sealed");
     }
     for (const [id, g] of openedFrames(this.viewport.stage)) {
       g.classList.add("vz-opened-frame");
@@ -2304,6 +2307,16 @@ var Stepper = class {
     }).catch((err) => {
       this.viewport.say(`vizad could not open “${label}”: ${err.message || err}`);
     });
+  }
+  // a click on a box that stands for others this page cannot open: why, in plain words (a
+  // notebook output without Python: a saved notebook, nbconvert's page, no widget manager)
+  saySealed() {
+    this.viewport.element.querySelector(".vz-sealed-note")?.remove();
+    this.viewport.element.append(h("div", {
+      class: "vz-busy vz-sealed-note",
+      role: "status",
+      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block"
+    }));
   }
   closeBoxes() {
     this.showFrame(this.opener.close(this.view), `the ${this.view} view`);
