@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 2c0cb57aff26d0477305df3c6d0e0771207271cbefe67604315c5ee7fb2c91e5
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 3bc205443e537220d861380998adac3585f53d848e52734c7982709e4162e7f9
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -160,6 +160,8 @@ var Room = class {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    this.need = 0;
+    this.panel.keepRows();
     this.size();
     this.root.focus({ preventScroll: true });
   }

@@ -163,6 +163,8 @@ export class Room {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    this.need = 0; // measured again at this type size
+    this.panel.keepRows();
     this.size();
     this.root.focus({ preventScroll: true });
   }
