@@ -77,3 +77,20 @@ test("a frame too crowded for the edge row uses the next row in", () => {
   const r = check(marks, placeMarks(marks, frame));
   assert.ok(r.some((m) => m.top < 218));
 });
+
+test("a marker keeps off other boxes when it can, and off the step's boxes first", () => {
+  const step = { left: 150, top: 190, w: 120, h: 50 };
+  const other = { left: 280, top: 190, w: 120, h: 50, weight: 100 };
+  const marks = [{ left: 250, top: 218, w: 80, h: 20, side: "bottom" }];
+  const r = check(marks, placeMarks(marks, frame, [step, other]), [step, other]);
+  assert.equal(r[0].top, 218); // along the edge, between or beside them
+  // no free spot but over the other box or the step's: the other box it is
+  const tight = { w: 400, h: 240 };
+  const wide = [{ left: 150, top: 218, w: 120, h: 20, side: "bottom" }];
+  const boxes = [
+    { left: 0, top: 100, w: 200, h: 140 },
+    { left: 200, top: 100, w: 200, h: 140, weight: 100 },
+  ];
+  const [p] = placeMarks(wide, tight, boxes);
+  assert.equal(overlap({ ...p, w: 120, h: 20 }, boxes[0]), 0);
+});

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 3bc205443e537220d861380998adac3585f53d848e52734c7982709e4162e7f9
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a52913f208d37be74d9e0430707028fe83618373ce00edd293f8bc87a48e4a6
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -415,6 +415,8 @@ function renderPicture({ model, el }) {
 // vizad/widget/static/stepper/marks.js
 var GAP = 2;
 var STEP = 4;
+var STEP_BOX = 1e6;
+var OTHER_BOX = 100;
 function overlap(a, b) {
   const x = Math.min(a.left + a.w, b.left + b.w) - Math.max(a.left, b.left);
   const y = Math.min(a.top + a.h, b.top + b.h) - Math.max(a.top, b.top);
@@ -428,8 +430,8 @@ function placeMarks(marks, frame, avoid = []) {
       const r = { ...c, w: m.w, h: m.h };
       const grown = { left: r.left - GAP, top: r.top - GAP, w: r.w + 2 * GAP, h: r.h + 2 * GAP };
       if (placed.some((p) => overlap(grown, p) > 0)) continue;
-      const covered = avoid.reduce((s, b) => s + overlap(r, b), 0);
-      const cost = covered * 1e6 + Math.hypot(r.left - m.left, r.top - m.top);
+      const covered = avoid.reduce((s, b) => s + overlap(r, b) * (b.weight ?? STEP_BOX), 0);
+      const cost = covered + Math.hypot(r.left - m.left, r.top - m.top);
       if (cost < bestCost) [best, bestCost] = [r, cost];
       if (!covered && c.far === 0) break;
     }
@@ -611,9 +613,26 @@ var Viewport = class {
         top: cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2)
       };
     });
-    placeMarks(wanted, f, seen).forEach(({ left: px, top: py }, k) => {
+    const others = wanted.length ? this.boxesInView(f, left, top).map((b) => ({ ...b, weight: OTHER_BOX })) : [];
+    placeMarks(wanted, f, [...seen, ...others]).forEach(({ left: px, top: py }, k) => {
       Object.assign(wanted[k].mark.style, { left: `${px}px`, top: `${py}px` });
     });
+  }
+  // every box of the drawing that is in view, in frame px (`left`, `top`: the frame's corner
+  // on screen); measured once per drawing, in its own units, then moved by the zoom
+  boxesInView(f, left, top) {
+    const svg = this.stage.querySelector("svg");
+    if (!svg) return [];
+    const z = this.zoom;
+    if (this.boxCache?.svg !== svg) {
+      const list = [];
+      for (const g of svg.querySelectorAll("g.node")) {
+        const r = g.getBoundingClientRect();
+        if (r.width) list.push({ x: (r.left - left - z.x) / z.s, y: (r.top - top - z.y) / z.s, w: r.width / z.s, h: r.height / z.s });
+      }
+      this.boxCache = { svg, list };
+    }
+    return this.boxCache.list.map((b) => ({ left: z.x + b.x * z.s, top: z.y + b.y * z.s, w: b.w * z.s, h: b.h * z.s })).filter((b) => b.left < f.w && b.left + b.w > 0 && b.top < f.h && b.top + b.h > 0);
   }
   // pan (the zoom stays) to bring the box `g` to the frame's centre
   panTo(g) {

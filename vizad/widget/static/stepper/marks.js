@@ -5,6 +5,8 @@
 
 const GAP = 2; // px between two markers, and between a marker and the frame's side
 const STEP = 4; // px: the spots tried along an edge are this far apart
+export const STEP_BOX = 1e6; // the cost of covering one px² of a box of the step
+export const OTHER_BOX = 1e2; // of covering one px² of another box (one px moved costs 1)
 
 // the area (px²) that rectangles a and b ({ left, top, w, h }) share
 export function overlap(a, b) {
@@ -14,10 +16,12 @@ export function overlap(a, b) {
 }
 
 // `marks`: [{ left, top, w, h, side }] each at its wanted spot (side: "top", "bottom", "left" or
-// "right", the edge it sits on); `frame`: { w, h }; `avoid`: [{ left, top, w, h }] the boxes
-// of the step in view (frame px). Returns [{ left, top }] in the same order: every marker
-// inside the frame, apart from the ones placed before it (GAP px), and off the boxes when
-// there is such a spot; else the spot that covers the least of them.
+// "right", the edge it sits on); `frame`: { w, h }; `avoid`: [{ left, top, w, h, weight }] the
+// boxes in view (frame px), the step's first (weight: how much covering one px of it costs,
+// against one px moved; STEP_BOX when not given). Returns [{ left, top }] in the same order:
+// every marker inside the frame, apart from the ones placed before it (GAP px), and off the
+// boxes when there is such a spot; else the spot that covers the least of them (the step's
+// boxes first).
 export function placeMarks(marks, frame, avoid = []) {
   const placed = [];
   for (const m of marks) {
@@ -26,8 +30,8 @@ export function placeMarks(marks, frame, avoid = []) {
       const r = { ...c, w: m.w, h: m.h };
       const grown = { left: r.left - GAP, top: r.top - GAP, w: r.w + 2 * GAP, h: r.h + 2 * GAP };
       if (placed.some((p) => overlap(grown, p) > 0)) continue; // never on another marker
-      const covered = avoid.reduce((s, b) => s + overlap(r, b), 0);
-      const cost = covered * 1e6 + Math.hypot(r.left - m.left, r.top - m.top);
+      const covered = avoid.reduce((s, b) => s + overlap(r, b) * (b.weight ?? STEP_BOX), 0);
+      const cost = covered + Math.hypot(r.left - m.left, r.top - m.top);
       if (cost < bestCost) [best, bestCost] = [r, cost];
       if (!covered && c.far === 0) break; // spots come nearest first along the wanted row
     }

@@ -13,7 +13,7 @@
 
 import { h, clamp, busy } from "./helpers.js";
 import { centreLines, cropToContent } from "./layout.js";
-import { placeMarks } from "./marks.js";
+import { placeMarks, OTHER_BOX } from "./marks.js";
 import { safeSvg } from "./sanitize.js";
 
 const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
@@ -173,9 +173,28 @@ export class Viewport {
         top: cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2),
       };
     });
-    placeMarks(wanted, f, seen).forEach(({ left: px, top: py }, k) => {
+    const others = wanted.length ? this.boxesInView(f, left, top).map((b) => ({ ...b, weight: OTHER_BOX })) : [];
+    placeMarks(wanted, f, [...seen, ...others]).forEach(({ left: px, top: py }, k) => {
       Object.assign(wanted[k].mark.style, { left: `${px}px`, top: `${py}px` });
     });
+  }
+
+  // every box of the drawing that is in view, in frame px (`left`, `top`: the frame's corner
+  // on screen); measured once per drawing, in its own units, then moved by the zoom
+  boxesInView(f, left, top) {
+    const svg = this.stage.querySelector("svg");
+    if (!svg) return [];
+    const z = this.zoom;
+    if (this.boxCache?.svg !== svg) {
+      const list = [];
+      for (const g of svg.querySelectorAll("g.node")) {
+        const r = g.getBoundingClientRect();
+        if (r.width) list.push({ x: (r.left - left - z.x) / z.s, y: (r.top - top - z.y) / z.s, w: r.width / z.s, h: r.height / z.s });
+      }
+      this.boxCache = { svg, list };
+    }
+    return this.boxCache.list.map((b) => ({ left: z.x + b.x * z.s, top: z.y + b.y * z.s, w: b.w * z.s, h: b.h * z.s }))
+      .filter((b) => b.left < f.w && b.left + b.w > 0 && b.top < f.h && b.top + b.h > 0);
   }
 
   // pan (the zoom stays) to bring the box `g` to the frame's centre
