@@ -373,3 +373,32 @@ def test_extension_falls_back_without_the_private_field(browser, lab_data_dir, p
     page.screenshot(path=artifact("extension-without-manager-field.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_a_fold_in_a_notebook_output_opens_or_says_why(browser, page_errors, tmp_path):
+    """A notebook output's HTML without Python (nbconvert's page, a front end without vizad's
+    extension or a widget manager): a click on a fold ("× 20") either opens it (when the output
+    carries the boxes inside) or says, in plain words, that opening it needs Python; never
+    nothing (review of issue 36, defect 9)."""
+    notebook = tmp_path / "fold.ipynb"
+    write_notebook(notebook, ["import vizad as vz\nvz.step(vz.examples.rnn(20))"])
+    context, page = _offline_page(browser, page_errors, _execute(notebook))
+    page.wait_for_selector(f"{ROOT} .vz-stage svg g.node", timeout=60_000)
+    fold = page.locator(f"{ROOT} .vz-stage g.node", has_text="× 20").first
+    fold.scroll_into_view_if_needed()
+    fold.click()
+    page.wait_for_function(
+        """() => document.querySelector('.vizad-stepper .vz-stage g.cluster.vz-opened-frame')
+            || [...document.querySelectorAll('.vizad-stepper [role=status]')]
+                 .some((e) => e.textContent.includes('needs Python'))""",
+        timeout=30_000,
+    )
+    note = page.locator(f"{ROOT} .vz-sealed-note")
+    if note.count():
+        text = note.inner_text()
+        assert text == "opening this block needs Python: run the cell", text
+        page.screenshot(path=artifact("fold-sealed-note.png"))
+        page.locator(f"{ROOT} .vz-viewport").click(position={"x": 5, "y": 5})
+        assert note.count() == 0  # gone at the next click
+    context.close()
+    assert not _ours(page_errors)

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b2154deb4af885c760e84a9a760079857a039452fac1734834c57f53ced5068e
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a52913f208d37be74d9e0430707028fe83618373ce00edd293f8bc87a48e4a6
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -89,6 +89,7 @@ var WIDE = 820;
 var MIN_FRAME = 220;
 var GRAPH_SHARE = 0.58;
 var PANEL_MIN = 110;
+var STACKED_FRAME = 200;
 var Room = class {
   constructor({ root, viewport, player, panel }) {
     this.root = root;
@@ -115,6 +116,12 @@ var Room = class {
     this.area = null;
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
+    this.need = 0;
+    panel.onNeed = (px) => {
+      if (px <= this.need) return;
+      this.need = px;
+      this.size();
+    };
   }
   presenting() {
     return this.root.classList.contains("vz-present");
@@ -153,6 +160,8 @@ var Room = class {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    this.need = 0;
+    this.panel.keepRows();
     this.size();
     this.root.focus({ preventScroll: true });
   }
@@ -186,7 +195,8 @@ var Room = class {
     const below = this.player.element.offsetHeight + 16;
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
-    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest) : Math.max(Math.min(MIN_FRAME, rest - PANEL_MIN), rest * GRAPH_SHARE));
+    const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
+    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest) : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
     const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
@@ -402,6 +412,58 @@ function renderPicture({ model, el }) {
   });
 }
 
+// vizad/widget/static/stepper/marks.js
+var GAP = 2;
+var STEP = 4;
+var STEP_BOX = 1e6;
+var OTHER_BOX = 100;
+function overlap(a, b) {
+  const x = Math.min(a.left + a.w, b.left + b.w) - Math.max(a.left, b.left);
+  const y = Math.min(a.top + a.h, b.top + b.h) - Math.max(a.top, b.top);
+  return x > 0 && y > 0 ? x * y : 0;
+}
+function placeMarks(marks, frame, avoid = []) {
+  const placed = [];
+  for (const m of marks) {
+    let best = null, bestCost = Infinity;
+    for (const c of spots(m, frame)) {
+      const r = { ...c, w: m.w, h: m.h };
+      const grown = { left: r.left - GAP, top: r.top - GAP, w: r.w + 2 * GAP, h: r.h + 2 * GAP };
+      if (placed.some((p) => overlap(grown, p) > 0)) continue;
+      const covered = avoid.reduce((s, b) => s + overlap(r, b) * (b.weight ?? STEP_BOX), 0);
+      const cost = covered + Math.hypot(r.left - m.left, r.top - m.top);
+      if (cost < bestCost) [best, bestCost] = [r, cost];
+      if (!covered && c.far === 0) break;
+    }
+    best ??= { left: clampIn(m.left, m.w, frame.w), top: clampIn(m.top, m.h, frame.h), w: m.w, h: m.h };
+    placed.push(best);
+  }
+  return placed.map(({ left, top }) => ({ left, top }));
+}
+function clampIn(x, size, room) {
+  return Math.max(GAP, Math.min(x, room - size - GAP));
+}
+function* spots(m, frame) {
+  const along = m.side === "top" || m.side === "bottom";
+  const room = along ? frame.w : frame.h, size = along ? m.w : m.h;
+  const want = clampIn(along ? m.left : m.top, size, room);
+  const across = along ? m.h : m.w, depth = along ? frame.h : frame.w;
+  const base = clampIn(along ? m.top : m.left, across, depth);
+  const inward = m.side === "top" || m.side === "left" ? 1 : -1;
+  for (let far = 0; far < 4; far++) {
+    const rowAt = base + inward * far * (across + GAP);
+    if (rowAt < GAP - 0.5 || rowAt + across > depth - GAP + 0.5) break;
+    const lo = GAP, hi = room - size - GAP;
+    for (let d = 0; d <= room; d += STEP) {
+      for (const at of d ? [want - d, want + d] : [want]) {
+        if (at < lo - 0.5 || at > hi + 0.5) continue;
+        yield along ? { left: at, top: rowAt, far } : { left: rowAt, top: at, far };
+      }
+      if (want - d < lo && want + d > hi) break;
+    }
+  }
+}
+
 // vizad/widget/static/stepper/viewport.js
 var LEGIBLE = 0.6;
 var READABLE = 0.9;
@@ -512,20 +574,22 @@ var Viewport = class {
     const f = this.frame();
     const v = this.element.getBoundingClientRect();
     const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
-    const out = [];
+    const out = [], seen = [];
     for (const g of target || []) {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) continue;
-      out.push({ g, x, y });
+      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+        seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
+      } else out.push({ g, x, y });
     }
     this.marks.replaceChildren();
     const cx = f.w / 2, cy = f.h / 2;
-    out.slice(0, EDGE_MARKS).forEach(({ g, x, y }, k) => {
+    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
       const dx = x - cx, dy = y - cy;
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
-      const arrow = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "→" : "←" : dy > 0 ? "↓" : "↑";
+      const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "right" : "left" : dy > 0 ? "bottom" : "top";
+      const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
       const name = (g.querySelector("text")?.textContent || g.id || "").trim();
       const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
       const mark = h("button", {
@@ -540,10 +604,35 @@ var Viewport = class {
       });
       this.marks.append(mark);
       const w = mark.offsetWidth, ht = mark.offsetHeight;
-      const px = clamp(cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2), 2, f.w - w - 2);
-      const py = clamp(cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2), 2, f.h - ht - 2);
-      Object.assign(mark.style, { left: `${px}px`, top: `${py}px` });
+      return {
+        mark,
+        side,
+        w,
+        h: ht,
+        left: cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2),
+        top: cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2)
+      };
     });
+    const others = wanted.length ? this.boxesInView(f, left, top).map((b) => ({ ...b, weight: OTHER_BOX })) : [];
+    placeMarks(wanted, f, [...seen, ...others]).forEach(({ left: px, top: py }, k) => {
+      Object.assign(wanted[k].mark.style, { left: `${px}px`, top: `${py}px` });
+    });
+  }
+  // every box of the drawing that is in view, in frame px (`left`, `top`: the frame's corner
+  // on screen); measured once per drawing, in its own units, then moved by the zoom
+  boxesInView(f, left, top) {
+    const svg = this.stage.querySelector("svg");
+    if (!svg) return [];
+    const z = this.zoom;
+    if (this.boxCache?.svg !== svg) {
+      const list = [];
+      for (const g of svg.querySelectorAll("g.node")) {
+        const r = g.getBoundingClientRect();
+        if (r.width) list.push({ x: (r.left - left - z.x) / z.s, y: (r.top - top - z.y) / z.s, w: r.width / z.s, h: r.height / z.s });
+      }
+      this.boxCache = { svg, list };
+    }
+    return this.boxCache.list.map((b) => ({ left: z.x + b.x * z.s, top: z.y + b.y * z.s, w: b.w * z.s, h: b.h * z.s })).filter((b) => b.left < f.w && b.left + b.w > 0 && b.top < f.h && b.top + b.h > 0);
   }
   // pan (the zoom stays) to bring the box `g` to the frame's centre
   panTo(g) {
@@ -1437,6 +1526,7 @@ var Inputs = class {
 
 // vizad/widget/static/stepper/panel.js
 var TABLE_ROWS = 40;
+var KEEP_ROWS = 3;
 var Panel = class {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
   constructor({ data, quiz }) {
@@ -1445,6 +1535,24 @@ var Panel = class {
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
+  }
+  // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
+  // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
+  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
+  // (layout.js gives the panel that room when the graph's frame can spare it)
+  keepRows() {
+    const box = this.panel;
+    if (!box.offsetHeight) return;
+    const table = box.querySelector(".vz-contributions");
+    const rows = table ? table.querySelectorAll("tr") : [];
+    const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
+    let need = box.scrollHeight;
+    if (last) {
+      const least = last.offsetTop + last.offsetHeight + 1;
+      table.style.minHeight = `${least}px`;
+      need += least - table.clientHeight;
+    }
+    this.onNeed?.(Math.ceil(need));
   }
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
@@ -1457,6 +1565,7 @@ var Panel = class {
       panel.innerHTML = rec.panel;
       if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
       if (feedback) panel.prepend(feedback);
+      this.keepRows();
     }
     const rows = [];
     for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
@@ -1529,10 +1638,10 @@ var Opener = class {
     if (decorated.has(frame)) return;
     decorated.add(frame);
     for (const id of frame.collapsed || []) {
-      if (this.canOpen(v, id) && frame.tips[id]) {
-        frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}
-(click to open)` };
-      }
+      if (!frame.tips[id]) continue;
+      const how = this.canOpen(v, id) ? "click to open" : this.kernel ? "" : "opening it needs Python";
+      if (how) frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}
+(${how})` };
     }
   }
   // a view's data, asked of the kernel (laid out there when first asked for)
@@ -2034,11 +2143,13 @@ var Stepper = class {
     });
     this.viewport.stage.addEventListener("click", (e) => {
       if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.target.closest("g.node.vz-sealed")) this.saySealed();
       const g = e.target.closest("g.node.vz-collapsible, g.cluster.vz-opened-frame");
       if (!g) return;
       e.stopImmediatePropagation();
       this.toggleBox(g.classList.contains("cluster") ? g.dataset.box : g.id);
     }, true);
+    this.viewport.element.addEventListener("pointerdown", () => this.viewport.element.querySelector(".vz-sealed-note")?.remove(), true);
     this.viewport.stage.addEventListener("pointerdown", (e) => {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
     });
@@ -2158,7 +2269,8 @@ var Stepper = class {
     this.findRow.hidden = !big;
     this.drawing.index();
     for (const id of frame.collapsed || []) {
-      if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
+      const open = this.opener.canOpen(this.view, id);
+      this.drawing.boxes.get(id)?.classList.add(open ? "vz-collapsible" : "vz-sealed");
     }
     for (const [id, g] of openedFrames(this.viewport.stage)) {
       g.classList.add("vz-opened-frame");
@@ -2216,6 +2328,16 @@ var Stepper = class {
     }).catch((err) => {
       this.viewport.say(`vizad could not open “${label}”: ${err.message || err}`);
     });
+  }
+  // a click on a box that stands for others this page cannot open: why, in plain words (a
+  // notebook output without Python: a saved notebook, nbconvert's page, no widget manager)
+  saySealed() {
+    this.viewport.element.querySelector(".vz-sealed-note")?.remove();
+    this.viewport.element.append(h("div", {
+      class: "vz-busy vz-sealed-note",
+      role: "status",
+      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block"
+    }));
   }
   closeBoxes() {
     this.showFrame(this.opener.close(this.view), `the ${this.view} view`);

@@ -81,9 +81,9 @@ export class Opener {
     if (decorated.has(frame)) return;
     decorated.add(frame);
     for (const id of frame.collapsed || []) {
-      if (this.canOpen(v, id) && frame.tips[id]) {
-        frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}\n(click to open)` };
-      }
+      if (!frame.tips[id]) continue;
+      const how = this.canOpen(v, id) ? "click to open" : this.kernel ? "" : "opening it needs Python";
+      if (how) frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}\n(${how})` };
     }
   }
 

@@ -87,6 +87,7 @@ const WIDE = 820; // px: from this width of the component, the step panel is bes
 const MIN_FRAME = 220; // px: the graph's frame is never shorter
 const GRAPH_SHARE = 0.58; // of the height left, stacked: the graph's; the step panel gets the rest
 const PANEL_MIN = 110; // px: the step panel's least height, stacked (it scrolls inside)
+const STACKED_FRAME = 200; // px: stacked, the frame's least height when the room is shared
 
 // The component's room: its body (the graph's frame and the player in one column, the step
 // panel in the other, side by side from WIDE px, else stacked), sized so that graph and panel
@@ -114,6 +115,12 @@ export class Room {
     this.area = null; // the notebook's scrolled area, once found
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
+    this.need = 0; // px the step panel needs, stacked (the most of the steps shown: no jumps)
+    panel.onNeed = (px) => {
+      if (px <= this.need) return;
+      this.need = px;
+      this.size();
+    };
   }
 
   presenting() {
@@ -156,6 +163,8 @@ export class Room {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    this.need = 0; // measured again at this type size
+    this.panel.keepRows();
     this.size();
     this.root.focus({ preventScroll: true });
   }
@@ -195,9 +204,12 @@ export class Room {
     const below = this.player.element.offsetHeight + 16; // the player and the gaps
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
-    // stacked, the step panel keeps at least PANEL_MIN px: graph and panel fit together
+    // stacked, graph and panel fit together: the panel gets its share, or what it needs (its
+    // key lines and 3 rows of its table: panel.js) as long as the frame keeps STACKED_FRAME px,
+    // and at least PANEL_MIN
+    const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
     const frame = Math.round(wide ? Math.max(MIN_FRAME, rest)
-      : Math.max(Math.min(MIN_FRAME, rest - PANEL_MIN), rest * GRAPH_SHARE));
+      : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
     const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);

@@ -82,11 +82,14 @@ class Stepper {
     // goes to a step); a click on an opened box's title closes it
     this.viewport.stage.addEventListener("click", (e) => {
       if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.target.closest("g.node.vz-sealed")) this.saySealed(); // and the click goes to its step
       const g = e.target.closest("g.node.vz-collapsible, g.cluster.vz-opened-frame");
       if (!g) return;
       e.stopImmediatePropagation();
       this.toggleBox(g.classList.contains("cluster") ? g.dataset.box : g.id);
     }, true);
+    // the note on a sealed box goes at the next press in the frame
+    this.viewport.element.addEventListener("pointerdown", () => this.viewport.element.querySelector(".vz-sealed-note")?.remove(), true);
     this.viewport.stage.addEventListener("pointerdown", (e) => {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation(); // a click, not a pan
     });
@@ -198,7 +201,10 @@ class Stepper {
     this.findRow.hidden = !big;
     this.drawing.index();
     for (const id of frame.collapsed || []) {
-      if (this.opener.canOpen(this.view, id)) this.drawing.boxes.get(id)?.classList.add("vz-collapsible");
+      // a box this page cannot open (no Python, and the output does not carry its boxes)
+      // says so when clicked (sealed)
+      const open = this.opener.canOpen(this.view, id);
+      this.drawing.boxes.get(id)?.classList.add(open ? "vz-collapsible" : "vz-sealed");
     }
     for (const [id, g] of openedFrames(this.viewport.stage)) {
       g.classList.add("vz-opened-frame");
@@ -261,6 +267,14 @@ class Stepper {
     }).catch((err) => {
       this.viewport.say(`vizad could not open “${label}”: ${err.message || err}`);
     });
+  }
+
+  // a click on a box that stands for others this page cannot open: why, in plain words (a
+  // notebook output without Python: a saved notebook, nbconvert's page, no widget manager)
+  saySealed() {
+    this.viewport.element.querySelector(".vz-sealed-note")?.remove();
+    this.viewport.element.append(h("div", { class: "vz-busy vz-sealed-note", role: "status",
+      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block" }));
   }
 
   closeBoxes() {

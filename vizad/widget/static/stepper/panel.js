@@ -4,6 +4,7 @@
 import { h } from "./helpers.js";
 
 const TABLE_ROWS = 40; // rows of the running table shown at once
+const KEEP_ROWS = 3; // rows of the table of partial adjoints kept in view, stacked
 
 export class Panel {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
@@ -13,6 +14,25 @@ export class Panel {
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
+  }
+
+  // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
+  // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
+  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
+  // (layout.js gives the panel that room when the graph's frame can spare it)
+  keepRows() {
+    const box = this.panel;
+    if (!box.offsetHeight) return; // not laid out (not on screen yet)
+    const table = box.querySelector(".vz-contributions");
+    const rows = table ? table.querySelectorAll("tr") : [];
+    const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
+    let need = box.scrollHeight;
+    if (last) {
+      const least = last.offsetTop + last.offsetHeight + 1;
+      table.style.minHeight = `${least}px`;
+      need += least - table.clientHeight;
+    }
+    this.onNeed?.(Math.ceil(need));
   }
 
   // step i (0-based): its panel, or its question, and the table's rows up to it
@@ -27,6 +47,7 @@ export class Panel {
       // the head of the table of contributions is the same in every step: sent once
       if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
       if (feedback) panel.prepend(feedback);
+      this.keepRows();
     }
     // the running table: the newest rows (a long walkthrough shows its last TABLE_ROWS)
     const rows = [];

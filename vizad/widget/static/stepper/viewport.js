@@ -13,6 +13,7 @@
 
 import { h, clamp, busy } from "./helpers.js";
 import { centreLines, cropToContent } from "./layout.js";
+import { placeMarks, OTHER_BOX } from "./marks.js";
 import { safeSvg } from "./sanitize.js";
 
 const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
@@ -136,22 +137,24 @@ export class Viewport {
     const f = this.frame();
     const v = this.element.getBoundingClientRect();
     const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
-    const out = [];
+    const out = [], seen = []; // the boxes out of view, and those in view (not to be covered)
     for (const g of target || []) {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) continue;
-      out.push({ g, x, y });
+      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+        seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
+      } else out.push({ g, x, y });
     }
     this.marks.replaceChildren();
     const cx = f.w / 2, cy = f.h / 2;
-    out.slice(0, EDGE_MARKS).forEach(({ g, x, y }, k) => {
+    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
       const dx = x - cx, dy = y - cy;
       // where the line from the frame's centre to the box leaves the frame (inset)
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
-      const arrow = Math.abs(dx) * f.h > Math.abs(dy) * f.w
-        ? (dx > 0 ? "→" : "←") : (dy > 0 ? "↓" : "↑");
+      const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w
+        ? (dx > 0 ? "right" : "left") : (dy > 0 ? "bottom" : "top");
+      const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
       const name = (g.querySelector("text")?.textContent || g.id || "").trim();
       const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
       const mark = h("button", {
@@ -161,12 +164,37 @@ export class Viewport {
       mark.addEventListener("pointerdown", (e) => e.stopPropagation()); // a click, not a pan
       mark.addEventListener("click", (e) => { e.stopPropagation(); this.panTo(g); });
       this.marks.append(mark);
-      // placed where the line leaves the frame, kept inside it whole
+      // wanted where the line leaves the frame; placeMarks keeps it inside the frame, off the
+      // other markers and off the step's boxes in view
       const w = mark.offsetWidth, ht = mark.offsetHeight;
-      const px = clamp(cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2), 2, f.w - w - 2);
-      const py = clamp(cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2), 2, f.h - ht - 2);
-      Object.assign(mark.style, { left: `${px}px`, top: `${py}px` });
+      return {
+        mark, side, w, h: ht,
+        left: cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2),
+        top: cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2),
+      };
     });
+    const others = wanted.length ? this.boxesInView(f, left, top).map((b) => ({ ...b, weight: OTHER_BOX })) : [];
+    placeMarks(wanted, f, [...seen, ...others]).forEach(({ left: px, top: py }, k) => {
+      Object.assign(wanted[k].mark.style, { left: `${px}px`, top: `${py}px` });
+    });
+  }
+
+  // every box of the drawing that is in view, in frame px (`left`, `top`: the frame's corner
+  // on screen); measured once per drawing, in its own units, then moved by the zoom
+  boxesInView(f, left, top) {
+    const svg = this.stage.querySelector("svg");
+    if (!svg) return [];
+    const z = this.zoom;
+    if (this.boxCache?.svg !== svg) {
+      const list = [];
+      for (const g of svg.querySelectorAll("g.node")) {
+        const r = g.getBoundingClientRect();
+        if (r.width) list.push({ x: (r.left - left - z.x) / z.s, y: (r.top - top - z.y) / z.s, w: r.width / z.s, h: r.height / z.s });
+      }
+      this.boxCache = { svg, list };
+    }
+    return this.boxCache.list.map((b) => ({ left: z.x + b.x * z.s, top: z.y + b.y * z.s, w: b.w * z.s, h: b.h * z.s }))
+      .filter((b) => b.left < f.w && b.left + b.w > 0 && b.top < f.h && b.top + b.h > 0);
   }
 
   // pan (the zoom stays) to bring the box `g` to the frame's centre
