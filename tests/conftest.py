@@ -18,6 +18,25 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if Path(str(item.fspath)).suffix == ".ipynb":
             item.add_marker(pytest.mark.notebook)
+    _mark_slow_families(items)
+
+
+def _mark_slow_families(items):
+    """A long parametrized family marked ``slow_family`` keeps a representative in ``make
+    check``: the cases named by ``keep=`` (their ids), else the family's first case; its other
+    cases are marked ``slow`` (``make test`` runs them all)."""
+    kept = {}
+    for item in items:
+        marker = item.get_closest_marker("slow_family")
+        callspec = getattr(item, "callspec", None)
+        if marker is None or callspec is None:
+            continue
+        family = item.nodeid.split("[")[0]
+        keep = marker.kwargs.get("keep")
+        if keep is None:
+            keep = (kept.setdefault(family, callspec.id),)
+        if callspec.id not in keep:
+            item.add_marker(pytest.mark.slow)
 
 
 # -- every drawing the test suite makes obeys the naming rules ---------------------------------
