@@ -147,6 +147,7 @@ def test_a_layout_that_runs_long_is_killed_and_replaced(slow_dot):
     assert layout.steps == 7 and 'id="v5"' in svg  # the walkthrough still steps
 
 
+@pytest.mark.slow  # waits out a layout budget again (make check: the killed-and-replaced test)
 def test_a_drawing_shown_in_jupyter_falls_back_too(slow_dot):
     drawing = vz.draw(vz.examples.lecture(), "adjoint", budget=0.5)
     assert "nslimit" not in drawing.source  # the full layout was planned
