@@ -73,9 +73,10 @@ $(WIDGETS_VENV)/.installed: pyproject.toml
 	    "import importlib.metadata as m; print(m.version('jupyterlab'))")
 	touch $@
 
-## make check: the quick loop (about 2 min on a 2-core machine): ruff, the type check, the
-## JavaScript unit tests when Node is here, and the Python tests without browsers, notebooks
-## and slow runs (the markers browser, notebook and slow; make test runs them all)
+## make check: the quick loop (101 s and 118 s measured on a shared 2-core machine at load
+## 1.3-4.5, about 90 s idle: docs/benchmarks.md): ruff, the type check, the JavaScript unit tests
+## when Node is here, and the Python tests without browsers, notebooks and slow runs (the markers
+## browser, notebook and slow; a slow_family keeps one case of a long family; make test runs all)
 check: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

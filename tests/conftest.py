@@ -18,6 +18,33 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if Path(str(item.fspath)).suffix == ".ipynb":
             item.add_marker(pytest.mark.notebook)
+    _mark_slow_families(items, whole=not any("::" in a for a in config.args))
+
+
+def _mark_slow_families(items, whole):
+    """A long parametrized family marked ``slow_family`` keeps a representative in ``make
+    check``: the cases named by ``keep=`` (their ids), else the family's first case; its other
+    cases are marked ``slow`` (``make test`` runs them all)."""
+    kept, named, seen = {}, {}, {}
+    for item in items:
+        marker = item.get_closest_marker("slow_family")
+        callspec = getattr(item, "callspec", None)
+        if marker is None or callspec is None:
+            continue
+        family = item.nodeid.split("[")[0]
+        keep = marker.kwargs.get("keep")
+        if keep is None:
+            keep = (kept.setdefault(family, callspec.id),)
+        else:
+            named[family] = set(keep)
+            seen.setdefault(family, set()).add(callspec.id)
+        if callspec.id not in keep:
+            item.add_marker(pytest.mark.slow)
+    for family, keep in named.items():  # a case renamed must not drop its family from make check
+        if whole and keep - seen[family]:
+            raise pytest.UsageError(
+                f"{family}: slow_family keeps no case {sorted(keep - seen[family])}"
+            )
 
 
 # -- every drawing the test suite makes obeys the naming rules ---------------------------------

@@ -62,6 +62,8 @@ FRAMEWORKS = {"torch": (vz.from_torch, _torch_reference), "jax": (vz.from_jax, _
 CASES = [("torch", *c) for c in TORCH_CASES] + [("jax", *c) for c in JAX_CASES]
 
 
+# JAX traces and compiles each case: make check keeps the torch cases (milliseconds) and one
+@pytest.mark.slow_family(keep=[f"torch-{c[0]}" for c in TORCH_CASES] + ["jax-mlp_relu"])
 @pytest.mark.parametrize("framework, name, fn, args", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_the_imported_gradients_jvp_and_hvp_are_the_frameworks(framework, name, fn, args):
     importer, reference = FRAMEWORKS[framework]

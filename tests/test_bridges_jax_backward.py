@@ -19,6 +19,7 @@ from bridge_cases import jax_cases  # noqa: E402
 CASES = jax_cases()
 
 
+@pytest.mark.slow_family(keep=["mlp_relu"])  # JAX compiles each case
 @pytest.mark.parametrize("name, fn, args", CASES, ids=[c[0] for c in CASES])
 def test_the_arguments_adjoints_are_jaxs_gradients_and_each_sum_adds_up(name, fn, args):
     trace = vz.jax_backward(fn, *args)

@@ -39,6 +39,7 @@ def _assert_trees_equal(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.slow_family(keep=["cond"])  # JAX compiles each model
 @pytest.mark.parametrize("name, fn, args, kwargs", MODELS, ids=[m[0] for m in MODELS])
 def test_from_jax_gives_jaxs_gradients_in_the_parameters_structure(name, fn, args, kwargs):
     imported = vz.from_jax(fn, *args, **kwargs)
@@ -51,6 +52,7 @@ def test_from_jax_gives_jaxs_gradients_in_the_parameters_structure(name, fn, arg
     assert trace.check() == [], [str(f) for f in trace.check()]
 
 
+@pytest.mark.slow_family(keep=["cond"])  # JAX compiles each model
 @pytest.mark.parametrize("name, fn, args, kwargs", MODELS, ids=[m[0] for m in MODELS])
 def test_jax_backward_gives_jaxs_gradients_in_the_parameters_structure(name, fn, args, kwargs):
     trace = vz.jax_backward(fn, *args, **kwargs)

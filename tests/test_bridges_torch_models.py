@@ -54,6 +54,8 @@ def _pytorch(fn, args):
     }
 
 
+# the large models (attention, LSTM, BatchNorm) take seconds each: make check keeps two
+@pytest.mark.slow_family(keep=["frozen backbone", "custom Function, wrong backward"])
 @pytest.mark.parametrize("name, make", CASES, ids=[c[0] for c in CASES])
 def test_a_model_imports_and_records_as_pytorch_differentiates_it(name, make):
     fn, args, flagged = make()
@@ -86,7 +88,7 @@ def test_a_model_imports_and_records_as_pytorch_differentiates_it(name, make):
 
 
 def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
-    from vizad.widget.data import find_entries, frame_data
+    from vizad.widget.frames import find_entries, frame_data
     from vizad.widget.panel import step_panel
 
     fn, args, _ = dict(CASES)["resnet block train"]()

@@ -143,6 +143,7 @@ def run_cli(*args, cwd=None):
     return done.returncode, done.stdout, done.stderr
 
 
+@pytest.mark.slow_family  # each case starts the command line in a child interpreter
 @pytest.mark.parametrize(
     "output, message",
     [

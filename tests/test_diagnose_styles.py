@@ -405,6 +405,7 @@ WRONG_SHAPES = {
 }  # fmt: skip
 
 
+@pytest.mark.slow_family  # each bug is diagnosed and a stepper opened on it
 @pytest.mark.parametrize("bug", list(BUGS_NEEDLE))
 def test_the_stepper_opens_on_every_needle_bug(bug):
     from vizad.widget import Stepper

@@ -31,6 +31,7 @@ def test_there_are_four_exercises_with_solutions():
             )
 
 
+@pytest.mark.slow  # tools/make-exercises in a child interpreter writes every notebook again
 def test_the_notebooks_are_what_make_exercises_writes(tmp_path):
     before = {p: p.read_bytes() for p in BLANKS}
     subprocess.run(

@@ -291,6 +291,7 @@ def test_the_same_graph_gives_the_same_folds_and_dot():
         assert first == second
 
 
+@pytest.mark.slow  # traces a 5,000-node random graph and finds its folds
 def test_a_5000_node_random_graph_completes():
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from trace import random_graph
@@ -315,6 +316,7 @@ def _lstm(steps):
     return model, (tokens, tokens.roll(1, 1))
 
 
+@pytest.mark.slow_family  # each length imports and records a torch LSTM
 @pytest.mark.parametrize("steps", [4, 5, 6, 10])
 def test_an_imported_lstm_folds_every_time_step(steps):
     model, args = _lstm(steps)

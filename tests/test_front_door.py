@@ -214,6 +214,7 @@ def test_trace_forward_takes_the_arguments_of_trace_reverse():
         vz.trace_forward(y, x1, feed, tangents={x2: 1.0})
 
 
+@pytest.mark.slow  # starts fresh interpreters, one per framework hidden
 def test_import_vizad_imports_no_framework_and_a_missing_one_names_its_extra():
     pytest.importorskip("torch")
     pytest.importorskip("jax")

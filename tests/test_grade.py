@@ -236,6 +236,7 @@ def _micrograd_package(where: Path, *replacements) -> Path:
     return package
 
 
+@pytest.mark.slow_family  # each case grades in a child interpreter
 @pytest.mark.parametrize("hide", [(), ("micrograd",)], ids=["installed", "not-installed"])
 def test_the_students_code_not_site_packages(tmp_path, hide):
     """A package directory named micrograd, a student's folder and a single file grade the

@@ -147,6 +147,7 @@ def test_a_layout_that_runs_long_is_killed_and_replaced(slow_dot):
     assert layout.steps == 7 and 'id="v5"' in svg  # the walkthrough still steps
 
 
+@pytest.mark.slow  # waits out a layout budget again (make check: the killed-and-replaced test)
 def test_a_drawing_shown_in_jupyter_falls_back_too(slow_dot):
     drawing = vz.draw(vz.examples.lecture(), "adjoint", budget=0.5)
     assert "nslimit" not in drawing.source  # the full layout was planned
@@ -155,6 +156,7 @@ def test_a_drawing_shown_in_jupyter_falls_back_too(slow_dot):
     assert len(slow_dot.read_text().split()) == 1
 
 
+@pytest.mark.slow  # waits out every rung's time budget (the longest test without browsers)
 def test_when_every_rung_runs_long_the_error_can_be_followed(tmp_path, monkeypatch):
     script = tmp_path / "dot"
     script.write_text("#!/bin/sh\nexec sleep 60\n")
@@ -193,6 +195,7 @@ def data_text(path) -> str:
     return json.dumps(page_data(path.read_text()), ensure_ascii=False)
 
 
+@pytest.mark.slow  # lays out every step of a page and of its frames under the budgets
 def test_export_html_and_frames_draw_with_them(tmp_path):
     trace = chain(5)
     page = data_text(vz.export_html(trace, tmp_path / "p.html", max_boxes=5))

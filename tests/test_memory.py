@@ -43,6 +43,7 @@ def test_gradients_are_freed_at_del_without_the_garbage_collector():
         assert gc.collect() == 0
 
 
+@pytest.mark.slow_family(keep=["reverse"])  # each mode builds and drops graphs many times
 @pytest.mark.parametrize("mode", ["reverse", "forward", "second order", "jvp", "draw"])
 def test_no_reference_cycles(mode):
     x, y = chain(60)

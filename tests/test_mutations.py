@@ -95,6 +95,7 @@ def test_no_false_alarm_on_the_correct_op(name, case):
     assert vz.gradcheck(node, xs, feed).ok
 
 
+@pytest.mark.slow_family  # 300 random graphs, each checked against central differences
 @pytest.mark.parametrize("start", range(0, 300, 50), ids=lambda s: f"seeds-{s}-{s + 49}")
 def test_no_false_alarm_over_random_graphs(start):
     """The checkers pass every correct graph of the differential test's generator."""

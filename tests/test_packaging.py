@@ -42,6 +42,7 @@ def dist(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow  # the dist fixture builds the wheel and the sdist (python -m build)
 def test_the_wheel_holds_the_licences_py_typed_and_each_asset_once(dist):
     (wheel,) = dist.glob("vizad-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
@@ -63,6 +64,7 @@ def test_the_wheel_holds_the_licences_py_typed_and_each_asset_once(dist):
     assert "Typing :: Typed" in metadata.get_all("Classifier")
 
 
+@pytest.mark.slow  # the dist fixture builds the wheel and the sdist (python -m build)
 def test_the_sdist_holds_what_its_tests_need(dist):
     (sdist,) = dist.glob("vizad-*.tar.gz")
     names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}

@@ -39,6 +39,7 @@ def _cell() -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # runs the cell in child interpreters, idle and beside busy processes
 def test_the_same_cell_idle_and_beside_busy_processes_gives_the_same_picture():
     quiet = _cell()
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
