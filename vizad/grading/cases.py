@@ -104,39 +104,6 @@ class Api:
         return frozenset(f for f in found if f)
 
 
-def _differences(got: dict, expected: dict) -> list[str]:
-    """What differs between the student's values and vizad's, each in a line."""
-    out = []
-    for key, want in expected.items():
-        have = got.get(key)
-        if isinstance(want, list):
-            have = list(have) if isinstance(have, (list, tuple)) else have
-            if not isinstance(have, list) or len(have) != len(want):
-                size = len(have) if isinstance(have, list) else type(have).__name__
-                out.append(f"{key} has {size} entries, expected {len(want)}")
-                continue
-            wrong = next((k for k, (h, w) in enumerate(zip(have, want)) if not _agree(h, w)), None)
-            if wrong is not None:
-                out.append(
-                    f"{key}: entry {wrong + 1} is {shown(have[wrong])}, expected "
-                    f"{shown(want[wrong])}"
-                )
-        elif not _agree(have, want):
-            value = shown(have) if have is not None else None
-            out.append(f"{key} is {value}, expected {shown(want)}")
-    return out
-
-
-def _agree(have, want) -> bool:
-    if have is None:
-        return False
-    try:
-        have, want = np.asarray(have, dtype=float), np.asarray(want, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    return have.shape == want.shape and bool(np.allclose(have, want, rtol=1e-5, atol=1e-7))
-
-
 def _diagnosis(graph: tuple | None) -> str:
     """What diagnose finds on the student's graph ("" when it finds nothing)."""
     if graph is None:
