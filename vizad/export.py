@@ -72,12 +72,6 @@ def export_html(
     (graph and panel enlarged together, as ``vz.step(..., scale=)``; the page's "scale" menu
     changes it); a Stepper's page opens at the Stepper's scale unless another is given."""
     check_output(path, "export_html")  # before the work: a path that cannot be written
-    drawn: dict[str, Any] = {
-        "max_boxes": max_boxes,
-        "collapse": collapse,
-        "detail": detail,
-        "budget": budget,
-    }
     page = page_html(
         target,
         title=title,
@@ -85,8 +79,11 @@ def export_html(
         quiz=quiz,
         check=check,
         decimals=decimals,
+        max_boxes=max_boxes,
+        collapse=collapse,
+        detail=detail,
+        budget=budget,
         scale=scale,
-        **drawn,
     )
     return write_output(path, page, "export_html")
 
