@@ -112,6 +112,17 @@ def wait_until(predicate, timeout: float = 20.0, what: str = "the condition") ->
         time.sleep(0.1)
 
 
+def read_json(path: Path, timeout: float = 20.0):
+    """The JSON in ``path``, a file the server writes: Jupyter's "atomic" save copies the
+    file aside and then writes it in place, so a read can catch it empty or half written;
+    polls until it parses."""
+    found: list = []
+    wait_until(
+        lambda: found.append(json.loads(path.read_text())) or True, timeout, f"{path.name} parsed"
+    )
+    return found[-1]
+
+
 def kernel_connected(page_url: str, timeout: float = 60.0) -> None:
     """Waits until the server at ``page_url`` (a notebook's page, JupyterLab or Notebook 7)
     has a kernel that a page is connected to and that is idle: a Run menu click before that

@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from conftest import REPO, artifact, kernel_connected, settled, wait_until, write_notebook
+from conftest import (
+    REPO,
+    artifact,
+    read_json,
+    kernel_connected,
+    settled,
+    wait_until,
+    write_notebook,
+)
 from test_jupyterlab import ROOT, _delete_sessions, _open_and_run, _run_in_new_cell, _wait_step
 
 MIME = "application/vnd.vizad.walkthrough+json"
@@ -24,7 +32,7 @@ CELL = "import vizad as vz\n\nstepper = vz.Stepper(vz.examples.lecture())\nstepp
 
 
 def _walkthrough_outputs(path: Path) -> list[dict]:
-    nb = json.loads(path.read_text())
+    nb = read_json(path)
     return [o for c in nb["cells"] for o in c.get("outputs", []) if MIME in o.get("data", {})]
 
 
@@ -167,7 +175,7 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     html = "".join(saved[0]["data"]["text/html"])  # stored as a list of lines
     assert 'data-vizad-step="6"' in html
     assert "application/vnd.jupyter.widget-view+json" not in saved[0]["data"]
-    assert "widgets" not in json.loads(notebook.read_text())["metadata"]  # default settings
+    assert "widgets" not in read_json(notebook)["metadata"]  # default settings
     _static_picture_shows(browser, html, root / f"github-{app}.html", app)
     html_kb = len(html.encode()) / 1e3
     print(
@@ -190,7 +198,7 @@ def _run_save_reload(browser, url: str, root: Path, app: str, page_errors) -> Pa
     written = notebook.stat().st_mtime_ns
     page.keyboard.press("Control+s")
     wait_until(lambda: notebook.stat().st_mtime_ns != written, what="the notebook saved again")
-    assert _walkthrough_outputs(notebook)[0]["data"][MIME] == {"step": 6}
+    assert _walkthrough_outputs(notebook)[0]["data"][MIME] == {"step": 6}  # parsed once whole
     _delete_sessions(url)  # the kernel is shut down
     page.reload()
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
