@@ -1,30 +1,18 @@
-// boot.js: the few lines each notebook output's HTML carries (vizad/widget/page.py's
-// fragment, vizad/render/picture.py's picture) instead of the whole component, and which an
-// exported page (vizad/export.py) runs after it. It mounts the component on every mount
-// element of the page not mounted yet: a JSON script element (type application/json) with the
-// attribute data-vizad-mount, holding {root, data, ...options} (vizad/assets.py's boot_elements), the ids of the element
-// to mount on and of its data, and how to mount. Python writes no JavaScript: only this file
-// and the component's run. Each mount element is taken once (data-vizad-booted: "waiting",
-// then "mounted"), so an output whose script runs twice, or a notebook whose outputs each
-// carry this file, mounts each output exactly once.
-//
-// The component (static/stepper/) and, for graphs laid out in the browser, the Graphviz
-// module are carried once per notebook: by the first walkthrough output of a run
-// (vizad/sharing.py); the component, loaded by that output or by a live widget, puts itself
-// at globalThis.vizadComponent (mount.js), and the carrying output holds the module's text in
-// the element with id "vizad-graphviz". Each output waits for what it needs, whichever output
-// brings it (outputs render in any order: a later output that carries the component wakes the
-// ones waiting), then mounts the component on its own data; until then it shows its static
-// picture, and says so if nothing brings the component.
+// boot.js, carried by each notebook output (vizad/widget/page.py, render/picture.py) and run
+// by an exported page (vizad/export.py): mounts the component on every mount element of the
+// page not taken yet (a JSON script element with attribute data-vizad-mount holding {root,
+// data, ...options}: vizad/assets.py's boot_elements), each once (data-vizad-booted), however
+// many outputs carry this file or run it. The component and the Graphviz module come once per
+// notebook, in any output (vizad/sharing.py; at globalThis.vizadComponent, mount.js, and in
+// element "vizad-graphviz"): an output waits for them, showing its static picture till then.
 
 // ms after which an output still waiting says what it waits for (and goes on waiting)
 const VIZAD_BOOT_PATIENCE_MS = 8000;
 
-// Mount the component on element `rootId` with the data of element `dataId` once the
-// component (and, if `graphviz`, the Graphviz module's text in element `graphvizId`, or a live
-// widget's copy) is in the page: `picture`, vz.draw's picture; else the stepper, with the
-// component's mount `options` (a notebook output's by default: it replaces the static
-// picture and says it is not connected to Python). `mark`: the mount element, marked too.
+// Mount on element `rootId` with the data of element `dataId` once the component (and, if
+// `graphviz`, the module: element `graphvizId` or a live widget's copy) is here: `picture`,
+// vz.draw's; else the stepper, with mount's `options` (by default a notebook output's: replace
+// the static picture, say "not connected to Python"). `mark`: the mount element.
 function vizadBoot(mark, { root: rootId, data: dataId, graphviz = false, graphvizId = "vizad-graphviz", picture = false, ...options }) {
   const root = document.getElementById(rootId);
   // a root already taken: the same output shown twice in the page (two views of a notebook)
