@@ -137,8 +137,11 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
         }
     owner: dict[str, int] = {}
     for k, step in enumerate(steps):  # the first step that computes each box
-        for item in [step["current"], *step["involved"]]:
-            if item is not None and item not in owner:
+        current = step["current"]
+        if current is not None and current not in owner:
+            owner[current] = k
+        for item in step["involved"]:  # never None
+            if item not in owner:
                 owner[item] = k
     return StepStates(owner, steps)
 
