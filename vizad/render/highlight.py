@@ -151,8 +151,7 @@ def _changed_nodes(scene: Scene, other: Scene) -> set | frozenset:
     all); every node when the edges between the boxes they share differ (then no step's
     states can be kept)."""
     ids, old = scene.ids, other.ids
-    changed = {n for n, i in ids.items() if old.get(n) != i}
-    changed.update(n for n in old if n not in ids)
+    changed = {n for n, _ in ids.items() ^ old.items()}  # either way (C-level set ops)
     moved = {ids[n] for n in changed if n in ids} | {old[n] for n in changed if n in old}
 
     def kept(edges):
