@@ -137,8 +137,11 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
         }
     owner: dict[str, int] = {}
     for k, step in enumerate(steps):  # the first step that computes each box
-        for item in [step["current"], *step["involved"]]:
-            if item is not None and item not in owner:
+        current = step["current"]
+        if current is not None and current not in owner:
+            owner[current] = k
+        for item in step["involved"]:  # never None
+            if item not in owner:
                 owner[item] = k
     return StepStates(owner, steps)
 
@@ -148,8 +151,7 @@ def _changed_nodes(scene: Scene, other: Scene) -> set | frozenset:
     all); every node when the edges between the boxes they share differ (then no step's
     states can be kept)."""
     ids, old = scene.ids, other.ids
-    changed = {n for n, i in ids.items() if old.get(n) != i}
-    changed.update(n for n in old if n not in ids)
+    changed = {n for n, _ in ids.items() ^ old.items()}  # either way (C-level set ops)
     moved = {ids[n] for n in changed if n in ids} | {old[n] for n in changed if n in old}
 
     def kept(edges):
