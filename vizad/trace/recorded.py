@@ -269,7 +269,8 @@ class RecordedReverseTrace(ReverseTrace):
     partial adjoints it passed (v̄ᵢ = Σⱼ v̄ᵢ→ⱼ)."""
 
     #: The gradients laid out as the function's arguments were given (a dict of parameters
-    #: as a dict), when the recorder knows that layout (``vz.jax_backward``); else None.
+    #: as a dict), when the recorder knows that layout (``vz.jax_backward``,
+    #: ``vz.torch_backward(..., inputs=...)``); else None.
     grads: Any = None
 
     def __init__(self, *args: Any, engine: str, program: str | Callable[[], str] = ""):
