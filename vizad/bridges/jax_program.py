@@ -16,8 +16,10 @@ Plans are cached by :func:`signature`: everything that decides the walk and the 
 (primitives, parameters, literals' values, the types of the arguments and of the jaxpr's
 constants, whose values are arguments of the programs, the source lines), so a later call of
 the same function (or an equal one) costs the trace of the function, one call of each piece's
-compiled code and the recording. A jaxpr whose parameters cannot be a key (a
-``custom_jvp``/``custom_vjp`` function carries its rules as Python functions) gets a plan that
+compiled code and the recording. A ``custom_jvp``/``custom_vjp`` function carries its rules as
+Python functions: they are keyed by their code and every value they read
+(:mod:`~vizad.bridges.jax_rule_key`), so a later call neither traces them again nor compiles.
+A jaxpr whose parameters cannot be a key (a rule reading an object's state) gets a plan that
 is not cached, whose pieces run op by op, uncompiled.
 """
 
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .jax_import import eqn_source
+from .jax_rule_key import NoKey, rule_key
 from .jax_segment import Backward, Forward
 from .optional import require
 
@@ -132,7 +135,12 @@ def _param_key(value) -> Hashable:
         except TypeError:
             raise _NotAKey from None
         return value
-    raise _NotAKey  # a Python function (a custom rule), or an unknown object
+    if _function(value):  # a custom rule: its code and everything it reads
+        try:
+            return ("rule", rule_key(value))
+        except NoKey:
+            raise _NotAKey from None
+    raise _NotAKey  # an unknown object
 
 
 def _function(value) -> bool:
