@@ -97,8 +97,8 @@ class _Keys:
         if kind == "WrappedFun":
             transforms = tuple((self.key(t), self.key(args)) for t, args in value.transforms)
             return ("wrapped", self.key(value.f), transforms, self.key(value.params))
-        if kind in ("custom_jvp", "custom_vjp"):  # a custom function a rule calls
-            state = {k: v for k, v in vars(value).items() if k != "__wrapped__"}
+        if kind in ("custom_jvp", "custom_vjp"):  # a custom function: its code and rules
+            state = {k: v for k, v in vars(value).items() if not k.startswith("_")}
             return (kind, self.key(state))
         return self._library_value(value)
 
