@@ -18,6 +18,11 @@ read from git: one compiled vjp per primitive, the forward op by op) and after (
 program per function, cached): the first call (median of 3 fresh processes, JAX's backend
 started first) and the median of later calls taken in turns in one process, against
 ``jax.grad`` jitted and op by op.
+
+    python bench/bridges.py --jax --before REV
+
+the same against commit REV's ``jax_backward``, ``jax_program``, ``jax_segment`` and
+``trace/recorded`` (those of them that exist there), run in the same process.
 """
 
 from __future__ import annotations
@@ -150,7 +155,8 @@ def _rnn(params, xs):
     return jnp.sum(h) + jnp.sum(ys)
 
 
-BEFORE = "baf3293"  # the commit before jax_backward's one compiled program
+#: The baseline: the commit before jax_backward's one compiled program, or ``--before REV``.
+BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "baf3293"
 
 
 def _cases() -> list[tuple[str, object, tuple]]:
@@ -176,25 +182,46 @@ def _cases() -> list[tuple[str, object, tuple]]:
     return [("2-layer MLP, dict params", _mlp, mlp), ("scan RNN, T = 20", _rnn, rnn)]
 
 
+#: The modules a baseline takes from its commit (those that exist there; today's otherwise),
+#: each importing the others' baseline copies: jax_backward's walk, the plan and its programs,
+#: and the trace layer's reading of a recording.
+_BASELINE = ("trace/recorded", "bridges/jax_segment", "bridges/jax_program", "bridges/jax_backward")
+
+
 def _before(rev: str):
-    """The module of ``jax_backward`` as it was at commit ``rev`` (read from git and run
-    beside today's, on today's jax_import and jax_loops), or None when git cannot give it."""
+    """The module of ``jax_backward`` as it was at commit ``rev``, with ``jax_program``,
+    ``jax_segment`` and ``trace/recorded`` as they were there too (read from git and run
+    beside today's, on today's other modules), or None when git cannot give it."""
     import subprocess
     import types
 
     root = Path(__file__).resolve().parent.parent
-    try:
-        source = subprocess.run(
-            ["git", "-C", str(root), "show", f"{rev}:vizad/bridges/jax_backward.py"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    module = types.ModuleType("vizad.bridges._jax_backward_before")
-    module.__package__ = "vizad.bridges"
-    exec(compile(source, f"{rev}:vizad/bridges/jax_backward.py", "exec"), module.__dict__)
+    tag = "".join(c for c in rev if c.isalnum())
+    loaded: dict[str, str] = {}  # path → the baseline module's name
+    module = None
+    for path in _BASELINE:
+        try:
+            source = subprocess.run(
+                ["git", "-C", str(root), "show", f"{rev}:vizad/{path}.py"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError):
+            if path.endswith("jax_backward"):
+                return None
+            continue  # not there at rev: today's
+        package, short = path.split("/")
+        for earlier, name in loaded.items():
+            other_package, other = earlier.split("/")
+            relative = f".{other}" if other_package == package else f"..{other_package}.{other}"
+            source = source.replace(f"from {relative} import", f"from {name} import")
+        name = f"vizad.{package}._baseline_{tag}_{short}"
+        module = types.ModuleType(name)
+        module.__package__ = f"vizad.{package}"
+        sys.modules[name] = module
+        exec(compile(source, f"{rev}:vizad/{path}.py", "exec"), module.__dict__)
+        loaded[path] = name
     return module
 
 
@@ -226,7 +253,7 @@ def _first_in_child(which: str, case: int, repeat: int = 3) -> float:
     times = []
     for _ in range(repeat):
         done = subprocess.run(
-            [sys.executable, __file__, "--first", which, str(case)],
+            [sys.executable, __file__, "--first", which, str(case), "--before", BEFORE],
             capture_output=True,
             text=True,
             check=True,
@@ -240,6 +267,7 @@ def jax_backward_cost() -> int:
     """Issue 34's budget: jax_backward ≤ 0.2 ms per equation after the first call, the first
     call ≤ 2 s; before (commit BEFORE: one compiled vjp per primitive) and after (one
     compiled program per function), against jax.grad."""
+    import inspect
     import time
 
     from vizad.bridges.jax_backward import _Walk
@@ -259,11 +287,9 @@ def jax_backward_cost() -> int:
         arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
         with framework.mode():  # the equations of the function (as the walk before saw them)
             walked = len(_Walk(closed, arguments.leaves, eager=False).eqns)
-            equations = (
-                len(before._Walk(closed, arguments.leaves, arguments.names).eqns)
-                if before
-                else walked
-            )
+            equations = walked
+            if before and "eager" not in inspect.signature(before._Walk).parameters:
+                equations = len(before._Walk(closed, arguments.leaves, arguments.names).eqns)
         first = {w: _first_in_child(w, case) for w in ("before", "after") if before or w == "after"}
         with jax.enable_x64(True):
             jitted = jax.jit(jax.grad(fn))
