@@ -22,7 +22,8 @@ started first) and the median of later calls taken in turns in one process, agai
     python bench/bridges.py --jax --before REV
 
 the same against commit REV's ``jax_backward``, ``jax_program``, ``jax_segment`` and
-``trace/recorded`` (those of them that exist there), run in the same process.
+``trace/recorded`` (those of them that exist there), run in the same process; ``--repeat N``
+takes N rounds of later calls (7 by default).
 """
 
 from __future__ import annotations
@@ -155,6 +156,8 @@ def _rnn(params, xs):
     return jnp.sum(h) + jnp.sum(ys)
 
 
+#: Rounds of later calls (``--repeat N``; each round runs every function once, in turns).
+_REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
 #: The baseline: the commit before jax_backward's one compiled program, or ``--before REV``.
 BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "baf3293"
 
@@ -279,10 +282,10 @@ def jax_backward_cost() -> int:
     _started()
     print(
         "| function | equations (walked after) | first call: before | after "
-        "| later calls (median): before | after | per equation: before | after "
+        "| later calls (median): before | after | after ÷ before | per equation: before | after "
         "| jax.grad jitted: first call (compile) | later | jax.grad op by op |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for case, (name, fn, args) in enumerate(_cases()):
         arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
         with framework.mode():  # the equations of the function (as the walk before saw them)
@@ -303,13 +306,14 @@ def jax_backward_cost() -> int:
             }
             if before:
                 fns["before"] = lambda: before.jax_backward(fn, *args)
-            times = paired_medians(fns, repeat=7)
+            times = paired_medians(fns, repeat=_REPEAT)
         b = times.get("before", float("nan"))
         a = times["after"]
         print(
             f"| {name} | {equations} ({walked}) "
             f"| {first.get('before', float('nan')) * 1e3:,.0f} ms "
-            f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.1f} ms | {a * 1e3:.1f} ms "
+            f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.2f} ms | {a * 1e3:.2f} ms "
+            f"| {a / b:.2f} "
             f"| {b / equations * 1e3:.3f} ms | {a / equations * 1e3:.3f} ms "
             f"| {compiled * 1e3:,.0f} ms | {times['jit'] * 1e3:.3f} ms "
             f"| {times['op by op'] * 1e3:.1f} ms |"
