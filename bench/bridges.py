@@ -13,7 +13,8 @@ Baselines, measured in the same process: PyTorch's forward + ``backward()``; JAX
     python bench/bridges.py --jax
 
 only the cost of ``vz.jax_backward`` per equation of the jaxpr it walks, on a 2-layer MLP with
-a dict of parameters and a ``lax.scan`` RNN of 20 steps, before (commit ``BEFORE``, its module
+a dict of parameters, a ``lax.scan`` RNN of 20 steps and the MLP with ``jax.nn.relu`` (a
+``custom_jvp``) and a ``custom_vjp`` gradient clip, before (commit ``BEFORE``, its module
 read from git: one compiled vjp per primitive, the forward op by op) and after (one compiled
 program per function, cached): the first call (median of 3 fresh processes, JAX's backend
 started first) and the median of later calls taken in turns in one process, against
@@ -147,6 +148,21 @@ def _mlp(params, x, labels):
     return -jnp.mean(jnp.sum(logp * labels, axis=-1))
 
 
+@jax.custom_vjp
+def _clip_gradient(x):
+    return x
+
+
+_clip_gradient.defvjp(lambda x: (x, None), lambda _, g: (jnp.clip(g, -0.1, 0.1),))
+
+
+def _custom_mlp(params, x, labels):
+    """The MLP with ``jax.nn.relu`` (a custom_jvp) and a gradient clip (a custom_vjp)."""
+    h = _clip_gradient(jax.nn.relu(x @ params["W1"] + params["b1"]))
+    logp = jax.nn.log_softmax(h @ params["W2"] + params["b2"], axis=-1)
+    return -jnp.mean(jnp.sum(logp * labels, axis=-1))
+
+
 def _rnn(params, xs):
     def step(h, x):
         h = jnp.tanh(params["W"] @ h + params["U"] @ x + params["b"])
@@ -182,7 +198,11 @@ def _cases() -> list[tuple[str, object, tuple]]:
         },
         rng.standard_normal((20, 4)),
     )
-    return [("2-layer MLP, dict params", _mlp, mlp), ("scan RNN, T = 20", _rnn, rnn)]
+    return [
+        ("2-layer MLP, dict params", _mlp, mlp),
+        ("scan RNN, T = 20", _rnn, rnn),
+        ("the MLP with relu and a custom_vjp clip", _custom_mlp, mlp),
+    ]
 
 
 #: The modules a baseline takes from its commit (those that exist there; today's otherwise),

@@ -91,7 +91,7 @@ def _jaxpr_key(closed, top: bool = False) -> tuple:
     return key
 
 
-def _made_key(closed, top: bool) -> tuple:
+def _made_key(closed: Any, top: bool) -> tuple[Any, ...]:
     jaxpr = getattr(closed, "jaxpr", closed)
     consts = getattr(closed, "consts", ())
     number: dict = {}
