@@ -94,13 +94,15 @@ def torch_backward(
     """
     cotangent = renamed("torch_backward", old, gradient="cotangent").get("cotangent", cotangent)
     values = _values_mode(loss, values)
+    # both checked before the forward pass runs
+    named = None if names is None else TensorTree(names, "names")
+    wrt = None if inputs is None else _inputs(inputs)
     seen: dict = {}
     if callable(loss) and not isinstance(loss, torch.Tensor):
         loss, seen = _forward(loss, values == "all")
     _check_loss(loss, cotangent)
-    wrt = None if inputs is None else _inputs(inputs)
     graph = _Graph(loss.grad_fn)
-    given = _named(names, graph)
+    given = _named(named, graph)
     if wrt is not None:
         for name, tensor in zip(wrt.names, wrt.tensors):
             k = graph.position(tensor)
@@ -349,13 +351,12 @@ def _is_leaf(fn) -> bool:
     return hasattr(fn, "variable")
 
 
-def _named(names: Any, graph: _Graph) -> dict[int, tuple[str, Any]]:
-    """{position: (name, the tensor named)} from ``names`` (a pytree of tensors named by
-    their paths, an nn.Module, or named pairs); names of tensors outside the graph are left
-    out."""
-    if names is None:
+def _named(tree: TensorTree | None, graph: _Graph) -> dict[int, tuple[str, Any]]:
+    """{position: (name, the tensor named)} from ``names`` flattened (a pytree of tensors
+    named by their paths, an nn.Module, or named pairs); names of tensors outside the graph
+    are left out."""
+    if tree is None:
         return {}
-    tree = TensorTree(names, "names")
     out: dict[int, tuple[str, Any]] = {}
     for name, tensor in zip(tree.names, tree.tensors):
         k = graph.position(tensor)
