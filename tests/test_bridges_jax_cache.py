@@ -228,3 +228,22 @@ def test_a_rule_reading_an_objects_state_is_not_cached_and_stays_right():
         holder.bound = bound
         got = vz.jax_backward(lambda v: jnp.sum(f(v)), v).grads[0]
         np.testing.assert_array_equal(got, np.clip(np.cos(v), -bound, bound))
+
+
+def test_a_rule_closing_over_a_traced_value_has_no_key():
+    def loss(w):
+        s = jnp.sum(w)
+
+        @jax.custom_jvp
+        def f(v):
+            return jnp.sin(v) * s
+
+        @f.defjvp
+        def f_jvp(primals, tangents):
+            (v,), (t,) = primals, tangents
+            return f(v), jnp.cos(v) * s * t
+
+        return jnp.sum(f(w))
+
+    closed = jax.make_jaxpr(loss)(np.array([0.3, 0.5]))
+    assert jax_program.signature(closed) is None  # the tracer has no value to key

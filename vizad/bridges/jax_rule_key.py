@@ -73,7 +73,10 @@ class _Keys:
         if isinstance(value, _PLAIN):
             return (type(value).__name__, value)  # 1, 1.0 and True trace differently
         if isinstance(value, (np.ndarray, jax.Array)):
-            array = np.asarray(value)
+            try:
+                array = np.asarray(value)
+            except Exception:  # a tracer (a rule closing over a traced value): no value
+                raise NoKey from None
             return ("array", array.dtype.str, array.shape, array.tobytes())
         if isinstance(value, (tuple, list, frozenset, set)):
             items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
