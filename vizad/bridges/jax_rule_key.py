@@ -38,6 +38,10 @@ __all__ = ["NoKey", "rule_key"]
 #: large structure costs more to key than to trace).
 _BUDGET = 10_000
 
+#: The largest array a key holds by value (a rule reading a larger one is not cached: copying
+#: it at every call would cost more than tracing the rule).
+_MAX_BYTES = 1 << 22
+
 #: Libraries whose functions are keyed by identity (their code does not change).
 _LIBRARIES = frozenset({"numpy", "scipy", "jax", "jaxlib", "opt_einsum", "ml_dtypes"})
 
@@ -77,6 +81,8 @@ class _Keys:
                 array = np.asarray(value)
             except Exception:  # a tracer (a rule closing over a traced value): no value
                 raise NoKey from None
+            if array.nbytes > _MAX_BYTES:
+                raise NoKey
             return ("array", array.dtype.str, array.shape, array.tobytes())
         if isinstance(value, (tuple, list, frozenset, set)):
             items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
