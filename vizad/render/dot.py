@@ -256,9 +256,12 @@ def to_drawing(
     edge_highlights: frozenset[str] = frozenset(),
     caption: str | Sequence[str] = "",
     lines: dict | None = None,
+    noted: bool = True,
 ) -> Drawing:
     """The DOT of ``scene``, each box styled by its kind and its step state. A box's DOT name
     is its item id; its name (v̄₃→₅) is its label and, in the SVG, its title (tooltip).
+    ``noted``: whether the graph's label carries the scene's note (what was done to fit); the
+    stepper leaves it out, as its own text row above the picture says it.
     ``lines``: a cache of the DOT statements of boxes and edges, shared by drawings of scenes
     that share most of them (a view with one box or another opened:
     :meth:`~vizad.render.Layout.openings`), so that each is written once."""
@@ -271,7 +274,8 @@ def to_drawing(
         f"; {scene.note}" if scene.note else ""
     )
     captions = [caption] if isinstance(caption, str) else list(caption)
-    label = [scene.title] + ([scene.note] if scene.note else []) + [c for c in captions if c]
+    note = [scene.note] if scene.note and noted else []
+    label = [scene.title] + note + [c for c in captions if c]
     drawing.attr(
         "graph",
         rankdir="LR",
