@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a52913f208d37be74d9e0430707028fe83618373ce00edd293f8bc87a48e4a6
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b6ec3116f56395a2890f995abccb4e84aa73721a22b117a1b79fd214f8450f9f
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2192,7 +2192,8 @@ var Stepper = class {
       h("div", { class: "vz-top" }, [
         this.views,
         this.viewport.bar,
-        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]),
+        // the word "scale" goes when narrow (the menu's title says it), so the row stays one row
+        h("label", { class: "vz-scale-label" }, [h("span", { class: "vz-wordy", text: "scale " }), scaleInput]),
         this.room.button
       ]),
       ...this.offline ? [this.offline] : [],
