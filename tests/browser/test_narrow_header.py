@@ -1,0 +1,90 @@
+"""The stepper as a student sees it at 1024×768 in JupyterLab with the file browser open and
+vizad's extension disabled (a widget-less front end: the HTML component, not connected), in
+the light and the dark theme (review of issue 36): the header is one row (the title gives
+way), the graph's frame keeps 200 px, a view's note is said once (not again in the graph's
+label), the frame's ink reads on the theme's page, and a step inside the "× 45" fold of
+rnn(45) says which block it is at (steps 1 and 73 no longer look alike)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import artifact, write_notebook
+from test_jupyterlab import ROOT, _open_and_run
+from test_live_front_ends import _lab, _open
+
+#: The frame's text as the page shows it: #666 on a light page, #888 (as drawn) on a dark one.
+INK = {"light": "rgb(102, 102, 102)", "dark": "rgb(136, 136, 136)"}
+
+MEASURE = """() => {
+  const root = document.querySelector('.vizad-stepper');
+  const one = (row) => { const tops = [...row.children].filter((c) => c.offsetParent)
+    .map((c) => c.getBoundingClientRect()).filter((b) => b.width)
+    return Math.max(...tops.map((b) => b.top)) < Math.min(...tops.map((b) => b.bottom)); };
+  const svg = root.querySelector('.vz-stage svg');
+  return {
+    headOneRow: one(root.querySelector('.vz-head-row')),
+    topOneRow: one(root.querySelector('.vz-top')),
+    frame: root.querySelector('.vz-viewport').getBoundingClientRect().height,
+    width: root.clientWidth,
+    note: root.querySelector('.vz-note').textContent,
+    label: [...svg.querySelectorAll(':scope > g > text')].map((t) => t.textContent).join(' '),
+    ink: [...svg.querySelectorAll('g.cluster > text')].map((t) => getComputedStyle(t).fill),
+    fold: root.querySelector('.vz-stage g#fold_v11')?.textContent.replace(/\\s+/g, ' ').trim(),
+  };
+}"""
+
+
+@pytest.fixture(scope="module", params=["light", "dark"])
+def noext_lab(request, tmp_path_factory):
+    """JupyterLab in ``request.param``'s theme without vizad's extension."""
+    settings = tmp_path_factory.mktemp("settings")
+    themes = settings / "@jupyterlab" / "apputils-extension"
+    themes.mkdir(parents=True)
+    theme = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}[request.param]
+    (themes / "themes.jupyterlab-settings").write_text(json.dumps({"theme": theme}))
+    env = {"JUPYTERLAB_SETTINGS_DIR": str(settings)}
+    for url, root in _lab(tmp_path_factory, f"noext-{request.param}", env, True):
+        yield url, root, request.param
+
+
+def _go(page, k: int) -> None:
+    page.evaluate(
+        "(k) => { const r = document.querySelector('.vizad-stepper .vz-slider');"
+        " r.value = String(k); r.dispatchEvent(new Event('input', {bubbles: true})); }",
+        k,
+    )
+    page.wait_for_function(
+        "(k) => document.querySelector('.vizad-stepper .vz-counter')"
+        ".textContent.startsWith(`Step ${k} of`)",
+        arg=k,
+    )
+
+
+def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_errors):
+    url, root, theme = noext_lab
+    notebook = root / "rnn45.ipynb"
+    write_notebook(notebook, ["import vizad as vz\n\nvz.step(vz.examples.rnn(45))"])
+    context, page, where = _open(browser, page_errors, url, notebook)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    _open_and_run(page, where, f"noext-{theme}")
+    assert page.locator(".jp-FileBrowser").is_visible()  # the file browser open
+    assert page.locator(f"{ROOT} .vz-offline").count() == 1  # the HTML component
+    page.locator(f"{ROOT}").scroll_into_view_if_needed()
+    seen = {}
+    for k in (1, 73):
+        _go(page, k)
+        seen[k] = page.evaluate(MEASURE)
+        page.screenshot(path=artifact(f"noext-{theme}-rnn45-step{k}.png"))
+    first, middle = seen[1], seen[73]
+    assert 540 <= first["width"] <= 640, first  # the output's width at 1024×768
+    assert first["headOneRow"] and first["topOneRow"], first
+    assert first["frame"] >= 200 and middle["frame"] >= 200, (first, middle)
+    assert "repeated steps drawn once per run" in first["note"]
+    assert "repeated steps" not in first["label"] and "Adjoint graph" in first["label"]
+    assert first["ink"] and set(first["ink"]) == {INK[theme]}, first["ink"]
+    assert "now: v₁₄₅, block 45 of 45" in first["fold"], first["fold"]
+    assert "now: v₇₃, block 21 of 45" in middle["fold"], middle["fold"]
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
