@@ -3,7 +3,8 @@ vizad's extension disabled (a widget-less front end: the HTML component, not con
 the light and the dark theme (review of issue 36): the header is one row (the title gives
 way), the graph's frame keeps 200 px, a view's note is said once (not again in the graph's
 label), the frame's ink reads on the theme's page, and a step inside the "× 45" fold of
-rnn(45) says which block it is at (steps 1 and 73 no longer look alike)."""
+rnn(45) says which block it is at (steps 1 and 73 no longer look alike); a wide vz.draw
+drawing fits the output's width and a click shows it at its actual size."""
 
 from __future__ import annotations
 
@@ -36,6 +37,22 @@ MEASURE = """() => {
 }"""
 
 
+#: notebook 08's Hessian-vector product: a drawing about 2,000 px wide
+HVP = """import numpy as np
+A = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]])
+v = vz.Variable('v', shape=(3,))
+f = 0.5 * vz.sum(vz.reshape(vz.matmul(vz.reshape(v, (1, 3)), vz.constant(A)), (3,)) * v)
+(grad,) = vz.gradients(f, [v])
+u = np.array([1.0, -1.0, 2.0])
+hv = vz.trace_reverse(vz.sum(grad * u), [v], {v: np.array([0.3, -0.2, 0.5])})
+vz.draw(hv, 'adjoint', step=len(hv.steps) - 1)"""
+
+DRAWING = """() => { const img = document.querySelector('.vizad-drawing img');
+  const out = img.closest('.jp-OutputArea-output').getBoundingClientRect();
+  const shown = img.getBoundingClientRect().width;
+  return { shown, natural: img.naturalWidth, out: out.width }; }"""
+
+
 @pytest.fixture(scope="module", params=["light", "dark"])
 def noext_lab(request, tmp_path_factory):
     """JupyterLab in ``request.param``'s theme without vizad's extension."""
@@ -65,7 +82,7 @@ def _go(page, k: int) -> None:
 def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_errors):
     url, root, theme = noext_lab
     notebook = root / "rnn45.ipynb"
-    write_notebook(notebook, ["import vizad as vz\n\nvz.step(vz.examples.rnn(45))"])
+    write_notebook(notebook, ["import vizad as vz\n\nvz.step(vz.examples.rnn(45))", HVP])
     context, page, where = _open(browser, page_errors, url, notebook)
     page.set_viewport_size({"width": 1024, "height": 768})
     _open_and_run(page, where, f"noext-{theme}")
@@ -86,5 +103,16 @@ def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_er
     assert first["ink"] and set(first["ink"]) == {INK[theme]}, first["ink"]
     assert "now: v₁₄₅, block 45 of 45" in first["fold"], first["fold"]
     assert "now: v₇₃, block 21 of 45" in middle["fold"], middle["fold"]
+    # the drawing: whole in the output, then (a click) at its actual size, the output scrolling
+    page.wait_for_selector(".vizad-drawing img")
+    fitted = page.evaluate(DRAWING)
+    assert fitted["natural"] > 2.5 * fitted["out"] and fitted["shown"] <= fitted["out"], fitted
+    page.locator(".vizad-drawing img").click()
+    page.wait_for_function(
+        "() => document.querySelector('.vizad-drawing img').getBoundingClientRect().width > 1000"
+    )
+    whole = page.evaluate(DRAWING)
+    assert whole["shown"] == pytest.approx(whole["natural"], abs=1), whole
+    page.screenshot(path=artifact(f"noext-{theme}-drawing-actual-size.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
