@@ -18,11 +18,10 @@ from test_live_front_ends import _lab, _open
 #: The frame's text as the page shows it: #666 on a light page, #888 (as drawn) on a dark one.
 INK = {"light": "rgb(102, 102, 102)", "dark": "rgb(136, 136, 136)"}
 
-MEASURE = """() => {
-  const root = document.querySelector('.vizad-stepper');
-  const one = (row) => { const tops = [...row.children].filter((c) => c.offsetParent)
-    .map((c) => c.getBoundingClientRect()).filter((b) => b.width)
-    return Math.max(...tops.map((b) => b.top)) < Math.min(...tops.map((b) => b.bottom)); };
+MEASURE = """(k) => {
+  const root = document.querySelectorAll('.vizad-stepper')[k];
+  // one row: no taller than its controls (30 px buttons); a second row makes it 50 px or more
+  const one = (row) => row.getBoundingClientRect().height <= 40;
   const svg = root.querySelector('.vz-stage svg');
   return {
     headOneRow: one(root.querySelector('.vz-head-row')),
@@ -36,6 +35,10 @@ MEASURE = """() => {
   };
 }"""
 
+
+#: the lecture's walkthrough: two inputs written in the header
+LECTURE = """x1, x2 = vz.Variable('x1'), vz.Variable('x2')
+vz.step(vz.log(x1) + x1 * x2 - vz.sin(x2), [x1, x2], {x1: 2.0, x2: 5.0})"""
 
 #: notebook 08's Hessian-vector product: a drawing about 2,000 px wide
 HVP = """import numpy as np
@@ -66,33 +69,37 @@ def noext_lab(request, tmp_path_factory):
         yield url, root, request.param
 
 
-def _go(page, k: int) -> None:
+def _go(page, k: int, which: int = 0) -> None:
+    """Step ``k`` in the ``which``-th stepper of the page."""
     page.evaluate(
-        "(k) => { const r = document.querySelector('.vizad-stepper .vz-slider');"
+        "([k, w]) => { const r = document.querySelectorAll('.vizad-stepper')[w]"
+        ".querySelector('.vz-slider');"
         " r.value = String(k); r.dispatchEvent(new Event('input', {bubbles: true})); }",
-        k,
+        [k, which],
     )
     page.wait_for_function(
-        "(k) => document.querySelector('.vizad-stepper .vz-counter')"
+        "([k, w]) => document.querySelectorAll('.vizad-stepper')[w].querySelector('.vz-counter')"
         ".textContent.startsWith(`Step ${k} of`)",
-        arg=k,
+        arg=[k, which],
     )
 
 
 def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_errors):
     url, root, theme = noext_lab
     notebook = root / "rnn45.ipynb"
-    write_notebook(notebook, ["import vizad as vz\n\nvz.step(vz.examples.rnn(45))", HVP])
+    cells = ["import vizad as vz\n\nvz.step(vz.examples.rnn(45))", HVP, LECTURE]
+    write_notebook(notebook, cells)
     context, page, where = _open(browser, page_errors, url, notebook)
     page.set_viewport_size({"width": 1024, "height": 768})
     _open_and_run(page, where, f"noext-{theme}")
     assert page.locator(".jp-FileBrowser").is_visible()  # the file browser open
-    assert page.locator(f"{ROOT} .vz-offline").count() == 1  # the HTML component
-    page.locator(f"{ROOT}").scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelectorAll('.vizad-stepper').length === 2")
+    assert page.locator(f"{ROOT} .vz-offline").count() == 2  # the HTML component
+    page.locator(ROOT).first.scroll_into_view_if_needed()
     seen = {}
     for k in (1, 73):
         _go(page, k)
-        seen[k] = page.evaluate(MEASURE)
+        seen[k] = page.evaluate(MEASURE, 0)
         page.screenshot(path=artifact(f"noext-{theme}-rnn45-step{k}.png"))
     first, middle = seen[1], seen[73]
     assert 540 <= first["width"] <= 640, first  # the output's width at 1024×768
@@ -114,5 +121,11 @@ def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_er
     whole = page.evaluate(DRAWING)
     assert whole["shown"] == pytest.approx(whole["natural"], abs=1), whole
     page.screenshot(path=artifact(f"noext-{theme}-drawing-actual-size.png"))
+    # the lecture's header: its two inputs (read-only: the offline row says why) in one row
+    page.locator(ROOT).nth(1).scroll_into_view_if_needed()
+    _go(page, 4, which=1)
+    lecture = page.evaluate(MEASURE, 1)
+    page.screenshot(path=artifact(f"noext-{theme}-lecture-step4.png"))
+    assert lecture["headOneRow"] and lecture["topOneRow"] and lecture["frame"] >= 200, lecture
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
