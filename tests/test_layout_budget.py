@@ -269,10 +269,14 @@ def test_export_html_takes_the_presentation_scale(tmp_path):
     tests/browser/test_legible.py); a Stepper's page opens at the Stepper's scale."""
     lecture = vz.examples.lecture()
 
-    def mounted(path):  # the options of the page's one mount call
-        return json.loads(
-            re.search(r'mount\("vz-root", "vz-data", (\{.*?\})\);', path.read_text())[1]
+    def mounted(path):  # the options of the page's one mount element (read by boot.js)
+        found = re.findall(
+            r'<script type="application/json" data-vizad-mount>(.*?)</script>', path.read_text()
         )
+        assert len(found) == 1, found
+        options = json.loads(found[0])
+        assert (options["root"], options["data"]) == ("vz-root", "vz-data")
+        return options
 
     assert mounted(vz.export_html(lecture, tmp_path / "a.html"))["scale"] == 1.0
     assert mounted(vz.export_html(lecture, tmp_path / "b.html", scale=1.5))["scale"] == 1.5
