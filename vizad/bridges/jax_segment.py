@@ -237,7 +237,7 @@ def _run(steps: Sequence[tuple[JaxprEqn, tuple, tuple]], env: dict) -> None:
 def _type_of(p: tuple[int, int], eqns: Sequence[Eqn]) -> tuple:
     """The type of the partial adjoint (k, j): that of equation k's input j."""
     k, j = p
-    aval = eqns[k].eqn.invars[j].aval
+    aval: Any = eqns[k].eqn.invars[j].aval  # (JAX types it AbstractValue: a ShapedArray)
     return (tuple(aval.shape), np.dtype(aval.dtype).str)
 
 
