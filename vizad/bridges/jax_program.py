@@ -38,6 +38,7 @@ from .optional import require
 if TYPE_CHECKING:  # pragma: no cover
     from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal as JaxLiteral, Var
 
+    from ..trace.recorded import RecordedNode
     from .jax_backward import _Eqn
 
 jax = require("jax", "jax")
@@ -167,6 +168,15 @@ class Plan:
     ``arguments`` (slots) and of ``fixed`` (a piece's key holds their types only).
     ``compiled``: whether the programs are compiled and cached (their equations can be part
     of a key)."""
+
+    #: Set by jax_backward as it makes the plan: whether each leaf takes a gradient, the
+    #: recording's nodes (a call's numbers filled in by its _recording), the leaves shown,
+    #: the positions of the nodes in the order they ran, and the output's position.
+    floating_leaf: list[bool]
+    nodes: list[RecordedNode]
+    shown_leaves: list[int]
+    ran: tuple[int, ...]
+    output_at: int
 
     def __init__(
         self,
