@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -146,7 +146,7 @@ def _values_mode(loss: Any, values: str | None) -> str:
     return values
 
 
-def _forward(fn, keep: bool) -> tuple[Any, dict]:
+def _forward(fn: Callable[[], Any], keep: bool) -> tuple[Any, dict]:
     """``fn()``, and {grad_fn: (the value it computed, the user's line)} of every op that
     ran (only the lines unless ``keep``)."""
     mode = _Values(keep)
@@ -155,7 +155,8 @@ def _forward(fn, keep: bool) -> tuple[Any, dict]:
     return loss, mode.by_node()
 
 
-class _Values(dispatch.TorchDispatchMode):
+# (dispatch is the module required at run time, so mypy reads its TorchDispatchMode as Any)
+class _Values(dispatch.TorchDispatchMode):  # type: ignore[name-defined]
     """Below autograd: every op's results, with the user's line. A result's ``grad_fn`` is
     set by autograd once the op returns: it is read when the next op starts (before an
     in-place op gives the tensor another one) and when the forward pass is over."""
@@ -166,7 +167,13 @@ class _Values(dispatch.TorchDispatchMode):
         self.pending: list[tuple] = []
         self.values: dict = {}  # grad_fn → [value per output], line
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: Callable,
+        types: Sequence[type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         self._resolve()
         out = func(*args, **(kwargs or {}))
         line = user_line()
@@ -229,7 +236,7 @@ class _Graph:
     """The ``grad_fn`` graph: its nodes with every input before its consumers (an iterative
     depth-first post-order), and each node's position."""
 
-    def __init__(self, root):
+    def __init__(self, root: Any) -> None:
         self.order: list = []
         self.index: dict = {}
         stack = [(root, 0)]
@@ -248,7 +255,7 @@ class _Graph:
         #: graph holds it) → the node's position.
         self.leaves = {id(fn.variable): k for k, fn in enumerate(self.order) if _is_leaf(fn)}
 
-    def position(self, tensor) -> int | None:
+    def position(self, tensor: Any) -> int | None:
         """The position of the node that computed ``tensor`` (its AccumulateGrad for a leaf),
         or None when it is not in this graph."""
         if tensor.grad_fn is not None:
@@ -256,7 +263,7 @@ class _Graph:
         return self.leaves.get(id(tensor)) if tensor.requires_grad else None
 
 
-def _is_leaf(fn) -> bool:
+def _is_leaf(fn: Any) -> bool:
     return hasattr(fn, "variable")
 
 
@@ -319,12 +326,12 @@ def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple
     return values, reads
 
 
-def _outputs(fn) -> int:
+def _outputs(fn: Any) -> int:
     """How many outputs the forward function of ``fn`` has (1 when PyTorch does not say)."""
     return len(getattr(fn, "_input_metadata", (None,)))
 
 
-def _array(tensor) -> np.ndarray:
+def _array(tensor: Any) -> np.ndarray:
     """A numpy copy of ``tensor``'s value (bfloat16, which numpy lacks, as float32)."""
     t = tensor.detach()
     if t.dtype == torch.bfloat16:
@@ -347,15 +354,15 @@ class _Watch:
             if not _is_leaf(fn):
                 self._handles.append(fn.register_hook(self._hook(k)))
 
-    def _pre_hook(self, k: int):
-        def seen(grad_outputs):
+    def _pre_hook(self, k: int) -> Callable[[tuple], None]:
+        def seen(grad_outputs: tuple) -> None:
             self.ran.append(k)
             self.incoming[k] = _arrays(grad_outputs)
 
         return seen
 
-    def _hook(self, k: int):
-        def seen(grad_inputs, grad_outputs):
+    def _hook(self, k: int) -> Callable[[tuple, tuple], None]:
+        def seen(grad_inputs: tuple, grad_outputs: tuple) -> None:
             self.outgoing[k] = _arrays(grad_inputs)
 
         return seen
@@ -366,12 +373,19 @@ class _Watch:
         self._handles = []
 
 
-def _arrays(grads) -> tuple:
+def _arrays(grads: tuple) -> tuple:
     return tuple(None if g is None else _array(g) for g in grads)
 
 
 def _recorded(
-    k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names, source: str | None
+    k: int,
+    fn: Any,
+    graph: _Graph,
+    watch: _Watch,
+    saved: dict[int, Any],
+    reads: dict[int, tuple[int, ...]],
+    names: dict[int, str],
+    source: str | None,
 ) -> RecordedNode:
     """Node ``k`` of the graph as the recording has it (``names``: what the user named, and
     the leaves' default names; ``source``: the user's line that made it)."""
@@ -411,7 +425,7 @@ def _recorded(
     )
 
 
-def _anomaly_line(fn) -> str | None:
+def _anomaly_line(fn: Any) -> str | None:
     """The user's line of a node made in anomaly mode (PyTorch keeps its traceback)."""
     trace = getattr(fn, "metadata", {}).get("traceback_")
     if not trace:
@@ -434,20 +448,20 @@ def _adjoint(incoming: tuple) -> Any:
     return tuple(Unrecorded("no gradient", ()) if g is None else g for g in incoming)
 
 
-def _shape(fn, incoming: tuple) -> tuple | None:
+def _shape(fn: Any, incoming: tuple) -> tuple | None:
     given = [g for g in incoming if g is not None]
     if len(given) == 1:
         return np.shape(given[0])
-    metadata = getattr(fn, "_input_metadata", ())
+    metadata: tuple = getattr(fn, "_input_metadata", ())
     return tuple(metadata[0].shape) if len(metadata) == 1 else None
 
 
-def _backward_name(fn) -> str:
+def _backward_name(fn: Any) -> str:
     """PyTorch's name of the backward function (``MulBackward0``)."""
     return fn.name().rsplit("::", 1)[-1]
 
 
-def _op_name(fn) -> str:
+def _op_name(fn: Any) -> str:
     """The forward op's name from its backward's: ``MulBackward0`` → ``mul``,
     ``NativeLayerNormBackward0`` → ``native_layer_norm``."""
     name = re.sub(r"Backward\d*$", "", _backward_name(fn)) or _backward_name(fn)
