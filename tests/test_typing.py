@@ -1,7 +1,9 @@
 """The public API is annotated: every parameter and every return of every public callable
 (the front door's names and lazy names, vizad.extend, vizad.ops, vizad.trace, vizad.errors,
 and the public methods of the public classes). A new public function without annotations
-fails here; ``make typecheck`` (mypy, configured in pyproject.toml) checks them."""
+fails here; ``make typecheck`` (mypy, configured in pyproject.toml) checks them, and every
+module of STRICT_PACKAGES (the op modules, the bridges) with every function annotated: a module
+left out of that configuration fails here too."""
 
 from __future__ import annotations
 
@@ -23,8 +25,8 @@ import vizad.trace
 PENDING: dict[str, str] = {}
 
 #: Packages whose every module mypy checks (``make typecheck``) with every function annotated
-#: (disallow_untyped_defs): the op classes' rules.
-STRICT_PACKAGES = ("vizad/ops",)
+#: (disallow_untyped_defs): the op classes' rules, and the bridges to PyTorch and JAX.
+STRICT_PACKAGES = ("vizad/ops", "vizad/bridges")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -199,4 +201,8 @@ def test_the_strictness_check_sees_a_module_left_out():
     ]
     assert _unchecked({**config, "overrides": overrides}) == [
         "vizad.ops.nn (not in the disallow_untyped_defs override)"
+    ]
+    files = [f for f in config["files"] if f != "vizad/bridges/jax_args.py"]
+    assert _unchecked({**config, "files": files}) == [
+        "vizad/bridges/jax_args.py (not in [tool.mypy] files)"
     ]
