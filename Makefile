@@ -107,7 +107,7 @@ PRETTIER = frontend/node_modules/.bin/prettier --config frontend/.prettierrc.jso
 # Prettier checks the build script and the unit tests; the component's modules keep their
 # own layout (compact one-line ifs Prettier would split: ~1,000 lines) until `make format`
 lint-js: frontend/node_modules/.installed
-	$(ESLINT) vizad/widget/static/stepper frontend/*.mjs frontend/tests
+	$(ESLINT) vizad/widget/static/stepper vizad/widget/static/boot.js frontend/*.mjs frontend/tests
 	$(PRETTIER) --check frontend/*.mjs frontend/tests
 
 ## make format: ruff format, and Prettier on all the JavaScript (the component's modules too)

@@ -21,7 +21,8 @@ cost of one step of a ``vz.Stepper`` of the 5,000-node trace (``stepper.step = k
 ``--against REF``: the first size's export and layouts by this checkout and by git ref REF's
 ``vizad`` (extracted with ``git archive`` and imported as ``vizad_before``) in one process, in
 turns (medians of 5, or of the number given after REF; CPU seconds with ``dot``'s): the figure
-to compare on a busy machine.
+to compare on a busy machine. ("layouts" are the three views laid out by ``dot``; an export
+whose page lays boxes out itself runs ``dot`` on the view it opens at only.)
 
 Targets: export linear in the number of steps; 5,000 nodes in <= 10 s, <= 25 MiB, <= 1.5 GiB
 peak RSS; 1,000 nodes in <= 2 s; a step <= 2 ms in Python; "last step" <= 50 ms in the browser.
@@ -246,6 +247,8 @@ def against(ref: str, repeat: int = 5) -> None:
                 f"{lay[1]:.2f} s CPU; beyond the layouts {exp[1] - lay[1]:.2f} s CPU; "
                 f"{size / 2**20:.2f} MiB"
             )
+        ratio = t["this checkout: export"][1] / t[f"{ref}: export"][1]
+        print(f"  whole export, CPU: this checkout / {ref} = {ratio:.2f}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -1,12 +1,12 @@
-// ESLint for the browser component (vizad/widget/static/stepper/, ES modules), its build
-// script and its unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
+// ESLint for the browser component (vizad/widget/static/stepper/ and boot.js, ES modules), its
+// build script and its unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
 // first). no-undef fails on a name used without its import.
 import js from "@eslint/js";
 import globals from "globals";
 
 export default [
   {
-    files: ["vizad/widget/static/stepper/*.js"],
+    files: ["vizad/widget/static/stepper/*.js", "vizad/widget/static/boot.js"],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: {

@@ -69,7 +69,7 @@ def test_the_component_is_carried_once():
     second = vz.Stepper(vz.examples.lecture())
     html = [s._repr_mimebundle_()[0]["text/html"] for s in (first, second, first)]
     assert [h.count(COMPONENT_MARK) for h in html] == [1, 0, 1]  # the carrier keeps it
-    assert "vizadBoot(" in html[1] and "<style>" not in html[1]
+    assert "data-vizad-mount" in html[1] and "<style>" not in html[1]
     assert len(html[1]) < len(html[0]) - 100_000
 
 

@@ -167,7 +167,7 @@ def test_export_html_is_self_contained(tmp_path):
     assert page.startswith("<!DOCTYPE html>")
     assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
     assert "<script>alert(1)</script>" not in page  # user text escaped everywhere
-    assert page.count("<script") == 2  # our data and our stepper only
+    assert page.count("<script") == 3  # our data, what to mount and our stepper only
     assert component_module() in page  # the component itself (the bundle), inlined
     assert math.isclose(trace.adjoint(x), 3 * (1 - np.tanh(0.5) ** 2))
     with pytest.raises(ValueError, match="no steps"):

@@ -3,14 +3,18 @@ and of its CSS, and the Graphviz module that lays graphs out in the browser.
 
 One component serves the drawings laid out in the browser (``vizad.render``), the stepper
 widget and the pages without a kernel (``vizad.widget``, ``vizad.export``): this module imports
-nothing of vizad, so that each of them can read the files without importing the others.
+only vizad's base layer (``vizad.text``), so that each of them can read the files without
+importing the others. Each of them mounts the component by :func:`boot_elements`: a JSON
+element saying what to mount, and a module script holding only these files' text (no
+JavaScript is written in Python).
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
+
+from .text import json_in_html
 
 __all__ = [
     "STATIC",
@@ -19,7 +23,7 @@ __all__ = [
     "style",
     "graphviz_module",
     "boot_script",
-    "boot_element",
+    "boot_elements",
 ]
 
 #: The component's JavaScript and CSS files.
@@ -54,15 +58,21 @@ def style() -> str:
 
 @functools.cache
 def boot_script() -> str:
-    """The few lines a notebook output runs to mount the component that another output of the
-    page carries (``static/boot.js``)."""
+    """The few lines that mount the component on the page's mount elements, waiting for it
+    when another notebook output of the page carries it (``static/boot.js``)."""
     return (STATIC / "boot.js").read_text(encoding="utf-8")
 
 
-def boot_element(uid: str, options: dict, component: bool) -> str:
-    """The module script that mounts the output ``uid`` (its data in element ``uid-data``) by
-    ``static/boot.js``'s ``vizadBoot``, carrying the component's code when ``component`` (else
-    it waits for the output of the page that carries it): one for steppers and pictures."""
+def boot_elements(options: dict, component: bool) -> str:
+    """What mounts the component on one element without a kernel (a notebook output's stepper
+    or picture, an exported page): a mount element, ``<script type="application/json"
+    data-vizad-mount>`` holding ``options`` ({"root": the element's id, "data": its data
+    element's id, and how to mount: ``static/boot.js``'s ``vizadBoot``), then a module script
+    of files only: the component's code when ``component`` (else it waits for the output of
+    the page that carries it, vizad.sharing) and ``static/boot.js``, which mounts every mount
+    element of the page not mounted yet."""
     code = component_module() + "\n" if component else ""
-    call = f"vizadBoot({json.dumps(uid)}, {json.dumps(uid + '-data')}, {json.dumps(options)});"
-    return f'<script type="module">\n{code}{boot_script()}\n{call}\n</script>'
+    return (
+        f'<script type="application/json" data-vizad-mount>{json_in_html(options)}</script>'
+        f'<script type="module">\n{code}{boot_script()}</script>'
+    )

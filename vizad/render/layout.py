@@ -69,16 +69,21 @@ class Layout:
         frame: tuple[float, float] | None = None,
         like: Layout | None = None,
     ):
-        scene = scene or scene_for(
-            target,
-            view,
-            decimals,
-            detail=detail,
-            reads=reads,
-            collapse=collapse,
-            max_boxes=max_boxes,
-            frame=frame,
-        )
+        full = None
+        if scene is None:
+            with gc_paused():  # many small objects, all alive (see vizad._gc)
+                full = build_scene(target, view, decimals, detail=detail, reads=reads)
+            scene = scene_for(
+                target,
+                view,
+                decimals,
+                detail=detail,
+                reads=reads,
+                collapse=collapse,
+                max_boxes=max_boxes,
+                frame=frame,
+                full=full,
+            )
         self.view = scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
@@ -86,12 +91,15 @@ class Layout:
         self.in_browser = layout_in_browser() if in_browser is None else bool(in_browser)
         # what opening a box rebuilds: the unsummarised scene of the same target and view
         self._source = (target, decimals, detail, reads, timeout, budget)
+        #: The unsummarised scene this one was made from (what opening a box shows), kept
+        #: when it differs: opening boxes does not build it again.
+        self._full = full if full is not None and full is not scene else None
         if self.in_browser:  # the browser lays out the rung predicted to fit the budget
             self.scene, svg = planned(scene, budget), None
         else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
 
             def run(rung, cpu):  # cpu: the budget's CPU seconds (None: no budget)
-                drawing = to_drawing(rung)
+                drawing = to_drawing(rung, noted=False)  # the stepper's text row says it
                 if timeout is not None:  # the caller's bound, in seconds
                     return drawing.laid_out(timeout)
                 if cpu is None:
@@ -102,7 +110,7 @@ class Layout:
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser); a layout opened
         #: from ``like`` shares its cache of DOT statements (most are the same).
         self._dot_lines: dict = {} if like is None else like._dot_lines
-        drawing = to_drawing(self.scene, lines=self._dot_lines)
+        drawing = to_drawing(self.scene, lines=self._dot_lines, noted=False)
         self.dot_source, self._drawing_titles = drawing.source, drawing._vizad_titles
         #: Box id → its unique name (:func:`~vizad.render.dot.dot_names`), as drawn.
         self.box_names: dict[str, str] = drawing._vizad_names
@@ -146,14 +154,16 @@ class Layout:
             )
         if not sets:
             return {}
-        with gc_paused():
-            full = build_scene(
-                target if self.scene.trace is None else self.scene.trace,
-                self.view,
-                decimals,
-                detail=detail,
-                reads=reads,
-            )
+        full = self._full
+        if full is None:
+            with gc_paused():
+                full = build_scene(
+                    target if self.scene.trace is None else self.scene.trace,
+                    self.view,
+                    decimals,
+                    detail=detail,
+                    reads=reads,
+                )
         opener = BoxOpener(full, self.scene)
         return {
             s: Layout(

@@ -10,7 +10,6 @@ collapsed, so that only what was opened is laid out anew. Linear in the size of 
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 
@@ -133,7 +132,7 @@ class BoxOpener:
                     for child, parent in zip(chain, chain[1:]):
                         parents[child] = parent
                     parents[chain[-1]] = frame
-                items.append(dataclasses.replace(member, cluster=cluster))
+                items.append(member.moved(cluster))
         names = ", ".join(by_id[b].lines[0] for b in opened)
         note = "; ".join(filter(None, [scene.note, f"opened: {names}"]))
         return Scene(

@@ -18,7 +18,7 @@ import anywidget
 import traitlets
 
 from .. import frontends, sharing
-from ..assets import boot_element, component_module, graphviz_module, style
+from ..assets import boot_elements, component_module, graphviz_module, style
 from ..text import json_in_html
 from .palette import MIN_SCALE, NOTEBOOK_WIDTH
 
@@ -74,7 +74,9 @@ def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
             if graphviz
             else ""
         )
-        + boot_element(uid, {"graphviz": True, "picture": True}, component)
+        + boot_elements(
+            {"root": uid, "data": uid + "-data", "graphviz": True, "picture": True}, component
+        )
         + "</div>"
     )
 

@@ -70,6 +70,14 @@ class Item:
         object.__setattr__(self, "head", None)
         return made
 
+    def moved(self, cluster: str | None) -> Item:
+        """This box in ``cluster`` (``dataclasses.replace(item, cluster=cluster)``), with the
+        text already made: its fields copied, not made again (opening boxes moves thousands)."""
+        made = object.__new__(type(self))
+        made.__dict__.update(self.__dict__)
+        object.__setattr__(made, "cluster", cluster)
+        return made
+
     @property
     def lines(self) -> tuple[str, ...]:
         """The box's lines of plain text (the first one, its name, bold)."""

@@ -45,15 +45,17 @@ def scene_for(
     collapse=None,
     max_boxes: int = 400,
     frame: tuple[float, float] | None = None,
+    full: Scene | None = None,
 ) -> Scene:
     """What a drawing or a layout shows: the scene of ``target`` in ``view``, its scopes in
     ``collapse`` folded (and its runs of repeated blocks, for ``"repeats"`` or fold ids), and
     summarised if it still has more than ``max_boxes`` boxes. With a reader's ``frame``
     (width, height in CSS px) and no ``collapse`` (None): the first picture whose steps can
     be read in it (:func:`legible`); ``collapse=()``: nothing folded or collapsed, whatever
-    the frame."""
+    the frame. ``full``: that scene unsummarised (:func:`build_scene` of the same arguments),
+    when it is already built."""
     with gc_paused():  # many small objects, all alive until summarised (see vizad._gc)
-        scene = build_scene(target, view, decimals, detail=detail, reads=reads)
+        scene = full or build_scene(target, view, decimals, detail=detail, reads=reads)
         if collapse is None and frame is not None:
             return legible(scene, max_boxes, frame)
         if isinstance(collapse, (list, tuple)) and not collapse:

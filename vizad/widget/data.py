@@ -69,15 +69,19 @@ def walkthrough_data(
     (or the ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their
     answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), each
     collapsed box also comes opened, as DOT that the page lays out when the box is clicked
-    (see :func:`opening_data`)."""
+    (see :func:`opening_data`), and when the page carries Graphviz for that, the views but
+    the one shown first come as DOT too (:func:`_carries_graphviz`)."""
     if quiz and questions is None:
         questions = quiz_questions(trace)
     failures = dict(failures or {})
     d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
     layouts = dict(layouts or {})
-    frames: dict[str, dict] = {}
-    for v in trace.views if views is None else views:
-        layout = layouts.get(v) or Layout(
+    listed = list(trace.views if views is None else views)
+    shown = trace.view(view)
+    for v in sorted(listed, key=lambda v: v != shown):  # the view shown first, first
+        if v in layouts:
+            continue
+        layouts[v] = Layout(
             trace,
             v,
             decimals=d,
@@ -87,7 +91,11 @@ def walkthrough_data(
             detail=detail,
             budget=budget,
             frame=DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
+            in_browser=True if openings and _carries_graphviz(layouts.get(shown)) else None,
         )
+    frames: dict[str, dict] = {}
+    for v in listed:
+        layout = layouts[v]
         frame = frame_data(layout, trace, d)
         if openings and layout.collapsed:
             frame["opens"] = pack_opens(opening_data(layout, trace, d, frame))
@@ -125,6 +133,14 @@ def walkthrough_data(
 #: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
 #: couple of MB of its size without them.
 PAGE_OPENINGS = 2000
+
+
+def _carries_graphviz(shown: Layout | None) -> bool:
+    """Whether a page (``openings``) whose view shown first is ``shown`` carries the browser's
+    Graphviz anyway (that view is laid out there, or has boxes the page opens itself): then
+    its other views are left to it too, laid out when first shown, and the export runs
+    ``dot`` only on what the page opens at."""
+    return shown is not None and (shown.in_browser or bool(shown.collapsed))
 
 
 def _first_nonfinite(trace) -> int | None:

@@ -13,8 +13,7 @@ import gzip
 import json
 import re
 
-from ..assets import boot_element, component_module, graphviz_module, style
-from ..render.options import SCALE
+from ..assets import boot_elements, graphviz_module, style
 from ..text import escape, json_in_html
 from .data import conceal, packed_json
 
@@ -23,7 +22,6 @@ __all__ = [
     "fragment",
     "snapshot_html",
     "data_script",
-    "mount_script",
     "needs_graphviz",
 ]
 
@@ -64,29 +62,6 @@ def page_data(page: str, element_id: str = "vz-data") -> dict:
     return data
 
 
-def mount_script(
-    root_id: str,
-    data_id: str,
-    *,
-    focus: bool = False,
-    replace: bool = False,
-    graphviz_id: str | None = None,
-    scale: float = SCALE,
-) -> str:
-    """A module script: the component (static/stepper/, inlined) and one call of its ``mount``
-    on element ``root_id`` with the data of element ``data_id`` (and the Graphviz module's
-    text in element ``graphviz_id``, for views the browser lays out), at the presentation
-    ``scale``."""
-    js = component_module()
-    options = json.dumps(
-        {"focus": focus, "replace": replace, "graphvizId": graphviz_id, "scale": scale}
-    )
-    return (
-        f'<script type="module">\n{js}\n'
-        f"mount({json.dumps(root_id)}, {json.dumps(data_id)}, {options});\n</script>"
-    )
-
-
 def fragment(
     data: dict,
     uid: str,
@@ -107,14 +82,14 @@ def fragment(
     Graphviz module (for views the browser lays out). Without them its script waits for the
     output of the page that carries them (``static/boot.js``, see vizad.sharing), so
     that a notebook holds one copy, not one per output."""
-    options = {"graphviz": needs_graphviz(data)}
+    options = {"root": uid, "data": uid + "-data", "graphviz": needs_graphviz(data)}
     return (
         '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
         + (f"<style>{style()}</style>" if component else "")
         + f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
         + data_script(data, uid + "-data", hidden=hidden)
         + (data_script(graphviz_module(), "vizad-graphviz") if graphviz else "")
-        + boot_element(uid, options, component)
+        + boot_elements(options, component)
         + "</div>"
     )
 
