@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +31,12 @@ from .optional import require
 from .torch_capture import is_user_file, user_line
 from .torch_tree import TensorTree
 
-torch = require("torch", "torch")
-dispatch = require("torch.utils._python_dispatch", "torch")
+if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
+    import torch
+    import torch.utils._python_dispatch as dispatch
+else:
+    torch = require("torch", "torch")
+    dispatch = require("torch.utils._python_dispatch", "torch")
 
 __all__ = ["torch_backward"]
 
@@ -246,8 +250,7 @@ def _forward(fn: Callable[[], Any], keep: bool) -> tuple[Any, dict]:
     return loss, mode.by_node()
 
 
-# (dispatch is the module required at run time, so mypy reads its TorchDispatchMode as Any)
-class _Values(dispatch.TorchDispatchMode):  # type: ignore[name-defined]
+class _Values(dispatch.TorchDispatchMode):
     """Below autograd: every op's results, with the user's line. A result's ``grad_fn`` is
     set by autograd once the op returns: it is read when the next op starts (before an
     in-place op gives the tensor another one) and when the forward pass is over."""
@@ -260,7 +263,7 @@ class _Values(dispatch.TorchDispatchMode):  # type: ignore[name-defined]
 
     def __torch_dispatch__(
         self,
-        func: Callable,
+        func: torch._ops.OpOverload,
         types: Sequence[type],
         args: Sequence[Any] = (),
         kwargs: dict[str, Any] | None = None,
@@ -346,7 +349,7 @@ class _Graph:
         #: graph holds it) → the node's position.
         self.leaves = {id(fn.variable): k for k, fn in enumerate(self.order) if _is_leaf(fn)}
 
-    def position(self, tensor: Any) -> int | None:
+    def position(self, tensor: torch.Tensor) -> int | None:
         """The position of the node that computed ``tensor`` (its AccumulateGrad for a leaf),
         or None when it is not in this graph."""
         if tensor.grad_fn is not None:
@@ -354,7 +357,7 @@ class _Graph:
         return self.leaves.get(id(tensor)) if tensor.requires_grad else None
 
 
-def _is_leaf(fn: Any) -> bool:
+def _is_leaf(fn: torch.autograd.graph.Node) -> bool:
     return hasattr(fn, "variable")
 
 
@@ -404,12 +407,12 @@ def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple
     return values, reads
 
 
-def _outputs(fn: Any) -> int:
+def _outputs(fn: torch.autograd.graph.Node) -> int:
     """How many outputs the forward function of ``fn`` has (1 when PyTorch does not say)."""
     return len(getattr(fn, "_input_metadata", (None,)))
 
 
-def _array(tensor: Any) -> np.ndarray:
+def _array(tensor: torch.Tensor) -> np.ndarray:
     """A numpy copy of ``tensor``'s value (bfloat16, which numpy lacks, as float32)."""
     t = tensor.detach()
     if t.dtype == torch.bfloat16:
@@ -467,7 +470,7 @@ def _arrays(grads: tuple) -> tuple:
 
 def _recorded(
     k: int,
-    fn: Any,
+    fn: torch.autograd.graph.Node,
     graph: _Graph,
     watch: _Watch,
     saved: dict[int, Any],
@@ -513,7 +516,7 @@ def _recorded(
     )
 
 
-def _anomaly_line(fn: Any) -> str | None:
+def _anomaly_line(fn: torch.autograd.graph.Node) -> str | None:
     """The user's line of a node made in anomaly mode (PyTorch keeps its traceback)."""
     trace = getattr(fn, "metadata", {}).get("traceback_")
     if not trace:
@@ -536,7 +539,7 @@ def _adjoint(incoming: tuple) -> Any:
     return tuple(Unrecorded("no gradient", ()) if g is None else g for g in incoming)
 
 
-def _shape(fn: Any, incoming: tuple) -> tuple | None:
+def _shape(fn: torch.autograd.graph.Node, incoming: tuple) -> tuple | None:
     given = [g for g in incoming if g is not None]
     if len(given) == 1:
         return np.shape(given[0])
@@ -544,12 +547,12 @@ def _shape(fn: Any, incoming: tuple) -> tuple | None:
     return tuple(metadata[0].shape) if len(metadata) == 1 else None
 
 
-def _backward_name(fn: Any) -> str:
+def _backward_name(fn: torch.autograd.graph.Node) -> str:
     """PyTorch's name of the backward function (``MulBackward0``)."""
     return fn.name().rsplit("::", 1)[-1]
 
 
-def _op_name(fn: Any) -> str:
+def _op_name(fn: torch.autograd.graph.Node) -> str:
     """The forward op's name from its backward's: ``MulBackward0`` → ``mul``,
     ``NativeLayerNormBackward0`` → ``native_layer_norm``."""
     name = re.sub(r"Backward\d*$", "", _backward_name(fn)) or _backward_name(fn)
