@@ -513,16 +513,18 @@ def test_drawings_in_a_notebook_are_sized_to_read():
 
 def test_a_drawing_in_a_notebook_fits_the_output_and_a_click_shows_it_whole():
     """The output's HTML (which JupyterLab, nbconvert, VS Code prefer to the SVG beside it):
-    the same SVG as an image no wider than the output, which a click (a hidden checkbox in its
-    label, no script) shows at its actual size; Graphviz's version comment is left out."""
+    the same SVG as an image no wider than the output, which a click (the image is a
+    ``<details>``'s summary, no script) shows at its actual size; no form control (a sanitizer
+    shows one disabled); Graphviz's version comment is left out."""
     import base64
 
     drawing = vz.draw(vz.examples.mlp(), "adjoint")
     bundle = drawing._repr_mimebundle_()
     page = bundle["text/html"]
-    assert page.startswith('<div class="vizad-drawing"><style>') and "<script" not in page
+    assert page.startswith('<details class="vizad-drawing"><style>') and "<script" not in page
     assert 'style="max-width:100%;height:auto"' in page  # fitted, even with the sheet dropped
-    assert '<input type="checkbox" hidden' in page and "input:checked + img" in page
+    assert "<input" not in page and "[open] > summary > img { max-width: none" in page
+    assert '<summary title="click: actual size' in page and page.endswith("</summary></details>")
     shown = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', page)[1])
     assert set(bundle) == {"text/html", "text/plain"}  # the picture stored once
     assert shown.decode().startswith("<svg") and "<!--" not in shown.decode()

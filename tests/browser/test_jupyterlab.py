@@ -9,6 +9,7 @@ import re
 import shutil
 import time
 import urllib.request
+import vizad as vz
 from pathlib import Path
 
 from conftest import artifact, kernel_connected, settled, wait_until
@@ -481,6 +482,44 @@ def test_saved_tutorial_shows_its_walkthrough_without_running(browser, jupyterla
     output.screenshot(path=artifact("saved-tutorial-stepper.png"))
     picture = output.locator("img[src^='data:image/svg+xml']")  # the picture of the step
     assert picture.count() == 1 and picture.evaluate("(i) => i.naturalWidth") > 300
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_a_drawing_reopened_untrusted_is_fitted_with_no_control(browser, jupyterlab, page_errors):
+    """A notebook from elsewhere (unsigned: untrusted, as a course's notebooks are when a
+    student opens them) shows a wide drawing's HTML through JupyterLab's sanitizer: the image
+    fitted to the output by its own style, and no form control (a checkbox would show there,
+    disabled), whatever the sanitizer drops."""
+    import nbformat
+
+    url, root = jupyterlab
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("vz.draw(vz.examples.mlp(), 'adjoint')", execution_count=1)
+    bundle = vz.draw(vz.examples.mlp(), "adjoint")._repr_mimebundle_()
+    cell.outputs = [nbformat.v4.new_output("execute_result", bundle, execution_count=1)]
+    nb.cells = [cell]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, root / "untrusted.ipynb")  # not signed
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/lab/tree/untrusted.ipynb?reset")
+    page.wait_for_selector(".jp-OutputArea-output img", timeout=60_000)
+    settled(page)
+    output = page.locator(".jp-OutputArea-output").first
+    output.screenshot(path=artifact("drawing-untrusted.png"))
+    shown = output.evaluate(
+        """(o) => { const img = o.querySelector('img'); return {
+            inputs: o.querySelectorAll('input, button').length, natural: img.naturalWidth,
+            width: img.getBoundingClientRect().width, out: o.getBoundingClientRect().width } }"""
+    )
+    assert shown["inputs"] == 0, shown
+    assert shown["natural"] > shown["out"] >= shown["width"] > 300, shown
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

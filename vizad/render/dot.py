@@ -260,15 +260,17 @@ def fitted_html(svg: str, alt: str) -> str:
     wider than the output, so that a wide graph is seen whole (an overview: its text is then
     smaller than 9 px, as 9 px text of a 2,000 px graph cannot fit a 600 px output), which a
     click shows at its actual size (the output scrolls) and a second click fits again. No
-    script: a hidden checkbox in the image's label and CSS; a sanitizer that drops them leaves
-    the image fitted. Graphviz's comments are left out (its version: outputs compare equal)."""
+    script: the image is the summary of a ``<details>`` element, whose ``open`` state the style
+    sheet reads. A notebook reopened untrusted (JupyterLab's sanitizer drops the sheet) shows
+    the image fitted by its own style, with no control to click (a checkbox there would be
+    shown, disabled). Graphviz's comments are left out (its version: outputs compare equal)."""
     data = base64.b64encode(_PROLOG.sub("", svg).encode()).decode()
     return (
-        f'<div class="vizad-drawing"><style>{_drawing_css()}</style>'
-        '<label title="click: actual size; click again: fit the output">'
-        '<input type="checkbox" hidden aria-label="actual size">'
+        f'<details class="vizad-drawing"><style>{_drawing_css()}</style>'
+        '<summary title="click: actual size; click again: fit the output" '
+        'style="display:block;list-style:none">'
         f'<img alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto" '
-        f'src="data:image/svg+xml;base64,{data}"></label></div>'
+        f'src="data:image/svg+xml;base64,{data}"></summary></details>'
     )
 
 
