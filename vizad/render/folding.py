@@ -36,6 +36,10 @@ How a run is found (:func:`find_folds`), in near-linear time and without recursi
   needs at least MIN_REPEATS blocks, each (after the first) reading the one before it.
 - Runs do not overlap: the ones covering the most boxes are taken first (ties: the shorter
   block, then the earlier start), so the result is deterministic.
+
+Blocks are counted as the forward computation runs, in every view (:attr:`Fold.at`): reverse
+mode makes the adjoint's blocks from the last time step back, and a person reads blocks as time
+steps, so v̄₇₃ is in v₇₃'s block (21 of rnn(45)'s 45) in the adjoint's box as in the forward's.
 """
 
 from __future__ import annotations
