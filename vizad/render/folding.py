@@ -608,7 +608,7 @@ def _in_forward_order(scene: Scene, folds: list[Fold], by_id: dict[str, Item]) -
     are in. An extension run whose blocks do not fall in distinct blocks of one forward run
     (extension nodes that repeat where their forward nodes do not) keeps the order its
     blocks were made in, and says so (``ordered=False``)."""
-    extension = [any(by_id[i].kind in EXTENSION for i in f.members) for f in folds]
+    extension = [any(by_id[i].kind in EXTENSION for i in f.blocks[0]) for f in folds]
     trace = scene.trace
     if not any(extension) or trace is None:  # (a forward view: its extension never built)
         return folds
@@ -641,10 +641,14 @@ def _placed(blocks: list[list], own: dict) -> tuple[tuple[int, ...], int] | None
     not fall in distinct blocks of one forward run."""
     numbers = []
     for nodes in blocks:
-        votes = Counter(own[n] for n in nodes if n in own)
+        votes: dict = {}
+        for n in nodes:
+            p = own.get(n)
+            if p is not None:
+                votes[p] = votes.get(p, 0) - 1
         if not votes:
             return None
-        numbers.append(min(votes, key=lambda p: (-votes[p], p)))  # the most, then the first
+        numbers.append(min(votes.items(), key=_count_then_place)[0])  # the most, then the first
     runs = {r for r, _ in numbers}
     if len(runs) > 1 or len({b for _, b in numbers}) < len(numbers):
         return None
@@ -655,6 +659,11 @@ def _placed(blocks: list[list], own: dict) -> tuple[tuple[int, ...], int] | None
         for n in nodes
     )
     return at, r
+
+
+def _count_then_place(vote: tuple) -> tuple:
+    (place, minus_count) = vote
+    return minus_count, place
 
 
 def _op(item: Item) -> str:
