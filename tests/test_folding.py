@@ -208,13 +208,77 @@ def test_a_step_inside_a_fold_says_which_block_it_is_at():
     steps = layout.states.steps
     assert steps[0]["current"] == steps[72]["current"] == "fold_v11"
     assert steps[0]["at"] == {"fold_v11": "v₁₄₅, block 45 of 45"}  # h₄₅ = tanh(…), the last
-    assert steps[72]["at"] == {"fold_v11": "v₇₃, block 21 of 45", "fold_a2": "v̄₇₃, block 24 of 45"}
-    assert steps[1]["at"]["fold_a2"] == "v̄₁₄₄, ∂v₁₄₅/∂v₁₄₄, block 1 of 45"  # the adjoint's order
+    assert steps[72]["at"] == {"fold_v11": "v₇₃, block 21 of 45", "fold_a2": "v̄₇₃, block 21 of 45"}
     assert steps[-1]["current"] == "v1" and "of 45 blocks" in steps[-1]["at"]["fold_v11"]
     # every step inside a fold says so; a view without folds carries no "at"
     assert all("at" in s for s in steps if s["current"] in layout.scene.folds)
     flat = vz.render.Layout(vz.examples.rnn(steps=5), "adjoint")
     assert not flat.scene.folds and not any("at" in s for s in flat.states.steps)
+
+
+def block_of(at: str) -> str:
+    """The block an "at" line names: "block 21 of 45" of "v̄₇₃, block 21 of 45"."""
+    return at[at.rindex("block ") :] if ", block " in at else at.rsplit(", ", 1)[-1]
+
+
+def test_every_view_counts_blocks_in_the_forward_order():
+    """Reverse mode makes the adjoint's blocks from the last time step back (fold_a2's first
+    block is v̄ of h₄₅'s); a person reads blocks as time steps, so both folded boxes, in every
+    view, number a step's block as the forward computation does: rnn's time step t is block
+    t, whose nodes are v₁₁₊₃₍ₜ₋₁₎ … v₁₃₊₃₍ₜ₋₁₎ (mul, add, tanh) after the ten inputs."""
+    trace = vz.examples.rnn(steps=45)
+    adjoint = vz.render.Layout(trace, "adjoint", collapse="repeats").states.steps
+    forward = vz.render.Layout(trace, "forward", collapse="repeats").states.steps
+    a2 = vz.render.Layout(trace, "adjoint", collapse="repeats").scene.folds["fold_a2"]
+    assert a2.ordered and a2.count == 45 and a2.places()[0] == 45  # made first: time step 45
+    for k in (0, 1, 72, len(trace.steps) - 1):  # steps 1, 2, 73 and the last
+        assert adjoint[k]["at"]["fold_v11"] == forward[k]["at"]["fold_v11"]
+    assert adjoint[1]["at"]["fold_a2"] == "v̄₁₄₄, ∂v₁₄₅/∂v₁₄₄, block 45 of 45"
+    checked = 0
+    for k, (step, states) in enumerate(zip(trace.steps, adjoint)):
+        number = trace.numbers[step.node]
+        if not 11 <= number <= 145:  # an input: its step spans blocks (below)
+            continue
+        time = (number - 11) // 3 + 1
+        assert block_of(forward[k]["at"]["fold_v11"]) == f"block {time} of 45", k
+        for at in states["at"].values():  # the forward fold and the adjoint's alike
+            assert block_of(at) == f"block {time} of 45", (k, states["at"])
+        checked += "fold_a2" in states["at"]
+    assert checked == 134  # every time step's v̄ but h₄₅'s (the seed, drawn apart)
+    # x₀'s step: its partial adjoints, one per time step that multiplies by it (1, 11, … 41)
+    assert block_of(adjoint[-1]["at"]["fold_a2"]) == "in 5 of 45 blocks"
+
+
+def test_opening_a_fold_keeps_the_others_numbers():
+    trace = vz.examples.rnn(steps=10)
+    both = vz.render.Layout(trace, "adjoint", collapse="repeats")
+    alone = vz.render.Layout(trace, "adjoint", collapse=["fold_a2"])  # the forward run opened
+    assert alone.scene.folds["fold_a2"] == both.scene.folds["fold_a2"]
+    assert [s.get("at", {}).get("fold_a2") for s in alone.states.steps] == [
+        s.get("at", {}).get("fold_a2") for s in both.states.steps
+    ]
+
+
+def test_a_fold_with_no_forward_order_counts_its_blocks_as_made_and_says_so():
+    """Two sibling scopes whose forward contents differ (exp, × 2) but whose adjoints are the
+    same (v̄ times a value): the adjoint's run has no forward run to be counted by."""
+    x = vz.Variable("x")
+    with vz.scope("s1"):
+        h = vz.exp(x)
+    with vz.scope("s2"):
+        h = h * 2.0
+    with vz.scope("s3"):
+        h = vz.exp(h)
+    trace = vz.trace_reverse(h, [x], {x: 0.1})
+    layout = vz.render.Layout(trace, "adjoint", collapse="repeats")
+    (fold,) = layout.scene.folds.values()
+    assert fold.lines[0] == "× 2: s2 … s1 (adjoint)" and not fold.ordered
+    assert fold.places() == [1, 2] and fold.count == 2  # s2's made first: block 1
+    at = [s["at"] for s in layout.states.steps if "at" in s]
+    assert at == [
+        {fold.id: "v̄₃, block 1 of 2 (in the order made)"},
+        {fold.id: "v̄₂, block 2 of 2 (in the order made)"},
+    ]
 
 
 def test_a_fold_has_a_stable_id_and_opens_with_collapse_minus_it():
@@ -361,6 +425,13 @@ def test_a_recorded_lstm_folds_its_whole_time_steps_and_not_the_first():
         ["t", "addmm", "add", "unsafe_split", "sigmoid", "sigmoid", "sigmoid", "tanh"]
         + ["mul", "mul", "add", "tanh", "mul"]
     )
+    # folded, its adjoint is counted by the forward steps: every step says the same block
+    # in both boxes, the first step's adjoint (made last) is block 1
+    layout = vz.render.Layout(trace, "adjoint", collapse="repeats")
+    forward, adjoint = layout.scene.folds.values()
+    assert adjoint.ordered and adjoint.count == 5 and adjoint.places()[-1] == 1
+    both = [s["at"] for s in layout.states.steps if len(s.get("at", {})) == 2]
+    assert len(both) > 5 * 10 and all(len({block_of(a) for a in at.values()}) == 1 for at in both)
 
 
 def _scan_trace():
@@ -389,6 +460,11 @@ def test_a_scans_adjoint_folds_its_equal_steps_and_keeps_the_last_apart():
     # v̄ of steps 1…3 are the same computation; step 4's receives v̄ of the final h (sum(h))
     # in place of Wᵀ z̄₅ from a next step: a different block, not hidden in the fold
     assert adjoint.lines[0] == "× 3: scan t=1 … scan t=3 (adjoint)"
+    # counted as the forward steps are: the adjoint of step t is block t of 4 (its 4th apart)
+    assert adjoint.ordered and adjoint.count == 4 and sorted(set(adjoint.places())) == [1, 2, 3]
+    steps = vz.render.Layout(trace, "adjoint", collapse="repeats").states.steps
+    both = [s["at"] for s in steps if len(s.get("at", {})) == 2]
+    assert len(both) == 3 * 9 and all(len({block_of(a) for a in at.values()}) == 1 for at in both)
     blocks = ops(scene, adjoint)
     assert all(b == blocks[0] for b in blocks) and blocks[0][0] == "stack_transpose"
     drawing = vz.draw(trace, "adjoint", collapse="repeats")

@@ -3,7 +3,8 @@ vizad's extension disabled (a widget-less front end: the HTML component, not con
 the light and the dark theme (review of issue 36): the header is one row (the title gives
 way), the graph's frame keeps 200 px, a view's note is said once (not again in the graph's
 label), the frame's ink reads on the theme's page, and a step inside the "× 45" fold of
-rnn(45) says which block it is at (steps 1 and 73 no longer look alike); a wide vz.draw
+rnn(45) says which block it is at (steps 1 and 73 no longer look alike), the adjoint's box
+the same block as the forward's (counted in the forward order); a wide vz.draw
 drawing fits the output's width and a click shows it at its actual size."""
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ MEASURE = """(k) => {
     label: [...svg.querySelectorAll(':scope > g > text')].map((t) => t.textContent).join(' '),
     ink: [...svg.querySelectorAll('g.cluster > text')].map((t) => getComputedStyle(t).fill),
     fold: root.querySelector('.vz-stage g#fold_v11')?.textContent.replace(/\\s+/g, ' ').trim(),
+    adjoint: root.querySelector('.vz-stage g#fold_a2')?.textContent.replace(/\\s+/g, ' ').trim(),
   };
 }"""
 
@@ -110,6 +112,10 @@ def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_er
     assert first["ink"] and set(first["ink"]) == {INK[theme]}, first["ink"]
     assert "now: v₁₄₅, block 45 of 45" in first["fold"], first["fold"]
     assert "now: v₇₃, block 21 of 45" in middle["fold"], middle["fold"]
+    # the adjoint's box counts its blocks as the forward computation does (made from the last
+    # time step back): at step 73 it names the same block; at step 1 (the seed) nothing of it
+    assert "now: v̄₇₃, block 21 of 45" in middle["adjoint"], middle["adjoint"]
+    assert "now:" not in first["adjoint"] and "each:" in first["adjoint"], first
     # the drawing: whole in the output, then (a click) at its actual size, the output scrolling
     page.wait_for_selector(".vizad-drawing img")
     fitted = page.evaluate(DRAWING)

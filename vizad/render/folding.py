@@ -36,10 +36,15 @@ How a run is found (:func:`find_folds`), in near-linear time and without recursi
   needs at least MIN_REPEATS blocks, each (after the first) reading the one before it.
 - Runs do not overlap: the ones covering the most boxes are taken first (ties: the shorter
   block, then the earlier start), so the result is deterministic.
+
+Blocks are counted as the forward computation runs, in every view (:attr:`Fold.at`): reverse
+mode makes the adjoint's blocks from the last time step back, and a person reads blocks as time
+steps, so v̄₇₃ is in v₇₃'s block (21 of rnn(45)'s 45) in the adjoint's box as in the forward's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -76,6 +81,8 @@ LOOK_BACK = 3
 #: The kinds of box a block is made of (variables, constants and summaries stay outside: a
 #: block reads them), and the leaves that a block of a scope holds too (a layer's weights).
 FOLDABLE = ("forward", "adjoint", "tangent")
+#: The kinds of box of an extension: a run holding one is counted by its forward run's blocks.
+EXTENSION = ("adjoint", "tangent")
 LEAVES = ("variable", "constant")
 #: The prefix of a fold's id (a DOM id, like the boxes' own).
 PREFIX = "fold_"
@@ -84,12 +91,22 @@ PREFIX = "fold_"
 @dataclass(frozen=True)
 class Fold:
     """A run of equal blocks drawn as one box: its id, the ids of the boxes of each block (in
-    order), and the text of its box."""
+    the order they were made), the text of its box, and where each box is in the forward
+    computation (:func:`forward_order`)."""
 
     id: str
     blocks: tuple[tuple[str, ...], ...]
     #: Its box's lines: "× 45: v₁₁ … v₁₄₅" and what one block does ("each: mul → add → tanh").
     lines: tuple[str, ...]
+    #: Per box of :attr:`members`: the block of the forward computation it is about, 1 …
+    #: :attr:`of` (a person reads blocks as time steps: v̄₇₃ is in v₇₃'s block, whichever
+    #: order reverse mode made the adjoint's blocks in). Empty: the blocks in the order made.
+    at: tuple[int, ...] = ()
+    #: How many blocks :attr:`at` counts: the forward run's (0: :attr:`repeats`).
+    of: int = 0
+    #: False when the blocks have no forward counterpart (a run of extension nodes whose
+    #: forward nodes do not repeat): then :attr:`at` counts them in the order they were made.
+    ordered: bool = True
 
     @property
     def repeats(self) -> int:
@@ -100,6 +117,16 @@ class Fold:
     def members(self) -> tuple[str, ...]:
         """The ids of every box the fold stands for."""
         return tuple(i for block in self.blocks for i in block)
+
+    def places(self) -> list[int]:
+        """Per box of :attr:`members`: its block, 1 … :attr:`count` (:attr:`at`, else the
+        block it was made in)."""
+        return list(self.at) or [b for b, block in enumerate(self.blocks, 1) for _ in block]
+
+    @property
+    def count(self) -> int:
+        """How many blocks :meth:`places` counts."""
+        return self.of or self.repeats
 
 
 def wanted_folds(collapse) -> bool:
@@ -134,7 +161,7 @@ def find_folds(scene: Scene) -> list[Fold]:
     rest = [i for i in boxes if i.id not in taken and i.kind in FOLDABLE]
     runs += _sequence_runs(scene, rest, shapes)
     runs.sort(key=lambda run: order[run[0][0]])
-    return [_fold(run, by_id) for run in runs]
+    return _in_forward_order(scene, [_fold(run, by_id) for run in runs], by_id)
 
 
 def fold_box(fold: Fold, members: list[Item], parents: dict[str, str]) -> Item:
@@ -569,6 +596,74 @@ def _fold(run: list[list[str]], by_id: dict[str, Item]) -> Fold:
     ops = [_op(by_id[i]) for i in run[0] if by_id[i].kind in FOLDABLE]  # a layer's ops
     each = " → ".join(ops) if len(ops) <= 6 else " → ".join(ops[:5]) + f" … ({len(ops)} ops)"
     return Fold(PREFIX + run[0][0], tuple(tuple(b) for b in run), (title, f"each: {each}"))
+
+
+def _in_forward_order(scene: Scene, folds: list[Fold], by_id: dict[str, Item]) -> list[Fold]:
+    """``folds`` with each box's block in the forward computation (:attr:`Fold.at`), so that
+    every view counts the same time step alike. A forward run's blocks are made in that
+    order. A box of an extension run is in the block of the forward node whose step computes
+    it (v̄₇₃ and ∂v₇₄/∂v₇₃: v₇₃'s block, though reverse mode makes the adjoint's blocks from
+    the last time step back); a box that no step of a folded forward node computes (v̄ᵢ→ₜ of
+    a shared input, a rule's inner node) is in the block that most boxes of its own block
+    are in. An extension run whose blocks do not fall in distinct blocks of one forward run
+    (extension nodes that repeat where their forward nodes do not) keeps the order its
+    blocks were made in, and says so (``ordered=False``)."""
+    extension = [any(by_id[i].kind in EXTENSION for i in f.blocks[0]) for f in folds]
+    trace = scene.trace
+    if not any(extension) or trace is None:  # (a forward view: its extension never built)
+        return folds
+    place: dict = {}  # forward node → (its run, its block)
+    for r, fold in enumerate(folds):
+        if not extension[r]:
+            for b, block in enumerate(fold.blocks, 1):
+                place.update((by_id[i].node, (r, b)) for i in block)
+    own: dict = {}  # extension node → the place of the forward node whose step computes it
+    for step in trace.steps:
+        p = place.get(step.node)
+        if p is not None:
+            for n in trace.involved(step):
+                own.setdefault(n, p)
+    out = []
+    for fold, ext in zip(folds, extension):
+        if ext:
+            found = _placed([[by_id[i].node for i in block] for block in fold.blocks], own)
+            if found is None:
+                fold = dataclasses.replace(fold, ordered=False)
+            else:
+                fold = dataclasses.replace(fold, at=found[0], of=folds[found[1]].repeats)
+        out.append(fold)
+    return out
+
+
+def _placed(blocks: list[list], own: dict) -> tuple[tuple[int, ...], int] | None:
+    """The forward block of each node of ``blocks`` (an extension run's, block by block) read
+    off ``own`` (node → (forward run, block)), and that forward run; None when the blocks do
+    not fall in distinct blocks of one forward run."""
+    numbers = []
+    for nodes in blocks:
+        votes: dict = {}
+        for n in nodes:
+            p = own.get(n)
+            if p is not None:
+                votes[p] = votes.get(p, 0) - 1
+        if not votes:
+            return None
+        numbers.append(min(votes.items(), key=_count_then_place)[0])  # the most, then the first
+    runs = {r for r, _ in numbers}
+    if len(runs) > 1 or len({b for _, b in numbers}) < len(numbers):
+        return None
+    (r,) = runs
+    at = tuple(
+        own[n][1] if own.get(n, (None,))[0] == r else b
+        for (_, b), nodes in zip(numbers, blocks)
+        for n in nodes
+    )
+    return at, r
+
+
+def _count_then_place(vote: tuple) -> tuple:
+    (place, minus_count) = vote
+    return minus_count, place
 
 
 def _op(item: Item) -> str:

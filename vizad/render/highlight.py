@@ -154,31 +154,34 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
 
 
 def _fold_places(scene: Scene) -> dict:
-    """Node → (fold id, its block, 1 … k, and k) of every node a fold of ``scene`` stands
-    for (:mod:`~vizad.render.folding`: the fold's box lists them block by block)."""
+    """Node → (fold id, its block, 1 … k, k, whether in forward order) of every node a fold
+    of ``scene`` stands for (:mod:`~vizad.render.folding`: the fold's box lists them block by
+    block, and :meth:`~vizad.render.folding.Fold.places` numbers their blocks as the forward
+    computation does, in every view)."""
     places = {}
     boxes = {item.id: item for item in scene.items if item.id in scene.folds}
     for fold_id, fold in scene.folds.items():
-        members = iter(boxes[fold_id].members) if fold_id in boxes else iter(())
-        for b, block in enumerate(fold.blocks, 1):
-            for _, node in zip(block, members):
-                places[node] = (fold_id, b, fold.repeats)
+        members = boxes[fold_id].members if fold_id in boxes else ()
+        k = fold.count
+        for node, b in zip(members, fold.places()):
+            places[node] = (fold_id, b, k, fold.ordered)
     return places
 
 
 def _at(places: dict, scene: Scene, nodes: list) -> dict[str, str]:
     """Per fold that ``nodes`` (a step's node and the nodes computing it) are folded into:
-    their names and which of its k blocks they are in ("v₇₃, block 21 of 45"; a weight
-    shared by every block: "in 45 of 45 blocks"), for the folded box to say where the step
-    is (a lit "× 45" alone reads the same at every step inside it)."""
+    their names and which of its k blocks they are in ("v₇₃, block 21 of 45", the same in the
+    forward fold and the adjoint's; a weight shared by every block: "in 45 of 45 blocks"),
+    for the folded box to say where the step is (a lit "× 45" alone reads the same at every
+    step inside it). A fold with no forward order counts its blocks as made, and says so."""
     named: dict[str, dict] = {}
     blocks: dict[str, set] = {}
-    repeats: dict[str, int] = {}
+    counts: dict[str, tuple] = {}
     for node in nodes:
         place = places.get(node)
         if place is None:
             continue
-        fold_id, b, repeats[fold_id] = place
+        fold_id, b, *counts[fold_id] = place
         blocks.setdefault(fold_id, set()).add(b)
         if scene.names is not None:
             named.setdefault(fold_id, {})[scene.names.label(node)] = None
@@ -186,11 +189,11 @@ def _at(places: dict, scene: Scene, nodes: list) -> dict[str, str]:
     for fold_id, found in blocks.items():
         names = list(named.get(fold_id, ()))
         names = names[:2] + (["…"] if len(names) > 2 else [])
-        k = repeats[fold_id]
+        k, ordered = counts[fold_id]
         where = (
             f"block {min(found)} of {k}" if len(found) == 1 else f"in {len(found)} of {k} blocks"
         )
-        at[fold_id] = ", ".join([*names, where])
+        at[fold_id] = ", ".join([*names, where if ordered else f"{where} (in the order made)"])
     return at
 
 
