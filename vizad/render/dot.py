@@ -389,7 +389,7 @@ def heat_cells(item) -> int:
 def _label(item) -> str:
     bold = item.kind not in ("constant", "zero")
     if not item.heatmaps:
-        return _html_lines(item.lines, bold_first=bold)
+        return _text_label(item.lines, bold)
     rows = [
         f"<TR><TD>{_cell_text(line, bold and k == 0)}</TD></TR>"
         for k, line in enumerate(item.lines)
@@ -460,6 +460,7 @@ def _plain_text(text: str) -> str:
     return escape(visible(_fit(text))).replace("&#92;", "&#92;&#92;")
 
 
+@functools.lru_cache(maxsize=65536)  # a view's boxes, and each line, again in the others
 def _cell_text(line: str, bold: bool, cut: bool = True) -> str:
     """One escaped line of a label, cut at MAX_LINE (with "…"), or at MAX_TEXT when ``cut``
     is False (titles)."""
@@ -479,6 +480,13 @@ def _legend(mode: str) -> str:
     half = (len(cells) + 1) // 2
     rows = "".join(f"<TR>{''.join(row)}</TR>" for row in (cells[:half], cells[half:]))
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="1">{rows}</TABLE>>'
+
+
+@functools.lru_cache(maxsize=16384)
+def _text_label(lines: tuple[str, ...], bold_first: bool) -> str:
+    """:func:`_html_lines` of a box's lines, made once per process: a forward box reads the
+    same in each view of a walkthrough (and in each of its openings)."""
+    return _html_lines(lines, bold_first)
 
 
 def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:

@@ -80,18 +80,42 @@ def box_tip(item, trace, names: Mapping[str, str], step_of_node: Mapping, decima
     tip = {"head": "\n".join(item.lines[:2]) if node is not None else names[item.id]}
     if node is not None and node in trace.names.titles:  # e, loss: their vₖ on hover
         tip["head"] += f"\n(v{subscript(str(trace.names.number(node)))})"
-    if node is not None and node in trace.values:
-        tip["value"] = "value " + preview(trace.values[node], decimals)
+    value, result = _values_said(trace, node, step_of_node, decimals)
+    if value is not None:
+        tip["value"] = value
     if node is not None and node.source:  # the user's line it was imported from
         tip["source"] = node.source
-    k = step_of_node.get(node) if node is not None else None
-    if k is not None:
-        result = trace.result_name(node).text
-        tip["result"] = f"{result} = {preview(trace.result(trace.steps[k]), decimals)}"
-        tip["at"] = k
+    if result is not None:
+        tip["result"] = result
+        tip["at"] = step_of_node[node]
     if item.kind in ("summary", "fold"):
         tip["head"] = "\n".join(item.lines)
     return tip
+
+
+#: trace → {(node, decimals): (its value, the result of its step), as tooltips say them}
+_SAID: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _values_said(trace, node, step_of_node: Mapping, decimals: int) -> tuple:
+    """A box's value ("value 0.5") and the result of the step computing its node ("v̄₄ = 1"),
+    or None: made once per node of a trace (its box shows in several views, and openings)."""
+    if node is None:
+        return None, None
+    said = _SAID.get(trace)
+    if said is None:
+        said = _SAID[trace] = {}
+    key = (node, decimals)
+    found = said.get(key)
+    if found is None:
+        value = "value " + preview(trace.values[node], decimals) if node in trace.values else None
+        k = step_of_node.get(node)
+        result = None
+        if k is not None:
+            name = trace.result_name(node).text
+            result = f"{name} = {preview(trace.result(trace.steps[k]), decimals)}"
+        found = said[key] = (value, result)
+    return found
 
 
 def box_click(item, states, step_of_node: Mapping) -> int | None:
