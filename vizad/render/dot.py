@@ -100,7 +100,14 @@ class Drawing(graphviz.Digraph):
     @staticmethod
     def _attr_list(label=None, kwargs=None, attributes=None) -> str:
         """graphviz's ``attr_list`` (the same text), each ``key=value`` pair quoted once per
-        process: a drawing of a large graph repeats a few styles on thousands of boxes."""
+        process: a drawing of a large graph repeats a few styles on thousands of boxes. A
+        box's or an edge's style given as ``_attributes=`` (a :class:`_Style`, its pairs
+        sorted and quoted once) with only ``id=`` as keywords: the same text as with all of
+        them as keywords, without sorting and quoting them again for each box."""
+        if type(attributes) is _Style and kwargs is not None and kwargs.keys() == {"id"}:
+            pairs = [f"label={graphviz.quoting.quote(label)}"] if label is not None else []
+            pairs += [*attributes.before, _quoted_pair("id", kwargs["id"]), *attributes.after]
+            return f" [{' '.join(pairs)}]"
         pairs = [f"label={graphviz.quoting.quote(label)}"] if label is not None else []
         for given in (kwargs, attributes):
             if given:
@@ -210,6 +217,23 @@ class Drawing(graphviz.Digraph):
         return state
 
 
+class _Style(tuple):
+    """A style's ``key=value`` pairs for DOT (:meth:`Drawing._attr_list`), sorted by key and
+    quoted: those before ``id`` and those after it (``before``, ``after``)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=4096)
+def _style(pairs: tuple[tuple[str, str], ...]) -> _Style:
+    """The :class:`_Style` of ``pairs`` (key, value; a None value left out), made once."""
+    made = _Style(sorted((k, v) for k, v in pairs if v is not None))
+    made.before = tuple(_quoted_pair(k, v) for k, v in made if k < "id")
+    made.after = tuple(_quoted_pair(k, v) for k, v in made if k > "id")
+    return made
+
+
 @functools.lru_cache(maxsize=4096)
 def _quoted_pair(key: str, value: str) -> str:
     """``key=value`` quoted for DOT (graphviz's quoting: a style's pairs recur on every box)."""
@@ -302,8 +326,8 @@ def to_drawing(
             if key in lines:
                 target.body.append(lines[key])
                 continue
-            attrs = dot_attrs(item.kind, key[2])
-            target.node(item.id, label=_label(item), id=item.id, **attrs)
+            style = _style(tuple(dot_attrs(item.kind, key[2]).items()))
+            target.node(item.id, label=_label(item), _attributes=style, id=item.id)
             lines[key] = target.body[-1]
 
     if scene.legend:
@@ -325,17 +349,15 @@ def to_drawing(
         if key in lines:
             drawing.body.append(lines[key])
             continue
-        extra = (
-            {"label": _plain_text(edge.label), "fontsize": "10", "fontcolor": FRAME_INK}
-            if edge.label
-            else {}
-        )
+        style = edge_attrs(edge.kind, edge.id in edge_highlights)
+        if edge.label:
+            style.update(fontsize="10", fontcolor=FRAME_INK)
         drawing.edge(
             edge.tail,
             edge.head,
+            label=_plain_text(edge.label) if edge.label else None,
+            _attributes=_style(tuple(style.items())),
             id=edge.id,
-            **edge_attrs(edge.kind, edge.id in edge_highlights),
-            **extra,
         )
         lines[key] = drawing.body[-1]
     return drawing
