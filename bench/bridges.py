@@ -13,11 +13,18 @@ Baselines, measured in the same process: PyTorch's forward + ``backward()``; JAX
     python bench/bridges.py --jax
 
 only the cost of ``vz.jax_backward`` per equation of the jaxpr it walks, on a 2-layer MLP with
-a dict of parameters and a ``lax.scan`` RNN of 20 steps, before (commit ``BEFORE``, its module
+a dict of parameters, a ``lax.scan`` RNN of 20 steps and the MLP with ``jax.nn.relu`` (a
+``custom_jvp``) and a ``custom_vjp`` gradient clip, before (commit ``BEFORE``, its module
 read from git: one compiled vjp per primitive, the forward op by op) and after (one compiled
 program per function, cached): the first call (median of 3 fresh processes, JAX's backend
 started first) and the median of later calls taken in turns in one process, against
 ``jax.grad`` jitted and op by op.
+
+    python bench/bridges.py --jax --before REV
+
+the same against commit REV's ``jax_backward``, ``jax_program``, ``jax_segment`` and
+``trace/recorded`` (those of them that exist there), run in the same process; ``--repeat N``
+takes N rounds of later calls (7 by default).
 """
 
 from __future__ import annotations
@@ -141,6 +148,21 @@ def _mlp(params, x, labels):
     return -jnp.mean(jnp.sum(logp * labels, axis=-1))
 
 
+@jax.custom_vjp
+def _clip_gradient(x):
+    return x
+
+
+_clip_gradient.defvjp(lambda x: (x, None), lambda _, g: (jnp.clip(g, -0.1, 0.1),))
+
+
+def _custom_mlp(params, x, labels):
+    """The MLP with ``jax.nn.relu`` (a custom_jvp) and a gradient clip (a custom_vjp)."""
+    h = _clip_gradient(jax.nn.relu(x @ params["W1"] + params["b1"]))
+    logp = jax.nn.log_softmax(h @ params["W2"] + params["b2"], axis=-1)
+    return -jnp.mean(jnp.sum(logp * labels, axis=-1))
+
+
 def _rnn(params, xs):
     def step(h, x):
         h = jnp.tanh(params["W"] @ h + params["U"] @ x + params["b"])
@@ -150,7 +172,10 @@ def _rnn(params, xs):
     return jnp.sum(h) + jnp.sum(ys)
 
 
-BEFORE = "baf3293"  # the commit before jax_backward's one compiled program
+#: Rounds of later calls (``--repeat N``; each round runs every function once, in turns).
+_REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
+#: The baseline: the commit before jax_backward's one compiled program, or ``--before REV``.
+BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "baf3293"
 
 
 def _cases() -> list[tuple[str, object, tuple]]:
@@ -173,28 +198,53 @@ def _cases() -> list[tuple[str, object, tuple]]:
         },
         rng.standard_normal((20, 4)),
     )
-    return [("2-layer MLP, dict params", _mlp, mlp), ("scan RNN, T = 20", _rnn, rnn)]
+    return [
+        ("2-layer MLP, dict params", _mlp, mlp),
+        ("scan RNN, T = 20", _rnn, rnn),
+        ("the MLP with relu and a custom_vjp clip", _custom_mlp, mlp),
+    ]
+
+
+#: The modules a baseline takes from its commit (those that exist there; today's otherwise),
+#: each importing the others' baseline copies: jax_backward's walk, the plan and its programs,
+#: and the trace layer's reading of a recording.
+_BASELINE = ("trace/recorded", "bridges/jax_segment", "bridges/jax_program", "bridges/jax_backward")
 
 
 def _before(rev: str):
-    """The module of ``jax_backward`` as it was at commit ``rev`` (read from git and run
-    beside today's, on today's jax_import and jax_loops), or None when git cannot give it."""
+    """The module of ``jax_backward`` as it was at commit ``rev``, with ``jax_program``,
+    ``jax_segment`` and ``trace/recorded`` as they were there too (read from git and run
+    beside today's, on today's other modules), or None when git cannot give it."""
     import subprocess
     import types
 
     root = Path(__file__).resolve().parent.parent
-    try:
-        source = subprocess.run(
-            ["git", "-C", str(root), "show", f"{rev}:vizad/bridges/jax_backward.py"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    module = types.ModuleType("vizad.bridges._jax_backward_before")
-    module.__package__ = "vizad.bridges"
-    exec(compile(source, f"{rev}:vizad/bridges/jax_backward.py", "exec"), module.__dict__)
+    tag = "".join(c for c in rev if c.isalnum())
+    loaded: dict[str, str] = {}  # path → the baseline module's name
+    module = None
+    for path in _BASELINE:
+        try:
+            source = subprocess.run(
+                ["git", "-C", str(root), "show", f"{rev}:vizad/{path}.py"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError):
+            if path.endswith("jax_backward"):
+                return None
+            continue  # not there at rev: today's
+        package, short = path.split("/")
+        for earlier, name in loaded.items():
+            other_package, other = earlier.split("/")
+            relative = f".{other}" if other_package == package else f"..{other_package}.{other}"
+            source = source.replace(f"from {relative} import", f"from {name} import")
+        name = f"vizad.{package}._baseline_{tag}_{short}"
+        module = types.ModuleType(name)
+        module.__package__ = f"vizad.{package}"
+        sys.modules[name] = module
+        exec(compile(source, f"{rev}:vizad/{path}.py", "exec"), module.__dict__)
+        loaded[path] = name
     return module
 
 
@@ -226,7 +276,7 @@ def _first_in_child(which: str, case: int, repeat: int = 3) -> float:
     times = []
     for _ in range(repeat):
         done = subprocess.run(
-            [sys.executable, __file__, "--first", which, str(case)],
+            [sys.executable, __file__, "--first", which, str(case), "--before", BEFORE],
             capture_output=True,
             text=True,
             check=True,
@@ -240,6 +290,7 @@ def jax_backward_cost() -> int:
     """Issue 34's budget: jax_backward ≤ 0.2 ms per equation after the first call, the first
     call ≤ 2 s; before (commit BEFORE: one compiled vjp per primitive) and after (one
     compiled program per function), against jax.grad."""
+    import inspect
     import time
 
     from vizad.bridges.jax_backward import _Walk
@@ -251,19 +302,17 @@ def jax_backward_cost() -> int:
     _started()
     print(
         "| function | equations (walked after) | first call: before | after "
-        "| later calls (median): before | after | per equation: before | after "
+        "| later calls (median): before | after | after ÷ before | per equation: before | after "
         "| jax.grad jitted: first call (compile) | later | jax.grad op by op |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for case, (name, fn, args) in enumerate(_cases()):
         arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
         with framework.mode():  # the equations of the function (as the walk before saw them)
             walked = len(_Walk(closed, arguments.leaves, eager=False).eqns)
-            equations = (
-                len(before._Walk(closed, arguments.leaves, arguments.names).eqns)
-                if before
-                else walked
-            )
+            equations = walked
+            if before and "eager" not in inspect.signature(before._Walk).parameters:
+                equations = len(before._Walk(closed, arguments.leaves, arguments.names).eqns)
         first = {w: _first_in_child(w, case) for w in ("before", "after") if before or w == "after"}
         with jax.enable_x64(True):
             jitted = jax.jit(jax.grad(fn))
@@ -277,13 +326,14 @@ def jax_backward_cost() -> int:
             }
             if before:
                 fns["before"] = lambda: before.jax_backward(fn, *args)
-            times = paired_medians(fns, repeat=7)
+            times = paired_medians(fns, repeat=_REPEAT)
         b = times.get("before", float("nan"))
         a = times["after"]
         print(
             f"| {name} | {equations} ({walked}) "
             f"| {first.get('before', float('nan')) * 1e3:,.0f} ms "
-            f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.1f} ms | {a * 1e3:.1f} ms "
+            f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.2f} ms | {a * 1e3:.2f} ms "
+            f"| {a / b:.2f} "
             f"| {b / equations * 1e3:.3f} ms | {a / equations * 1e3:.3f} ms "
             f"| {compiled * 1e3:,.0f} ms | {times['jit'] * 1e3:.3f} ms "
             f"| {times['op by op'] * 1e3:.1f} ms |"

@@ -103,3 +103,147 @@ def test_a_scans_time_steps_share_their_compiled_programs(steps):
     programs = {id(s.backward.call) for s in stepped} | {id(s.forward.call) for s in stepped}
     assert len(programs) <= 8  # … and the steps' pieces are a few programs, whatever T
     assert all(callable(p) for p in jax_segment._EXECUTABLES.values())
+
+
+class Traced:
+    """How many times JAX traced each Python function (a class's attribute: a rule's key
+    holds the class by identity, not the counts)."""
+
+    primal = fwd = bwd = jvp = 0
+
+
+@jax.custom_vjp
+def _clipped_sin(x):
+    Traced.primal += 1
+    return jnp.sin(x)
+
+
+def _clipped_sin_fwd(x):
+    Traced.fwd += 1
+    return jnp.sin(x), jnp.cos(x)
+
+
+def _clipped_sin_bwd(cos, g):
+    Traced.bwd += 1
+    return (jnp.clip(g * cos, -SCALE, SCALE),)
+
+
+_clipped_sin.defvjp(_clipped_sin_fwd, _clipped_sin_bwd)
+SCALE = 0.5
+
+
+@jax.custom_jvp
+def _softplus(x):
+    return jnp.log1p(jnp.exp(x))
+
+
+@_softplus.defjvp
+def _softplus_jvp(primals, tangents):
+    Traced.jvp += 1
+    (x,), (t,) = primals, tangents
+    return _softplus(x), jax.nn.sigmoid(x) * t * SCALE  # a wrong rule, on purpose: JAX's
+
+
+def _custom_loss(w, x):
+    return jnp.sum(_clipped_sin(x @ w) * jnp.sum(_softplus(w)))
+
+
+def _counts():
+    return (Traced.primal, Traced.fwd, Traced.bwd, Traced.jvp)
+
+
+def test_custom_rules_are_cached_a_later_call_traces_no_rule_and_gives_the_same_numbers():
+    rng = np.random.default_rng(4)
+    w, x = rng.standard_normal((3, 2)), rng.standard_normal((4, 3))
+    first = vz.jax_backward(_custom_loss, w, x)
+    primal, fwd, bwd, jvp = _counts()
+    assert fwd and bwd and jvp  # the first call traced each rule
+    second = vz.jax_backward(_custom_loss, w, x)
+    assert _counts() == (primal + 1, fwd, bwd, jvp)  # make_jaxpr of the function; no rule
+    for got, want in zip(second.grads, first.grads):
+        np.testing.assert_array_equal(got, want)
+    for a, b in zip(first.steps, second.steps):
+        np.testing.assert_array_equal(a.adjoint, b.adjoint)
+    for got, want in zip(second.grads, _grads(_custom_loss, w, x)):  # JAX's, rules included
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+def test_a_rule_reading_a_changed_global_or_closure_is_traced_again(monkeypatch):
+    rng = np.random.default_rng(5)
+    w, x = rng.standard_normal((3, 2)), rng.standard_normal((4, 3))
+    before = vz.jax_backward(_custom_loss, w, x).grads
+    monkeypatch.setattr(__import__(__name__), "SCALE", 0.25)  # read by both rules
+    _, fwd, bwd, jvp = _counts()
+    after = vz.jax_backward(_custom_loss, w, x)
+    assert _counts()[1:] != (fwd, bwd, jvp)  # traced again: SCALE is part of the key
+    for got, want in zip(after.grads, _grads(_custom_loss, w, x)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    assert not np.allclose(after.grads[0], before[0])
+
+    def clipped(bound):  # a closure: the bound is part of the rule's key
+        @jax.custom_vjp
+        def f(x):
+            return jnp.sin(x)
+
+        f.defvjp(lambda x: (jnp.sin(x), jnp.cos(x)), lambda c, g: (jnp.clip(g * c, -bound, bound),))
+        return f
+
+    table = np.array([1.0, -2.0])  # closed over by a rule and changed in place
+
+    @jax.custom_vjp
+    def scaled(x):
+        return x * 2.0
+
+    scaled.defvjp(lambda x: (x * 2.0, None), lambda _, g: (g * table,))
+    v = np.array([0.3, 2.0])
+    for bound in (0.1, 0.7, 0.1):
+        got = vz.jax_backward(lambda v: jnp.sum(clipped(bound)(v * 3.0)), v).grads[0]
+        np.testing.assert_array_equal(got, np.clip(np.cos(3 * v), -bound, bound) * 3.0)
+    for value in (1.0, 5.0):
+        table[:] = value * np.array([1.0, -2.0])
+        got = vz.jax_backward(lambda v: jnp.sum(scaled(v)), v).grads[0]
+        np.testing.assert_array_equal(got, table)
+
+
+class _Holder:
+    def __init__(self, bound):
+        self.bound = bound
+
+
+def test_a_rule_reading_an_objects_state_is_not_cached_and_stays_right():
+    holder = _Holder(0.2)
+
+    @jax.custom_vjp
+    def f(x):
+        return jnp.sin(x)
+
+    f.defvjp(
+        lambda x: (jnp.sin(x), jnp.cos(x)),
+        lambda c, g: (jnp.clip(g * c, -holder.bound, holder.bound),),
+    )
+    v = np.array([0.1, 1.0])
+    closed = jax.make_jaxpr(lambda v: jnp.sum(f(v)))(v)
+    assert jax_program.signature(closed) is None  # no key: the object's state could change
+    for bound in (0.2, 0.9):
+        holder.bound = bound
+        got = vz.jax_backward(lambda v: jnp.sum(f(v)), v).grads[0]
+        np.testing.assert_array_equal(got, np.clip(np.cos(v), -bound, bound))
+
+
+def test_a_rule_closing_over_a_traced_value_has_no_key():
+    def loss(w):
+        s = jnp.sum(w)
+
+        @jax.custom_jvp
+        def f(v):
+            return jnp.sin(v) * s
+
+        @f.defjvp
+        def f_jvp(primals, tangents):
+            (v,), (t,) = primals, tangents
+            return f(v), jnp.cos(v) * s * t
+
+        return jnp.sum(f(w))
+
+    closed = jax.make_jaxpr(loss)(np.array([0.3, 0.5]))
+    assert jax_program.signature(closed) is None  # the tracer has no value to key

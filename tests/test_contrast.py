@@ -9,7 +9,16 @@ import re
 
 import pytest
 
-from vizad.render.palette import DARK_STATE_STYLE, KIND_STYLE, STATE_STYLE, state_css
+import vizad as vz
+from vizad.render.palette import (
+    DARK_STATE_STYLE,
+    EDGE_STYLE,
+    FRAME_INK,
+    KIND_STYLE,
+    LIGHT_PAGE_INK,
+    STATE_STYLE,
+    state_css,
+)
 
 #: The page behind the boxes: JupyterLab's light theme and the exported page (white);
 #: JupyterLab's dark theme (--jp-layout-color0) and the exported page in dark mode.
@@ -98,3 +107,26 @@ def test_every_dark_selector_is_scoped_to_a_dark_page():
                     "body:not([data-jp-theme-light])",
                 )
             ), selector
+
+
+def test_the_frames_ink_reads_on_every_page():
+    """The drawing's frame (graph title, group titles such as "× 45", captions, edge labels,
+    the legend's words) and its extension edges: as drawn (FRAME_INK, EDGE_STYLE) they read on
+    a dark page, and the component shows them darkened on any other page (LIGHT_PAGE_INK),
+    4.5:1 on white; a dark page's rules give back the drawn colours."""
+    extension = EDGE_STYLE["extension"]["stroke"]
+    assert set(LIGHT_PAGE_INK) == {FRAME_INK, extension}
+    for page in PAGES["dark"]:
+        for drawn in LIGHT_PAGE_INK:
+            assert contrast(rgb(drawn), rgb(page)) >= 4.5, (drawn, page)
+    css = state_css(".vizad-stepper").splitlines()
+    for drawn, shown in LIGHT_PAGE_INK.items():
+        assert contrast(rgb(shown), rgb("#ffffff")) >= 4.5, (drawn, shown)
+        for attr in ("fill", "stroke"):
+            where = f'.vizad-stepper :where(svg [{attr}="{drawn}"])'
+            assert f"{where}{{{attr}:{shown}}}" in css  # on a light page (the default)
+            for page in ('body[data-jp-theme-light="false"]', "body.vscode-dark"):
+                assert f"{page} {where}{{{attr}:{drawn}}}" in css  # a dark page: as drawn
+    # the frame of a drawing is drawn in those colours (the rules find them in its SVG)
+    source = vz.draw(vz.examples.lecture(), "extended").source
+    assert f'fontcolor="{FRAME_INK}"' in source and f'color="{extension}"' in source

@@ -199,6 +199,24 @@ def test_stepping_inside_a_fold_lights_the_fold():
     assert last.states["fold_a2"] == "involved"  # and so are its partial adjoints
 
 
+def test_a_step_inside_a_fold_says_which_block_it_is_at():
+    """rnn(45)'s adjoint view folded: steps 1 and 73 both light the "× 45" boxes, and the step
+    states say where in them each is (the stepper writes it in the folded box), so that they
+    no longer look alike; a step of a shared input spans several blocks."""
+    trace = vz.examples.rnn(steps=45)
+    layout = vz.render.Layout(trace, "adjoint", collapse="repeats")
+    steps = layout.states.steps
+    assert steps[0]["current"] == steps[72]["current"] == "fold_v11"
+    assert steps[0]["at"] == {"fold_v11": "v₁₄₅, block 45 of 45"}  # h₄₅ = tanh(…), the last
+    assert steps[72]["at"] == {"fold_v11": "v₇₃, block 21 of 45", "fold_a2": "v̄₇₃, block 24 of 45"}
+    assert steps[1]["at"]["fold_a2"] == "v̄₁₄₄, ∂v₁₄₅/∂v₁₄₄, block 1 of 45"  # the adjoint's order
+    assert steps[-1]["current"] == "v1" and "of 45 blocks" in steps[-1]["at"]["fold_v11"]
+    # every step inside a fold says so; a view without folds carries no "at"
+    assert all("at" in s for s in steps if s["current"] in layout.scene.folds)
+    flat = vz.render.Layout(vz.examples.rnn(steps=5), "adjoint")
+    assert not flat.scene.folds and not any("at" in s for s in flat.states.steps)
+
+
 def test_a_fold_has_a_stable_id_and_opens_with_collapse_minus_it():
     trace = vz.examples.rnn(steps=10)
     scene = vz.render.Layout(trace, "adjoint", collapse="repeats").scene

@@ -70,10 +70,15 @@ def test_the_45_level_chain_is_bounded_or_cheaper_and_says_so(chain45):
     assert "nslimit" not in full and "bounded effort" not in full
 
 
-def test_the_bounded_layout_is_drawn_and_its_note_shown(chain45):
+def test_the_bounded_layout_is_drawn_and_its_note_shown_once(chain45):
+    """The stepper's picture (a Layout) leaves the note to the component's text row, which
+    shows the scene's note; a plain drawing has no text row, so its graph label says it."""
     layout = vz.render.Layout(chain45, "forward")
     assert layout.scene.layout == budget.BOUNDED
-    assert "bounded effort" in layout.svg()  # the graph's label, in the picture
+    assert "bounded effort" in layout.scene.note  # the stepper's text row (frames.py)
+    assert "bounded effort" not in layout.svg() and "bounded effort" not in layout.dot_source
+    assert layout.scene.title in layout.dot_source  # the title stays in the graph label
+    assert "bounded effort" in vz.draw(chain45, "forward").source
 
 
 def test_the_ladder_ends_in_a_summary_and_every_rung_is_cheaper(chain45):
@@ -142,8 +147,9 @@ def test_a_layout_that_runs_long_is_killed_and_replaced(slow_dot):
     (pid,) = map(int, slow_dot.read_text().split())
     assert _gone(pid)  # the sleeping dot was killed, not left behind
     assert layout.scene.layout == budget.BOUNDED
+    note = layout.scene.note  # shown in the stepper's text row (not in its graph label)
+    assert "the full layout was stopped after 1 s" in note and "bounded effort" in note
     svg = layout.svg(3)
-    assert "the full layout was stopped after 1 s" in svg and "bounded effort" in svg
     assert layout.steps == 7 and 'id="v5"' in svg  # the walkthrough still steps
 
 
@@ -263,10 +269,14 @@ def test_export_html_takes_the_presentation_scale(tmp_path):
     tests/browser/test_legible.py); a Stepper's page opens at the Stepper's scale."""
     lecture = vz.examples.lecture()
 
-    def mounted(path):  # the options of the page's one mount call
-        return json.loads(
-            re.search(r'mount\("vz-root", "vz-data", (\{.*?\})\);', path.read_text())[1]
+    def mounted(path):  # the options of the page's one mount element (read by boot.js)
+        found = re.findall(
+            r'<script type="application/json" data-vizad-mount>(.*?)</script>', path.read_text()
         )
+        assert len(found) == 1, found
+        options = json.loads(found[0])
+        assert (options["root"], options["data"]) == ("vz-root", "vz-data")
+        return options
 
     assert mounted(vz.export_html(lecture, tmp_path / "a.html"))["scale"] == 1.0
     assert mounted(vz.export_html(lecture, tmp_path / "b.html", scale=1.5))["scale"] == 1.5

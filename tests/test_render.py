@@ -5,6 +5,7 @@ Regenerate the golden files deliberately with ``make golden`` (VIZAD_REGENERATE_
 """
 
 import os
+import html
 import re
 import subprocess
 import sys
@@ -507,3 +508,22 @@ def test_drawings_in_a_notebook_are_sized_to_read():
     wide = vz.draw(vz.examples.mlp(), "adjoint")
     assert natural(wide) > 1000
     assert shown(wide) == pytest.approx(max(1000, 0.7 * natural(wide)), abs=1)
+
+
+def test_a_drawing_in_a_notebook_fits_the_output_and_a_click_shows_it_whole():
+    """The output's HTML (which JupyterLab, nbconvert, VS Code prefer to the SVG beside it):
+    the same SVG as an image no wider than the output, which a click (a hidden checkbox in its
+    label, no script) shows at its actual size; Graphviz's version comment is left out."""
+    import base64
+
+    drawing = vz.draw(vz.examples.mlp(), "adjoint")
+    bundle = drawing._repr_mimebundle_()
+    page = bundle["text/html"]
+    assert page.startswith('<div class="vizad-drawing"><style>') and "<script" not in page
+    assert 'style="max-width:100%;height:auto"' in page  # fitted, even with the sheet dropped
+    assert '<input type="checkbox" hidden' in page and "input:checked + img" in page
+    shown = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', page)[1])
+    svg = bundle["image/svg+xml"]
+    assert shown.decode().startswith("<svg") and "<!--" not in shown.decode()
+    assert shown.decode() == dot_module._PROLOG.sub("", svg)  # beside it, less its comments
+    assert html.escape(repr(drawing), quote=True) in page  # its alt text, escaped

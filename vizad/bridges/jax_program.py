@@ -16,8 +16,10 @@ Plans are cached by :func:`signature`: everything that decides the walk and the 
 (primitives, parameters, literals' values, the types of the arguments and of the jaxpr's
 constants, whose values are arguments of the programs, the source lines), so a later call of
 the same function (or an equal one) costs the trace of the function, one call of each piece's
-compiled code and the recording. A jaxpr whose parameters cannot be a key (a
-``custom_jvp``/``custom_vjp`` function carries its rules as Python functions) gets a plan that
+compiled code and the recording. A ``custom_jvp``/``custom_vjp`` function carries its rules as
+Python functions: they are keyed by their code and every value they read
+(:mod:`~vizad.bridges.jax_rule_key`), so a later call neither traces them again nor compiles.
+A jaxpr whose parameters cannot be a key (a rule reading an object's state) gets a plan that
 is not cached, whose pieces run op by op, uncompiled.
 """
 
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .jax_import import eqn_source
+from .jax_rule_key import NoKey, rule_key
 from .jax_segment import Backward, Forward
 from .optional import require
 
@@ -44,6 +47,13 @@ __all__ = ["Plan", "cached_plan", "signature"]
 #: Plans by key; the oldest is dropped past the limit.
 _PLANS: dict[Hashable, Plan] = {}
 _MAX_PLANS = 64
+
+#: The keys of nested jaxprs by identity (with the jaxpr, so that its id stays its own): JAX
+#: keeps the jaxpr of a jitted function it traced (``jax.nn.log_softmax``'s) and hands the same
+#: object to every later trace, so its key is made once. A jaxpr is immutable; one holding
+#: numpy constants (which could change in place) is keyed afresh every time.
+_SUBKEYS: dict[int, tuple[Any, tuple]] = {}
+_MAX_SUBKEYS = 4096
 
 
 class _NotAKey(Exception):
@@ -68,6 +78,20 @@ def _jaxpr_key(closed, top: bool = False) -> tuple:
     """Per equation: the primitive, its inputs (positions, or a literal's value), the types of
     its results, its parameters (a sub-jaxpr by its own key) and its source line; the types
     of the arguments; the constants' types (``top``: the program's arguments) or values."""
+    if top:
+        return _made_key(closed, top=True)
+    held = _SUBKEYS.get(id(closed))
+    if held is not None and held[0] is closed:
+        return held[1]
+    key = _made_key(closed, top=False)
+    if all(isinstance(c, jax.Array) for c in getattr(closed, "consts", ())):
+        if len(_SUBKEYS) >= _MAX_SUBKEYS:
+            del _SUBKEYS[next(iter(_SUBKEYS))]
+        _SUBKEYS[id(closed)] = (closed, key)
+    return key
+
+
+def _made_key(closed: Any, top: bool) -> tuple[Any, ...]:
     jaxpr = getattr(closed, "jaxpr", closed)
     consts = getattr(closed, "consts", ())
     number: dict = {}
@@ -102,7 +126,9 @@ def _jaxpr_key(closed, top: bool = False) -> tuple:
 
 
 def _aval(aval) -> tuple:
-    return (tuple(aval.shape), str(aval.dtype), bool(getattr(aval, "weak_type", False)))
+    """An abstract value's type: shape, dtype (numpy's dtype object: equal by value, and
+    cheaper than its name) and weak type."""
+    return (tuple(aval.shape), np.dtype(aval.dtype), bool(getattr(aval, "weak_type", False)))
 
 
 def _array_key(value: np.ndarray) -> tuple:
@@ -115,6 +141,8 @@ _PLAIN = (int, float, complex, str, bytes, bool, type(None), np.dtype, np.generi
 def _param_key(value) -> Hashable:
     """A parameter as part of a key: sub-jaxprs by their key, containers item by item, plain
     values (numbers, names, dtypes, enums, JAX's hashable descriptions) as themselves."""
+    if isinstance(value, _PLAIN):  # most parameters: first
+        return value
     if isinstance(value, (jax_core.ClosedJaxpr, jax_core.Jaxpr)):
         return ("jaxpr", _jaxpr_key(value))
     if isinstance(value, dict):
@@ -123,8 +151,6 @@ def _param_key(value) -> Hashable:
         return (type(value), tuple(_param_key(v) for v in value))
     if isinstance(value, np.ndarray):
         return ("array", _array_key(value))
-    if isinstance(value, _PLAIN):
-        return value
     module = type(value).__module__ or ""
     if module.split(".")[0] in ("jax", "jaxlib", "numpy") and not _function(value):
         try:  # JAX's own value types (meshes, shardings, dimension numbers): by value
@@ -132,7 +158,12 @@ def _param_key(value) -> Hashable:
         except TypeError:
             raise _NotAKey from None
         return value
-    raise _NotAKey  # a Python function (a custom rule), or an unknown object
+    if _function(value):  # a custom rule: its code and everything it reads
+        try:
+            return ("rule", rule_key(value))
+        except NoKey:
+            raise _NotAKey from None
+    raise _NotAKey  # an unknown object
 
 
 def _function(value) -> bool:

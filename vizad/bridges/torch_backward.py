@@ -9,24 +9,27 @@ from the tensors PyTorch saved for its backward pass (``_saved_self``, ``_saved_
 before the pass frees them; a value it did not save is shown as "not saved by PyTorch" —
 unless the forward pass ran inside ``torch_backward`` (a function giving the loss): then a
 dispatch mode kept every value as it was computed (``values="all"``), with the user's line of
-code that computed it (``node.source``).
+code that computed it (``node.source``). Given ``inputs`` (a pytree of tensors, as
+``loss.backward(inputs=...)`` and ``torch.autograd.grad`` take them), the pass runs for those
+alone, as PyTorch runs it, and ``trace.grads`` is what it gave each, in their structure.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
-from collections.abc import Mapping
 
 import numpy as np
 
 from .._renamed import renamed
-from ..errors import ArgumentError, ArgumentTypeError, BridgeError
+from ..errors import ArgumentError, BridgeError
 from .. import ops
 from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
 from ..tree import Unrecorded
 from .optional import require
 from .torch_capture import is_user_file, user_line
+from .torch_tree import TensorTree
 
 torch = require("torch", "torch")
 dispatch = require("torch.utils._python_dispatch", "torch")
@@ -46,8 +49,9 @@ _LIKE = {
 
 def torch_backward(
     loss: Any,
-    names: Mapping[str, Any] | Any = None,
+    names: Any = None,
     *,
+    inputs: Any = None,
     cotangent: Any = None,
     values: str | None = None,
     decimals: int = 3,
@@ -66,21 +70,44 @@ def torch_backward(
     ``values="saved"`` (the only choice for a tensor) a node shows the values PyTorch saved
     for its backward pass, and "not saved by PyTorch" for the others.
 
-    ``names`` names tensors: ``{"W1": W1, "h": h}`` (leaves or intermediate tensors), or an
-    ``nn.Module`` (its parameters' names). Other leaves are ``leaf1``, ``leaf2``, …; other
-    nodes show PyTorch's op (``MulBackward0`` as ``mul``). The leaves' ``.grad`` accumulate
-    as ``backward()`` makes them, exactly as without vizad; a leaf's step shows what this
-    pass added. ``cotangent`` is the seed v̄ of a loss that is not a scalar (``gradient`` in
-    PyTorch's ``backward``; the keyword ``gradient=`` still works, deprecated).
+    ``names`` names tensors: ``{"W1": W1, "h": h}`` (leaves or intermediate tensors), an
+    ``nn.Module`` (its parameters' names), ``model.named_parameters()``, or nested dicts,
+    lists and tuples of tensors, each named by its path (``{"layers": [(w, b)]}`` names
+    ``layers[0][1]``). Other leaves are ``leaf1``, ``leaf2``, …; other nodes show PyTorch's
+    op (``MulBackward0`` as ``mul``). The leaves' ``.grad`` accumulate as ``backward()``
+    makes them, exactly as without vizad; a leaf's step shows what this pass added.
+
+    ``inputs`` are the tensors to differentiate with respect to, as ``loss.backward(inputs=
+    ...)`` and ``torch.autograd.grad(loss, inputs)`` take them, in any structure: a tensor, a
+    dict of parameters, nested lists and tuples (NamedTuples) of tensors,
+    ``model.named_parameters()`` (read as a dict), or an ``nn.Module`` (its parameters that
+    require gradients). PyTorch's engine then runs only the nodes on the way to them, and
+    only they accumulate ``.grad`` (exactly ``loss.backward(inputs=...)``); the trace has
+    those nodes, the inputs named by their paths (``W1``, ``weight_ih_l0``, ``inputs[0][1]``;
+    ``names`` may rename them), and ``trace.grads`` is the gradient this pass gave each
+    input (what ``torch.autograd.grad`` returns, as numpy arrays) laid out as ``inputs`` was
+    given: a dict for a dict, None for an input the loss does not depend on. An input that
+    is not a tensor, or does not require gradients, is an error naming its path.
+
+    ``cotangent`` is the seed v̄ of a loss that is not a scalar (``gradient`` in PyTorch's
+    ``backward``; the keyword ``gradient=`` still works, deprecated).
     """
     cotangent = renamed("torch_backward", old, gradient="cotangent").get("cotangent", cotangent)
     values = _values_mode(loss, values)
+    # both checked before the forward pass runs
+    named = None if names is None else TensorTree(names, "names")
+    wrt = None if inputs is None else _inputs(inputs)
     seen: dict = {}
     if callable(loss) and not isinstance(loss, torch.Tensor):
         loss, seen = _forward(loss, values == "all")
     _check_loss(loss, cotangent)
     graph = _Graph(loss.grad_fn)
-    given = _named(names, graph)
+    given = _named(named, graph)
+    if wrt is not None:
+        for name, tensor in zip(wrt.names, wrt.tensors):
+            k = graph.position(tensor)
+            if k is not None:
+                given.setdefault(k, (name, tensor))
     saved, reads = _saved_values(graph)
     sources: dict[int, str] = {}
     for fn, (value, line) in seen.items():
@@ -96,9 +123,9 @@ def torch_backward(
             saved[k] = _array(tensor)
     if graph.index[loss.grad_fn] not in saved:
         saved[graph.index[loss.grad_fn]] = _array(loss)
-    watch = _Watch(graph)
+    watch = _Watch(graph, [] if wrt is None else wrt.tensors)
     try:
-        loss.backward(cotangent)
+        loss.backward(cotangent, inputs=None if wrt is None else _distinct(wrt.tensors))
     except RuntimeError as exc:
         if "second time" not in str(exc):
             raise
@@ -117,15 +144,79 @@ def torch_backward(
         for k, fn in enumerate(graph.order)
     )
     output = graph.index[loss.grad_fn]
+    order = tuple(watch.ran)
+    if wrt is not None:  # only the nodes PyTorch ran for the inputs
+        nodes, order, output = _ran(nodes, order, output)
     recording = Recording(
         engine="PyTorch",
         nodes=nodes,
-        order=tuple(watch.ran),
+        order=order,
         output=output,
         seed=nodes[output].adjoint,
         ones=cotangent is None,
     )
-    return recorded_trace(recording, decimals)
+    trace = recorded_trace(recording, decimals)
+    if wrt is not None:
+        trace.grads = wrt.tree([watch.grads.get(id(t)) for t in wrt.tensors])
+    return trace
+
+
+def _inputs(inputs: Any) -> TensorTree:
+    """``inputs`` flattened, each tensor one that requires gradients (a BridgeError naming
+    the path of one that does not: PyTorch refuses to differentiate with respect to it)."""
+    wrt = TensorTree(inputs, "inputs", trainable=True)
+    if not wrt.tensors:
+        raise BridgeError(
+            "torch_backward: inputs holds no tensor (a module without parameters that require "
+            "gradients?): give the tensors to differentiate with respect to, or leave inputs "
+            "out to differentiate with respect to every leaf"
+        )
+    for path, tensor in zip(wrt.paths, wrt.tensors):
+        if not tensor.requires_grad:
+            raise BridgeError(
+                f"torch_backward: {path} (shape {tuple(tensor.shape)}) does not "
+                "require gradients, so PyTorch cannot differentiate with respect to it: make "
+                "it with requires_grad=True (or .requires_grad_()), or leave it out of inputs"
+            )
+    return wrt
+
+
+def _distinct(tensors: list[Any]) -> list[Any]:
+    """``tensors`` without repeats (one tensor given twice is differentiated once)."""
+    return list({id(t): t for t in tensors}.values())
+
+
+def _ran(
+    nodes: tuple[RecordedNode, ...], order: tuple[int, ...], output: int
+) -> tuple[tuple[RecordedNode, ...], tuple[int, ...], int]:
+    """The nodes PyTorch's engine ran (with ``inputs``, those on the way to them), their
+    positions and edges renumbered. An edge to a node that did not run is None (no gradient
+    went along it); a node left with no edge (a non-leaf input whose own inputs need no
+    gradient) is a leaf of the trace, as ``torch.autograd.grad`` sees it."""
+    kept = sorted(set(order))
+    at = {k: j for j, k in enumerate(kept)}
+    out = []
+    for k in kept:
+        r = nodes[k]
+        if r.op is None:
+            out.append(r)
+            continue
+        edges = tuple(None if e is None or e[0] not in at else (at[e[0]], e[1]) for e in r.inputs)
+        if all(e is None for e in edges) and r.name is not None:
+            out.append(
+                RecordedNode(
+                    op=None,
+                    name=r.name,
+                    value=r.value,
+                    adjoint=r.adjoint,
+                    backward=r.backward,
+                    source=r.source,
+                )
+            )
+            continue
+        reads = tuple(at[j] for j in r.reads if j in at)
+        out.append(r._replace(inputs=edges, reads=reads))
+    return tuple(out), tuple(at[k] for k in order), at[output]
 
 
 def _values_mode(loss: Any, values: str | None) -> str:
@@ -229,7 +320,7 @@ class _Graph:
     """The ``grad_fn`` graph: its nodes with every input before its consumers (an iterative
     depth-first post-order), and each node's position."""
 
-    def __init__(self, root):
+    def __init__(self, root: Any) -> None:
         self.order: list = []
         self.index: dict = {}
         stack = [(root, 0)]
@@ -260,27 +351,14 @@ def _is_leaf(fn) -> bool:
     return hasattr(fn, "variable")
 
 
-def _named(names: Any, graph: _Graph) -> dict[int, tuple[str, Any]]:
-    """{position: (name, the tensor named)} from ``names`` (a mapping of tensors or an
-    nn.Module); names of tensors outside the graph are left out."""
-    if names is None:
+def _named(tree: TensorTree | None, graph: _Graph) -> dict[int, tuple[str, Any]]:
+    """{position: (name, the tensor named)} from ``names`` flattened (a pytree of tensors
+    named by their paths, an nn.Module, or named pairs); names of tensors outside the graph
+    are left out."""
+    if tree is None:
         return {}
-    if isinstance(names, torch.nn.Module):
-        items = list(names.named_parameters())
-    elif isinstance(names, Mapping):
-        items = list(names.items())
-    else:
-        raise ArgumentTypeError(
-            f"torch_backward: names is a dict of tensors ({{'W1': W1}}) or an nn.Module, got "
-            f"{type(names).__name__}"
-        )
     out: dict[int, tuple[str, Any]] = {}
-    for name, tensor in items:
-        if not isinstance(name, str) or not isinstance(tensor, torch.Tensor):
-            raise ArgumentTypeError(
-                f"torch_backward: names maps str to torch.Tensor, got {name!r:.40} → "
-                f"{type(tensor).__name__}"
-            )
+    for name, tensor in zip(tree.names, tree.tensors):
         k = graph.position(tensor)
         if k is not None:
             out.setdefault(k, (name, tensor))
@@ -337,15 +415,19 @@ class _Watch:
     outgoing partial adjoints (hook), and the order the engine ran them. They return None:
     they change nothing."""
 
-    def __init__(self, graph: _Graph):
+    def __init__(self, graph: _Graph, inputs: list[Any]):
         self.ran: list[int] = []
         self.incoming: dict[int, tuple] = {}
         self.outgoing: dict[int, tuple] = {}
+        #: The gradient each input tensor received (by its identity), from a tensor hook.
+        self.grads: dict[int, np.ndarray] = {}
         self._handles = []
         for k, fn in enumerate(graph.order):
             self._handles.append(fn.register_prehook(self._pre_hook(k)))
             if not _is_leaf(fn):
                 self._handles.append(fn.register_hook(self._hook(k)))
+        for tensor in _distinct(inputs):
+            self._handles.append(tensor.register_hook(self._tensor_hook(id(tensor))))
 
     def _pre_hook(self, k: int):
         def seen(grad_outputs):
@@ -357,6 +439,12 @@ class _Watch:
     def _hook(self, k: int):
         def seen(grad_inputs, grad_outputs):
             self.outgoing[k] = _arrays(grad_inputs)
+
+        return seen
+
+    def _tensor_hook(self, key: int) -> Callable[[Any], None]:
+        def seen(grad: Any) -> None:
+            self.grads[key] = _array(grad)
 
         return seen
 

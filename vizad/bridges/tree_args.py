@@ -15,7 +15,7 @@ from typing import Any
 
 from ..node import Node
 
-__all__ = ["leaf_names", "placed"]
+__all__ = ["leaf_names", "path_name", "placed"]
 
 
 def leaf_names(parameters: Sequence[str], paths: Sequence[Sequence[Any]], keystr) -> list[str]:
@@ -36,3 +36,14 @@ def placed(inputs: Sequence[Node], leaves: Sequence[Any], unflatten: Callable) -
         return unflatten([values[position[x]] if x in position else None for x in leaves])
 
     return structure
+
+
+def path_name(what: str, path: Sequence[Any], keystr: Callable[[tuple[Any, ...]], str]) -> str:
+    """The name of the leaf at ``path`` in a tree given as the argument ``what``: a first key
+    that is a string bare (``W1``, ``fc.weight``, ``layers[0].w``), any other path after
+    ``what`` (``inputs[0]``; ``inputs`` for a tree that is one leaf)."""
+    if path:
+        key = getattr(path[0], "key", None)
+        if isinstance(key, str):
+            return key + keystr(tuple(path[1:]))
+    return what + keystr(tuple(path))

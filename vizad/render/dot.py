@@ -8,6 +8,7 @@ text repr is short and deterministic.
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import math
@@ -71,6 +72,12 @@ CELL = 7
 DISPLAY_TIMEOUT = 30.0
 
 _SIZE = re.compile(r'(<svg\b[^>]*?)\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
+#: What comes before an SVG's root: the XML declaration, the DOCTYPE, Graphviz's comments.
+_PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
+#: The style sheet of a drawing shown in a notebook (fitted_html).
+_DRAWING_CSS = os.path.join(
+    os.path.dirname(os.path.dirname(__file__)), "widget", "static", "drawing.css"
+)
 
 
 class Drawing(graphviz.Digraph):
@@ -189,7 +196,12 @@ class Drawing(graphviz.Digraph):
             svg = self._laid_out()
         except (GraphvizNotFoundError, RenderError) as exc:
             return {"text/plain": f"{self!r}\n({exc})"}
-        return {"image/svg+xml": notebook_size(svg), "text/plain": repr(self)}
+        svg = notebook_size(svg)
+        return {
+            "text/html": fitted_html(svg, repr(self)),
+            "image/svg+xml": svg,
+            "text/plain": repr(self),
+        }
 
     def _laid_out(self) -> str:
         """The SVG of this drawing; one made by vz.draw whose layout runs longer than its
@@ -269,6 +281,29 @@ def notebook_size(svg: str) -> str:
     )
 
 
+def fitted_html(svg: str, alt: str) -> str:
+    """``svg`` (as :func:`notebook_size` sizes it) as HTML for a notebook's output: an image no
+    wider than the output, so that a wide graph is seen whole (an overview: its text is then
+    smaller than 9 px, as 9 px text of a 2,000 px graph cannot fit a 600 px output), which a
+    click shows at its actual size (the output scrolls) and a second click fits again. No
+    script: a hidden checkbox in the image's label and CSS; a sanitizer that drops them leaves
+    the image fitted. Graphviz's comments are left out (its version: outputs compare equal)."""
+    data = base64.b64encode(_PROLOG.sub("", svg).encode()).decode()
+    return (
+        f'<div class="vizad-drawing"><style>{_drawing_css()}</style>'
+        '<label title="click: actual size; click again: fit the output">'
+        '<input type="checkbox" hidden aria-label="actual size">'
+        f'<img alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto" '
+        f'src="data:image/svg+xml;base64,{data}"></label></div>'
+    )
+
+
+@functools.cache
+def _drawing_css() -> str:
+    with open(_DRAWING_CSS, encoding="utf-8") as f:
+        return f.read()
+
+
 def unescaped_titles(titles: Mapping[str, str]) -> dict[str, str]:
     """SVG id → title as text, of a drawing's escaped titles (``Drawing._vizad_titles``)."""
     return {k: html.unescape(v) for k, v in titles.items()}
@@ -280,9 +315,12 @@ def to_drawing(
     edge_highlights: frozenset[str] = frozenset(),
     caption: str | Sequence[str] = "",
     lines: dict | None = None,
+    noted: bool = True,
 ) -> Drawing:
     """The DOT of ``scene``, each box styled by its kind and its step state. A box's DOT name
     is its item id; its name (v̄₃→₅) is its label and, in the SVG, its title (tooltip).
+    ``noted``: whether the graph's label carries the scene's note (what was done to fit); the
+    stepper leaves it out, as its own text row above the picture says it.
     ``lines``: a cache of the DOT statements of boxes and edges, shared by drawings of scenes
     that share most of them (a view with one box or another opened:
     :meth:`~vizad.render.Layout.openings`), so that each is written once."""
@@ -295,7 +333,8 @@ def to_drawing(
         f"; {scene.note}" if scene.note else ""
     )
     captions = [caption] if isinstance(caption, str) else list(caption)
-    label = [scene.title] + ([scene.note] if scene.note else []) + [c for c in captions if c]
+    note = [scene.note] if scene.note and noted else []
+    label = [scene.title] + note + [c for c in captions if c]
     drawing.attr(
         "graph",
         rankdir="LR",

@@ -77,7 +77,9 @@ class StepStates(NamedTuple):
 
     #: item id → the 0-based index of the first step that computes it.
     owner: dict[str, int]
-    #: Per step: {"current": id, "consumer": [ids], "involved": [ids], "edges": [ids]}.
+    #: Per step: {"current": id, "consumer": [ids], "involved": [ids], "edges": [ids]}, and
+    #: for a step inside folded boxes, "at": {fold id: its names and block ("v₇₃, block 21
+    #: of 45")}.
     steps: list[dict]
 
 
@@ -114,6 +116,7 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
     for e in scene.edges:
         out.setdefault(e.tail, []).append((e.head, e.id))
     nodes, steps_of = _step_nodes(trace)
+    places = _fold_places(scene)
     if like is None:
         redo = range(len(nodes))
         steps: list = [None] * len(nodes)
@@ -135,6 +138,10 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
             "involved": [i for i in dict.fromkeys(involved) if i != current],
             "edges": edges,
         }
+        if places:  # where in its folds the step is: which block, which boxes
+            at = _at(places, scene, [node, *computing])
+            if at:
+                steps[k]["at"] = at
     owner: dict[str, int] = {}
     for k, step in enumerate(steps):  # the first step that computes each box
         current = step["current"]
@@ -144,6 +151,47 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
             if item not in owner:
                 owner[item] = k
     return StepStates(owner, steps)
+
+
+def _fold_places(scene: Scene) -> dict:
+    """Node → (fold id, its block, 1 … k, and k) of every node a fold of ``scene`` stands
+    for (:mod:`~vizad.render.folding`: the fold's box lists them block by block)."""
+    places = {}
+    boxes = {item.id: item for item in scene.items if item.id in scene.folds}
+    for fold_id, fold in scene.folds.items():
+        members = iter(boxes[fold_id].members) if fold_id in boxes else iter(())
+        for b, block in enumerate(fold.blocks, 1):
+            for _, node in zip(block, members):
+                places[node] = (fold_id, b, fold.repeats)
+    return places
+
+
+def _at(places: dict, scene: Scene, nodes: list) -> dict[str, str]:
+    """Per fold that ``nodes`` (a step's node and the nodes computing it) are folded into:
+    their names and which of its k blocks they are in ("v₇₃, block 21 of 45"; a weight
+    shared by every block: "in 45 of 45 blocks"), for the folded box to say where the step
+    is (a lit "× 45" alone reads the same at every step inside it)."""
+    named: dict[str, dict] = {}
+    blocks: dict[str, set] = {}
+    repeats: dict[str, int] = {}
+    for node in nodes:
+        place = places.get(node)
+        if place is None:
+            continue
+        fold_id, b, repeats[fold_id] = place
+        blocks.setdefault(fold_id, set()).add(b)
+        if scene.names is not None:
+            named.setdefault(fold_id, {})[scene.names.label(node)] = None
+    at = {}
+    for fold_id, found in blocks.items():
+        names = list(named.get(fold_id, ()))
+        names = names[:2] + (["…"] if len(names) > 2 else [])
+        k = repeats[fold_id]
+        where = (
+            f"block {min(found)} of {k}" if len(found) == 1 else f"in {len(found)} of {k} blocks"
+        )
+        at[fold_id] = ", ".join([*names, where])
+    return at
 
 
 def _changed_nodes(scene: Scene, other: Scene) -> set | frozenset:

@@ -105,7 +105,7 @@ class Layout:
         else:  # dot lays it out here: a run that passes its time is stopped, the next rung run
 
             def run(rung, cpu):  # cpu: the budget's CPU seconds (None: no budget)
-                drawing = to_drawing(rung)
+                drawing = to_drawing(rung, noted=False)  # the stepper's text row says it
                 if timeout is not None:  # the caller's bound, in seconds
                     return drawing.laid_out(timeout)
                 if cpu is None:
@@ -116,7 +116,7 @@ class Layout:
         #: The DOT laid out (by ``dot`` here, or by Graphviz in the browser); a layout opened
         #: from ``like`` shares its cache of DOT statements (most are the same).
         self._dot_lines: dict = {} if like is None else like._dot_lines
-        drawing = to_drawing(self.scene, lines=self._dot_lines)
+        drawing = to_drawing(self.scene, lines=self._dot_lines, noted=False)
         self.dot_source, self._drawing_titles = drawing.source, drawing._vizad_titles
         #: Box id → its unique name (:func:`~vizad.render.dot.dot_names`), as drawn.
         self.box_names: dict[str, str] = drawing._vizad_names

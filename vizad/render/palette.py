@@ -20,6 +20,7 @@ __all__ = [
     "DARK_STATE_STYLE",
     "EDGE_STYLE",
     "EDGE_HIGHLIGHT",
+    "LIGHT_PAGE_INK",
     "STATE_WORDS",
     "legend_words",
     "diverging",
@@ -102,6 +103,15 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "zero": {"stroke": "#9a9a9a", "style": "dashed"},
     # reads edges that are not drawn still shape the layout
     "anchor": {"stroke": GREY, "style": "invis"},
+}
+
+#: The frame's colours darkened on a light page (the component's CSS): FRAME_INK and the
+#: extension edges must read on dark pages too, where they are 4.7:1 and 5.5:1 or more; on
+#: white they would be 3.5:1 and 3.0:1, so the stepper shows these instead (5.7:1, 5.2:1).
+#: A drawing's ``<img>`` cannot see the page's theme and keeps the colours of the DOT.
+LIGHT_PAGE_INK: dict[str, str] = {
+    FRAME_INK: "#666666",
+    EDGE_STYLE["extension"]["stroke"]: "#946200",
 }
 
 #: What each step state means, for the legend (reverse mode, forward mode).
@@ -231,7 +241,9 @@ def _edge_rules(paths: str, heads: str) -> list[str]:
 def state_css(prefix: str) -> str:
     """CSS of the step states as classes (``g.vz-s-current``, ``g.vz-hot`` for an edge) under
     ``prefix``: what the browser component sets by id as it steps; the swatches of its legend
-    (``.vz-swatch.vz-s-current``); and DARK_STATE_STYLE's changes on a dark page."""
+    (``.vz-swatch.vz-s-current``); DARK_STATE_STYLE's changes on a dark page; and the
+    frame's ink darkened (LIGHT_PAGE_INK) on any page but a dark one, in rules of the lowest
+    specificity so that a state or a highlighted edge always wins."""
     rules = []
     for state, look in STATE_STYLE.items():
         rules += _state_class_rules(prefix, state, look)
@@ -242,7 +254,22 @@ def state_css(prefix: str) -> str:
     rules += [_under(page, rule) for page in DARK_PAGES for rule in dark]
     in_media = [_under(DARK_MEDIA_PAGE, rule) for rule in dark]
     rules.append(DARK_MEDIA + "{" + "\n".join(in_media) + "}")
+    rules += _ink_rules(prefix, LIGHT_PAGE_INK)
+    back = _ink_rules(prefix, {ink: ink for ink in LIGHT_PAGE_INK})  # a dark page: as drawn
+    rules += [_under(page, rule) for page in DARK_PAGES for rule in back]
+    rules.append(DARK_MEDIA + "{" + "\n".join(_under(DARK_MEDIA_PAGE, r) for r in back) + "}")
     return "\n".join(rules)
+
+
+def _ink_rules(prefix: str, inks: dict[str, str]) -> list[str]:
+    """CSS giving each colour of the drawing (a key of ``inks``: text fill, line stroke, arrow
+    head fill) its value in ``inks``; ``:where`` keeps the rules' specificity to ``prefix``'s."""
+    rules = []
+    for drawn, shown in inks.items():
+        fill, stroke = f'svg [fill="{drawn}"]', f'svg [stroke="{drawn}"]'
+        rules.append(f"{prefix} :where({fill}){{fill:{shown}}}")
+        rules.append(f"{prefix} :where({stroke}){{stroke:{shown}}}")
+    return rules
 
 
 def _under(page: str, rule: str) -> str:

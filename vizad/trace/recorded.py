@@ -14,9 +14,9 @@ computed again, and a value the engine did not keep is shown as such
 from __future__ import annotations
 
 import re
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any, NamedTuple
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -204,15 +204,22 @@ def recorded_trace(recording: Recording, decimals: int = 3) -> RecordedReverseTr
 
 
 def _forward_nodes(recording: Recording) -> list[Node]:
-    """A vizad node per engine node: Variables for the leaves, recorded ops for the others."""
+    """A vizad node per engine node: Variables for the leaves, recorded ops for the others.
+    Each is built in its scopes and with its source line, entered when they change from the
+    node before's (a loop's time step is a run of nodes in one scope)."""
+    with _Context() as context:
+        return _built(recording, context)
+
+
+def _built(recording: Recording, context: _Context) -> list[Node]:
     engine = recording.engine
     ops: dict[tuple[str, Op | None], RecordedOp] = {}
     backwards: dict[str, RecordedBackward] = {}
     nodes: list[Node] = []
     for k, r in enumerate(recording.nodes):
+        context.enter(r.scope, r.source)
         if r.op is None:
-            with source_line(r.source):
-                nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
+            nodes.append(Variable(r.name or f"leaf{k + 1}", shape=np.shape(r.value)))
             continue
         op = ops.get((r.op, r.like))
         if op is None:
@@ -232,18 +239,41 @@ def _forward_nodes(recording: Recording) -> list[Node]:
             "reads": tuple(nodes[j] for j in r.reads if j != k),
             "reads_itself": k in r.reads,
         }
-        with _scopes(r.scope), source_line(r.source):
-            nodes.append(op(*(nodes[j] for _, (j, _output) in given), name=r.name, **attrs))
+        nodes.append(op(*(nodes[j] for _, (j, _output) in given), name=r.name, **attrs))
     return nodes
 
 
-@contextmanager
-def _scopes(names: tuple[str, ...]) -> Iterator[None]:
-    """Nodes made inside are in the nested scopes ``names``."""
-    with ExitStack() as stack:
-        for name in names:
-            stack.enter_context(scope(name))
-        yield
+class _Context:
+    """The scopes and the source line that nodes are built in, changed only when they
+    differ from those entered (each ``vz.scope`` and ``source_line`` costs a context
+    variable's set and reset, per node otherwise)."""
+
+    def __init__(self) -> None:
+        self._scopes: tuple[str, ...] = ()
+        self._source: str | None = None
+        self._scope_stack = ExitStack()
+        self._source_stack = ExitStack()
+
+    def enter(self, scopes: tuple[str, ...], source: str | None) -> None:
+        if scopes != self._scopes:
+            self._source_stack.close()  # the line is entered inside the scopes
+            self._source = None
+            self._scope_stack.close()
+            for name in scopes:
+                self._scope_stack.enter_context(scope(name))
+            self._scopes = scopes
+        if source != self._source:
+            self._source_stack.close()
+            if source is not None:
+                self._source_stack.enter_context(source_line(source))
+            self._source = source
+
+    def __enter__(self) -> _Context:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._source_stack.close()
+        self._scope_stack.close()
 
 
 def _values(recording: Recording, nodes: list[Node], record) -> dict[Node, Any]:
@@ -269,7 +299,8 @@ class RecordedReverseTrace(ReverseTrace):
     partial adjoints it passed (v̄ᵢ = Σⱼ v̄ᵢ→ⱼ)."""
 
     #: The gradients laid out as the function's arguments were given (a dict of parameters
-    #: as a dict), when the recorder knows that layout (``vz.jax_backward``); else None.
+    #: as a dict), when the recorder knows that layout (``vz.jax_backward``,
+    #: ``vz.torch_backward(..., inputs=...)``); else None.
     grads: Any = None
 
     def __init__(self, *args: Any, engine: str, program: str | Callable[[], str] = ""):

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a52913f208d37be74d9e0430707028fe83618373ce00edd293f8bc87a48e4a6
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 215e49114a3522cbc89e1f4a79f3252a46fa4bb8a1e6d0640dbed338d02aab5c
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -877,6 +877,7 @@ var Drawing = class {
     this.boxes = /* @__PURE__ */ new Map();
     this.edges = /* @__PURE__ */ new Map();
     this.styled = [];
+    this.retold = [];
     this.tip = h("div", { class: "vz-tip", role: "tooltip" });
     this.listen();
   }
@@ -886,6 +887,7 @@ var Drawing = class {
     this.boxes = /* @__PURE__ */ new Map();
     this.edges = /* @__PURE__ */ new Map();
     this.styled = [];
+    this.retold = [];
   }
   // the boxes and edges of the SVG now in the stage
   index() {
@@ -935,6 +937,32 @@ var Drawing = class {
       if (g) {
         g.classList.add("vz-hot");
         styled.push(g);
+      }
+    }
+    this.tellPlaces(s.at || {});
+  }
+  // a step inside a folded box ("× 45"): the box's last line ("each: mul → add → tanh")
+  // says where the step is instead ("now: v₇₃, block 21 of 45"), squeezed to that line's
+  // width if longer; the last step's lines are given back first
+  tellPlaces(at) {
+    for (const [t, words] of this.retold) {
+      t.textContent = words;
+      t.classList.remove("vz-fold-now");
+      t.removeAttribute("textLength");
+      t.removeAttribute("lengthAdjust");
+    }
+    this.retold = [];
+    for (const [id, where] of Object.entries(at)) {
+      const texts = this.boxes.get(id)?.querySelectorAll(":scope > text");
+      if (!texts || texts.length < 2) continue;
+      const t = texts[texts.length - 1];
+      const width = t.getComputedTextLength?.() || 0;
+      this.retold.push([t, t.textContent]);
+      t.textContent = `now: ${where}`;
+      t.classList.add("vz-fold-now");
+      if (width && t.getComputedTextLength() > width) {
+        t.setAttribute("textLength", String(width));
+        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
       }
     }
   }
@@ -2192,7 +2220,8 @@ var Stepper = class {
       h("div", { class: "vz-top" }, [
         this.views,
         this.viewport.bar,
-        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]),
+        // the word "scale" goes when narrow (the menu's title says it), so the row stays one row
+        h("label", { class: "vz-scale-label" }, [h("span", { class: "vz-wordy", text: "scale " }), scaleInput]),
         this.room.button
       ]),
       ...this.offline ? [this.offline] : [],

@@ -21,6 +21,7 @@ export class Drawing {
     this.boxes = new Map(); // item id -> <g> of the current view
     this.edges = new Map();
     this.styled = []; // elements restyled by the last step
+    this.retold = []; // [<text>, its words] of the folded boxes the last step wrote in
     this.tip = h("div", { class: "vz-tip", role: "tooltip" });
     this.listen();
   }
@@ -31,6 +32,7 @@ export class Drawing {
     this.boxes = new Map();
     this.edges = new Map();
     this.styled = [];
+    this.retold = [];
   }
 
   // the boxes and edges of the SVG now in the stage
@@ -83,6 +85,33 @@ export class Drawing {
     for (const id of s.edges) {
       const g = this.edges.get(id);
       if (g) { g.classList.add("vz-hot"); styled.push(g); }
+    }
+    this.tellPlaces(s.at || {});
+  }
+
+  // a step inside a folded box ("× 45"): the box's last line ("each: mul → add → tanh")
+  // says where the step is instead ("now: v₇₃, block 21 of 45"), squeezed to that line's
+  // width if longer; the last step's lines are given back first
+  tellPlaces(at) {
+    for (const [t, words] of this.retold) {
+      t.textContent = words;
+      t.classList.remove("vz-fold-now");
+      t.removeAttribute("textLength");
+      t.removeAttribute("lengthAdjust");
+    }
+    this.retold = [];
+    for (const [id, where] of Object.entries(at)) {
+      const texts = this.boxes.get(id)?.querySelectorAll(":scope > text");
+      if (!texts || texts.length < 2) continue;
+      const t = texts[texts.length - 1];
+      const width = t.getComputedTextLength?.() || 0;
+      this.retold.push([t, t.textContent]);
+      t.textContent = `now: ${where}`;
+      t.classList.add("vz-fold-now");
+      if (width && t.getComputedTextLength() > width) {
+        t.setAttribute("textLength", String(width));
+        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
     }
   }
 

@@ -124,7 +124,8 @@ class Stepper {
       h("style", { text: data.css }),
       h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title, title: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
       h("div", { class: "vz-top" }, [this.views, this.viewport.bar,
-        h("label", { class: "vz-scale-label", text: "scale " }, [scaleInput]), this.room.button]),
+        // the word "scale" goes when narrow (the menu's title says it), so the row stays one row
+        h("label", { class: "vz-scale-label" }, [h("span", { class: "vz-wordy", text: "scale " }), scaleInput]), this.room.button]),
       ...(this.offline ? [this.offline] : []),
       this.viewport.legend,
       this.note,
