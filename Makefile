@@ -127,8 +127,9 @@ frontend/node_modules/.installed: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
 	touch $@
 
-## make typecheck: mypy on the public modules (the files and settings in pyproject.toml's
-## [tool.mypy]; tests/test_typing.py checks that every public callable is annotated)
+## make typecheck: mypy on the public modules, the op modules and the bridges (the files and
+## settings in pyproject.toml's [tool.mypy]; tests/test_typing.py checks that every public
+## callable is annotated, and that no module of vizad/ops or vizad/bridges is left out)
 typecheck: setup-test
 	$(VENV)/bin/mypy
 

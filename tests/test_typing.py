@@ -1,12 +1,18 @@
 """The public API is annotated: every parameter and every return of every public callable
 (the front door's names and lazy names, vizad.extend, vizad.ops, vizad.trace, vizad.errors,
 and the public methods of the public classes). A new public function without annotations
-fails here; ``make typecheck`` (mypy, configured in pyproject.toml) checks them."""
+fails here; ``make typecheck`` (mypy, configured in pyproject.toml) checks them, and every
+module of STRICT_PACKAGES (the op modules, the bridges) with every function annotated: a module
+left out of that configuration fails here too."""
 
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import inspect
+from pathlib import Path
+
+import pytest
 
 import vizad
 import vizad.errors
@@ -17,6 +23,11 @@ import vizad.trace
 #: Public callables still unannotated, each with who owns its module (the lead removes an
 #: entry when its owner's branch annotates it; a stale entry fails below).
 PENDING: dict[str, str] = {}
+
+#: Packages whose every module mypy checks (``make typecheck``) with every function annotated
+#: (disallow_untyped_defs): the op classes' rules, and the bridges to PyTorch and JAX.
+STRICT_PACKAGES = ("vizad/ops", "vizad/bridges")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _public_objects():
@@ -135,3 +146,63 @@ def test_operators_and_methods_are_declared_on_the_classes():
     for name in ("backward", "detach"):
         assert inspect.isfunction(vars(EagerNode).get(name)), name
         assert vars(EagerNode)[name].__module__ == "vizad.eager", name
+
+
+def _mypy_config() -> dict:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+
+
+def _strict(config: dict) -> list[str]:
+    """The module patterns of the overrides that require every function annotated."""
+    patterns: list[str] = []
+    for override in config.get("overrides", []):
+        if override.get("disallow_untyped_defs") and override.get("disallow_incomplete_defs"):
+            modules = override["module"]
+            patterns += [modules] if isinstance(modules, str) else modules
+    return patterns
+
+
+def _unchecked(config: dict) -> list[str]:
+    """The modules of STRICT_PACKAGES that mypy does not check, or checks without requiring
+    every function annotated."""
+    files, strict = set(config["files"]), _strict(config)
+    missing = []
+    for package in STRICT_PACKAGES:
+        for path in sorted((ROOT / package).glob("*.py")):
+            file = path.relative_to(ROOT).as_posix()
+            module = file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+            if file not in files:
+                missing.append(f"{file} (not in [tool.mypy] files)")
+            elif not any(fnmatch.fnmatchcase(module, p) for p in strict):
+                missing.append(f"{module} (not in the disallow_untyped_defs override)")
+    return missing
+
+
+def test_the_strict_packages_are_checked_strictly():
+    """Every module of STRICT_PACKAGES is in mypy's files and in the override that
+    requires every function annotated (a new module, or one taken out, fails here)."""
+    missing = _unchecked(_mypy_config())
+    assert not missing, "add to pyproject.toml's [tool.mypy]:\n" + "\n".join(missing)
+
+
+def test_the_strictness_check_sees_a_module_left_out():
+    config = _mypy_config()
+    files = [f for f in config["files"] if f != "vizad/ops/tensor.py"]
+    assert _unchecked({**config, "files": files}) == [
+        "vizad/ops/tensor.py (not in [tool.mypy] files)"
+    ]
+    overrides = [
+        {**o, "module": [m for m in o["module"] if m != "vizad.ops.nn"]}
+        for o in config["overrides"]
+    ]
+    assert _unchecked({**config, "overrides": overrides}) == [
+        "vizad.ops.nn (not in the disallow_untyped_defs override)"
+    ]
+    files = [f for f in config["files"] if f != "vizad/bridges/jax_args.py"]
+    assert _unchecked({**config, "files": files}) == [
+        "vizad/bridges/jax_args.py (not in [tool.mypy] files)"
+    ]

@@ -12,7 +12,7 @@ order work, and nothing is refused.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from ..errors import RuleNotDefinedError
 from ..node import Node, static_shape
@@ -67,7 +67,7 @@ class Framework:
         """The function ``(*primals, cotangent) -> (one cotangent per primal)`` of ``fn`` of
         ``n`` arguments (zeros for an integer primal, or where no result is floating)."""
 
-        def vjp(*args):
+        def vjp(*args: Any) -> tuple[Any, ...]:
             primals, cotangent = args[:n], args[n]
             part = _FloatingPart(self, fn, primals)
             grads = ()
@@ -80,7 +80,7 @@ class Framework:
     def jvp_of(self, fn: Callable, n: int) -> Callable:
         """The function ``(*primals, *tangents) -> tangent of the result`` of ``fn``."""
 
-        def jvp(*args):
+        def jvp(*args: Any) -> Any:
             primals, tangents = args[:n], args[n:]
             part = _FloatingPart(self, fn, primals)
             if not part.floats or not part.results:
@@ -96,7 +96,7 @@ class _FloatingPart:
     ``primals``; a tuple argument array by array), giving the floating-point arrays among
     its results as a tuple: what a framework differentiates."""
 
-    def __init__(self, framework: Framework, fn: Callable, primals):
+    def __init__(self, framework: Framework, fn: Callable, primals: Sequence[Any]) -> None:
         self.framework, self.fn, self.primals = framework, fn, tuple(primals)
         self.leaves = leaves(self.primals)
         self.floats = [k for k, p in enumerate(self.leaves) if framework.floating(p)]
@@ -106,23 +106,23 @@ class _FloatingPart:
         #: Which arrays of the result are floating (its leaves, depth first).
         self.results = [k for k, o in enumerate(self.out_leaves) if framework.floating(o)]
 
-    def __call__(self, *xs):
+    def __call__(self, *xs: Any) -> tuple[Any, ...]:
         full = list(self.leaves)
         for k, x in zip(self.floats, xs):
             full[k] = x
         out = leaves(_tuples(self.fn(*_rebuilt(self.primals, iter(full)))))
         return tuple(out[k] for k in self.results)
 
-    def kept(self, cotangent) -> tuple:
+    def kept(self, cotangent: Any) -> tuple:
         """The cotangents of the results it gives."""
         flat = leaves(cotangent)
         return tuple(flat[k] for k in self.results)
 
-    def floating_tangents(self, tangents) -> tuple:
+    def floating_tangents(self, tangents: Sequence[Any]) -> tuple:
         flat = leaves(tuple(tangents))
         return tuple(flat[k] for k in self.floats)
 
-    def gradients(self, grads) -> tuple:
+    def gradients(self, grads: Sequence[Any]) -> tuple:
         """One cotangent per primal, laid out like it: ``grads`` for the floating arrays,
         zeros for the others."""
         full = [self.framework.zeros(p) for p in self.leaves]
@@ -130,7 +130,7 @@ class _FloatingPart:
             full[k] = g
         return _rebuilt(self.primals, iter(full))
 
-    def tangent(self, tangents) -> Any:
+    def tangent(self, tangents: Sequence[Any]) -> Any:
         """The result's tangent, laid out like it: zeros where it is not floating."""
         full = [self.framework.zeros(o) for o in self.out_leaves]
         for k, t in zip(self.results, tangents):
@@ -168,17 +168,17 @@ class FrameworkOp(Op):
         arity: int,
         shape: Any = None,
         floating: bool = True,
-    ):
+    ) -> None:
         self.name, self.fn, self.framework = name, fn, framework
         self.arity, self.shape, self.floating = arity, shape, floating
 
-    def compute(self, *values):
+    def compute(self, *values: Any) -> Any:
         return self.framework.call(self.fn, values)
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         return self.shape
 
-    def vjp(self, node: Node, adjoint: Node) -> list[Node]:
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         """The framework's vjp as one node holding every input's partial adjoint (a tuple),
         read input by input."""
         n = len(node.inputs)
@@ -208,7 +208,7 @@ class FrameworkOp(Op):
         )
         return rule(*node.inputs, *filled)
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"{latex_name(self.name)}\left({', '.join(args)}\right)"
 
     def __repr__(self) -> str:

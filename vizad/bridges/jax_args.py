@@ -40,7 +40,7 @@ class Arguments:
         static_argnums: int | Sequence[int],
         static_argnames: str | Sequence[str],
         what: str,
-    ):
+    ) -> None:
         self.fn, self.kwargs, self.what = fn, dict(kwargs), what
         self.static = _positions(static_argnums, len(args), what)
         for name in [static_argnames] if isinstance(static_argnames, str) else static_argnames:
@@ -67,7 +67,7 @@ class Arguments:
     def function(self) -> Callable:
         """``fn`` as a function of the leaves (what JAX traces)."""
 
-        def of_leaves(*leaves):
+        def of_leaves(*leaves: Any) -> Any:
             full = list(self.args)
             for k, value in zip(self.dynamic, tree_util.tree_unflatten(self.treedef, leaves)):
                 full[k] = value

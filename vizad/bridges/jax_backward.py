@@ -15,7 +15,7 @@ is ``trace.program``.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
@@ -28,6 +28,11 @@ from .jax_import import bind_params, closed_jaxpr, eqn_source, traced
 from .jax_loops import CONTROL_FLOW, dynamic_index, unrolled
 from .jax_program import Plan, cached_plan, signature
 from .optional import require
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jax.extend.core import ClosedJaxpr, JaxprEqn, Literal, Var
+
+    from .jax_import import Jax
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
@@ -109,7 +114,7 @@ def jax_backward(
     return trace
 
 
-def _single_output(closed) -> list:
+def _single_output(closed: ClosedJaxpr) -> list:
     outs = closed.jaxpr.outvars
     if len(outs) != 1:
         raise BridgeError(
@@ -119,7 +124,7 @@ def _single_output(closed) -> list:
     return outs
 
 
-def _planned(closed, arrays: list[np.ndarray]) -> tuple[Plan, list]:
+def _planned(closed: ClosedJaxpr, arrays: list[np.ndarray]) -> tuple[Plan, list]:
     """The plan of ``closed``'s backward pass (cached by its signature) and its program's
     arguments. A function without ``cond``/``while`` is laid out without computing anything;
     one with them is run op by op first, for the branches and trip counts its example takes
@@ -133,10 +138,10 @@ def _planned(closed, arrays: list[np.ndarray]) -> tuple[Plan, list]:
         walk = _Walk(closed, arrays, eager=True)
         decided = None if key is None else (key, tuple(walk.decisions))
         plan = cached_plan(decided, lambda: walk.plan(compiled))
-        return plan, [walk.values[v] for v in plan.arguments]
+        return plan, [walk.values[v] for v in plan.arguments]  # type: ignore[index]  # (eager)
 
 
-def _program(fn: Callable, arrays: list[np.ndarray], framework) -> str:
+def _program(fn: Callable, arrays: list[np.ndarray], framework: Jax) -> str:
     """JAX's own backward program of ``fn`` at ``arrays``: its linearization transposed,
     as JAX prints it (of the floating-point arguments; the others are held fixed)."""
     with framework.mode():
@@ -146,7 +151,7 @@ def _program(fn: Callable, arrays: list[np.ndarray], framework) -> str:
 def _transposed(fn: Callable, arrays: list[np.ndarray]) -> str:
     floats = [k for k, a in enumerate(arrays) if a.dtype.kind in "fc"]
 
-    def of_floats(*xs):
+    def of_floats(*xs: Any) -> Any:
         full = list(arrays)
         for k, x in zip(floats, xs):
             full[k] = x
@@ -159,7 +164,7 @@ def _transposed(fn: Callable, arrays: list[np.ndarray]) -> str:
     return program.pretty_print(use_color=False)  # the same text in a terminal and a notebook
 
 
-def _canonical(dtype) -> np.dtype:
+def _canonical(dtype: np.dtype) -> np.dtype:
     """The dtype JAX gives an argument of ``dtype`` (int64 is int32 outside 64-bit mode)."""
     return np.dtype(jax.dtypes.canonicalize_dtype(dtype))
 
@@ -173,7 +178,9 @@ class _Eqn:
 
     __slots__ = ("eqn", "inputs", "outputs", "scope", "forward_only")
 
-    def __init__(self, eqn, inputs: list, outputs: list, scope: tuple, forward_only: bool):
+    def __init__(
+        self, eqn: JaxprEqn, inputs: list, outputs: list, scope: tuple, forward_only: bool
+    ) -> None:
         self.eqn, self.inputs, self.outputs = eqn, inputs, outputs
         #: The loop steps and branches it runs in (``("scan t=2",)``).
         self.scope = scope
@@ -187,7 +194,7 @@ class _Walk:
     ``eager`` each equation is also run by JAX as it is laid out (a ``cond`` or ``while``
     needs the values to choose its branch and count its steps)."""
 
-    def __init__(self, closed, arrays: list[np.ndarray], eager: bool):
+    def __init__(self, closed: ClosedJaxpr, arrays: list[np.ndarray], eager: bool) -> None:
         self.shapes: list[tuple] = []
         self.dtypes: list = []
         self.fixed: dict[int, np.ndarray] = {}  # literals and nested constants: their values
@@ -201,7 +208,7 @@ class _Walk:
         (self.output,) = self._inline(closed, self.leaves, self.consts)
 
     # -- what unrolling a loop needs (jax_loops.Runner) --------------------------------
-    def run(self, closed, args: list) -> list:
+    def run(self, closed: Any, args: list) -> list:
         return self._inline(closed_jaxpr(closed), args)
 
     def concrete(self, slot: int) -> np.ndarray:
@@ -211,7 +218,7 @@ class _Walk:
         self.decisions.append((value.dtype.str, value.shape, value.tobytes()))
         return value
 
-    def take(self, xs: int, t: int, aval) -> int:
+    def take(self, xs: int, t: int, aval: Any) -> int:  # (a ShapedArray)
         """``xs[t]`` with ``t`` a value (not a parameter): every time step of a scan is then
         the same equations, and shares its compiled programs."""
         index = self._fixed(np.asarray(t, np.int32))
@@ -234,7 +241,7 @@ class _Walk:
         finally:
             self._whiles -= 1
 
-    def _new(self, shape, dtype, value=None) -> int:
+    def _new(self, shape: Sequence[int], dtype: Any, value: Any = None) -> int:
         slot = len(self.shapes)
         self.shapes.append(tuple(shape))
         self.dtypes.append(np.dtype(dtype))
@@ -247,7 +254,7 @@ class _Walk:
         self.fixed[slot] = value
         return slot
 
-    def _inline(self, closed, args: list, consts: list | None = None) -> list:
+    def _inline(self, closed: ClosedJaxpr, args: list, consts: list | None = None) -> list:
         """Lay out ``closed`` on the slots ``args`` (the equations of a nested jit walked
         into); returns the slots of its results."""
         jaxpr = closed.jaxpr
@@ -256,7 +263,7 @@ class _Walk:
             consts = [self._fixed(np.asarray(c)) for c in closed.consts]
         local.update(zip(jaxpr.constvars, consts))
 
-        def read(atom):
+        def read(atom: Var | Literal) -> int:
             if isinstance(atom, jax_core.Literal):
                 return self._fixed(np.asarray(atom.val, dtype=atom.aval.dtype))
             return local[atom]
@@ -351,7 +358,7 @@ def _templates(plan: Plan, floating: Callable[[int], bool]) -> list[RecordedNode
     at = {k: len(leaves) + j for j, k in enumerate(kept)}
     made = {v: (at[k], n) for k in kept for n, v in enumerate(plan.eqns[k].outputs)}
 
-    def edge(v):
+    def edge(v: int) -> tuple[int, int] | None:
         return (position[v], 0) if v in position else made.get(v)
 
     nodes = []
@@ -378,7 +385,13 @@ def _templates(plan: Plan, floating: Callable[[int], bool]) -> list[RecordedNode
     return nodes
 
 
-def _recording(plan: Plan, arrays, names, results, program: Callable[[], str]) -> Recording:
+def _recording(
+    plan: Plan,
+    arrays: Sequence[np.ndarray],
+    names: Sequence[str],
+    results: tuple[dict, dict, dict],
+    program: Callable[[], str],
+) -> Recording:
     """The recording of one call: the arguments, then the equations the gradient flows
     through, with this call's values, partial adjoints and sums."""
     values, partials, cotangents = results

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import linecache
 import os
-from contextlib import nullcontext
-from typing import Any
-from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .jax_args import Arguments
 from .jax_loops import CONTROL_FLOW, unrolled
 from .optional import require
 
+if TYPE_CHECKING:  # pragma: no cover
+    from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
 jax_core = require("jax.extend.core", "jax")
@@ -45,39 +48,39 @@ class Jax(Framework):
 
     name = "JAX"
 
-    def __init__(self, x64: bool):
+    def __init__(self, x64: bool) -> None:
         self.x64 = x64
 
-    def mode(self):
+    def mode(self) -> AbstractContextManager:
         """The context that gives the imported function its float type."""
         return jax.enable_x64(True) if self.x64 else nullcontext()
 
-    def call(self, fn, values):
+    def call(self, fn: Callable, values: Sequence[Any]) -> Any:
         with self.mode():
             return super().call(fn, values)
 
-    def native(self, value):
+    def native(self, value: Any) -> Any:
         if isinstance(value, tuple):
             return tuple(self.native(v) for v in value)
         return jnp.asarray(value)
 
-    def numpy(self, value):
+    def numpy(self, value: Any) -> Any:
         if isinstance(value, (tuple, list)):
             return tuple(self.numpy(v) for v in value)
         return np.asarray(value)
 
-    def floating(self, x) -> bool:
+    def floating(self, x: Any) -> bool:
         dtype = getattr(x, "dtype", None)
         return dtype is not None and jnp.issubdtype(dtype, jnp.inexact)
 
-    def zeros(self, x):
+    def zeros(self, x: Any) -> Any:
         dtype = x.dtype if self.floating(x) else jnp.result_type(float)
         return jnp.zeros(jnp.shape(x), dtype)
 
-    def pullback(self, f, primals):
+    def pullback(self, f: Callable, primals: Sequence[Any]) -> Callable:
         return jax.vjp(f, *primals)[1]
 
-    def pushforward(self, f, primals, tangents):
+    def pushforward(self, f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
         return jax.jvp(f, tuple(primals), tuple(tangents))[1]
 
 
@@ -127,7 +130,7 @@ def _tree_of(arguments: Arguments, inputs: list[Node], flat: list) -> Callable:
     is not an input: an integer array)."""
     position = {node: k for k, node in enumerate(inputs)}
 
-    def tree(values):
+    def tree(values: Sequence[Any]) -> Any:
         values = list(values)
         return arguments.tree([values[position[x]] if x in position else None for x in flat])
 
@@ -135,8 +138,13 @@ def _tree_of(arguments: Arguments, inputs: list[Node], flat: list) -> Callable:
 
 
 def traced(
-    fn: Callable, args: tuple, kwargs: dict, static_argnums, static_argnames, what: str
-) -> tuple[Arguments, Jax, Any]:
+    fn: Callable,
+    args: tuple,
+    kwargs: dict,
+    static_argnums: int | Sequence[int],
+    static_argnames: str | Sequence[str],
+    what: str,
+) -> tuple[Arguments, Jax, ClosedJaxpr]:
     """The example arguments (flattened to arrays), JAX in the float mode they need, and the
     jaxpr of ``fn`` of the arrays (a BridgeError saying why when JAX cannot trace it)."""
     if not callable(fn):
@@ -158,21 +166,21 @@ class _Importer:
     """Turns the equations of a jaxpr into vizad nodes (a loop's body once per iteration:
     the example's values, ``feed``, say how many times and which branch)."""
 
-    def __init__(self, framework: Jax, feed: dict):
+    def __init__(self, framework: Jax, feed: dict) -> None:
         self.framework, self.feed = framework, feed
         self.values: dict = {}  # the example's values of the nodes evaluated so far
 
-    def concrete(self, node) -> np.ndarray:
+    def concrete(self, node: Node) -> np.ndarray:
         evaluate_into([node], self.values, self.feed)
         return np.asarray(self.values[node])
 
-    def scoped(self, name: str):
+    def scoped(self, name: str) -> AbstractContextManager:
         return scope(name)
 
-    def loop(self, kind: str):
+    def loop(self, kind: str) -> AbstractContextManager:
         return nullcontext()
 
-    def run(self, closed, args: list) -> list[Node]:
+    def run(self, closed: ClosedJaxpr, args: list) -> list[Node]:
         """The nodes of ``closed``'s outputs, its inputs being ``args``."""
         jaxpr = closed.jaxpr
         env: dict = {}
@@ -187,18 +195,18 @@ class _Importer:
                 env[var] = value
         return [self.read(v, env) for v in jaxpr.outvars]
 
-    def read(self, atom, env) -> Any:
+    def read(self, atom: Var | Literal, env: dict) -> Any:
         if isinstance(atom, jax_core.Literal):
             return _literal(atom)
         return env[atom]
 
-    def equation(self, eqn, args: list) -> list:
+    def equation(self, eqn: JaxprEqn, args: list) -> list:
         """The vizad nodes of one equation's results."""
         name = eqn.primitive.name
         if name in ("jit", "pjit", "closed_call", "core_call"):
             inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
             with scope(str(eqn.params.get("name", name))):
-                return self.run(closed_jaxpr(inner), args)
+                return self.run(closed_jaxpr(inner), args)  # type: ignore[arg-type]  # (it has one)
         if name in CONTROL_FLOW:
             results = unrolled(eqn, args, self)
             if name == "cond":  # the predicate as an input of each result
@@ -213,15 +221,16 @@ class _Importer:
                 return [node]
         return self.fallback(eqn, args)
 
-    def fallback(self, eqn, args: list) -> list:
+    def fallback(self, eqn: JaxprEqn, args: list) -> list:
         """The op that binds ``eqn``'s primitive with JAX."""
         primitive, (subfunctions, params) = eqn.primitive, bind_params(eqn)
         many = primitive.multiple_results
 
-        def run(*xs):
+        def run(*xs: Any) -> Any:
             return primitive.bind(*subfunctions, *xs, **params)
 
-        avals = [v.aval for v in eqn.outvars]
+        # (JAX types an aval AbstractValue; a result's is a ShapedArray, with shape and dtype)
+        avals: list[Any] = [v.aval for v in eqn.outvars]
         shapes = [tuple(a.shape) for a in avals]
         floating = any(jnp.issubdtype(a.dtype, jnp.inexact) for a in avals)
         shape = TupleShape(shapes) if many else shapes[0]
@@ -232,7 +241,7 @@ class _Importer:
         return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
 
 
-def eqn_source(eqn) -> str | None:
+def eqn_source(eqn: JaxprEqn) -> str | None:
     """The line of the user's code that made ``eqn`` (``"model.py:12  h = jnp.tanh(x)"``),
     from JAX's ``source_info``; None when JAX does not know it."""
     try:
@@ -246,14 +255,14 @@ def eqn_source(eqn) -> str | None:
     return f"{short}:{frame.start_line}  {text}" if text else f"{short}:{frame.start_line}"
 
 
-def closed_jaxpr(jaxpr):
+def closed_jaxpr(jaxpr: ClosedJaxpr | Jaxpr) -> ClosedJaxpr:
     """A ClosedJaxpr of a jaxpr parameter (closed already, or without constants)."""
     if isinstance(jaxpr, jax_core.ClosedJaxpr):
         return jaxpr
     return jax_core.ClosedJaxpr(jaxpr, ())
 
 
-def bind_params(eqn) -> tuple[tuple, dict]:
+def bind_params(eqn: JaxprEqn) -> tuple[tuple, dict]:
     """The arguments that bind ``eqn``'s primitive as ``eval_jaxpr`` does: (subfunctions,
     parameters) across JAX versions."""
     made = eqn.primitive.get_bind_params(eqn.params)
@@ -262,7 +271,7 @@ def bind_params(eqn) -> tuple[tuple, dict]:
     return (), made
 
 
-def _op_name(eqn) -> str:
+def _op_name(eqn: JaxprEqn) -> str:
     """A fallback op's name: the primitive's, with the function's for a custom rule
     (``relu (custom_jvp_call)``)."""
     name = eqn.primitive.name
@@ -280,19 +289,19 @@ class _Taken(Op):
 
     name, arity = "cond", 2
 
-    def compute(self, index, value):
+    def compute(self, index: Any, value: Any) -> Any:
         return value
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         return shapes[1]
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [None, adjoint]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return tangents[1]
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\operatorname{{cond}}_{{{args[0]}}}\left({args[1]}\right)"
 
 
@@ -302,13 +311,13 @@ class _ForwardOnly(Op):
 
     name, arity = "while", 1
 
-    def compute(self, value):
+    def compute(self, value: Any) -> Any:
         return value
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         return shapes[0]
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         raise BridgeError(
             f"{node.name or 'a while_loop result'}: JAX cannot reverse-differentiate a "
             "lax.while_loop (its trip count is only known by running it), and vizad does not "
@@ -316,10 +325,10 @@ class _ForwardOnly(Op):
             "fori_loop with static bounds"
         )
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return tangents[0]
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\operatorname{{while}}\left({args[0]}\right)"
 
 
@@ -334,9 +343,9 @@ def _forward_only(value: Any) -> Node:
     return _FORWARD_ONLY(value)
 
 
-def _literal(atom) -> Any:
+def _literal(atom: Literal) -> Any:
     """A literal of a jaxpr as a constant of its dtype (a weakly typed one as a number)."""
-    aval = atom.aval
+    aval: Any = atom.aval  # (a ShapedArray; JAX types it AbstractValue)
     value = np.asarray(atom.val, dtype=aval.dtype)
     if getattr(aval, "weak_type", False) and value.ndim == 0:
         return constant(value.item())
@@ -344,11 +353,11 @@ def _literal(atom) -> Any:
 
 
 # -- primitives that vizad has: each gives a vizad node, or None (then JAX's op is used) ----
-def _dot_general(eqn, a, b):
+def _dot_general(eqn: JaxprEqn, a: Node, b: Node) -> Node | None:
     """``dot_general`` as vizad's matmul where it is one (one contracting axis, at most one
     batch axis in front); None otherwise."""
     (contract_a, contract_b), (batch_a, batch_b) = eqn.params["dimension_numbers"]
-    na, nb = (len(v.aval.shape) for v in eqn.invars)
+    na, nb = (len(v.aval.shape) for v in eqn.invars)  # type: ignore[attr-defined]  # (a ShapedArray)
     if len(contract_a) != 1 or len(contract_b) != 1 or tuple(batch_a) != tuple(batch_b):
         return None
     if tuple(batch_a) not in ((), (0,)) or (batch_a and not na == nb == 3):
@@ -364,38 +373,38 @@ def _dot_general(eqn, a, b):
     return ops.matmul(a, b, trans_a=trans_a, trans_b=trans_b)
 
 
-def _broadcast_in_dim(eqn, a, *dynamic):
+def _broadcast_in_dim(eqn: JaxprEqn, a: Node, *dynamic: Node) -> Node | None:
     if dynamic:
         return None
     shape, dims = tuple(eqn.params["shape"]), tuple(eqn.params["broadcast_dimensions"])
-    source = tuple(eqn.invars[0].aval.shape)
+    source = tuple(eqn.invars[0].aval.shape)  # type: ignore[attr-defined]  # (a ShapedArray)
     kept = [1] * len(shape)
     for d, n in zip(dims, source):
         kept[d] = n
-    kept = tuple(kept)
+    kept = tuple(kept)  # type: ignore[assignment]  # (the list, frozen)
     if kept != source:
         a = ops.reshape(a, kept)
     return a if kept == shape else ops.broadcast_to(a, shape)
 
 
-def _to_shape_of_result(eqn, a, *rest):
-    return None if rest else ops.reshape(a, tuple(eqn.outvars[0].aval.shape))
+def _to_shape_of_result(eqn: JaxprEqn, a: Node, *rest: Node) -> Node | None:
+    return None if rest else ops.reshape(a, tuple(eqn.outvars[0].aval.shape))  # type: ignore[attr-defined]  # (a ShapedArray)
 
 
-def _convert(eqn, a):
-    same = eqn.invars[0].aval.dtype == eqn.params["new_dtype"]
+def _convert(eqn: JaxprEqn, a: Node) -> Node | None:
+    same = eqn.invars[0].aval.dtype == eqn.params["new_dtype"]  # type: ignore[attr-defined]  # (a ShapedArray)
     return ops.identity(a) if same else None
 
 
-def _unary(op):
-    def made(eqn, a, **_):
+def _unary(op: Callable[[Node], Node]) -> Callable[..., Node]:
+    def made(eqn: JaxprEqn, a: Node, **_: Any) -> Node:
         return op(a)
 
     return made
 
 
-def _binary(op):
-    def made(eqn, a, b):
+def _binary(op: Callable[[Node, Node], Node]) -> Callable[..., Node]:
+    def made(eqn: JaxprEqn, a: Node, b: Node) -> Node:
         return op(a, b)
 
     return made

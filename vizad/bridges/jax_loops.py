@@ -20,12 +20,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from ..errors import BridgeError
 from .optional import require
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jax.extend.core import ClosedJaxpr, JaxprEqn
+    from numpy.typing import DTypeLike
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
@@ -54,7 +58,7 @@ class Runner(Protocol):
         """A context around the whole loop ``kind`` ("while")."""
 
 
-def unrolled(eqn: Any, args: list, runner: Runner) -> list:
+def unrolled(eqn: JaxprEqn, args: list, runner: Runner) -> list:
     """The results of the control-flow equation ``eqn`` (scan, while, cond) on ``args``, its
     body's equations run by ``runner`` as many times as the example runs them."""
     name = eqn.primitive.name
@@ -65,7 +69,7 @@ def unrolled(eqn: Any, args: list, runner: Runner) -> list:
     return _while(eqn, args, runner)
 
 
-def _scan(eqn, args: list, runner: Runner) -> list:
+def _scan(eqn: JaxprEqn, args: list, runner: Runner) -> list:
     p = eqn.params
     n_consts, n_carry, length = p["num_consts"], p["num_carry"], p["length"]
     consts, carry, xs = (
@@ -84,8 +88,8 @@ def _scan(eqn, args: list, runner: Runner) -> list:
         carry = out[:n_carry]
         for k, y in enumerate(out[n_carry:]):
             ys[k][t] = y
-    stacked = [
-        runner.run(_stack(a.shape[1:], a.dtype, length), column)[0]
+    stacked = [  # (a scan's results are arrays: their avals are ShapedArrays)
+        runner.run(_stack(a.shape[1:], a.dtype, length), column)[0]  # type: ignore[attr-defined]
         for a, column in zip(y_avals, ys)
     ]
     return [*carry, *stacked]
@@ -101,14 +105,14 @@ def _take(runner: Runner, xs: Any, t: int, aval: Any) -> Any:
     return runner.run(_index(aval.shape, aval.dtype, t), [xs])[0]
 
 
-def _cond(eqn, args: list, runner: Runner) -> list:
+def _cond(eqn: JaxprEqn, args: list, runner: Runner) -> list:
     branches = eqn.params["branches"]
     index = int(np.clip(runner.concrete(args[0]), 0, len(branches) - 1))
     with runner.scoped(f"cond: branch {index}"):
         return runner.run(branches[index], list(args[1:]))
 
 
-def _while(eqn, args: list, runner: Runner) -> list:
+def _while(eqn: JaxprEqn, args: list, runner: Runner) -> list:
     p = eqn.params
     n_cond, n_body = p["cond_nconsts"], p["body_nconsts"]
     cond_consts, body_consts = args[:n_cond], args[n_cond : n_cond + n_body]
@@ -134,7 +138,7 @@ def _counted() -> Iterator[int]:
 
 
 @functools.lru_cache(maxsize=256)
-def _index(shape: tuple, dtype, t: int):
+def _index(shape: tuple, dtype: DTypeLike, t: int) -> ClosedJaxpr:
     """JAX's ``xs[t]`` (along the first axis) as a closed jaxpr."""
     return jax.make_jaxpr(lambda a: jax.lax.index_in_dim(a, t, keepdims=False))(
         jax.ShapeDtypeStruct(shape, dtype)
@@ -142,7 +146,7 @@ def _index(shape: tuple, dtype, t: int):
 
 
 @functools.lru_cache(maxsize=256)
-def dynamic_index(shape: tuple, dtype):
+def dynamic_index(shape: tuple, dtype: DTypeLike) -> ClosedJaxpr:
     """JAX's ``xs[t]`` (along the first axis) as a closed jaxpr of ``xs`` and ``t``."""
     return jax.make_jaxpr(lambda a, t: jax.lax.dynamic_index_in_dim(a, t, keepdims=False))(
         jax.ShapeDtypeStruct(shape, dtype), jax.ShapeDtypeStruct((), np.int32)
@@ -150,7 +154,7 @@ def dynamic_index(shape: tuple, dtype):
 
 
 @functools.lru_cache(maxsize=256)
-def _stack(shape: tuple, dtype, length: int):
+def _stack(shape: tuple, dtype: DTypeLike, length: int) -> ClosedJaxpr:
     """JAX's ``jnp.stack`` of ``length`` arrays of ``shape`` as a closed jaxpr."""
     return jax.make_jaxpr(lambda *ys: jnp.stack(ys))(
         *(jax.ShapeDtypeStruct(shape, dtype) for _ in range(length))

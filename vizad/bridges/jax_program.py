@@ -28,8 +28,8 @@ from __future__ import annotations
 import enum
 import functools
 import types
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -37,6 +37,12 @@ from .jax_import import eqn_source
 from .jax_rule_key import NoKey, rule_key
 from .jax_segment import Backward, Forward
 from .optional import require
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal as JaxLiteral, Var
+
+    from ..trace.recorded import RecordedNode
+    from .jax_backward import _Eqn
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
@@ -60,7 +66,7 @@ class _NotAKey(Exception):
     """A parameter that cannot be part of a cache key."""
 
 
-def signature(closed) -> tuple | None:
+def signature(closed: ClosedJaxpr) -> tuple | None:
     """A key for ``closed`` (the function's jaxpr) that determines its walk and its program,
     or None when a parameter cannot be part of one (a custom rule's Python functions)."""
     try:
@@ -74,7 +80,7 @@ def _config() -> tuple:
     return (config.jax_enable_x64, str(config.jax_default_matmul_precision))
 
 
-def _jaxpr_key(closed, top: bool = False) -> tuple:
+def _jaxpr_key(closed: ClosedJaxpr | Jaxpr, top: bool = False) -> tuple:
     """Per equation: the primitive, its inputs (positions, or a literal's value), the types of
     its results, its parameters (a sub-jaxpr by its own key) and its source line; the types
     of the arguments; the constants' types (``top``: the program's arguments) or values."""
@@ -98,7 +104,7 @@ def _made_key(closed: Any, top: bool) -> tuple[Any, ...]:
     for var in (*jaxpr.constvars, *jaxpr.invars):
         number[var] = len(number)
 
-    def atom(a):
+    def atom(a: Var | JaxLiteral) -> tuple | int:
         if isinstance(a, jax_core.Literal):
             return ("literal", _aval(a.aval), _array_key(np.asarray(a.val, dtype=a.aval.dtype)))
         return number[a]
@@ -125,7 +131,7 @@ def _made_key(closed: Any, top: bool) -> tuple[Any, ...]:
     return (arguments, held, tuple(eqns), tuple(atom(a) for a in jaxpr.outvars))
 
 
-def _aval(aval) -> tuple:
+def _aval(aval: Any) -> tuple:  # (JAX types avals AbstractValue; these are ShapedArrays)
     """An abstract value's type: shape, dtype (numpy's dtype object: equal by value, and
     cheaper than its name) and weak type."""
     return (tuple(aval.shape), np.dtype(aval.dtype), bool(getattr(aval, "weak_type", False)))
@@ -138,7 +144,7 @@ def _array_key(value: np.ndarray) -> tuple:
 _PLAIN = (int, float, complex, str, bytes, bool, type(None), np.dtype, np.generic, enum.Enum)
 
 
-def _param_key(value) -> Hashable:
+def _param_key(value: object) -> Hashable:
     """A parameter as part of a key: sub-jaxprs by their key, containers item by item, plain
     values (numbers, names, dtypes, enums, JAX's hashable descriptions) as themselves."""
     if isinstance(value, _PLAIN):  # most parameters: first
@@ -166,7 +172,7 @@ def _param_key(value) -> Hashable:
     raise _NotAKey  # an unknown object
 
 
-def _function(value) -> bool:
+def _function(value: object) -> bool:
     """Whether ``value`` is code (a function, or JAX's wrapper of one: a custom rule)."""
     code = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
     return isinstance(value, code) or type(value).__name__ == "WrappedFun"
@@ -194,9 +200,18 @@ class Plan:
     ``compiled``: whether the programs are compiled and cached (their equations can be part
     of a key)."""
 
+    #: Set by jax_backward as it makes the plan: whether each leaf takes a gradient, the
+    #: recording's nodes (a call's numbers filled in by its _recording), the leaves shown,
+    #: the positions of the nodes in the order they ran, and the output's position.
+    floating_leaf: list[bool]
+    nodes: list[RecordedNode]
+    shown_leaves: list[int]
+    ran: tuple[int, ...]
+    output_at: int
+
     def __init__(
         self,
-        eqns: Sequence,
+        eqns: Sequence[_Eqn],
         needed: set[int],
         output: int,
         leaves: Sequence[int],
@@ -206,7 +221,7 @@ class Plan:
         shapes: Sequence[tuple],
         dtypes: Sequence[Any],
         compiled: bool,
-    ):
+    ) -> None:
         self.eqns, self.output, self.leaves = eqns, output, list(leaves)
         #: The equations the gradient flows through, in the order JAX transposes them.
         self.order = [k for k in reversed(range(len(eqns))) if k in needed]
@@ -258,7 +273,14 @@ class Plan:
                 live.update(e.inputs)
         return forward[::-1]
 
-    def _segments(self, forward, needed, shapes, dtypes, compiled) -> list:
+    def _segments(
+        self,
+        forward: list[int],
+        needed: set[int],
+        shapes: Sequence[tuple],
+        dtypes: Sequence[Any],
+        compiled: bool,
+    ) -> list[_Segment]:
         """The forward equations cut into runs of one scope (a loop's time step, or the code
         between loops), each with its forward and backward programs."""
         eqns = self.eqns
@@ -270,12 +292,12 @@ class Plan:
                 runs.append([k])
         read_elsewhere: set[int] = set()
         for run in runs:
-            made = {v for k in run for v in eqns[k].outputs}
+            made: Collection[int] = {v for k in run for v in eqns[k].outputs}
             read_elsewhere.update(v for k in run for v in eqns[k].inputs if v not in made)
         incoming: list[list] = []
         for run in runs:
             inside = set(run)
-            arriving = []
+            arriving: list[tuple[int, int]] = []
             for k in reversed(run):
                 if k in needed:
                     for v in eqns[k].outputs:
@@ -316,7 +338,7 @@ class Plan:
             segments.append(step)
         return segments
 
-    def _source(self, v: int):
+    def _source(self, v: int) -> Literal["seed"] | tuple | None:
         """Where v̄ of the result ``v`` comes from (see :class:`Backward`)."""
         if v == self.output:
             return "seed"
@@ -344,7 +366,9 @@ class Plan:
             handed.update(zip(step.outgoing, outgoing))
             for (kind, ref), view in zip(step.shown, step.backward.unpack(packed)):
                 by_kind[kind][ref] = view
-        cotangents = {self.output: np.ones((), values[self.output].dtype)}
+        cotangents: dict[int, np.ndarray | None] = {
+            self.output: np.ones((), values[self.output].dtype)
+        }
         for v, parts in self.sums.items():
             if v in sums:
                 cotangents[v] = sums[v]
@@ -361,16 +385,29 @@ class Plan:
 class _Segment:
     """A run of equations in one scope: its programs and the slots they read and give."""
 
+    #: The slots its forward program reads, and those it gives that later pieces read.
+    inputs: list[int]
+    exports: list[int]
+    forward: Forward
+    #: Its backward program (None: no equation of it is on the gradient's way), the slots
+    #: and the partial adjoints from later pieces it reads, those it gives earlier pieces,
+    #: and what it shows.
+    backward: Backward | None
+    values: list[int]
+    incoming: list[tuple[int, int]]
+    outgoing: list[tuple[int, int]]
+    shown: list[tuple[str, Any]]
+
 
 class _EqnKeys:
     """An equation's part of a piece's key (primitive, parameters, result types), made once
     per equation of the jaxpr (a loop body's equations recur in every time step)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._made: dict[int, tuple] = {}
         self._held: list = []  # the equations keyed, so that their ids stay theirs
 
-    def __call__(self, eqn) -> tuple:
+    def __call__(self, eqn: JaxprEqn) -> tuple:
         made = self._made.get(id(eqn))
         if made is None:
             made = (

@@ -14,12 +14,17 @@ compute with, so the time steps of a scan share one compiled forward and one bac
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from .jax_import import bind_params
 from .optional import require
+
+if TYPE_CHECKING:  # pragma: no cover
+    from jax.extend.core import JaxprEqn
+
+    from .jax_backward import _Eqn as Eqn
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")
@@ -52,7 +57,9 @@ class _Local:
     """Slots renumbered for one piece: its arguments first, then what it makes; ``avals``
     (shape, dtype) of each."""
 
-    def __init__(self, arguments: Sequence[int], shapes, dtypes):
+    def __init__(
+        self, arguments: Sequence[int], shapes: Sequence[tuple], dtypes: Sequence[Any]
+    ) -> None:
         self.ids: dict[int, int] = {}
         self.avals: list[tuple] = []
         self._shapes, self._dtypes = shapes, dtypes
@@ -69,7 +76,16 @@ class _Local:
 class Forward:
     """The values of ``exports`` from those of ``inputs``, by the equations ``run``."""
 
-    def __init__(self, eqns, run, inputs, exports, shapes, dtypes, keyof):
+    def __init__(
+        self,
+        eqns: Sequence[Eqn],
+        run: Sequence[int],
+        inputs: Sequence[int],
+        exports: Sequence[int],
+        shapes: Sequence[tuple],
+        dtypes: Sequence[Any],
+        keyof: Callable[[JaxprEqn], tuple] | None,
+    ) -> None:
         local = _Local(inputs, shapes, dtypes)
         self.steps = []
         for k in run:
@@ -89,7 +105,7 @@ class Forward:
             )
         self.call = executable(key, self._program)
 
-    def _program(self, *arguments):
+    def _program(self, *arguments: Any) -> tuple:
         env: dict[int, Any] = dict(enumerate(arguments))
         _run(self.steps, env)
         return tuple(env[i] for i in self.exports)
@@ -105,9 +121,20 @@ class Backward:
     (that earlier pieces sum) as arrays."""
 
     def __init__(
-        self, eqns, order, values, incoming, floats, cotangent, shown, outgoing, shapes, dtypes,
-        keyof, run=(),
-    ):  # fmt: skip
+        self,
+        eqns: Sequence[Eqn],
+        order: Sequence[int],
+        values: Sequence[int],
+        incoming: Sequence[tuple[int, int]],
+        floats: dict[int, tuple[int, ...]],
+        cotangent: Callable[[int], Literal["seed"] | tuple[tuple[int, int], ...] | None],
+        shown: Sequence[tuple[str, Any]],
+        outgoing: Sequence[tuple[int, int]],
+        shapes: Sequence[tuple],
+        dtypes: Sequence[Any],
+        keyof: Callable[[JaxprEqn], tuple] | None,
+        run: Sequence[int] = (),
+    ) -> None:
         local = _Local(values, shapes, dtypes)
         #: The forward equations ``run`` first, when ``values`` are the piece's inputs (a
         #: piece whose values no other piece reads computes them here: one program, not two).
@@ -119,7 +146,7 @@ class Backward:
         position = {k: s for s, k in enumerate(order)}
         arriving = {p: i for i, p in enumerate(incoming)}
 
-        def part(p):
+        def part(p: tuple[int, int]) -> tuple:
             k, j = p
             return ("p", position[k], j) if k in position else ("in", arriving[p])
 
@@ -156,14 +183,14 @@ class Backward:
             )
         self.call = executable(key, self._program)
 
-    def _program(self, *arguments):
+    def _program(self, *arguments: Any) -> tuple[tuple, tuple]:
         env: dict[int, Any] = dict(enumerate(arguments[: self.n]))
         incoming = arguments[self.n :]
         _run(self.prologue, env)
         partial: dict[tuple, Any] = {}
         total: dict[int, Any] = {}
 
-        def part(ref):
+        def part(ref: tuple) -> Any:
             return incoming[ref[1]] if ref[0] == "in" else partial[ref[1:]]
 
         for s, (eqn, ins, outs, floats, cts) in enumerate(self.steps):
@@ -193,13 +220,13 @@ class Backward:
         )
         return packed, tuple(part(p) for p in self.outgoing)
 
-    def unpack(self, packed) -> list[np.ndarray]:
+    def unpack(self, packed: Sequence[Any]) -> list[np.ndarray]:
         """The shown results as numpy views of the packed buffers."""
         buffers = dict(zip(self.groups, (np.asarray(b) for b in packed)))
         return [buffers[d][start:end].reshape(shape) for d, start, end, shape in self._views]
 
 
-def _run(steps, env: dict) -> None:
+def _run(steps: Sequence[tuple[JaxprEqn, tuple, tuple]], env: dict) -> None:
     """Bind each equation ``(eqn, inputs, outputs)`` on the values ``env`` holds."""
     for eqn, ins, outs in steps:
         subfunctions, params = bind_params(eqn)
@@ -207,14 +234,14 @@ def _run(steps, env: dict) -> None:
         env.update(zip(outs, out if eqn.primitive.multiple_results else [out]))
 
 
-def _type_of(p, eqns) -> tuple:
+def _type_of(p: tuple[int, int], eqns: Sequence[Eqn]) -> tuple:
     """The type of the partial adjoint (k, j): that of equation k's input j."""
     k, j = p
-    aval = eqns[k].eqn.invars[j].aval
+    aval: Any = eqns[k].eqn.invars[j].aval  # (JAX types it AbstractValue: a ShapedArray)
     return (tuple(aval.shape), np.dtype(aval.dtype).str)
 
 
-def _aval_of(ref, steps, avals) -> tuple:
+def _aval_of(ref: tuple, steps: Sequence[tuple], avals: Sequence[tuple]) -> tuple:
     if ref[0] == "p":
         eqn = steps[ref[1]][0]
         aval = eqn.invars[ref[2]].aval
@@ -222,7 +249,7 @@ def _aval_of(ref, steps, avals) -> tuple:
     return avals[ref[1]]
 
 
-def _size(shape) -> int:
+def _size(shape: tuple) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
@@ -237,14 +264,14 @@ def _layout(avals: list[tuple]) -> tuple[list[tuple], list[str]]:
     return layout, sorted(ends)
 
 
-def _vjp(eqn, floats: tuple, inputs: tuple, cts: tuple) -> tuple:
+def _vjp(eqn: JaxprEqn, floats: tuple, inputs: tuple, cts: tuple) -> tuple:
     """JAX's partial adjoints of ``inputs[floats]`` for ``eqn``'s primitive alone (its
     linearization transposed by JAX)."""
     subfunctions, params = bind_params(eqn)
     primitive = eqn.primitive
     many = primitive.multiple_results
 
-    def local(*xs):
+    def local(*xs: Any) -> Any:
         full = list(inputs)
         for k, x in zip(floats, xs):
             full[k] = x

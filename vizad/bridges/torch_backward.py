@@ -17,8 +17,8 @@ alone, as PyTorch runs it, and ``trace.grads`` is what it gave each, in their st
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +31,12 @@ from .optional import require
 from .torch_capture import is_user_file, user_line
 from .torch_tree import TensorTree
 
-torch = require("torch", "torch")
-dispatch = require("torch.utils._python_dispatch", "torch")
+if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
+    import torch
+    import torch.utils._python_dispatch as dispatch
+else:
+    torch = require("torch", "torch")
+    dispatch = require("torch.utils._python_dispatch", "torch")
 
 __all__ = ["torch_backward"]
 
@@ -237,7 +241,7 @@ def _values_mode(loss: Any, values: str | None) -> str:
     return values
 
 
-def _forward(fn, keep: bool) -> tuple[Any, dict]:
+def _forward(fn: Callable[[], Any], keep: bool) -> tuple[Any, dict]:
     """``fn()``, and {grad_fn: (the value it computed, the user's line)} of every op that
     ran (only the lines unless ``keep``)."""
     mode = _Values(keep)
@@ -257,7 +261,13 @@ class _Values(dispatch.TorchDispatchMode):
         self.pending: list[tuple] = []
         self.values: dict = {}  # grad_fn → [value per output], line
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: torch._ops.OpOverload,
+        types: Sequence[type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         self._resolve()
         out = func(*args, **(kwargs or {}))
         line = user_line()
@@ -339,7 +349,7 @@ class _Graph:
         #: graph holds it) → the node's position.
         self.leaves = {id(fn.variable): k for k, fn in enumerate(self.order) if _is_leaf(fn)}
 
-    def position(self, tensor) -> int | None:
+    def position(self, tensor: torch.Tensor) -> int | None:
         """The position of the node that computed ``tensor`` (its AccumulateGrad for a leaf),
         or None when it is not in this graph."""
         if tensor.grad_fn is not None:
@@ -347,7 +357,7 @@ class _Graph:
         return self.leaves.get(id(tensor)) if tensor.requires_grad else None
 
 
-def _is_leaf(fn) -> bool:
+def _is_leaf(fn: torch.autograd.graph.Node) -> bool:
     return hasattr(fn, "variable")
 
 
@@ -397,12 +407,12 @@ def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple
     return values, reads
 
 
-def _outputs(fn) -> int:
+def _outputs(fn: torch.autograd.graph.Node) -> int:
     """How many outputs the forward function of ``fn`` has (1 when PyTorch does not say)."""
     return len(getattr(fn, "_input_metadata", (None,)))
 
 
-def _array(tensor) -> np.ndarray:
+def _array(tensor: torch.Tensor) -> np.ndarray:
     """A numpy copy of ``tensor``'s value (bfloat16, which numpy lacks, as float32)."""
     t = tensor.detach()
     if t.dtype == torch.bfloat16:
@@ -429,15 +439,15 @@ class _Watch:
         for tensor in _distinct(inputs):
             self._handles.append(tensor.register_hook(self._tensor_hook(id(tensor))))
 
-    def _pre_hook(self, k: int):
-        def seen(grad_outputs):
+    def _pre_hook(self, k: int) -> Callable[[tuple], None]:
+        def seen(grad_outputs: tuple) -> None:
             self.ran.append(k)
             self.incoming[k] = _arrays(grad_outputs)
 
         return seen
 
-    def _hook(self, k: int):
-        def seen(grad_inputs, grad_outputs):
+    def _hook(self, k: int) -> Callable[[tuple, tuple], None]:
+        def seen(grad_inputs: tuple, grad_outputs: tuple) -> None:
             self.outgoing[k] = _arrays(grad_inputs)
 
         return seen
@@ -454,12 +464,19 @@ class _Watch:
         self._handles = []
 
 
-def _arrays(grads) -> tuple:
+def _arrays(grads: tuple) -> tuple:
     return tuple(None if g is None else _array(g) for g in grads)
 
 
 def _recorded(
-    k: int, fn, graph: _Graph, watch: _Watch, saved, reads, names, source: str | None
+    k: int,
+    fn: torch.autograd.graph.Node,
+    graph: _Graph,
+    watch: _Watch,
+    saved: dict[int, Any],
+    reads: dict[int, tuple[int, ...]],
+    names: dict[int, str],
+    source: str | None,
 ) -> RecordedNode:
     """Node ``k`` of the graph as the recording has it (``names``: what the user named, and
     the leaves' default names; ``source``: the user's line that made it)."""
@@ -499,7 +516,7 @@ def _recorded(
     )
 
 
-def _anomaly_line(fn) -> str | None:
+def _anomaly_line(fn: torch.autograd.graph.Node) -> str | None:
     """The user's line of a node made in anomaly mode (PyTorch keeps its traceback)."""
     trace = getattr(fn, "metadata", {}).get("traceback_")
     if not trace:
@@ -522,20 +539,20 @@ def _adjoint(incoming: tuple) -> Any:
     return tuple(Unrecorded("no gradient", ()) if g is None else g for g in incoming)
 
 
-def _shape(fn, incoming: tuple) -> tuple | None:
+def _shape(fn: torch.autograd.graph.Node, incoming: tuple) -> tuple | None:
     given = [g for g in incoming if g is not None]
     if len(given) == 1:
         return np.shape(given[0])
-    metadata = getattr(fn, "_input_metadata", ())
+    metadata: tuple = getattr(fn, "_input_metadata", ())
     return tuple(metadata[0].shape) if len(metadata) == 1 else None
 
 
-def _backward_name(fn) -> str:
+def _backward_name(fn: torch.autograd.graph.Node) -> str:
     """PyTorch's name of the backward function (``MulBackward0``)."""
     return fn.name().rsplit("::", 1)[-1]
 
 
-def _op_name(fn) -> str:
+def _op_name(fn: torch.autograd.graph.Node) -> str:
     """The forward op's name from its backward's: ``MulBackward0`` → ``mul``,
     ``NativeLayerNormBackward0`` → ``native_layer_norm``."""
     name = re.sub(r"Backward\d*$", "", _backward_name(fn)) or _backward_name(fn)

@@ -17,16 +17,24 @@ import itertools
 import os
 import sys
 from contextlib import contextmanager
-from typing import Any
-from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import BridgeError
 from .optional import require
 
-torch = require("torch", "torch")
-proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
-dispatch = require("torch.utils._python_dispatch", "torch")
-overrides = require("torch.overrides", "torch")
+if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
+    from types import FrameType, TracebackType
+
+    import torch
+    import torch.overrides as overrides
+    import torch.utils._python_dispatch as dispatch
+    from torch.fx.experimental import proxy_tensor
+else:
+    torch = require("torch", "torch")
+    proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
+    dispatch = require("torch.utils._python_dispatch", "torch")
+    overrides = require("torch.overrides", "torch")
 functional = require("torch._subclasses.functional_tensor", "torch")
 pytree = require("torch.utils._pytree", "torch")
 
@@ -74,7 +82,7 @@ def is_user_file(filename: str) -> bool:
 def user_line() -> str | None:
     """``"model.py:12  y = self.bn(x)"``: the innermost frame of the caller's code (not
     PyTorch's, not vizad's), or None."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
         if not name.startswith(_SKIPPED):
@@ -83,7 +91,7 @@ def user_line() -> str | None:
     return None
 
 
-def traceback_line(tb) -> str | None:
+def traceback_line(tb: TracebackType | None) -> str | None:
     """The innermost line of the user's code in a traceback."""
     found = None
     while tb is not None:
@@ -127,12 +135,12 @@ class Capture:
     ``("hook", fn, line)`` (a tensor hook on the marked value). ``calls`` maps a call's key
     to ``(cls, run)``: the Function and the function of its tensor arguments that runs it."""
 
-    def __init__(self, functionalize: bool = False):
+    def __init__(self, functionalize: bool = False) -> None:
         self.marks: dict[int, tuple] = {}
         self.calls: dict[int, tuple] = {}
         self.functionalize = functionalize
 
-    def run(self, fn: Callable, tensors) -> Any:
+    def run(self, fn: Callable, tensors: Sequence[torch.Tensor]) -> Any:
         """``fn`` of ``tensors`` inside ``make_fx``, watched by the two modes, with custom
         Functions as ``vizad::call`` ops; with ``functionalize``, functionalized as
         AOTAutograd does (FunctionalTensorMode: in-place ops become out-of-place ones).
@@ -150,18 +158,19 @@ class Capture:
         """Function.apply kept as one op while tracing."""
         function = torch.autograd.function.Function
         original = function.__dict__["apply"]
-        function.apply = classmethod(self._apply(original.__func__))
+        # (patched while tracing, and restored: mypy sees a method assigned)
+        function.apply = classmethod(self._apply(original.__func__))  # type: ignore[method-assign, assignment]
         try:
             yield
         finally:
-            function.apply = original
+            function.apply = original  # type: ignore[method-assign]
 
     def forget(self) -> None:
         """Drop the functions kept for the ``vizad::call`` nodes of this trace."""
         for key in self.calls:
             _CALLS.pop(key, None)
 
-    def mark(self, x, what: tuple):
+    def mark(self, x: torch.Tensor, what: tuple) -> torch.Tensor:
         key = next(_keys)
         self.marks[key] = what
         return MARK(key, x)
@@ -169,10 +178,10 @@ class Capture:
     def _apply(self, apply: Callable) -> Callable:
         capture = self
 
-        def watched(cls, *args, **kwargs):
+        def watched(cls: type, *args: Any, **kwargs: Any) -> Any:
             positions = [k for k, a in enumerate(args) if isinstance(a, torch.Tensor)]
 
-            def run(*tensors):
+            def run(*tensors: torch.Tensor) -> list[torch.Tensor]:
                 filled = list(args)
                 for k, t in zip(positions, tensors):
                     filled[k] = t
@@ -188,14 +197,16 @@ class Capture:
         return watched
 
 
-def _from_functional(value):
+def _from_functional(value: Any) -> Any:
     if not isinstance(value, functional.FunctionalTensor):
         return value
     torch._sync(value)
     return torch._from_functional_tensor(value.elem)
 
 
-def _no_grad(run, xs):
+def _no_grad(
+    run: Callable[..., list[torch.Tensor]], xs: Sequence[torch.Tensor]
+) -> list[torch.Tensor]:
     with torch.no_grad():
         return run(*xs)
 
@@ -203,11 +214,17 @@ def _no_grad(run, xs):
 class _Calls(overrides.TorchFunctionMode):
     """The user's calls: detach, requires_grad_, register_hook; refused ones by name."""
 
-    def __init__(self, capture: Capture):
+    def __init__(self, capture: Capture) -> None:
         super().__init__()
         self.capture = capture
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
+    def __torch_function__(
+        self,
+        func: Callable,
+        types: Sequence[type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
         if name not in _WATCHED:  # most calls: straight through
@@ -234,7 +251,7 @@ class _Calls(overrides.TorchFunctionMode):
             )
         return func(*args, **kwargs)
 
-    def _attribute(self, func, name: str, args):
+    def _attribute(self, func: Callable, name: str, args: Sequence[Any]) -> Any:
         """``x.data`` read by the user's code is ``x`` detached; setting ``x.data`` is
         refused; ``x.requires_grad = False`` is ``x.requires_grad_(False)``."""
         owner = getattr(func, "__self__", None)
@@ -262,7 +279,7 @@ class _Handle:
     """What ``register_hook`` returns while tracing (removing it is refused: a hook removed
     before the backward pass is a hook PyTorch never calls)."""
 
-    def remove(self):
+    def remove(self) -> None:
         raise BridgeError(
             f"from_torch: a tensor hook removed inside the function, at {user_line()}, "
             "cannot be imported (register it outside, or not at all)"
@@ -274,7 +291,13 @@ class _Outside(dispatch.TorchDispatchMode):
     function did not get as an argument (a module's counter or running statistics that it
     closes over), before it runs."""
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: torch._ops.OpOverload,
+        types: Sequence[type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         kwargs = kwargs or {}
         if func._schema.is_mutable:
             given = dict(zip((a.name for a in func._schema.arguments), args)) | kwargs
@@ -302,12 +325,19 @@ class _Ops(dispatch.TorchDispatchMode):
     """The ATen ops (after functionalization): marks the FX nodes each one made with the grad
     mode and the user's line."""
 
-    def __init__(self, capture: Capture):
+    def __init__(self, capture: Capture) -> None:
         super().__init__()
         self.capture = capture
-        self.graph = proxy_tensor.get_proxy_mode().tracer.graph
+        # (made inside make_fx, whose proxy mode is then active)
+        self.graph = proxy_tensor.get_proxy_mode().tracer.graph  # type: ignore[union-attr]
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: torch._ops.OpOverload,
+        types: Sequence[type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         if not self.capture.functionalize and func._schema.is_mutable:
             raise WritesInPlace(str(func))
         graph = self.graph

@@ -12,8 +12,8 @@ from __future__ import annotations
 import operator
 import functools
 from contextlib import ExitStack, contextmanager
-from typing import Any
-from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -29,7 +29,10 @@ from .optional import require
 from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
 from .torch_saved import refuse_unfaithful
 
-torch = require("torch", "torch")
+if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
+    import torch
+else:
+    torch = require("torch", "torch")
 proxy_tensor = require("torch.fx.experimental.proxy_tensor", "torch")
 torch_module = require("torch.nn.modules.module", "torch")
 core_aten_decompositions = require("torch._decomp", "torch").core_aten_decompositions
@@ -45,25 +48,25 @@ class _Torch(Framework):
 
     name = "PyTorch"
 
-    def native(self, value):
+    def native(self, value: Any) -> Any:
         if isinstance(value, tuple):
             return tuple(self.native(v) for v in value)
         return torch.from_numpy(np.array(value))  # a copy: vizad's arrays are read-only
 
-    def numpy(self, value):
+    def numpy(self, value: Any) -> Any:
         return _numpy(value)
 
-    def floating(self, x) -> bool:
+    def floating(self, x: Any) -> bool:
         return isinstance(x, torch.Tensor) and (x.is_floating_point() or x.is_complex())
 
-    def zeros(self, x):
+    def zeros(self, x: torch.Tensor) -> torch.Tensor:
         dtype = x.dtype if self.floating(x) else torch.get_default_dtype()
         return torch.zeros(x.shape, dtype=dtype)
 
-    def pullback(self, f, primals):
+    def pullback(self, f: Callable, primals: Sequence[Any]) -> Callable:
         return torch.func.vjp(f, *primals)[1]
 
-    def pushforward(self, f, primals, tangents):
+    def pushforward(self, f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
         return torch.func.jvp(f, tuple(primals), tuple(tangents))[1]
 
 
@@ -74,14 +77,14 @@ class _TorchAutograd(_Torch):
     """PyTorch with vjps from its autograd engine (``torch.autograd.grad``), which calls a
     custom Function's own ``backward`` and a tensor hook (``torch.func`` refuses both)."""
 
-    def pullback(self, f, primals):
+    def pullback(self, f: Callable, primals: Sequence[torch.Tensor]) -> Callable:
         leaves = [p.detach().requires_grad_(True) for p in primals]
         with torch.enable_grad():
             outs = f(*leaves)
         kept = [k for k, o in enumerate(outs) if o.requires_grad]
 
-        def pull(cotangents):
-            grads = [None] * len(leaves)
+        def pull(cotangents: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+            grads: Sequence[torch.Tensor | None] = [None] * len(leaves)
             if kept:
                 with torch.enable_grad():
                     grads = torch.autograd.grad(
@@ -95,7 +98,9 @@ class _TorchAutograd(_Torch):
 
         return pull
 
-    def pushforward(self, f, primals, tangents):
+    def pushforward(
+        self, f: Callable, primals: Sequence[torch.Tensor], tangents: Sequence[torch.Tensor]
+    ) -> tuple[torch.Tensor, ...]:
         """J v as the transpose of the vjp u ↦ Jᵀ u (the custom backward's, or the hook's):
         the derivative along u of ⟨Jᵀ u, v⟩. So forward mode agrees with the backward the
         user wrote, right or wrong."""
@@ -108,14 +113,15 @@ class _TorchAutograd(_Torch):
             terms = [t for t in terms if t.requires_grad]
             if not terms:
                 return tuple(torch.zeros_like(o) for o in outs)
-            jv = torch.autograd.grad(sum(terms), us, allow_unused=True)
+            # (terms is not empty: the builtin sum of tensors is a tensor)
+            jv = torch.autograd.grad(sum(terms), us, allow_unused=True)  # type: ignore[arg-type]
         return tuple(torch.zeros_like(o) if j is None else j for o, j in zip(outs, jv))
 
 
 TORCH_AUTOGRAD = _TorchAutograd()
 
 
-def _numpy(value) -> Any:
+def _numpy(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return tuple(_numpy(v) for v in value)
     if isinstance(value, torch.Tensor):
@@ -202,14 +208,14 @@ class _Arguments:
     NamedTuples) flattened by PyTorch's pytree module: ``arrays``, one per tensor or number
     leaf, named by its path (``params['W1']``); a None leaf is passed as it is."""
 
-    def __init__(self, fn: Callable, args: tuple):
+    def __init__(self, fn: Callable, args: tuple) -> None:
         with_paths, self.treedef = pytree.tree_flatten_with_path(tuple(args))
         named = leaf_names(argument_names(fn, len(args)), [p for p, _ in with_paths], pytree.keystr)
         self.leaves = [leaf for _, leaf in with_paths]
         self.names = [n for n, leaf in zip(named, self.leaves) if leaf is not None]
         self.arrays = [_example(leaf, n) for n, leaf in zip(named, self.leaves) if leaf is not None]
 
-    def args(self, tensors) -> tuple:
+    def args(self, tensors: Sequence[torch.Tensor]) -> tuple:
         """The arguments with ``tensors`` (one per array) at the leaves."""
         given = iter(tensors)
         leaves = [None if leaf is None else next(given) for leaf in self.leaves]
@@ -230,14 +236,14 @@ class _Arguments:
         position = {node: k for k, node in enumerate(inputs)}
         named = [(name, position[x]) for name, x in zip(params, state) if x in position]
 
-        def with_parameters(values):
+        def with_parameters(values: Sequence[Any]) -> tuple:
             values = list(values)
             return ({name: values[k] for name, k in named}, *arguments(values))
 
         return with_parameters
 
 
-def _trace(flat: Callable, tensors: list, name: str):
+def _trace(flat: Callable, tensors: list, name: str) -> torch.fx.GraphModule:
     """The decomposed ATen program of ``flat`` at ``tensors``.
 
     ``make_fx`` keeps a fake copy of each op's value in the node's meta, and without a fake
@@ -264,7 +270,7 @@ def _trace(flat: Callable, tensors: list, name: str):
         ) from exc
 
 
-def _draw(traced, tensors: list, rng) -> None:
+def _draw(traced: torch.fx.GraphModule, tensors: list, rng: torch.Tensor) -> None:
     """The numbers each random op drew while tracing (a dropout mask), in its node's
     ``meta["vizad_drawn"]``: the program run again from the same RNG state draws them again
     (the traced nodes keep only fake values)."""
@@ -278,7 +284,7 @@ def _draw(traced, tensors: list, rng) -> None:
     wanted = set(random)
 
     class Draws(torch.fx.Interpreter):
-        def run_node(self, n):
+        def run_node(self, n: torch.fx.Node) -> Any:
             out = super().run_node(n)
             if n in wanted:
                 n.meta["vizad_drawn"] = out.detach().clone()
@@ -296,7 +302,7 @@ def _decompositions() -> dict:
     return core_aten_decompositions()
 
 
-def _check_module(module) -> None:
+def _check_module(module: torch.nn.Module) -> None:
     """Refuse a module whose backward hooks would be lost."""
     for name, m in module.named_modules():
         if m._backward_hooks or m._backward_pre_hooks:
@@ -359,10 +365,12 @@ _COMPLEX = (
 )
 
 
-def _called(fn: Callable, module, state: list[str], given: _Arguments) -> Callable:
+def _called(
+    fn: Callable, module: torch.nn.Module | None, state: list[str], given: _Arguments
+) -> Callable:
     """``fn`` of the module's parameters and buffers, then the arguments' leaves."""
 
-    def call(*xs):
+    def call(*xs: torch.Tensor) -> Any:
         args = given.args(xs[len(state) :])
         if module is None:
             return fn(*args)
@@ -374,7 +382,7 @@ def _called(fn: Callable, module, state: list[str], given: _Arguments) -> Callab
 def _flat(call: Callable, capture: Capture) -> Callable:
     """``call`` watched by ``capture``."""
 
-    def flat(*xs):
+    def flat(*xs: torch.Tensor) -> Any:
         return capture.run(call, xs)
 
     return flat
@@ -392,7 +400,7 @@ def _eager(params: list, buffers: list, arrays: list) -> list:
 
 
 @contextmanager
-def _scopes(module) -> Iterator[list]:
+def _scopes(module: torch.nn.Module | None) -> Iterator[list]:
     """While tracing, the modules entered and left: (graph size, path) at each change."""
     spans: list[tuple[int, tuple[str, ...]]] = []
     named = {id(m): name for name, m in module.named_modules()} if module is not None else {}
@@ -402,7 +410,7 @@ def _scopes(module) -> Iterator[list]:
         mode = proxy_tensor.get_proxy_mode()
         return len(mode.tracer.graph.nodes) if mode is not None else 0
 
-    def enter(m, inputs):
+    def enter(m: torch.nn.Module, inputs: Any) -> None:
         if m is module:
             return
         name = (named.get(id(m)) or "").rsplit(".", 1)[-1]
@@ -411,7 +419,7 @@ def _scopes(module) -> Iterator[list]:
         path.append(kind if not name else f"{name}: {kind}" if name.isdigit() else name)
         spans.append((size(), tuple(path)))
 
-    def leave(m, inputs, output):
+    def leave(m: torch.nn.Module, inputs: Any, output: Any) -> None:
         if m is module or not path:
             return
         path.pop()
@@ -428,7 +436,14 @@ def _scopes(module) -> Iterator[list]:
             h.remove()
 
 
-def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> tuple:
+def _graph(
+    traced: torch.fx.GraphModule,
+    names: Sequence[str],
+    arrays: Sequence[np.ndarray],
+    differentiated: Sequence[bool],
+    spans: Sequence[tuple[int, tuple[str, ...]]],
+    capture: Capture,
+) -> tuple:
     """The vizad graph of a traced GraphModule: ``names``, ``arrays`` and ``differentiated``
     say each placeholder's name, example value and whether it is differentiated. Gives the
     inputs, the outputs, the feed and the node each placeholder became."""
@@ -473,18 +488,19 @@ def _graph(traced, names, arrays, differentiated, spans, capture: Capture) -> tu
     return tuple(inputs), outputs, feed, made
 
 
-def _hooks(nodes, capture: Capture) -> dict:
+def _hooks(nodes: Sequence[torch.fx.Node], capture: Capture) -> dict:
     """{the FX node of a tensor: [(hook, line)]} for the tensor hooks the function set."""
     hooks: dict = {}
     for n in nodes:
         if n.op == "call_function" and n.target is MARK:
-            what = capture.marks[n.args[0]]
+            # (a mark's first argument is its key, an int; FX types arguments as any Argument)
+            what = capture.marks[n.args[0]]  # type: ignore[index]
             if what[0] == "hook":
                 hooks.setdefault(n.args[1], []).append(what[1:])
     return hooks
 
 
-def _needed(nodes) -> set:
+def _needed(nodes: Sequence[torch.fx.Node]) -> set:
     """The nodes the output is computed from (make_fx keeps some that are not: the copies
     back into mutated inputs, a BatchNorm's new running statistics)."""
     needed: set = set()
@@ -499,12 +515,12 @@ class _Build:
     input (``live``): a value made with gradients disabled from one that does becomes a
     stop-gradient, and a hook is put only on a value that has a gradient."""
 
-    def __init__(self, capture: Capture):
+    def __init__(self, capture: Capture) -> None:
         self.capture = capture
         self.env: dict = {}
         self.live: set[Node] = set()
 
-    def node(self, n) -> None:
+    def node(self, n: torch.fx.Node) -> None:
         env, target = self.env, n.target
         args, kwargs = _read(n.args, env), _read(n.kwargs, env)
         given = [a for a in _leaves_of((args, kwargs)) if isinstance(a, Node)]
@@ -518,8 +534,9 @@ class _Build:
             node, live = _drawn(n), False
         else:
             _refuse_mutation(n)
-            if target is operator.getitem and n.args[0].meta.get("vizad_kept") is not None:
-                args = (args[0], n.args[0].meta["vizad_kept"].index(args[1]))
+            # (getitem's first argument is a node; FX types arguments as any Argument)
+            if target is operator.getitem and n.args[0].meta.get("vizad_kept") is not None:  # type: ignore[union-attr]
+                args = (args[0], n.args[0].meta["vizad_kept"].index(args[1]))  # type: ignore[union-attr]
             node = _call(n, args, kwargs)
             kept = _used_outputs(n, n.meta.get("val"))
             if kept is not None and isinstance(node.op, FrameworkOp):
@@ -530,16 +547,17 @@ class _Build:
         if live:
             self.live.add(node)
 
-    def _mark(self, n, x, live: bool) -> None:
+    def _mark(self, n: torch.fx.Node, x: Any, live: bool) -> None:
         """A mark of ``x``: detach (its value without gradient), requires_grad_(False) (from
         here on, ``x`` has none), or a hook (done where ``x`` is made)."""
-        what = self.capture.marks[n.args[0]]
+        # (a mark's first argument is its key, its second the node marked)
+        what = self.capture.marks[n.args[0]]  # type: ignore[index]
         if what[0] == "hook" or not isinstance(x, Node):
             self.env[n] = x
             if live:
                 self.live.add(x)
             return
-        if what[0] == "freeze" and live and n.args[1].op != "placeholder":
+        if what[0] == "freeze" and live and n.args[1].op != "placeholder":  # type: ignore[union-attr]
             raise BridgeError(  # PyTorch refuses it too, when the function runs
                 "from_torch: requires_grad_(False) (or .requires_grad = False) on a tensor "
                 "computed from ones that require gradients (PyTorch allows it only on leaves: "
@@ -550,7 +568,7 @@ class _Build:
         if what[0] == "freeze":
             self.env[n.args[1]] = stopped
 
-    def hooked(self, x: Node, hook) -> Node:
+    def hooked(self, x: Node, hook: Callable) -> Node:
         """``x`` through an op whose vjp is the tensor hook's."""
         if x not in self.live:
             return x
@@ -565,7 +583,7 @@ class _Build:
         return node
 
 
-def _leaves_of(value) -> list:
+def _leaves_of(value: Any) -> list:
     if isinstance(value, (list, tuple)):
         return [x for v in value for x in _leaves_of(v)]
     if isinstance(value, dict):
@@ -573,15 +591,15 @@ def _leaves_of(value) -> list:
     return [value]
 
 
-def _random(target) -> bool:
+def _random(target: torch._ops.OpOverload) -> bool:
     return torch.Tag.nondeterministic_seeded in target.tags
 
 
-def _op_name(target) -> str:
+def _op_name(target: object) -> str:
     return str(target).removeprefix("aten.").removesuffix(".default")
 
 
-def _drawn(n) -> Node:
+def _drawn(n: torch.fx.Node) -> Node:
     """The random numbers an op drew while tracing (a dropout mask), as a constant: the
     imported graph computes with the draw PyTorch made, every time."""
     val = n.meta.get("vizad_drawn")
@@ -593,7 +611,7 @@ def _drawn(n) -> Node:
     return constant(_numpy(val), name=_op_name(n.target))
 
 
-def _refuse_mutation(n) -> None:
+def _refuse_mutation(n: torch.fx.Node) -> None:
     """A BridgeError for an op that still writes to a tensor after functionalization."""
     schema = getattr(n.target, "_schema", None)
     if schema is not None and schema.is_mutable:
@@ -603,10 +621,10 @@ def _refuse_mutation(n) -> None:
         )
 
 
-def _hook_function(hook) -> Callable:
+def _hook_function(hook: Callable) -> Callable:
     """Identity, with ``hook`` on the result: under autograd its gradient is the hook's."""
 
-    def hooked(x):
+    def hooked(x: torch.Tensor) -> torch.Tensor:
         y = x.clone()
         if y.requires_grad:
             y.register_hook(hook)
@@ -615,14 +633,14 @@ def _hook_function(hook) -> Callable:
     return hooked
 
 
-def _custom(call, inputs: list, val) -> Node:
+def _custom(call: tuple, inputs: list, val: Any) -> Node:
     """A custom autograd.Function as one op: its forward, its own backward as vjp."""
     cls, run, _line = call
     op = FrameworkOp(cls.__name__, run, TORCH_AUTOGRAD, len(inputs), _shape(val))
     return op(*inputs)
 
 
-def _read(arg, env):
+def _read(arg: Any, env: dict) -> Any:
     """An fx argument with its nodes replaced by what ``env`` holds for them."""
     if isinstance(arg, torch.fx.Node):
         return env[arg]
@@ -631,13 +649,13 @@ def _read(arg, env):
     return arg
 
 
-def _leaves(value) -> list:
+def _leaves(value: Any) -> list:
     if isinstance(value, (list, tuple)):
         return [x for v in value for x in _leaves(v)]
     return [value if isinstance(value, Node) else constant(np.asarray(value))]
 
 
-def _call(n, args, kwargs) -> Any:
+def _call(n: torch.fx.Node, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
     """The vizad node of one ATen call: the vizad op where there is one, else PyTorch's."""
     if n.target is operator.getitem:
         return ops.tuple_get(args[0], args[1])
@@ -649,14 +667,14 @@ def _call(n, args, kwargs) -> Any:
     return _fallback(n, args, kwargs)
 
 
-def _fallback(n, args, kwargs) -> Node:
+def _fallback(n: torch.fx.Node, args: Sequence[Any], kwargs: dict[str, Any]) -> Node:
     """The op that runs ``n``'s ATen op with PyTorch: the vizad nodes among its arguments
     become the op's inputs, the rest is kept in the function — constants too (buffers such
     as a BatchNorm's running statistics, frozen parameters: PyTorch may have no derivative
     for them, and none is asked for)."""
     inputs: list[Node] = []
 
-    def holes(a, held=False):
+    def holes(a: Any, held: bool = False) -> Any:
         if isinstance(a, Node):
             if a.op is CONSTANT:
                 return torch.from_numpy(np.array(a.attrs["value"]))
@@ -666,25 +684,28 @@ def _fallback(n, args, kwargs) -> Node:
             return type(a)(holes(x) for x in a)
         return a
 
-    names = [a.name for a in getattr(n.target, "_schema", None).arguments] if _aten(n) else []
+    # (an ATen op has a schema)
+    names = [a.name for a in getattr(n.target, "_schema", None).arguments] if _aten(n) else []  # type: ignore[union-attr]
     given = tuple(holes(a, k < len(names) and names[k] in _STATISTICS) for k, a in enumerate(args))
     template = (given, holes(kwargs))
     target = n.target
     val = n.meta.get("val")
     kept = _used_outputs(n, val)
 
-    def run(*tensors):
+    def run(*tensors: torch.Tensor) -> Any:
         a, kw = _filled(template, tensors)
-        out = target(*a, **kw)
+        # (a call_function node's target is callable; FX types it Callable | str)
+        out = target(*a, **kw)  # type: ignore[operator]
         return out if kept is None else tuple(out[k] for k in kept)
 
     if kept is not None:
-        val = [val[k] for k in kept]
+        # (kept is None where there is no value)
+        val = [val[k] for k in kept]  # type: ignore[index]
     op = FrameworkOp(_op_name(target), run, TORCH, len(inputs), _shape(val), _floating(val))
     return op(*inputs)
 
 
-def _used_outputs(n, val) -> list[int] | None:
+def _used_outputs(n: torch.fx.Node, val: Any) -> list[int] | None:
     """The outputs of an op with several that the program reads (a BatchNorm's statistics
     for its backward pass and new running statistics are not), or None to keep them all:
     the op made gives only those, so that no derivative of an unread output is asked for."""
@@ -692,8 +713,9 @@ def _used_outputs(n, val) -> list[int] | None:
         return None
     if any(u.target is not operator.getitem for u in n.users):
         return None
-    used = sorted({u.args[1] for u in n.users if u.users})
-    return used if len(used) < len(val) else None
+    # (getitem's second argument is an int; FX types arguments as any Argument)
+    used = sorted({u.args[1] for u in n.users if u.users})  # type: ignore[type-var]
+    return used if len(used) < len(val) else None  # type: ignore[return-value]
 
 
 #: Arguments PyTorch never differentiates (derivatives.yaml: "not differentiable with
@@ -703,7 +725,7 @@ def _used_outputs(n, val) -> list[int] | None:
 _STATISTICS = frozenset({"running_mean", "running_var"})
 
 
-def _aten(n) -> bool:
+def _aten(n: torch.fx.Node) -> bool:
     return isinstance(n.target, torch._ops.OpOverload)
 
 
@@ -712,11 +734,11 @@ class _Hole:
 
     __slots__ = ("k", "held")
 
-    def __init__(self, k: int, held: bool = False):
+    def __init__(self, k: int, held: bool = False) -> None:
         self.k, self.held = k, held
 
 
-def _filled(template, tensors):
+def _filled(template: Any, tensors: Sequence[torch.Tensor]) -> Any:
     if isinstance(template, _Hole):
         return tensors[template.k].detach() if template.held else tensors[template.k]
     if isinstance(template, (list, tuple)):
@@ -726,7 +748,7 @@ def _filled(template, tensors):
     return template
 
 
-def _floating(val) -> bool:
+def _floating(val: Any) -> bool:
     """Whether a traced value (or one of several) is floating-point: a comparison's result
     has no derivative to take."""
     if isinstance(val, (tuple, list)):
@@ -734,7 +756,7 @@ def _floating(val) -> bool:
     return not isinstance(val, torch.Tensor) or TORCH.floating(val)
 
 
-def _shape(val) -> Any:
+def _shape(val: Any) -> Any:
     """The static shape of a traced value (a TupleShape for several)."""
     if isinstance(val, (tuple, list)):
         return TupleShape(_shape(v) for v in val)
@@ -744,15 +766,17 @@ def _shape(val) -> Any:
 
 
 # -- ATen ops that vizad has: each gives a vizad node, or None (then PyTorch's op is used) ---
-def _alpha(op):
-    def made(a, b, alpha=1):
+def _alpha(op: Callable[[Any, Any], Node]) -> Callable[..., Node | None]:
+    def made(a: Any, b: Any, alpha: float = 1) -> Node | None:
         return op(a, b) if alpha == 1 else None
 
     return made
 
 
-def _sum_like(op):
-    def made(a, dim=None, keepdim=False, dtype=None):
+def _sum_like(op: Callable[..., Node]) -> Callable[..., Node | None]:
+    def made(
+        a: Any, dim: Sequence[int] | None = None, keepdim: bool = False, dtype: Any = None
+    ) -> Node | None:
         if dtype is not None:
             return None
         axis = None if dim is None or len(dim) == 0 else tuple(dim)
@@ -761,11 +785,11 @@ def _sum_like(op):
     return made
 
 
-def _addmm(bias, m1, m2, beta=1, alpha=1):
+def _addmm(bias: Any, m1: Any, m2: Any, beta: float = 1, alpha: float = 1) -> Node | None:
     return ops.add(bias, ops.matmul(m1, m2)) if beta == 1 and alpha == 1 else None
 
 
-def _swap(a, d0, d1):
+def _swap(a: Any, d0: int, d1: int) -> Node | None:
     shape = static_shape(a) if isinstance(a, Node) else None
     if shape is None:
         return None
@@ -774,7 +798,7 @@ def _swap(a, d0, d1):
     return ops.transpose(a, axes)
 
 
-def _expand(a, size, implicit=False):
+def _expand(a: Any, size: Sequence[int], implicit: bool = False) -> Node | None:
     shape = static_shape(a) if isinstance(a, Node) else None
     if shape is None:
         return None
@@ -783,7 +807,7 @@ def _expand(a, size, implicit=False):
     return ops.broadcast_to(a, target)
 
 
-def _copy(a, b, non_blocking=False):
+def _copy(a: Any, b: Any, non_blocking: bool = False) -> Node | None:
     """Functionalization's ``copy(a, b)``: ``b`` written over ``a`` (broadcast to its shape);
     nothing of ``a`` but its shape is read."""
     shape = static_shape(a) if isinstance(a, Node) else None
@@ -792,14 +816,14 @@ def _copy(a, b, non_blocking=False):
     return ops.identity(b) if static_shape(b) == shape else ops.broadcast_to(b, shape)
 
 
-def _plain(op):
-    def made(a):
+def _plain(op: Callable[[Any], Node]) -> Callable[[Any], Node]:
+    def made(a: Any) -> Node:
         return op(a)
 
     return made
 
 
-def _div(a, b, rounding_mode=None):
+def _div(a: Any, b: Any, rounding_mode: str | None = None) -> Node | None:
     return ops.div(a, b) if rounding_mode is None else None
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 import types
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BridgeError
 from .optional import require
@@ -29,6 +29,13 @@ from .torch_capture import is_user_file, traceback_line, user_line
 torch = require("torch", "torch")
 overrides = require("torch.overrides", "torch")
 pytree = require("torch.utils._pytree", "torch")
+
+if TYPE_CHECKING:  # pragma: no cover
+    from torch import Tensor
+    from torch.autograd.graph import Node as GradFn
+    from torch.overrides import TorchFunctionMode
+else:
+    TorchFunctionMode = overrides.TorchFunctionMode
 
 __all__ = ["refuse_unfaithful"]
 
@@ -74,18 +81,18 @@ def refuse_unfaithful(call: Callable, tensors: Sequence, name: str) -> None:
     watch.refuse_stale(_reachable(out), name)
 
 
-def _unpacked(value):
+def _unpacked(value: Tensor) -> Tensor:
     return value
 
 
-def _version(t) -> int:
+def _version(t: Tensor) -> int:
     try:
         return t._version
     except RuntimeError:  # an inference tensor has no version counter
         return -1
 
 
-def _storage(t) -> int:
+def _storage(t: Tensor) -> int:
     """Which memory ``t`` views (0: none to speak of)."""
     try:
         return t.untyped_storage().data_ptr()
@@ -93,12 +100,12 @@ def _storage(t) -> int:
         return 0
 
 
-class _Watch(overrides.TorchFunctionMode):
+class _Watch(TorchFunctionMode):
     """Each call of the function: the tensors its ops saved for backward (with their version
     then), the tensors it wrote in place, the ``.detach()``/``.data`` views it took, and the
     user's line of each that matters."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.current = -1  # the call in progress (-1: none, as in a custom Function's ctx)
         self.count = 0
@@ -108,11 +115,17 @@ class _Watch(overrides.TorchFunctionMode):
         self.said: dict[int, tuple[str, str | None]] = {}  # {call: (its name, its line)}
         self.unrecorded: list[int] = []  # writes under no_grad to tensors that require grad
 
-    def pack(self, t):
+    def pack(self, t: Tensor) -> Tensor:
         self.saved.append((t, _version(t), self.current))
         return t
 
-    def __torch_function__(self, func, types_=(), args=(), kwargs=None):
+    def __torch_function__(
+        self,
+        func: Callable,
+        types_: Sequence[type] = (),
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         kwargs = kwargs or {}
         k, self.count = self.count, self.count + 1
         given = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
@@ -184,7 +197,7 @@ class _Watch(overrides.TorchFunctionMode):
                     "operation' (compute it out of place, y = y * 2, or write to a clone)"
                 )
 
-    def _writer(self, t, version: int) -> tuple[str, str | None]:
+    def _writer(self, t: Tensor, version: int) -> tuple[str, str | None]:
         storage = _storage(t)
         for where, after, k in self.writes:
             if where == storage and after > version:
@@ -192,7 +205,7 @@ class _Watch(overrides.TorchFunctionMode):
         return ("an in-place op", None)
 
 
-def _name(func) -> str:
+def _name(func: Callable) -> str:
     """A call's name (``mul_``; ``data`` for the ``.data`` attribute)."""
     owner = getattr(func, "__self__", None)
     if isinstance(owner, types.GetSetDescriptorType):
@@ -204,7 +217,7 @@ def _spelled(op: str) -> str:
     return _SPELLED.get(op, op)
 
 
-def _reachable(out) -> set[int]:
+def _reachable(out: Any) -> set[int]:
     """The calls whose autograd nodes ``backward()`` of ``out`` runs (every node reachable
     from the result's)."""
     stack = [
@@ -212,7 +225,7 @@ def _reachable(out) -> set[int]:
         for t in pytree.tree_leaves(out)
         if isinstance(t, torch.Tensor) and t.grad_fn is not None
     ]
-    seen: set = set()
+    seen: set[GradFn] = set()
     calls: set[int] = set()
     while stack:
         node = stack.pop()

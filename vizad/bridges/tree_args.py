@@ -18,7 +18,11 @@ from ..node import Node
 __all__ = ["leaf_names", "path_name", "placed"]
 
 
-def leaf_names(parameters: Sequence[str], paths: Sequence[Sequence[Any]], keystr) -> list[str]:
+def leaf_names(
+    parameters: Sequence[str],
+    paths: Sequence[Sequence[Any]],
+    keystr: Callable[[tuple[Any, ...]], str],
+) -> list[str]:
     """The name of each leaf of the arguments flattened as one tuple: the parameter's name
     (``paths[k][0]`` is the position among the arguments) and the rest of the path as
     ``keystr`` writes it (``params['W1']``; ``x`` for an argument that is a leaf itself)."""

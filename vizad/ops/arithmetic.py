@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..errors import GraphError, NodeTypeError, ShapeError
 from ..node import OPERATORS, Node
 from ..op import binary, register
-from .elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp
+from .elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp, Symbolic
 from ..tree import merge_shapes, shapes_conflict
 from .. import tree
-from .types import Operand
+from .types import ArrayValue, Operand, StaticShape, Value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
 
@@ -23,21 +25,25 @@ class Add(ElementwiseOp):
 
     arity, symbol = 2, "+"
 
-    def compute(self, a, b):
+    def compute(self, a: ArrayValue, b: ArrayValue) -> ArrayValue:
         return a + b
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [ONE, ONE]
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return _ONES_2
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return f"{args[0]} + {args[1]}"
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return "1"
 
 
@@ -46,21 +52,25 @@ class Sub(ElementwiseOp):
 
     arity, symbol = 2, "−"
 
-    def compute(self, a, b):
-        return a - b
+    def compute(self, a: ArrayValue, b: ArrayValue) -> ArrayValue:
+        return a - b  # type: ignore[operator]  # numpy refuses bool − bool, as at run time
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [ONE, MINUS_ONE]
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return _ONE_MINUS_ONE
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return f"{args[0]} - {args[1]}"
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return "1" if index == 0 else "-1"
 
 
@@ -69,10 +79,10 @@ class Mul(ElementwiseOp):
 
     arity, symbol = 2, "×"
 
-    def compute(self, a, b):
+    def compute(self, a: ArrayValue, b: ArrayValue) -> ArrayValue:
         return a * b
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         a, b = node._inputs
         return [b, a]
 
@@ -81,14 +91,18 @@ class Mul(ElementwiseOp):
     _partials_now = True
     _swapped = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         a, b = values
         return (b, a)
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"{args[0]} \times {args[1]}"
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return args[1 - index]
 
 
@@ -97,25 +111,31 @@ class Div(ElementwiseOp):
 
     arity, symbol = 2, "÷"
 
-    def compute(self, a, b):
+    def compute(self, a: ArrayValue, b: ArrayValue) -> ArrayValue:
         return a / b
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         a, b = node.inputs
         return [div(1.0, b), neg(div(node, b))]
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         b = values[1]
         return (1.0 / b, -(value / b))  # div(1.0, b), neg(div(node, b))
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\frac{{{args[0]}}}{{{args[1]}}}"
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         a, b = args
         return rf"\frac{{1}}{{{b}}}" if index == 0 else rf"-\frac{{{a}}}{{{b}^{{2}}}}"
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         if index == 0:
             return super().vjp_latex(args, adjoint, attrs, index)  # \frac{v̄}{b}
         a, b = args
@@ -127,21 +147,25 @@ class Neg(ElementwiseOp):
 
     arity, symbol = 1, "−"
 
-    def compute(self, a):
-        return -a
+    def compute(self, a: ArrayValue) -> ArrayValue:
+        return -a  # type: ignore[operator]  # numpy refuses −bool, as at run time
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [MINUS_ONE]
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return _MINUS_ONE_1
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return f"-{args[0]}"
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return "-1"
 
 
@@ -151,24 +175,28 @@ class Identity(ElementwiseOp):
     arity, symbol = 1, "id"
     _takes_tuples = True  # the partial adjoint of a tuple value passes through
 
-    def compute(self, a):
+    def compute(self, a: Value) -> Value:
         return a
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         return shapes[0]
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [ONE]
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return _ONE_1
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return args[0]
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return "1"
 
 
@@ -178,7 +206,7 @@ class Power(ElementwiseOp):
 
     arity = 1
 
-    def compute(self, a, p):
+    def compute(self, a: ArrayValue, p: float) -> ArrayValue:
         kind = np.asarray(a).dtype.kind
         if kind in "biu":
             if p < 0:
@@ -194,7 +222,7 @@ class Power(ElementwiseOp):
                 )
         return a**p
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         (a,) = node.inputs
         p = node.attrs["p"]
         if p == 0:
@@ -205,7 +233,9 @@ class Power(ElementwiseOp):
             return [mul(2, a)]
         return [mul(p, power(a, p - 1))]
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         p = attrs["p"]
         if p == 0:
             return _ZERO_1
@@ -215,10 +245,12 @@ class Power(ElementwiseOp):
             return (2 * values[0],)  # mul(2, a)
         return (p * self.compute(values[0], p - 1),)  # mul(p, power(a, p - 1))
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return f"{{{args[0]}}}^{{{_number(attrs['p'])}}}"
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         p = attrs["p"]
         if p == 0:
             return "0"
@@ -237,17 +269,17 @@ class AddN(ElementwiseOp):
     broadcasting = False
     _takes_tuples = True
 
-    def compute(self, *values, order=None):
+    def compute(self, *values: Value, order: Sequence[int] | None = None) -> Value:
         # ``order``: the positions of the inputs in the order to add them (reverse mode
         # sums partial adjoints in reverse creation order, and lists them in display order)
         if order is not None:
-            values = [values[k] for k in order]
+            values = [values[k] for k in order]  # type: ignore[assignment]  # (read like it)
         total = values[0]
         for v in values[1:]:
             total = tree.add(total, v)
         return total
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         merged = shapes[0]
         for s in shapes[1:]:
             if shapes_conflict(merged, s):
@@ -257,18 +289,22 @@ class AddN(ElementwiseOp):
             merged = merge_shapes(merged, s)
         return merged
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [ONE] * len(node.inputs)
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (ONE,) * len(values)
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return " + ".join(args)
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return "1"
 
 
@@ -277,7 +313,7 @@ _ONES_2, _ONE_MINUS_ONE = (ONE, ONE), (ONE, MINUS_ONE)
 _ONE_1, _MINUS_ONE_1, _ZERO_1 = (ONE,), (MINUS_ONE,), (ZERO,)
 
 
-def _number(p) -> str:
+def _number(p: float) -> str:
     return f"{p:g}" if isinstance(p, float) else str(p)
 
 

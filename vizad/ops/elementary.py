@@ -6,17 +6,22 @@ that is cheaper, as for exp, tanh, sigmoid and sqrt) and as LaTeX.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
+from ..node import Node
 from ..op import register
-from .elementwise import ZERO, ElementwiseOp
+from .elementwise import ZERO, ElementwiseOp, Symbolic
 from ..tree import floating_dtype
 from .arithmetic import div, mul, neg, sub
+from .types import ArrayValue, StaticShape
 
 __all__ = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "heaviside"]
 
 
-def _real(x):
+def _real(x: ArrayValue) -> ArrayValue:
     """``x``, with booleans as float64: numpy gives float16 for np.log(True), which loses
     all but three digits."""
     if type(x) is bool or getattr(x, "dtype", None) == np.bool_:
@@ -37,13 +42,15 @@ class _Unary(ElementwiseOp):
     #: LaTeX template of the local partial derivative, with {x} for the argument.
     partial_template: str | None = None
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         return shapes[0]
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return self.template.format(x=args[0])
 
-    def partial_latex(self, args, attrs, index):
+    def partial_latex(
+        self, args: Sequence[str], attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return None if self.partial_template is None else self.partial_template.format(x=args[0])
 
 
@@ -52,15 +59,17 @@ class Exp(_Unary):
 
     template, partial_template = "e^{{{x}}}", "e^{{{x}}}"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         return np.exp(_real(x))
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (value,)
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [node]
 
 
@@ -69,13 +78,15 @@ class Log(_Unary):
 
     template, partial_template = r"\ln {x}", r"\frac{{1}}{{{x}}}"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         return np.log(_real(x))
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (1.0 / values[0],)  # div(1.0, x)
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [div(1.0, node.inputs[0])]
 
 
@@ -84,13 +95,15 @@ class Sin(_Unary):
 
     template, partial_template = r"\sin {x}", r"\cos {x}"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         return np.sin(_real(x))
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (np.cos(_real(values[0])),)  # cos(x)
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [cos(node.inputs[0])]
 
 
@@ -99,13 +112,15 @@ class Cos(_Unary):
 
     template, partial_template = r"\cos {x}", r"-\sin {x}"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         return np.cos(_real(x))
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (-np.sin(_real(values[0])),)  # neg(sin(x))
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [neg(sin(node.inputs[0]))]
 
 
@@ -114,15 +129,17 @@ class Tanh(_Unary):
 
     template, partial_template = r"\tanh {x}", r"\left(1 - \tanh^{{2}} {x}\right)"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         return np.tanh(_real(x))
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (1.0 - value * value,)  # sub(1.0, mul(node, node))
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [sub(1.0, mul(node, node))]
 
 
@@ -132,7 +149,7 @@ class Sigmoid(_Unary):
     template = r"\sigma\left({x}\right)"
     partial_template = r"\sigma\left({x}\right)\left(1 - \sigma\left({x}\right)\right)"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         # 1/(1+e^-x) for x >= 0 and e^x/(1+e^x) for x < 0: no overflow either way.
         x = _real(x)
         e = np.exp(-np.abs(x))
@@ -140,10 +157,12 @@ class Sigmoid(_Unary):
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (value * (1.0 - value),)  # mul(node, sub(1.0, node))
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [mul(node, sub(1.0, node))]
 
 
@@ -153,7 +172,7 @@ class Relu(_Unary):
     template = r"\operatorname{{relu}}\left({x}\right)"
     partial_template = r"H\left({x}\right)"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         zero = _SCALAR_ZEROS.get(x.__class__)
         if zero is not None:  # a float scalar: np.maximum's result without its ~1 µs call
             return x if x > 0 or x != x else zero
@@ -161,10 +180,12 @@ class Relu(_Unary):
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (heaviside.compute(values[0]),)
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [heaviside(node.inputs[0])]
 
 
@@ -173,13 +194,15 @@ class Sqrt(_Unary):
 
     template, partial_template = r"\sqrt{{{x}}}", r"\frac{{1}}{{2\sqrt{{{x}}}}}"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         return np.sqrt(_real(x))
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return (0.5 / value,)  # div(0.5, node)
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [div(0.5, node)]
 
 
@@ -188,7 +211,7 @@ class Heaviside(_Unary):
 
     template, partial_template = r"H\left({x}\right)", "0"
 
-    def compute(self, x):
+    def compute(self, x: ArrayValue) -> ArrayValue:
         zero = _SCALAR_ZEROS.get(x.__class__)
         if zero is not None:  # a float scalar: 1 or 0 of its type, without two numpy calls
             return _SCALAR_ONES[x.__class__] if x > 0 else zero
@@ -197,10 +220,12 @@ class Heaviside(_Unary):
 
     _partials_now = True
 
-    def _partial_values(self, value, values, attrs):
+    def _partial_values(
+        self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
+    ) -> Sequence[ArrayValue]:
         return _ZERO_1
 
-    def partials(self, node):
+    def partials(self, node: Node) -> Sequence[Node | Symbolic]:
         return [ZERO]
 
 

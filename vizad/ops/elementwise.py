@@ -7,13 +7,14 @@ its vjp and jvp follow from them (:mod:`vizad.ops.derivation`). Broadcasting fol
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import GraphError, RuleNotDefinedError, ShapeError
 from ..node import Node, static_shape
 from ..op import Op, tuples_refused
 from ..tree import TupleShape
+from .types import ArrayValue, StaticShape
 
 __all__ = [
     "ElementwiseOp",
@@ -90,14 +91,16 @@ class ElementwiseOp(Op):
     #: values (or ZERO, ONE, MINUS_ONE), one per input, computed by the very functions that
     #: the nodes of ``partials`` run, so the numbers are the same bits. None: ``backward()``
     #: evaluates ``partials`` on the eager nodes instead.
-    _partial_values = None
+    _partial_values: (
+        Callable[[ArrayValue, Sequence[ArrayValue], Mapping[str, Any]], Sequence[ArrayValue]] | None
+    ) = None
     #: Whether an eager op records its ``_partial_values`` as it computes (the numeric tape
     #: that ``backward()`` walks): for partials that cost nothing or cannot warn (1/x at 0
     #: would warn at the forward pass, where no gradient was asked for); the others are
     #: computed from the values at backward time.
     _partials_now = False
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # inputs of one array shape give that shape (ElementwiseOp's infer_shape and the
         # unary ops'), so an eager call on them needs no inference: vizad's own ops only
@@ -115,7 +118,7 @@ class ElementwiseOp(Op):
         MINUS_ONE), one per input."""
         raise RuleNotDefinedError(f"op {self.name!r} defines no partials")
 
-    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         first = shapes[0] if shapes else ()
         kind = first.__class__
         if kind is tuple or first is None:  # hot: inputs of one array shape, or all unknown

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
 from ..op import Op, register
@@ -9,7 +12,7 @@ from .arithmetic import mul, sub
 from .elementary import exp
 from ..node import Node
 from .tensor import axes_argument, normalize_axes, sum
-from .types import Operand
+from .types import ArrayValue, Operand, StaticShape
 
 __all__ = ["log_softmax"]
 
@@ -22,29 +25,31 @@ class LogSoftmax(Op):
 
     name, arity, symbol = "log_softmax", 1, "log softmax"
 
-    def compute(self, x, axis):
+    def compute(self, x: ArrayValue, axis: tuple[int, ...] | None) -> ArrayValue:
         shifted = x - np.max(x, axis=axis, keepdims=True)
         return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         (s,) = shapes
         if s is not None:
             normalize_axes(attrs["axis"], len(s), s, "log_softmax")
         return s
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         axis = node.attrs["axis"]
         return [sub(adjoint, mul(exp(node), sum(adjoint, axis, keepdims=True)))]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         (t,) = tangents
         axis = node.attrs["axis"]
         return sub(t, sum(mul(exp(node), t), axis, keepdims=True))
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\log\operatorname{{softmax}}\left({args[0]}\right)"
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return (
             rf"{adjoint} - \operatorname{{softmax}}\left({args[0]}\right) \textstyle\sum {adjoint}"
         )

@@ -7,6 +7,9 @@ at ``i`` and zeros elsewhere.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
 from .. import tree
@@ -14,7 +17,7 @@ from ..errors import GraphError, NodeTypeError, ShapeError
 from ..node import OPERATORS, Node, static_shape
 from ..tree import TupleShape
 from ..op import Op, register
-from .types import Operand
+from .types import Operand, StaticShape, Value
 
 __all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get", "stop_gradient"]
 
@@ -24,19 +27,19 @@ class _Like(Op):
     _takes_tuples = True
     fill: int
 
-    def compute(self, a):
+    def compute(self, a: Value) -> Value:
         return tree.ones_like(a) if self.fill else tree.zeros_like(a)
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         return shapes[0]
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [None]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return None
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\mathbf{{{self.fill}}}"
 
 
@@ -61,19 +64,19 @@ class StopGradient(Op):
     arity = 1
     _takes_tuples = True
 
-    def compute(self, a):
+    def compute(self, a: Value) -> Value:
         return a
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         return shapes[0]
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [None]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return None
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\operatorname{{sg}}\left({args[0]}\right)"
 
 
@@ -83,21 +86,21 @@ class MakeTuple(Op):
     name, symbol = "make_tuple", "tuple"
     _takes_tuples = True
 
-    def compute(self, *values):
+    def compute(self, *values: Value) -> tuple[Value, ...]:
         return values
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         return TupleShape(shapes)
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [tuple_get(adjoint, k) for k in range(len(node.inputs))]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return make_tuple(
             *(t if t is not None else zeros_like(x) for x, t in zip(node.inputs, tangents))
         )
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return rf"\left({', '.join(args)}\right)"
 
 
@@ -107,7 +110,7 @@ class TupleGet(Op):
     name, arity = "tuple_get", 1
     _takes_tuples = True
 
-    def compute(self, t, index):
+    def compute(self, t: Value, index: int) -> Value:
         if not isinstance(t, tuple):
             raise ShapeError(
                 f"tuple_get reads a tuple value, got an array of shape {np.shape(t)}: use it on "
@@ -115,7 +118,7 @@ class TupleGet(Op):
             )
         return t[index]
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         (s,) = shapes
         if s is None:
             return None
@@ -128,7 +131,7 @@ class TupleGet(Op):
             raise ShapeError(f"index {attrs['index']} is out of range for a tuple of {len(s)}")
         return s[attrs["index"]]
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         (t,) = node.inputs
         layout = static_shape(t)
         if not isinstance(layout, TupleShape):
@@ -144,10 +147,11 @@ class TupleGet(Op):
             )
         ]
 
-    def jvp(self, node, tangents):
-        return tuple_get(tangents[0], node.attrs["index"])
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
+        # (a one-input op: its jvp is asked for with that input's tangent, never None)
+        return tuple_get(tangents[0], node.attrs["index"])  # type: ignore[arg-type]
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         return f"{args[0]}[{attrs['index']}]"
 
 
@@ -172,7 +176,7 @@ def tuple_get(t: Node, index: int) -> Node:
     return _TUPLE_GET(t, index=int(index))
 
 
-def _getitem(self: Node, index) -> Node:
+def _getitem(self: Node, index: object) -> Node:
     if isinstance(index, int):
         return tuple_get(self, index)
     raise NodeTypeError(f"{self.describe()}: only integer indexing of tuple values is supported")

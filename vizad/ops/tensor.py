@@ -8,7 +8,8 @@ not known while building the graph (a Variable declared without a shape).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from .elementwise import broadcast_shapes, reduce_target
 from ..text import latex_operator
 from ..tree import floating_dtype
 from .arithmetic import add, div
-from .types import Axes, Operand, ShapeLike
+from .types import ArrayValue, Axes, Operand, ShapeLike, StaticShape
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..eager import EagerNode
@@ -43,12 +44,12 @@ _FLOAT_SCALARS = frozenset({np.float64, np.float32, np.float16})
 
 
 # -- shape helpers -------------------------------------------------------------------------
-def axes_argument(axis, what: str):
+def axes_argument(axis: object, what: str) -> tuple[int, ...] | None:
     """``axis`` (None, an int or a sequence of ints) as None or a tuple of ints."""
     if axis is None:
         return None
 
-    def integral(a) -> bool:
+    def integral(a: object) -> TypeGuard[int | np.integer[Any]]:
         return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
 
     if integral(axis):
@@ -61,7 +62,9 @@ def axes_argument(axis, what: str):
     )
 
 
-def normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
+def normalize_axes(
+    axes: Sequence[int] | None, ndim: int, shape: Sequence[int], what: str
+) -> tuple[int, ...]:
     """Axes as non-negative ints, checked against ``ndim``."""
     if axes is None:
         return tuple(range(ndim))
@@ -78,7 +81,7 @@ def normalize_axes(axes, ndim: int, shape, what: str) -> tuple:
     return tuple(sorted(out))
 
 
-def _sum_to(g, shape: tuple):
+def _sum_to(g: ArrayValue, shape: tuple[int, ...]) -> ArrayValue:
     """Sum a broadcast value ``g`` back down to ``shape``: the inverse of broadcasting."""
     g_shape = np.shape(g)
     if g_shape == shape:
@@ -95,7 +98,7 @@ def _sum_to(g, shape: tuple):
     return np.reshape(np.sum(g, axis=axes), shape)
 
 
-def _with_target(op: Op, a, target, **attrs) -> Node:
+def _with_target(op: Op, a: Operand, target: ShapeLike, **attrs: Any) -> Node:
     """Build ``op(a)`` aiming at ``target``: a shape tuple, or a node whose shape is used."""
     if isinstance(target, Node):
         return op(a, target, **attrs)
@@ -105,13 +108,13 @@ def _with_target(op: Op, a, target, **attrs) -> Node:
 class _TargetShapeOp(Op):
     """An op with a target shape, given as the ``shape`` attribute or by a second input."""
 
-    def _target(self, ref, shape):
-        return np.shape(ref) if shape is None else shape
+    def _target(self, ref: ArrayValue | None, shape: tuple[int, ...] | None) -> tuple[int, ...]:
+        return np.shape(ref) if shape is None else shape  # type: ignore[arg-type]  # (ref given)
 
-    def _static_target(self, shapes, attrs):
+    def _static_target(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         return attrs.get("shape") if len(shapes) == 1 else shapes[1]
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         target = args[1] if len(args) > 1 else str(attrs["shape"])
         return latex_operator(self.name) + rf"\left({args[0]}, {target}\right)"
 
@@ -122,24 +125,28 @@ class BroadcastTo(_TargetShapeOp):
 
     name, symbol = "broadcast_to", "broadcast"
 
-    def compute(self, a, ref=None, shape=None):
+    def compute(
+        self, a: ArrayValue, ref: ArrayValue | None = None, shape: tuple[int, ...] | None = None
+    ) -> ArrayValue:
         return np.broadcast_to(a, self._target(ref, shape))
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         target = self._static_target(shapes, attrs)
         if shapes[0] is not None and target is not None:
             _check_broadcastable(shapes[0], target, "broadcast_to")
         return target
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [sum_to_shape(adjoint, reduce_target(node.inputs[0]))] + [None] * (
             len(node.inputs) - 1
         )
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return _target_jvp(self, node, tangents)
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return rf"\textstyle\sum_{{\to \text{{shape}}}} {adjoint}" if index == 0 else None
 
 
@@ -149,31 +156,35 @@ class SumToShape(_TargetShapeOp):
 
     name, symbol = "sum_to_shape", "Σ→shape"
 
-    def compute(self, g, ref=None, shape=None):
+    def compute(
+        self, g: ArrayValue, ref: ArrayValue | None = None, shape: tuple[int, ...] | None = None
+    ) -> ArrayValue:
         return _sum_to(g, self._target(ref, shape))
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         target = self._static_target(shapes, attrs)
         if shapes[0] is not None and target is not None:
             _check_broadcastable(target, shapes[0], "sum_to_shape")
         return target
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [broadcast_to(adjoint, reduce_target(node.inputs[0]))] + [None] * (
             len(node.inputs) - 1
         )
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return _target_jvp(self, node, tangents)
 
 
 class Reshape(_TargetShapeOp):
     """A new shape with the same elements (one dimension may be -1)."""
 
-    def compute(self, a, ref=None, shape=None):
+    def compute(
+        self, a: ArrayValue, ref: ArrayValue | None = None, shape: tuple[int, ...] | None = None
+    ) -> ArrayValue:
         return np.reshape(a, self._target(ref, shape))
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         target = self._static_target(shapes, attrs)
         if target is None:
             return None
@@ -192,17 +203,19 @@ class Reshape(_TargetShapeOp):
             )
         return tuple(size // known if d == -1 else d for d in target)
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [reshape(adjoint, reduce_target(node.inputs[0]))] + [None] * (len(node.inputs) - 1)
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return _target_jvp(self, node, tangents)
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return rf"\operatorname{{reshape}}\left({adjoint}\right)" if index == 0 else None
 
 
-def _target_jvp(op: Op, node: Node, tangents) -> Node | None:
+def _target_jvp(op: Op, node: Node, tangents: Sequence[Node | None]) -> Node | None:
     """The tangent of a target-shape node: the same op on the data's tangent (these ops are
     linear in the data). A target given as a node only lends its shape: its tangent plays no
     part, and with no tangent on the data the result's tangent is zero."""
@@ -212,7 +225,7 @@ def _target_jvp(op: Op, node: Node, tangents) -> Node | None:
     return _with_target(op, tangents[0], target)
 
 
-def _check_broadcastable(small, big, what):
+def _check_broadcastable(small: Sequence[int], big: Sequence[int], what: str) -> None:
     lead = len(big) - len(small)
     if lead < 0 or any(d != 1 and d != e for d, e in zip(small, big[lead:])):
         raise ShapeError(f"{what}: shape {tuple(small)} does not broadcast to {tuple(big)}")
@@ -226,7 +239,14 @@ class MatMul(Op):
 
     name, arity, symbol = "matmul", 2, "@"
 
-    def compute(self, a, b, trans_a=False, trans_b=False, operand=None):
+    def compute(
+        self,
+        a: ArrayValue,
+        b: ArrayValue,
+        trans_a: bool = False,
+        trans_b: bool = False,
+        operand: int | None = None,
+    ) -> ArrayValue:
         if operand is not None and np.ndim((a, b)[operand]) < 2:
             raise ShapeError(
                 "this adjoint of a matmul was built, its operands' shapes unknown, by the rule "
@@ -237,7 +257,7 @@ class MatMul(Op):
             )
         return np.matmul(_swap_last(a) if trans_a else a, _swap_last(b) if trans_b else b)
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         sa, sb = shapes
         for s, side in ((sa, "left"), (sb, "right")):
             if s is not None and len(s) == 0:
@@ -269,7 +289,9 @@ class MatMul(Op):
 
     _vjp_needed = True
 
-    def vjp(self, node, adjoint, needed=(True, True)):
+    def vjp(
+        self, node: Node, adjoint: Node, needed: Sequence[bool] = (True, True)
+    ) -> list[Node | None]:
         a, b = node.inputs
         ta, tb = node.attrs["trans_a"], node.attrs["trans_b"]
         sa, sb = static_shape(a), static_shape(b)
@@ -295,15 +317,15 @@ class MatMul(Op):
         if checked:  # one shape unknown: reduce each batch at run time or to the known shape
             ga = _maybe(sum_to_shape, ga, a if sa2 is None else sa2)
             gb = _maybe(sum_to_shape, gb, b if sb2 is None else sb2)
-        else:
-            batch = broadcast_shapes(sa2[:-2], sb2[:-2])
-            if sa2[:-2] != batch:
+        else:  # (both shapes known: sa2 and sb2 are tuples)
+            batch = broadcast_shapes(sa2[:-2], sb2[:-2])  # type: ignore[index]
+            if sa2[:-2] != batch:  # type: ignore[index]
                 ga = _maybe(sum_to_shape, ga, sa2)
-            if sb2[:-2] != batch:
+            if sb2[:-2] != batch:  # type: ignore[index]
                 gb = _maybe(sum_to_shape, gb, sb2)
         return [_maybe(reshape, ga, sa) if va else ga, _maybe(reshape, gb, sb) if vb else gb]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         a, b = node.inputs
         ta, tb = tangents
         flags = dict(trans_a=node.attrs["trans_a"], trans_b=node.attrs["trans_b"])
@@ -314,11 +336,13 @@ class MatMul(Op):
         terms = [t for t in terms if t is not None]
         return terms[0] if len(terms) == 1 else add(*terms)
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         a, b = args
         return f"{a}{'^{T}' if attrs['trans_a'] else ''} {b}{'^{T}' if attrs['trans_b'] else ''}"
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         a, b = args
         ta, tb = attrs["trans_a"], attrs["trans_b"]
         table = {
@@ -330,30 +354,39 @@ class MatMul(Op):
         return table[(ta, tb)][index]
 
 
-def _swap_last(x):
+def _swap_last(x: ArrayValue) -> ArrayValue:
     """x with its last two axes swapped (a 1-D x as it is)."""
     return np.swapaxes(x, -1, -2) if np.ndim(x) >= 2 else x
 
 
-def _swapped(shape: tuple, flag) -> tuple:
+def _swapped(shape: tuple[int, ...], flag: bool | None) -> tuple[int, ...]:
     return shape[:-2] + (shape[-1], shape[-2]) if flag and len(shape) >= 2 else tuple(shape)
 
 
-def _maybe(f, g, *args):
+def _maybe(f: Callable[..., Node], g: Node | None, *args: Any) -> Node | None:
     """``f(g, *args)``, or None for a gradient ``g`` that was not needed."""
     return None if g is None else f(g, *args)
 
 
 def _matmul_adjoints(
-    a: Node, b: Node, adjoint: Node, ta: bool, tb: bool, checked=False, needed=(True, True)
-):
+    a: Node,
+    b: Node,
+    adjoint: Node,
+    ta: bool,
+    tb: bool,
+    checked: bool = False,
+    needed: Sequence[bool] = (True, True),
+) -> tuple[Node | None, Node | None]:
     """Ā and B̄ of C = op(A) op(B) for operands of 2 or more dimensions (batch dimensions as
     in C): Ā = C̄ op(B)ᵀ and B̄ = op(A)ᵀ C̄, transposed back where A or B was transposed;
     None for one that ``needed`` leaves out (no dX for a data batch: a matmul fewer).
     With ``checked``, each matmul refuses at run time a 1-D forward operand (A or B), for
     which its rule is wrong (the other operand's adjoint is then an outer product)."""
 
+    # (a type comment, not annotations: this function is made at each call, on the eager
+    # backward pass of a matmul, and annotations would be built with it)
     def mm(x, y, trans_a=False, trans_b=False, which=0):
+        # type: (Node, Node, bool, bool, int) -> Node | None
         if not needed[which]:
             return None
         if not checked:
@@ -378,10 +411,10 @@ class Transpose(Op):
 
     arity, symbol = 1, "ᵀ"
 
-    def compute(self, a, axes=None):
+    def compute(self, a: ArrayValue, axes: tuple[int, ...] | None = None) -> ArrayValue:
         return np.transpose(a, axes)
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         (s,) = shapes
         axes = attrs.get("axes")
         if s is None:
@@ -397,18 +430,21 @@ class Transpose(Op):
             )
         return tuple(s[a] for a in axes)
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         axes = node.attrs.get("axes")
         inverse = None if axes is None else tuple(np.argsort(axes).tolist())
         return [transpose(adjoint, inverse)]
 
-    def jvp(self, node, tangents):
-        return transpose(tangents[0], node.attrs.get("axes"))
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
+        # (a one-input op: its jvp is asked for with that input's tangent, never None)
+        return transpose(tangents[0], node.attrs.get("axes"))  # type: ignore[arg-type]
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         return f"{adjoint}^{{T}}" if attrs.get("axes") is None else None
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         if attrs.get("axes") is None:
             return f"{args[0]}^{{T}}"
         return rf"\operatorname{{transpose}}\left({args[0]}, {attrs['axes']}\right)"
@@ -419,8 +455,10 @@ class _Reduction(Op):
     reduced axes were dropped)."""
 
     arity = 1
+    #: The TeX command of the reduction's sign (after a backslash): sum, operatorname{mean}
+    latex_name: str
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         (s,) = shapes
         if s is None:
             return None
@@ -429,20 +467,22 @@ class _Reduction(Op):
             return tuple(1 if k in axes else d for k, d in enumerate(s))
         return tuple(d for k, d in enumerate(s) if k not in axes)
 
-    def _spread(self, node, adjoint):
+    def _spread(self, node: Node, adjoint: Node) -> Node:
         axis = node.attrs.get("axis")
         if axis is not None and not node.attrs.get("keepdims"):
             adjoint = expand_dims(adjoint, axis)
         return broadcast_to(adjoint, reduce_target(node.inputs[0]))
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return self(tangents[0], **node.attrs)  # linear: the same reduction of the tangent
 
-    def vjp_latex(self, args, adjoint, attrs, index):
+    def vjp_latex(
+        self, args: Sequence[str], adjoint: str, attrs: Mapping[str, Any], index: int
+    ) -> str | None:
         spread = rf"\operatorname{{broadcast}}\left({adjoint}\right)"
         return spread if self.name == "sum" else rf"\frac{{{spread}}}{{n}}"
 
-    def latex(self, args, attrs):
+    def latex(self, args: Sequence[str], attrs: Mapping[str, Any]) -> str:
         axis = attrs.get("axis")
         sub = "" if axis is None else f"_{{\\text{{axis}}={','.join(map(str, axis))}}}"
         return rf"\{self.latex_name}{sub} {args[0]}"
@@ -453,15 +493,17 @@ class Sum(_Reduction):
 
     symbol, latex_name = "Σ", "sum"
 
-    def compute(self, a, axis=None, keepdims=False):
+    def compute(
+        self, a: ArrayValue, axis: tuple[int, ...] | None = None, keepdims: bool = False
+    ) -> ArrayValue:
         kind = a.__class__
-        if kind is np.ndarray:  # np.sum's own reduction, without its wrappers
-            return _ADD_REDUCE(a, axis=axis, keepdims=keepdims)
+        if kind is np.ndarray:  # np.sum's own reduction, without its wrappers (mypy: a is one)
+            return _ADD_REDUCE(a, axis=axis, keepdims=keepdims)  # type: ignore[call-overload]
         if kind in _FLOAT_SCALARS and not keepdims:  # one float: 0 + it, as np.sum (-0.0 → 0.0)
             return a + 0.0
         return np.sum(a, axis=axis, keepdims=keepdims)
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [self._spread(node, adjoint)]
 
 
@@ -470,15 +512,17 @@ class Mean(_Reduction):
 
     symbol, latex_name = "mean", "operatorname{mean}"
 
-    def compute(self, a, axis=None, keepdims=False):
+    def compute(
+        self, a: ArrayValue, axis: tuple[int, ...] | None = None, keepdims: bool = False
+    ) -> ArrayValue:
         return np.mean(a, axis=axis, keepdims=keepdims)
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         (a,) = node.inputs
         axis = node.attrs.get("axis")
         shape = static_shape(a)
         if shape is not None:
-            count = float(
+            count: float | Node = float(
                 math.prod(shape[k] for k in normalize_axes(axis, len(shape), shape, "mean"))
             )
         else:
@@ -491,10 +535,10 @@ class ExpandDims(Op):
 
     name, arity = "expand_dims", 1
 
-    def compute(self, a, axis):
+    def compute(self, a: ArrayValue, axis: tuple[int, ...]) -> ArrayValue:
         return np.expand_dims(a, axis)
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         (s,) = shapes
         if s is None:
             return None
@@ -503,11 +547,12 @@ class ExpandDims(Op):
         rest = iter(s)
         return tuple(1 if k in axes else next(rest) for k in range(ndim))
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [reshape(adjoint, reduce_target(node.inputs[0]))]
 
-    def jvp(self, node, tangents):
-        return expand_dims(tangents[0], node.attrs["axis"])
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
+        # (a one-input op: its jvp is asked for with that input's tangent, never None)
+        return expand_dims(tangents[0], node.attrs["axis"])  # type: ignore[arg-type]
 
 
 class Size(Op):
@@ -516,18 +561,18 @@ class Size(Op):
 
     arity = 1
 
-    def compute(self, a, axis=None):
+    def compute(self, a: ArrayValue, axis: tuple[int, ...] | None = None) -> ArrayValue:
         shape = np.shape(a)
         axes = range(len(shape)) if axis is None else axis
         return floating_dtype(a).type(math.prod(shape[k] for k in axes))
 
-    def infer_shape(self, shapes, attrs):
+    def infer_shape(self, shapes: Sequence[Any], attrs: Mapping[str, Any]) -> StaticShape:
         return ()
 
-    def vjp(self, node, adjoint):
+    def vjp(self, node: Node, adjoint: Node) -> list[Node | None]:
         return [None]
 
-    def jvp(self, node, tangents):
+    def jvp(self, node: Node, tangents: Sequence[Node | None]) -> Node | None:
         return None
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import numpy.typing as npt
 
 from ..node import Node
+from ..tree import TupleShape
 
-__all__ = ["Operand", "Axes", "ShapeLike"]
+__all__ = ["Operand", "Axes", "ShapeLike", "ArrayValue", "Value", "StaticShape"]
 
 #: What an op accepts where a node goes: a node, or a number or array (made a constant)
 Operand = Node | npt.ArrayLike
@@ -14,3 +18,11 @@ Operand = Node | npt.ArrayLike
 Axes = int | tuple[int, ...] | list[int] | None
 #: A target shape: a tuple of ints, or a node whose value's shape is read at run time
 ShapeLike = tuple[int, ...] | list[int] | int | Node
+#: What an op's ``compute`` is given and gives for an array: a numpy array, a numpy scalar
+#: (ops on scalars give scalars), or a Python number (a weakly typed constant's, ``x * 2``)
+ArrayValue = npt.NDArray[Any] | np.number[Any] | np.bool_ | float
+#: A node's value: an array, or a (possibly nested) tuple of values (vz.make_tuple)
+Value = ArrayValue | tuple["Value", ...]
+#: A static shape (what ``infer_shape`` gives): a tuple of ints, a TupleShape of shapes for a
+#: tuple value, or None where unknown
+StaticShape = tuple[int, ...] | TupleShape | None

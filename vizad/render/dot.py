@@ -196,12 +196,10 @@ class Drawing(graphviz.Digraph):
             svg = self._laid_out()
         except (GraphvizNotFoundError, RenderError) as exc:
             return {"text/plain": f"{self!r}\n({exc})"}
-        svg = notebook_size(svg)
-        return {
-            "text/html": fitted_html(svg, repr(self)),
-            "image/svg+xml": svg,
-            "text/plain": repr(self),
-        }
+        # the picture is stored once, as the HTML's image (as a stepper's is): an SVG beside it
+        # would double every drawing in a saved notebook, and every front end that shows
+        # HTML (JupyterLab, Notebook 7, nbconvert, VS Code, Colab) passes over it
+        return {"text/html": fitted_html(notebook_size(svg), repr(self)), "text/plain": repr(self)}
 
     def _laid_out(self) -> str:
         """The SVG of this drawing; one made by vz.draw whose layout runs longer than its
