@@ -28,6 +28,7 @@ from .dot import (
     unescaped_titles,
 )
 from .highlight import computed_values, highlight, step_states
+from .legibility import states_of
 from .opening import BoxOpener, collapsed_boxes
 from .palette import MIN_SCALE, css_rules
 from .scene import Scene
@@ -128,10 +129,10 @@ class Layout:
                 self.states = None
             elif twin is not None and twin.states is not None and alike(self.scene, twin.scene):
                 self.states = twin.states  # the same boxes, nodes and edges: the same states
+            elif like is None:  # kept if legible() judged this very scene
+                self.states = states_of(self.scene)
             else:
-                self.states = step_states(
-                    self.scene, None if like is None else (like.scene, like.states)
-                )
+                self.states = step_states(self.scene, (like.scene, like.states))
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
         self.hides = _hides(self.scene, like)
