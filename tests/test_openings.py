@@ -136,3 +136,34 @@ def test_quoting_once_per_process_writes_graphvizs_text(monkeypatch):
     monkeypatch.setattr(Drawing, "_quote", staticmethod(graphviz.quoting.quote))
     monkeypatch.setattr(Drawing, "_quote_edge", staticmethod(graphviz.quoting.quote_edge))
     assert to_drawing(scene).source == cached
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_laid_view_takes_the_forward_views_states_only_when_they_are_its_own(case):
+    # Layout(twin=) and openings(twins=): the laid view (its results written in the forward
+    # view's boxes) takes the forward view's step states instead of making them again, and
+    # they are exactly the states step_states makes for it; the extended view never does
+    from vizad.render.highlight import step_states
+    from vizad.render.layout import alike
+
+    make, options = CASES[case]
+    trace = make()
+    forward = Layout(trace, "forward", in_browser=True, **options)
+    laid = Layout(trace, trace.laid_view, in_browser=True, twin=forward, **options)
+    assert alike(laid.scene, forward.scene)
+    assert laid.states is forward.states
+    assert laid.states == step_states(laid.scene)
+    extended = Layout(trace, trace.extended_view, in_browser=True, twin=forward, **options)
+    assert not alike(extended.scene, forward.scene)
+    assert extended.states == step_states(extended.scene)
+    sets = _sets(forward.collapsed)
+    if not sets:
+        return
+    twins = forward.openings(sets)
+    for boxes, lay in laid.openings(sets, twins=twins).items():
+        assert lay.states is twins[boxes].states, boxes
+        assert lay.states == step_states(lay.scene), boxes
+    # a twin that is not alike (another box opened) is not taken
+    other = {boxes: twins[sets[(k + 1) % len(sets)]] for k, boxes in enumerate(sets)}
+    for boxes, lay in laid.openings(sets, twins=other).items():
+        assert lay.states == step_states(lay.scene), boxes

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .assets import boot_elements, graphviz_module, style
+from .assets import boot_elements, style
 from .errors import ArgumentError, ArgumentTypeError
 from .files import check_output, write_output
 from .render.options import DRAWN_DEFAULTS, LAYOUT_BUDGET, MAX_BOXES, SCALE, Collapse, check_scale
@@ -16,7 +16,7 @@ from .trace import Trace
 from .widget import Stepper
 from .widget.data import check_failures, walkthrough_data
 from .widget.stepper import CHECK_LIMIT
-from .widget.page import data_script, needs_graphviz
+from .widget.page import data_script, graphviz_script, needs_graphviz
 
 __all__ = ["export_html", "page_html"]
 
@@ -164,7 +164,7 @@ def page_html(
         title=escape(title),
         css=style(),
         data=data_script(data, "vz-data", hidden=quiz, packed=True)
-        + (data_script(graphviz_module(), "vz-graphviz") if graphviz else ""),
+        + (graphviz_script("vz-graphviz") if graphviz else ""),
         mount=boot_elements(
             {
                 "root": "vz-root",

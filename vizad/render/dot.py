@@ -107,7 +107,14 @@ class Drawing(graphviz.Digraph):
     @staticmethod
     def _attr_list(label=None, kwargs=None, attributes=None) -> str:
         """graphviz's ``attr_list`` (the same text), each ``key=value`` pair quoted once per
-        process: a drawing of a large graph repeats a few styles on thousands of boxes."""
+        process: a drawing of a large graph repeats a few styles on thousands of boxes. A
+        box's or an edge's style given as ``_attributes=`` (a :class:`_Style`, its pairs
+        sorted and quoted once) with only ``id=`` as keywords: the same text as with all of
+        them as keywords, without sorting and quoting them again for each box."""
+        if type(attributes) is _Style and kwargs is not None and kwargs.keys() == {"id"}:
+            pairs = [f"label={graphviz.quoting.quote(label)}"] if label is not None else []
+            pairs += [*attributes.before, _quoted_pair("id", kwargs["id"]), *attributes.after]
+            return f" [{' '.join(pairs)}]"
         pairs = [f"label={graphviz.quoting.quote(label)}"] if label is not None else []
         for given in (kwargs, attributes):
             if given:
@@ -218,6 +225,23 @@ class Drawing(graphviz.Digraph):
         state = dict(self.__dict__)
         state.pop("_vizad_plan", None)
         return state
+
+
+class _Style(tuple):
+    """A style's ``key=value`` pairs for DOT (:meth:`Drawing._attr_list`), sorted by key and
+    quoted: those before ``id`` and those after it (``before``, ``after``)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=4096)
+def _style(pairs: tuple[tuple[str, str], ...]) -> _Style:
+    """The :class:`_Style` of ``pairs`` (key, value; a None value left out), made once."""
+    made = _Style(sorted((k, v) for k, v in pairs if v is not None))
+    made.before = tuple(_quoted_pair(k, v) for k, v in made if k < "id")
+    made.after = tuple(_quoted_pair(k, v) for k, v in made if k > "id")
+    return made
 
 
 @functools.lru_cache(maxsize=4096)
@@ -341,8 +365,8 @@ def to_drawing(
             if key in lines:
                 target.body.append(lines[key])
                 continue
-            attrs = dot_attrs(item.kind, key[2])
-            target.node(item.id, label=_label(item), id=item.id, **attrs)
+            style = _style(tuple(dot_attrs(item.kind, key[2]).items()))
+            target.node(item.id, label=_label(item), _attributes=style, id=item.id)
             lines[key] = target.body[-1]
 
     if scene.legend:
@@ -364,17 +388,15 @@ def to_drawing(
         if key in lines:
             drawing.body.append(lines[key])
             continue
-        extra = (
-            {"label": _plain_text(edge.label), "fontsize": "10", "fontcolor": FRAME_INK}
-            if edge.label
-            else {}
-        )
+        style = edge_attrs(edge.kind, edge.id in edge_highlights)
+        if edge.label:
+            style.update(fontsize="10", fontcolor=FRAME_INK)
         drawing.edge(
             edge.tail,
             edge.head,
+            label=_plain_text(edge.label) if edge.label else None,
+            _attributes=_style(tuple(style.items())),
             id=edge.id,
-            **edge_attrs(edge.kind, edge.id in edge_highlights),
-            **extra,
         )
         lines[key] = drawing.body[-1]
     return drawing
@@ -428,7 +450,7 @@ def heat_cells(item) -> int:
 def _label(item) -> str:
     bold = item.kind not in ("constant", "zero")
     if not item.heatmaps:
-        return _html_lines(item.lines, bold_first=bold)
+        return _text_label(item.lines, bold)
     rows = [
         f"<TR><TD>{_cell_text(line, bold and k == 0)}</TD></TR>"
         for k, line in enumerate(item.lines)
@@ -499,6 +521,7 @@ def _plain_text(text: str) -> str:
     return escape(visible(_fit(text))).replace("&#92;", "&#92;&#92;")
 
 
+@functools.lru_cache(maxsize=65536)  # a view's boxes, and each line, again in the others
 def _cell_text(line: str, bold: bool, cut: bool = True) -> str:
     """One escaped line of a label, cut at MAX_LINE (with "…"), or at MAX_TEXT when ``cut``
     is False (titles)."""
@@ -518,6 +541,13 @@ def _legend(mode: str) -> str:
     half = (len(cells) + 1) // 2
     rows = "".join(f"<TR>{''.join(row)}</TR>" for row in (cells[:half], cells[half:]))
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="1">{rows}</TABLE>>'
+
+
+@functools.lru_cache(maxsize=16384)
+def _text_label(lines: tuple[str, ...], bold_first: bool) -> str:
+    """:func:`_html_lines` of a box's lines, made once per process: a forward box reads the
+    same in each view of a walkthrough (and in each of its openings)."""
+    return _html_lines(lines, bold_first)
 
 
 def _html_lines(lines, bold_first: bool, cut: bool = True) -> str:

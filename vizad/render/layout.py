@@ -12,7 +12,9 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import operator
 import re
+from collections.abc import Mapping
 
 from .._gc import gc_paused
 from ..errors import ArgumentError, GraphvizNotFoundError, NotPicklableError
@@ -26,6 +28,7 @@ from .dot import (
     unescaped_titles,
 )
 from .highlight import computed_values, highlight, step_states
+from .legibility import states_of
 from .opening import BoxOpener, collapsed_boxes
 from .palette import MIN_SCALE, css_rules
 from .scene import Scene
@@ -49,6 +52,9 @@ class Layout:
     the reader's frame (width, height in CSS px), for which the picture readable in it is
     chosen when nothing is collapsed (:func:`~vizad.render.summary.legible`). ``like``: the
     layout this one opens boxes of, whose step states are kept where the opening changes none.
+    ``twin``: a layout of another view of the same trace, whose step states are taken when it
+    draws the same boxes for the same nodes with the same edges (the laid view and the
+    forward view: :func:`alike`).
     """
 
     def __init__(
@@ -68,6 +74,7 @@ class Layout:
         scene: Scene | None = None,
         frame: tuple[float, float] | None = None,
         like: Layout | None = None,
+        twin: Layout | None = None,
     ):
         full = None
         if scene is None:
@@ -118,11 +125,14 @@ class Layout:
             self.dot_source = browser_source(self.dot_source)
         #: The step states of the walkthrough (None for a drawing of nodes), made once.
         with gc_paused():
-            self.states = (
-                None
-                if self.scene.trace is None
-                else step_states(self.scene, None if like is None else (like.scene, like.states))
-            )
+            if self.scene.trace is None:
+                self.states = None
+            elif twin is not None and twin.states is not None and alike(self.scene, twin.scene):
+                self.states = twin.states  # the same boxes, nodes and edges: the same states
+            elif like is None:  # kept if legible() judged this very scene
+                self.states = states_of(self.scene)
+            else:
+                self.states = step_states(self.scene, (like.scene, like.states))
         #: Box id → heatmap cells of what a step computes in it (its value in the extended
         #: view, the result laid on it in the laid view): hidden while that step is pending.
         self.hides = _hides(self.scene, like)
@@ -141,9 +151,13 @@ class Layout:
         by ``dot`` here, or by the browser (``in_browser``, by default as this one)."""
         return self.openings([tuple(boxes)], in_browser=in_browser)[tuple(boxes)]
 
-    def openings(self, sets, *, in_browser: bool | None = None) -> dict[tuple, Layout]:
+    def openings(
+        self, sets, *, in_browser: bool | None = None, twins: Mapping[tuple, Layout] | None = None
+    ) -> dict[tuple, Layout]:
         """:meth:`opened` for each tuple of boxes in ``sets``, the unsummarised scene built
-        once (ArgumentError for a box that is not a collapsed one)."""
+        once (ArgumentError for a box that is not a collapsed one). ``twins``: the same boxes
+        opened in a layout of another view (the forward view's, for the laid view's), whose
+        step states each opening takes when it is alike (see ``Layout(twin=)``)."""
         target, decimals, detail, reads, timeout, budget = self._source
         sets = [tuple(s) for s in sets]
         unknown = sorted({b for s in sets for b in s} - set(self.collapsed))
@@ -176,6 +190,7 @@ class Layout:
                 in_browser=self.in_browser if in_browser is None else in_browser,
                 scene=opener.open(s),
                 like=self,  # the steps the opening leaves alone keep their states
+                twin=None if twins is None else twins.get(s),
             )
             for s in sets
         }
@@ -247,6 +262,22 @@ class Layout:
             "which live in this process; send layout.svg(step) (a str) or the trace's values "
             "instead"
         )
+
+
+def alike(scene: Scene, other: Scene) -> bool:
+    """Whether ``scene`` and ``other`` (two views of one trace) have the same step states: the
+    same trace, the same box for each node, the same edges (ends and ids) and the same folds.
+    The laid view and the forward view are alike (the laid one writes results in the same
+    boxes); a comparison at C speed, not the walkthrough's states made again."""
+    if scene.trace is not other.trace or scene.ids != other.ids:
+        return False
+    if len(scene.edges) != len(other.edges) or scene.folds != other.folds:
+        return False
+    ends = operator.attrgetter("tail", "head", "id")
+    if list(map(ends, scene.edges)) != list(map(ends, other.edges)):
+        return False
+    members = operator.attrgetter("id", "members")
+    return list(map(members, scene.items)) == list(map(members, other.items))
 
 
 def _hides(scene: Scene, like: Layout | None) -> dict[str, int]:

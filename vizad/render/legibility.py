@@ -16,13 +16,14 @@ output area leaves the graph about 592×250 px (DEFAULT_FRAME).
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 
-from .highlight import step_states
+from .highlight import StepStates, step_states
 from .ranks import dot_ranks
 from .scene import Scene
 
-__all__ = ["DEFAULT_FRAME", "READABLE_PX", "TEXT_PX", "step_text_px", "readable"]
+__all__ = ["DEFAULT_FRAME", "READABLE_PX", "TEXT_PX", "step_text_px", "readable", "states_of"]
 
 #: The graph's frame (CSS px, width × height) a picture is chosen for by default: JupyterLab
 #: at 1024×768 with its file browser open (measured: 592 × 222–274 px).
@@ -53,6 +54,22 @@ def _box_size(item) -> tuple[float, float]:
     return width, height
 
 
+#: (a weak reference to the scene whose step states were made last, those states): read and
+#: replaced whole (see :func:`states_of`).
+_LAST: list[tuple] = [(lambda: None, None)]
+
+
+def states_of(scene: Scene) -> StepStates:
+    """``step_states(scene)``, kept for the last scene asked about: the picture that
+    :func:`readable` judged and :func:`~vizad.render.summary.legible` chose is the one a
+    Layout then lays out, whose states are then not made a second time."""
+    ref, states = _LAST[0]
+    if ref() is not scene:
+        states = step_states(scene)
+        _LAST[0] = (weakref.ref(scene), states)
+    return states
+
+
 def step_text_px(scene: Scene, frame: tuple[float, float] = DEFAULT_FRAME) -> list[float]:
     """Per step of ``scene``'s trace, the size (CSS px) of its boxes' text at the largest zoom
     (at most 1) that shows them all together in ``frame`` (width, height in CSS px)."""
@@ -78,7 +95,7 @@ def step_text_px(scene: Scene, frame: tuple[float, float] = DEFAULT_FRAME) -> li
             x += _LABEL_RANK + _RANKSEP
     fw, fh = (float(v) - 2 * _MARGIN for v in frame)
     out = []
-    for step in step_states(scene).steps:
+    for step in states_of(scene).steps:
         boxes = [b for b in [step["current"], *step["consumer"], *step["involved"]] if b in rank]
         if not boxes:
             out.append(TEXT_PX)

@@ -88,6 +88,13 @@ class BoxOpener:
                 self._touching.setdefault(box, []).append(k)
         # the edges merged with nothing opened: key → (its first edge's place, count, edge)
         self._merged = _merge_counts(self._edges, range(len(self._edges)), group)
+        # the edge drawn for each of them, the shown scene's own where it is equal (an
+        # opening redraws the edges that touch no opened box as they were: the same objects)
+        shown = {e.id: e for e in scene.edges}
+        self._drawn: dict[tuple, Edge] = {}
+        for key, (_, n, e, _) in self._merged.items():
+            edge = _merged_edge(key, n, e)
+            self._drawn[key] = edge if shown.get(edge.id) != edge else shown[edge.id]
 
     def open(self, opened: Iterable[str]) -> Scene:
         """The scene with the collapsed boxes ``opened`` shown opened (:func:`open_boxes`)."""
@@ -155,10 +162,16 @@ class BoxOpener:
         their first edges."""
         changed = sorted({k for b in opened for k in self._touching.get(b, ())})
         keep = set(opened)
-        merged = [m for key, m in self._merged.items() if key[0] not in keep and key[1] not in keep]
-        merged += _merge_counts(self._edges, changed, group_of).values()
+        drawn = self._drawn
+        merged = [
+            (m[0], drawn[key])
+            for key, m in self._merged.items()
+            if key[0] not in keep and key[1] not in keep
+        ]
+        again = _merge_counts(self._edges, changed, group_of).values()
+        merged += [(k, _merged_edge(key, n, e)) for k, n, e, key in again]
         merged.sort(key=lambda m: m[0])
-        return [_merged_edge(key, n, e) for _, n, e, key in merged]
+        return [edge for _, edge in merged]
 
 
 def _merge_counts(edges: list[Edge], places: Iterable[int], group_of: dict[str, str]) -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -288,8 +289,22 @@ class _Builder:
             self.items.append(Item(item_id, kind, text, node, cluster, head=head))
             self._edges_into(node, "forward")
 
-    def _forward_text(self, node: Node) -> tuple[list[str], tuple]:
-        """A forward box's lines (name, role, formula, value) and heatmaps."""
+    def _forward_text(self, node: Node) -> tuple[tuple[str, ...], tuple]:
+        """A forward box's lines (name, role, formula, value) and heatmaps: for a trace, made
+        once for all its views (the forward graph's boxes read the same in each, and the laid
+        view's add their results to them)."""
+        if self.trace is None:
+            return self._make_forward_text(node)
+        made = _FORWARD_TEXTS.get(self.trace)
+        if made is None:
+            made = _FORWARD_TEXTS[self.trace] = {}
+        key = (node, self.decimals)
+        text = made.get(key)
+        if text is None:
+            text = made[key] = self._make_forward_text(node)
+        return text
+
+    def _make_forward_text(self, node: Node) -> tuple[tuple[str, ...], tuple]:
         names = self.names
         if node.op is VARIABLE:  # v₁ = x1; an eager leaf by its own name, or unnamed
             label = names.label(node)
@@ -301,7 +316,7 @@ class _Builder:
         if role is not None:
             lines.insert(1, f"is {role.text}")
         more, heatmaps = self.value_parts(node)
-        return lines + more, heatmaps
+        return tuple(lines + more), tuple(heatmaps)
 
     def _edge(self, tail: str, head: str, kind: str, k: int, label: str = "") -> None:
         if (tail, head) in self._edge_keys or tail == head:
@@ -534,6 +549,11 @@ class _Builder:
                 out[(ids[x], ids[consumer])] = text
         return out
 
+
+#: trace → {(forward node, decimals): its box's text}: the forward graph's boxes are the same
+#: in every view of a trace (nothing an extension adds is read by a forward node's formula),
+#: so that an export of its three views, and their boxes opened, writes each once.
+_FORWARD_TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 #: An intermediate node's entry in _Builder._inline until its formula is first read.
 _LATER: Any = object()

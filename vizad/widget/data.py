@@ -92,13 +92,17 @@ def walkthrough_data(
             budget=budget,
             frame=DEFAULT_FRAME,  # the picture readable there (vizad.render.legibility)
             in_browser=True if openings and _carries_graphviz(layouts.get(shown)) else None,
+            twin=_twin(trace, v, layouts),
         )
     frames: dict[str, dict] = {}
+    opened: dict[str, dict] = {}  # view → its boxes opened (the laid view's take their states)
     for v in listed:
         layout = layouts[v]
         frame = frame_data(layout, trace, d)
         if openings and layout.collapsed:
-            frame["opens"] = pack_opens(opening_data(layout, trace, d, frame))
+            twin = "forward" if v == trace.laid_view else None
+            opened[v] = layout.openings(carried(layout), in_browser=True, twins=opened.get(twin))
+            frame["opens"] = pack_opens(opening_data(layout, trace, d, frame, opened[v]))
         frames[v] = shared_steps(frame, frames)
     return {
         "mode": trace.mode,
@@ -148,19 +152,35 @@ def _first_nonfinite(trace) -> int | None:
     return None if step is None else step.index + 1
 
 
-def opening_data(layout: Layout, trace, decimals: int, frame: dict) -> dict[str, dict]:
-    """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
-    data; :class:`~vizad.widget.frames.Openings`) whose picture is DOT for the browser to lay
-    out: a page without a kernel opens any one box itself (the first that the walkthrough
-    reaches, those of PAGE_OPENINGS nodes in all: :func:`carried_order`)."""
+def _twin(trace, view: str, layouts: Mapping[str, Layout]) -> Layout | None:
+    """The layout whose step states the laid view's may take (``Layout(twin=)``): the forward
+    view's, when it is made already (the laid view writes its results in the same boxes)."""
+    return layouts.get("forward") if view == trace.laid_view and view != "forward" else None
+
+
+def carried(layout: Layout) -> list[tuple[str]]:
+    """The collapsed boxes of ``layout`` that a page carries opened (each as a 1-tuple, as
+    :meth:`~vizad.render.Layout.openings` takes them): the first that the walkthrough reaches
+    (:func:`carried_order`), those of PAGE_OPENINGS nodes in all."""
     size = Counter(layout.scene.ids.values())
-    carried, total = [], 0
+    out, total = [], 0
     for box in carried_order(layout):  # up to the page's budget
         total += size[box]
         if total > PAGE_OPENINGS:
             break
-        carried.append((box,))
-    opened = layout.openings(carried, in_browser=True)
+        out.append((box,))
+    return out
+
+
+def opening_data(
+    layout: Layout, trace, decimals: int, frame: dict, opened: Mapping[tuple, Layout] | None = None
+) -> dict[str, dict]:
+    """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
+    data; :class:`~vizad.widget.frames.Openings`) whose picture is DOT for the browser to lay
+    out: a page without a kernel opens any one box itself (:func:`carried`). ``opened``: those
+    layouts, when they are made already."""
+    if opened is None:
+        opened = layout.openings(carried(layout), in_browser=True)
     patches = Openings(layout, frame, trace, decimals)
     return {box[0]: patches.patch(lay) for box, lay in opened.items()}
 

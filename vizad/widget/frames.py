@@ -5,6 +5,8 @@ tooltips, clicks and search entries), and the same view with boxes opened as a p
 
 from __future__ import annotations
 
+import itertools
+import operator
 import weakref
 from collections.abc import Mapping
 
@@ -80,18 +82,42 @@ def box_tip(item, trace, names: Mapping[str, str], step_of_node: Mapping, decima
     tip = {"head": "\n".join(item.lines[:2]) if node is not None else names[item.id]}
     if node is not None and node in trace.names.titles:  # e, loss: their vₖ on hover
         tip["head"] += f"\n(v{subscript(str(trace.names.number(node)))})"
-    if node is not None and node in trace.values:
-        tip["value"] = "value " + preview(trace.values[node], decimals)
+    value, result = _values_said(trace, node, step_of_node, decimals)
+    if value is not None:
+        tip["value"] = value
     if node is not None and node.source:  # the user's line it was imported from
         tip["source"] = node.source
-    k = step_of_node.get(node) if node is not None else None
-    if k is not None:
-        result = trace.result_name(node).text
-        tip["result"] = f"{result} = {preview(trace.result(trace.steps[k]), decimals)}"
-        tip["at"] = k
+    if result is not None:
+        tip["result"] = result
+        tip["at"] = step_of_node[node]
     if item.kind in ("summary", "fold"):
         tip["head"] = "\n".join(item.lines)
     return tip
+
+
+#: trace → {(node, decimals): (its value, the result of its step), as tooltips say them}
+_SAID: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _values_said(trace, node, step_of_node: Mapping, decimals: int) -> tuple:
+    """A box's value ("value 0.5") and the result of the step computing its node ("v̄₄ = 1"),
+    or None: made once per node of a trace (its box shows in several views, and openings)."""
+    if node is None:
+        return None, None
+    said = _SAID.get(trace)
+    if said is None:
+        said = _SAID[trace] = {}
+    key = (node, decimals)
+    found = said.get(key)
+    if found is None:
+        value = "value " + preview(trace.values[node], decimals) if node in trace.values else None
+        k = step_of_node.get(node)
+        result = None
+        if k is not None:
+            name = trace.result_name(node).text
+            result = f"{name} = {preview(trace.result(trace.steps[k]), decimals)}"
+        found = said[key] = (value, result)
+    return found
 
 
 def box_click(item, states, step_of_node: Mapping) -> int | None:
@@ -187,7 +213,12 @@ class Openings:
         self._step_of_node = steps_of_nodes(trace)
         # node → the place of its entry in frame["find"] (the nodes of boxes drawn, in order)
         self._place: dict = {}
+        # node → its place in scene.ids; box → the nodes drawn in it
+        self._order: dict = {}
+        self._nodes_in: dict[str, list] = {}
         for node, box in scene.ids.items():
+            self._order[node] = len(self._order)
+            self._nodes_in.setdefault(box, []).append(node)
             if box in self._items:
                 self._place[node] = len(self._place)
 
@@ -197,7 +228,7 @@ class Openings:
         scene, states, step_of_node = opened.scene, opened.states, self._step_of_node
         names = opened.box_names
         old_names = self._names
-        renamed = {i for i in names.keys() | old_names.keys() if names.get(i) != old_names.get(i)}
+        renamed = {i for i, _ in names.items() ^ old_names.items()}  # named otherwise, or not
         new = {i.id for i in scene.items if self._items.get(i.id) is not i}
         laid = {"dot": opened.dot_source} if opened.in_browser else {"svg": opened.template}
         patch = {**laid, "scope": opened.scope, "note": scene.note, "collapsed": opened.collapsed}
@@ -229,11 +260,11 @@ class Openings:
             if frame["links"].get(e.id) != link:
                 links[e.id] = link
         patch.update(tips=tips, edgeTips=edge_tips, clicks=clicks, links=links)
-        patch["steps"] = {
-            str(k): s
-            for k, (s, b) in enumerate(zip(states.steps, frame["steps"]))
-            if s is not b and s != b
-        }
+        # the steps whose states were made again (the others are the view's own objects),
+        # found at C speed: an opening changes a few of a walkthrough's thousand steps
+        steps, base = states.steps, frame["steps"]
+        redone = itertools.compress(itertools.count(), map(operator.is_not, steps, base))
+        patch["steps"] = {str(k): steps[k] for k in redone if steps[k] != base[k]}
         patch["find"] = self._find(scene, new)
         return patch
 
@@ -246,11 +277,16 @@ class Openings:
         gone = self._items.keys() - boxes
         touched = {i.node for i in scene.items if i.id in new and i.node is not None}
         touched.update(self._items[b].node for b in gone)
-        redo = [
-            (node, box)
-            for node, box in scene.ids.items()
-            if old_ids.get(node) != box or box in gone or node in touched
-        ]
+        # the nodes drawn in another box (or new), in a box gone or a box new, in the order
+        # of scene.ids (an opening keeps the view's order): found by set operations, not by
+        # a pass over the view's thousands of nodes for each opening
+        ids = scene.ids
+        found = {node for node, _ in ids.items() - old_ids.items()}
+        for b in gone:
+            found.update(n for n in self._nodes_in.get(b, ()) if ids.get(n) == b)
+        found.update(n for n in touched if n in ids)
+        order = self._order
+        redo = [(n, ids[n]) for n in sorted(found, key=lambda n: order.get(n, -1))]
         base = self.frame["find"]
         if len(scene.ids) != len(old_ids) or any((n in place) != (b in boxes) for n, b in redo):
             entries = find_entries(scene, trace, step_of_node)  # places move: compare all
