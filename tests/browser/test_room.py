@@ -297,7 +297,7 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
     assert page.locator(f"{ROOT} .vz-counter").inner_text().startswith("Step 2 of 7")
     page.locator(f"{ROOT} .vz-play").focus()
     page.keyboard.press("Space")
-    assert page.locator(f"{ROOT} .vz-play").inner_text().strip() == "⏸ pause"
+    assert page.locator(f"{ROOT} .vz-play").inner_text().strip() == "❚❚ pause"
     page.keyboard.press("Space")
     assert page.locator(f"{ROOT} .vz-play").inner_text().strip() == "▶ play"
     # the legend: every label whole, inside the window

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 215e49114a3522cbc89e1f4a79f3252a46fa4bb8a1e6d0640dbed338d02aab5c
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 9d758d5f5756df387298e27ab7b7782c371d3ad59e0f417bd80533f8d0a5794e
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1100,7 +1100,7 @@ var Player = class {
   toggle() {
     if (this.timer) return this.stop();
     if (this.step() === this.n) this.go(1);
-    this.play.textContent = "⏸ pause";
+    this.play.textContent = "❚❚ pause";
     const rate = clamp(parseFloat(this.speed.value) || 1.25, 0.25, 10);
     this.timer = setInterval(() => {
       this.go(this.step() + 1);

@@ -69,7 +69,7 @@ export class Player {
   toggle() {
     if (this.timer) return this.stop();
     if (this.step() === this.n) this.go(1);
-    this.play.textContent = "⏸ pause";
+    this.play.textContent = "❚❚ pause"; // U+23F8 is missing from common fonts (DejaVu, Noto)
     const rate = clamp(parseFloat(this.speed.value) || 1.25, 0.25, 10);
     this.timer = setInterval(() => {
       this.go(this.step() + 1);
