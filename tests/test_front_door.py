@@ -66,6 +66,23 @@ def test_star_import_binds_the_engine_without_the_widget_or_shadowing_builtins()
     assert set(vz.__all__) <= set(_top_level())
 
 
+def test_an_export_and_a_drawing_load_no_widget_library():
+    """A script that exports pages or draws (a course site's build) never pays for the widget
+    libraries: vizad.widget's Stepper is imported on first use; a Stepper still exports."""
+    code = (
+        "import sys, tempfile\n"
+        "import vizad as vz\n"
+        "lecture = vz.examples.lecture()\n"
+        "vz.export_html(lecture, tempfile.mktemp(suffix='.html'))\n"
+        "vz.draw(lecture)._repr_mimebundle_()\n"
+        "print(sorted(m for m in ('anywidget', 'ipywidgets') if m in sys.modules))\n"
+        "page = vz.export.page_html(vz.Stepper(lecture, step=3))\n"
+        "print(sorted(m for m in ('anywidget', 'ipywidgets') if m in sys.modules))\n"
+        "print('data-vizad-step' in page or 'vz-root' in page)"
+    )
+    assert _fresh_python(code) == ["[]", "['anywidget', 'ipywidgets']", "True"]
+
+
 def test_all_is_derived_from_what_the_package_imports():
     """Every name of __all__ is reachable, and the ops' list is their modules' lists."""
     for name in vz.__all__:

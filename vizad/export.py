@@ -4,8 +4,9 @@ network. For course websites and slides."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .assets import boot_elements, style
 from .errors import ArgumentError, ArgumentTypeError
@@ -13,10 +14,11 @@ from .files import check_output, write_output
 from .render.options import DRAWN_DEFAULTS, LAYOUT_BUDGET, MAX_BOXES, SCALE, Collapse, check_scale
 from .text import escape
 from .trace import Trace
-from .widget import Stepper
-from .widget.data import check_failures, walkthrough_data
-from .widget.stepper import CHECK_LIMIT
+from .widget.data import CHECK_LIMIT, check_failures, walkthrough_data
 from .widget.page import data_script, graphviz_script, needs_graphviz
+
+if TYPE_CHECKING:
+    from .widget.stepper import Stepper
 
 __all__ = ["export_html", "page_html"]
 
@@ -110,7 +112,7 @@ def page_html(
         "detail": detail,
         "budget": budget,
     }
-    if isinstance(target, Stepper):
+    if _is_stepper(target):
         target._live()  # a closed stepper: ClosedError
         if check is not None:
             raise ArgumentError(
@@ -178,3 +180,10 @@ def page_html(
         ),
     )
     return page
+
+
+def _is_stepper(target: object) -> TypeGuard[Stepper]:
+    """Whether ``target`` is a Stepper, without importing the widget libraries for a trace:
+    there is none unless its module was imported."""
+    stepper = sys.modules.get("vizad.widget.stepper")
+    return stepper is not None and isinstance(target, stepper.Stepper)

@@ -1,5 +1,20 @@
-"""The step-through debugger widget."""
+"""The step-through debugger widget. ``Stepper`` and ``step`` are imported on first use: the
+widget libraries (anywidget, ipywidgets) load only then, not for an exported page or a
+drawing."""
 
-from .stepper import Stepper, step
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .stepper import Stepper, step
 
 __all__ = ["Stepper", "step"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import stepper
+
+        return getattr(stepper, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

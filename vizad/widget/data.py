@@ -36,6 +36,10 @@ from .panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "frame_patch", "check_failures"]
 
+#: Graphs with at most this many steps are checked with trace.check() when a stepper opens
+#: or a page is exported (larger ones only when asked).
+CHECK_LIMIT = 400
+
 
 def check_failures(trace) -> dict[int, str]:
     """0-based step index → the message of the first rule of that step that fails

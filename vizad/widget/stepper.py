@@ -36,6 +36,7 @@ from ..trace.check import by_differences
 from ..trace.quiz import MAX_ANSWER, Question, Verdict, judge, questions
 from ..trace.traces import ForwardTrace, ReverseTrace
 from .data import (
+    CHECK_LIMIT,
     check_failures,
     frame_data,
     inputs_data,
@@ -53,8 +54,6 @@ _QUIZ_SNAPSHOT = '<div class="vz-muted">(a quiz: its values are asked, not shown
 #: Walkthroughs with at most this many steps carry every view in their output's HTML, so that
 #: a notebook reopened without its kernel switches views too (bigger ones: those laid out).
 SAVED_VIEWS = 100
-#: Graphs with at most this many steps are checked with trace.check() when the stepper opens.
-CHECK_LIMIT = 400
 
 
 #: The kernel message that the page's request was refused carries this kind (and ``error``).
