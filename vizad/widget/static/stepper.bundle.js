@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 9d758d5f5756df387298e27ab7b7782c371d3ad59e0f417bd80533f8d0a5794e
+// vizad's browser component: built by `make component` from vizad/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: a4b6146e871a7b2be46facae969222b5fc168cf881c2c2601900480f821a83a2
 
 // vizad/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1579,6 +1579,9 @@ var Panel = class {
       const least = last.offsetTop + last.offsetHeight + 1;
       table.style.minHeight = `${least}px`;
       need += least - table.clientHeight;
+      const top = box.getBoundingClientRect().top - box.scrollTop;
+      const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
+      need = Math.max(need, bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2);
     }
     this.onNeed?.(Math.ceil(need));
   }

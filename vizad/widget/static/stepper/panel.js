@@ -31,6 +31,11 @@ export class Panel {
       const least = last.offsetTop + last.offsetHeight + 1;
       table.style.minHeight = `${least}px`;
       need += least - table.clientHeight;
+      // and at least down to that row's bottom, as laid out: a panel already held to its
+      // height shrinks its contents (flex), which scrollHeight then under-counts
+      const top = box.getBoundingClientRect().top - box.scrollTop;
+      const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
+      need = Math.max(need, bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2);
     }
     this.onNeed?.(Math.ceil(need));
   }
