@@ -96,7 +96,9 @@ def test_the_header_is_one_row_and_a_fold_says_where(browser, noext_lab, page_er
     _open_and_run(page, where, f"noext-{theme}")
     assert page.locator(".jp-FileBrowser").is_visible()  # the file browser open
     page.wait_for_function("() => document.querySelectorAll('.vizad-stepper').length === 2")
-    assert page.locator(f"{ROOT} .vz-offline").count() == 2  # the HTML component
+    page.wait_for_function(  # the HTML component: each says it is not connected (once it knows)
+        f"() => document.querySelectorAll('{ROOT} .vz-offline').length === 2", timeout=30_000
+    )
     page.locator(ROOT).first.scroll_into_view_if_needed()
     seen = {}
     for k in (1, 73):
