@@ -24,6 +24,8 @@ __all__ = [
     "graphviz_module",
     "boot_script",
     "boot_elements",
+    "graphviz_script",
+    "drawing_style",
 ]
 
 #: The component's JavaScript and CSS files.
@@ -54,6 +56,23 @@ def component_module() -> str:
 def style() -> str:
     """The component's CSS (``static/stepper.css``)."""
     return (STATIC / "stepper.css").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=4)
+def graphviz_script(element_id: str) -> str:
+    """The Graphviz module (:func:`graphviz_module`, ~0.8 MB) as the JSON data element
+    ``element_id`` that the component reads it from: written once per process, not once per
+    page or output."""
+    return (
+        f'<script type="application/json" id="{element_id}">'
+        f"{json_in_html(graphviz_module())}</script>"
+    )
+
+
+@functools.cache
+def drawing_style() -> str:
+    """The CSS of a drawing shown in a notebook (``static/drawing.css``: vz.draw's HTML)."""
+    return (STATIC / "drawing.css").read_text(encoding="utf-8")
 
 
 @functools.cache

@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from .assets import boot_elements, style
+from .assets import boot_elements, graphviz_script, style
 from .errors import ArgumentError, ArgumentTypeError
 from .files import check_output, write_output
 from .render.options import DRAWN_DEFAULTS, LAYOUT_BUDGET, MAX_BOXES, SCALE, Collapse, check_scale
 from .text import escape
 from .trace import Trace
 from .widget.data import CHECK_LIMIT, check_failures, walkthrough_data
-from .widget.page import data_script, graphviz_script, needs_graphviz
+from .widget.page import data_script, needs_graphviz
 
 if TYPE_CHECKING:
     from .widget.stepper import Stepper

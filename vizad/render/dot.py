@@ -21,6 +21,7 @@ from collections.abc import Sequence, Mapping
 
 import graphviz
 
+from ..assets import drawing_style
 from ..errors import (
     INSTALL_HINT,
     ArgumentError,
@@ -74,10 +75,6 @@ DISPLAY_TIMEOUT = 30.0
 _SIZE = re.compile(r'(<svg\b[^>]*?)\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
 #: What comes before an SVG's root: the XML declaration, the DOCTYPE, Graphviz's comments.
 _PROLOG = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.S)
-#: The style sheet of a drawing shown in a notebook (fitted_html).
-_DRAWING_CSS = os.path.join(
-    os.path.dirname(os.path.dirname(__file__)), "widget", "static", "drawing.css"
-)
 
 
 class Drawing(graphviz.Digraph):
@@ -290,18 +287,12 @@ def fitted_html(svg: str, alt: str) -> str:
     shown, disabled). Graphviz's comments are left out (its version: outputs compare equal)."""
     data = base64.b64encode(_PROLOG.sub("", svg).encode()).decode()
     return (
-        f'<details class="vizad-drawing"><style>{_drawing_css()}</style>'
+        f'<details class="vizad-drawing"><style>{drawing_style()}</style>'
         '<summary title="click: actual size; click again: fit the output" '
         'style="display:block;list-style:none">'
         f'<img alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto" '
         f'src="data:image/svg+xml;base64,{data}"></summary></details>'
     )
-
-
-@functools.cache
-def _drawing_css() -> str:
-    with open(_DRAWING_CSS, encoding="utf-8") as f:
-        return f.read()
 
 
 def unescaped_titles(titles: Mapping[str, str]) -> dict[str, str]:

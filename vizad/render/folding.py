@@ -645,10 +645,10 @@ def _placed(blocks: list[list], own: dict) -> tuple[tuple[int, ...], int] | None
         for n in nodes:
             p = own.get(n)
             if p is not None:
-                votes[p] = votes.get(p, 0) - 1
+                votes[p] = votes.get(p, 0) + 1
         if not votes:
             return None
-        numbers.append(min(votes.items(), key=_count_then_place)[0])  # the most, then the first
+        numbers.append(min(votes, key=lambda p: (-votes[p], p)))  # the most, then the first
     runs = {r for r, _ in numbers}
     if len(runs) > 1 or len({b for _, b in numbers}) < len(numbers):
         return None
@@ -659,11 +659,6 @@ def _placed(blocks: list[list], own: dict) -> tuple[tuple[int, ...], int] | None
         for n in nodes
     )
     return at, r
-
-
-def _count_then_place(vote: tuple) -> tuple:
-    (place, minus_count) = vote
-    return minus_count, place
 
 
 def _op(item: Item) -> str:

@@ -18,7 +18,7 @@ import anywidget
 import traitlets
 
 from .. import frontends, sharing
-from ..assets import boot_elements, component_module, graphviz_module, style
+from ..assets import boot_elements, component_module, graphviz_module, graphviz_script, style
 from ..text import json_in_html
 from .palette import MIN_SCALE, NOTEBOOK_WIDTH
 
@@ -68,12 +68,7 @@ def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
         "</div></div>"
         + f'<script type="application/json" id="{uid}-data">'
         + f"{json_in_html(_picture_data(dot, titles))}</script>"
-        + (
-            f'<script type="application/json" id="vizad-graphviz">'
-            f"{json_in_html(graphviz_module())}</script>"
-            if graphviz
-            else ""
-        )
+        + (graphviz_script("vizad-graphviz") if graphviz else "")
         + boot_elements(
             {"root": uid, "data": uid + "-data", "graphviz": True, "picture": True}, component
         )

@@ -9,12 +9,11 @@ that the component replaces wherever inline scripts run.
 from __future__ import annotations
 
 import base64
-import functools
 import gzip
 import json
 import re
 
-from ..assets import boot_elements, graphviz_module, style
+from ..assets import boot_elements, graphviz_script, style
 from ..text import escape, json_in_html
 from .data import conceal, packed_json
 
@@ -24,7 +23,6 @@ __all__ = [
     "snapshot_html",
     "data_script",
     "needs_graphviz",
-    "graphviz_script",
 ]
 
 
@@ -50,13 +48,6 @@ def data_script(data, element_id: str, hidden: bool = False, packed: bool = Fals
     elif packed:
         data = {"gz": packed_json(data)}
     return f'<script type="application/json" id="{element_id}">{json_in_html(data)}</script>'
-
-
-@functools.lru_cache(maxsize=4)
-def graphviz_script(element_id: str) -> str:
-    """The Graphviz module (:func:`~vizad.assets.graphviz_module`, ~0.8 MB) as the data
-    script element ``element_id``: written as JSON once per process, not once per page."""
-    return data_script(graphviz_module(), element_id)
 
 
 def page_data(page: str, element_id: str = "vz-data") -> dict:
