@@ -80,6 +80,7 @@ $(WIDGETS_VENV)/.installed: pyproject.toml
 check: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 	$(VENV)/bin/mypy
 	@if command -v node >/dev/null 2>&1; then node --test frontend/tests/*.test.mjs; \
 	    else echo "(no Node: the JavaScript unit tests are skipped; make test runs them)"; fi
@@ -92,12 +93,14 @@ test-js:
 	@sh tools/ensure-system-package node nodejs
 	node --test frontend/tests/*.test.mjs
 
-## make lint: ruff's lint rules and its format check (`ruff format .` to reformat); ESLint
+## make lint: ruff's lint rules and its format check (`ruff format .` to reformat); the wings'
+## layers (import-linter's contracts in pyproject.toml, `lint-imports`); ESLint
 ## (no-undef: a name used without its import) and Prettier on the browser component when npm
 ## is here (frontend/'s pinned packages, installed by npm ci); the type check (make typecheck)
 lint: setup-test typecheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory lint-js; \
 	    else echo "(no npm: ESLint and Prettier are skipped)"; fi
 
@@ -107,17 +110,17 @@ PRETTIER = frontend/node_modules/.bin/prettier --config frontend/.prettierrc.jso
 # Prettier checks the build script and the unit tests; the component's modules keep their
 # own layout (compact one-line ifs Prettier would split: ~1,000 lines) until `make format`
 lint-js: frontend/node_modules/.installed
-	$(ESLINT) vizad/widget/static/stepper vizad/widget/static/boot.js frontend/*.mjs frontend/tests
+	$(ESLINT) vizad/view/widget/static/stepper vizad/view/widget/static/boot.js frontend/*.mjs frontend/tests
 	$(PRETTIER) --check frontend/*.mjs frontend/tests
 
 ## make format: ruff format, and Prettier on all the JavaScript (the component's modules too)
 format: setup-test frontend/node_modules/.installed
 	$(VENV)/bin/ruff format .
-	$(PRETTIER) --write vizad/widget/static/stepper/*.js frontend/*.mjs frontend/tests
+	$(PRETTIER) --write vizad/view/widget/static/stepper/*.js frontend/*.mjs frontend/tests
 	node frontend/build-component.mjs
 
-## make component: rebuild vizad/widget/static/stepper.bundle.js, the browser component's one
-## module, from its ES modules in vizad/widget/static/stepper/ (entry mount.js) with the esbuild
+## make component: rebuild vizad/view/widget/static/stepper.bundle.js, the browser component's one
+## module, from its ES modules in vizad/view/widget/static/stepper/ (entry mount.js) with the esbuild
 ## pinned in frontend/package-lock.json; commit the bundle (users and CI need no Node; a test
 ## checks the hash of the sources recorded in the bundle)
 component: frontend/node_modules/.installed
@@ -129,7 +132,7 @@ frontend/node_modules/.installed: frontend/package-lock.json
 
 ## make typecheck: mypy on the public modules, the op modules and the bridges (the files and
 ## settings in pyproject.toml's [tool.mypy]; tests/test_typing.py checks that every public
-## callable is annotated, and that no module of vizad/ops or vizad/bridges is left out)
+## callable is annotated, and that no module of vizad/engine/ops or vizad/bridges is left out)
 typecheck: setup-test
 	$(VENV)/bin/mypy
 
@@ -183,7 +186,7 @@ gallery: setup-test graphviz
 golden: setup-test graphviz
 	VIZAD_REGENERATE_GOLDEN=1 $(PY) -m pytest -q tests/test_render.py tests/test_latex.py -k golden
 
-## make frontend: rebuild vizad/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
+## make frontend: rebuild vizad/view/widget/static/graphviz.js (Graphviz as WebAssembly, for machines
 ## without `dot`) from frontend/, the component's bundle (as make component), and vizad/labextension/ (the JupyterLab / Notebook 7 renderer
 ## of a stepper's output) from frontend/labextension/, with the versions pinned in their
 ## lockfiles; needs Node and npm, which users and CI do not: the built files are committed

@@ -43,7 +43,7 @@ def setup():
         if workload == "micrograd":  # the yardstick: the same in every tree
             from micrograd.engine import Value
         else:
-            from vizad.compat.micrograd.engine import Value
+            from vizad.classroom.courses.micrograd.engine import Value
         xs, ys = data()
         xs, ys, w0 = xs[:16], ys[:16], weights()
 

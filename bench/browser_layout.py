@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vizad as vz  # noqa: E402
 from _timing import machine  # noqa: E402
 from render import graph  # noqa: E402
-from vizad.assets import graphviz_module  # noqa: E402
-from vizad.render.dot import browser_source  # noqa: E402
+from vizad.view.assets import graphviz_module  # noqa: E402
+from vizad.view.render.dot import browser_source  # noqa: E402
 
 REPEAT = 3
 

@@ -7,7 +7,7 @@ Cases: ``step ENGINE POINTS`` — one step of micrograd's demo network (``MLP(2,
 on POINTS make_moons-like points: build the graph (hinge loss + L2), ``backward()``, read every
 parameter's gradient, right after the process started (GC on); ``loop ENGINE`` — micrograd's
 demo training loop, 20 SGD steps on 100 points. ENGINE is ``micrograd`` (0.1.0, the
-baseline), ``compat`` (vizad.compat.micrograd) or ``tensor`` (vz.tensor, step only). The
+baseline), ``compat`` (vizad.classroom.courses.micrograd) or ``tensor`` (vz.tensor, step only). The
 driver runs each case in its own process, the engines in turns, three rounds, and prints the
 medians and the ratios to micrograd. Targets (issue 29): a step <= 1.0x micrograd; the loop
 <= 0.5x micrograd.
@@ -46,8 +46,8 @@ def engine(name: str):
         from micrograd.nn import MLP
 
         return Value, MLP
-    from vizad.compat.micrograd.engine import Value
-    from vizad.compat.micrograd.nn import MLP
+    from vizad.classroom.courses.micrograd.engine import Value
+    from vizad.classroom.courses.micrograd.nn import MLP
 
     if name == "compat":
         return Value, MLP

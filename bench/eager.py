@@ -3,9 +3,10 @@
     python bench/eager.py          (python bench/eager.py torch: the PyTorch comparison alone)
 
 Per op: a chain of 10,000 steps y = relu(y * a + b) (30,000 ops) built by micrograd 0.1.0's
-Value (the baseline), by vz.tensor nodes (float64 and float32), by vizad.compat.micrograd's
-Value, and by the symbolic path (Variables, then an Executor planned and run once); then the
-same with the backward pass. Medians of 5 runs; what a run built is freed outside its timing.
+Value (the baseline), by vz.tensor nodes (float64 and float32), by
+vizad.classroom.courses.micrograd's Value, and by the symbolic path (Variables, then an Executor
+planned and run once); then the same with the backward pass. Medians of 5 runs; what a run built is
+freed outside its timing.
 Memory: tracemalloc's count of what 100,000 chained eager sin nodes keep, against the same
 symbolic chain. Targets: <= 5 us per eager scalar op; eager memory <= 2x symbolic. Then per
 op against PyTorch eager (scalars and 16x16 float32, forward and forward + backward).
@@ -23,7 +24,7 @@ import numpy as np  # noqa: E402
 
 import vizad as vz  # noqa: E402
 from _timing import machine, median_time  # noqa: E402
-from vizad.compat.micrograd.engine import Value as CompatValue  # noqa: E402
+from vizad.classroom.courses.micrograd.engine import Value as CompatValue  # noqa: E402
 
 STEPS = 10_000
 OPS = 3 * STEPS
@@ -175,7 +176,7 @@ def main() -> None:
             lambda: eager_build(np.float32),
             lambda: eager_backward(np.float32),
         ),
-        ("vizad.compat.micrograd Value", compat_build, compat_backward),
+        ("vizad.classroom.courses.micrograd Value", compat_build, compat_backward),
         ("symbolic: build + plan + run", symbolic_build_and_run, symbolic_backward),
     ]
     base_build = base_both = None

@@ -90,7 +90,7 @@ def paired(fns: dict, repeat: int = 3) -> dict[str, tuple[float, float]]:
 
 def export_plain(trace, path) -> Path:
     """``vz.export_html`` with no box opened in the page (the baseline of the openings)."""
-    from vizad.widget import data
+    from vizad.view.widget import data
 
     carried, data.PAGE_OPENINGS = data.PAGE_OPENINGS, 0
     try:

@@ -1,4 +1,4 @@
-"""Finding repeated blocks (vizad/render/folding.py) costs a fraction of building the scene.
+"""Finding repeated blocks (vizad/view/render/folding.py) costs a fraction of building the scene.
 
     python bench/folding.py
 
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vizad as vz  # noqa: E402
 from _timing import load, machine, paired_medians  # noqa: E402
 from trace import random_graph  # noqa: E402
-from vizad.render import build_scene  # noqa: E402
-from vizad.render.folding import find_folds  # noqa: E402
+from vizad.view.render import build_scene  # noqa: E402
+from vizad.view.render.folding import find_folds  # noqa: E402
 
 
 def scene_with_text(trace, view):

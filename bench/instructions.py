@@ -11,8 +11,8 @@ Workloads: ``trace_reverse``, ``gradients()`` + one run, ``trace_forward`` on be
 random scalar graph of N nodes (default 5,000), the symbolic scalar MLP of
 bench/scalar_mlp.py on 16 points, opening ``vz.Stepper(trace, check=False)`` on a 1,018-step
 trace of bench/export.py, and micrograd's MLP on 16 points (forward and ``loss.backward()``)
-with ``vizad.compat.micrograd``'s Value, with ``vz.tensor`` (reading the gradients too) and,
-as the yardstick, with micrograd's own. With
+with ``vizad.classroom.courses.micrograd``'s Value, with ``vz.tensor`` (reading the gradients too)
+and, as the yardstick, with micrograd's own. With
 ``--base REV`` the same runs are made on that revision (checked out in a temporary git
 worktree) and the ratios printed. Needs valgrind
 (``sh tools/ensure-system-package valgrind valgrind``); it takes a few minutes per tree.

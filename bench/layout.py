@@ -4,7 +4,7 @@
     python bench/layout.py --browser       the same views laid out by the WebAssembly Graphviz
                                            in headless Chromium (as bench/browser_layout.py;
                                            vz.step timed with VIZAD_LAYOUT=browser)
-    python bench/layout.py --calibrate     dot's CPU times against vizad.render.budget's
+    python bench/layout.py --calibrate     dot's CPU times against vizad.view.render.budget's
                                            prediction, and the constants fitted to them
 
 The graphs: the weight-shared chain (an unrolled RNN: xs = 10 Variables, h = xs[0]; for i in
@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vizad as vz  # noqa: E402
 from _timing import load, machine  # noqa: E402
 from render import graph  # noqa: E402
-from vizad.render import budget as plan  # noqa: E402
-from vizad.render.dot import to_drawing  # noqa: E402
-from vizad.render.summary import scene_for  # noqa: E402
+from vizad.view.render import budget as plan  # noqa: E402
+from vizad.view.render.dot import to_drawing  # noqa: E402
+from vizad.view.render.summary import scene_for  # noqa: E402
 
 REPEAT = 3
 LEVELS = (10, 20, 45, 100, 200, 1000)
@@ -126,7 +126,7 @@ def browser_figures() -> None:
     from playwright.sync_api import sync_playwright
 
     from browser_layout import _LOAD, _TIME
-    from vizad.assets import graphviz_module
+    from vizad.view.assets import graphviz_module
 
     print(machine())
     print(load())

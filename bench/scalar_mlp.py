@@ -87,7 +87,7 @@ def count_nodes(root, children) -> int:
 def main() -> None:
     from micrograd.engine import Value
 
-    from vizad.compat.micrograd.engine import Value as CompatValue
+    from vizad.classroom.courses.micrograd.engine import Value as CompatValue
 
     print(machine())
     print(load())
@@ -119,7 +119,7 @@ def main() -> None:
     fns = {
         "micrograd forward + backward": micrograd,
         "vizad symbolic: build + gradients + plan + run": symbolic,
-        "vizad.compat.micrograd Value: forward + backward": compat,
+        "vizad.classroom.courses.micrograd Value: forward + backward": compat,
     }
     for gc_on in (True, False):
         (gc.enable if gc_on else gc.disable)()

@@ -4,8 +4,8 @@
 
 ``demo``: a warm step of micrograd's demo (``MLP(2, [16, 16, 1])``, hinge loss + L2, forward,
 ``backward()``, every gradient read) at 16 and 100 points, with the GC off and on, for
-micrograd 0.1.0, ``vizad.compat.micrograd`` and ``vz.tensor`` (ratios to micrograd; target
-≤ 1.0 GC off, ≤ 0.5 GC on). ``mlp``: an eager MLP 784-256-10 step, batch 128 (forward, mean
+micrograd 0.1.0, ``vizad.classroom.courses.micrograd`` and ``vz.tensor`` (ratios to micrograd;
+target ≤ 1.0 GC off, ≤ 0.5 GC on). ``mlp``: an eager MLP 784-256-10 step, batch 128 (forward, mean
 cross-entropy-free squared loss, backward) with ``vz.tensor`` against the same step written
 by hand in numpy, float64 and float32 (target ≤ 1.05). ``ops``: ``vz.sum`` and ``vz.matmul``
 forward per call against torch eager, on scalars (1×1 for matmul) and 64×64 (target ≤ 1.0).

@@ -9,18 +9,18 @@ import importlib
 #: The public modules whose ``__all__`` the reference documents, with a line on each.
 MODULES = {
     "vizad": "the everyday names: variables and ops, gradients, traces, drawings, the stepper",
-    "vizad.ops": "every op",
+    "vizad.engine.ops": "every op",
     "vizad.extend": "what op authors and bridge authors need",
     "vizad.trace": "the walkthroughs' types: traces, steps, names, derivations, checks",
     "vizad.errors": "the errors vizad raises, each a VizadError",
-    "vizad.numerical": "finite differences and gradient checks",
-    "vizad.derivatives": "Jacobians and Hessian-vector products",
-    "vizad.render": "drawings and layouts",
-    "vizad.widget": "the stepper",
-    "vizad.diagnosis": "diagnoses of a student's engine",
-    "vizad.grading": "grading a student's engine with a course's cases",
-    "vizad.examples": "the example graphs of the tutorials",
-    "vizad.exercises": "checks for the notebooks' exercises",
+    "vizad.engine.numerical": "finite differences and gradient checks",
+    "vizad.engine.derivatives": "Jacobians and Hessian-vector products",
+    "vizad.view.render": "drawings and layouts",
+    "vizad.view.widget": "the stepper",
+    "vizad.classroom.diagnosis": "diagnoses of a student's engine",
+    "vizad.classroom.grading": "grading a student's engine with a course's cases",
+    "vizad.trace.examples": "the example graphs of the tutorials",
+    "vizad.classroom.exercises": "checks for the notebooks' exercises",
 }
 
 

@@ -1,5 +1,5 @@
-// Bundles the browser component (vizad/widget/static/stepper/*.js, ES modules; mount.js is the
-// entry) into the one module Python sends, vizad/widget/static/stepper.bundle.js, which is
+// Bundles the browser component (vizad/view/widget/static/stepper/*.js, ES modules; mount.js is the
+// entry) into the one module Python sends, vizad/view/widget/static/stepper.bundle.js, which is
 // committed: users and CI need no Node. Run by `make component` (and `make frontend`), from
 // this folder, after `npm ci`. `--check` builds in memory and fails when the committed bundle
 // differs (tests/test_component_bundle.py runs it when Node is here).
@@ -13,8 +13,8 @@ import { join, resolve } from "node:path";
 import * as esbuild from "esbuild";
 
 const REPO = resolve(import.meta.dirname, "..");
-const SOURCES = join(REPO, "vizad/widget/static/stepper");
-const OUT = join(REPO, "vizad/widget/static/stepper.bundle.js");
+const SOURCES = join(REPO, "vizad/view/widget/static/stepper");
+const OUT = join(REPO, "vizad/view/widget/static/stepper.bundle.js");
 
 // sha256 over each source (sorted by name): its name, a NUL, its text, a NUL
 export function sourceHash(folder = SOURCES) {
@@ -31,7 +31,7 @@ export function sourceHash(folder = SOURCES) {
 
 const result = await esbuild.build({
   absWorkingDir: REPO, // the bundle names each part by its path in the repository
-  entryPoints: ["vizad/widget/static/stepper/mount.js"],
+  entryPoints: ["vizad/view/widget/static/stepper/mount.js"],
   bundle: true,
   format: "esm",
   target: "es2022",
@@ -39,7 +39,7 @@ const result = await esbuild.build({
   legalComments: "none",
   banner: {
     js:
-      `// vizad's browser component: built by \`make component\` from vizad/widget/static/stepper/ ` +
+      `// vizad's browser component: built by \`make component\` from vizad/view/widget/static/stepper/ ` +
       `(entry mount.js) with esbuild; do not edit. sources sha256: ${sourceHash()}`,
   },
   write: false,
@@ -53,5 +53,5 @@ if (process.argv.includes("--check")) {
   }
 } else {
   writeFileSync(OUT, text);
-  console.log(`vizad/widget/static/stepper.bundle.js: ${text.length} characters`);
+  console.log(`vizad/view/widget/static/stepper.bundle.js: ${text.length} characters`);
 }

@@ -1,4 +1,4 @@
-// ESLint for the browser component (vizad/widget/static/stepper/ and boot.js, ES modules), its
+// ESLint for the browser component (vizad/view/widget/static/stepper/ and boot.js, ES modules), its
 // build script and its unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
 // first). no-undef fails on a name used without its import.
 import js from "@eslint/js";
@@ -6,7 +6,7 @@ import globals from "globals";
 
 export default [
   {
-    files: ["vizad/widget/static/stepper/*.js", "vizad/widget/static/boot.js"],
+    files: ["vizad/view/widget/static/stepper/*.js", "vizad/view/widget/static/boot.js"],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: {

@@ -55,9 +55,9 @@ from naming import check_scene_names  # noqa: E402
 def _drawings_obey_the_naming_rules(monkeypatch, request):
     if request.node.get_closest_marker("hostile_names"):  # names an adversary chose
         return
-    import vizad.render as render
-    import vizad.render.dot as dot
-    import vizad.render.layout as layout
+    import vizad.view.render as render
+    import vizad.view.render.dot as dot
+    import vizad.view.render.layout as layout
 
     original = dot.to_drawing
 

@@ -25,8 +25,8 @@ from collections.abc import Callable
 import numpy as np
 
 import vizad as vz
-from vizad.numerical import value_node
-from vizad.tree import leaves
+from vizad.engine.numerical import value_node
+from vizad.engine.tree import leaves
 
 try:
     import jax

@@ -80,7 +80,7 @@ def eager(names):
 def micrograd(names):
     """A student's micrograd Values labelled ``names``: L = Σ tanh(v)."""
     import vizad as vz
-    from vizad.compat.micrograd.engine import Value
+    from vizad.classroom.courses.micrograd.engine import Value
 
     vs = [Value(0.1 * (k + 1), label=n) for k, n in enumerate(names)]
     out = vs[0].tanh()
@@ -94,7 +94,7 @@ def w599(names):
     import numpy as np
 
     import vizad as vz
-    import vizad.compat.autodiff as ad
+    import vizad.classroom.courses.autodiff as ad
 
     xs = [ad.Variable(name=n) for n in names]
     y = xs[0] * xs[0]
@@ -107,8 +107,8 @@ def w599(names):
 def needle(names):
     """needle ops whose ``name`` (a student's op class) is each of ``names``."""
     import vizad as vz
-    import vizad.compat.needle as ndl
-    from vizad.compat.needle.ops import EWiseAdd
+    import vizad.classroom.courses.needle as ndl
+    from vizad.classroom.courses.needle.ops import EWiseAdd
 
     x = ndl.Tensor([[1.0, 2.0]])
     y = x

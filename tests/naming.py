@@ -11,7 +11,7 @@ INTERNAL_ID = re.compile(r"#\d|\bnode \d|\b[vacz]\d+\b")
 def check_scene_names(scene) -> None:
     """The naming rules of a drawing: no internal id in any label, title or tooltip, no two
     boxes with the same name, every tensor value of a trace drawn as a heatmap."""
-    from vizad.render.dot import dot_names
+    from vizad.view.render.dot import dot_names
 
     texts = [scene.title, scene.note, *scene.clusters.values()]
     texts += [line for item in scene.items for line in item.lines]

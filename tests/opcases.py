@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 
 import vizad as vz
-from vizad.numerical import value_node as seed_node  # noqa: F401
-from vizad.tree import inner, random_like  # noqa: F401
+from vizad.engine.numerical import value_node as seed_node  # noqa: F401
+from vizad.engine.tree import inner, random_like  # noqa: F401
 
 LEAVES = {"variable", "constant"}
 

@@ -13,7 +13,7 @@ jnp = pytest.importorskip("jax.numpy")
 
 import vizad as vz  # noqa: E402
 from vizad.errors import ArgumentTypeError, BridgeError  # noqa: E402
-from vizad.render import Layout  # noqa: E402
+from vizad.view.render import Layout  # noqa: E402
 
 from jax_models import models, while_loop_case, wrong_custom_vjp  # noqa: E402
 
@@ -176,7 +176,7 @@ def test_compare_keeps_names_working_with_a_warning():
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the NaNs are the point
 def test_the_first_nonfinite_value_is_found_and_sent_to_the_stepper():
-    from vizad.widget.data import walkthrough_data
+    from vizad.view.widget.data import walkthrough_data
 
     def f(w, x):
         return jnp.sum(jnp.sqrt(jnp.log(x @ w)))

@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 import vizad as vz  # noqa: E402
 from vizad.errors import ArgumentTypeError, BridgeError  # noqa: E402
 from vizad.trace.recorded import RecordedReverseTrace  # noqa: E402
-from vizad.tree import Unrecorded  # noqa: E402
+from vizad.engine.tree import Unrecorded  # noqa: E402
 
 from bridge_cases import torch_cases  # noqa: E402
 

@@ -88,8 +88,8 @@ def test_a_model_imports_and_records_as_pytorch_differentiates_it(name, make):
 
 
 def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
-    from vizad.widget.frames import find_entries, frame_data
-    from vizad.widget.panel import step_panel
+    from vizad.view.widget.frames import find_entries, frame_data
+    from vizad.view.widget.panel import step_panel
 
     fn, args, _ = dict(CASES)["resnet block train"]()
     imported = vz.from_torch(fn, *args)
@@ -202,7 +202,7 @@ def test_torch_backward_seed_for_an_output_that_reads_no_leaf_and_the_renamed_ke
 def test_an_imported_lstm_folds_its_time_steps_even_three(steps):
     """Each step reads its slice of the input projection made before the loop: near for the
     first steps, far for the later ones; the fold finds all the steps all the same."""
-    from vizad.render import Layout
+    from vizad.view.render import Layout
 
     torch.manual_seed(0)
     lstm = torch.nn.LSTM(3, 4, batch_first=True).double()

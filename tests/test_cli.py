@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import vizad as vz
-from vizad.widget.page import page_data
+from vizad.view.widget.page import page_data
 from vizad.cli import main
 
 
@@ -180,7 +180,7 @@ def test_output_to_stdout(tmp_path):
 
 
 def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch, capsys):
-    import vizad.files as files
+    import vizad.view.files as files
 
     target = tmp_path / "page.html"
     target.write_text("the previous page")

@@ -96,8 +96,8 @@ def test_pytorch_and_jax_differ_at_the_kink_of_abs():
 
 
 def test_tuple_adjoints_are_compared_element_by_element():
-    from vizad.comparison import _difference
-    from vizad.tree import Unrecorded
+    from vizad.view.comparison import _difference
+    from vizad.engine.tree import Unrecorded
 
     missing = Unrecorded("no gradient", (2,))
     same = _difference((np.ones(2), missing), (np.ones(2), missing), 1e-6, 1e-9)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-import vizad.compat.autodiff as ad
+import vizad.classroom.courses.autodiff as ad
 
 
 def test_identity():

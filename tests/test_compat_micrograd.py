@@ -1,6 +1,6 @@
-"""vizad.compat.micrograd against micrograd's own expectations: its test file's two graphs
-(values and gradients that micrograd checks against PyTorch), the lecture's example and manual
-backpropagation, nn, and the drawing that replaces draw_dot. ``import micrograd.engine``
+"""vizad.classroom.courses.micrograd against micrograd's own expectations: its test file's two
+graphs (values and gradients that micrograd checks against PyTorch), the lecture's example and
+manual backpropagation, nn, and the drawing that replaces draw_dot. ``import micrograd.engine``
 resolves to the compat module here, as in micrograd's own tests."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import vizad as vz
-import vizad.compat.micrograd as compat
+import vizad.classroom.courses.micrograd as compat
 
 TOL = 1e-6
 
@@ -201,7 +201,7 @@ def test_same_numbers_as_micrograd_itself_on_random_expressions():
     sys.modules.pop("micrograd", None)
     sys.modules.pop("micrograd.engine", None)
     real = importlib.import_module("micrograd.engine").Value
-    from vizad.compat.micrograd.engine import Value as Compat
+    from vizad.classroom.courses.micrograd.engine import Value as Compat
 
     assert real is not Compat and "site-packages" in sys.modules["micrograd.engine"].__file__
     rng = random.Random(7)

@@ -1,8 +1,8 @@
-"""vizad.compat.needle against the dlsys homework 1's kinds of tests: each op's forward values,
-each op's gradient (``op.gradient_as_tuple`` and ``backward()``) against central differences,
-needle's exact topological orders, compute_gradient_of_variables with a gradient of a gradient,
-and numdifftools as the homework uses it. ``import needle`` resolves to the compat package here,
-as in the homework's own tests."""
+"""vizad.classroom.courses.needle against the dlsys homework 1's kinds of tests: each op's forward
+values, each op's gradient (``op.gradient_as_tuple`` and ``backward()``) against central
+differences, needle's exact topological orders, compute_gradient_of_variables with a gradient of a
+gradient, and numdifftools as the homework uses it. ``import needle`` resolves to the compat package
+here, as in the homework's own tests."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-import vizad.compat.needle as compat
+import vizad.classroom.courses.needle as compat
 
 
 @pytest.fixture(autouse=True)

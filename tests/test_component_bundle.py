@@ -1,4 +1,4 @@
-"""The browser component as ES modules (vizad/widget/static/stepper/, entry mount.js) and its
+"""The browser component as ES modules (vizad/view/widget/static/stepper/, entry mount.js) and its
 one committed bundle (static/stepper.bundle.js, built by ``make component`` with esbuild): the
 bundle is built from the sources as they are (the hash its first line records, checked here
 without Node; a fresh build compared when Node and frontend/node_modules are here), it has
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from vizad.assets import COMPONENT_BUNDLE, STATIC, component_module
+from vizad.view.assets import COMPONENT_BUNDLE, STATIC, component_module
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = STATIC / "stepper"
@@ -36,7 +36,7 @@ def test_the_bundle_is_built_from_the_sources_as_they_are():
     recorded = re.search(r"sources sha256: ([0-9a-f]{64})$", first)
     assert recorded, first
     assert recorded.group(1) == source_hash(), (
-        "vizad/widget/static/stepper/ changed since stepper.bundle.js was built: "
+        "vizad/view/widget/static/stepper/ changed since stepper.bundle.js was built: "
         "run `make component` and commit the bundle"
     )
 
@@ -53,11 +53,11 @@ def test_the_hash_sees_a_change(tmp_path):
 def test_the_bundle_has_every_part_and_exports_what_its_callers_use():
     module = component_module()
     assert COMPONENT_BUNDLE.name == "stepper.bundle.js"
-    parts = re.findall(r"^// vizad/widget/static/stepper/(\w+\.js)$", module, re.M)
+    parts = re.findall(r"^// vizad/view/widget/static/stepper/(\w+\.js)$", module, re.M)
     assert sorted(parts) == sorted(p.name for p in SOURCES.glob("*.js"))  # none unreachable
     assert parts[-1] == "mount.js"  # the entry
     assert not re.search(r"^(import|export) .* from ", module, re.M)  # one module
-    # the pages call `mount` by name after the module's text (vizad/widget/page.py)
+    # the pages call `mount` by name after the module's text (vizad/view/widget/page.py)
     assert re.search(r"^(?:async )?function mount\(rootId, dataId", module, re.M)
     exports = re.search(r"^export \{([^}]*)\};\s*$", module, re.M)
     names = {n.strip() for n in exports.group(1).split(",")}

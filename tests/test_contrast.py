@@ -10,7 +10,7 @@ import re
 import pytest
 
 import vizad as vz
-from vizad.render.palette import (
+from vizad.view.render.palette import (
     DARK_STATE_STYLE,
     EDGE_STYLE,
     FRAME_INK,

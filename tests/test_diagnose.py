@@ -57,9 +57,9 @@ def test_a_correct_599w_engine_gets_a_clean_report():
 
 
 def test_vizad_compat_engines_and_micrograd_itself_are_clean():
-    import vizad.compat.autodiff as ad
-    import vizad.compat.needle as ndl
-    from vizad.compat.micrograd.engine import Value
+    import vizad.classroom.courses.autodiff as ad
+    import vizad.classroom.courses.needle as ndl
+    from vizad.classroom.courses.micrograd.engine import Value
 
     x1, x2 = ad.Variable("x1"), ad.Variable("x2")
     y = ad.matmul_op(x1, x2, True, True) * 2 + ad.oneslike_op(ad.matmul_op(x1, x2, True, True))
@@ -201,7 +201,7 @@ def test_micrograd_backward_that_assigns_instead_of_adding():
 
 
 def test_needle_style_wrong_reduction_axis():
-    import vizad.compat.needle as ndl
+    import vizad.classroom.courses.needle as ndl
 
     class BadSummation(ndl.ops.Summation):
         def gradient(self, out_grad, node):  # forgot to restore the summed axis
@@ -276,11 +276,11 @@ def test_partials_kept_across_calls_are_named_as_such():
 def test_the_notes_printout_of_a_students_engine_and_vizads():
     """For each node in reverse topological order: node_to_output_grads_list, the summed
     grad and input_grads, with values, from the student's own engine (its sign bug shows)."""
-    from vizad.diagnosis import adjoint_printout
+    from vizad.classroom.diagnosis import adjoint_printout
 
     mul = "return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE"
     buggy = engine("student599", "s599_printout", (mul, mul.replace("[0]]", "[0] * -1]")))
-    import vizad.compat.autodiff as ours
+    import vizad.classroom.courses.autodiff as ours
 
     texts = {}
     for name, ad in (("student", buggy), ("vizad", ours)):

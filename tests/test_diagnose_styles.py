@@ -154,7 +154,7 @@ FAILING_599 = {
 
 @pytest.mark.parametrize("bug", list(BUGS_599))
 def test_the_stepper_opens_on_every_599w_bug(bug):
-    from vizad.widget import Stepper
+    from vizad.view.widget import Stepper
 
     replacements, graph, (kind, op, index, words), line = BUGS_599[bug]
     ad = load("student599", f"s599_step_{_slug(bug)}", *replacements)
@@ -202,7 +202,7 @@ def test_599w_functions_missing_are_problems_not_a_pass():
 
 
 def test_python_numbers_in_the_feed_are_named_as_the_problem():
-    import vizad.compat.autodiff as ad
+    import vizad.classroom.courses.autodiff as ad
 
     x1, x2 = ad.Variable("x1"), ad.Variable("x2")
     report = vz.diagnose(x1 * x2 + x1, [x1, x2], {x1: 2.0, x2: 3.0})
@@ -408,7 +408,7 @@ WRONG_SHAPES = {
 @pytest.mark.slow_family  # each bug is diagnosed and a stepper opened on it
 @pytest.mark.parametrize("bug", list(BUGS_NEEDLE))
 def test_the_stepper_opens_on_every_needle_bug(bug):
-    from vizad.widget import Stepper
+    from vizad.view.widget import Stepper
 
     replacements, graph, (kind, op, index, words), node = BUGS_NEEDLE[bug]
     nd = load("needlish", f"nd_step_{_slug(bug)}", *replacements)

@@ -38,7 +38,7 @@ def test_a_failure_prints_a_minimal_reproduction(monkeypatch):
     """A wrong derivative rule makes the run fail with the smallest failing prefix as code."""
     import numpy as np
     import vizad as vz
-    from vizad.ops import elementary
+    from vizad.engine.ops import elementary
 
     monkeypatch.setattr(
         elementary.Cos, "partials", lambda self, node: [vz.sin(node.inputs[0])]

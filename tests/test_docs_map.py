@@ -14,7 +14,7 @@ PACKAGE = Path(vizad.__file__).parent
 
 
 def _packages() -> list[str]:
-    """vizad's packages, as paths under vizad/ (``render``, ``compat/needle``)."""
+    """vizad's packages, as paths under vizad/ (``view/render``, ``classroom/courses/needle``)."""
     return sorted(
         str(p.parent.relative_to(PACKAGE))
         for p in PACKAGE.rglob("__init__.py")
@@ -23,14 +23,14 @@ def _packages() -> list[str]:
 
 
 def _modules() -> list[str]:
-    """The modules directly under vizad/ (``node``, ``frame_files``)."""
+    """The modules directly under vizad/ (``cli``, ``extend``)."""
     return sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__")
 
 
 def _named(text: str, path: str) -> bool:
     """Whether ``text`` names ``path`` (``render``, ``compat/needle``, ``node``) as a path
-    (`` `render/` ``, `` `node.py` ``, `` `vizad/render/` ``), a dotted name (``vizad.render``)
-    or in backticks (`` `node` ``)."""
+    (`` `render/` ``, `` `node.py` ``, `` `vizad/view/render/` ``), a dotted name
+    (``vizad.view.render``) or in backticks (`` `node` ``)."""
     dotted = "vizad." + path.replace("/", ".")
     forms = [f"`{path}/", f"`{path}.py`", f"`vizad/{path}/", f"`vizad/{path}.py`", f"`{path}`"]
     forms += [f"`{dotted}`", f"`{dotted}.", f"{path}/`"]
@@ -63,9 +63,10 @@ def test_readme_map_names_every_package():
 
 def test_the_check_sees_what_is_missing():
     assert _named("`bridges/` holds", "bridges")
-    assert _named("`compat/needle/` and", "compat/needle")
-    assert _named("`node.py` and", "node")
+    assert _named("`classroom/courses/needle/` and", "classroom/courses/needle")
+    assert _named("`cli.py` and", "cli")
     assert not _named("the nodes and the bridges", "bridges")
-    assert not _named("`nodes.py`", "node")
-    assert "bridges" in _packages() and "grading" in _packages()
-    assert "node" in _modules() and "__init__" not in _modules()
+    assert not _named("`clis.py`", "cli")
+    assert "bridges" in _packages() and "classroom/grading" in _packages()
+    assert "engine/ops" in _packages() and "view/render" in _packages()
+    assert "cli" in _modules() and "__init__" not in _modules()

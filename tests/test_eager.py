@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.eager import EagerNode
+from vizad.engine.eager import EagerNode
 
 
 def lecture(x1, x2):
@@ -173,7 +173,7 @@ def test_errors_name_the_node_op_and_shapes():
 
 
 def test_named_nodes_keep_their_number_in_the_stepper_tooltip():
-    from vizad.widget.data import walkthrough_data
+    from vizad.view.widget.data import walkthrough_data
 
     a, b = vz.tensor(2.0, name="a"), vz.tensor(-3.0, name="b")
     y = vz.sin(vz.ops.mul(a, b, name="e"))

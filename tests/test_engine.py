@@ -379,9 +379,10 @@ def test_walkthroughs_and_checks_load_on_first_use_and_stay_functions():
     vz.diagnose and vz.jacobian are functions even when their modules are imported first."""
     code = (
         "import sys, vizad as vz\n"
-        "later = ('vizad.trace', 'vizad.numerical', 'vizad.diagnosis', 'vizad.derivatives')\n"
+        "later = ('vizad.trace', 'vizad.engine.numerical', 'vizad.classroom.diagnosis',"
+        " 'vizad.engine.derivatives')\n"
         "print(sorted(m for m in later if m in sys.modules))\n"
-        "import vizad.trace.check, vizad.exercises, vizad.derivatives\n"
+        "import vizad.trace.check, vizad.classroom.exercises, vizad.engine.derivatives\n"
         "print(all(callable(f) and f.__name__ == n for n, f in [\n"
         "    ('gradcheck', vz.gradcheck), ('diagnose', vz.diagnose), ('jacobian', vz.jacobian)]))\n"
         "print(vz.trace_reverse.__module__, 'trace_reverse' in dir(vz))"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.eager import EagerNode
+from vizad.engine.eager import EagerNode
 
 
 def _built_by(fn) -> int:

@@ -60,7 +60,7 @@ def test_every_check_fails_on_the_blank_notebook(path):
 # -- the typed answers of the "try this" cells: judged by the digits typed ------------------------
 import math  # noqa: E402
 
-from vizad.exercises import Checks, expect, judge  # noqa: E402
+from vizad.classroom.exercises import Checks, expect, judge  # noqa: E402
 
 V2_BAR = 2 - math.cos(5)  # 1.71633781…
 

@@ -1,4 +1,4 @@
-"""Repeated structure folded (vizad/render/folding.py, ``collapse="repeats"``): which runs are
+"""Repeated structure folded (vizad/view/render/folding.py, ``collapse="repeats"``): which runs are
 found (RNN time steps, layers of equal shape, a training loop, scopes with equal contents) and
 which are not (similar but different ops or shapes), the folded forward and adjoint views, the
 Σₜ v̄ᵢ→ₜ text of a shared weight, stable ids and expanding one fold, determinism, and a large
@@ -12,8 +12,8 @@ import pytest
 
 import vizad as vz
 from vizad.errors import ArgumentError
-from vizad.render import build_scene
-from vizad.render.folding import MIN_REPEATS, expanded, find_folds
+from vizad.view.render import build_scene
+from vizad.view.render.folding import MIN_REPEATS, expanded, find_folds
 from vizad.trace.derivation import FIRST_TERMS, MANY_TERMS
 
 
@@ -311,7 +311,7 @@ def test_repeats_and_scopes_together():
 
 
 def test_the_stepper_data_lists_each_views_folds():
-    from vizad.widget.data import frame_data
+    from vizad.view.widget.data import frame_data
 
     trace = vz.examples.rnn(steps=10)
     layout = vz.render.Layout(trace, "adjoint", collapse="repeats")
@@ -345,7 +345,7 @@ def test_a_shared_weight_is_written_as_a_sum_over_time_steps():
     # the drawing's box of v̄₁ and the step's panel say the same
     source = vz.draw(trace, "adjoint", collapse="repeats").source
     assert "= Σₜ v̄₁→ₜ<BR/>" in source and f"+ … ({more} more terms) + " in source
-    from vizad.widget.panel import step_panel
+    from vizad.view.widget.panel import step_panel
 
     assert f"v̄₁ = Σₜ v̄₁→ₜ ({n} terms) = " in step_panel(trace, step.index, math=False)
 

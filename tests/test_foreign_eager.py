@@ -1,6 +1,6 @@
 """Students' own micrograd Values and needle Tensors drawn, traced and stepped: vz.draw,
-vz.trace_reverse and vz.step read them through vizad.compat.foreign_eager, with their labels
-and op names, their own compute and rules (a wrong rule is a red step), the micrograd default
+vz.trace_reverse and vz.step read them through vizad.classroom.courses.foreign_eager, with their
+labels and op names, their own compute and rules (a wrong rule is a red step), the micrograd default
 being the backprop view of draw_dot."""
 
 from __future__ import annotations

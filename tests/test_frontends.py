@@ -1,5 +1,5 @@
-"""The one rule for which output a front end gets (vizad/frontends.py), the shared code carried
-once per notebook (vizad/sharing.py), and a step set from Python saved into the output
+"""The one rule for which output a front end gets (vizad/view/frontends.py), the shared code carried
+once per notebook (vizad/view/sharing.py), and a step set from Python saved into the output
 when no front end shows the widget (headless builds)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import types
 import pytest
 
 import vizad as vz
-from vizad import frontends
+from vizad.view import frontends
 from vizad.errors import ArgumentError
-from vizad import sharing
-from vizad.widget.page import WALKTHROUGH
-from vizad.widget.stepper import WIDGET_VIEW
+from vizad.view import sharing
+from vizad.view.widget.page import WALKTHROUGH
+from vizad.view.widget.stepper import WIDGET_VIEW
 
 COMPONENT_MARK = "globalThis.vizadComponent ??="
 

@@ -14,8 +14,8 @@ import pytest
 import vizad as vz
 from engines import load, source, write
 from vizad.cli import main
-from vizad.grading import _in_process
-from vizad.grading.courses import course
+from vizad.classroom.grading import _in_process
+from vizad.classroom.grading.courses import course
 
 MUL_RULE = "return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE"
 SIGN = (MUL_RULE, MUL_RULE.replace("node.inputs[0]]", "node.inputs[0] * -1]"))
@@ -49,10 +49,11 @@ def test_a_correct_module_passes_every_case(base, course, size):
 
 
 def test_vizads_own_engines_pass_their_courses():
-    """The cases compare with vizad.compat: graded against itself, each course is full."""
-    import vizad.compat.autodiff as ad
-    import vizad.compat.micrograd as mg
-    import vizad.compat.needle as ndl
+    """The cases compare with vizad.classroom.courses: graded against itself, each course is
+    full."""
+    import vizad.classroom.courses.autodiff as ad
+    import vizad.classroom.courses.micrograd as mg
+    import vizad.classroom.courses.needle as ndl
 
     for module, key in ((ad, "599w"), (ndl, "needle"), (mg, "micrograd")):
         report = _in_process(module, course(key), trusted=True)
@@ -298,10 +299,10 @@ def test_reexports_count_as_not_implemented(tmp_path):
     """A name whose code is vizad's or an installed package's scores nothing, in a process of
     its own (where they cannot even be imported) and in this one."""
     path = tmp_path / "autodiff.py"
-    path.write_text("from vizad.compat.autodiff import *\n")
+    path.write_text("from vizad.classroom.courses.autodiff import *\n")
     report = vz.grade(path, "599w")
     assert not report.graded and "hides vizad's reference engines" in report.problem
-    import vizad.compat.autodiff as ad
+    import vizad.classroom.courses.autodiff as ad
 
     report = vz.grade(dict(vars(ad)), "599w")  # a namespace: graded here, not isolated
     assert report.score == 0 and "counts as not implemented" in report.rows[0].explanation
@@ -383,11 +384,11 @@ def test_a_secret_seed_fails_answers_memorised_for_the_published_inputs(tmp_path
     """A submission whose rules are wrong but which recites vizad's answers for the published
     inputs scores full marks without a seed; with the course's own seed its inputs are new,
     and it scores what its rules are worth. An honest engine scores the same either way."""
-    import vizad.compat.micrograd
-    from vizad.grading.cases import Api
-    from vizad.grading.micrograd_cases import CASES
+    import vizad.classroom.courses.micrograd
+    from vizad.classroom.grading.cases import Api
+    from vizad.classroom.grading.micrograd_cases import CASES
 
-    mg = Api(vizad.compat.micrograd, ("engine",), trusted=True)
+    mg = Api(vizad.classroom.courses.micrograd, ("engine",), trusted=True)
     answers = {}
     for case in CASES:
         y, xs, _ = graph = case.graph(mg)
@@ -413,11 +414,11 @@ def test_a_seed_draws_new_inputs_that_keep_what_each_case_tests():
     """Every course's cases still pass on vizad's own engine with a seed (no denominator
     near 0, relu's sides kept), the inputs differ from the published ones, and one seed
     draws the same inputs twice."""
-    import vizad.compat.autodiff as ad
-    import vizad.compat.micrograd as mg
-    import vizad.compat.needle as ndl
-    from vizad.grading.cases import Api
-    from vizad.grading.draws import seeded
+    import vizad.classroom.courses.autodiff as ad
+    import vizad.classroom.courses.micrograd as mg
+    import vizad.classroom.courses.needle as ndl
+    from vizad.classroom.grading.cases import Api
+    from vizad.classroom.grading.draws import seeded
 
     for module, key in ((ad, "599w"), (ndl, "needle"), (mg, "micrograd")):
         with seeded(5):

@@ -17,7 +17,7 @@ import pytest
 
 from engines import source
 from test_grade import SIGN, TANH_OF_X
-from vizad.grading import Limits, batch, grade
+from vizad.classroom.grading import Limits, batch, grade
 
 HOSTILE = Path(__file__).parent / "hostile"
 VIZAD = Path(__file__).parent.parent / "vizad"

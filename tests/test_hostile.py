@@ -12,7 +12,7 @@ import pytest
 import json
 
 import vizad as vz
-from vizad.widget.page import page_data
+from vizad.view.widget.page import page_data
 from drawn import shown_svg
 
 # -- names ------------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ def test_a_closed_stepper_releases_its_trace():
 
 
 def test_a_node_read_a_hundred_times_is_summarised_and_laid_out_quickly():
-    from vizad.render.dot import run_dot
+    from vizad.view.render.dot import run_dot
 
     x1 = vz.Variable("x1")
     y = x1

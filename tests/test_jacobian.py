@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.derivatives import HVP_MODES
+from vizad.engine.derivatives import HVP_MODES
 
 RNG = np.random.default_rng(3)
 A = RNG.standard_normal((2, 3))

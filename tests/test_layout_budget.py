@@ -1,5 +1,5 @@
-"""The layout budget (vizad.render.budget): the predicted cost chooses full, bounded or summary;
-a dot that runs long is stopped and replaced, and the picture says so; vz.step, Stepper,
+"""The layout budget (vizad.view.render.budget): the predicted cost chooses full, bounded or
+summary; a dot that runs long is stopped and replaced, and the picture says so; vz.step, Stepper,
 export_html, export_frames and the CLI draw with max_boxes=, collapse= and detail= like
 vz.draw."""
 
@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
-from vizad.widget.page import page_data
+from vizad.view.widget.page import page_data
 from vizad.cli import main
 from vizad.errors import ArgumentError, LayoutTimeoutError
-from vizad.render import budget
-from vizad.render.summary import scene_for
+from vizad.view.render import budget
+from vizad.view.render.summary import scene_for
 from drawn import shown_svg
 
 
@@ -225,10 +225,10 @@ def test_export_html_and_frames_draw_with_them(tmp_path):
 
 def test_the_drawing_options_have_one_name_and_one_default():
     """draw, step, Stepper, export_html and export_frames take the same drawing options with
-    the same defaults (vizad.render.options), as the command line does."""
+    the same defaults (vizad.view.render.options), as the command line does."""
     import inspect
 
-    from vizad.render.options import DRAWN_DEFAULTS
+    from vizad.view.render.options import DRAWN_DEFAULTS
 
     expected = {**DRAWN_DEFAULTS, "decimals": None}
     assert expected["max_boxes"] == 400 and expected["budget"] == budget.LAYOUT_BUDGET
@@ -236,13 +236,13 @@ def test_the_drawing_options_have_one_name_and_one_default():
         params = inspect.signature(f).parameters
         assert {k: params[k].default for k in expected} == expected, f.__name__
     from vizad.cli import _parser
-    from vizad.render.options import DECIMALS
+    from vizad.view.render.options import DECIMALS
 
     for command in ("walkthrough", "frames"):
         args = vars(_parser().parse_args([command, "x", "--at", "x=1"]))
         assert {k: args[k] for k in expected} == {**expected, "decimals": DECIMALS}, command
     # what shows a walkthrough takes its presentation scale under one name and default
-    from vizad.render.options import SCALE
+    from vizad.view.render.options import SCALE
 
     for f in (vz.step, vz.Stepper, vz.export_html):
         assert inspect.signature(f).parameters["scale"].default == SCALE == 1.0, f.__name__
@@ -329,7 +329,7 @@ def test_dot_is_stopped_by_its_cpu_time_without_forking_from_python():
     import subprocess
     import warnings
 
-    import vizad.render.dot as dot
+    import vizad.view.render.dot as dot
 
     if not dot._CPU_LIMITS:
         pytest.skip("this system cannot limit a running child's CPU time")

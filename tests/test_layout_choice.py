@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
-from vizad.widget.page import page_data
-from vizad.assets import STATIC, graphviz_module
-from vizad.render.dot import BROWSER_FONT, browser_source, layout_in_browser
-from vizad.render.palette import FONT
-from vizad.widget.stepper import Stepper
+from vizad.view.widget.page import page_data
+from vizad.view.assets import STATIC, graphviz_module
+from vizad.view.render.dot import BROWSER_FONT, browser_source, layout_in_browser
+from vizad.view.render.palette import FONT
+from vizad.view.widget.stepper import Stepper
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -66,7 +66,7 @@ def test_without_dot(no_dot):
         drawing.pipe(format="svg")
     with pytest.raises(vz.errors.GraphvizNotFoundError, match="laid out in the browser"):
         drawing.render("/tmp/never", format="png")
-    # the notebook display is a picture the browser lays out: HTML (vizad.frontends' rule; the
+    # the notebook display is a picture the browser lays out: HTML (vizad.view.frontends' rule; the
     # widget too where the front end has a widget manager only, see tests/test_frontends.py)
     bundle = drawing._repr_mimebundle_()
     assert "mountPicture" in bundle["text/html"] or '"picture": true' in bundle["text/html"]
@@ -110,7 +110,7 @@ def test_stepper_sends_dot_and_the_graphviz_module(browser):
     assert laid.data["steps"] == stepper.data["steps"]
     # the HTML for saved notebooks: the step's panel and the data, for the page to lay out;
     # the 0.8 MB module once per notebook (the first output that needs it carries it)
-    from vizad import sharing
+    from vizad.view import sharing
 
     sharing.forget()
     first = stepper._repr_mimebundle_()[0]["text/html"]

@@ -8,18 +8,18 @@ import numpy as np
 import pytest
 
 import vizad as vz
-import vizad.render.dot as dot_module
-from vizad.render import Layout
-from vizad.render.opening import OPEN_PREFIX
-from vizad.render.scene_builder import build_scene
-from vizad.widget.data import frame_data, unpack_opens, walkthrough_data
-from vizad.widget.page import page_data
+import vizad.view.render.dot as dot_module
+from vizad.view.render import Layout
+from vizad.view.render.opening import OPEN_PREFIX
+from vizad.view.render.scene_builder import build_scene
+from vizad.view.widget.data import frame_data, unpack_opens, walkthrough_data
+from vizad.view.widget.page import page_data
 
 
 @pytest.fixture
 def dot_runs(monkeypatch):
     """The DOT sources laid out by the dot program, in order (every layout goes through
-    vizad.render.dot's run_dot: Drawing.laid_out)."""
+    vizad.view.render.dot's run_dot: Drawing.laid_out)."""
     runs = []
     real = dot_module.run_dot
 
@@ -112,7 +112,7 @@ def test_a_band_of_a_summary_opens_in_place():
     # the patch the browser merges gives back the opened frame
     base = frame_data(layout, trace, 3)
     frame = frame_data(opened, trace, 3)
-    from vizad.widget.data import frame_patch
+    from vizad.view.widget.data import frame_patch
 
     patch = frame_patch(base, frame)
     merged = _apply(base, patch)
@@ -184,8 +184,8 @@ def test_what_a_page_carries_opened_is_bounded():
 
     import numpy as np
 
-    from vizad.render.opening import OPEN_LIMIT
-    from vizad.widget.data import (
+    from vizad.view.render.opening import OPEN_LIMIT
+    from vizad.view.widget.data import (
         PAGE_OPENINGS,
         carried_order,
         opening_data,
@@ -216,8 +216,8 @@ def test_an_opening_keeps_the_step_states_it_leaves_alone():
     """A box opened makes again only the step states of the steps that mention a box drawn
     differently (``Layout(..., like=)``); they are the states made from scratch, and so is
     its DOT (the statements cached across a view's openings)."""
-    from vizad.render.dot import browser_source, to_drawing
-    from vizad.render.highlight import step_states
+    from vizad.view.render.dot import browser_source, to_drawing
+    from vizad.view.render.highlight import step_states
 
     rng = np.random.default_rng(1)
     xs = [vz.Variable(f"x{k}") for k in range(10)]

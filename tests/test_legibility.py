@@ -9,9 +9,9 @@ import statistics
 import pytest
 
 import vizad as vz
-from vizad.render.legibility import DEFAULT_FRAME, READABLE_PX, readable, step_text_px
-from vizad.render.scene_builder import build_scene
-from vizad.render.summary import scene_for
+from vizad.view.render.legibility import DEFAULT_FRAME, READABLE_PX, readable, step_text_px
+from vizad.view.render.scene_builder import build_scene
+from vizad.view.render.summary import scene_for
 
 
 def _median_px(scene, frame=DEFAULT_FRAME) -> float:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad._gc import gc_paused
+from vizad.engine._gc import gc_paused
 
 
 @contextmanager

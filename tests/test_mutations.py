@@ -5,7 +5,7 @@ the jvp by ``trace.check()`` — and the correct op must raise no alarm over its
 import pytest
 
 import vizad as vz
-from vizad import tree
+from vizad.engine import tree
 from opcases import all_cases, sample_inputs
 from vizad.trace.check import STOP_GRADIENT
 

@@ -1,7 +1,7 @@
 """No Python module of vizad writes JavaScript: every ``<script>`` element Python emits (a
 stepper's notebook output, a quiz's, a drawing laid out in the browser, an exported page) is
 either data (``type="application/json"``, which reads as JSON) or a module script holding only
-the text of files under vizad/widget/static/ (the component's bundle, boot.js). What to mount
+the text of files under vizad/view/widget/static/ (the component's bundle, boot.js). What to mount
 and how is data: the mount element (``data-vizad-mount``) that static/boot.js reads."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from html.parser import HTMLParser
 import pytest
 
 import vizad as vz
-from vizad import sharing
-from vizad.assets import STATIC
+from vizad.view import sharing
+from vizad.view.assets import STATIC
 
 
 class _Scripts(HTMLParser):
@@ -131,8 +131,8 @@ def test_pictures_and_pages_laid_out_in_the_browser(tmp_path, monkeypatch):
 
 
 def test_a_mount_element_cannot_be_closed_by_user_text():
-    """The mount element is written as the data elements are (vizad.text.json_in_html)."""
-    from vizad.assets import boot_elements
+    """The mount element is written as the data elements are (vizad.engine.text.json_in_html)."""
+    from vizad.view.assets import boot_elements
 
     html = boot_elements({"root": "</script><script>alert(1)</script>", "data": "d"}, False)
     ((attrs, text), (module, code)) = scripts(html)

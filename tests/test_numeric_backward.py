@@ -12,8 +12,8 @@ import pytest
 import vizad as vz
 from differential import make_graph
 from opcases import all_cases, sample_inputs
-from vizad.backward import adjoint_values
-from vizad.eager import LazyGrad
+from vizad.engine.backward import adjoint_values
+from vizad.engine.eager import LazyGrad
 from vizad.extend import CONSTANT, VARIABLE, EagerNode
 
 
@@ -172,7 +172,7 @@ def test_partial_adjoints_are_summed_in_reverse_creation_order():
 
 def _matmuls(monkeypatch) -> list:
     """The matmuls computed from now on (MatMul.compute's calls)."""
-    from vizad.ops.tensor import MatMul
+    from vizad.engine.ops.tensor import MatMul
 
     calls, compute = [], MatMul.compute
     monkeypatch.setattr(
@@ -192,7 +192,7 @@ def test_a_vjp_computes_only_the_gradients_needed(monkeypatch):
     loss.backward()
     assert len(calls) == 5
     assert W1.grad.value.shape == (5, 4) and W2.grad.value.shape == (4, 3)
-    import vizad.ops.tensor as tensor_ops
+    import vizad.engine.ops.tensor as tensor_ops
 
     built, matmul_op = [], tensor_ops._MATMUL
     monkeypatch.setattr(

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.render import Layout
-from vizad.render.opening import BoxOpener
-from vizad.render.scene_builder import build_scene
-from vizad.render.summary import merge_edges
-from vizad.widget.frames import Openings, frame_data, frame_patch
+from vizad.view.render import Layout
+from vizad.view.render.opening import BoxOpener
+from vizad.view.render.scene_builder import build_scene
+from vizad.view.render.summary import merge_edges
+from vizad.view.widget.frames import Openings, frame_data, frame_patch
 
 
 def _random_trace(seed: int, size: int = 400):
@@ -104,7 +104,7 @@ def test_a_layout_shown_in_the_browser_carries_its_boxes_titles_unescaped(monkey
     # a Layout keeps its drawing's escaped titles and unescapes them only when shown: the
     # picture gets the very titles of the drawing, as text (an edge's "v₁->v₃", not
     # "v₁&#45;&gt;v₃")
-    from vizad.render import dot, picture
+    from vizad.view.render import dot, picture
 
     x, w = vz.Variable("x"), vz.Variable("w")
     trace = vz.trace_reverse(vz.tanh(x * w), [x, w], {x: 0.5, w: -1.5})
@@ -126,7 +126,7 @@ def test_quoting_once_per_process_writes_graphvizs_text(monkeypatch):
     # quoting writes (names that need quotes, ports, keywords included)
     import graphviz
 
-    from vizad.render.dot import Drawing, to_drawing
+    from vizad.view.render.dot import Drawing, to_drawing
 
     scene = build_scene(_random_trace(3, 120), "adjoint", 3)
     cached = to_drawing(scene).source
@@ -143,8 +143,8 @@ def test_the_laid_view_takes_the_forward_views_states_only_when_they_are_its_own
     # Layout(twin=) and openings(twins=): the laid view (its results written in the forward
     # view's boxes) takes the forward view's step states instead of making them again, and
     # they are exactly the states step_states makes for it; the extended view never does
-    from vizad.render.highlight import step_states
-    from vizad.render.layout import alike
+    from vizad.view.render.highlight import step_states
+    from vizad.view.render.layout import alike
 
     make, options = CASES[case]
     trace = make()

@@ -80,7 +80,7 @@ def test_the_sdist_holds_what_its_tests_need(dist):
         "tools/architecture.py",
         "vizad/labextension/package.json",
         "docs/architecture.md",
-        "vizad/widget/static/stepper/sanitize.js",
-        "vizad/widget/static/stepper/refused.js",
+        "vizad/view/widget/static/stepper/sanitize.js",
+        "vizad/view/widget/static/stepper/refused.js",
     ]:
         assert needed in names, needed

@@ -12,7 +12,7 @@ import pytest
 
 import vizad as vz
 from vizad.trace.quiz import judge, questions
-from vizad.widget.page import page_data
+from vizad.view.widget.page import page_data
 
 from quiz_cases import CLOSE, JUDGED, SHAPES
 
@@ -144,7 +144,7 @@ def test_the_terminal_quiz_reads_answers_from_stdin():
 
 
 def test_inputs_that_cannot_be_traced_are_said_and_put_back(monkeypatch):
-    import vizad.widget.stepper as module
+    import vizad.view.widget.stepper as module
 
     def fails(trace, feed):
         raise vz.errors.ShapeError("v₄ = v₁ × v₂: shapes (2,) and (3,) do not fit")

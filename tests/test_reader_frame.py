@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 import vizad as vz
-from vizad.render.legibility import DEFAULT_FRAME
-from vizad.widget.stepper import REFUSED
+from vizad.view.render.legibility import DEFAULT_FRAME
+from vizad.view.widget.stepper import REFUSED
 
 
 def _stepper(trace, **options):

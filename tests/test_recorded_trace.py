@@ -7,7 +7,7 @@ import pytest
 import vizad as vz
 from vizad.errors import EvaluationError, RuleNotDefinedError
 from vizad.trace.recorded import RecordedNode, Recording, recorded_trace
-from vizad.tree import Unrecorded
+from vizad.engine.tree import Unrecorded
 
 
 def _recording(adjoint_of_x=5.5, order=(3, 2, 1, 0)):

@@ -13,9 +13,9 @@ import pytest
 
 import vizad as vz
 from test_gradcheck import WrongSin
-from vizad.compat.micrograd import nn
-from vizad.compat.micrograd.engine import Value
-from vizad.compat.needle import Tensor
+from vizad.classroom.courses.micrograd import nn
+from vizad.classroom.courses.micrograd.engine import Value
+from vizad.classroom.courses.needle import Tensor
 
 # -- 2. seeds and tangents have their output's / input's run-time shape, in every plan ----------
 x = vz.Variable("x")
@@ -393,7 +393,7 @@ def test_eager_numbers_len_and_comparisons_read_the_value_as_pytorch_does():
 def test_pipe_and_render_are_bounded_in_time(tmp_path, monkeypatch):
     import subprocess
 
-    import vizad.render.dot as dot
+    import vizad.view.render.dot as dot
 
     drawing = vz.draw(vz.trace_reverse(y, [x], {x: 1.0}))
     assert drawing.timeout == 30.0

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.render import dot as dot_module
+from vizad.view.render import dot as dot_module
 from drawn import shown_svg
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -233,7 +233,7 @@ def test_large_wide_graph_is_grouped_into_bands():
 def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
     """A summarised walkthrough formats the text of the boxes it keeps, not of the thousands
     of nodes it collapses (that once was most of the time of opening a large stepper)."""
-    from vizad.render import scene_builder
+    from vizad.view.render import scene_builder
 
     rng = np.random.default_rng(1)
     xs = [vz.Variable(f"x{k}") for k in range(20)]
@@ -262,8 +262,9 @@ def test_summaries_never_format_the_boxes_they_collapse(monkeypatch):
 
 
 def test_a_scene_is_freed_without_the_cyclic_collector():
-    """Scenes are built with the garbage collector paused (vizad._gc): a summary's unsummarised
-    scene, whose boxes' text is written on first use, must be freed by reference counting."""
+    """Scenes are built with the garbage collector paused (vizad.engine._gc): a summary's
+    unsummarised scene, whose boxes' text is written on first use, must be freed by reference
+    counting."""
     import gc
     import weakref
 
@@ -481,7 +482,7 @@ def test_svg_tooltips_name_boxes_at_every_view_and_several_steps(name):
 def test_step_states_differ_without_colour():
     """Every pair of step states differs in border width, pattern or opacity, not only in
     colour (readable under colour-vision deficiencies and in greyscale)."""
-    from vizad.render.palette import STATE_STYLE
+    from vizad.view.render.palette import STATE_STYLE
 
     looks = {
         state: (look.get("width", "1"), look.get("dash", ""), look.get("opacity", "1"))

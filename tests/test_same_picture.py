@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
-from vizad.render import budget
-from vizad.render.summary import scene_for
+from vizad.view.render import budget
+from vizad.view.render.summary import scene_for
 
 ROOT = Path(__file__).resolve().parents[1]
 

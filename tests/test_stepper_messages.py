@@ -14,7 +14,7 @@ import pytest
 import vizad as vz
 from vizad.errors import ClosedError, VizadError
 from vizad.trace.quiz import judge
-from vizad.widget.stepper import REFUSED
+from vizad.view.widget.stepper import REFUSED
 
 
 def _stepper(quiz=True):

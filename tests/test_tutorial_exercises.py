@@ -31,7 +31,7 @@ ANSWERS = {
 MORE = {
     "12_eager_code": {
         "neuron = None": (
-            "from vizad.compat.micrograd.engine import Value\n"
+            "from vizad.classroom.courses.micrograd.engine import Value\n"
             "def neuron(w):\n"
             "    xs, ws = [2.0, -1.0, 0.5], [Value(w), Value(0.3), Value(-0.7)]\n"
             "    out = (ws[0] * xs[0] + ws[1] * xs[1] + ws[2] * xs[2] + Value(0.1)).tanh()\n"

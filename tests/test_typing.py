@@ -1,5 +1,5 @@
 """The public API is annotated: every parameter and every return of every public callable
-(the front door's names and lazy names, vizad.extend, vizad.ops, vizad.trace, vizad.errors,
+(the front door's names and lazy names, vizad.extend, vizad.engine.ops, vizad.trace, vizad.errors,
 and the public methods of the public classes). A new public function without annotations
 fails here; ``make typecheck`` (mypy, configured in pyproject.toml) checks them, and every
 module of STRICT_PACKAGES (the op modules, the bridges) with every function annotated: a module
@@ -17,7 +17,7 @@ import pytest
 import vizad
 import vizad.errors
 import vizad.extend
-import vizad.ops
+import vizad.engine.ops
 import vizad.trace
 
 #: Public callables still unannotated, each with who owns its module (the lead removes an
@@ -26,14 +26,14 @@ PENDING: dict[str, str] = {}
 
 #: Packages whose every module mypy checks (``make typecheck``) with every function annotated
 #: (disallow_untyped_defs): the op classes' rules, and the bridges to PyTorch and JAX.
-STRICT_PACKAGES = ("vizad/ops", "vizad/bridges")
+STRICT_PACKAGES = ("vizad/engine/ops", "vizad/bridges")
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _public_objects():
     for name in [*vizad.__all__, *vizad._LAZY]:
         yield getattr(vizad, name)
-    for module in (vizad.extend, vizad.ops, vizad.trace):
+    for module in (vizad.extend, vizad.engine.ops, vizad.trace):
         for name in module.__all__:
             yield getattr(module, name)
     for name, value in vars(vizad.errors).items():
@@ -119,13 +119,13 @@ def test_the_check_sees_a_missing_annotation():
 def test_the_check_covers_the_public_surface():
     names = {name for obj in _public_objects() for name, _ in _functions(obj)}
     for expected in (
-        "vizad.export.export_html",
-        "vizad.widget.stepper.Stepper.__init__",
-        "vizad.ops.tensor.matmul",
-        "vizad.op.Op.__call__",
+        "vizad.view.export.export_html",
+        "vizad.view.widget.stepper.Stepper.__init__",
+        "vizad.engine.ops.tensor.matmul",
+        "vizad.engine.op.Op.__call__",
         "vizad.trace.records.Contribution.partial",
         "vizad.errors.GradcheckError.__init__",
-        "vizad.adapters.register_adapter",
+        "vizad.engine.adapters.register_adapter",
     ):
         assert expected in names
 
@@ -134,18 +134,18 @@ def test_operators_and_methods_are_declared_on_the_classes():
     """Type checkers and IDEs read the class bodies: Node's operators and an eager node's
     backward() and detach() are declared there (calling the functions the op modules
     register), not attached from other modules at import."""
-    from vizad.eager import EagerNode
-    from vizad.node import Node
+    from vizad.engine.eager import EagerNode
+    from vizad.engine.node import Node
 
     operators = ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__"]
     operators += ["__truediv__", "__rtruediv__", "__pow__", "__matmul__", "__rmatmul__"]
     operators += ["__neg__", "__pos__", "__getitem__"]
     for name in operators:
         assert inspect.isfunction(vars(Node).get(name)), name
-        assert vars(Node)[name].__module__ == "vizad.node", name
+        assert vars(Node)[name].__module__ == "vizad.engine.node", name
     for name in ("backward", "detach"):
         assert inspect.isfunction(vars(EagerNode).get(name)), name
-        assert vars(EagerNode)[name].__module__ == "vizad.eager", name
+        assert vars(EagerNode)[name].__module__ == "vizad.engine.eager", name
 
 
 def _mypy_config() -> dict:
@@ -191,16 +191,16 @@ def test_the_strict_packages_are_checked_strictly():
 
 def test_the_strictness_check_sees_a_module_left_out():
     config = _mypy_config()
-    files = [f for f in config["files"] if f != "vizad/ops/tensor.py"]
+    files = [f for f in config["files"] if f != "vizad/engine/ops/tensor.py"]
     assert _unchecked({**config, "files": files}) == [
-        "vizad/ops/tensor.py (not in [tool.mypy] files)"
+        "vizad/engine/ops/tensor.py (not in [tool.mypy] files)"
     ]
     overrides = [
-        {**o, "module": [m for m in o["module"] if m != "vizad.ops.nn"]}
+        {**o, "module": [m for m in o["module"] if m != "vizad.engine.ops.nn"]}
         for o in config["overrides"]
     ]
     assert _unchecked({**config, "overrides": overrides}) == [
-        "vizad.ops.nn (not in the disallow_untyped_defs override)"
+        "vizad.engine.ops.nn (not in the disallow_untyped_defs override)"
     ]
     files = [f for f in config["files"] if f != "vizad/bridges/jax_args.py"]
     assert _unchecked({**config, "files": files}) == [

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.assets import component_module
-from vizad.widget.page import page_data
+from vizad.view.assets import component_module
+from vizad.view.widget.page import page_data
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     # the backprop view is laid out when first shown (see test_lazy_views.py)
     assert "v̄₂ = 1.716" in stepper._frame("backprop")["svg"]
     json.dumps(data)  # JSON-ready
-    import vizad.render.dot as dot_module
+    import vizad.view.render.dot as dot_module
 
     monkeypatch.setattr(dot_module, "run_dot", lambda *a: pytest.fail("dot ran again"))
     for k in range(1, 8):
@@ -78,7 +78,7 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
 def test_step_states_are_sent_once_for_views_that_share_them(stepper):
     """The backprop view lays results on the forward graph's boxes: its per-step states are
     the forward view's, sent once ("stepsOf"); every view's states, resolved, are its own."""
-    from vizad.widget.data import walkthrough_data
+    from vizad.view.widget.data import walkthrough_data
 
     layouts = {v: stepper.layout_of(v) for v in stepper.trace.views}
     frames = walkthrough_data(stepper.trace, layouts=layouts)["frames"]
@@ -91,9 +91,9 @@ def test_step_states_are_sent_once_for_views_that_share_them(stepper):
 
 
 def test_the_component_is_real_files():
-    from vizad.assets import STATIC, component_module
-    from vizad.render.picture import Picture
-    from vizad.widget.stepper import Stepper
+    from vizad.view.assets import STATIC, component_module
+    from vizad.view.render.picture import Picture
+    from vizad.view.widget.stepper import Stepper
 
     assert str(Stepper._esm) == str(Picture._esm) == component_module()
     assert str(Stepper._css) == (STATIC / "stepper.css").read_text()
@@ -193,7 +193,7 @@ def test_quiz_data_and_its_encoding(tmp_path):
     import base64
     import json
 
-    from vizad.widget.data import conceal, quiz_data
+    from vizad.view.widget.data import conceal, quiz_data
 
     from vizad.trace.quiz import questions as quiz_questions
 
@@ -225,7 +225,7 @@ def test_quiz_data_and_its_encoding(tmp_path):
 
 
 def test_the_panel_says_shapes_in_words():
-    from vizad.widget.panel import shape_words, step_panel
+    from vizad.view.widget.panel import shape_words, step_panel
 
     assert shape_words(()) == "scalar"
     assert shape_words((2, 3)) == "shape (2, 3)"
@@ -242,7 +242,7 @@ def test_output_bundle_survives_without_the_kernel(stepper):
     metadata, out of nbval's comparison), the component's HTML at that step with the widget's
     own data, and no widget-view MIME type (nbconvert would prefer it whenever widget state
     is stored, and show it blank without its CDN)."""
-    from vizad.widget.page import WALKTHROUGH
+    from vizad.view.widget.page import WALKTHROUGH
 
     stepper.step = 6
     data, metadata = stepper._repr_mimebundle_()
@@ -269,7 +269,7 @@ def test_output_bundle_survives_without_the_kernel(stepper):
 def test_a_big_walkthrough_saves_the_views_laid_out(stepper, monkeypatch):
     """Past SAVED_VIEWS steps the output's HTML carries only the views laid out so far (no
     layout of every view for the saved copy), the first one and any shown since."""
-    import vizad.widget.stepper as module
+    import vizad.view.widget.stepper as module
 
     monkeypatch.setattr(module, "SAVED_VIEWS", 3)
 

@@ -1,30 +1,32 @@
 #!/usr/bin/env python3
-"""The package's layers as its imports show them: read every ``import`` of vizad/ (at module
-level and inside functions, leaving out ``if TYPE_CHECKING:`` blocks), check them against the
-layer list of docs/architecture.md, and draw the layers and the imports between them.
+"""The package's wings as its imports show them: read every ``import`` of vizad/ (at module
+level and inside functions, leaving out ``if TYPE_CHECKING:`` blocks), find import circles,
+and draw the wings and the imports between them.
 
     .venv/bin/python tools/architecture.py      # rewrites docs/architecture.dot and .svg
 
-tests/test_architecture.py runs the same checks, and fails when the committed diagram is not
-the one the code gives.
+The layers themselves are import-linter's contracts (pyproject.toml, ``lint-imports`` in
+``make check``); the diagram's boxes are the wings of those contracts and the modules of the
+top level. tests/test_architecture.py runs import-linter, the circle check, and fails when the
+committed diagram is not the one the code gives.
 """
 
 from __future__ import annotations
 
 import ast
-import re
+import tomllib
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "vizad"
-DOC = ROOT / "docs" / "architecture.md"
+PYPROJECT = ROOT / "pyproject.toml"
 DIAGRAM = ROOT / "docs" / "architecture.dot"
 
 #: Where import circles are allowed: the needle compatibility package mirrors needle's own
 #: modules, which import each other.
-CIRCLES_ALLOWED = ("vizad.compat.needle",)
+CIRCLES_ALLOWED = ("vizad.classroom.courses.needle",)
 
 
 def modules() -> dict[str, Path]:
@@ -78,38 +80,37 @@ def imports() -> dict[str, set[str]]:
 
 
 def layer_rows() -> list[tuple[str, list[str]]]:
-    """The layer list of docs/architecture.md (the ```layers block), lowest first: each line
-    is ``name: modules...``."""
-    block = re.search(r"```layers\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    rows = [line.split(":", 1) for line in block.group(1).strip().splitlines()]
-    return [(name.strip(), modules.split()) for name, modules in rows]
+    """The diagram's boxes, lowest first: the wings of import-linter's "wings" contract
+    (pyproject.toml; the errors, which every wing raises, with the engine), then the modules of
+    the top level that use them."""
+    config = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (wings,) = [c for c in config["contracts"] if c["id"] == "wings"]
+    rows = []
+    for layer in reversed(wings["layers"]):
+        rows += [(m.strip().removeprefix("vizad."), [m.strip()]) for m in layer.split("|")]
+    rows[0][1].append("vizad.errors")
+    rows += [
+        ("op authors' door", ["vizad.extend"]),
+        ("command line", ["vizad.cli", "vizad.__main__"]),
+    ]
+    return rows + [("front door", ["vizad"])]
 
 
 def layers() -> list[list[str]]:
-    """The modules (or packages) of each layer, lowest first."""
+    """The modules (or packages) of each box, lowest first."""
     return [modules for _, modules in layer_rows()]
 
 
 def layer_of(module: str, table: list[list[str]]) -> int:
-    """The index of the layer holding ``module`` (its longest listed prefix)."""
+    """The index of the box holding ``module`` (its longest listed prefix)."""
     best, depth = -1, -1
     for k, row in enumerate(table):
         for entry in row:
             if (module == entry or module.startswith(entry + ".")) and len(entry) > depth:
                 best, depth = k, len(entry)
+    if best < 0:
+        raise ValueError(f"{module} is in no box of the diagram: add it to tools/architecture.py")
     return best
-
-
-def against_the_layers(edges: dict[str, set[str]], table: list[list[str]]) -> list[str]:
-    """Every import that goes up the layer list, and every module in no layer."""
-    wrong = [f"{m} is in no layer of docs/architecture.md" for m in edges if layer_of(m, table) < 0]
-    for source, targets in sorted(edges.items()):
-        for target in sorted(targets):
-            if target == "vizad" or source.startswith(target + "."):
-                continue  # a package's __init__ is read by its own modules' import
-            if layer_of(target, table) > layer_of(source, table):
-                wrong.append(f"{source} imports {target}, a layer above it")
-    return wrong
 
 
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -217,9 +218,7 @@ def _reduced(arrows: set[tuple[int, int]]) -> set[tuple[int, int]]:
 
 def main() -> int:
     edges, table = imports(), layers()
-    problems = against_the_layers(edges, table) + [
-        "import circle: " + " -> ".join(c) for c in circles(edges)
-    ]
+    problems = ["import circle: " + " -> ".join(c) for c in circles(edges)]
     for problem in problems:
         print(problem, file=sys.stderr)
     source = diagram(edges, table, [name for name, _ in layer_rows()])

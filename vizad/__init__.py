@@ -10,7 +10,7 @@ nodes (reverse mode) or tangent nodes (forward mode), and evaluate it with an Ex
     vz.Executor([y, g1, g2]).run({x1: 2.0, x2: 5.0})
 
 The top level holds the everyday names. The rest has a home of its own: every op in
-:mod:`vizad.ops`, what op authors need in :mod:`vizad.extend`, the walkthroughs' types in
+:mod:`vizad.engine.ops`, what op authors need in :mod:`vizad.extend`, the walkthroughs' types in
 :mod:`vizad.trace`, the errors in :mod:`vizad.errors`. Walkthroughs, checks, drawings, the
 stepper and the bridges to PyTorch and JAX (:mod:`vizad.bridges`) load on first use, so
 ``import vizad`` is numpy and the engine, and ``from vizad import *`` binds the engine's names
@@ -20,11 +20,11 @@ stepper and the bridges to PyTorch and JAX (:mod:`vizad.bridges`) load on first 
 import importlib
 from typing import Any as _Any
 
-from . import errors
-from .errors import VizadError
-from .node import scope
-from .op import Op, Variable, constant, tensor
-from .ops import (
+from vizad import errors
+from vizad.errors import VizadError
+from vizad.engine.node import scope
+from vizad.engine.op import Op, Variable, constant, tensor
+from vizad.engine.ops import (
     cos,
     exp,
     log,
@@ -42,13 +42,19 @@ from .ops import (
     transpose,
     tuple_get,
 )
-from .graph import numbering, topo_sort
-from .executor import Executor, evaluate
-from .reverse import gradients
-from .forward import jvp
-from . import backward as _backward  # y.backward() of eager nodes: reverse mode on values
-from .compat import foreign as _foreign  # reads nodes of CSE 599W-style engines everywhere
-from .compat import foreign_eager as _eager  # and students' micrograd Values, needle Tensors
+from vizad.engine.graph import numbering, topo_sort
+from vizad.engine.executor import Executor, evaluate
+from vizad.engine.reverse import gradients
+from vizad.engine.forward import jvp
+from vizad.engine import (
+    backward as _backward,
+)  # y.backward() of eager nodes: reverse mode on values
+from vizad.classroom.courses import (
+    foreign as _foreign,
+)  # reads nodes of CSE 599W-style engines everywhere
+from vizad.classroom.courses import (
+    foreign_eager as _eager,
+)  # and students' micrograd Values, needle Tensors
 
 __version__ = "0.2.0"
 
@@ -56,47 +62,48 @@ __version__ = "0.2.0"
 _LAZY = {
     "trace_reverse": "trace",
     "trace_forward": "trace",
-    "gradcheck": "numerical",
-    "numerical_gradient": "numerical",
-    "jacobian": "derivatives",
-    "hvp": "derivatives",
-    "diagnose": "diagnosis",
-    "grade": "grading",
+    "gradcheck": "engine.numerical",
+    "numerical_gradient": "engine.numerical",
+    "jacobian": "engine.derivatives",
+    "hvp": "engine.derivatives",
+    "diagnose": "classroom.diagnosis",
+    "grade": "classroom.grading",
     # the display layer (graphviz, ipywidgets, anywidget): not bound by `import *`
-    "draw": "render",
-    "config": "frontends",
-    "step": "widget",
-    "Stepper": "widget",
-    "export_html": "export",
-    "export_frames": "frame_files",
-    "compare": "comparison",
+    "draw": "view.render",
+    "config": "view.frontends",
+    "step": "view.widget",
+    "Stepper": "view.widget",
+    "export_html": "view.export",
+    "export_frames": "view.frame_files",
+    "compare": "view.comparison",
     # the bridges to other frameworks (torch, jax): not bound by `import *` either
     "torch_backward": "bridges.torch_backward",
     "from_torch": "bridges.torch_import",
     "from_jax": "bridges.jax_import",
     "jax_backward": "bridges.jax_backward",
 }
-_DISPLAY = ("render", "widget", "export", "frame_files", "comparison", "frontends")
-_BRIDGES = tuple(f"bridges.{m}" for m in ("torch_backward", "torch_import", "jax_import"))
-_BRIDGES += ("bridges.jax_backward",)
-_SUBMODULES = (
-    *("examples", "exercises", "extend", "ops", "trace", "numerical", "derivatives"),
-    *("diagnosis", "grading", "render", "widget", "export", "expr", "adapters", "bridges"),
-)
-
-#: Names of the top level before the front door was made smaller (0.1.0 kept them with a
-#: DeprecationWarning; 0.2.0 removed them): asking for one is an AttributeError naming its home.
-_MOVED = frozenset(
-    "Trace Names Name Node EagerNode Diagnosis TupleShape ElementwiseOp register registry "
-    "Symbolic ZERO ONE MINUS_ONE ranked_order add sub mul div neg power identity add_n "
-    "heaviside broadcast_to sum_to_shape expand_dims size ones_like zeros_like "
-    "build_adjoints Adjoints Partial AdjointRole build_tangents Tangents GradcheckReport "
-    "default_tolerances DirectionCheck ReverseTrace ForwardTrace ReverseStep ForwardStep "
-    "Contribution TangentTerm CheckFailure Derivation Drawing Layout parse_expression "
-    "GraphError NodeTypeError FeedError ShapeError EvaluationError GradcheckError "
-    "ArgumentError StepNotFoundError RenderError GraphvizNotFoundError ExpressionError".split()
-)
-_HOMES = ("ops", "extend", "errors", "trace", "numerical", "diagnosis", "render", "expr")
+_NOT_STARRED = ("view.", "bridges.")  # display and frameworks: not bound by `import *`
+#: The modules reached as attributes (``vz.ops.add_n``, ``vz.render.Layout``): {name: module}.
+_SUBMODULES = {
+    "ops": "engine.ops",
+    "numerical": "engine.numerical",
+    "derivatives": "engine.derivatives",
+    "expr": "engine.expr",
+    "adapters": "engine.adapters",
+    "graph": "engine.graph",
+    "text": "engine.text",
+    "tree": "engine.tree",
+    "extend": "extend",
+    "trace": "trace",
+    "examples": "trace.examples",
+    "render": "view.render",
+    "widget": "view.widget",
+    "export": "view.export",
+    "bridges": "bridges",
+    "diagnosis": "classroom.diagnosis",
+    "grading": "classroom.grading",
+    "exercises": "classroom.exercises",
+}
 
 __all__ = sorted(
     [
@@ -106,7 +113,7 @@ __all__ = sorted(
         and not isinstance(value, type(errors))  # modules
         and name not in {"sum", "importlib"}  # `import *` shadows no builtin
     ]
-    + [name for name, module in _LAZY.items() if module not in _DISPLAY + _BRIDGES]
+    + [name for name, module in _LAZY.items() if not module.startswith(_NOT_STARRED)]
 )
 
 
@@ -116,15 +123,7 @@ def __getattr__(name: str) -> _Any:
         globals()[name] = value
         return value
     if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    if name in _MOVED:
-        for home in _HOMES:
-            module = importlib.import_module(f"{__name__}.{home}")
-            if name in getattr(module, "__all__", ()):
-                raise AttributeError(
-                    f"module 'vizad' has no attribute {name!r}: it moved to vizad.{home}.{name}"
-                    f" (removed from the top level in 0.2.0; see CHANGELOG.md)"
-                )
+        return importlib.import_module(f"{__name__}.{_SUBMODULES[name]}")
     raise AttributeError(f"module 'vizad' has no attribute {name!r}")
 
 

@@ -20,13 +20,13 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from .errors import ArgumentError, ExpressionError, VizadError
-from .expr import parse_expression
-from .export import page_html
-from .grading import Limits, batch, grade
-from .render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES
-from .files import check_output, write_output
-from .text import latex_to_text, printable
+from vizad.errors import ArgumentError, ExpressionError, VizadError
+from vizad.engine.expr import parse_expression
+from vizad.view.export import page_html
+from vizad.classroom.grading import Limits, batch, grade
+from vizad.view.render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES
+from vizad.view.files import check_output, write_output
+from vizad.engine.text import latex_to_text, printable
 
 __all__ = ["main"]
 
@@ -129,7 +129,7 @@ def _traced_options(parser: argparse.ArgumentParser) -> None:
 
 def _drawn_options(parser: argparse.ArgumentParser) -> None:
     """The options that draw the views as vz.draw's max_boxes, collapse, detail and budget do
-    (their defaults: vizad.render.options)."""
+    (their defaults: vizad.view.render.options)."""
     parser.add_argument(
         "--max-boxes",
         type=int,
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "grade":
         return _grade(args)
-    from . import export_frames, trace_forward, trace_reverse
+    from vizad import export_frames, trace_forward, trace_reverse
 
     try:
         output = _output(args.output) if args.command == "walkthrough" else None
@@ -254,7 +254,7 @@ def _quiz(trace) -> int:
     """Each step's questions asked on standard output and answered on standard input (a
     wrong try gets a hint, a second one the answer; an answer that cannot be read costs no
     try; an empty line skips); the score at the end. 0 when every answer was right."""
-    from .trace.quiz import RULE, judge, questions
+    from vizad.trace.quiz import RULE, judge, questions
 
     out = sys.stdout
     for stream, errors in ((sys.stdin, "replace"), (out, "backslashreplace")):

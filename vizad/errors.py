@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tree import shape_of
+from vizad.engine.tree import shape_of
 
 __all__ = [
     "VizadError",

@@ -19,16 +19,16 @@ and roles of a graph extension (which node is which partial adjoint)::
     cube = register(Cube())
 """
 
-from .adapters import register_adapter
-from .eager import EagerNode
-from .errors import RuleNotDefinedError
-from .extension import AdjointRole
-from .forward import Tangents, build_tangents
-from .graph import number_ranked, numbering, ranked_order
-from .node import Node, static_shape
-from .op import CONSTANT, VARIABLE, Op, as_node, latex_product, register, registry
-from .ops.derivation import broadcast_tangent, elementwise_jvp, elementwise_vjp, times
-from .ops.elementwise import (
+from vizad.engine.adapters import register_adapter
+from vizad.engine.eager import EagerNode
+from vizad.errors import RuleNotDefinedError
+from vizad.engine.extension import AdjointRole
+from vizad.engine.forward import Tangents, build_tangents
+from vizad.engine.graph import number_ranked, numbering, ranked_order
+from vizad.engine.node import Node, static_shape
+from vizad.engine.op import CONSTANT, VARIABLE, Op, as_node, latex_product, register, registry
+from vizad.engine.ops.derivation import broadcast_tangent, elementwise_jvp, elementwise_vjp, times
+from vizad.engine.ops.elementwise import (
     MINUS_ONE,
     ONE,
     ZERO,
@@ -38,9 +38,9 @@ from .ops.elementwise import (
     local_partials,
     reduce_target,
 )
-from .ops.tensor import broadcast_to, sum_to_shape
-from .reverse import Adjoints, Partial, build_adjoints, local_adjoints
-from .tree import TupleShape
+from vizad.engine.ops.tensor import broadcast_to, sum_to_shape
+from vizad.engine.reverse import Adjoints, Partial, build_adjoints, local_adjoints
+from vizad.engine.tree import TupleShape
 
 __all__ = [
     # writing an op

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { overlap, placeMarks } from "../../vizad/widget/static/stepper/marks.js";
+import { overlap, placeMarks } from "../../vizad/view/widget/static/stepper/marks.js";
 
 const frame = { w: 592, h: 240 };
 const rects = (marks, placed) => placed.map((p, k) => ({ ...p, w: marks[k].w, h: marks[k].h }));

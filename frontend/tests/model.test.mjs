@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { localModel } = await import("../../vizad/widget/static/stepper/mount.js");
-const { applyPatch } = await import("../../vizad/widget/static/stepper/expand.js");
+const { localModel } = await import("../../vizad/view/widget/static/stepper/mount.js");
+const { applyPatch } = await import("../../vizad/view/widget/static/stepper/expand.js");
 
 test("localModel: set tells the listeners of a change, off lets one go", () => {
   const model = localModel({ step: 1 });

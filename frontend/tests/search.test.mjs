@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { installFakeDom } from "./fake-dom.mjs";
 
 installFakeDom();
-const { Finder, plainText } = await import("../../vizad/widget/static/stepper/search.js");
+const { Finder, plainText } = await import("../../vizad/view/widget/static/stepper/search.js");
 
 test("subscripts read as digits and accents dropped", () => {
   assert.equal(plainText("v̄₁₂"), "v12");

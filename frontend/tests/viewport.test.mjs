@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { installFakeDom } from "./fake-dom.mjs";
 
 installFakeDom();
-const { Viewport, READABLE } = await import("../../vizad/widget/static/stepper/viewport.js");
+const { Viewport, READABLE } = await import("../../vizad/view/widget/static/stepper/viewport.js");
 
 const MARGIN = 16; // viewport.js's margin between the frame and the boxes kept in view
 

@@ -24,10 +24,10 @@ import numpy as np
 import vizad as vz
 from harness import READ_ONLY, Case, Error, Skip
 from vizad.cli import main as cli
-from vizad.export import page_html
-from vizad.compat.micrograd import nn
-from vizad.compat.micrograd.engine import Value
-from vizad.compat.needle import Tensor
+from vizad.view.export import page_html
+from vizad.classroom.courses.micrograd import nn
+from vizad.classroom.courses.micrograd.engine import Value
+from vizad.classroom.courses.needle import Tensor
 
 E = vz.errors
 
@@ -1110,7 +1110,7 @@ def _drawn_safely(names, as_text=True):
     ids (the ``id=`` it carries), nothing is a link, and every name is there as text."""
     import re as _re
 
-    from vizad.render.dot import visible
+    from vizad.view.render.dot import visible
 
     def check(result):
         source, svg = result

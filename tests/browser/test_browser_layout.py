@@ -111,7 +111,7 @@ def _agreement(a: list[list[str]], b: list[list[str]]) -> float:
 @pytest.fixture(scope="module")
 def graphviz_page(browser):
     """A blank page with vizad's Graphviz module imported as ``window.graphviz``."""
-    from vizad.assets import graphviz_module
+    from vizad.view.assets import graphviz_module
 
     page = browser.new_page()
     page.goto("about:blank")
@@ -134,7 +134,7 @@ def test_same_ranks_and_order_as_dot(graphviz_page):
     rank assignment differently). Order within a rank is mincross's heuristic and differs
     between versions on adjoint views."""
     import vizad as vz
-    from vizad.render.dot import browser_source, run_dot
+    from vizad.view.render.dot import browser_source, run_dot
 
     lecture, forward = vz.examples.lecture(), vz.examples.lecture_forward()
     drawings = {
@@ -219,7 +219,7 @@ def test_exported_page_laid_out_in_the_browser(browser, tmp_path, page_errors, m
 _IN_FRESH_VENV = """
 import json, shutil, sys
 import vizad as vz
-from vizad.render.picture import Picture
+from vizad.view.render.picture import Picture
 
 assert shutil.which("dot") is None
 trace = vz.examples.lecture()
@@ -247,9 +247,9 @@ def test_the_wheel_alone_lays_out_in_the_browser(browser, tmp_path, page_errors)
     (wheel,) = wheels.glob("vizad-*.whl")
     with zipfile.ZipFile(wheel) as z:
         sizes = {i.filename: i.file_size for i in z.infolist()}
-    module = sizes["vizad/widget/static/graphviz.js"]
-    assert "vizad/widget/static/graphviz.LICENSES.txt" in sizes
-    component = sizes["vizad/widget/static/stepper.bundle.js"]  # the component, bundled
+    module = sizes["vizad/view/widget/static/graphviz.js"]
+    assert "vizad/view/widget/static/graphviz.LICENSES.txt" in sizes
+    component = sizes["vizad/view/widget/static/stepper.bundle.js"]  # the component, bundled
     assert module <= BUNDLE_LIMIT
     report = (
         f"wheel {wheel.name}: {wheel.stat().st_size / 2**20:.2f} MiB compressed; "
@@ -283,7 +283,7 @@ def test_the_wheel_alone_lays_out_in_the_browser(browser, tmp_path, page_errors)
     assert run.returncode == 0, run.stderr[-3000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert seen["file"].startswith(site), seen  # the wheel's vizad, not the source tree
-    # vizad.frontends' rule: HTML that lays the graph out in the page (a widget only for
+    # vizad.view.frontends' rule: HTML that lays the graph out in the page (a widget only for
     # front ends with a widget manager and no vizad renderer: Colab, VS Code)
     assert "text/html" in seen["mimetypes"], seen
     assert seen["module"] == module

@@ -35,7 +35,7 @@ def _random_trace(ops: int = 800, seed: int = 1):
 def exported(tmp_path_factory):
     """(trace, the page's path, its data): laid out by ``dot`` where it is installed."""
     import vizad as vz
-    from vizad.widget.page import page_data
+    from vizad.view.widget.page import page_data
 
     trace = _random_trace()
     path = vz.export_html(trace, tmp_path_factory.mktemp("openings") / "walkthrough.html")
@@ -45,7 +45,7 @@ def exported(tmp_path_factory):
 def _layout(trace, view: str):
     """The view as export_html lays it out (the same options, the reader's default frame)."""
     import vizad as vz
-    from vizad.render.legibility import DEFAULT_FRAME
+    from vizad.view.render.legibility import DEFAULT_FRAME
 
     return vz.render.Layout(trace, view, frame=DEFAULT_FRAME)
 

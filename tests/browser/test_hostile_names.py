@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import vizad as vz
-from vizad.render.dot import visible
+from vizad.view.render.dot import visible
 
 from conftest import artifact, write_notebook
 from test_jupyterlab import _delete_sessions, _open_and_run

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from conftest import settled
 
-from vizad.assets import boot_script
+from vizad.view.assets import boot_script
 
 # counts the component's mounts per element: the component puts itself at
 # globalThis.vizadComponent (mount.js), which this property wraps as it is set
@@ -31,7 +31,7 @@ Object.defineProperty(globalThis, "vizadComponent", {
 
 def test_each_output_is_mounted_once(browser, tmp_path, page_errors, monkeypatch):
     import vizad as vz
-    from vizad import sharing
+    from vizad.view import sharing
 
     monkeypatch.setenv("VIZAD_LAYOUT", "dot")
     sharing.forget()

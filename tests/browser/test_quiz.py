@@ -215,7 +215,7 @@ def test_the_browser_judges_answers_as_python_does(browser, page_errors):
     vizad.trace.quiz.judge passes too (tests/test_quiz_answers.py)."""
     from quiz_cases import CLOSE, JUDGED
 
-    from vizad.assets import STATIC
+    from vizad.view.assets import STATIC
 
     page = page_errors(browser.new_page())
     # the component's own ES modules (static/stepper/), served at a made-up origin: quiz.js

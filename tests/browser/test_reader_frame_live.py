@@ -2,7 +2,7 @@
 page reports its graph's frame, and the kernel draws the picture readable there. The README's
 MLP (adjoint view): in JupyterLab at 1024×768 with the file browser open no picture of it is
 readable, and it is drawn in full (25 boxes); at 1920×1080 with the file browser closed its
-scopes collapsed are (9 boxes): each the picture that vizad.render.summary.scene_for chooses
+scopes collapsed are (9 boxes): each the picture that vizad.view.render.summary.scene_for chooses
 for the frame the page has. Not while presenting (a picture drawn anew would leave the whole
 screen). Screenshots: artifacts/reader-frame-*.png."""
 
@@ -12,8 +12,8 @@ import vizad as vz
 from conftest import artifact, write_notebook
 from test_jupyterlab import ROOT, _delete_sessions
 from test_room import _open
-from vizad.render.summary import scene_for
-from vizad.widget.stepper import FRAME_STEP
+from vizad.view.render.summary import scene_for
+from vizad.view.widget.stepper import FRAME_STEP
 
 #: The graph's frame, the presentation scale and the boxes drawn, as the page has them.
 FRAME = """() => {

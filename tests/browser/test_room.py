@@ -18,7 +18,7 @@ from test_jupyterlab import ROOT, _delete_sessions
 
 CELLS = [
     "import vizad as vz\nlecture = vz.Stepper(vz.examples.lecture())\nlecture",
-    "from vizad.compat.micrograd.engine import Value\n\n"
+    "from vizad.classroom.courses.micrograd.engine import Value\n\n"
     'a = Value(2.0, label="a")\nb = Value(-3.0, label="b")\nc = Value(10.0, label="c")\n'
     'e = a * b; e.label = "e"\nd = e + c; d.label = "d"\nf = Value(-2.0, label="f")\n'
     'L = d * f; L.label = "L"\nL.backward()\nvz.step(L)',

@@ -4,6 +4,6 @@
 # course: 599w
 # engine: sign
 # expect: lost it|could not read
-import vizad.grading.autodiff_cases as c
+import vizad.classroom.grading.autodiff_cases as c
 
 c.CASES.clear()

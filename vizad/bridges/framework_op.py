@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from ..errors import RuleNotDefinedError
-from ..node import Node, static_shape
-from ..op import Op
-from ..ops import tuple_get, zeros_like
-from ..text import latex_name
-from ..tree import TupleShape, leaves
+from vizad.errors import RuleNotDefinedError
+from vizad.engine.node import Node, static_shape
+from vizad.engine.op import Op
+from vizad.engine.ops import tuple_get, zeros_like
+from vizad.engine.text import latex_name
+from vizad.engine.tree import TupleShape, leaves
 
 __all__ = ["Framework", "FrameworkOp"]
 

@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import ArgumentError
-from ..node import Node
-from ..op import Variable, constant
+from vizad.errors import ArgumentError
+from vizad.engine.node import Node
+from vizad.engine.op import Variable, constant
 
 __all__ = ["Imported", "argument_names", "input_node"]
 

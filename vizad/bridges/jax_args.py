@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentTypeError
-from .imported import argument_names
-from .optional import require
+from vizad.errors import ArgumentTypeError
+from vizad.bridges.imported import argument_names
+from vizad.bridges.optional import require
 
 jax = require("jax", "jax")
 tree_util = require("jax.tree_util", "jax")

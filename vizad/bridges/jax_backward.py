@@ -20,19 +20,19 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .. import ops
-from ..errors import BridgeError
-from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
-from ..tree import Unrecorded
-from .jax_import import bind_params, closed_jaxpr, eqn_source, traced
-from .jax_loops import CONTROL_FLOW, dynamic_index, unrolled
-from .jax_program import Plan, cached_plan, signature
-from .optional import require
+from vizad.engine import ops
+from vizad.errors import BridgeError
+from vizad.trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
+from vizad.engine.tree import Unrecorded
+from vizad.bridges.jax_import import bind_params, closed_jaxpr, eqn_source, traced
+from vizad.bridges.jax_loops import CONTROL_FLOW, dynamic_index, unrolled
+from vizad.bridges.jax_program import Plan, cached_plan, signature
+from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from jax.extend.core import ClosedJaxpr, JaxprEqn, Literal, Var
 
-    from .jax_import import Jax
+    from vizad.bridges.jax_import import Jax
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")

@@ -19,17 +19,17 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .. import ops
-from ..errors import ArgumentTypeError, BridgeError
-from ..executor import evaluate_into
-from ..node import Node, scope, source_line
-from ..op import Op, constant
-from ..tree import TupleShape
-from .framework_op import Framework, FrameworkOp
-from .imported import Imported, input_node
-from .jax_args import Arguments
-from .jax_loops import CONTROL_FLOW, unrolled
-from .optional import require
+from vizad.engine import ops
+from vizad.errors import ArgumentTypeError, BridgeError
+from vizad.engine.executor import evaluate_into
+from vizad.engine.node import Node, scope, source_line
+from vizad.engine.op import Op, constant
+from vizad.engine.tree import TupleShape
+from vizad.bridges.framework_op import Framework, FrameworkOp
+from vizad.bridges.imported import Imported, input_node
+from vizad.bridges.jax_args import Arguments
+from vizad.bridges.jax_loops import CONTROL_FLOW, unrolled
+from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var

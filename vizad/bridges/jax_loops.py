@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from ..errors import BridgeError
-from .optional import require
+from vizad.errors import BridgeError
+from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from jax.extend.core import ClosedJaxpr, JaxprEqn

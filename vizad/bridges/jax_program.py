@@ -33,16 +33,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .jax_import import eqn_source
-from .jax_rule_key import NoKey, rule_key
-from .jax_segment import Backward, Forward
-from .optional import require
+from vizad.bridges.jax_import import eqn_source
+from vizad.bridges.jax_rule_key import NoKey, rule_key
+from vizad.bridges.jax_segment import Backward, Forward
+from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal as JaxLiteral, Var
 
-    from ..trace.recorded import RecordedNode
-    from .jax_backward import _Eqn
+    from vizad.trace.recorded import RecordedNode
+    from vizad.bridges.jax_backward import _Eqn
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .optional import require
+from vizad.bridges.optional import require
 
 jax = require("jax", "jax")
 

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .jax_import import bind_params
-from .optional import require
+from vizad.bridges.jax_import import bind_params
+from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover
     from jax.extend.core import JaxprEqn
 
-    from .jax_backward import _Eqn as Eqn
+    from vizad.bridges.jax_backward import _Eqn as Eqn
 
 jax = require("jax", "jax")
 jnp = require("jax.numpy", "jax")

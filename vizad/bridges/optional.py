@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ..errors import MissingExtraError
+from vizad.errors import MissingExtraError
 
 __all__ = ["require"]
 

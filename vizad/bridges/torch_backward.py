@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._renamed import renamed
-from ..errors import ArgumentError, BridgeError
-from .. import ops
-from ..trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
-from ..tree import Unrecorded
-from .optional import require
-from .torch_capture import is_user_file, user_line
-from .torch_tree import TensorTree
+from vizad.engine._renamed import renamed
+from vizad.errors import ArgumentError, BridgeError
+from vizad.engine import ops
+from vizad.trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
+from vizad.engine.tree import Unrecorded
+from vizad.bridges.optional import require
+from vizad.bridges.torch_capture import is_user_file, user_line
+from vizad.bridges.torch_tree import TensorTree
 
 if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
     import torch

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator, Sequence
 
-from ..errors import BridgeError
-from .optional import require
+from vizad.errors import BridgeError
+from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
     from types import FrameType, TracebackType

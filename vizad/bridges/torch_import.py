@@ -17,17 +17,24 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .. import ops
-from ..errors import ArgumentTypeError, BridgeError
-from ..node import Node, scope, source_line, static_shape
-from ..op import CONSTANT, constant
-from ..tree import TupleShape
-from .framework_op import Framework, FrameworkOp
-from .imported import Imported, argument_names, input_node
-from .tree_args import leaf_names, placed
-from .optional import require
-from .torch_capture import CALL, MARK, Capture, OutsideWrite, WritesInPlace, traceback_line
-from .torch_saved import refuse_unfaithful
+from vizad.engine import ops
+from vizad.errors import ArgumentTypeError, BridgeError
+from vizad.engine.node import Node, scope, source_line, static_shape
+from vizad.engine.op import CONSTANT, constant
+from vizad.engine.tree import TupleShape
+from vizad.bridges.framework_op import Framework, FrameworkOp
+from vizad.bridges.imported import Imported, argument_names, input_node
+from vizad.bridges.tree_args import leaf_names, placed
+from vizad.bridges.optional import require
+from vizad.bridges.torch_capture import (
+    CALL,
+    MARK,
+    Capture,
+    OutsideWrite,
+    WritesInPlace,
+    traceback_line,
+)
+from vizad.bridges.torch_saved import refuse_unfaithful
 
 if TYPE_CHECKING:  # pragma: no cover  (mypy reads PyTorch's own types)
     import torch

@@ -22,9 +22,9 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BridgeError
-from .optional import require
-from .torch_capture import is_user_file, traceback_line, user_line
+from vizad.errors import BridgeError
+from vizad.bridges.optional import require
+from vizad.bridges.torch_capture import is_user_file, traceback_line, user_line
 
 torch = require("torch", "torch")
 overrides = require("torch.overrides", "torch")

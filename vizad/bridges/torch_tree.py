@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, ValuesView
 from typing import Any
 
-from ..errors import ArgumentTypeError
-from .optional import require
-from .tree_args import path_name
+from vizad.errors import ArgumentTypeError
+from vizad.bridges.optional import require
+from vizad.bridges.tree_args import path_name
 
 torch = require("torch", "torch")
 pytree = require("torch.utils._pytree", "torch")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..node import Node
+from vizad.engine.node import Node
 
 __all__ = ["leaf_names", "path_name", "placed"]
 

@@ -1,10 +1,10 @@
 """Walkthroughs: the step records that drawings, the stepper and the notebooks show."""
 
-from .build import trace_forward, trace_reverse
-from .derivation import Derivation
-from .records import CheckFailure, Contribution, ForwardStep, ReverseStep, TangentTerm
-from .names import Name, Names
-from .traces import ForwardTrace, ReverseTrace, Trace
+from vizad.trace.build import trace_forward, trace_reverse
+from vizad.trace.derivation import Derivation
+from vizad.trace.records import CheckFailure, Contribution, ForwardStep, ReverseStep, TangentTerm
+from vizad.trace.names import Name, Names
+from vizad.trace.traces import ForwardTrace, ReverseTrace, Trace
 
 __all__ = [
     "trace_forward",

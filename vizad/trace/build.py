@@ -9,21 +9,21 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from .._gc import gc_paused
-from ..executor import Executor, check_derived_shapes, check_floating, evaluate_into
-from ..adapters import adopt_feed
-from ..errors import ArgumentError, FeedError
-from ..forward import build_tangents
-from ..graph import as_node_list, rank, topo_sort_of_list
-from ..node import Node
-from ..op import CONSTANT, VARIABLE, as_node
-from ..tree import floating_dtype, shape_of, tree_map
-from ..reverse import extend_reverse
-from ..text import check_decimals
-from .names import Names
-from .records import Contribution, ForwardStep, ReverseStep, TangentTerm
-from .lazy import Once, Steps, Values
-from .traces import ForwardTrace, ReverseTrace
+from vizad.engine._gc import gc_paused
+from vizad.engine.executor import Executor, check_derived_shapes, check_floating, evaluate_into
+from vizad.engine.adapters import adopt_feed
+from vizad.errors import ArgumentError, FeedError
+from vizad.engine.forward import build_tangents
+from vizad.engine.graph import as_node_list, rank, topo_sort_of_list
+from vizad.engine.node import Node
+from vizad.engine.op import CONSTANT, VARIABLE, as_node
+from vizad.engine.tree import floating_dtype, shape_of, tree_map
+from vizad.engine.reverse import extend_reverse
+from vizad.engine.text import check_decimals
+from vizad.trace.names import Names
+from vizad.trace.records import Contribution, ForwardStep, ReverseStep, TangentTerm
+from vizad.trace.lazy import Once, Steps, Values
+from vizad.trace.traces import ForwardTrace, ReverseTrace
 
 __all__ = ["trace_reverse", "trace_forward"]
 
@@ -85,7 +85,7 @@ def _trace_reverse(y, wrt, feed, decimals, *, tolerant: bool = False) -> Reverse
 
 
 def _probe(values: dict[Node, Any], feed: Mapping[Node, Any]):
-    """A tolerant extension's probe (vizad.reverse.Probe): an op's partial adjoints
+    """A tolerant extension's probe (vizad.engine.reverse.Probe): an op's partial adjoints
     evaluated into ``values`` as they are made, and those whose shape is not their input's."""
 
     def probe(node: Node, grads: list) -> list[tuple[int, Any]]:

@@ -13,10 +13,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import RuleNotDefinedError, StepNotFoundError
-from ..executor import Executor
-from ..forward import jvp
-from ..numerical import (
+from vizad.errors import RuleNotDefinedError, StepNotFoundError
+from vizad.engine.executor import Executor
+from vizad.engine.forward import jvp
+from vizad.engine.numerical import (
     central_derivative,
     default_tolerances,
     gradcheck,
@@ -26,11 +26,11 @@ from ..numerical import (
     random_generator,
     value_node,
 )
-from ..node import Node
-from ..op import CONSTANT, Variable, constant
-from ..ops import make_tuple
-from ..text import format_value
-from ..tree import (
+from vizad.engine.node import Node
+from vizad.engine.op import CONSTANT, Variable, constant
+from vizad.engine.ops import make_tuple
+from vizad.engine.text import format_value
+from vizad.engine.tree import (
     floating_dtype,
     inner,
     inner_abs,
@@ -40,7 +40,7 @@ from ..tree import (
     shape_of,
     tree_map,
 )
-from .records import CheckFailure
+from vizad.trace.records import CheckFailure
 
 __all__ = ["check_trace", "check_op", "CheckSkip", "STOP_GRADIENT", "not_checked"]
 
@@ -445,7 +445,7 @@ def by_differences(trace, k: int, eps: float = 1e-6, rng: Any = 0) -> tuple[floa
     ⟨v̄ᵢ, d⟩; forward mode: vᵢ with the seeded inputs moved along their tangents, against
     ⟨v̇ᵢ, d⟩. Not a check of one rule (that is :func:`check_trace`) but of the whole chain
     from the output (or the seeds) to this node."""
-    from ..executor import evaluate_into
+    from vizad.engine.executor import evaluate_into
 
     check_eps(eps, "by_differences")
     step = trace.steps[k]

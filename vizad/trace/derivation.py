@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
 
-from ..op import latex_product
-from ..text import latex_to_text, latex_value
-from .records import ForwardStep, ReverseStep
+from vizad.engine.op import latex_product
+from vizad.engine.text import latex_to_text, latex_value
+from vizad.trace.records import ForwardStep, ReverseStep
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .names import Names
+    from vizad.trace.names import Names
 
 __all__ = ["Derivation", "reverse_line", "forward_line", "tangent_rule", "fewer", "MANY_TERMS"]
 

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ..node import Node
-from ..tree import Unrecorded, as_array, read_only
+from vizad.engine.node import Node
+from vizad.engine.tree import Unrecorded, as_array, read_only
 
 __all__ = ["Steps", "Once", "Values"]
 
@@ -91,7 +91,7 @@ class Values(Mapping):
     scalars themselves is several times faster than on 0-d arrays, and most values of a large
     walkthrough are never read. The arrays are read-only (numpy's ``writeable`` flag), so
     that no write changes a trace behind its back. ``copy()`` gives a plain dict of them. A
-    value another engine did not keep (:class:`~vizad.tree.Unrecorded`) is read as it is."""
+    value another engine did not keep (:class:`~vizad.engine.tree.Unrecorded`) is read as it is."""
 
     __slots__ = ("_raw", "_tuples")
 

@@ -33,16 +33,24 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..forward import Tangents
-from ..graph import number_ranked, topo_sort
-from ..eager import EagerNode
-from ..node import Node
-from ..op import CONSTANT, VARIABLE
-from ..text import BAR, DOT, format_value, latex_name, latex_value, subscript, superscript
+from vizad.engine.forward import Tangents
+from vizad.engine.graph import number_ranked, topo_sort
+from vizad.engine.eager import EagerNode
+from vizad.engine.node import Node
+from vizad.engine.op import CONSTANT, VARIABLE
+from vizad.engine.text import (
+    BAR,
+    DOT,
+    format_value,
+    latex_name,
+    latex_value,
+    subscript,
+    superscript,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..extension import AdjointRole
-    from ..reverse import Adjoints
+    from vizad.engine.extension import AdjointRole
+    from vizad.engine.reverse import Adjoints
 
 __all__ = ["Name", "Names"]
 
@@ -58,7 +66,7 @@ class Names:
     """Names of the nodes of one view.
 
     ``graph`` is the part of the graph that is numbered (a topological order, usually
-    :func:`vizad.graph.ranked_order`); ``extension`` the nodes an extension added that are
+    :func:`vizad.engine.graph.ranked_order`); ``extension`` the nodes an extension added that are
     named by their role in ``records`` (the Adjoints/Tangents records drawn or traced).
     """
 

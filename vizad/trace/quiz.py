@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentError
-from ..text import format_number, latex_to_text
-from ..tree import TupleShape
+from vizad.errors import ArgumentError
+from vizad.engine.text import format_number, latex_to_text
+from vizad.engine.tree import TupleShape
 
 __all__ = [
     "Question",
@@ -433,7 +433,7 @@ def by_digits(x: float, value: float, decimals: int | None, significant: int) ->
     (``None``: an exact expression) and ``significant`` significant digits: ``"right"``,
     ``"too few"`` (the value rounded, to fewer than :data:`SIGNIFICANT` digits), ``"close"``
     (within :data:`CLOSE` of the value, not rounded from it) or ``"wrong"``. The one copy of
-    the rule in Python: the notebooks' checks (``vizad.exercises``) use it too."""
+    the rule in Python: the notebooks' checks (``vizad.classroom.exercises``) use it too."""
     scale = max(1.0, abs(value))
     if abs(x - value) <= 1e-9 * scale:
         return "right"

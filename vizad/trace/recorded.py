@@ -6,9 +6,9 @@ nodes with their inputs, the forward values it saved, the order in which it ran 
 gradient each one received (summed by the engine) and the partial adjoint it passed back along
 each edge. :func:`recorded_trace` makes that a vizad graph (a forward node per engine node; an
 adjoint node per partial adjoint v̄ᵢ→ⱼ and per sum v̄ᵢ = Σⱼ v̄ᵢ→ⱼ, built by the graph extension
-of :mod:`vizad.reverse`) and a reverse trace whose every value is the engine's own: nothing is
-computed again, and a value the engine did not keep is shown as such
-(:class:`~vizad.tree.Unrecorded`), never filled in.
+of :mod:`vizad.engine.reverse`) and a reverse trace whose every value is the engine's own: nothing
+is computed again, and a value the engine did not keep is shown as such
+(:class:`~vizad.engine.tree.Unrecorded`), never filled in.
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .._gc import gc_paused
-from ..errors import RuleNotDefinedError
-from ..graph import ranked_order
-from ..node import Node, scope, source_line
-from ..op import VARIABLE, Op, Variable
-from ..reverse import extend_reverse
-from ..text import check_decimals, format_value, latex_name
-from ..tree import is_tuple
-from .build import reverse_trace
-from .lazy import Once
-from .records import CheckFailure
-from .traces import ReverseTrace
+from vizad.engine._gc import gc_paused
+from vizad.errors import RuleNotDefinedError
+from vizad.engine.graph import ranked_order
+from vizad.engine.node import Node, scope, source_line
+from vizad.engine.op import VARIABLE, Op, Variable
+from vizad.engine.reverse import extend_reverse
+from vizad.engine.text import check_decimals, format_value, latex_name
+from vizad.engine.tree import is_tuple
+from vizad.trace.build import reverse_trace
+from vizad.trace.lazy import Once
+from vizad.trace.records import CheckFailure
+from vizad.trace.traces import ReverseTrace
 
 __all__ = ["RecordedNode", "Recording", "RecordedReverseTrace", "recorded_trace"]
 
@@ -46,7 +46,7 @@ class RecordedNode(NamedTuple):
     inputs: tuple = ()
     #: The name the user gave it (a leaf's name is needed: "W1", "leaf1").
     name: str | None = None
-    #: The forward value, or an :class:`~vizad.tree.Unrecorded` saying why there is none.
+    #: The forward value, or an :class:`~vizad.engine.tree.Unrecorded` saying why there is none.
     value: Any = None
     #: The gradient the engine summed for this node before running its backward (a tuple
     #: when several of its outputs received one).
@@ -165,7 +165,7 @@ class RecordedBackward(Op):
 
 def _operator(name: str) -> str:
     """An engine's op name in LaTeX as it is written (``MulBackward0``, ``log_softmax``):
-    an identifier upright, anything else as :func:`~vizad.text.latex_name` writes a name."""
+    an identifier upright, anything else as :func:`~vizad.engine.text.latex_name` writes a name."""
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
         return r"\operatorname{" + name.replace("_", r"\_") + "}"
     return latex_name(name)

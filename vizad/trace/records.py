@@ -16,12 +16,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, ReadOnlyError
-from ..node import Node
-from ..text import latex_shape
+from vizad.errors import ArgumentTypeError, ReadOnlyError
+from vizad.engine.node import Node
+from vizad.engine.text import latex_shape
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .names import Names
+    from vizad.trace.names import Names
 
 __all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
 

@@ -9,17 +9,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from .._renamed import renamed
-from ..errors import ArgumentError, ArgumentTypeError, StepNotFoundError
-from ..node import Node
-from ..extension import AdjointRole
-from ..text import format_value, latex_to_text, latex_value
-from ..tree import Unrecorded, leaves
-from .derivation import Derivation, forward_line, reverse_line
-from .lazy import Once, Steps
-from .display import html_table, text_table
-from .names import Name, Names
-from .records import ForwardStep, ReverseStep
+from vizad.engine._renamed import renamed
+from vizad.errors import ArgumentError, ArgumentTypeError, StepNotFoundError
+from vizad.engine.node import Node
+from vizad.engine.extension import AdjointRole
+from vizad.engine.text import format_value, latex_to_text, latex_value
+from vizad.engine.tree import Unrecorded, leaves
+from vizad.trace.derivation import Derivation, forward_line, reverse_line
+from vizad.trace.lazy import Once, Steps
+from vizad.trace.display import html_table, text_table
+from vizad.trace.names import Name, Names
+from vizad.trace.records import ForwardStep, ReverseStep
 
 __all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
 
@@ -259,13 +259,13 @@ class Trace(ABC):
     def not_checked(self) -> list:
         """The steps that :meth:`check` skips, each with the reason (a stop-gradient op's
         vjp is zero by definition: central differences of its value cannot check it)."""
-        from .check import not_checked
+        from vizad.trace.check import not_checked
 
         return not_checked(self)
 
     def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
         """:meth:`check`, its arguments read."""
-        from .check import check_trace
+        from vizad.trace.check import check_trace
 
         return check_trace(self, eps=eps, rtol=rtol, atol=atol, seed=rng)
 

@@ -1,5 +1,5 @@
 // vizad's JupyterLab / Notebook 7 renderer of a stepper's output
-// (application/vnd.vizad.walkthrough+json, made by vizad/widget/stepper.py's _repr_mimebundle_).
+// (application/vnd.vizad.walkthrough+json, made by vizad/view/widget/stepper.py's _repr_mimebundle_).
 //
 // The output carries {step} (the step to open at), the widget model's id in its metadata, and
 // a text/html holding the stepper component with its data. This renderer shows
@@ -11,7 +11,7 @@
 // written into the output (the output model's setData, as Plotly's renderer does), so a saved
 // notebook reopens there, and so is the HTML's static picture of it (the component's own
 // snapshot), which GitHub shows; showing the output never writes (opening stays unmodified).
-// No component code here: one component (vizad/widget/static/stepper/) everywhere.
+// No component code here: one component (vizad/view/widget/static/stepper/) everywhere.
 
 import { Panel } from "@lumino/widgets";
 
@@ -150,7 +150,7 @@ class WalkthroughRenderer extends Panel {
 // ms after the last step before the picture is made (restyled SVG text, base64: not per key)
 const SNAPSHOT_DELAY = 400;
 
-// The output's HTML with its static picture (vizad/widget/page.py's snapshot: the element
+// The output's HTML with its static picture (vizad/view/widget/page.py's snapshot: the element
 // after the root's data-vizad-step attribute, up to the data's script) showing `svg` and
 // `panel`; unchanged if it has no such picture (a walkthrough laid out in the browser).
 function withSnapshot(html, { svg, panel }) {

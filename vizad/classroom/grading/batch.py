@@ -1,0 +1,112 @@
+"""Grading a class: many submissions (paths, or folders of them), a few processes at a time,
+and the files a course's tools read: a CSV of scores, Gradescope's ``results.json`` and
+nbgrader-style points (the score scaled to a cell's points)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from vizad.errors import VizadError
+from vizad.classroom.grading import grade
+from vizad.classroom.grading.courses import course
+from vizad.classroom.grading.report import GradeReport, Row, one_line
+from vizad.classroom.grading.sandbox import Limits
+from vizad.classroom.grading.submission import find
+
+__all__ = ["submissions", "grade_all", "to_csv", "gradescope", "exit_code"]
+
+
+def submissions(paths: list, course_name: str) -> list[Path]:
+    """Each path that is a submission itself (a ``.py`` file, a notebook, a package, a folder
+    holding the course's engine), and each entry of a folder of submissions, sorted."""
+    entries = course(course_name).entries
+    found = []
+    for path in map(Path, paths):
+        try:
+            find(path, entries)
+            found.append(path)
+        except VizadError:
+            if not path.is_dir():
+                found.append(path)  # graded as "could not grade", saying why
+                continue
+            found += sorted(p for p in path.iterdir() if not p.name.startswith((".", "_")))
+    return found
+
+
+def grade_all(
+    paths: list,
+    course_name: str,
+    limits: Limits | None = None,
+    jobs: int = 2,
+    seed: int | None = None,
+) -> list[tuple[Path, GradeReport]]:
+    """The report of every submission of ``paths`` (see :func:`submissions`), ``jobs`` at a
+    time, their cases' inputs drawn with ``seed`` (see :func:`vizad.grade`); a submission
+    that cannot be read at all gets a report saying why."""
+    found = submissions(paths, course_name)
+
+    def one(path: Path) -> GradeReport:
+        try:
+            return grade(path, course_name, limits=limits, seed=seed)
+        except VizadError as exc:
+            chosen = course(course_name)
+            report = GradeReport(chosen.title, path.name, problem=str(exc))
+            report.rows = [Row(c.name, c.what, "error", str(exc), c.weight) for c in chosen.cases()]
+            return report
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        return list(zip(found, pool.map(one, found)))
+
+
+def exit_code(reports: list[GradeReport]) -> int:
+    """2 when some submission could not be graded, else 1 when some failed, else 0."""
+    codes = [r.exit_code for r in reports] or [2]
+    return max(codes)
+
+
+def to_csv(graded: list[tuple[Path, GradeReport]], out_of: float | None = None) -> str:
+    """One row a submission: its path, score, max_score, points (the score scaled to
+    ``out_of``, as an nbgrader cell gives partial credit), status and the problem if any."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["submission", "score", "max_score", "points", "status", "problem"])
+    for path, report in graded:
+        status = "passed" if report.passed else "failed" if report.graded else "not graded"
+        points = report.points(out_of) if out_of else report.score
+        writer.writerow([os.fspath(path), report.score, report.max_score, points, status,
+                         one_line(report.problem, 300)])  # fmt: skip
+    return text.getvalue()
+
+
+def gradescope(report: GradeReport) -> dict:
+    """Gradescope's ``results.json`` of one submission: the score and one test a case
+    (skipped cases visible, worth nothing)."""
+    tests = []
+    for row in report.rows:
+        why = f" — {row.explanation}" if row.explanation else ""
+        tests.append({
+            "name": row.name,
+            "score": row.weight if row.status == "pass" else 0,
+            "max_score": row.weight if row.status != "skipped" else 0,
+            "status": "passed" if row.status in ("pass", "skipped") else "failed",
+            "output": f"{row.status}: {row.what}{why}",
+        })  # fmt: skip
+    result = {"score": report.score, "tests": tests, "visibility": "visible"}
+    if report.problem:
+        result["output"] = f"not graded: {report.problem}"
+    return result
+
+
+def write_gradescope(graded: list[tuple[Path, GradeReport]], where: Path) -> None:
+    """``where`` itself for one submission (Gradescope's results/results.json), else a JSON
+    object of every submission's, by path."""
+    if len(graded) == 1:
+        data = gradescope(graded[0][1])
+    else:
+        data = {os.fspath(p): gradescope(r) for p, r in graded}
+    where.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

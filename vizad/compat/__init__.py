@@ -1,1 +1,0 @@
-"""Compatibility layers: the APIs of course assignments, over vizad's engine."""

@@ -1,0 +1,196 @@
+"""A walkthrough as one self-contained HTML file: the stepper's own browser component
+(``widget/static/stepper/`` and its CSS, inlined) and its data, no CDN, no kernel, no
+network. For course websites and slides."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from vizad.view.assets import boot_elements, graphviz_script, style
+from vizad.errors import ArgumentError, ArgumentTypeError
+from vizad.view.files import check_output, write_output
+from vizad.view.render.options import (
+    DRAWN_DEFAULTS,
+    LAYOUT_BUDGET,
+    MAX_BOXES,
+    SCALE,
+    Collapse,
+    check_scale,
+)
+from vizad.engine.text import escape
+from vizad.trace import Trace
+from vizad.view.widget.data import CHECK_LIMIT, check_failures, walkthrough_data
+from vizad.view.widget.page import data_script, needs_graphviz
+
+if TYPE_CHECKING:
+    from vizad.view.widget.stepper import Stepper
+
+__all__ = ["export_html", "page_html"]
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body{{margin:16px;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1a1a1a;background:#fff}}
+@media (prefers-color-scheme: dark){{body{{color:#e8e8e8;background:#1e1e1e}}}}
+h1{{font-size:20px;margin:0 0 8px}}
+{css}
+</style></head><body>
+<h1>{title}</h1>
+<div id="vz-root"></div>
+{data}
+{mount}
+</body></html>
+"""
+
+
+def export_html(
+    target: Trace | Stepper,
+    path: str | Path,
+    *,
+    title: str | None = None,
+    view: str | None = None,
+    quiz: bool | None = None,
+    check: bool | None = None,
+    decimals: int | None = None,
+    max_boxes: int = MAX_BOXES,
+    collapse: Collapse = None,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
+    scale: float = SCALE,
+) -> Path:
+    """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
+    frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
+    ``dot`` program the page carries Graphviz compiled to WebAssembly (~0.8 MB) and lays the
+    views out when it opens. A regular file is written whole or not at all (a temporary file
+    in the same directory, then renamed); a symbolic link is followed, a FIFO or a character
+    device written to directly, a directory or a disk refused (see :mod:`vizad.view.files`).
+    ``quiz=True`` (the default for a quiz Stepper) makes the
+    page a quiz: each step's result is typed before it shows, and the page's data is encoded
+    so that the answers are not in its source as text (good enough for class, not for an
+    exam: the page itself can decode them). ``check`` marks the steps whose rule fails
+    ``trace.check()`` in red, as the stepper does; by default, like ``vz.Stepper``, a trace
+    of at most 400 steps is checked (checking is most of the time of exporting a large one; a
+    Stepper's page shows what the Stepper checked). ``decimals`` (default: the trace's),
+    ``max_boxes``, ``collapse``, ``detail`` and ``budget`` draw the views of a trace as
+    vz.draw and vz.step do, with the same defaults (:mod:`vizad.view.render.options`); a Stepper's
+    page shows its views as the Stepper drew them. ``scale`` is the page's presentation scale
+    (graph and panel enlarged together, as ``vz.step(..., scale=)``; the page's "scale" menu
+    changes it); a Stepper's page opens at the Stepper's scale unless another is given."""
+    check_output(path, "export_html")  # before the work: a path that cannot be written
+    page = page_html(
+        target,
+        title=title,
+        view=view,
+        quiz=quiz,
+        check=check,
+        decimals=decimals,
+        max_boxes=max_boxes,
+        collapse=collapse,
+        detail=detail,
+        budget=budget,
+        scale=scale,
+    )
+    return write_output(path, page, "export_html")
+
+
+def page_html(
+    target: Trace | Stepper,
+    *,
+    title: str | None = None,
+    view: str | None = None,
+    quiz: bool | None = None,
+    check: bool | None = None,
+    decimals: int | None = None,
+    max_boxes: int = MAX_BOXES,
+    collapse: Collapse = None,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
+    scale: float = SCALE,
+) -> str:
+    """The self-contained HTML page of :func:`export_html`, as a string."""
+    scale = check_scale(scale, "export_html")
+    drawn: dict[str, Any] = {
+        "max_boxes": max_boxes,
+        "collapse": collapse,
+        "detail": detail,
+        "budget": budget,
+    }
+    if _is_stepper(target):
+        target._live()  # a closed stepper: ClosedError
+        if check is not None:
+            raise ArgumentError(
+                "export_html: check= is for a trace; a Stepper's page shows what the Stepper "
+                "checked (vz.Stepper(trace, check=True))"
+            )
+        given = [f"{k}=" for k, v in drawn.items() if v != DRAWN_DEFAULTS[k]]
+        given += ["decimals="] if decimals is not None else []
+        if given:
+            raise ArgumentError(
+                f"export_html: {', '.join(given)} draw a trace's views; a Stepper's page shows "
+                f"its views as the Stepper drew them (vz.Stepper(trace, {given[0]}…))"
+            )
+        trace, failures, decimals = target.trace, dict(target.failures), target.decimals
+        if scale == SCALE:  # none given: the Stepper's own
+            scale = target.scale
+        view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
+    elif isinstance(target, Trace):
+        trace, layouts = target, None
+        if check is None:
+            check = len(trace.steps) <= CHECK_LIMIT
+        failures = check_failures(trace) if check else {}
+    else:
+        raise ArgumentTypeError(
+            f"export_html takes a trace or a Stepper, got {type(target).__name__}"
+        )
+    view = trace.view(view)
+    n = len(trace.steps)
+    if not n:
+        raise ArgumentError(
+            "this trace has no steps to export: the output does not depend on "
+            "the inputs it was traced with respect to"
+        )
+    if quiz is None:
+        quiz = bool(getattr(target, "quiz", False))
+    # each collapsed box comes opened too, for the page to lay out when it is clicked
+    data = walkthrough_data(
+        trace,
+        view=view,
+        failures=failures,
+        layouts=layouts,
+        quiz=quiz,
+        openings=True,
+        decimals=decimals,
+        **drawn,
+    )
+    what = trace.label(trace.output)
+    title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"
+    graphviz = needs_graphviz(data)
+    page = _PAGE.format(
+        title=escape(title),
+        css=style(),
+        data=data_script(data, "vz-data", hidden=quiz, packed=True)
+        + (graphviz_script("vz-graphviz") if graphviz else ""),
+        mount=boot_elements(
+            {
+                "root": "vz-root",
+                "data": "vz-data",
+                "focus": True,
+                "scale": scale,
+                "notebook": False,  # a page: it says nothing of Python
+                **({"graphviz": True, "graphvizId": "vz-graphviz"} if graphviz else {}),
+            },
+            component=True,
+        ),
+    )
+    return page
+
+
+def _is_stepper(target: object) -> TypeGuard[Stepper]:
+    """Whether ``target`` is a Stepper, without importing the widget libraries for a trace:
+    there is none unless its module was imported."""
+    stepper = sys.modules.get("vizad.view.widget.stepper")
+    return stepper is not None and isinstance(target, stepper.Stepper)

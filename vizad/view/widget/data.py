@@ -1,0 +1,291 @@
+"""Everything the browser component shows of a walkthrough, as JSON-ready data made once.
+
+The component (``static/stepper/``) restyles the laid-out SVG of each view by id and fills in
+the panels from this data: stepping never asks Python for anything. The data is linear in the
+size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
+pending after), each step's current box, consumers, involved boxes and edges (sent once for
+views that share them), and the text of each box's tooltip; per step, its label, its panel and
+its row of the running table (which the browser builds from the rows of the steps so far); once,
+the head of the panels' tables of contributions and the CSS of the step states, made from the
+one palette that also colours the DOT drawings.
+
+Step numbers shown to people are 1-based ("Step 3 of 7", ``stepper.step == 3``); indices into
+lists here are 0-based.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections import Counter
+from collections.abc import Mapping
+
+import numpy as np
+
+from vizad.engine._gc import gc_paused
+from vizad.view.render import LAYOUT_BUDGET, MAX_BOXES, Layout
+from vizad.view.render.options import Collapse
+from vizad.view.render.legibility import DEFAULT_FRAME
+from vizad.view.render.palette import legend_words, state_css
+from vizad.engine.text import check_decimals
+from vizad.trace.quiz import RULE as QUIZ_RULE
+from vizad.trace.quiz import questions as quiz_questions
+from vizad.view.widget.frames import Openings, frame_data, frame_patch
+from vizad.view.widget.panel import CONTRIBUTIONS_HEAD, running_row, step_panel
+
+__all__ = ["walkthrough_data", "frame_data", "frame_patch", "check_failures"]
+
+#: Graphs with at most this many steps are checked with trace.check() when a stepper opens
+#: or a page is exported (larger ones only when asked).
+CHECK_LIMIT = 400
+
+
+def check_failures(trace) -> dict[int, str]:
+    """0-based step index → the message of the first rule of that step that fails
+    ``trace.check()``."""
+    failures: dict[int, str] = {}
+    for failure in trace.check():
+        failures.setdefault(failure.step - 1, failure.message)
+    return failures
+
+
+@gc_paused()  # many small objects, all alive (see vizad.engine._gc)
+def walkthrough_data(
+    trace,
+    *,
+    view: str | None = None,
+    failures: Mapping[int, str] | None = None,
+    decimals: int | None = None,
+    collapse: Collapse = None,
+    max_boxes: int = MAX_BOXES,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
+    layouts: Mapping[str, Layout] | None = None,
+    quiz: bool = False,
+    questions: list | None = None,
+    views=None,
+    openings: bool = False,
+) -> dict:
+    """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
+    already made; ``views``: only these, the others laid out when first opened, see
+    :class:`~vizad.view.widget.Stepper`), every step's panel and running-table row; with ``quiz``
+    (or the ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their
+    answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), each
+    collapsed box also comes opened, as DOT that the page lays out when the box is clicked
+    (see :func:`opening_data`), and when the page carries Graphviz for that, the views but
+    the one shown first come as DOT too (:func:`_carries_graphviz`)."""
+    if quiz and questions is None:
+        questions = quiz_questions(trace)
+    failures = dict(failures or {})
+    d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
+    layouts = dict(layouts or {})
+    listed = list(trace.views if views is None else views)
+    shown = trace.view(view)
+    for v in sorted(listed, key=lambda v: v != shown):  # the view shown first, first
+        if v in layouts:
+            continue
+        layouts[v] = Layout(
+            trace,
+            v,
+            decimals=d,
+            failed=frozenset(failures),
+            collapse=collapse,
+            max_boxes=max_boxes,
+            detail=detail,
+            budget=budget,
+            frame=DEFAULT_FRAME,  # the picture readable there (vizad.view.render.legibility)
+            in_browser=True if openings and _carries_graphviz(layouts.get(shown)) else None,
+            twin=_twin(trace, v, layouts),
+        )
+    frames: dict[str, dict] = {}
+    opened: dict[str, dict] = {}  # view → its boxes opened (the laid view's take their states)
+    for v in listed:
+        layout = layouts[v]
+        frame = frame_data(layout, trace, d)
+        if openings and layout.collapsed:
+            twin = "forward" if v == trace.laid_view else None
+            opened[v] = layout.openings(carried(layout), in_browser=True, twins=opened.get(twin))
+            frame["opens"] = pack_opens(opening_data(layout, trace, d, frame, opened[v]))
+        frames[v] = shared_steps(frame, frames)
+    return {
+        "mode": trace.mode,
+        "title": trace.describe(),
+        "n": len(trace.steps),
+        "view": trace.view(view),
+        "views": [{"name": v, "title": trace.view_titles[v]} for v in trace.views],
+        "frames": frames,
+        "steps": [
+            {
+                "label": step.label,
+                "panel": step_panel(trace, k, failures, math=False, decimals=d, table_head=False),
+                "row": running_row(trace, k, failures, decimals=d),
+            }
+            for k, step in enumerate(trace.steps)
+        ],
+        "failed": sorted(failures),
+        # the step (1-based) where a NaN or infinite value first appears, or None
+        "nonfinite": _first_nonfinite(trace),
+        # the scalar inputs; a live stepper makes them editable (what-if)
+        "inputs": inputs_data(trace, editable=False),
+        # the head of every panel's table of contributions, sent once
+        "contributionsHead": CONTRIBUTIONS_HEAD,
+        "css": state_css(".vizad-stepper"),
+        # the legend of the step states, shown by the component as text (never clipped)
+        "legend": legend_words(trace.mode),
+        **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
+    }
+
+
+#: A page carries its view's collapsed boxes opened for at most this many nodes in all (the
+#: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
+#: couple of MB of its size without them.
+PAGE_OPENINGS = 2000
+
+
+def _carries_graphviz(shown: Layout | None) -> bool:
+    """Whether a page (``openings``) whose view shown first is ``shown`` carries the browser's
+    Graphviz anyway (that view is laid out there, or has boxes the page opens itself): then
+    its other views are left to it too, laid out when first shown, and the export runs
+    ``dot`` only on what the page opens at."""
+    return shown is not None and (shown.in_browser or bool(shown.collapsed))
+
+
+def _first_nonfinite(trace) -> int | None:
+    step = trace.first_nonfinite()
+    return None if step is None else step.index + 1
+
+
+def _twin(trace, view: str, layouts: Mapping[str, Layout]) -> Layout | None:
+    """The layout whose step states the laid view's may take (``Layout(twin=)``): the forward
+    view's, when it is made already (the laid view writes its results in the same boxes)."""
+    return layouts.get("forward") if view == trace.laid_view and view != "forward" else None
+
+
+def carried(layout: Layout) -> list[tuple[str]]:
+    """The collapsed boxes of ``layout`` that a page carries opened (each as a 1-tuple, as
+    :meth:`~vizad.view.render.Layout.openings` takes them): the first that the walkthrough reaches
+    (:func:`carried_order`), those of PAGE_OPENINGS nodes in all."""
+    size = Counter(layout.scene.ids.values())
+    out, total = [], 0
+    for box in carried_order(layout):  # up to the page's budget
+        total += size[box]
+        if total > PAGE_OPENINGS:
+            break
+        out.append((box,))
+    return out
+
+
+def opening_data(
+    layout: Layout, trace, decimals: int, frame: dict, opened: Mapping[tuple, Layout] | None = None
+) -> dict[str, dict]:
+    """Box id → the view with that collapsed box opened, as a patch of ``frame`` (the view's
+    data; :class:`~vizad.view.widget.frames.Openings`) whose picture is DOT for the browser to lay
+    out: a page without a kernel opens any one box itself (:func:`carried`). ``opened``: those
+    layouts, when they are made already."""
+    if opened is None:
+        opened = layout.openings(carried(layout), in_browser=True)
+    patches = Openings(layout, frame, trace, decimals)
+    return {box[0]: patches.patch(lay) for box, lay in opened.items()}
+
+
+def carried_order(layout: Layout) -> list[str]:
+    """The collapsed boxes of ``layout`` in the order a page carries them opened: by the first
+    step that computes something in them (the walkthrough reaches them in that order, from
+    step 1), then the others as drawn."""
+    owner = layout.states.owner if layout.states is not None else {}
+    last = len(layout.scene.trace.steps) if layout.scene.trace is not None else 0
+    return sorted(layout.collapsed, key=lambda box: owner.get(box, last))
+
+
+def pack_opens(opens: Mapping[str, dict]) -> dict:
+    """The boxes a page opens itself (:func:`opening_data`), as the page carries them: their
+    ids, and their patches as one gzip-compressed JSON text (base64), which the page inflates
+    the first time a box is opened (``unpackOpens`` in static/stepper/expand.js). The patches'
+    pictures repeat most of the view's DOT each: each line of DOT is kept once, a picture
+    being the numbers of its lines, and a page that nobody opens a box in never parses them.
+    Deterministic (no gzip time)."""
+    lines: dict[str, int] = {}  # each line of DOT once: the patches' pictures share most
+    patches = {}
+    for box, patch in opens.items():
+        patch = dict(patch)
+        if "dot" in patch:
+            dot = patch.pop("dot").split("\n")
+            patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
+        patches[box] = patch
+    return {"ids": list(opens), "gz": packed_json({"lines": list(lines), "patches": patches})}
+
+
+#: gzip's level for packed data: 4 is about a third of level 6's time for 5–10 % more bytes (on
+#: a 1,018-step page's openings, 0.03 s instead of 0.10 s for 0.76 MiB instead of 0.70).
+PACK_LEVEL = 4
+
+
+def packed_json(data) -> str:
+    """``data`` as compact JSON, gzip-compressed (no time in the header: deterministic) and
+    base64-encoded: what ``inflateJson`` (static/stepper/helpers.js) reads back. JSON of
+    panels and DOT compresses about tenfold."""
+    text = json.dumps(data, separators=(",", ":")).encode()  # ASCII: lone surrogates escaped
+    return base64.b64encode(gzip.compress(text, compresslevel=PACK_LEVEL, mtime=0)).decode("ascii")
+
+
+def unpack_opens(packed: Mapping) -> dict[str, dict]:
+    """What :func:`pack_opens` packed: box id → its patch."""
+    whole = json.loads(gzip.decompress(base64.b64decode(packed["gz"])))
+    lines = whole["lines"]
+    out = {}
+    for box, patch in whole["patches"].items():
+        if "dotLines" in patch:
+            patch["dot"] = "\n".join(lines[i] for i in patch.pop("dotLines"))
+        out[box] = patch
+    return out
+
+
+def shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
+    """``frame`` with its per-step states given as ``"stepsOf": view`` when an earlier view
+    has the very same ones (a laid view and the forward view share their boxes): each step's
+    states are sent once, not once per view."""
+    for view, other in earlier.items():
+        if "steps" in other and other["steps"] == frame["steps"]:
+            frame = {k: x for k, x in frame.items() if k != "steps"}
+            frame["stepsOf"] = view
+            break
+    return frame
+
+
+def quiz_data(questions) -> list[list[dict]]:
+    """Per step, its questions for the browser ({"key", "q": what is asked, "kind", "hint",
+    "code": the answer and how it is shown, encoded}). The encoding keeps answers out of plain
+    sight in a page's source; it is not a secret."""
+    out = []
+    serial = 0
+    for asked in questions:
+        step = []
+        for q in asked:
+            serial += 1
+            d = q.data()
+            secret = json.dumps({"a": d.pop("a"), "shown": d.pop("shown")})
+            step.append({**d, "code": conceal(secret, serial), "salt": serial})
+        out.append(step)
+    return out
+
+
+def inputs_data(trace, editable: bool) -> list[dict]:
+    """The walkthrough's scalar inputs, for the what-if fields: {"name", "label" (v₁ = x1),
+    "value", "editable"} (editable only where a kernel can trace the walkthrough again)."""
+    out = []
+    for node, value in trace.feed.items():
+        array = np.asarray(value)
+        if node.name is None or array.ndim != 0 or array.dtype.kind not in "fiu":
+            continue
+        out.append({"name": node.name, "label": trace.names.label(node), "value": float(array),
+                    "editable": editable})  # fmt: skip
+    return out
+
+
+def conceal(text: str, salt: int) -> str:
+    """``text`` XOR-ed with a key that depends on ``salt``, base64: what the component's
+    ``reveal(code, salt)`` (``static/stepper/helpers.js``) reads back."""
+    data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    key = ((31 + 7 * salt + 13 * np.arange(data.size, dtype=np.int64)) % 251).astype(np.uint8)
+    return base64.b64encode((data ^ key).tobytes()).decode("ascii")

@@ -1,0 +1,112 @@
+"""The stepper component without a kernel: its JavaScript and CSS files inlined with the
+walkthrough's data, as an HTML fragment (the HTML of a Stepper's output, for renderers without
+the widget: a saved notebook, nbconvert) or a whole page (vz.export_html).
+
+The fragment starts as a static picture (the current step's SVG and panel, no script needed)
+that the component replaces wherever inline scripts run.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+
+from vizad.view.assets import boot_elements, graphviz_script, style
+from vizad.engine.text import escape, json_in_html
+from vizad.view.widget.data import conceal, packed_json
+
+__all__ = [
+    "WALKTHROUGH",
+    "fragment",
+    "snapshot_html",
+    "data_script",
+    "needs_graphviz",
+]
+
+
+#: The MIME type of a stepper's output, rendered by vizad's JupyterLab / Notebook 7 extension
+#: (``frontend/labextension/``): ``{"step": k}``, the step to open at (written back when the
+#: reader steps, so a saved notebook reopens there); the widget model's id in its metadata.
+WALKTHROUGH = "application/vnd.vizad.walkthrough+json"
+
+
+def needs_graphviz(data: dict) -> bool:
+    """Whether a walkthrough's data leaves a view (or an opened box) for the browser to lay
+    out."""
+    return any("dot" in frame or "opens" in frame for frame in data["frames"].values())
+
+
+def data_script(data, element_id: str, hidden: bool = False, packed: bool = False) -> str:
+    """The walkthrough's data as a JSON script element (vizad.engine.text.json_in_html: no "<", no
+    lone surrogate). ``packed`` (an exported page): gzip-compressed in base64
+    (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which ``mount``
+    inflates."""
+    if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
+        data = {"hidden": conceal(json.dumps(data, ensure_ascii=False), 0)}
+    elif packed:
+        data = {"gz": packed_json(data)}
+    return f'<script type="application/json" id="{element_id}">{json_in_html(data)}</script>'
+
+
+def page_data(page: str, element_id: str = "vz-data") -> dict:
+    """The walkthrough's data in ``page``'s script element ``element_id`` (what
+    :func:`data_script` wrote, read as ``mount`` reads it; a quiz's stays concealed)."""
+    found = re.search(f'id="{re.escape(element_id)}">(.*?)</script>', page, re.S)
+    if found is None:
+        raise ValueError(f"no data element {element_id!r} in this page")
+    data = json.loads(found.group(1))
+    if "gz" in data:
+        data = json.loads(gzip.decompress(base64.b64decode(data["gz"])))
+    return data
+
+
+def fragment(
+    data: dict,
+    uid: str,
+    snapshot: str,
+    step: int = 1,
+    hidden: bool = False,
+    *,
+    component: bool = True,
+    graphviz: bool = False,
+) -> str:
+    """The component as an HTML fragment at ``step``: ``snapshot`` (static HTML) until the
+    script runs. The step is the root's ``data-vizad-step`` attribute (the one place the
+    JupyterLab extension rewrites when the reader steps, so that a saved notebook's HTML opens
+    at the saved step). ``hidden``: a quiz's data, encoded (see data_script). The classes
+    ``tex2jax_ignore mathjax_ignore`` keep MathJax away from user text.
+
+    ``component``: the fragment carries the component's code and CSS; ``graphviz``: the
+    Graphviz module (for views the browser lays out). Without them its script waits for the
+    output of the page that carries them (``static/boot.js``, see vizad.view.sharing), so
+    that a notebook holds one copy, not one per output."""
+    options = {"root": uid, "data": uid + "-data", "graphviz": needs_graphviz(data)}
+    return (
+        '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
+        + (f"<style>{style()}</style>" if component else "")
+        + f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
+        + data_script(data, uid + "-data", hidden=hidden)
+        + (graphviz_script("vizad-graphviz") if graphviz else "")
+        + boot_elements(options, component)
+        + "</div>"
+    )
+
+
+def snapshot_html(title: str, svg: str | None, panel: str) -> str:
+    """A static picture of one step: the title, the laid-out SVG restyled for the step (as an
+    image: HTML sanitizers keep those; no picture when only the browser can lay it out), and
+    the step's panel."""
+    picture = (
+        f'<div style="overflow:auto;max-height:560px"><img alt="{escape(title)}" '
+        f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"></div>'
+        if svg is not None
+        else '<div class="vz-muted">(the graph is laid out in the browser where scripts run)</div>'
+    )
+    return (
+        f'<div class="vizad-stepper"><div class="vz-title">{escape(title)}</div>'
+        f"{picture}{panel}"
+        '<div class="vz-muted">(a static picture of this step: run the cell, or open the '
+        "notebook where scripts run, to step through it)</div></div>"
+    )

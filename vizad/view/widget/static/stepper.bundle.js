@@ -1,0 +1,2532 @@
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4e04d184387bc37e63ff789f1d375851887f9b1a4c9a785752420570760a936a
+
+// vizad/view/widget/static/stepper/helpers.js
+function inflateJson(b64) {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).json();
+}
+function h(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+function reveal(code, salt) {
+  const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
+  for (let j = 0; j < bytes.length; j++) bytes[j] ^= (31 + 7 * salt + 13 * j) % 251;
+  return new TextDecoder().decode(bytes);
+}
+function clamp(x, lo, hi) {
+  return Math.max(lo, Math.min(hi, x));
+}
+var busy = (text) => h("div", { class: "vz-busy", role: "status", text });
+
+// vizad/view/widget/static/stepper/layout.js
+var graphvizModules = globalThis.__vizadGraphviz ??= /* @__PURE__ */ new Map();
+function importGraphviz(text) {
+  if (!text) {
+    return Promise.reject(new Error("this page does not carry vizad's Graphviz module: run the cell again in Jupyter, or install Graphviz's dot program"));
+  }
+  if (!graphvizModules.has(text)) {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+    graphvizModules.set(text, import(url).finally(() => URL.revokeObjectURL(url)));
+  }
+  return graphvizModules.get(text);
+}
+async function layOut(text, source) {
+  const graphviz = await importGraphviz(text);
+  await graphviz.version();
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const start = performance.now();
+  const svg = await graphviz.layout(source);
+  return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
+}
+function centreLines(svg) {
+  for (const g of svg.querySelectorAll("g.node")) {
+    if (g.id === "vz_legend") continue;
+    const lines = /* @__PURE__ */ new Map();
+    for (const t of g.querySelectorAll(":scope > text")) {
+      if (t.getAttribute("text-anchor") !== "start") continue;
+      const y = t.getAttribute("y");
+      lines.set(y, [...lines.get(y) || [], t]);
+    }
+    const single = [...lines.values()].filter((l) => l.length === 1).map((l) => l[0]);
+    if (!single.length) continue;
+    const c = outlineCentre(g) ?? sharedCentre(single);
+    if (c === null) continue;
+    for (const t of single) {
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("x", c.toFixed(2));
+    }
+  }
+}
+function outlineCentre(g) {
+  const shape = [...g.children].find((e) => ["path", "polygon", "ellipse"].includes(e.tagName) && !["none", "transparent"].includes(e.getAttribute("stroke")));
+  if (!shape) return null;
+  if (shape.tagName === "ellipse") return parseFloat(shape.getAttribute("cx"));
+  const numbers = (shape.getAttribute("points") || shape.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+  const xs = numbers.filter((_, k) => k % 2 === 0).map(Number);
+  return xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : null;
+}
+function sharedCentre(texts) {
+  if (texts.length < 2) return null;
+  const m = texts.map((t) => t.getComputedTextLength());
+  const x = texts.map((t) => parseFloat(t.getAttribute("x")));
+  const mean = (a) => a.reduce((p, q) => p + q, 0) / a.length;
+  const mm = mean(m), mx = mean(x);
+  const v = m.reduce((p, q) => p + (q - mm) ** 2, 0);
+  if (!(v > 1)) return null;
+  const slope = m.reduce((p, q, j) => p + (q - mm) * (x[j] - mx), 0) / v;
+  return -slope > 0.3 && -slope < 0.7 ? mx - slope * mm : null;
+}
+var WIDE = 820;
+var MIN_FRAME = 220;
+var GRAPH_SHARE = 0.58;
+var PANEL_MIN = 110;
+var STACKED_FRAME = 200;
+var Room = class {
+  constructor({ root, viewport, player, panel }) {
+    this.root = root;
+    this.viewport = viewport;
+    this.player = player;
+    this.panel = panel;
+    this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
+    this.side = h("div", { class: "vz-side" }, [panel.element]);
+    this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
+    this.words = h("span", { class: "vz-wordy", text: " present" });
+    this.button = h("button", {
+      class: "vz-present-button",
+      title: "presentation mode: the whole screen (F; Esc leaves)",
+      "aria-label": "presentation mode",
+      "aria-pressed": "false",
+      onclick: () => this.toggle()
+    }, ["⤢", this.words]);
+    player.bind("f", () => this.toggle());
+    player.bind("Escape", () => this.presenting() ? this.leave() : false);
+    this.onFullscreen = () => this.fullscreenChanged();
+    document.addEventListener("fullscreenchange", this.onFullscreen);
+    this.onResize = () => this.size();
+    window.addEventListener("resize", this.onResize);
+    this.area = null;
+    this.resize = new ResizeObserver(() => this.size());
+    this.resize.observe(root);
+    this.need = 0;
+    panel.onNeed = (px) => {
+      if (px <= this.need) return;
+      this.need = px;
+      this.size();
+    };
+  }
+  presenting() {
+    return this.root.classList.contains("vz-present");
+  }
+  toggle() {
+    if (this.presenting()) this.leave();
+    else this.enter();
+  }
+  // the whole screen when the page may have it (else the whole window), then large type
+  enter() {
+    const root = this.root;
+    const fallback = () => {
+      root.classList.add("vz-present", "vz-present-window");
+      this.presented();
+    };
+    if (root.requestFullscreen && document.fullscreenEnabled !== false) {
+      root.requestFullscreen({ navigationUI: "hide" }).then(() => {
+        root.classList.add("vz-present");
+        this.presented();
+      }, fallback);
+    } else fallback();
+  }
+  leave() {
+    if (document.fullscreenElement === this.root) document.exitFullscreen();
+    this.root.classList.remove("vz-present", "vz-present-window");
+    this.presented();
+  }
+  // the browser left the whole screen (Esc, F11): so does the presentation
+  fullscreenChanged() {
+    if (document.fullscreenElement !== this.root && this.presenting() && !this.root.classList.contains("vz-present-window")) this.leave();
+    else this.size();
+  }
+  presented() {
+    const on = this.presenting();
+    this.viewport.refit();
+    this.button.setAttribute("aria-pressed", String(on));
+    this.button.firstChild.textContent = on ? "⤡" : "⤢";
+    this.words.textContent = on ? " leave" : " present";
+    this.need = 0;
+    this.panel.keepRows();
+    this.size();
+    this.root.focus({ preventScroll: true });
+  }
+  // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
+  visibleHeight() {
+    if (this.presenting()) return window.innerHeight;
+    const h2 = window.innerHeight;
+    const known = this.root.closest(".jp-WindowedPanel-outer, .jp-Notebook, #site");
+    if (known && known !== this.area) {
+      this.area = known;
+      this.resize.observe(known);
+    }
+    if (known?.clientHeight) return Math.min(h2, known.clientHeight);
+    for (let a = this.root.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowY;
+      const scrolls = (o === "auto" || o === "scroll") && a.scrollHeight > a.clientHeight + 1;
+      if (scrolls && a.clientHeight) return Math.min(h2, a.clientHeight);
+    }
+    const top = this.root.getBoundingClientRect().top + window.scrollY;
+    return top < h2 / 4 ? h2 - top : h2;
+  }
+  // side by side or stacked, and the heights of the graph's frame and the step panel
+  size() {
+    const root = this.root;
+    const width = root.clientWidth;
+    if (!width) return;
+    const wide = width >= WIDE;
+    root.classList.toggle("vz-wide", wide);
+    const top = root.getBoundingClientRect().top;
+    const above = this.viewport.element.getBoundingClientRect().top - top;
+    const below = this.player.element.offsetHeight + 16;
+    const pad = this.presenting() ? 24 : 12;
+    const rest = this.visibleHeight() - above - below - pad;
+    const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
+    const frame = Math.round(wide ? Math.max(MIN_FRAME, rest) : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
+    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
+    this.set("--vz-frame-h", `${frame}px`);
+    this.set("--vz-panel-h", `${panel}px`);
+  }
+  set(name, value) {
+    if (this.root.style.getPropertyValue(name) !== value) this.root.style.setProperty(name, value);
+  }
+  close() {
+    if (this.presenting()) this.leave();
+    this.resize.disconnect();
+    document.removeEventListener("fullscreenchange", this.onFullscreen);
+    window.removeEventListener("resize", this.onResize);
+  }
+};
+function cropToContent(svg) {
+  const g = svg.querySelector("g.graph");
+  const vb = svg.viewBox.baseVal;
+  const m = /^\s*scale\(1 1\) rotate\(0\) translate\(([-\d.]+) ([-\d.]+)\)\s*$/.exec(g?.getAttribute("transform") || "");
+  if (!m || !vb || !vb.width) return null;
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  const add = (x, y) => {
+    box.x0 = Math.min(box.x0, x);
+    box.x1 = Math.max(box.x1, x);
+    box.y0 = Math.min(box.y0, y);
+    box.y1 = Math.max(box.y1, y);
+  };
+  const shapes = g.querySelectorAll("g.node > :is(polygon, polyline, path), g.edge > :is(polygon, polyline, path), g.cluster > :is(polygon, path)");
+  for (const e of shapes) {
+    const n = (e.getAttribute("points") || e.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+    for (let k = 0; k + 1 < n.length; k += 2) add(+n[k], +n[k + 1]);
+  }
+  for (const e of g.querySelectorAll("g.node > ellipse")) {
+    const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((a) => +e.getAttribute(a));
+    add(cx - rx, cy - ry);
+    add(cx + rx, cy + ry);
+  }
+  if (!Number.isFinite(box.x0)) return null;
+  const texts = (sel) => [...g.querySelectorAll(sel)];
+  for (const t of texts(":scope > text")) t.setAttribute("x", (box.x0 + 4).toFixed(2));
+  for (const t of texts(":scope > text, g.edge > text, g.cluster > text")) {
+    const size = parseFloat(t.getAttribute("font-size")) || 14;
+    const w = t.textContent.length * size * 0.62;
+    const x = +t.getAttribute("x"), y = +t.getAttribute("y");
+    const anchor = t.getAttribute("text-anchor");
+    const left = anchor === "middle" ? x - w / 2 : anchor === "end" ? x - w : x;
+    add(left, y - size);
+    add(left + w, y + size * 0.3);
+  }
+  const pad = 4;
+  const [tx, ty] = [+m[1], +m[2]];
+  const crop = { x: box.x0 + tx - pad, y: box.y0 + ty - pad, w: box.x1 - box.x0 + 2 * pad, h: box.y1 - box.y0 + 2 * pad };
+  if (crop.w >= vb.width && crop.h >= vb.height) return null;
+  svg.setAttribute("viewBox", `${crop.x.toFixed(2)} ${crop.y.toFixed(2)} ${crop.w.toFixed(2)} ${crop.h.toFixed(2)}`);
+  return crop;
+}
+
+// vizad/view/widget/static/stepper/worker.js
+var LAYOUT_LIMIT_MS = 18e4;
+var IDLE_WORKERS = 2;
+var WORKER_SOURCE = `
+let graphviz = null;
+onmessage = async ({ data }) => {
+  if (data.module !== undefined) {
+    const url = URL.createObjectURL(new Blob([data.module], { type: "text/javascript" }));
+    graphviz = import(url);
+    return;
+  }
+  try {
+    const g = await graphviz;
+    await g.version(); // WebAssembly compiled once per worker, before the timing
+    const start = performance.now();
+    const svg = await g.layout(data.source);
+    postMessage({ svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start });
+  } catch (err) {
+    postMessage({ error: String((err && err.message) || err) });
+  }
+};`;
+var layoutWorkers = globalThis.__vizadLayoutWorkers ??= { script: null, idle: /* @__PURE__ */ new Map() };
+function takeWorker(text) {
+  const idle = layoutWorkers.idle.get(text);
+  if (idle && idle.length) return idle.pop();
+  layoutWorkers.script ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "text/javascript" }));
+  const worker = new Worker(layoutWorkers.script, { name: "vizad layout" });
+  worker.postMessage({ module: text });
+  return worker;
+}
+function giveBack(text, worker) {
+  const idle = layoutWorkers.idle.get(text) || [];
+  if (idle.length >= IDLE_WORKERS) {
+    worker.terminate();
+    return;
+  }
+  idle.push(worker);
+  layoutWorkers.idle.set(text, idle);
+}
+var LayoutStopped = class extends Error {
+  constructor(reason, ms) {
+    super(`the layout was ${reason} after ${Math.round(ms / 1e3)} s`);
+    this.name = "LayoutStopped";
+  }
+};
+function layOutOffThread(text, source, { limit = LAYOUT_LIMIT_MS } = {}) {
+  const started = performance.now();
+  const job = { started, stop() {
+  } };
+  if (!text) {
+    job.promise = importGraphviz(text);
+    return job;
+  }
+  let worker;
+  try {
+    worker = takeWorker(text);
+  } catch (err) {
+    job.promise = layOut(text, source).then((r) => ({ ...r, thread: "main" }));
+    return job;
+  }
+  job.promise = new Promise((resolve, reject) => {
+    let open = true;
+    const finish = (settle, value, keep) => {
+      if (!open) return;
+      open = false;
+      clearTimeout(timer);
+      worker.onmessage = worker.onerror = null;
+      if (keep) giveBack(text, worker);
+      else worker.terminate();
+      settle(value);
+    };
+    const stopped = (reason) => new LayoutStopped(reason, performance.now() - started);
+    const timer = setTimeout(() => finish(reject, stopped("abandoned: it ran too long"), false), limit);
+    job.stop = () => finish(reject, stopped("stopped"), false);
+    worker.onmessage = ({ data }) => {
+      if (data.error) finish(reject, new Error(data.error), true);
+      else finish(resolve, { svg: data.svg, ms: data.ms, thread: "worker" }, true);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      finish(reject, new Error(e.message || "the layout worker failed"), false);
+    };
+    worker.postMessage({ source });
+  });
+  return job;
+}
+function busyNote(text, job) {
+  const clock = h("span", { class: "vz-busy-clock" });
+  const note = h("div", { class: "vz-busy", role: "status" }, [
+    h("span", { text: `${text} ` }),
+    clock,
+    h("button", { class: "vz-busy-stop", title: "abandon this layout", text: "stop", onclick: () => job.stop() })
+  ]);
+  note.addEventListener("pointerdown", (e) => e.stopPropagation());
+  const tick = () => {
+    if (!note.isConnected && performance.now() - job.started > 1e3) {
+      clearInterval(timer);
+      return;
+    }
+    clock.textContent = `${Math.floor((performance.now() - job.started) / 1e3)} s`;
+  };
+  const timer = setInterval(tick, 1e3);
+  tick();
+  job.promise.finally(() => clearInterval(timer)).catch(() => {
+  });
+  return note;
+}
+
+// vizad/view/widget/static/stepper/sanitize.js
+var UNSAFE_ELEMENTS = "script, foreignObject, iframe, object, embed, use, animate, set, animateMotion, animateTransform, image, feImage, audio, video, handler, listener, discard";
+var UNSAFE_URL = /^(?:javascript|data|vbscript):/i;
+function safeSvg(text) {
+  const t = document.createElement("template");
+  t.innerHTML = text;
+  const root = t.content;
+  for (const e of root.querySelectorAll(UNSAFE_ELEMENTS)) e.remove();
+  for (const e of root.querySelectorAll("*")) {
+    for (const a of [...e.attributes]) {
+      const name = a.localName.toLowerCase();
+      const value = a.value.replace(/[\u0000-\u0020\u007f-\u00a0]+/g, "");
+      if (name.startsWith("on") || name === "href" || name === "src" || name === "action" || name === "formaction" || UNSAFE_URL.test(value)) e.removeAttributeNode(a);
+    }
+  }
+  return root;
+}
+
+// vizad/view/widget/static/stepper/picture.js
+function renderPicture({ model, el }) {
+  const { dot, maxWidth, minScale, titles = {} } = model.get("picture");
+  const root = h(
+    "div",
+    { class: "vizad-picture mathjax_ignore tex2jax_ignore", "data-layout": "busy" },
+    [busy("laying out the graph…")]
+  );
+  el.append(root);
+  layOutOffThread(model.get("_graphviz"), dot).promise.then(({ svg, ms }) => {
+    root.replaceChildren(safeSvg(svg));
+    for (const t of root.querySelectorAll("g.node > title, g.edge > title")) {
+      const id = t.parentNode.id;
+      if (Object.hasOwn(titles, id)) t.textContent = titles[id];
+      else t.remove();
+    }
+    const e = root.querySelector("svg");
+    centreLines(e);
+    const natural = e.width.baseVal.value;
+    const scale = natural <= maxWidth ? 1 : Math.max(maxWidth / natural, minScale);
+    e.removeAttribute("width");
+    e.removeAttribute("height");
+    e.style.width = `max(100%, ${(natural * minScale).toFixed(0)}px)`;
+    e.style.maxWidth = `${(natural * scale).toFixed(0)}px`;
+    e.style.height = "auto";
+    root.dataset.layout = "done";
+    root.dataset.layoutMs = ms.toFixed(0);
+  }, (err) => {
+    root.dataset.layout = "failed";
+    root.replaceChildren(busy(`vizad could not lay out this graph in the browser: ${err.message || err}`));
+  });
+}
+
+// vizad/view/widget/static/stepper/marks.js
+var GAP = 2;
+var STEP = 4;
+var STEP_BOX = 1e6;
+var OTHER_BOX = 100;
+function overlap(a, b) {
+  const x = Math.min(a.left + a.w, b.left + b.w) - Math.max(a.left, b.left);
+  const y = Math.min(a.top + a.h, b.top + b.h) - Math.max(a.top, b.top);
+  return x > 0 && y > 0 ? x * y : 0;
+}
+function placeMarks(marks, frame, avoid = []) {
+  const placed = [];
+  for (const m of marks) {
+    let best = null, bestCost = Infinity;
+    for (const c of spots(m, frame)) {
+      const r = { ...c, w: m.w, h: m.h };
+      const grown = { left: r.left - GAP, top: r.top - GAP, w: r.w + 2 * GAP, h: r.h + 2 * GAP };
+      if (placed.some((p) => overlap(grown, p) > 0)) continue;
+      const covered = avoid.reduce((s, b) => s + overlap(r, b) * (b.weight ?? STEP_BOX), 0);
+      const cost = covered + Math.hypot(r.left - m.left, r.top - m.top);
+      if (cost < bestCost) [best, bestCost] = [r, cost];
+      if (!covered && c.far === 0) break;
+    }
+    best ??= { left: clampIn(m.left, m.w, frame.w), top: clampIn(m.top, m.h, frame.h), w: m.w, h: m.h };
+    placed.push(best);
+  }
+  return placed.map(({ left, top }) => ({ left, top }));
+}
+function clampIn(x, size, room) {
+  return Math.max(GAP, Math.min(x, room - size - GAP));
+}
+function* spots(m, frame) {
+  const along = m.side === "top" || m.side === "bottom";
+  const room = along ? frame.w : frame.h, size = along ? m.w : m.h;
+  const want = clampIn(along ? m.left : m.top, size, room);
+  const across = along ? m.h : m.w, depth = along ? frame.h : frame.w;
+  const base = clampIn(along ? m.top : m.left, across, depth);
+  const inward = m.side === "top" || m.side === "left" ? 1 : -1;
+  for (let far = 0; far < 4; far++) {
+    const rowAt = base + inward * far * (across + GAP);
+    if (rowAt < GAP - 0.5 || rowAt + across > depth - GAP + 0.5) break;
+    const lo = GAP, hi = room - size - GAP;
+    for (let d = 0; d <= room; d += STEP) {
+      for (const at of d ? [want - d, want + d] : [want]) {
+        if (at < lo - 0.5 || at > hi + 0.5) continue;
+        yield along ? { left: at, top: rowAt, far } : { left: rowAt, top: at, far };
+      }
+      if (want - d < lo && want + d > hi) break;
+    }
+  }
+}
+
+// vizad/view/widget/static/stepper/viewport.js
+var LEGIBLE = 0.6;
+var READABLE = 0.9;
+var FLOOR = 0.6;
+var MARGIN = 16;
+var EDGE_MARKS = 6;
+var Viewport = class {
+  // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
+  // `target()`: every box of the current step (its node, consumers, partial adjoints and
+  // result), or null; `ready()`: whether the stage holds a drawing with boxes; `legend`:
+  // [state, words] of the step states
+  constructor({ root, scale, target, ready, legend = null }) {
+    this.root = root;
+    this.scale = scale;
+    this.target = target;
+    this.ready = ready;
+    this.words = legend;
+    this.zoom = { x: 0, y: 0, s: 1 };
+    this.natural = { w: 1, h: 1 };
+    this.fitted = false;
+    this.chosen = null;
+    this.wanted = 1;
+    this.key = null;
+    this.kept = /* @__PURE__ */ new Map();
+    this.drag = null;
+    this.dragEnd = null;
+    this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
+      h("button", { title: "fit the graph in view", text: "fit", onclick: () => this.fit() }),
+      h("button", { title: "natural size", text: "1:1", onclick: () => this.choose(1) }),
+      h("button", { title: "zoom out", text: "−", onclick: () => this.choose(this.zoom.s / 1.25) }),
+      h("button", { title: "zoom in", text: "+", onclick: () => this.choose(this.zoom.s * 1.25) })
+    ]);
+    this.legend = h("div", { class: "vz-legend", role: "list", "aria-label": "legend of the step states" });
+    this.stage = h("div", { class: "vz-stage" });
+    this.marks = h("div", { class: "vz-edge-marks" });
+    this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage, this.marks]);
+    this.listen();
+    this.size = { w: 0, h: 0 };
+    this.resize = new ResizeObserver(() => this.resized());
+    this.resize.observe(this.element);
+  }
+  // Graphviz's SVG (text) of view `key` in the stage at its natural size, without its
+  // <title>s (the component shows its own tooltips) and without its legend (shown as text)
+  show(svgText, key = null) {
+    this.remember();
+    this.stage.replaceChildren(safeSvg(svgText));
+    const svg = this.stage.querySelector("svg");
+    svg.removeAttribute("style");
+    this.natural = { w: svg.width.baseVal.value || 1, h: svg.height.baseVal.value || 1 };
+    svg.setAttribute("width", `${this.natural.w}`);
+    svg.setAttribute("height", `${this.natural.h}`);
+    for (const g of this.stage.querySelectorAll("g.node title, g.edge title")) g.remove();
+    centreLines(svg);
+    if (this.takeLegend(svg)) {
+      const unit = this.natural.w / svg.viewBox.baseVal.width;
+      const crop = cropToContent(svg);
+      if (crop) {
+        this.natural = { w: crop.w * unit, h: crop.h * unit };
+        svg.setAttribute("width", `${this.natural.w}`);
+        svg.setAttribute("height", `${this.natural.h}`);
+      }
+    }
+    this.key = key;
+    this.fitted = false;
+  }
+  // the zoom and pan of the view shown, for when it is shown again
+  remember() {
+    if (this.key !== null && this.fitted) this.kept.set(this.key, { ...this.zoom, wanted: this.wanted });
+  }
+  // an empty stage (a view being laid out)
+  clear() {
+    this.remember();
+    this.key = null;
+    this.stage.replaceChildren();
+  }
+  // a note over the stage ("laying out…", a failure) in place of the last one; none for null
+  say(text) {
+    this.element.querySelector(".vz-busy")?.remove();
+    if (text !== null) this.element.append(busy(text));
+  }
+  // the drawing's legend (a node of the SVG) leaves the drawing; the component shows the
+  // step states as text with a swatch each, which wraps instead of being clipped. Whether
+  // the drawing had one.
+  takeLegend(svg) {
+    const g = svg.querySelector("#vz_legend");
+    this.legend.replaceChildren();
+    if (!g) return false;
+    g.remove();
+    for (const [state, words] of this.words || []) {
+      this.legend.append(h("span", { class: "vz-legend-item", role: "listitem" }, [
+        h("span", { class: `vz-swatch vz-s-${state}`, "aria-hidden": "true" }),
+        h("span", { class: "vz-legend-words", text: words })
+      ]));
+    }
+    return true;
+  }
+  apply() {
+    const zoom = this.zoom;
+    this.stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
+    this.root.dataset.zoom = zoom.s.toFixed(3);
+    this.markEdges();
+    this.onApply?.();
+  }
+  // the current step's boxes out of view, each marked at the frame's edge in its direction:
+  // an arrow and its name (its first line); a click pans to it (the zoom stays)
+  markEdges() {
+    const target = this.fitted && this.ready() ? this.target() : null;
+    const f = this.frame();
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
+    const out = [], seen = [];
+    for (const g of target || []) {
+      const r = g.getBoundingClientRect();
+      if (!r.width) continue;
+      const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
+      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+        seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
+      } else out.push({ g, x, y });
+    }
+    this.marks.replaceChildren();
+    const cx = f.w / 2, cy = f.h / 2;
+    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
+      const dx = x - cx, dy = y - cy;
+      const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
+      const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "right" : "left" : dy > 0 ? "bottom" : "top";
+      const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
+      const name = (g.querySelector("text")?.textContent || g.id || "").trim();
+      const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
+      const mark = h("button", {
+        class: "vz-edge-mark",
+        title: `${name}: out of view (click to show it)`,
+        text: arrow === "←" || arrow === "↑" ? `${arrow} ${name}${more}` : `${name}${more} ${arrow}`
+      });
+      mark.addEventListener("pointerdown", (e) => e.stopPropagation());
+      mark.addEventListener("click", (e) => {
+        e.stopPropagation();
+        this.panTo(g);
+      });
+      this.marks.append(mark);
+      const w = mark.offsetWidth, ht = mark.offsetHeight;
+      return {
+        mark,
+        side,
+        w,
+        h: ht,
+        left: cx + dx * t - (dx > 0 ? w : dx < 0 ? 0 : w / 2),
+        top: cy + dy * t - (dy > 0 ? ht : dy < 0 ? 0 : ht / 2)
+      };
+    });
+    const others = wanted.length ? this.boxesInView(f, left, top).map((b) => ({ ...b, weight: OTHER_BOX })) : [];
+    placeMarks(wanted, f, [...seen, ...others]).forEach(({ left: px, top: py }, k) => {
+      Object.assign(wanted[k].mark.style, { left: `${px}px`, top: `${py}px` });
+    });
+  }
+  // every box of the drawing that is in view, in frame px (`left`, `top`: the frame's corner
+  // on screen); measured once per drawing, in its own units, then moved by the zoom
+  boxesInView(f, left, top) {
+    const svg = this.stage.querySelector("svg");
+    if (!svg) return [];
+    const z = this.zoom;
+    if (this.boxCache?.svg !== svg) {
+      const list = [];
+      for (const g of svg.querySelectorAll("g.node")) {
+        const r = g.getBoundingClientRect();
+        if (r.width) list.push({ x: (r.left - left - z.x) / z.s, y: (r.top - top - z.y) / z.s, w: r.width / z.s, h: r.height / z.s });
+      }
+      this.boxCache = { svg, list };
+    }
+    return this.boxCache.list.map((b) => ({ left: z.x + b.x * z.s, top: z.y + b.y * z.s, w: b.w * z.s, h: b.h * z.s })).filter((b) => b.left < f.w && b.left + b.w > 0 && b.top < f.h && b.top + b.h > 0);
+  }
+  // pan (the zoom stays) to bring the box `g` to the frame's centre
+  panTo(g) {
+    const v = this.element.getBoundingClientRect();
+    const r = g.getBoundingClientRect();
+    this.zoom.x += v.left + v.width / 2 - (r.left + r.right) / 2;
+    this.zoom.y += v.top + v.height / 2 - (r.top + r.bottom) / 2;
+    this.apply();
+  }
+  // the zoom shown now is kept as if chosen (a search or an opened box brought into view)
+  keep() {
+    this.chosen = this.wanted = this.zoom.s;
+  }
+  frame() {
+    return { w: this.element.clientWidth, h: this.element.clientHeight };
+  }
+  fitScale() {
+    const f = this.frame();
+    return Math.min((f.w - 2 * MARGIN) / this.natural.w, (f.h - 2 * MARGIN) / this.natural.h);
+  }
+  // the whole graph, centred: chosen, it stays the whole graph at any size and in any view
+  fit() {
+    this.chosen = "fit";
+    this.kept.clear();
+    this.wanted = clamp(this.fitScale(), 0.05, 4);
+    this.centre(this.wanted);
+  }
+  centre(s) {
+    const f = this.frame();
+    Object.assign(this.zoom, { s, x: (f.w - this.natural.w * s) / 2, y: (f.h - this.natural.h * s) / 2 });
+    this.apply();
+  }
+  // zoom to s about the frame's point (cx, cy) (its centre by default)
+  zoomTo(s, cx, cy) {
+    const f = this.frame();
+    const zoom = this.zoom;
+    cx = cx ?? f.w / 2;
+    cy = cy ?? f.h / 2;
+    const k = clamp(s, 0.05, 8) / zoom.s;
+    zoom.x = cx - (cx - zoom.x) * k;
+    zoom.y = cy - (cy - zoom.y) * k;
+    zoom.s *= k;
+    this.apply();
+  }
+  // a zoom a person chose (buttons, ctrl+wheel): kept until they choose another
+  choose(s, cx, cy) {
+    this.zoomTo(s, cx, cy);
+    this.chosen = this.wanted = this.zoom.s;
+  }
+  // the automatic zoom: the whole graph when legible, else the current step's region
+  initialZoom() {
+    const whole = this.fitScale();
+    if (whole >= LEGIBLE * this.scale()) {
+      this.wanted = Math.min(whole, 2.5 * this.scale());
+      this.centre(this.wanted);
+    } else {
+      this.wanted = READABLE * this.scale();
+      this.zoomTo(this.wanted);
+      this.follow(true);
+    }
+  }
+  // the box (frame px) around every box of the current step, at the zoom shown
+  targetBox() {
+    const target = this.target();
+    if (!target || !target.length) return null;
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft;
+    const top = v.top + this.element.clientTop;
+    const rects = target.map((e) => e.getBoundingClientRect());
+    return {
+      left: Math.min(...rects.map((r) => r.left)) - left,
+      right: Math.max(...rects.map((r) => r.right)) - left,
+      top: Math.min(...rects.map((r) => r.top)) - top,
+      bottom: Math.max(...rects.map((r) => r.bottom)) - top
+    };
+  }
+  // keep the boxes of the current step in view: at the zoom the reader chose (`zoom` false:
+  // at the zoom shown), else at the wanted zoom when they fit at it, zoomed out until they
+  // do but never below FLOOR; when they do not all fit, the step's own box is centred and
+  // the others marked at the edge. The pan moves only when a box would be out of view.
+  follow(force = false, zoom = true) {
+    let b = this.targetBox();
+    if (!b) return;
+    const f = this.frame();
+    const s0 = this.zoom.s;
+    const w = (b.right - b.left) / s0;
+    const hgt = (b.bottom - b.top) / s0;
+    const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
+    const floor = Math.min(this.wanted, FLOOR * this.scale());
+    const s = zoom && this.chosen === null ? clamp(Math.max(Math.min(this.wanted, fits), floor), 0.05, 8) : s0;
+    if (Math.abs(s - s0) > 1e-3) {
+      this.zoomTo(s);
+      b = this.targetBox();
+      force = true;
+    }
+    const room = (lo, hi, size) => hi - lo <= size - 2 * MARGIN + 1;
+    if (!room(b.left, b.right, f.w) || !room(b.top, b.bottom, f.h)) {
+      const own = this.target()[0].getBoundingClientRect();
+      const v = this.element.getBoundingClientRect();
+      const ol = own.left - v.left - this.element.clientLeft, ot = own.top - v.top - this.element.clientTop;
+      const visible = ol >= MARGIN - 0.5 && ol + own.width <= f.w - MARGIN + 0.5 && ot >= MARGIN - 0.5 && ot + own.height <= f.h - MARGIN + 0.5;
+      if (!visible || force) b = { left: ol, right: ol + own.width, top: ot, bottom: ot + own.height };
+      else return this.apply();
+    }
+    const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 && b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
+    if (inside && !force) return this.apply();
+    const z = this.zoom;
+    const span = (pan, move, size, room2) => size <= room2 - 2 * MARGIN ? (room2 - size) / 2 : clamp(pan + move, room2 - MARGIN - size, MARGIN);
+    z.x = span(z.x, f.w / 2 - (b.left + b.right) / 2, this.natural.w * z.s, f.w);
+    z.y = span(z.y, f.h / 2 - (b.top + b.bottom) / 2, this.natural.h * z.s, f.h);
+    this.apply();
+  }
+  // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
+  // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
+  // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
+  settle() {
+    if (!this.element.clientWidth || !this.ready()) return;
+    if (this.fitted) return this.follow();
+    this.fitted = true;
+    this.size = this.frame();
+    const kept = this.kept.get(this.key);
+    if (kept) {
+      Object.assign(this.zoom, { x: kept.x, y: kept.y, s: kept.s });
+      this.wanted = typeof this.chosen === "number" ? this.chosen : kept.wanted;
+      this.apply();
+      this.follow(false, false);
+    } else if (this.chosen === "fit") this.fit();
+    else if (this.chosen !== null) {
+      this.wanted = this.chosen;
+      this.zoomTo(this.chosen);
+      this.follow(true, false);
+    } else this.initialZoom();
+  }
+  // zoom afresh at the next step shown (a new presentation scale, presentation mode): the
+  // zooms chosen and kept are forgotten
+  refit() {
+    this.fitted = false;
+    this.chosen = null;
+    this.kept.clear();
+  }
+  // the frame changed size: the zoom a person chose stays, with the graph's point at the
+  // frame's centre still there; the automatic zoom is made again for the new size
+  resized() {
+    const old = this.size;
+    const now = this.frame();
+    if (!now.w || !this.ready()) return;
+    if (!this.fitted) return this.settle();
+    this.size = now;
+    if (this.chosen === null) return this.initialZoom();
+    if (this.chosen === "fit") return this.fit();
+    this.zoom.x += (now.w - old.w) / 2;
+    this.zoom.y += (now.h - old.h) / 2;
+    this.apply();
+    this.follow(false, false);
+  }
+  // ctrl+wheel or pinch zooms, a drag pans (and selects no text)
+  listen() {
+    const viewport = this.element;
+    viewport.addEventListener("wheel", (e) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      const r = viewport.getBoundingClientRect();
+      this.choose(this.zoom.s * Math.exp(-e.deltaY / 300), e.clientX - r.left, e.clientY - r.top);
+    }, { passive: false });
+    viewport.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      this.drag = { x: e.clientX, y: e.clientY, zx: this.zoom.x, zy: this.zoom.y, id: e.pointerId, moved: false };
+    });
+    viewport.addEventListener("pointermove", (e) => {
+      const d = this.drag;
+      if (!d) return;
+      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 4) return;
+      if (!d.moved) {
+        d.moved = true;
+        viewport.setPointerCapture(d.id);
+        viewport.classList.add("vz-dragging");
+      }
+      this.zoom.x = d.zx + e.clientX - d.x;
+      this.zoom.y = d.zy + e.clientY - d.y;
+      this.apply();
+    });
+    const endDrag = () => {
+      if (this.drag?.moved) this.dragEnd = performance.now();
+      this.drag = null;
+      viewport.classList.remove("vz-dragging");
+    };
+    viewport.addEventListener("pointerup", endDrag);
+    viewport.addEventListener("pointercancel", endDrag);
+    viewport.addEventListener("click", (e) => {
+      if (performance.now() - (this.dragEnd ?? -1e9) < 100) e.stopPropagation();
+    }, { capture: true });
+  }
+  close() {
+    this.resize.disconnect();
+  }
+};
+var FRAME_REPORT_MS = 400;
+function reportFrame(model, element, paused = () => false) {
+  if (model.get("connected") === false || typeof model.send !== "function") return () => {
+  };
+  let last = "";
+  let timer = null;
+  const send = () => {
+    timer = null;
+    const width = element.clientWidth, height = element.clientHeight;
+    if (!width || !height || paused()) return;
+    const frame = { kind: "frame", width, height, scale: model.get("scale") || 1, zoom: window.devicePixelRatio || 1 };
+    const key = JSON.stringify(frame);
+    if (key === last) return;
+    last = key;
+    model.send(frame);
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(send, FRAME_REPORT_MS);
+  };
+  const observer = new ResizeObserver(later);
+  observer.observe(element);
+  model.on("change:scale", later);
+  return () => {
+    observer.disconnect();
+    model.off("change:scale", later);
+    clearTimeout(timer);
+  };
+}
+
+// vizad/view/widget/static/stepper/drawing.js
+var STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
+var Drawing = class {
+  // `stage`: the element holding the SVG; `root`: the component (the tooltip's frame);
+  // `failed`: the steps whose rule fails check(); `step()`: the step shown (1-based);
+  // `go(k)`: go to step k
+  constructor({ stage, root, failed, step, go, secret = () => false }) {
+    this.stage = stage;
+    this.root = root;
+    this.failed = failed;
+    this.step = step;
+    this.go = go;
+    this.secret = secret;
+    this.frame = null;
+    this.boxes = /* @__PURE__ */ new Map();
+    this.edges = /* @__PURE__ */ new Map();
+    this.styled = [];
+    this.retold = [];
+    this.tip = h("div", { class: "vz-tip", role: "tooltip" });
+    this.listen();
+  }
+  // the view `frame` (its data), before its SVG is in the stage
+  use(frame) {
+    this.frame = frame;
+    this.boxes = /* @__PURE__ */ new Map();
+    this.edges = /* @__PURE__ */ new Map();
+    this.styled = [];
+    this.retold = [];
+  }
+  // the boxes and edges of the SVG now in the stage
+  index() {
+    for (const g of this.stage.querySelectorAll("g.node")) this.boxes.set(g.id, g);
+    for (const g of this.stage.querySelectorAll("g.edge")) this.edges.set(g.id, g);
+  }
+  get size() {
+    return this.boxes.size;
+  }
+  // every box of step i (0-based) in this view: its node, the consumers (or inputs) it
+  // reads, and the boxes computing its result (the partial adjoints and the result itself);
+  // null when the view has none of them
+  focus(i) {
+    const s = this.frame.steps[i];
+    const ids = [s.current, ...s.consumer, ...s.involved];
+    const boxes = ids.map((id) => id && this.boxes.get(id)).filter(Boolean);
+    return boxes.length ? boxes : null;
+  }
+  // restyle by id for step i (0-based): only the elements the last step styled are reset
+  restyle(i) {
+    const { frame, boxes, failed } = this;
+    for (const e of this.styled) {
+      e.classList.remove(...STATES.map((s2) => `vz-s-${s2}`), "vz-hot");
+      for (const c of e.querySelectorAll(".vz-hidden")) c.classList.remove("vz-hidden");
+    }
+    const styled = this.styled = [];
+    const mark = (id, state) => {
+      const g = boxes.get(id);
+      if (g && !g.classList.contains("vz-marked")) {
+        g.classList.add(`vz-s-${state}`, "vz-marked");
+        styled.push(g);
+      }
+    };
+    const s = frame.steps[i];
+    if (s.current) mark(s.current, failed.has(i) ? "failed" : "current");
+    s.consumer.forEach((id) => mark(id, "consumer"));
+    s.involved.forEach((id) => mark(id, "involved"));
+    for (const [id, owner] of Object.entries(frame.owner)) {
+      if (owner === i) continue;
+      const bad = failed.has(owner) && frame.steps[owner].current === id;
+      mark(id, bad ? "failed" : owner < i ? "done" : "pending");
+      if (owner > i && id in frame.hides) this.hideValue(id, frame.hides[id]);
+    }
+    for (const g of styled) g.classList.remove("vz-marked");
+    for (const id of s.edges) {
+      const g = this.edges.get(id);
+      if (g) {
+        g.classList.add("vz-hot");
+        styled.push(g);
+      }
+    }
+    this.tellPlaces(s.at || {});
+  }
+  // a step inside a folded box ("× 45"): the box's last line ("each: mul → add → tanh")
+  // says where the step is instead ("now: v₇₃, block 21 of 45"), squeezed to that line's
+  // width if longer; the last step's lines are given back first
+  tellPlaces(at) {
+    for (const [t, words] of this.retold) {
+      t.textContent = words;
+      t.classList.remove("vz-fold-now");
+      t.removeAttribute("textLength");
+      t.removeAttribute("lengthAdjust");
+    }
+    this.retold = [];
+    for (const [id, where] of Object.entries(at)) {
+      const texts = this.boxes.get(id)?.querySelectorAll(":scope > text");
+      if (!texts || texts.length < 2) continue;
+      const t = texts[texts.length - 1];
+      const width = t.getComputedTextLength?.() || 0;
+      this.retold.push([t, t.textContent]);
+      t.textContent = `now: ${where}`;
+      t.classList.add("vz-fold-now");
+      if (width && t.getComputedTextLength() > width) {
+        t.setAttribute("textLength", String(width));
+        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+  }
+  // step i's own boxes keep their values hidden (a quiz step not answered yet)
+  hideOwn(i) {
+    const frame = this.frame;
+    for (const [id, owner] of Object.entries(frame.owner)) {
+      if (owner === i && id in frame.hides) this.hideValue(id, frame.hides[id]);
+    }
+  }
+  // a box whose value a later step computes shows its name and formula only
+  hideValue(id, cells) {
+    const g = this.boxes.get(id);
+    if (!g) return;
+    const texts = g.querySelectorAll(":scope > text");
+    if (texts.length > 1) texts[texts.length - 1].classList.add("vz-hidden");
+    if (cells) {
+      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
+      for (let c = Math.max(0, polys.length - cells); c < polys.length; c++) polys[c].classList.add("vz-hidden");
+    }
+  }
+  // click a box to go to its step; hover for what it is
+  listen() {
+    const { stage, tip } = this;
+    stage.addEventListener("click", (e) => {
+      const g = e.target.closest("g.node");
+      if (g && g.id in this.frame.clicks) this.go(this.frame.clicks[g.id] + 1);
+    });
+    stage.addEventListener("mouseover", (e) => {
+      const g = e.target.closest("g.node, g.edge");
+      if (!g) return;
+      const text = this.tipText(g);
+      if (!text) return;
+      tip.textContent = text;
+      tip.style.display = "block";
+      const r = this.root.getBoundingClientRect();
+      tip.style.left = `${e.clientX - r.left + 12}px`;
+      tip.style.top = `${e.clientY - r.top + 12}px`;
+    });
+    stage.addEventListener("mouseout", (e) => {
+      if (!e.relatedTarget || !stage.contains(e.relatedTarget) || !e.relatedTarget.closest("g.node, g.edge")) {
+        tip.style.display = "none";
+      }
+    });
+  }
+  // what a box or an edge is, at the step shown ("" for nothing to say)
+  tipText(g) {
+    const frame = this.frame;
+    if (!g.classList.contains("node")) return frame.edgeTips[g.id] || "";
+    const t = frame.tips[g.id];
+    if (!t) return "";
+    const i = this.step() - 1;
+    const owner = frame.owner[g.id];
+    const asked = owner !== void 0 && this.secret(owner);
+    const known = !asked && (!(g.id in frame.hides) || owner === void 0 || owner <= i);
+    let text = t.head;
+    if (t.value && known) text += `
+${t.value}`;
+    if (t.result && t.at <= i && !this.secret(t.at)) text += `
+${t.result}`;
+    else if (t.result) text += "\n(its step comes later)";
+    if (t.source) text += `
+${t.source}`;
+    return text;
+  }
+};
+
+// vizad/view/widget/static/stepper/player.js
+var KEYS_NEXT = /* @__PURE__ */ new Set(["ArrowRight", "PageDown"]);
+var KEYS_PREV = /* @__PURE__ */ new Set(["ArrowLeft", "PageUp"]);
+var Player = class {
+  // `n`: the number of steps; `root`: the component, whose focus gives the keys to the player;
+  // `nonfinite`: the step where a NaN or infinite value first appears (a button and the key N
+  // go there), or null
+  constructor({ model, n, root, changed, nonfinite = null }) {
+    this.model = model;
+    this.n = n;
+    this.root = root;
+    this.changed = changed;
+    this.timer = null;
+    this.bound = /* @__PURE__ */ new Map();
+    const button = (cls, label, text, fn) => h("button", { class: cls, title: label, "aria-label": label, text, onclick: fn });
+    this.first = button("vz-first", "first step (Home)", "|◀", () => this.go(1));
+    this.prev = button("vz-prev", "previous step (←, PageUp)", "◀", () => this.go(this.step() - 1));
+    this.play = button("vz-play", "play / pause (Space)", "▶ play", () => this.toggle());
+    this.next = button("vz-next", "next step (→, PageDown)", "▶", () => this.go(this.step() + 1));
+    this.last = button("vz-last", "last step (End)", "▶|", () => this.go(n));
+    this.slider = h("input", { class: "vz-slider", type: "range", min: "1", max: String(n), step: "1", "aria-label": "step" });
+    this.slider.addEventListener("input", () => this.go(parseInt(this.slider.value, 10)));
+    this.speed = h("input", { class: "vz-speed", type: "number", min: "0.25", max: "10", step: "0.25", value: "1.25", "aria-label": "steps per second" });
+    this.speed.addEventListener("change", () => {
+      if (this.timer) {
+        this.stop();
+        this.toggle();
+      }
+    });
+    const buttons = [this.first, this.prev, this.play, this.next, this.last];
+    if (nonfinite) {
+      this.nonfinite = button(
+        "vz-nonfinite",
+        `first NaN or infinite value: step ${nonfinite} (N)`,
+        "⚠ NaN",
+        () => this.go(nonfinite)
+      );
+      buttons.push(this.nonfinite);
+      this.bind("n", () => this.go(nonfinite));
+    }
+    this.element = h("div", { class: "vz-controls" }, [
+      ...buttons,
+      this.slider,
+      h("label", { text: "steps/s " }, [this.speed])
+    ]);
+    this.onKey = (e) => this.key(e);
+    window.addEventListener("keydown", this.onKey, true);
+    root.addEventListener("pointerdown", (e) => {
+      if (!e.target.closest("input, select, button")) root.focus({ preventScroll: true });
+    });
+  }
+  // key `key` (a KeyboardEvent key, any case) calls fn() when the component has focus; fn
+  // returns false when it leaves the key to the page
+  bind(key, fn) {
+    this.bound.set(key.toLowerCase(), fn);
+  }
+  step() {
+    return clamp(this.model.get("step") || 1, 1, this.n);
+  }
+  go(k) {
+    k = clamp(Math.round(k), 1, this.n);
+    if (k !== this.model.get("step")) {
+      this.model.set("step", k);
+      this.model.save_changes();
+    }
+    this.changed();
+  }
+  toggle() {
+    if (this.timer) return this.stop();
+    if (this.step() === this.n) this.go(1);
+    this.play.textContent = "❚❚ pause";
+    const rate = clamp(parseFloat(this.speed.value) || 1.25, 0.25, 10);
+    this.timer = setInterval(() => {
+      this.go(this.step() + 1);
+      if (this.step() >= this.n) this.stop();
+    }, 1e3 / rate);
+  }
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.play.textContent = "▶ play";
+  }
+  // the controls of step k (1-based)
+  show(k) {
+    this.slider.value = String(k);
+    this.first.disabled = this.prev.disabled = k === 1;
+    this.next.disabled = this.last.disabled = k === this.n;
+  }
+  // keys, when the component has focus: on the window, in the capture phase, before the
+  // notebook's own shortcuts (Notebook 7 handles keys at the document before they reach a
+  // widget)
+  key(e) {
+    const t = e.target;
+    const presenting = this.root.classList.contains("vz-present");
+    if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
+    const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
+    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === " " && t instanceof Element && t.closest("button")) {
+      e.stopPropagation();
+      return;
+    }
+    let handled = true;
+    if (KEYS_NEXT.has(e.key)) this.go(this.step() + 1);
+    else if (KEYS_PREV.has(e.key)) this.go(this.step() - 1);
+    else if (e.key === "Home") this.go(1);
+    else if (e.key === "End") this.go(this.n);
+    else if (e.key === " ") this.toggle();
+    else if (this.bound.has(e.key.toLowerCase())) handled = this.bound.get(e.key.toLowerCase())() !== false;
+    else handled = false;
+    if (handled) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }
+  close() {
+    this.stop();
+    window.removeEventListener("keydown", this.onKey, true);
+  }
+};
+
+// vizad/view/widget/static/stepper/quiz.js
+var QUIZ_SIGNIFICANT = 3;
+var QUIZ_CLOSE = 0.01;
+var QUIZ_FUNCTIONS = {
+  sqrt: Math.sqrt,
+  exp: Math.exp,
+  log: Math.log,
+  ln: Math.log,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  tanh: Math.tanh
+};
+var QUIZ_CONSTANTS = { pi: Math.PI, "π": Math.PI, e: Math.E };
+var QUIZ_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+var QUIZ_MAX_ANSWER = 200;
+var QUIZ_MAX_DEPTH = 20;
+var QUIZ_READABLE = /^[\t\n\r\x20-\x7eπ−×·]*$/;
+function quizFinite(x) {
+  if (!Number.isFinite(x)) throw new AnswerError("this number is too large (or has no finite value): type another");
+  return x;
+}
+var AnswerError = class extends Error {
+};
+function readAnswer(text, kind) {
+  text = String(text);
+  if (text.length > QUIZ_MAX_ANSWER) throw new AnswerError(`this answer is too long: type at most ${QUIZ_MAX_ANSWER} characters`);
+  if (!QUIZ_READABLE.test(text)) throw new AnswerError("cannot read this answer: type a number or an expression of digits, + - * / **, pi, e, sqrt(…)");
+  text = text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "").replace(/−/g, "-").replace(/[×·]/g, "*");
+  if (!text) throw new AnswerError("type an answer");
+  if (kind === "shape") return readShape(text);
+  if (/^[+-]?\d+,\d+$/.test(text)) text = text.replace(",", ".");
+  if (text.includes("^")) throw new AnswerError("write powers with **, as in 2**3 (^ is not a power here)");
+  if (QUIZ_NUMBER.test(text)) {
+    const [mantissa, exponent] = text.toLowerCase().replace(/^[+-]/, "").split("e");
+    const [whole, fraction = ""] = mantissa.split(".");
+    const digits = (whole + fraction).replace(/^0+/, "");
+    return {
+      value: quizFinite(parseFloat(text)),
+      decimals: fraction.length - (exponent ? parseInt(exponent, 10) : 0),
+      significant: digits.length || 1
+    };
+  }
+  return { value: new ExpressionReader(text).read(), decimals: null, significant: null };
+}
+function readShape(text) {
+  if (["scalar", "()", "[]", "( )"].includes(text.toLowerCase())) return [];
+  const parts = text.replace(/^[([ \t\n\r]+|[)\] \t\n\r]+$/g, "").split(/[,x*\s]+/).filter(Boolean);
+  if (!parts.length || !parts.every((p) => /^\d+$/.test(p))) throw new AnswerError("type a shape such as (2, 3), 2x3, or scalar");
+  return parts.map((p) => parseInt(p, 10));
+}
+var ExpressionReader = class {
+  constructor(text) {
+    this.tokens = text.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\*\*|[A-Za-zπ_]\w*|\S/g) || [];
+    this.at = 0;
+    this.text = text;
+    this.depth = 0;
+  }
+  peek() {
+    return this.tokens[this.at];
+  }
+  take(t) {
+    if (this.peek() === t) {
+      this.at++;
+      return true;
+    }
+    return false;
+  }
+  fail() {
+    throw new AnswerError(`cannot read ${JSON.stringify(this.text)}: type a number or an expression of numbers, + - * / **, pi, e, sqrt(…)`);
+  }
+  read() {
+    const x = this.sum();
+    if (this.at !== this.tokens.length) this.fail();
+    return x;
+  }
+  nested() {
+    if (++this.depth > QUIZ_MAX_DEPTH) throw new AnswerError(`this answer nests too deep: at most ${QUIZ_MAX_DEPTH} parentheses inside each other`);
+    const x = this.sum();
+    this.depth--;
+    return x;
+  }
+  sum() {
+    let x = this.product();
+    for (; ; ) {
+      if (this.take("+")) x = quizFinite(x + this.product());
+      else if (this.take("-")) x = quizFinite(x - this.product());
+      else return x;
+    }
+  }
+  product() {
+    let x = this.unary();
+    for (; ; ) {
+      if (this.take("*")) x = quizFinite(x * this.unary());
+      else if (this.take("/")) x = quizFinite(x / this.unary());
+      else return x;
+    }
+  }
+  unary() {
+    let sign = 1;
+    while (this.peek() === "-" || this.peek() === "+") if (this.tokens[this.at++] === "-") sign = -sign;
+    return sign < 0 ? -this.power() : this.power();
+  }
+  power() {
+    const x = this.atom();
+    return this.take("**") ? quizFinite(x ** this.unary()) : x;
+  }
+  atom() {
+    const t = this.peek();
+    if (t === void 0) this.fail();
+    this.at++;
+    if (t === "(") {
+      const x = this.nested();
+      if (!this.take(")")) this.fail();
+      return x;
+    }
+    if (/^[\d.]/.test(t)) return quizFinite(parseFloat(t));
+    if (Object.hasOwn(QUIZ_CONSTANTS, t)) return QUIZ_CONSTANTS[t];
+    if (/^[A-Za-zπ_]/.test(t)) {
+      if (!Object.hasOwn(QUIZ_FUNCTIONS, t)) throw new AnswerError(`unknown ${this.peek() === "(" ? "function" : "name"} '${t}' (known: ${Object.keys(QUIZ_FUNCTIONS).join(", ")}, pi, e)`);
+      if (!this.take("(")) throw new AnswerError(`${t} is a function: call it, as in ${t}(2)`);
+      const x = this.nested();
+      if (!this.take(")")) throw new AnswerError(`${t} takes one argument`);
+      return quizFinite(QUIZ_FUNCTIONS[t](x));
+    }
+    this.fail();
+  }
+};
+function judgeAnswer(text, kind, answer) {
+  let typed;
+  try {
+    typed = readAnswer(text, kind);
+  } catch (e) {
+    if (e instanceof AnswerError) return { status: "refused", message: `${e.message} (no try used)` };
+    throw e;
+  }
+  if (kind === "shape") {
+    const ok = typed.length === answer.length && typed.every((d, j) => d === answer[j]);
+    return { status: ok ? "right" : "wrong", message: "" };
+  }
+  const scale = Math.max(1, Math.abs(answer));
+  const off = Math.abs(typed.value - answer);
+  if (off <= 1e-9 * scale) return { status: "right", message: "" };
+  if (typed.decimals === null) return { status: "wrong", message: "" };
+  if (off <= 0.5 * 10 ** -typed.decimals * (1 + 1e-9) + 1e-12 * scale) {
+    if (typed.significant >= QUIZ_SIGNIFICANT) return { status: "right", message: "" };
+    return { status: "refused", message: `${String(text).trim()} has too few digits to judge: give at least ${QUIZ_SIGNIFICANT} significant digits, or an exact expression (no try used)` };
+  }
+  if (off <= QUIZ_CLOSE * Math.abs(answer)) return { status: "wrong", message: "close, but not the value rounded to the digits typed" };
+  return { status: "wrong", message: "" };
+}
+var Quiz = class {
+  // `questions`: per step, its questions (or null: no quiz); `rule`: how answers are judged;
+  // `root`: the component, whose keys go to the question; `changed()`: redraw the step
+  constructor({ model, questions, rule, root, changed }) {
+    this.model = model;
+    this.questions = questions;
+    this.rule = rule || "";
+    this.root = root;
+    this.changed = changed;
+    this.at = null;
+    this.notes = /* @__PURE__ */ new Map();
+    this.leaving = false;
+    this.scoreBox = h("div", { class: "vz-score", "aria-live": "polite" });
+    this.showScore();
+    this.onProgress = () => {
+      this.showScore();
+      this.changed();
+    };
+    model.on("change:progress", this.onProgress);
+    root.addEventListener("focus", () => {
+      const input = root.querySelector(".vz-answer");
+      if (input && !this.leaving) input.focus({ preventScroll: true });
+    });
+  }
+  close() {
+    this.model.off("change:progress", this.onProgress);
+  }
+  get progress() {
+    return this.model.get("progress") || {};
+  }
+  done(q) {
+    return Boolean((this.progress[q.key] || {}).state);
+  }
+  // whether step i (0-based) still asks something (its values are not shown yet)
+  asks(i) {
+    return Boolean(this.questions && this.questions[i] && this.questions[i].some((q) => !this.done(q)));
+  }
+  showScore() {
+    if (!this.questions) return;
+    const all = this.questions.flat();
+    const states = all.map((q) => (this.progress[q.key] || {}).state);
+    const right = states.filter((s) => s === "right").length;
+    const asked = states.filter(Boolean).length;
+    this.scoreBox.textContent = `score ${right}/${asked}`;
+    this.scoreBox.title = `${all.length - asked} of ${all.length} questions to go` + (this.model.get("connected") === false ? "; kept in this page only" : "") + (this.model.get("connected") === false && this.model.get("notebook") ? ": not connected to Python (stepper.score does not change)" : "");
+    return { right, asked, questions: all.length };
+  }
+  setProgress(changes) {
+    this.model.set("progress", { ...this.progress, ...changes });
+    this.model.save_changes();
+    const score = this.showScore();
+    this.model.set("score", score);
+    this.model.save_changes();
+  }
+  // the component moved to step i: going on past questions (that step's, or steps jumped
+  // over) skips them, and shows their values
+  arrive(i) {
+    const from = this.at;
+    this.at = i;
+    if (!this.questions || from === null || i <= from) return;
+    const skipped = {};
+    for (let k = from; k < i; k++) {
+      for (const q of this.questions[k] || []) if (!this.done(q)) skipped[q.key] = { ...this.progress[q.key] || { tries: 0 }, state: "skipped" };
+    }
+    if (Object.keys(skipped).length) this.setProgress(skipped);
+  }
+  secret(code, salt) {
+    return JSON.parse(reveal(code, salt));
+  }
+  // what step i's questions earned so far, one line each
+  earned(i) {
+    const lines = [];
+    for (const q of this.questions[i] || []) {
+      const state = (this.progress[q.key] || {}).state;
+      if (!state) continue;
+      const { shown } = this.secret(q.code, q.salt);
+      const text = { right: `right: ${q.q} = ${shown}`, wrong: `the answer: ${q.q} = ${shown}`, skipped: `skipped: ${q.q} = ${shown}` }[state];
+      lines.push(h("div", { class: state === "right" ? "vz-right" : "vz-wrong", text }));
+    }
+    return lines.length ? h("div", { class: "vz-earned" }, lines) : null;
+  }
+  // step i's answered questions above its panel, once they are all answered
+  takeFeedback(i) {
+    return this.questions ? this.earned(i) : null;
+  }
+  // step i's next question, in `panel`; it takes the keys if the component had them
+  ask(i, panel) {
+    const q = this.questions[i].find((x) => !this.done(x));
+    const input = h("input", {
+      class: "vz-answer",
+      type: "text",
+      inputmode: "decimal",
+      "aria-label": `${q.q} =`,
+      autocomplete: "off",
+      spellcheck: "false"
+    });
+    const kept = this.notes.get(q.key);
+    const note = h("div", { class: `vz-feedback${kept ? ` ${kept.cls}` : ""}`, "aria-live": "polite", text: kept ? kept.text : "" });
+    const check = () => this.answer(q, input, note);
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        check();
+      } else if (e.key === "Escape") {
+        e.preventDefault();
+        this.leaving = true;
+        this.root.focus({ preventScroll: true });
+        this.leaving = false;
+      }
+    });
+    const hadKeys = this.root.contains(document.activeElement);
+    const count = this.questions[i].length;
+    const which = count > 1 ? ` (question ${this.questions[i].indexOf(q) + 1} of ${count} in this step)` : "";
+    const rule = h("details", { class: "vz-rule" }, [h("summary", { text: "how answers are judged" }), h("div", { text: this.rule })]);
+    panel.replaceChildren(h("div", { class: "vz-quiz" }, [
+      this.earned(i) || "",
+      h("div", { class: "vz-quiz-q" }, [
+        h("b", { text: `${q.q} = ` }),
+        input,
+        h("button", { class: "vz-check", text: "check", onclick: check })
+      ]),
+      h("div", { class: "vz-muted", text: `${q.kind === "shape" ? "a shape such as (2, 3), 2x3 or scalar" : `a number (judged to the digits typed, at least ${QUIZ_SIGNIFICANT} significant) or an expression such as 2 - cos(5)`}; Enter to check, Esc: back to the steps${which}` }),
+      note,
+      rule
+    ]));
+    if (hadKeys) input.focus({ preventScroll: true });
+  }
+  answer(q, input, note) {
+    const { a } = this.secret(q.code, q.salt);
+    const verdict = judgeAnswer(input.value, q.kind, a);
+    if (verdict.status === "refused") {
+      note.className = "vz-feedback vz-refused";
+      note.textContent = verdict.message;
+      input.select();
+      return;
+    }
+    const entry = { ...this.progress[q.key] || { tries: 0 } };
+    entry.answers = [...entry.answers || [], input.value];
+    if (verdict.status === "right") {
+      entry.state = "right";
+      this.notes.delete(q.key);
+    } else {
+      entry.tries = (entry.tries || 0) + 1;
+      if (entry.tries < 2) {
+        const close = verdict.message ? ` (${verdict.message})` : "";
+        this.notes.set(q.key, { cls: "vz-try", text: `not ${input.value.trim()}${close}: try again (one more try). Hint: ${q.hint}` });
+      } else {
+        entry.state = "wrong";
+        this.notes.delete(q.key);
+      }
+    }
+    this.setProgress({ [q.key]: entry });
+    const next = this.root.querySelector(".vz-answer");
+    if (next) next.focus({ preventScroll: true });
+    else this.root.focus({ preventScroll: true });
+  }
+};
+var FEW_INPUTS = 3;
+var Inputs = class {
+  // `step()`: the step shown (1-based); `secret(i)`: whether a quiz still asks step i
+  constructor({ model, inputs, step, secret }) {
+    this.model = model;
+    const live = Boolean(model.get("live"));
+    this.element = h("div", { class: "vz-inputs" });
+    const check = live ? this.differences(model, step, secret) : null;
+    if (!inputs || !inputs.length) {
+      if (check) this.element.append(check);
+      return;
+    }
+    const fields = [];
+    for (const d of inputs) {
+      const editable2 = live && d.editable;
+      const field = h("input", {
+        class: "vz-input",
+        type: "number",
+        step: "any",
+        value: String(d.value),
+        "data-name": d.name,
+        "aria-label": `${d.name} (${d.label})`
+      });
+      if (!editable2) field.readOnly = true;
+      field.addEventListener("change", () => {
+        const x = parseFloat(field.value);
+        if (!Number.isFinite(x)) {
+          field.value = String(d.value);
+          return;
+        }
+        model.set("inputs", { ...model.get("inputs") || {}, [d.name]: x });
+        model.save_changes();
+        this.element.dataset.state = "tracing";
+      });
+      field.addEventListener("keydown", (e) => e.stopPropagation());
+      fields.push(h("label", { class: "vz-input-label", text: `${d.name} = ` }, [field]));
+    }
+    const editable = live && inputs.some((d) => d.editable);
+    const said = editable ? "" : live ? "read-only (recorded, not traced by vizad)" : "read-only: not connected to Python";
+    const why = editable ? "change an input: the walkthrough is traced again in Python, at this step" : live ? "this walkthrough was recorded from another engine: vizad cannot trace it again" : "this page is not connected to Python (a saved or exported page, or a front end without the widget): the inputs cannot change here; run the cell where the widget shows";
+    const note = h("span", { class: "vz-muted vz-input-note", "aria-live": "polite", text: said, title: why });
+    this.element.title = why;
+    if (fields.length <= FEW_INPUTS) {
+      this.element.append(h("span", { class: "vz-muted", text: "inputs " }), ...fields, note);
+    } else {
+      this.element.append(h("details", { class: "vz-inputs-more" }, [
+        h("summary", { class: "vz-muted", text: `inputs (${fields.length})` }),
+        ...fields,
+        note
+      ]));
+    }
+    if (check) this.element.append(check);
+    this.onError = () => {
+      const error = model.get("input_error");
+      note.textContent = error || said;
+      note.classList.toggle("vz-input-error", Boolean(error));
+      delete this.element.dataset.state;
+      const values = model.get("inputs") || {};
+      for (const f of this.element.querySelectorAll(".vz-input")) if (f.dataset.name in values) f.value = String(values[f.dataset.name]);
+    };
+    model.on("change:input_error", this.onError);
+  }
+  // a button asking Python to check this step's result by central differences of the
+  // function itself, and what it says
+  differences(model, step, secret) {
+    const said = h("span", { class: "vz-muted vz-difference", "aria-live": "polite" });
+    const button = h("button", {
+      class: "vz-check-differences",
+      text: "check by differences",
+      title: "this step's result against central differences of the function (Python computes it)",
+      onclick: () => {
+        if (secret(step() - 1)) {
+          said.textContent = "answer this step's questions first";
+          return;
+        }
+        said.textContent = "checking…";
+        model.set("difference_request", { step: step(), ask: Date.now() });
+        model.save_changes();
+      }
+    });
+    this.onDifferences = () => {
+      const r = model.get("differences") || {};
+      said.textContent = r.text || "";
+      said.classList.toggle("vz-differ", r.agree === false);
+    };
+    model.on("change:differences", this.onDifferences);
+    return h("span", { class: "vz-differences" }, [button, said]);
+  }
+  close() {
+    if (this.onError) this.model.off("change:input_error", this.onError);
+    if (this.onDifferences) this.model.off("change:differences", this.onDifferences);
+  }
+};
+
+// vizad/view/widget/static/stepper/panel.js
+var TABLE_ROWS = 40;
+var KEEP_ROWS = 3;
+var Panel = class {
+  // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
+  constructor({ data, quiz }) {
+    this.data = data;
+    this.quiz = quiz;
+    this.panel = h("div", { class: "vz-step-panel" });
+    this.table = h("div", { class: "vz-table" });
+    this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
+  }
+  // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
+  // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
+  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
+  // (layout.js gives the panel that room when the graph's frame can spare it)
+  keepRows() {
+    const box = this.panel;
+    if (!box.offsetHeight) return;
+    const table = box.querySelector(".vz-contributions");
+    const rows = table ? table.querySelectorAll("tr") : [];
+    const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
+    let need = box.scrollHeight;
+    if (last) {
+      const least = last.offsetTop + last.offsetHeight + 1;
+      table.style.minHeight = `${least}px`;
+      need += least - table.clientHeight;
+      const top = box.getBoundingClientRect().top - box.scrollTop;
+      const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
+      need = Math.max(need, bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2);
+    }
+    this.onNeed?.(Math.ceil(need));
+  }
+  // step i (0-based): its panel, or its question, and the table's rows up to it
+  show(i) {
+    const { data, quiz, panel } = this;
+    const rec = data.steps[i];
+    const feedback = quiz.takeFeedback(i);
+    const asking = quiz.asks(i);
+    if (asking) quiz.ask(i, panel);
+    else {
+      panel.innerHTML = rec.panel;
+      if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
+      if (feedback) panel.prepend(feedback);
+      this.keepRows();
+    }
+    const rows = [];
+    for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
+      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : quiz.asks(j) ? "" : data.steps[j].row);
+    }
+    const earlier = Math.max(0, i - TABLE_ROWS + 1);
+    const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
+    this.table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
+  }
+};
+
+// vizad/view/widget/static/stepper/expand.js
+var OPEN_PREFIX = "cluster_open_";
+var KERNEL_WAIT_MS = 12e4;
+function applyPatch(base, patch) {
+  const frame = { ...base };
+  delete frame.svg;
+  delete frame.dot;
+  delete frame.opens;
+  for (const k of ["dot", "svg", "scope", "note", "collapsed"]) if (k in patch) frame[k] = patch[k];
+  for (const k of ["owner", "hides", "tips", "edgeTips", "clicks", "links"]) frame[k] = { ...base[k], ...patch[k] };
+  frame.steps = base.steps.map((s, i) => patch.steps[i] ?? s);
+  frame.find = base.find.map((e, i) => patch.find[i] ?? e);
+  return frame;
+}
+var decorated = /* @__PURE__ */ new WeakSet();
+var unpacked = /* @__PURE__ */ new WeakMap();
+function unpackOpens(packed) {
+  if (!unpacked.has(packed)) {
+    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
+      for (const patch of Object.values(patches)) {
+        if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
+        delete patch.dotLines;
+      }
+      return patches;
+    }));
+  }
+  return unpacked.get(packed);
+}
+var Opener = class {
+  // `model`: the widget's (with a kernel it has `send`); `data`: the walkthrough
+  constructor({ model, data }) {
+    this.model = model;
+    this.data = data;
+    this.kernel = typeof model.send === "function";
+    this.open = /* @__PURE__ */ new Map();
+    this.frames = /* @__PURE__ */ new Map();
+    this.waiting = /* @__PURE__ */ new Map();
+    this.onMessage = (msg) => this.received(msg);
+    if (this.kernel) model.on("msg:custom", this.onMessage);
+  }
+  // the data of view `v` as shown now (its boxes opened), or undefined (not here yet)
+  frame(v) {
+    const base = this.data.frames[v];
+    const open = this.opened(v);
+    if (!base || !open.length) return base;
+    return this.frames.get(`${v} ${open.join(" ")}`) || base;
+  }
+  opened(v) {
+    return this.open.get(v) || [];
+  }
+  // whether box `id` of view `v` can be opened here (with a kernel, or carried by the page)
+  canOpen(v, id) {
+    const frame = this.frame(v);
+    if (!frame || !frame.collapsed || !frame.collapsed.includes(id)) return false;
+    return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
+  }
+  // what a collapsed box's tooltip adds
+  decorate(v, frame) {
+    if (decorated.has(frame)) return;
+    decorated.add(frame);
+    for (const id of frame.collapsed || []) {
+      if (!frame.tips[id]) continue;
+      const how = this.canOpen(v, id) ? "click to open" : this.kernel ? "" : "opening it needs Python";
+      if (how) frame.tips[id] = { ...frame.tips[id], head: `${frame.tips[id].head}
+(${how})` };
+    }
+  }
+  // a view's data, asked of the kernel (laid out there when first asked for)
+  fetchView(v) {
+    if (!this.kernel) {
+      return Promise.reject(new Error(`the ${v} view was not laid out when this output was saved: run the cell again to see it`));
+    }
+    return this.ask({ kind: "view", view: v });
+  }
+  // view `v` with box `id` opened (or closed, if it is open): its data, patched
+  async toggle(v, id) {
+    const base = this.data.frames[v];
+    const open = this.opened(v);
+    let next;
+    if (open.includes(id)) next = open.filter((b) => b !== id);
+    else next = this.kernel ? [...open, id].sort() : [id];
+    const key = `${v} ${next.join(" ")}`;
+    if (next.length && !this.frames.has(key)) {
+      const patch = this.kernel ? await this.ask({ kind: "open", view: v, boxes: next, key: next.join(" ") }) : (await unpackOpens(base.opens))[id];
+      this.frames.set(key, applyPatch(base, patch));
+    }
+    this.open.set(v, next);
+    return this.frame(v);
+  }
+  close(v) {
+    this.open.set(v, []);
+    return this.frame(v);
+  }
+  ask(content) {
+    const id = `${content.kind} ${content.view} ${content.key ?? ""}`;
+    if (!this.waiting.has(id)) {
+      const w = {};
+      w.promise = new Promise((resolve, reject) => {
+        w.resolve = resolve;
+        w.reject = reject;
+      });
+      this.waiting.set(id, w);
+      this.model.send(content);
+      setTimeout(() => {
+        if (this.waiting.get(id) !== w) return;
+        this.waiting.delete(id);
+        w.reject(new Error("the kernel did not answer: run the cell again to see this"));
+      }, KERNEL_WAIT_MS);
+    }
+    return this.waiting.get(id).promise;
+  }
+  received(msg) {
+    if (!msg || typeof msg !== "object") return;
+    const id = `${msg.kind} ${msg.view} ${msg.key ?? ""}`;
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (msg.error) w.reject(new Error(msg.error));
+    else w.resolve(msg.frame || msg.patch);
+  }
+  dispose() {
+    if (this.kernel) this.model.off?.("msg:custom", this.onMessage);
+  }
+};
+function openedFrames(stage) {
+  const found = /* @__PURE__ */ new Map();
+  for (const g of stage.querySelectorAll("g.cluster")) {
+    const title = g.querySelector(":scope > title")?.textContent || "";
+    if (title.startsWith(OPEN_PREFIX)) found.set(title.slice(OPEN_PREFIX.length), g);
+  }
+  return found;
+}
+
+// vizad/view/widget/static/stepper/search.js
+var SUBSCRIPTS = { "₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9" };
+function plainText(text) {
+  return text.replace(/[₀-₉]/g, (c) => SUBSCRIPTS[c]).normalize("NFD").replace(/\p{M}/gu, "");
+}
+var Finder = class {
+  // `frame()`: the view's data shown; `box(id)`: its <g>; `go(k)`: go to step k (1-based);
+  // `reveal(g)`: bring a box into view; `open(id)`: open a collapsed box (a promise)
+  constructor({ stage, frame, box, go, reveal: reveal2, open, canOpen }) {
+    Object.assign(this, { stage, frame, box, go, reveal: reveal2, open, canOpen });
+    this.hits = [];
+    this.at = -1;
+    this.found = null;
+    this.traced = null;
+    this.input = h("input", {
+      class: "vz-find-input",
+      type: "search",
+      placeholder: "find a node…",
+      "aria-label": "find a node by name or value",
+      autocomplete: "off",
+      spellcheck: "false"
+    });
+    this.regex = h("button", {
+      class: "vz-find-re",
+      title: "a regular expression",
+      "aria-pressed": "false",
+      text: ".*",
+      onclick: () => {
+        this.regex.setAttribute("aria-pressed", String(this.regex.getAttribute("aria-pressed") !== "true"));
+        this.search();
+      }
+    });
+    this.prevButton = h("button", { class: "vz-find-prev", title: "previous match (Shift+Enter)", text: "‹", onclick: () => this.step(-1) });
+    this.nextButton = h("button", { class: "vz-find-next", title: "next match (Enter)", text: "›", onclick: () => this.step(1) });
+    this.note = h("span", { class: "vz-find-note", "aria-live": "polite" });
+    this.openButton = h("button", {
+      class: "vz-find-open",
+      hidden: "",
+      text: "open it",
+      title: "open the collapsed box holding the node found"
+    });
+    this.traceButton = h("button", {
+      class: "vz-trace",
+      text: "trace",
+      title: "highlight what this box is computed from and what uses it (or shift+click a box)",
+      onclick: () => this.toggleTrace()
+    });
+    this.element = h(
+      "div",
+      { class: "vz-find", role: "search" },
+      [this.input, this.regex, this.prevButton, this.nextButton, this.traceButton, this.openButton, this.note]
+    );
+    this.input.addEventListener("input", () => this.search());
+    this.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        this.step(e.shiftKey ? -1 : 1);
+      } else if (e.key === "Escape") {
+        this.input.value = "";
+        this.search();
+      }
+    });
+    stage.addEventListener("click", (e) => {
+      if (!e.shiftKey) return;
+      const g = e.target.closest("g.node");
+      e.stopImmediatePropagation();
+      if (g) this.trace(g.id);
+      else this.clearTrace();
+    }, true);
+  }
+  // the entries of `find` that the text typed matches ([] for none; null for a bad regex)
+  matches() {
+    const text = this.input.value.trim();
+    if (!text) return [];
+    let test;
+    if (this.regex.getAttribute("aria-pressed") === "true") {
+      let re;
+      try {
+        re = new RegExp(text, "iu");
+      } catch (err) {
+        this.note.textContent = `not a regular expression: ${err.message}`;
+        this.note.classList.add("vz-find-error");
+        return null;
+      }
+      test = (s) => re.test(s) || re.test(plainText(s));
+    } else {
+      const want = plainText(text).toLowerCase();
+      test = (s) => s.toLowerCase().includes(text.toLowerCase()) || plainText(s).toLowerCase().includes(want);
+    }
+    const entries = this.frame()?.find || [];
+    const hits = entries.filter((e) => test(e[0]));
+    const exact = (e) => plainText(e[0].split(" ")[0]).toLowerCase() === plainText(text).toLowerCase() || e[0].split(" ").slice(1).includes(text);
+    return [...hits.filter(exact), ...hits.filter((e) => !exact(e))];
+  }
+  // the matches of what is typed, marked on the drawing; the first is not jumped to yet
+  search() {
+    this.openButton.hidden = true;
+    this.note.classList.remove("vz-find-error");
+    this.note.textContent = "";
+    for (const g of this.stage.querySelectorAll(".vz-match")) g.classList.remove("vz-match");
+    const hits = this.matches();
+    this.hits = hits || [];
+    this.at = -1;
+    if (hits === null) return;
+    for (const e of this.hits) this.box(e[1])?.classList.add("vz-match");
+    if (this.input.value.trim()) {
+      this.note.textContent = this.hits.length ? `${this.hits.length} found: Enter goes to the first` : "nothing found";
+    }
+  }
+  // go to the next (or previous) match: its step, and its box in view
+  step(by) {
+    if (!this.hits.length) this.search();
+    if (!this.hits.length) return;
+    this.at = (this.at + by + this.hits.length) % this.hits.length;
+    this.jump(this.hits[this.at]);
+  }
+  jump([text, boxId, step]) {
+    this.openButton.hidden = true;
+    if (step >= 0) this.go(step + 1);
+    this.found?.classList.remove("vz-found");
+    const g = this.found = this.box(boxId);
+    const where = step >= 0 ? `step ${step + 1}` : "no step of its own";
+    const of = `${this.at + 1} of ${this.hits.length}: ${text} (${where})`;
+    this.note.replaceChildren(of);
+    if (!g) return;
+    g.classList.add("vz-found");
+    this.reveal(g);
+    const inside = this.frame().collapsed?.includes(boxId) && (this.frame().tips[boxId]?.head || "").split("\n")[0];
+    if (inside && !text.startsWith(inside)) {
+      this.note.append(` inside “${inside}”`);
+      if (this.canOpen(boxId)) {
+        this.openButton.hidden = false;
+        this.openButton.onclick = () => {
+          const at = this.at;
+          this.open(boxId).then(() => {
+            this.search();
+            const k = this.hits.findIndex((e) => e[0] === text && e[2] === step);
+            this.at = k >= 0 ? k : at;
+            if (this.hits[this.at]) this.jump(this.hits[this.at]);
+          });
+        };
+      }
+    }
+  }
+  // -- tracing -------------------------------------------------------------------------------
+  toggleTrace() {
+    if (this.traced) {
+      this.clearTrace();
+      return;
+    }
+    const id = this.found?.isConnected ? this.found.id : this.stage.querySelector("g.node.vz-s-current, g.node.vz-s-failed")?.id;
+    if (id) this.trace(id);
+  }
+  // the boxes `id` is computed from (up) and that use it (down), and the edges between them
+  trace(id) {
+    this.clearTrace();
+    const frame = this.frame();
+    const succ = /* @__PURE__ */ new Map(), pred = /* @__PURE__ */ new Map();
+    for (const [e, [tail, head]] of Object.entries(frame.links || {})) {
+      if (!succ.has(tail)) succ.set(tail, []);
+      if (!pred.has(head)) pred.set(head, []);
+      succ.get(tail).push([head, e]);
+      pred.get(head).push([tail, e]);
+    }
+    const reach = (from, next) => {
+      const seen = /* @__PURE__ */ new Set([from]), edges = /* @__PURE__ */ new Set(), todo = [from];
+      while (todo.length) {
+        for (const [n, e] of next.get(todo.pop()) || []) {
+          edges.add(e);
+          if (!seen.has(n)) {
+            seen.add(n);
+            todo.push(n);
+          }
+        }
+      }
+      seen.delete(from);
+      return { boxes: seen, edges };
+    };
+    const up = reach(id, pred), down = reach(id, succ);
+    const mark = (ids, cls) => {
+      for (const i of ids) this.stage.querySelector(`g[id="${CSS.escape(i)}"]`)?.classList.add(cls);
+    };
+    mark(up.boxes, "vz-up");
+    mark(up.edges, "vz-up");
+    mark(down.boxes, "vz-down");
+    mark(down.edges, "vz-down");
+    mark([id], "vz-origin");
+    this.stage.classList.add("vz-tracing");
+    this.traced = id;
+    this.traceButton.textContent = "clear trace";
+    this.traceButton.setAttribute("aria-pressed", "true");
+    const name = (frame.tips[id]?.head || id).split("\n")[0];
+    this.note.classList.remove("vz-find-error");
+    this.note.textContent = `${name}: ${up.boxes.size} boxes upstream (computing it), ${down.boxes.size} downstream (using it)`;
+  }
+  clearTrace() {
+    for (const g of this.stage.querySelectorAll(".vz-up, .vz-down, .vz-origin")) g.classList.remove("vz-up", "vz-down", "vz-origin");
+    this.stage.classList.remove("vz-tracing");
+    if (this.traced) this.note.textContent = "";
+    this.traced = null;
+    this.traceButton.textContent = "trace";
+    this.traceButton.setAttribute("aria-pressed", "false");
+  }
+  // a new drawing in the stage: the marks go (the matches are marked again)
+  reset() {
+    this.clearTrace();
+    this.found = null;
+    if (this.input.value.trim()) this.search();
+  }
+};
+
+// vizad/view/widget/static/stepper/minimap.js
+var MINIMAP = { w: 220, h: 110, min: 2 };
+var MINIMAP_CORNERS = [["right", "bottom"], ["left", "bottom"], ["right", "top"], ["left", "top"]];
+var Minimap = class {
+  // `viewport`: the view it maps; `current()`: the current step's <g>, or null
+  constructor({ viewport, current }) {
+    this.viewport = viewport;
+    this.current = current;
+    this.scale = 1;
+    this.svg = null;
+    this.drawn = false;
+    this.canvas = h("canvas", { class: "vz-minimap-map" });
+    this.here = h("div", { class: "vz-minimap-here" });
+    this.mark = h("div", { class: "vz-minimap-view" });
+    this.element = h("div", {
+      class: "vz-minimap",
+      role: "img",
+      hidden: "",
+      "aria-label": "the whole graph; the part in view is marked",
+      title: "the whole graph: click or drag to move the view"
+    }, [this.canvas, this.here, this.mark]);
+    viewport.element.append(this.element);
+    let dragging = false;
+    this.element.addEventListener("pointerdown", (e) => {
+      e.stopPropagation();
+      e.preventDefault();
+      dragging = true;
+      this.element.setPointerCapture(e.pointerId);
+      this.moveTo(e);
+    });
+    this.element.addEventListener("pointermove", (e) => {
+      if (dragging) this.moveTo(e);
+    });
+    const end = () => {
+      dragging = false;
+    };
+    this.element.addEventListener("pointerup", end);
+    this.element.addEventListener("pointercancel", end);
+  }
+  // the drawing now in the stage (its <svg>), or null (none)
+  show(svg) {
+    this.svg = svg;
+    this.drawn = false;
+    if (!svg) {
+      this.element.hidden = true;
+      return;
+    }
+    const { w, h: ht } = this.viewport.natural;
+    this.scale = Math.min(MINIMAP.w / w, MINIMAP.h / ht);
+    this.update();
+  }
+  // each box as a block of its fill colour, where the drawing has it (measured on screen)
+  draw() {
+    const vp = this.viewport;
+    const { w, h: ht } = vp.natural;
+    const s = this.scale;
+    const ratio = window.devicePixelRatio || 1;
+    const cw = Math.max(1, Math.round(w * s)), ch = Math.max(1, Math.round(ht * s));
+    Object.assign(this.canvas.style, { width: `${cw}px`, height: `${ch}px` });
+    this.canvas.width = cw * ratio;
+    this.canvas.height = ch * ratio;
+    const ctx = this.canvas.getContext("2d");
+    ctx.scale(ratio, ratio);
+    const origin = this.svg.getBoundingClientRect();
+    const z = vp.zoom.s;
+    if (!origin.width) return false;
+    for (const g of this.svg.querySelectorAll("g.node")) {
+      const r = g.getBoundingClientRect();
+      const shape = g.querySelector("polygon, path, ellipse");
+      const fill = shape?.getAttribute("fill");
+      ctx.fillStyle = fill && fill !== "none" && fill !== "transparent" ? fill : "#bbbbbb";
+      ctx.strokeStyle = shape?.getAttribute("stroke") || "#888888";
+      const x = (r.left - origin.left) / z * s, y = (r.top - origin.top) / z * s;
+      const bw = Math.max(MINIMAP.min, r.width / z * s), bh = Math.max(MINIMAP.min, r.height / z * s);
+      ctx.fillRect(x, y, bw, bh);
+      ctx.lineWidth = 0.5;
+      ctx.strokeRect(x, y, bw, bh);
+    }
+    return true;
+  }
+  // the part in view framed, the current box marked; hidden when the whole graph is in view
+  update() {
+    const vp = this.viewport;
+    if (!this.svg) return;
+    const r = vp.element.getBoundingClientRect();
+    const z = vp.zoom;
+    const { w, h: ht } = vp.natural;
+    const larger = w * z.s > r.width + 1 || ht * z.s > r.height + 1;
+    this.element.hidden = !larger || !r.width;
+    if (this.element.hidden) return;
+    if (!this.drawn) this.drawn = this.draw();
+    const s = this.scale;
+    const x0 = clamp(-z.x / z.s, 0, w), y0 = clamp(-z.y / z.s, 0, ht);
+    const x1 = clamp((r.width - z.x) / z.s, 0, w), y1 = clamp((r.height - z.y) / z.s, 0, ht);
+    Object.assign(this.mark.style, {
+      left: `${x0 * s}px`,
+      top: `${y0 * s}px`,
+      width: `${Math.max(4, (x1 - x0) * s)}px`,
+      height: `${Math.max(4, (y1 - y0) * s)}px`
+    });
+    const g = this.current();
+    this.here.hidden = !g;
+    if (g) {
+      const origin = this.svg.getBoundingClientRect(), b = g.getBoundingClientRect();
+      Object.assign(this.here.style, {
+        left: `${((b.left + b.right) / 2 - origin.left) / z.s * s}px`,
+        top: `${((b.top + b.bottom) / 2 - origin.top) / z.s * s}px`
+      });
+    }
+    this.place();
+  }
+  // never over the current step's boxes: in the first corner of the frame (bottom right,
+  // bottom left, top right, top left) where it covers none of them, else hidden
+  place() {
+    const boxes = (this.viewport.target() || []).map((b) => b.getBoundingClientRect());
+    const covers = () => {
+      const m = this.element.getBoundingClientRect();
+      return boxes.some((b) => b.left < m.right && b.right > m.left && b.top < m.bottom && b.bottom > m.top);
+    };
+    for (const [x, y] of MINIMAP_CORNERS) {
+      Object.assign(this.element.style, { left: "", right: "", top: "", bottom: "", [x]: "6px", [y]: "6px" });
+      if (!covers()) return;
+    }
+    this.element.hidden = true;
+  }
+  // the view centred on the point of the graph under the pointer
+  moveTo(e) {
+    const vp = this.viewport;
+    const b = this.canvas.getBoundingClientRect();
+    const r = vp.element.getBoundingClientRect();
+    const px = (e.clientX - b.left) / this.scale, py = (e.clientY - b.top) / this.scale;
+    vp.zoom.x = r.width / 2 - px * vp.zoom.s;
+    vp.zoom.y = r.height / 2 - py * vp.zoom.s;
+    vp.apply();
+  }
+  close() {
+    this.svg = null;
+  }
+};
+
+// vizad/view/widget/static/stepper/refused.js
+function showRefusals(model, el) {
+  if (typeof model.on !== "function" || typeof model.send !== "function") return () => {
+  };
+  const note = h("div", { class: "vz-refused-note", role: "alert", hidden: "" });
+  const onMessage = (msg) => {
+    if (!msg || typeof msg !== "object" || msg.kind !== "refused") return;
+    note.textContent = `not done: ${String(msg.error || "refused by the kernel")}`;
+    note.hidden = false;
+    if (!note.isConnected) el.prepend(note);
+  };
+  model.on("msg:custom", onMessage);
+  return () => model.off?.("msg:custom", onMessage);
+}
+
+// vizad/view/widget/static/stepper/mount.js
+var SNAPSHOT_STYLE = [
+  ["fill", ""],
+  ["stroke", "none"],
+  ["stroke-width", "1px"],
+  ["stroke-dasharray", "none"],
+  ["opacity", "1"],
+  ["font-weight", "400"]
+];
+var SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
+var layoutJobs = /* @__PURE__ */ new WeakMap();
+var BIG_VIEW_NODES = 40;
+var bigView = (frame) => (frame.collapsed || []).length > 0 || (frame.find || []).length > BIG_VIEW_NODES;
+var Stepper = class {
+  constructor({ model, el, data }) {
+    this.model = model;
+    this.data = data;
+    const n = this.n = data.n;
+    for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+    this.view = model.get("view") || data.view;
+    const root = this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" });
+    const showStep = () => this.showStep();
+    this.player = new Player({ model, n, root, changed: showStep, nonfinite: data.nonfinite });
+    this.viewport = new Viewport({
+      root,
+      scale: () => model.get("scale") || 1,
+      target: () => this.drawing.focus(this.player.step() - 1),
+      ready: () => this.drawing.size > 0,
+      legend: data.legend
+    });
+    this.drawing = new Drawing({
+      stage: this.viewport.stage,
+      root,
+      failed: new Set(data.failed),
+      step: () => this.player.step(),
+      go: (k) => this.player.go(k),
+      secret: (i) => this.quiz.asks(i)
+      // a quiz step's values stay out of the tooltips
+    });
+    this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
+    this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
+    this.opener = new Opener({ model, data });
+    this.listening = /* @__PURE__ */ new WeakSet();
+    this.revealAfter = null;
+    this.finder = new Finder({
+      stage: this.viewport.stage,
+      frame: () => this.drawing.frame,
+      box: (id) => this.drawing.boxes.get(id),
+      go: (k) => this.player.go(k),
+      reveal: (g) => this.reveal(g),
+      open: (id) => this.toggleBox(id),
+      canOpen: (id) => this.opener.canOpen(this.view, id)
+    });
+    this.minimap = new Minimap({
+      viewport: this.viewport,
+      current: () => this.drawing.frame && this.drawing.focus(this.player.step() - 1)?.[0]
+    });
+    this.viewport.onApply = () => this.minimap.update();
+    this.closeButton = h("button", {
+      class: "vz-close-opened",
+      hidden: "",
+      title: "close the boxes opened",
+      text: "close opened",
+      onclick: () => this.closeBoxes()
+    });
+    this.viewport.stage.addEventListener("click", (e) => {
+      if (e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.target.closest("g.node.vz-sealed")) this.saySealed();
+      const g = e.target.closest("g.node.vz-collapsible, g.cluster.vz-opened-frame");
+      if (!g) return;
+      e.stopImmediatePropagation();
+      this.toggleBox(g.classList.contains("cluster") ? g.dataset.box : g.id);
+    }, true);
+    this.viewport.element.addEventListener("pointerdown", () => this.viewport.element.querySelector(".vz-sealed-note")?.remove(), true);
+    this.viewport.stage.addEventListener("pointerdown", (e) => {
+      if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
+    });
+    this.panel = new Panel({ data, quiz: this.quiz });
+    this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
+    this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
+    this.note = h("div", { class: "vz-note" });
+    this.offline = model.get("connected") === false && model.get("notebook") ? h(
+      "div",
+      {
+        class: "vz-muted vz-offline",
+        title: "this is the walkthrough saved in the notebook's output; run the cell (in a front end with vizad's extension or a widget manager) to step it with Python"
+      },
+      ["not connected to Python: stepping here does not change ", h("code", { text: "stepper.step" })]
+    ) : null;
+    this.findRow = h("div", { class: "vz-top vz-find-row" }, [this.closeButton, this.finder.element]);
+    this.views = h("div", { class: "vz-views", role: "group", "aria-label": "views" });
+    for (const v of data.views) {
+      this.views.append(
+        h("button", {
+          class: "vz-view",
+          "data-view": v.name,
+          title: v.title,
+          text: v.name,
+          onclick: () => this.setView(v.name)
+        })
+      );
+    }
+    const scaleInput = this.scaleInput = h("select", { class: "vz-scale", title: "presentation scale", "aria-label": "scale" });
+    for (const s of [0.75, 1, 1.25, 1.5, 2]) {
+      scaleInput.append(h("option", { value: String(s), text: `${Math.round(s * 100)}%` }));
+    }
+    scaleInput.addEventListener("change", () => {
+      model.set("scale", parseFloat(scaleInput.value));
+      model.save_changes();
+    });
+    root.append(
+      h("style", { text: data.css }),
+      h("div", { class: "vz-head-row" }, [h("div", { class: "vz-title", text: data.title, title: data.title }), this.counter, this.inputs.element, this.quiz.scoreBox]),
+      h("div", { class: "vz-top" }, [
+        this.views,
+        this.viewport.bar,
+        // the word "scale" goes when narrow (the menu's title says it), so the row stays one row
+        h("label", { class: "vz-scale-label" }, [h("span", { class: "vz-wordy", text: "scale " }), scaleInput]),
+        this.room.button
+      ]),
+      ...this.offline ? [this.offline] : [],
+      this.viewport.legend,
+      this.note,
+      this.findRow,
+      this.room.body,
+      // the graph's frame with the player, and the step panel
+      this.drawing.tip
+    );
+    el.append(root);
+    this.listeners = [
+      ["change:step", showStep],
+      ["change:view", () => {
+        if (model.get("view") !== this.view) this.setView(model.get("view"));
+      }],
+      ["change:scale", () => this.applyScale()]
+    ];
+    for (const [event, fn] of this.listeners) model.on(event, fn);
+    this.stopFrameReport = reportFrame(model, this.viewport.element, () => this.room.presenting());
+    this.applyScale();
+    this.setView(data.views.some((x) => x.name === this.view) ? this.view : data.view);
+  }
+  // -- views ---------------------------------------------------------------------------------
+  setView(v) {
+    const { data, model } = this;
+    if (!data.views.some((x) => x.name === v)) return;
+    this.view = v;
+    if (model.get("view") !== v) {
+      model.set("view", v);
+      model.save_changes();
+    }
+    for (const b of this.views.querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.view === v));
+    }
+    const frame = this.opener.frame(v);
+    if (frame) this.showFrame(frame, `the ${v} view`);
+    else this.fetchView(v);
+  }
+  // a view Python has not sent yet: asked of the kernel, which lays it out when first asked
+  fetchView(v) {
+    const { root, viewport } = this;
+    this.drawing.use(null);
+    this.minimap.show(null);
+    viewport.clear();
+    viewport.say(`laying out the ${v} view…`);
+    root.dataset.layout = "busy";
+    this.showStep();
+    this.opener.fetchView(v).then((frame) => {
+      this.data.frames[v] ??= frame;
+      viewport.say(null);
+      if (this.view === v) this.setView(v);
+    }, (err) => {
+      if (this.view !== v) return;
+      root.dataset.layout = "failed";
+      viewport.say(`${err.message || err}`);
+    });
+  }
+  // a view's data (perhaps with boxes opened) in the stage: its SVG, or its layout first
+  showFrame(frame, what) {
+    this.opener.decorate(this.view, frame);
+    this.drawing.tip.style.display = "none";
+    this.drawing.use(frame);
+    this.finder.reset();
+    if (frame.svg === void 0) {
+      this.layOutFrame(frame, what);
+      return false;
+    }
+    this.viewport.say(null);
+    this.root.dataset.layout = "done";
+    this.viewport.show(frame.svg, this.view);
+    this.note.textContent = frame.note || "";
+    const big = bigView(frame);
+    this.findRow.hidden = !big;
+    this.drawing.index();
+    for (const id of frame.collapsed || []) {
+      const open = this.opener.canOpen(this.view, id);
+      this.drawing.boxes.get(id)?.classList.add(open ? "vz-collapsible" : "vz-sealed");
+    }
+    for (const [id, g] of openedFrames(this.viewport.stage)) {
+      g.classList.add("vz-opened-frame");
+      g.dataset.box = id;
+    }
+    const opened = this.opener.opened(this.view);
+    this.root.dataset.opened = opened.join(" ");
+    this.closeButton.hidden = !opened.length;
+    this.minimap.show(big ? this.viewport.stage.querySelector("svg") : null);
+    this.showStep();
+    if (this.finder.input.value.trim()) this.finder.search();
+    if (this.revealAfter && opened.includes(this.revealAfter)) this.revealOpened(this.revealAfter);
+    this.revealAfter = null;
+    return true;
+  }
+  // a view (or a view with boxes opened) sent as DOT: laid out once, here, in a worker; the
+  // panels, the steps and the rest of the page work meanwhile
+  layOutFrame(frame, what) {
+    const { root, viewport } = this;
+    viewport.clear();
+    this.minimap.show(null);
+    viewport.say(null);
+    root.dataset.layout = "busy";
+    if (!layoutJobs.has(frame)) layoutJobs.set(frame, layOutOffThread(this.model.get("_graphviz"), frame.dot));
+    const job = layoutJobs.get(frame);
+    viewport.element.append(busyNote(`laying out ${what}…`, job));
+    this.showStep();
+    if (this.listening.has(job)) return;
+    this.listening.add(job);
+    job.promise.then(({ svg, ms, thread }) => {
+      frame.svg = svg;
+      if (this.drawing.frame !== frame) return;
+      root.dataset.layoutMs = ms.toFixed(0);
+      root.dataset.layoutThread = thread;
+      root.dataset.layout = "done";
+      this.showFrame(frame, what);
+    }, (err) => {
+      if (layoutJobs.get(frame) === job) layoutJobs.delete(frame);
+      if (this.drawing.frame !== frame) return;
+      root.dataset.layout = "failed";
+      viewport.say(`vizad could not lay out ${what} in the browser: ${err.message || err}` + (err.name === "LayoutStopped" ? " (the steps and the panels still work; show the view again to retry)" : ""));
+    });
+  }
+  // open a collapsed box of the view shown (or close it, if open), and show the step in it
+  toggleBox(id) {
+    const v = this.view;
+    const label = (this.drawing.frame?.tips[id]?.head || id).split("\n")[0];
+    const wasOpen = this.opener.opened(v).includes(id);
+    if (!wasOpen) this.viewport.say(`opening “${label}”…`);
+    return this.opener.toggle(v, id).then((frame) => {
+      if (this.view !== v) return null;
+      this.revealAfter = wasOpen ? null : id;
+      if (this.showFrame(frame, `“${label}” opened`)) return null;
+      return layoutJobs.get(frame)?.promise.then(() => null);
+    }).catch((err) => {
+      this.viewport.say(`vizad could not open “${label}”: ${err.message || err}`);
+    });
+  }
+  // a click on a box that stands for others this page cannot open: why, in plain words (a
+  // notebook output without Python: a saved notebook, nbconvert's page, no widget manager)
+  saySealed() {
+    this.viewport.element.querySelector(".vz-sealed-note")?.remove();
+    this.viewport.element.append(h("div", {
+      class: "vz-busy vz-sealed-note",
+      role: "status",
+      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block"
+    }));
+  }
+  closeBoxes() {
+    this.showFrame(this.opener.close(this.view), `the ${this.view} view`);
+  }
+  // after a box opened: the current step's box when it is inside, else the box's frame
+  revealOpened(id) {
+    const g = openedFrames(this.viewport.stage).get(id);
+    if (!g) return;
+    const current = this.drawing.focus(this.player.step() - 1);
+    const f = g.getBoundingClientRect();
+    const c = current && current[0].getBoundingClientRect();
+    if (c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom) {
+      this.viewport.follow(true);
+    } else this.reveal(g);
+  }
+  // bring `g` (a box, a frame) into view at a readable zoom, its start first when it is wider
+  reveal(g) {
+    const vp = this.viewport;
+    const readable = READABLE * vp.scale();
+    if (vp.zoom.s < readable) vp.zoomTo(readable);
+    vp.keep();
+    const v = vp.element.getBoundingClientRect();
+    const b = g.getBoundingClientRect();
+    const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;
+    const cy = b.height > v.height - 48 ? b.top + (v.height - 48) / 2 : (b.top + b.bottom) / 2;
+    vp.zoom.x += v.left + v.width / 2 - cx;
+    vp.zoom.y += v.top + v.height / 2 - cy;
+    vp.apply();
+  }
+  // -- one step: restyle by id, fill the panels ----------------------------------------------
+  showStep() {
+    const k = this.player.step();
+    const i = k - 1;
+    this.quiz.arrive(i);
+    if (this.drawing.frame) this.drawing.restyle(i);
+    this.counter.textContent = `Step ${k} of ${this.n}: ${this.data.steps[i].label}`;
+    if (this.quiz.asks(i) && this.drawing.frame) this.drawing.hideOwn(i);
+    this.panel.show(i);
+    this.player.show(k);
+    this.viewport.settle();
+    this.minimap.update();
+    const detail = { step: k, snapshot: () => this.snapshot() };
+    this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
+  }
+  // The step shown as static parts, for the picture a saved notebook carries (what GitHub
+  // shows): the drawing as SVG text with its computed styles written in (an image keeps no
+  // page CSS) on the page's background, and the step's panel. null while a quiz asks.
+  snapshot() {
+    const svg = this.viewport.stage.querySelector("svg");
+    if (!svg || this.quiz.asks(this.player.step() - 1)) return null;
+    const copy = svg.cloneNode(true);
+    const from = svg.querySelectorAll(SNAPSHOT_SHAPES);
+    const to = copy.querySelectorAll(SNAPSHOT_SHAPES);
+    for (let j = 0; j < from.length; j++) {
+      const s = getComputedStyle(from[j]);
+      const style = [];
+      for (const [p, plain] of SNAPSHOT_STYLE) {
+        const v = s.getPropertyValue(p);
+        if (v !== plain) style.push(`${p}:${v}`);
+      }
+      to[j].setAttribute("style", style.join(";"));
+    }
+    let behind = this.root;
+    while (behind.parentElement && /^(transparent|rgba\(0, 0, 0, 0\))$/.test(getComputedStyle(behind).backgroundColor)) {
+      behind = behind.parentElement;
+    }
+    copy.setAttribute("style", `background:${getComputedStyle(behind).backgroundColor}`);
+    return { svg: new XMLSerializer().serializeToString(copy), panel: this.panel.panel.innerHTML };
+  }
+  // -- presentation scale ----------------------------------------------------------------------
+  applyScale() {
+    const s = this.model.get("scale") || 1;
+    this.root.style.setProperty("--vz-scale", String(s));
+    this.scaleInput.value = String(s);
+    if (this.drawing.frame) {
+      this.viewport.refit();
+      this.showStep();
+    }
+  }
+  close() {
+    for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    this.stopFrameReport();
+    this.quiz.close();
+    this.inputs.close();
+    this.player.close();
+    this.viewport.close();
+    this.minimap.close();
+    this.opener.dispose();
+    this.room.close();
+  }
+};
+function localModel(values) {
+  const state = { ...values };
+  const listeners = {};
+  return {
+    get: (name) => state[name],
+    set: (name, value) => {
+      if (state[name] === value) return;
+      state[name] = value;
+      (listeners[`change:${name}`] || []).forEach((fn) => fn());
+    },
+    on: (event, fn) => {
+      (listeners[event] = listeners[event] || []).push(fn);
+    },
+    off: (event, fn) => {
+      listeners[event] = (listeners[event] || []).filter((f) => f !== fn);
+    },
+    save_changes: () => {
+    }
+  };
+}
+function render({ model, el }) {
+  if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
+  if (model.get("picture")) return renderPicture({ model, el });
+  const data = model.get("data");
+  if (!data || !data.n) {
+    el.textContent = "vizad: this walkthrough has no steps";
+    return;
+  }
+  let stepper = new Stepper({ model, el, data });
+  if (model.get("connected") !== false && typeof model.send === "function") model.send({ kind: "shown" });
+  const redraw = () => {
+    stepper.close();
+    el.replaceChildren();
+    stepper = new Stepper({ model, el, data: model.get("data") });
+  };
+  model.on("change:data", redraw);
+  const stopRefusals = showRefusals(model, el);
+  return () => {
+    model.off("change:data", redraw);
+    stepper.close();
+    stopRefusals();
+  };
+}
+async function mount(rootId, dataId, { focus = false, replace = false, graphvizId = null, graphviz: text = "", scale = 1, notebook = false } = {}) {
+  const root = document.getElementById(rootId);
+  let data = JSON.parse(document.getElementById(dataId).textContent);
+  if (data.gz) data = await inflateJson(data.gz);
+  if (data.hidden) data = JSON.parse(reveal(data.hidden, 0));
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
+  const step = Number(root.dataset.vizadStep) || data.step || 1;
+  if (replace) root.replaceChildren();
+  const model = localModel({ data, step, view: data.view, scale, _graphviz: graphviz, connected: false, notebook });
+  render({ model, el: root });
+  if (focus) root.querySelector(".vizad-stepper").focus();
+}
+function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" } = {}) {
+  const root = document.getElementById(rootId);
+  const picture = JSON.parse(document.getElementById(dataId).textContent);
+  const graphviz = graphvizId ? JSON.parse(document.getElementById(graphvizId).textContent) : text;
+  root.replaceChildren();
+  renderPicture({ model: localModel({ picture, _graphviz: graphviz }), el: root });
+}
+var mount_default = { render };
+globalThis.vizadComponent ??= { mount, mountPicture };
+export {
+  mount_default as default,
+  localModel,
+  mount
+};
