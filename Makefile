@@ -14,6 +14,9 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: setup-notebook graphviz
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
+# nbval on the tutorials (pytest alone does not load it: pyproject.toml's addopts)
+NOTEBOOK_TESTS = -p nbval --nbval --nbval-sanitize-with notebooks/nbval-sanitize.cfg --nbval-current-env
+
 ## make test: set up with the test extras, then run every test, in parallel (pytest-xdist:
 ## one worker per core; a file's tests stay on one worker, in order, --dist loadfile: a
 ## notebook's cells share its kernel, a browser file's tests its servers), and the browser
@@ -29,7 +32,7 @@ test: setup-test graphviz lint test-js site docs widgets-lowest
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
 	@sh tools/ensure-system-package tex:booktabs.sty texlive-latex-recommended
-	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest -n auto --dist loadfile
+	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest -n auto --dist loadfile $(NOTEBOOK_TESTS) tests notebooks
 
 ## make docs: the documentation site in docs/_build/html/ (Sphinx: the API reference made from
 ## the docstrings, a page per public name; the README, the notes, the tutorials, the CLI);
@@ -73,10 +76,11 @@ $(WIDGETS_VENV)/.installed: pyproject.toml
 	    "import importlib.metadata as m; print(m.version('jupyterlab'))")
 	touch $@
 
-## make check: the quick loop (101 s and 118 s measured on a shared 2-core machine at load
-## 1.3-4.5, about 90 s idle: docs/benchmarks.md): ruff, the type check, the JavaScript unit tests
-## when Node is here, and the Python tests without browsers, notebooks and slow runs (the markers
-## browser, notebook and slow; a slow_family keeps one case of a long family; make test runs all)
+## make check: lint and the fast tests (docs/benchmarks.md has its time): ruff, the wings'
+## contracts, the type check, the JavaScript unit tests when Node is here, and the Python tests
+## without browsers, notebooks and slow runs (the markers browser, notebook and slow; a
+## slow_family keeps one case of a long family; make test runs all). `pytest` alone is quicker
+## still: it leaves out the heavy tests too (grader, command line, adversarial suite)
 check: setup-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -9,6 +9,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 collect_ignore_glob = ["browser/data/*"]
 
 
+#: What `pytest` with no arguments runs (no path, no -m): the quick loop.
+QUICK = "not browser and not notebook and not slow and not heavy"
+
+
+def pytest_configure(config):
+    """`pytest` alone runs the quick loop; a path or a -m given runs what it names."""
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.option.markexpr:
+        config.option.markexpr = QUICK
+
+
 def pytest_collection_modifyitems(config, items):
     """nbval's cells of a notebook (notebooks/*.ipynb) are marked ``notebook``: ``make check``
     leaves them out (``-m "not notebook"``). Under pytest-xdist (``make test``) a notebook's

@@ -167,11 +167,11 @@ def test_static_argnums_and_bad_pytrees_are_clear():
         vz.from_jax(lambda params: params["w"], {"w": np.ones(2), "act": "tanh"})
 
 
-def test_compare_keeps_names_working_with_a_warning():
+def test_compare_takes_labels_and_no_longer_names():
     trace = vz.jax_backward(lambda x: jnp.sum(jnp.sin(x)), np.ones(2))
-    with pytest.warns(DeprecationWarning, match="labels"):
-        comparison = vz.compare(trace, trace, names=("a", "b"))
-    assert comparison.names == ("a", "b")
+    assert vz.compare(trace, trace, labels=("a", "b")).names == ("a", "b")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'names'"):
+        vz.compare(trace, trace, names=("a", "b"))
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the NaNs are the point

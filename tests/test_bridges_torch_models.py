@@ -188,8 +188,9 @@ def test_torch_backward_seed_for_an_output_that_reads_no_leaf_and_the_renamed_ke
     np.testing.assert_array_equal(trace.adjoint(trace.wrt[0]), [6.0, 1.0])
     linear = torch.nn.Linear(2, 3).double()
     x = torch.ones(4, 2, dtype=torch.float64)
-    with pytest.warns(DeprecationWarning, match="'cotangent'"):
-        trace = vz.torch_backward(linear(x), linear, gradient=torch.ones(4, 3, dtype=torch.float64))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'gradient'"):
+        vz.torch_backward(linear(x), linear, gradient=torch.ones(4, 3, dtype=torch.float64))
+    trace = vz.torch_backward(linear(x), linear, cotangent=torch.ones(4, 3, dtype=torch.float64))
     for w in trace.wrt:
         np.testing.assert_array_equal(
             trace.adjoint(w), dict(linear.named_parameters())[w.name].grad.numpy()

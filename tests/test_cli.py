@@ -12,6 +12,8 @@ import vizad as vz
 from vizad.view.widget.page import page_data
 from vizad.cli import main
 
+pytestmark = pytest.mark.heavy  # runs the command line in fresh interpreters
+
 
 def test_parse_the_lecture_example():
     y, names = vz.expr.parse_expression("log(x1) + x1*x2 - sin(x2)")

@@ -17,6 +17,8 @@ from vizad.cli import main
 from vizad.classroom.grading import _in_process
 from vizad.classroom.grading.courses import course
 
+pytestmark = pytest.mark.heavy  # each case grades in child processes of the sandbox
+
 MUL_RULE = "return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE"
 SIGN = (MUL_RULE, MUL_RULE.replace("node.inputs[0]]", "node.inputs[0] * -1]"))
 NO_RESHAPE = (

@@ -19,6 +19,8 @@ from engines import source
 from test_grade import SIGN, TANH_OF_X
 from vizad.classroom.grading import Limits, batch, grade
 
+pytestmark = pytest.mark.heavy  # hostile submissions graded in child processes
+
 HOSTILE = Path(__file__).parent / "hostile"
 VIZAD = Path(__file__).parent.parent / "vizad"
 LIMITS = Limits(case_seconds=3.0, submission_seconds=10.0, restarts=2)

@@ -140,6 +140,7 @@ def _gone(pid: int) -> bool:
     return False
 
 
+@pytest.mark.heavy  # dot run until stopped by its budget
 def test_a_layout_that_runs_long_is_killed_and_replaced(slow_dot):
     trace = vz.examples.lecture()
     # the fake dot sleeps 60 s: stopped by the budget, the layout says so (a layout that
@@ -321,6 +322,7 @@ def test_a_chain_too_slow_for_its_full_layout_is_folded(chain45):
     assert budget.folded(folded) is None  # folded once
 
 
+@pytest.mark.heavy  # dot run until stopped by its budget
 def test_dot_is_stopped_by_its_cpu_time_without_forking_from_python():
     """The CPU limit is set on the running dot (prlimit), not by a function run between fork
     and exec: JAX warns about os.fork() in a threaded parent, and that text lands in the

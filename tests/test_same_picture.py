@@ -81,6 +81,7 @@ def dot_that(tmp_path, monkeypatch):
     return make
 
 
+@pytest.mark.heavy  # dot run until stopped by its budget
 def test_a_layout_slow_by_the_clock_but_not_by_its_cpu_time_is_kept(dot_that):
     """A dot that waits 1.5 s (as on a busy machine) and computes little is not stopped at
     kill_after(0.5) = 1 s: what counts is the CPU time it spends."""
@@ -89,6 +90,7 @@ def test_a_layout_slow_by_the_clock_but_not_by_its_cpu_time_is_kept(dot_that):
     assert layout.scene.layout == {} and "stopped" not in layout.scene.note
 
 
+@pytest.mark.heavy  # dot run until stopped by its budget
 def test_a_layout_that_computes_too_long_falls_back_and_the_choice_is_kept(dot_that):
     """A dot that burns CPU is stopped by its CPU limit; the rung chosen instead is the slow
     machine's, and a re-run of the same graph lays that rung out directly (same picture,

@@ -8,6 +8,8 @@ import pytest
 from cases import CATEGORIES, all_cases
 from harness import run_case
 
+pytestmark = pytest.mark.heavy  # the whole adversarial suite: ~10 s
+
 CASES = all_cases()
 
 

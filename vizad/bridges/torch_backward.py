@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vizad.engine._renamed import renamed
 from vizad.errors import ArgumentError, BridgeError
 from vizad.engine import ops
 from vizad.trace.recorded import RecordedNode, RecordedReverseTrace, Recording, recorded_trace
@@ -59,7 +58,6 @@ def torch_backward(
     cotangent: Any = None,
     values: str | None = None,
     decimals: int = 3,
-    **old: Any,
 ) -> RecordedReverseTrace:
     """Run ``loss.backward(cotangent)`` and return what PyTorch did as a reverse trace: one
     step per node of the ``grad_fn`` graph in the order PyTorch's engine ran them, each with
@@ -94,9 +92,8 @@ def torch_backward(
     is not a tensor, or does not require gradients, is an error naming its path.
 
     ``cotangent`` is the seed v̄ of a loss that is not a scalar (``gradient`` in PyTorch's
-    ``backward``; the keyword ``gradient=`` still works, deprecated).
+    ``backward``).
     """
-    cotangent = renamed("torch_backward", old, gradient="cotangent").get("cotangent", cotangent)
     values = _values_mode(loss, values)
     # both checked before the forward pass runs
     named = None if names is None else TensorTree(names, "names")

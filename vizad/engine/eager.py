@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from vizad.engine._renamed import renamed
 from vizad.errors import NodeTypeError, evaluation_error
 from vizad.engine.extension import ACTIVE
 from vizad.engine.node import _EMPTY, Node, _context, _ids
@@ -219,14 +218,12 @@ class EagerNode(Node):
     def grad(self, value: EagerNode | None) -> None:
         self._grad = value
 
-    def backward(self, cotangent: Any = None, *, create_graph: bool = False, **old: Any) -> None:
+    def backward(self, cotangent: Any = None, *, create_graph: bool = False) -> None:
         """Add d(self)/d(leaf) to ``.grad`` of every ``requires_grad`` leaf this node depends
         on, computed on values, or with ``create_graph`` as nodes of the extended graph
         (differentiable again). ``cotangent`` is v̄ of this node (default ones: the gradient
-        of the sum of its entries; ``seed=`` is its old, deprecated name). See
+        of the sum of its entries). See
         :func:`vizad.engine.backward.backward`."""
-        if old:
-            cotangent = renamed("backward", old, seed="cotangent").get("cotangent", cotangent)
         ATTACHED["backward"](self, cotangent, create_graph=create_graph)
 
     def detach(self) -> EagerNode:
@@ -286,9 +283,9 @@ class LazyGrad(EagerNode):
     def requires_grad(self) -> bool:
         return self.node()._requires_grad
 
-    def backward(self, cotangent: Any = None, *, create_graph: bool = False, **old: Any) -> None:
+    def backward(self, cotangent: Any = None, *, create_graph: bool = False) -> None:
         """Differentiate the adjoint node this gradient stands for (second derivatives)."""
-        EagerNode.backward(self.node(), cotangent, create_graph=create_graph, **old)
+        EagerNode.backward(self.node(), cotangent, create_graph=create_graph)
 
     def __repr__(self) -> str:  # shown without building the adjoint node
         return f"<gradient = {self._shown()}>"

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 
 from vizad.engine._gc import gc_paused
-from vizad.engine._renamed import renamed
 from vizad.errors import EvaluationError, FeedError, ShapeError, evaluation_error
 from vizad.engine.graph import topo_sort_of_list, as_node_list
 from vizad.engine.node import Node, _numeric_array
@@ -99,10 +98,9 @@ class Executor:
         self._checked_shapes: tuple | None = None
         self._outside_variables: list[Node] = []
 
-    def run(self, feed: Mapping[Node, Any] | None = None, **old: Any) -> list[Any]:
+    def run(self, feed: Mapping[Node, Any] | None = None) -> list[Any]:
         """The values of the nodes (numpy arrays; tuples of arrays for tuple values) at
-        ``feed``, the Variables' values (``feed_dict=`` is its old, deprecated name)."""
-        feed = renamed("run", old, feed_dict="feed").get("feed", feed)
+        ``feed``, the Variables' values."""
         values = self._values({} if feed is None else feed)
         return [as_array(values[k]) for k in self._outputs]
 
@@ -218,12 +216,9 @@ class Executor:
         return dict(zip(self._order, map(as_array, values) if arrays else values))
 
 
-def evaluate(
-    nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None, **old: Any
-) -> Any:
+def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None) -> Any:
     """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
-    ``feed`` (``feed_dict=`` is its old, deprecated name)."""
-    feed = renamed("evaluate", old, feed_dict="feed").get("feed", feed)
+    ``feed``."""
     values = Executor(as_node_list(nodes, "evaluate")).run(feed or {})
     return values[0] if isinstance(nodes, Node) else values
 

@@ -40,7 +40,6 @@ from vizad.engine.graph import as_node_list
 from vizad.engine.node import Node
 from vizad.engine.op import VARIABLE, constant
 from vizad.engine.ops import make_tuple
-from vizad.engine._renamed import renamed
 from vizad.engine.reverse import gradients
 from vizad.engine.tree import inner, inner_abs, leaves, random_like, shape_of, tree_map
 
@@ -386,13 +385,12 @@ def gradcheck(
     rng: int | np.random.Generator = 0,
     cotangent: Any = None,
     raise_on_failure: bool = True,
-    **old: Any,
 ) -> GradcheckReport:
     """Compare reverse mode with central differences of f = ⟨w, y⟩ along ``directions``
     random directions and, if ``coordinates``, entry by entry.
 
     ``cotangent`` is w; by default a random one drawn with the random seed ``rng`` (which
-    also draws the directions; ``seed=`` is its old, deprecated name) and returned in the
+    also draws the directions) and returned in the
     report. ``rtol``/``atol`` default to the precision of the
     values (:func:`default_tolerances`); ``eps`` is the first relative step. An entry passes
     when ``|reverse − central| ≤ atol·(1 + max|∇f|) + rtol·|central| + 3 × error``, the error
@@ -400,7 +398,6 @@ def gradcheck(
     failed. Raises GradcheckError naming the worst input when anything fails (or returns the
     report, if not ``raise_on_failure``).
     """
-    rng = renamed("gradcheck", old, seed="rng").get("rng", rng)
     wrt = as_node_list(wrt, "gradcheck: wrt")
     check_eps(eps, "gradcheck")
     for w in wrt:

@@ -22,7 +22,6 @@ from vizad.engine.ops import add_n, ones_like, zeros_like
 from vizad.engine.ops.arithmetic import _ADD_N
 from vizad.engine.ops.derivation import elementwise_vjp
 from vizad.engine.ops.elementwise import ElementwiseOp, Symbolic, local_partials
-from vizad.engine._renamed import renamed
 from vizad.engine.tree import shapes_conflict
 
 __all__ = [
@@ -235,12 +234,11 @@ def build_adjoints(
     cotangent: Any = None,
     *,
     shapes: Mapping[Node, Any] | None = None,
-    **old: Any,
 ) -> Adjoints:
     """Extend the graph of ``y`` with adjoint nodes for the gradients w.r.t. ``wrt``.
 
     ``cotangent`` is v̄ of ``y``, the seed of reverse mode (default ones_like(y): the gradient
-    of sum(y); ``seed=`` is its old, deprecated name). ``shapes`` maps
+    of sum(y)). ``shapes`` maps
     nodes to shapes known from an evaluation, so that sum-to-shape nodes are only added where
     broadcasting really happened (without it, Variables declared without a shape get them
     wherever broadcasting is possible).
@@ -249,7 +247,6 @@ def build_adjoints(
     ``record.release()``; :func:`gradients` returns the nodes alone, which is all a caller
     needs to hold.
     """
-    cotangent = renamed("build_adjoints", old, seed="cotangent").get("cotangent", cotangent)
     return extend_reverse(y, wrt, cotangent, shapes, None)
 
 
@@ -287,17 +284,15 @@ def gradients(
     cotangent: Any = None,
     *,
     shapes: Mapping[Node, Any] | None = None,
-    **old: Any,
 ) -> list[Node]:
     """The gradient nodes of ``y`` w.r.t. each node of ``wrt``, by extending the graph.
 
-    ``cotangent`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y); ``seed=`` is
-    its old, deprecated name). The record of which node is which partial adjoint is
+    ``cotangent`` is v̄ of ``y`` (default ones_like(y): the gradient of sum(y)).
+    The record of which node is which partial adjoint is
     ``gradients[0].origin`` (an :class:`Adjoints`); :func:`build_adjoints` returns it
     directly. Dropping the gradients frees the whole extension at once (nothing points back
     to them).
     """
-    cotangent = renamed("gradients", old, seed="cotangent").get("cotangent", cotangent)
     record = extend_reverse(y, wrt, cotangent, shapes, None)
     result = record.gradients  # every one alive: the record keeps them until release()
     record.release()

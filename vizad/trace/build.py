@@ -3,7 +3,6 @@ step's values off it (no second implementation of the maths)."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 from collections.abc import Iterable, Mapping
 
@@ -156,31 +155,17 @@ def trace_forward(
     first Variable, ∂/∂x₁ as in the lecture), or with ``tangents`` ({input: tangent}) for any
     direction.
 
-    The arguments are in the order of :func:`trace_reverse`. The order of earlier releases,
-    ``trace_forward(y, feed, tangents)``, is read from a mapping in second place, with a
-    DeprecationWarning.
+    The arguments are in the order of :func:`trace_reverse`: a mapping in second place (the
+    order of 0.1, ``trace_forward(y, feed, tangents)``) is an ArgumentError saying so.
     """
-    if isinstance(wrt, Mapping):  # a feed, not an input: the order of earlier releases
-        wrt, feed, tangents = _old_order(wrt, feed, tangents)
+    if isinstance(wrt, Mapping):
+        raise ArgumentError(
+            "trace_forward(y, wrt, feed, tangents=...): the second argument is the input to "
+            "differentiate with respect to, not the feed (give the feed third, or by keyword)"
+        )
     decimals = check_decimals(decimals, "trace_forward")
     with gc_paused():
         return _trace_forward(y, wrt, feed, tangents, decimals)
-
-
-def _old_order(first, second, tangents):
-    """``(wrt, feed, tangents)`` of a call in the order of earlier releases,
-    ``trace_forward(y, feed, tangents)``, with a DeprecationWarning."""
-    warnings.warn(
-        "trace_forward(y, feed, tangents) is deprecated: the arguments are in the order of "
-        "trace_reverse now, trace_forward(y, wrt, feed), or give tangents= by keyword",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    if second is not None and tangents is not None:
-        raise ArgumentError(
-            "trace_forward: tangents are given twice (in third place and as tangents=)"
-        )
-    return None, first, tangents if second is None else second
 
 
 def _trace_forward(y, wrt, feed, tangents, decimals) -> ForwardTrace:

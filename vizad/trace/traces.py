@@ -9,7 +9,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from vizad.engine._renamed import renamed
 from vizad.errors import ArgumentError, ArgumentTypeError, StepNotFoundError
 from vizad.engine.node import Node
 from vizad.engine.extension import AdjointRole
@@ -245,7 +244,6 @@ class Trace(ABC):
         rtol: float | None = None,
         atol: float | None = None,
         rng: int = 0,
-        **old: Any,
     ) -> list:
         """Check every step's op alone: its vjp (and jvp, when defined) against central
         differences at the recorded input values, as :func:`vizad.gradcheck` does (a random
@@ -253,7 +251,6 @@ class Trace(ABC):
         Returns the failures, each naming the node, the op and the error; an empty list when
         all pass. ``rng`` is the random seed of the cotangents (``seed=`` is its old,
         deprecated name). A recorded trace checks what its recording can show instead."""
-        rng = renamed("check", old, seed="rng").get("rng", rng)
         return self._checked(eps, rtol, atol, rng)
 
     def not_checked(self) -> list:

@@ -20,7 +20,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from vizad.engine._renamed import renamed
 from vizad.errors import ArgumentTypeError
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, VARIABLE, constant_value
@@ -198,16 +197,14 @@ def compare(
     labels: tuple[str, str] | None = None,
     rtol: float = 1e-6,
     atol: float = 1e-9,
-    **old: Any,
 ) -> Comparison:
     """Match the nodes of two reverse traces of one function and compare their adjoints:
     ``vz.compare(vz.torch_backward(loss), vz.trace_reverse(f.output, f.inputs, f.feed))``.
     Adjoints agree where ``|a − b| ≤ atol + rtol·|b|`` entry by entry (a tuple adjoint
     element by element). ``labels`` says what the traces are (default: their engines,
-    "vizad" for vizad's own; ``names=`` is its old, deprecated name). A node is matched only
+    "vizad" for vizad's own). A node is matched only
     to a node whose value has the same kind of dtype (never a boolean to a float) and whose
     adjoint has the same shape, preferring one of the same op."""
-    labels = renamed("compare", old, names="labels").get("labels", labels)
     for what, trace in (("a", a), ("b", b)):
         if not isinstance(trace, ReverseTrace):
             raise ArgumentTypeError(

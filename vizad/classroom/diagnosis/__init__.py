@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from vizad.engine._renamed import renamed
 from vizad.errors import ArgumentTypeError
 from vizad.engine.numerical import random_generator
 from vizad.classroom.diagnosis.autodiff_style import AutodiffChecker
@@ -47,12 +46,11 @@ __all__ = ["diagnose", "Diagnosis", "Problem", "adjoint_printout", "Printout"]
 _STYLES: tuple[type[Checker], ...] = (MicrogradChecker, AutodiffChecker, NeedleChecker)
 
 
-def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0, **old: Any) -> Diagnosis:
+def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0) -> Diagnosis:
     """Check a student's engine on the graph of ``y`` (see the module's docs): each op's
     gradient rule in isolation, the topological order, the final gradients with respect to
     ``wrt`` (a node or a list). ``feed`` gives the placeholders' values (CSE 599W style);
-    ``rng`` is the random seed of the probes (``seed=`` is its old, deprecated name)."""
-    rng = renamed("diagnose", old, seed="rng").get("rng", rng)
+    ``rng`` is the random seed of the probes."""
     wrt = list(wrt) if isinstance(wrt, (list, tuple)) else [wrt]
     style = next((s for s in _STYLES if s.reads(y)), None)
     if style is None:
