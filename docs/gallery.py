@@ -23,19 +23,19 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 #: (example, view, colour scheme): the extended view of every example, the other views of
 #: the MLP and the lecture, and the dark theme on three of them.
 SMALL, LARGE = (1024, 768), (1920, 1080)
-SHOTS = [(name, "extended", "light", SMALL) for name in vz.examples.ALL] + [
+SHOTS = [(name, None, "light", SMALL) for name in vz.examples.ALL] + [  # the extended view
     ("lecture", "forward", "light", SMALL),
-    ("lecture", "laid", "light", SMALL),
+    ("lecture", "backprop", "light", SMALL),
     ("mlp", "forward", "light", SMALL),
-    ("mlp", "laid", "light", SMALL),
-    ("lecture_forward", "laid", "light", SMALL),
-    ("mlp", "extended", "dark", SMALL),
-    ("hvp", "extended", "dark", SMALL),
-    ("tuples", "extended", "dark", SMALL),
-    ("lecture", "extended", "light", LARGE),
-    ("lecture", "extended", "dark", LARGE),
-    ("mlp", "extended", "light", LARGE),
-    ("mlp", "extended", "dark", LARGE),
+    ("mlp", "backprop", "light", SMALL),
+    ("lecture_forward", "tangents", "light", SMALL),
+    ("mlp", "adjoint", "dark", SMALL),
+    ("hvp", "adjoint", "dark", SMALL),
+    ("tuples", "adjoint", "dark", SMALL),
+    ("lecture", "adjoint", "light", LARGE),
+    ("lecture", "adjoint", "dark", LARGE),
+    ("mlp", "adjoint", "light", LARGE),
+    ("mlp", "adjoint", "dark", LARGE),
 ]
 
 
@@ -55,7 +55,7 @@ def torch_mlp():
 
 #: Traces of other frameworks' backward passes (their frameworks are optional extras).
 BRIDGES = {"torch_mlp": torch_mlp}
-SHOTS += [("torch_mlp", "extended", scheme, SMALL) for scheme in ("light", "dark")]
+SHOTS += [("torch_mlp", "adjoint", scheme, SMALL) for scheme in ("light", "dark")]
 
 
 def main(only: list[str]) -> int:

@@ -1,6 +1,6 @@
 // Graphviz compiled to WebAssembly, for machines without the `dot` program. `make frontend`
 // bundles this file with @hpcc-js/wasm-graphviz (WebAssembly inlined, nothing fetched at run
-// time) into vizad/widget/static/graphviz.js, which is committed: users and CI need no Node.
+// time) into vizad/view/widget/static/graphviz.js, which is committed: users and CI need no Node.
 // The stepper imports the bundle from the text Python sends it and lays out the same DOT
 // source that `dot` would.
 import { Graphviz } from "@hpcc-js/wasm-graphviz";

@@ -128,5 +128,5 @@ def test_the_frames_ink_reads_on_every_page():
             for page in ('body[data-jp-theme-light="false"]', "body.vscode-dark"):
                 assert f"{page} {where}{{{attr}:{drawn}}}" in css  # a dark page: as drawn
     # the frame of a drawing is drawn in those colours (the rules find them in its SVG)
-    source = vz.draw(vz.examples.lecture(), "extended").source
+    source = vz.draw(vz.examples.lecture(), "adjoint").source
     assert f'fontcolor="{FRAME_INK}"' in source and f'color="{extension}"' in source

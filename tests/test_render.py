@@ -44,14 +44,14 @@ CASES = {
     "lecture_adjoint": lambda: vz.draw(lecture_trace(), "adjoint"),
     "lecture_backprop": lambda: vz.draw(lecture_trace(), "backprop"),
     "lecture_adjoint_step5": lambda: vz.draw(lecture_trace(), "adjoint", step=5),
-    "lecture_forward_mode_step3": lambda: vz.draw(_forward_of(lecture_trace()), "adjoint", step=3),
+    "lecture_forward_mode_step3": lambda: vz.draw(_forward_of(lecture_trace()), "tangent", step=3),
     "course_adjoint": lambda: vz.draw(course_trace(), "adjoint"),
 }
 # every view of every example graph of the tutorials, at their middle step
 for _name, _make in vz.examples.ALL.items():
-    for _k, _view in enumerate(("forward", "extended", "laid")):
-        CASES[f"example_{_name}_{_view}"] = lambda make=_make, view=_view: vz.draw(
-            (t := make()), view, step=len(t.steps) // 2
+    for _k, _view in enumerate(("forward", "extended", "laid")):  # each mode's own view names
+        CASES[f"example_{_name}_{_view}"] = lambda make=_make, k=_k: vz.draw(
+            (t := make()), t.views[k], step=len(t.steps) // 2
         )
 CASES["example_mlp_adjoint_detail"] = lambda: vz.draw(vz.examples.mlp(), "adjoint", detail=True)
 # notebook 15's drawings of the weight-shared recurrence: unfolded, folded, one run opened

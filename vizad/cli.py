@@ -32,7 +32,7 @@ __all__ = ["main"]
 
 
 #: The views a walkthrough can show (forward mode calls the extended view "tangent" and the
-#: laid one "tangents"; each mode reads the other's names as its own).
+#: laid one "tangents"; a trace refuses the other mode's names, saying its own).
 VIEWS = ["forward", "adjoint", "backprop", "tangent", "tangents"]
 VIEW_HELP = (
     "the graph to show: forward; adjoint (reverse) or tangent (forward mode), the graph "

@@ -154,8 +154,9 @@ class Trace(ABC):
     #: and the mode's results laid on the forward graph; the last two's descriptions.
     views: tuple[str, ...] = ()
     view_titles: dict[str, str] = {}
-    #: Other words accepted for the views ("adjoint" for a forward trace's extended view).
-    view_aliases: dict[str, str] = {}
+    #: The other mode's names of the views, by this mode's name (only for the error that
+    #: says what a view is called here: one name per view).
+    views_elsewhere: dict[str, str] = {}
 
     @property
     def extended_view(self) -> str:
@@ -170,11 +171,12 @@ class Trace(ABC):
         the views otherwise."""
         if view is None:
             return self.extended_view
-        view = self.view_aliases.get(view, view)
         if view not in self.views:
+            here = self.views_elsewhere.get(view)
+            hint = f" ({view!r} is the other mode's name: here it is {here!r})" if here else ""
             raise ArgumentError(
                 f"a {self.mode} trace has the views {', '.join(map(repr, self.views))}; "
-                f"got {view!r}: give one of them"
+                f"got {view!r}{hint}: give one of them"
             )
         return view
 
@@ -314,7 +316,7 @@ class ReverseTrace(Trace):
         "adjoint": "the graph extended with the adjoint nodes that reverse mode built",
         "backprop": "each node's adjoint laid on the forward graph",
     }
-    view_aliases = {"extended": "adjoint", "laid": "backprop"}
+    views_elsewhere = {"tangent": "adjoint", "tangents": "backprop"}
     steps: Sequence[ReverseStep]
 
     def __init__(
@@ -437,12 +439,7 @@ class ForwardTrace(Trace):
         "tangent": "the graph extended with the tangent nodes that forward mode built",
         "tangents": "each node's tangent laid on the forward graph",
     }
-    view_aliases = {
-        "adjoint": "tangent",
-        "backprop": "tangents",
-        "extended": "tangent",
-        "laid": "tangents",
-    }
+    views_elsewhere = {"adjoint": "tangent", "backprop": "tangents"}
     steps: Sequence[ForwardStep]
 
     def __init__(
