@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from vizad.errors import ArgumentError
 from vizad.view.files import check_output, write_output
-from vizad.view.render import MAX_BOXES, drawing_of
-from vizad.view.render.budget import LAYOUT_BUDGET, lay_out, wall_after
+from vizad.view.render import drawing_of
+from vizad.view.render.budget import lay_out, wall_after
 from vizad.view.render.dot import run_dot_format, titled
-from vizad.view.render.options import Collapse, decimals_of
+from vizad.view.render.options import DrawOptions, draw_options, takes_draw_options
 from vizad.view.render.scene import Scene
 from vizad.view.render.summary import scene_for
 from vizad.trace import Trace
@@ -23,6 +24,7 @@ __all__ = ["export_frames", "FRAME_FORMATS"]
 FRAME_FORMATS = ("svg", "pdf", "png")
 
 
+@takes_draw_options
 def export_frames(
     trace: Trace,
     directory: str | Path,
@@ -33,11 +35,8 @@ def export_frames(
     caption: bool = True,
     timeout: float = 30.0,
     show_pending: bool = False,
-    decimals: int | None = None,
-    max_boxes: int = MAX_BOXES,
-    collapse: Collapse = None,
-    detail: bool = False,
-    budget: float | None = LAYOUT_BUDGET,
+    options: DrawOptions | None = None,
+    **drawing: Any,
 ) -> list[Path]:
     """Write one file per step of ``trace`` into ``directory`` (made if missing):
     ``step-01.svg`` … (the number padded to the same width for every step, so the names sort
@@ -48,12 +47,13 @@ def export_frames(
     the same way in every frame: only colours change). ``scale`` enlarges PNG frames (96 dpi ×
     scale); SVG and PDF are vector pictures. Each file is written as :mod:`vizad.view.files` says
     (whole or not at all; links followed; FIFOs and devices written to, never replaced).
-    ``decimals`` (default: the trace's), ``max_boxes``, ``collapse`` and ``detail`` draw the
-    view as vz.draw does. The last frame
-    is laid out first, within the layout ``budget`` (vizad.view.render.budget: in full, bounded or
-    summarised, the picture saying which; None: in full), and every frame draws the same
-    choice, each run of ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
+    The drawing options (the fields of :class:`~vizad.view.render.DrawOptions`, by keyword or
+    as ``options=``) draw the view as vz.draw does. The last frame is laid out first, within
+    the layout ``budget`` (vizad.view.render.budget: in full, bounded or summarised, the
+    picture saying which; None: in full), and every frame draws the same choice, each run of
+    ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
     order."""
+    how = draw_options(options, drawing, "export_frames")
     if format not in FRAME_FORMATS:
         raise ArgumentError(
             f"export_frames: format must be one of {FRAME_FORMATS}, got {format!r}; give one"
@@ -80,10 +80,11 @@ def export_frames(
     scene = scene_for(
         trace,
         view,
-        decimals_of(decimals, trace),
-        detail=detail,
-        collapse=collapse,
-        max_boxes=max_boxes,
+        how.decimals_for(trace),
+        detail=how.detail,
+        reads=how.reads,
+        collapse=how.collapse,
+        max_boxes=how.max_boxes,
     )
 
     # the last frame, which shows every value, is laid out first: it chooses the rung of the
@@ -96,7 +97,7 @@ def export_frames(
             return run_dot_format(source, "json0", timeout, "laying out frames")
         return run_dot_format(source, "json0", wall_after(cpu), "laying out frames", cpu)
 
-    chosen, laid = lay_out(scene, last, budget)
+    chosen, laid = lay_out(scene, last, how.budget)
     sizes = {} if show_pending else _box_sizes(laid)
     paths = []
     for k, path in enumerate(names, 1):

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vizad.view.render.budget import LAYOUT_BUDGET, layout_cost, planned
 from vizad.view.render.dot import INSTALL_HINT, Drawing, GraphvizNotFoundError, to_drawing
 from vizad.view.render.highlight import StepHighlight, highlight, without_pending
 from vizad.view.render.layout import Layout
-from vizad.view.render.options import DECIMALS, MAX_BOXES, Collapse, decimals_of
+from vizad.view.render.options import (
+    DECIMALS,
+    MAX_BOXES,
+    DrawOptions,
+    draw_options,
+    takes_draw_options,
+)
 from vizad.view.render.scene import VIEWS, Scene
 from vizad.view.render.scene_builder import build_scene
 from vizad.view.render.summary import collapse_scopes, scene_for, summarize
@@ -21,6 +27,7 @@ if TYPE_CHECKING:  # for the signatures only
 
 __all__ = [
     "draw",
+    "DrawOptions",
     "drawing_of",
     "Drawing",
     "Layout",
@@ -40,19 +47,16 @@ __all__ = [
 ]
 
 
+@takes_draw_options
 def draw(
     target: Node | Iterable[Node] | Trace,
     view: str | None = None,
     step: int | None = None,
     *,
-    decimals: int | None = None,
-    max_boxes: int = MAX_BOXES,
-    detail: bool = False,
-    reads: bool = False,
-    collapse: Collapse = None,
     caption: str = "",
     show_pending: bool = False,
-    budget: float | None = LAYOUT_BUDGET,
+    options: DrawOptions | None = None,
+    **drawing: Any,
 ) -> Drawing:
     """A drawing of ``target`` (a node, a list of nodes, or a trace) as a ``graphviz.Digraph``.
 
@@ -79,29 +83,30 @@ def draw(
     ``caption`` adds a line under the title. Display it in Jupyter, or
     ``.render(format="png")`` it for slides.
 
-    ``decimals``: the decimals of the values shown (default: a trace's own, else 3). The
-    options and their defaults are those of vz.step, vz.Stepper, vz.export_html and
-    vz.export_frames (:mod:`vizad.view.render.options`).
-
-    ``budget`` is the seconds Graphviz may take to lay it out (:mod:`vizad.view.render.budget`): a
-    graph predicted to take longer is laid out with bounded effort, or summarised, and the
+    The drawing options (``decimals``, ``max_boxes``, ``collapse``, ``detail``, ``reads``,
+    ``budget``) are the fields of :class:`DrawOptions`, given by keyword or whole as
+    ``options=``; vz.step, vz.Stepper, vz.export_html and vz.export_frames take the same.
+    ``decimals``: the decimals of the values shown (default: a trace's own, else 3).
+    ``budget`` is the seconds Graphviz may take to lay it out (:mod:`vizad.view.render.budget`):
+    a graph predicted to take longer is laid out with bounded effort, or summarised, and the
     picture says which; None lays it out in full whatever it costs.
     """
+    how = draw_options(options, drawing, "draw")
     scene = scene_for(
         target,
         view,
-        decimals_of(decimals, target),
-        detail=detail,
-        reads=reads,
-        collapse=collapse,
-        max_boxes=max_boxes,
+        how.decimals_for(target),
+        detail=how.detail,
+        reads=how.reads,
+        collapse=how.collapse,
+        max_boxes=how.max_boxes,
     )
-    chosen = planned(scene, budget)
+    chosen = planned(scene, how.budget)
     make = partial(drawing_of, step=step, caption=caption, show_pending=show_pending)
-    drawing = make(chosen)
-    if budget is not None:  # how to fall back, should its layout run long
-        drawing._vizad_plan = (scene, make, budget)
-    return drawing
+    drawn = make(chosen)
+    if how.budget is not None:  # how to fall back, should its layout run long
+        drawn._vizad_plan = (scene, make, how.budget)
+    return drawn
 
 
 def drawing_of(

@@ -6,13 +6,19 @@ defaults, so that a view drawn one way looks the same drawn another; ``vz.step``
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
-from vizad.errors import ArgumentError
+from vizad.errors import ArgumentError, ArgumentTypeError
 from vizad.view.render.budget import LAYOUT_BUDGET
 
 __all__ = [
+    "DrawOptions",
+    "draw_options",
+    "takes_draw_options",
     "DECIMALS",
     "MAX_BOXES",
     "LAYOUT_BUDGET",
@@ -68,3 +74,81 @@ def decimals_of(decimals: int | None, target: object) -> int:
         return decimals
     own = getattr(target, "decimals", None)
     return own if isinstance(own, int) else DECIMALS
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """How a view is drawn: one object for ``vz.draw``, ``vz.step``, ``vz.Stepper``,
+    ``vz.export_html``, ``vz.export_frames`` and the command line, which take its fields by
+    keyword (``vz.draw(trace, detail=True)``) or whole (``options=DrawOptions(detail=True)``;
+    keywords given beside it replace its fields)::
+
+        slides = vz.render.DrawOptions(decimals=2, collapse="repeats")
+        vz.export_html(trace, "rnn.html", options=slides)
+        vz.export_frames(trace, "frames/", options=slides)
+
+    ``decimals``: the decimals of the values shown (None: a trace's own, else 3).
+    ``max_boxes``: graphs with more boxes are summarised (the picture says what was
+    collapsed). ``collapse``: scopes folded into one box each (a depth, a scope's name or
+    names), or ``"repeats"`` for each run of repeated blocks drawn as one stacked box "× k".
+    ``detail``: extended views unsimplified (every copy and constant drawn). ``reads``: the
+    edges by which extension nodes read forward values. ``budget``: the seconds Graphviz may
+    take to lay a view out (None: in full, whatever it costs; see
+    :mod:`vizad.view.render.budget`)."""
+
+    decimals: int | None = None
+    max_boxes: int = MAX_BOXES
+    collapse: Collapse = None
+    detail: bool = False
+    reads: bool = False
+    budget: float | None = LAYOUT_BUDGET
+
+    def decimals_for(self, target: object) -> int:
+        """The decimals to show ``target`` with: :attr:`decimals`, else a trace's own."""
+        return decimals_of(self.decimals, target)
+
+    def given(self) -> list[str]:
+        """The fields that differ from their defaults, as ``name=`` (for messages)."""
+        return [f"{f.name}=" for f in fields(self) if getattr(self, f.name) != f.default]
+
+
+#: The fields of :class:`DrawOptions`, in order.
+DRAW_OPTIONS = tuple(f.name for f in fields(DrawOptions))
+
+
+def draw_options(options: DrawOptions | None, given: dict[str, Any], where: str) -> DrawOptions:
+    """The drawing options of a call of ``where``: ``options`` (default DrawOptions()) with
+    the keywords ``given`` replacing its fields; a keyword that is not a field is Python's
+    TypeError, naming the fields."""
+    unknown = sorted(set(given) - set(DRAW_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"{where}() got an unexpected keyword argument {unknown[0]!r} (its drawing options "
+            f"are {', '.join(DRAW_OPTIONS)})"
+        )
+    if options is None:
+        return DrawOptions(**given)
+    if not isinstance(options, DrawOptions):
+        raise ArgumentTypeError(
+            f"{where}: options must be a vz.render.DrawOptions, got {type(options).__name__}"
+        )
+    return replace(options, **given) if given else options
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def takes_draw_options(function: F) -> F:
+    """Show the drawing options in ``function``'s signature (``help()``, IPython's ``?``, the
+    API reference) as keyword-only parameters with their defaults, in place of the
+    ``**drawing`` that receives them (the function reads them with :func:`draw_options`)."""
+    signature = inspect.signature(function)
+    kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    fields_ = [
+        inspect.Parameter(
+            f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type
+        )
+        for f in fields(DrawOptions)
+    ]
+    function.__signature__ = signature.replace(parameters=kept + fields_)  # type: ignore[attr-defined]
+    return function
