@@ -35,8 +35,9 @@ test: setup-test graphviz lint test-js site docs widgets-lowest
 	VIZAD_REQUIRE_BUILT=1 $(PY) -m pytest -n auto --dist loadfile $(NOTEBOOK_TESTS) tests notebooks
 
 ## make docs: the documentation site in docs/_build/html/ (Sphinx: the API reference made from
-## the docstrings, a page per public name; the README, the notes, the tutorials, the CLI);
-## warnings are errors
+## the docstrings, a page per public name; the README, the guides of docs/guides/ with their
+## code run (the bridges' guide imports PyTorch and JAX: the test extras), the notes, the
+## tutorials, the CLI); warnings are errors, and so is a guide's cell that raises
 docs: setup-test
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 

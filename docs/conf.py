@@ -3,13 +3,16 @@
 The API reference is made from the code at each build, so it cannot drift: one page per public
 name of each public module (its ``__all__``; the top level's lazily loaded names included),
 rendered by autodoc from the docstrings; the command line's page from its argparse parser; the
-tutorials are the notebooks with their stored outputs (myst-nb, nothing executed). Warnings
+tutorials are the notebooks with their stored outputs (myst-nb, nothing executed); the guides
+(docs/guides/) are MyST notebooks whose code cells run at every build (each asks for it in its
+front matter), so their examples cannot drift, and a cell that raises fails the build. Warnings
 are errors (``-W`` in the Makefile).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -19,6 +22,8 @@ ROOT = DOCS.parent
 GENERATED = DOCS / "_generated"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DOCS))
+# the guides' kernels import the checkout's vizad too (they inherit this environment)
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 import vizad  # noqa: E402 (after the path: the checkout's vizad, not an installed one)
 from api_names import MODULES, public_names  # noqa: E402 (docs/api_names.py)
@@ -43,8 +48,12 @@ html_theme = "furo"
 html_title = f"vizad {release}"
 html_static_path: list[str] = []
 
-# the tutorials as stored (their outputs are what `make notebooks` wrote and nbval checks)
+# the tutorials as stored (their outputs are what `make notebooks` wrote and nbval checks); the
+# guides run: each says `mystnb: {execution_mode: force}` in its front matter
 nb_execution_mode = "off"
+nb_execution_raise_on_error = True  # a guide's cell that raises fails the build
+nb_execution_show_tb = True  # and its traceback says where
+nb_execution_timeout = 120  # per cell (importing a framework the first time is slow)
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 # links in the README and the notes point at files of the repository (sources, screenshots,

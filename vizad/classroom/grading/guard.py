@@ -3,8 +3,8 @@ Python code cannot remove) that refuses writing, renaming or deleting files outs
 submission's copy, starting processes, sockets, ``ctypes``, raising resource limits and
 signalling other processes, and refuses reading vizad's reference engines and installed course
 packages (a submission must not re-export them). It stops accidents and cheating within
-Python, not a determined attacker (C extensions, bugs of the interpreter): see the README for
-the container a course should add around it."""
+Python, not a determined attacker (C extensions, bugs of the interpreter): see
+docs/guides/classroom.md for the container a course should add around it."""
 
 from __future__ import annotations
 
