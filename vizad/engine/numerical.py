@@ -41,6 +41,7 @@ from vizad.engine.node import Node
 from vizad.engine.op import VARIABLE, constant
 from vizad.engine.ops import make_tuple
 from vizad.engine.reverse import gradients
+from vizad.engine.text import format_difference, is_roundoff, roundoff_note, roundoff_tolerance
 from vizad.engine.tree import inner, inner_abs, leaves, random_like, shape_of, tree_map
 
 __all__ = [
@@ -347,17 +348,30 @@ class GradcheckReport:
     #: the output or the gradient (each a sentence). Not empty means not ok, as in PyTorch's
     #: gradcheck: a NaN compares as agreeing with nothing.
     not_finite: tuple[str, ...] = ()
+    #: The reverse-mode gradient of each input, as computed (in its float type).
+    gradients: tuple[Any, ...] = ()
 
     def __str__(self) -> str:
+        """The report; an error within round-off of the gradient's size is said as such
+        (:func:`vizad.engine.text.is_roundoff`), not written as a number whose digits
+        change from machine to machine."""
         lines = [f"gradcheck {'passed' if self.ok else 'FAILED'} ({self.tolerance})"]
         for reason in self.not_finite:
             lines.append(f"  cannot check here: {reason}")
+        tolerance = roundoff_tolerance(*self.gradients)
+        by_input = dict(zip((node for node, _ in self.errors), self.gradients))
         for node, error in self.errors:
-            lines.append(f"  {str(node):<12} max abs error {error:.3g}")
+            gradient = by_input.get(node)
+            if gradient is not None and is_roundoff(error, gradient, tolerance=tolerance):
+                lines.append(
+                    f"  {str(node):<12} agrees to round-off ({roundoff_note(tolerance=tolerance)})"
+                )
+            else:
+                lines.append(f"  {str(node):<12} max abs error {error:.3g}")
         for d in self.directions:
+            error = format_difference(d.error, d.analytic, d.numeric, tolerance=tolerance)
             lines.append(
-                f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, "
-                f"error {d.error:.3g}"
+                f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, error {error}"
             )
         for node, index, why in self.not_checked:
             what = _NOT_CHECKED[why]
@@ -417,6 +431,7 @@ def gradcheck(
             "none: a random one)"
         )
     analytic = Executor(gradients(y, wrt, cotangent=value_node(cotangent))).run(feed)
+    computed = tuple(analytic)  # in their own float types: what round-off means for them
     default_rtol, default_atol = default_tolerances(*(feed[w] for w in wrt if w in feed), *analytic)
     rtol = default_rtol if rtol is None else rtol
     atol = default_atol if atol is None else atol
@@ -438,6 +453,7 @@ def gradcheck(
             cotangent,
             (),
             tuple(reasons),
+            computed,
         )
         if raise_on_failure:
             raise GradcheckError(
@@ -500,11 +516,16 @@ def gradcheck(
     )
     report = GradcheckReport(
         bool(ok), worst_input[0], worst_input[1], tuple(errors), tuple(checks), tolerance,
-        cotangent, tuple(skipped),
+        cotangent, tuple(skipped), (), computed,
     )  # fmt: skip
     if not ok and raise_on_failure:
         where = (
-            f"worst input {str(worst_input[0])!r} with max abs error {worst_input[1]:.3g}"
+            f"worst input {str(worst_input[0])!r} with max abs error "
+            + format_difference(
+                worst_input[1],
+                computed[wrt.index(worst_input[0])],
+                tolerance=roundoff_tolerance(*computed),
+            )
             if worst_input[0] is not None
             else "along a random direction"
         )

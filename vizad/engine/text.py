@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from vizad.errors import ArgumentError, ArgumentTypeError
-from vizad.engine.tree import Unrecorded
+from vizad.engine.tree import Unrecorded, leaves
 
 __all__ = [
     "escape",
@@ -27,6 +27,11 @@ __all__ = [
     "latex_operator",
     "format_number",
     "format_value",
+    "ROUNDOFF",
+    "roundoff_tolerance",
+    "is_roundoff",
+    "format_difference",
+    "roundoff_note",
     "latex_value",
     "latex_name",
     "latex_shape",
@@ -140,6 +145,79 @@ def format_value(value: Any, decimals: int = 3, small: int = SMALL_TENSOR) -> st
     if array.size <= small:
         return _nested(array, lambda x: format_number(x, decimals))
     return f"array{array.shape}"
+
+
+#: Round-off: the one rule for showing a difference between two computations of one value
+#: (``vz.compare``'s table and summary, ``trace.check()``'s messages, ``vz.gradcheck``'s
+#: report). Two computations agree to round-off when they differ by at most this fraction of
+#: the values' size (their largest absolute entry), the fraction of the least precise float
+#: type among them, keyed by its size in bytes: float64 rounds by about 1e-16 of a value per
+#: operation, float32 by about 1e-7, float16 by about 1e-3, and a computation adds up many.
+#: Such a difference is shown as "round-off", never as a number: its digits change with the
+#: BLAS kernel, the CPU's vector instructions and the order of a sum. The numbers themselves
+#: stay exact wherever they are returned as data.
+ROUNDOFF = {8: 1e-12, 4: 1e-5, 2: 1e-2}
+
+
+def roundoff_tolerance(*values: Any) -> float:
+    """The relative size of round-off for ``values`` (:data:`ROUNDOFF`): that of the least
+    precise float type among them (integers, booleans and Python floats count as float64;
+    a complex type as the float type of its parts)."""
+    tolerance = ROUNDOFF[8]
+    for value in values:
+        for leaf in leaves(value):
+            if isinstance(leaf, Unrecorded):
+                continue
+            dtype = np.asarray(leaf).dtype
+            if dtype.kind not in "fc":
+                continue
+            size = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
+            tolerance = max(tolerance, ROUNDOFF.get(min(size, 8), ROUNDOFF[2]))
+    return tolerance
+
+
+def _size(values: tuple) -> float:
+    """The largest absolute finite entry of ``values`` (0 when there is none)."""
+    size = 0.0
+    for value in values:
+        for leaf in leaves(value):
+            if isinstance(leaf, Unrecorded):
+                continue
+            array = np.asarray(leaf)
+            if array.dtype.kind not in "biufc":
+                continue
+            array = np.abs(array.astype(float) if array.dtype.kind == "b" else array)
+            finite = array[np.isfinite(array)]
+            if finite.size:
+                size = max(size, float(finite.max()))
+    return size
+
+
+def is_roundoff(difference: float, *values: Any, tolerance: float | None = None) -> bool:
+    """Whether ``difference`` between two computations of ``values`` is round-off: at most
+    :func:`roundoff_tolerance` (or ``tolerance``) times the values' largest absolute entry.
+    NaN and infinite differences never are."""
+    difference = float(difference)
+    if not math.isfinite(difference):
+        return False
+    rtol = roundoff_tolerance(*values) if tolerance is None else tolerance
+    return difference <= rtol * _size(values)
+
+
+def format_difference(difference: float, *values: Any, tolerance: float | None = None) -> str:
+    """A difference between two computations of ``values`` as a person reads it: "round-off"
+    when :func:`is_roundoff` says so, else the number to 3 significant digits (0.909, 3.1e-07,
+    nan)."""
+    if is_roundoff(difference, *values, tolerance=tolerance):
+        return "round-off"
+    return f"{float(difference):.3g}"
+
+
+def roundoff_note(*values: Any, tolerance: float | None = None) -> str:
+    """What round-off means for ``values`` (or at ``tolerance``), to follow "agree to
+    round-off": "relative difference ≤ 1e-12" (1e-5 for float32)."""
+    rtol = roundoff_tolerance(*values) if tolerance is None else tolerance
+    return f"relative difference ≤ {rtol:.0e}".replace("e-0", "e-")
 
 
 def _nested(array: np.ndarray, fmt) -> str:

@@ -29,7 +29,7 @@ from vizad.engine.numerical import (
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, Variable, constant
 from vizad.engine.ops import make_tuple
-from vizad.engine.text import format_value
+from vizad.engine.text import format_difference, format_value, roundoff_tolerance
 from vizad.engine.tree import (
     floating_dtype,
     inner,
@@ -100,7 +100,7 @@ def check_trace(
         )
         used = consumers.get(node) if isinstance(trace.values.get(node), tuple) else None
         found = check_op(node, inputs, eps, rtol, atol, seed, indices=True, fixed=fixed, used=used)
-        for rule, error, detail, k in found:
+        for rule, error, detail, k, shown in found:
             args = ", ".join(trace.label(i) for i in node.inputs)
             where, label = step, step.label
             wrong = ""
@@ -128,7 +128,7 @@ def check_trace(
                         f"the {rule} of op {node.op.name!r} {detail}"
                         if math.isnan(error)
                         else f"the {rule} of op {node.op.name!r} disagrees with central "
-                        f"differences by {error:.3g} ({detail})"
+                        f"differences by {shown} ({detail})"
                     )
                     + wrong,
                 )
@@ -291,7 +291,9 @@ def check_op(
     has it. Returns (rule, error, detail) for each rule that disagrees with central
     differences, or that raises (error NaN, detail naming the exception): a rule that fails
     is reported, never propagated, so that a walkthrough's other steps keep working. With
-    ``indices``, each tuple ends with the input the vjp is worst at (or None). The inputs
+    ``indices``, each tuple ends with the input the vjp is worst at (or None) and the error as
+    a person reads it (:func:`vizad.engine.text.format_difference`: "round-off" when it is
+    within round-off of the values compared, else the number). The inputs
     at the positions ``fixed`` are held fixed (not checked); ``used``, for an op giving a
     tuple, the elements that are read (the others take a zero cotangent)."""
     rng = random_generator(seed, "check")
@@ -332,10 +334,10 @@ def check_op(
         except RuleNotDefinedError:  # the op has no such rule: nothing to check
             continue
         except Exception as exc:  # the rule itself fails: report it at this step
-            problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}", None))
+            problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}", None, "nan"))
             continue
         if blocked and found:
-            found = [(rule, math.nan, f"cannot be checked here: {'; '.join(blocked)}", None)]
+            found = [(rule, math.nan, f"cannot be checked here: {'; '.join(blocked)}", None, "nan")]
         problems += found
     return problems if indices else [p[:3] for p in problems]
 
@@ -371,20 +373,30 @@ def _check_vjp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
     )
     if report.not_finite:  # NaN or infinite values: nothing can be compared (not ok)
         problems.append(
-            ("vjp", math.nan, "cannot be checked here: it gives NaN or infinite values", None)
+            (
+                "vjp",
+                math.nan,
+                "cannot be checked here: it gives NaN or infinite values",
+                None,
+                "nan",
+            )
         )
     elif not report.ok:
         worst = max(report.directions, key=lambda d: d.error, default=None)
         index = None
+        tolerance = roundoff_tolerance(*report.gradients)
         if report.worst_input is not None:
             index = _input_of(report.worst_input)
             error, detail = report.worst_error, f"largest in the adjoint of input {index}"
+            gradient = report.gradients[[x is report.worst_input for x in xs].index(True)]
+            shown = format_difference(error, gradient, tolerance=tolerance)
         else:
             error, detail = (
                 worst.error,
                 (f"vjp gives {worst.analytic:.6g}, central differences {worst.numeric:.6g}"),
             )
-        problems.append(("vjp", error, detail, index))
+            shown = format_difference(error, worst.analytic, worst.numeric, tolerance=tolerance)
+        problems.append(("vjp", error, detail, index, shown))
 
     return problems
 
@@ -394,7 +406,8 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
     problems = []
     v = [random_like(p, rng) for p in point]
     tangent_node = jvp(local, {x: value_node(t) for x, t in zip(xs, v)})
-    exact = inner(w, Executor([tangent_node]).run(feed)[0])
+    exact_value = Executor([tangent_node]).run(feed)[0]  # J v, in the op's float type
+    exact = inner(w, exact_value)
     wide = [np.asarray(p, dtype=np.float64) for p in point]
 
     def along_v(t: float) -> float:
@@ -407,7 +420,7 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         # NaN or infinite values: nothing can be compared, which is not a pass
         which = "it" if not math.isfinite(exact) else "central differences"
         detail = f"cannot be checked here: {which} give NaN or infinite values"
-        problems.append(("jvp", math.nan, detail, None))
+        problems.append(("jvp", math.nan, detail, None, "nan"))
         return problems
     size = max_abs(w) * sum(float(np.sum(np.abs(d))) for d in v)
     error = abs(exact - numeric.value)
@@ -415,12 +428,16 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         numeric.status == "ok"
         and error > atol * (1 + size) + rtol * abs(numeric.value) + 3 * numeric.error
     ):
+        shown = format_difference(
+            error, exact, numeric.value, tolerance=roundoff_tolerance(exact_value, *point)
+        )
         problems.append(
             (
                 "jvp",
                 error,
                 f"jvp gives ⟨w, J v⟩ = {exact:.6g}, central differences {numeric.value:.6g}",
                 None,
+                shown,
             )
         )
     return problems

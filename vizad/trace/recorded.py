@@ -26,7 +26,13 @@ from vizad.engine.graph import ranked_order
 from vizad.engine.node import Node, scope, source_line
 from vizad.engine.op import VARIABLE, Op, Variable
 from vizad.engine.reverse import extend_reverse
-from vizad.engine.text import check_decimals, format_value, latex_name
+from vizad.engine.text import (
+    check_decimals,
+    format_difference,
+    format_value,
+    latex_name,
+    roundoff_tolerance,
+)
 from vizad.engine.tree import is_tuple
 from vizad.trace.build import reverse_trace
 from vizad.trace.lazy import Once
@@ -323,7 +329,8 @@ class RecordedReverseTrace(ReverseTrace):
         self, eps: float, rtol: float | None, atol: float | None, rng: int
     ) -> list[CheckFailure]:
         """The steps where the engine's sum v̄ᵢ is not the sum of the partial adjoints v̄ᵢ→ⱼ
-        it passed (to ``rtol``, default 1e-5 for float32 and 1e-12 for float64; ``atol`` 0).
+        it passed (to ``rtol``, by default round-off: :data:`vizad.engine.text.ROUNDOFF`, 1e-5
+        for float32 and 1e-12 for float64; ``atol`` 0).
         The engine's rules themselves are its own: a recording has no op to check alone
         (``eps`` and ``rng`` are not used)."""
         failures, d = [], self.decimals
@@ -332,11 +339,14 @@ class RecordedReverseTrace(ReverseTrace):
                 continue
             total = sum(np.asarray(c.partial, dtype=np.float64) for c in step.contributions)
             got = np.asarray(step.adjoint, dtype=np.float64)
-            tol = _rtol(step.adjoint) if rtol is None else rtol
+            tol = roundoff_tolerance(step.adjoint) if rtol is None else rtol
             error = float(np.max(np.abs(total - got), initial=0.0))
             scale = float(np.max(np.abs(got), initial=0.0))
             if np.shape(total) != np.shape(got) or error > (atol or 0.0) + tol * scale:
                 parts = " + ".join(format_value(c.partial, d) for c in step.contributions)
+                off = format_difference(
+                    error, total, got, tolerance=roundoff_tolerance(step.adjoint)
+                )
                 failures.append(
                     CheckFailure(
                         step=step.index + 1,
@@ -347,7 +357,7 @@ class RecordedReverseTrace(ReverseTrace):
                         error=error,
                         message=f"step {step.index + 1}, {step.label}: {self.engine} summed "
                         f"the partial adjoints to {format_value(step.adjoint, d)}, "
-                        f"but {parts} is {format_value(total, d)} (off by {error:.3g})",
+                        f"but {parts} is {format_value(total, d)} (off by {off})",
                     )
                 )
         return failures
@@ -357,8 +367,3 @@ class RecordedReverseTrace(ReverseTrace):
             f"{self.engine}'s backward pass of {self.label(self.output)}: "
             f"{len(self.steps)} steps, in the order {self.engine} ran them"
         )
-
-
-def _rtol(value: Any) -> float:
-    """The relative tolerance of a sum in ``value``'s float type (summation order differs)."""
-    return 1e-5 if np.asarray(value).dtype.itemsize <= 4 else 1e-12

@@ -26,7 +26,14 @@ from vizad.engine.op import CONSTANT, VARIABLE, constant_value
 from vizad.view.render.dot import Drawing, to_drawing
 from vizad.view.render.scene import fixed
 from vizad.view.render.summary import scene_for
-from vizad.engine.text import escape, format_number, format_value
+from vizad.engine.text import (
+    escape,
+    format_difference,
+    format_value,
+    is_roundoff,
+    roundoff_note,
+    roundoff_tolerance,
+)
 from vizad.trace import ReverseStep, ReverseTrace
 from vizad.engine.tree import Unrecorded, is_tuple, shape_of
 
@@ -47,6 +54,20 @@ class Match(NamedTuple):
     #: Where they differ: the consumer (in ``a``) whose partial adjoint v̄ᵢ→ⱼ differs most
     #: from its match's in ``b`` (the rule that differs: abs at 0), else None.
     via: Node | None = None
+
+    @property
+    def roundoff(self) -> bool:
+        """Whether the adjoints differ by round-off at most (:func:`vizad.engine.text.is_roundoff`):
+        shown as "round-off", not as a number, whose digits change from machine to machine."""
+        return is_roundoff(self.difference, self.adjoint_a, self.adjoint_b)
+
+    @property
+    def shown_difference(self) -> str:
+        """The difference as a person reads it: "round-off", a number, or "—" where the
+        adjoints cannot be compared."""
+        if np.isnan(self.difference):
+            return "—"
+        return format_difference(self.difference, self.adjoint_a, self.adjoint_b)
 
 
 class Comparison:
@@ -84,11 +105,13 @@ class Comparison:
 
     @property
     def largest(self) -> float:
-        """The largest difference between matched adjoints (0 when none differ)."""
+        """The largest difference between matched adjoints (0 when none differ), exact: the
+        summary and the table show a difference within round-off as "round-off"."""
         return max((m.difference for m in self.matches if not np.isnan(m.difference)), default=0.0)
 
     def summary(self) -> str:
-        """One line: how many nodes matched, how many differ and by how much."""
+        """One line: how many nodes matched, how many differ and by how much (differences
+        within round-off said as such: :func:`vizad.engine.text.is_roundoff`)."""
         na, nb = self.names
         differ = self.differ
         text = (
@@ -96,13 +119,33 @@ class Comparison:
             f"{len(self.only_a)} only in {na}, {len(self.only_b)} only in {nb}; "
         )
         if not differ:
-            return text + f"every matched adjoint agrees (largest difference {self.largest:.2g})"
+            return text + "every matched adjoint agrees" + self._agreement()
         worst = max(differ, key=lambda m: -1 if np.isnan(m.difference) else m.difference)
         via = f", through {self._via(worst.via)}" if worst.via is not None else ""
         many = "adjoints differ" if len(differ) > 1 else "adjoint differs"
         return text + (
             f"{len(differ)} {many}, most at {self.a.label(worst.a)} "
-            f"(by {worst.difference:.3g}{via})"
+            f"(by {worst.shown_difference}{via})"
+        )
+
+    def _agreement(self) -> str:
+        """How closely the matched adjoints agree, for the summary: " to round-off (relative
+        difference ≤ 1e-12)" when every difference is round-off, else the largest of the
+        others, which is no round-off (and how many are)."""
+        note = roundoff_note(
+            tolerance=max(
+                (roundoff_tolerance(m.adjoint_a, m.adjoint_b) for m in self.matches),
+                default=roundoff_tolerance(),
+            )
+        )
+        beyond = [m.difference for m in self.matches if not m.roundoff]
+        if not beyond:
+            return f" to round-off ({note})"
+        within = len(self.matches) - len(beyond)
+        return (
+            f" ({within} to round-off, {note}; the largest other difference {max(beyond):.3g})"
+            if within
+            else f" (largest difference {max(beyond):.3g})"
         )
 
     def _via(self, via: Node) -> str:
@@ -112,7 +155,7 @@ class Comparison:
 
     def rows(self, decimals: int = 3) -> list[list[str]]:
         """The table: per match, the node in ``a`` and in ``b`` (name and op), both adjoints,
-        the difference, and whether they agree."""
+        the difference ("round-off" where it is within round-off), and whether they agree."""
         out = []
         for m in self.matches:
             out.append(
@@ -121,7 +164,7 @@ class Comparison:
                     f"{self.b.label(m.b)} ({m.b.op.name})",
                     format_value(m.adjoint_a, decimals),
                     format_value(m.adjoint_b, decimals),
-                    "—" if np.isnan(m.difference) else format_number(m.difference, 3),
+                    m.shown_difference,
                     "✓"
                     if m.same
                     else "✗ differ" + (f", via {self._via(m.via)}" if m.via is not None else ""),
@@ -175,7 +218,7 @@ class Comparison:
                 continue
             states[item.id] = "done" if m.same else "failed"
             if not m.same:
-                note = f"Δ = {m.difference:.3g} vs {self.b.label(m.b)} of {nb}"
+                note = f"Δ = {m.shown_difference} vs {self.b.label(m.b)} of {nb}"
                 if m.via is not None:
                     note += f", via {self.a.label(m.via)}"
                 item = dataclasses.replace(item, text=fixed((*item.lines, note), item.heatmaps))
@@ -204,7 +247,9 @@ def compare(
     element by element). ``labels`` says what the traces are (default: their engines,
     "vizad" for vizad's own). A node is matched only
     to a node whose value has the same kind of dtype (never a boolean to a float) and whose
-    adjoint has the same shape, preferring one of the same op."""
+    adjoint has the same shape, preferring one of the same op. A difference within round-off
+    (:func:`vizad.engine.text.is_roundoff`) is shown as "round-off", not as a number whose
+    digits change from machine to machine; ``Match.difference`` and ``largest`` stay exact."""
     for what, trace in (("a", a), ("b", b)):
         if not isinstance(trace, ReverseTrace):
             raise ArgumentTypeError(
