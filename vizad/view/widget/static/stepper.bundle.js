@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: cfe72ede5a6e80ae95da7d09443ee5515b4b5a892573c5852431f12c346c539d
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6864768f6f217bd05f613b303b7cc533ad3997c021914e67f94a863a901b979a
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
