@@ -1,7 +1,9 @@
 """The views of a stepper's walkthrough as the browser gets them, each made once: its layout
 (the view shown first when the stepper opens, any other when it is first shown or asked for),
 its data (vizad.view.widget.frames), the view with collapsed boxes opened (a patch of that
-data, per set of boxes), and the boxes of its picture chosen for a reader's frame."""
+data, per set of boxes), and the boxes of its picture chosen for a reader's frame; and
+:func:`prepare`, what a stepper makes for a walkthrough (opened, traced again, or drawn
+for another frame): its checks, its quiz's questions, its views and the data sent."""
 
 from __future__ import annotations
 
