@@ -1,8 +1,12 @@
 // ESLint for the browser component (vizad/view/widget/static/stepper/ and boot.js, ES modules), its
 // build script and its unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
-// first). no-undef fails on a name used without its import.
+// first). no-undef fails on a name used without its import. no-restricted-syntax: no markup
+// made from text in the component (elements are built with h() and textContent; SVG text only
+// through sanitize.js), as tests/test_no_markup_from_data.py checks without Node.
 import js from "@eslint/js";
 import globals from "globals";
+
+const NO_MARKUP = "build elements with h() / textContent: no markup made from text (issue 43)";
 
 export default [
   {
@@ -13,6 +17,26 @@ export default [
       ...js.configs.recommended.rules,
       "no-undef": "error",
       "no-unused-vars": ["error", { args: "none", caughtErrors: "none" }],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "AssignmentExpression > MemberExpression.left[property.name=/^(innerHTML|outerHTML)$/]",
+          message: NO_MARKUP,
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment|parseFromString|setHTMLUnsafe)$/]",
+          message: NO_MARKUP,
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='document'][callee.property.name=/^write(ln)?$/]",
+          message: NO_MARKUP,
+        },
+        { selector: "Literal[value=/<\\/?[A-Za-z]/]", message: NO_MARKUP },
+        { selector: "TemplateElement[value.raw=/<\\/?[A-Za-z]/]", message: NO_MARKUP },
+      ],
     },
   },
   {

@@ -89,7 +89,7 @@ def test_a_model_imports_and_records_as_pytorch_differentiates_it(name, make):
 
 def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
     from vizad.view.widget.frames import find_entries, frame_data
-    from vizad.view.widget.panel import step_panel
+    from vizad.trace.panel import step_panel
 
     fn, args, _ = dict(CASES)["resnet block train"]()
     imported = vz.from_torch(fn, *args)
@@ -99,7 +99,7 @@ def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
     lines = {s.node.source for s in made}
     assert any("self.bn1(self.conv1(x))" in line for line in lines)
     k = next(k for k, s in enumerate(trace.steps) if s.node.op.name.startswith("_native_batch"))
-    assert "self.bn" in step_panel(trace, k)
+    assert "self.bn" in step_panel(trace, k)["source"]
     layout = vz.render.Layout(trace, "forward")
     tips = frame_data(layout, trace, 3)["tips"]
     assert any("self.bn1" in t.get("source", "") for t in tips.values())

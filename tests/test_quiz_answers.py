@@ -117,7 +117,7 @@ def test_what_if_an_input_changes():
     stepper.inputs = {"x1": 3.0, "x2": 5.0}
     assert stepper.step == 6 and stepper.progress == {}
     assert stepper.trace.steps[5].adjoint == pytest.approx(3 - math.cos(5))
-    assert "2.716" in stepper.data["steps"][5]["panel"]
+    assert stepper.data["steps"][5]["panel"]["total"] == "2.716"
     assert stepper.data["inputs"][0]["value"] == 3.0
     assert stepper.questions[5][-1].answer == pytest.approx(3 - math.cos(5))
 
@@ -144,13 +144,13 @@ def test_the_terminal_quiz_reads_answers_from_stdin():
 
 
 def test_inputs_that_cannot_be_traced_are_said_and_put_back(monkeypatch):
-    import vizad.view.widget.stepper as module
+    import vizad.view.widget.whatif as module
 
     def fails(trace, feed):
         raise vz.errors.ShapeError("v₄ = v₁ × v₂: shapes (2,) and (3,) do not fit")
 
     stepper = vz.Stepper(vz.examples.lecture())
-    monkeypatch.setattr(module, "_retrace", fails)
+    monkeypatch.setattr(module, "retrace", fails)
     stepper.inputs = {"x1": 3.0, "x2": 5.0}
     assert (
         stepper.inputs == {"x1": 2.0, "x2": 5.0} and "shapes (2,) and (3,)" in stepper.input_error

@@ -358,7 +358,7 @@ def test_a_reduced_partial_adjoint_is_named_by_its_reduced_formula():
     # the derivation line and the stepper's panel read the same formula, summed once
     line = trace.derivation().lines[step.index]
     assert line.count(r"\sum_{\to (2,)}") == 1
-    from vizad.view.widget.panel import step_panel
+    from vizad.trace.panel import panel_text, step_panel
 
-    panel = step_panel(trace, step.index)
+    panel = panel_text(step_panel(trace, step.index))
     assert f"Σ_(→ (2,))(v̄{consumer[1:]})" in panel

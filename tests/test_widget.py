@@ -47,13 +47,26 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     data = stepper.data
     assert data["n"] == 7 and data["view"] == "adjoint" and data["mode"] == "reverse"
     assert [v["name"] for v in data["views"]] == ["forward", "adjoint", "backprop"]
-    panel = data["steps"][5]["panel"]
-    assert "Step 6 of 7: v₂ = x₂" in panel and "<b>1.716</b>" in panel and "-0.284" in panel
+    # each step's panel as data (vizad.trace.panel), its table's rows as lists of cells
+    assert data["steps"][5]["panel"] == {
+        "head": "Step 6 of 7: v₂ = x₂",
+        "about": ["op variable · scalar · value ", "5"],
+        "rows": [
+            [["v₅"], ["cos v₂"], ["0.284"], ["v̄₂→₅ = v̄₅ cos v₂ = ", "-0.284"]],
+            [["v₄"], ["v₁"], ["2"], ["v̄₂→₄ = v̄₄ v₁ = ", "2"]],
+        ],
+        "sum": "v̄₂ = Σ v̄ᵢ→ⱼ = ",
+        "total": "1.716",
+        "line": "v̄₂ = v̄₅ ∂v₅/∂v₂ + v̄₄ ∂v₄/∂v₂ = v̄₅ cos v₂ + v̄₄ v₁ = -0.284 + 2 = 1.716",
+    }
+    assert data["steps"][5]["row"] == {"cells": [["v̄₂"], ["1.716"], []], "bad": False}
     # the head of the table of contributions is the same in every step: sent once
-    assert "<thead>" not in panel and "partial adjoint" in data["contributionsHead"]
+    assert data["contributionsHead"][3] == "partial adjoint v̄ᵢ→ⱼ"
     stepper.step = 6
     snapshot = stepper._repr_mimebundle_()[0]["text/html"]  # no script: the whole panel
-    assert snapshot.count(data["contributionsHead"]) >= 1
+    assert '<div class="vz-head">Step 6 of 7: v₂ = x₂</div>' in snapshot
+    assert "<th>partial adjoint v̄ᵢ→ⱼ</th>" in snapshot and "<b>1.716</b>" in snapshot
+    assert "<td>v̄₂→₅ = v̄₅ cos v₂ = -0.284</td>" in snapshot
     stepper.step = 1
     frame = data["frames"]["adjoint"]
     assert frame["steps"][5]["current"] == "v2"
@@ -63,7 +76,7 @@ def test_the_walkthrough_is_sent_once(stepper, monkeypatch):
     assert frame["clicks"]["v2"] == 5
     assert "vz-s-current" in data["css"]
     # the backprop view is laid out when first shown (see test_lazy_views.py)
-    assert "v̄₂ = 1.716" in stepper._frame("backprop")["svg"]
+    assert "v̄₂ = 1.716" in stepper._views.frame("backprop")["svg"]
     json.dumps(data)  # JSON-ready
     import vizad.view.render.dot as dot_module
 
@@ -117,8 +130,8 @@ def test_failing_steps_are_marked(tmp_path, monkeypatch):
     bad = s.trace.step_of(x).index  # where the wrong partial adjoint of x shows
     assert list(s.failures) == [bad] and s.data["failed"] == [bad]
     record = s.data["steps"][bad]
-    assert 'class="vz-fail"' in record["panel"]
-    assert "wrong_square_widget" in record["panel"] and 'class="vz-bad"' in record["row"]
+    assert record["panel"]["fail"].startswith("✗ ") and record["row"]["bad"]
+    assert "wrong_square_widget" in record["panel"]["fail"] and record["row"]["cells"][2] == ["✗"]
     assert f"step {bad + 1}, " in s.failures[bad]  # check() numbers steps as the stepper does
     # an exported page checks as the stepper does: small traces by default, large ones if asked
     trace = s.trace
@@ -141,8 +154,9 @@ def test_forward_mode_stepper():
     assert s.view == "tangent" and s.scale == 1.5
     assert [v["name"] for v in s.data["views"]] == ["forward", "tangent", "tangents"]
     panel = s.data["steps"][3]["panel"]
-    assert "v̇₄ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>5</b>" in panel and "1 × 5 + 0 × 2 = 5" in panel
-    assert "v̇₇ = Σ v̇ₖ ∂vᵢ/∂vₖ = <b>5.5</b>" in s.data["steps"][6]["panel"]
+    assert (panel["sum"], panel["total"]) == ("v̇₄ = Σ v̇ₖ ∂vᵢ/∂vₖ = ", "5")
+    assert "1 × 5 + 0 × 2 = 5" in panel["line"] and "rows" not in panel
+    assert s.data["steps"][6]["panel"]["total"] == "5.5"
     with pytest.raises(ValueError, match="mode"):
         vz.step(y, [x1], {x1: 2.0, x2: 5.0}, mode="sideways")
     with pytest.raises(ValueError, match="scale"):
@@ -225,14 +239,14 @@ def test_quiz_data_and_its_encoding(tmp_path):
 
 
 def test_the_panel_says_shapes_in_words():
-    from vizad.view.widget.panel import shape_words, step_panel
+    from vizad.trace.panel import panel_text, shape_words, step_panel
 
     assert shape_words(()) == "scalar"
     assert shape_words((2, 3)) == "shape (2, 3)"
     assert shape_words(vz.extend.TupleShape([(), (3,)])) == "tuple of (scalar, shape (3,))"
     assert shape_words(vz.extend.TupleShape([])) == "tuple of ()"
     trace = vz.examples.tuples()
-    panels = [step_panel(trace, k) for k in range(len(trace.steps))]
+    panels = [panel_text(step_panel(trace, k)) for k in range(len(trace.steps))]
     assert any("tuple of (scalar, scalar)" in p for p in panels)
     assert not any("TupleShape" in p for p in panels)
 
@@ -269,7 +283,7 @@ def test_output_bundle_survives_without_the_kernel(stepper):
 def test_a_big_walkthrough_saves_the_views_laid_out(stepper, monkeypatch):
     """Past SAVED_VIEWS steps the output's HTML carries only the views laid out so far (no
     layout of every view for the saved copy), the first one and any shown since."""
-    import vizad.view.widget.stepper as module
+    import vizad.view.widget.output as module
 
     monkeypatch.setattr(module, "SAVED_VIEWS", 3)
 

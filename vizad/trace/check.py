@@ -42,7 +42,15 @@ from vizad.engine.tree import (
 )
 from vizad.trace.records import CheckFailure
 
-__all__ = ["check_trace", "check_op", "CheckSkip", "STOP_GRADIENT", "not_checked"]
+__all__ = [
+    "check_trace",
+    "check_op",
+    "CheckSkip",
+    "STOP_GRADIENT",
+    "not_checked",
+    "by_differences",
+    "differences_report",
+]
 
 #: Inputs with at most this many entries in all are checked entry by entry; larger ones along
 #: random directions.
@@ -494,3 +502,18 @@ def by_differences(trace, k: int, eps: float = 1e-6, rng: Any = 0) -> tuple[floa
 
         computed = float(np.sum(result * d))
     return (f(eps) - f(-eps)) / (2 * eps), computed
+
+
+def differences_report(trace, k: int) -> dict:
+    """Step ``k``'s result checked by :func:`by_differences`, as the stepper's panel says it:
+    {"numeric", "computed", "agree" (to a relative 1e-4, an absolute 1e-6), "text"}."""
+    numeric, computed = by_differences(trace, k)
+    agree = bool(np.isclose(numeric, computed, rtol=1e-4, atol=1e-6))
+    step = trace.steps[k]
+    name = trace.result_name(step.node).text
+    along = "" if np.ndim(trace.result(step)) == 0 else " along a random d"
+    text = (
+        f"{name}{along} by central differences: {numeric:.6g}, the walkthrough's "
+        f"{computed:.6g}: " + ("they agree" if agree else "they DIFFER")
+    )
+    return {"numeric": numeric, "computed": computed, "agree": agree, "text": text}

@@ -11,7 +11,7 @@ rules (the stepper restyling a laid-out SVG, and the swatches of its legend).
 
 from __future__ import annotations
 
-import numpy as np
+from vizad.trace.values import heat_grid, heat_scale  # the grid a heatmap shows, shared
 
 __all__ = [
     "FONT",
@@ -147,33 +147,6 @@ def diverging(x: float) -> str:
 
 
 EDGE_HIGHLIGHT = {"stroke": VERMILLION, "width": "2.5"}
-
-
-#: A heatmap shows at most this many rows and columns of cells (blocks are averaged).
-HEAT_ROWS, HEAT_COLS = 12, 24
-
-
-def heat_grid(array) -> np.ndarray:
-    """The 2-D grid a heatmap shows: rows are every axis but the last, columns the last; at
-    most HEAT_ROWS × HEAT_COLS cells, by averaging blocks."""
-    a = np.asarray(array, dtype=np.float64)
-    a = a.reshape(1, -1) if a.ndim <= 1 else a.reshape(-1, a.shape[-1])
-    return _shrink(_shrink(a, HEAT_ROWS, 0), HEAT_COLS, 1)
-
-
-def _shrink(a: np.ndarray, most: int, axis: int) -> np.ndarray:
-    n = a.shape[axis]
-    if n <= most:
-        return a
-    edges = np.linspace(0, n, most + 1).astype(int)
-    sizes = np.diff(edges).reshape((-1, 1) if axis == 0 else (1, -1))
-    return np.add.reduceat(a, edges[:-1], axis=axis) / sizes
-
-
-def heat_scale(grid: np.ndarray) -> float:
-    """The largest finite magnitude in ``grid`` (0 when there is none): the colour scale."""
-    finite = np.abs(grid[np.isfinite(grid)])
-    return float(finite.max()) if finite.size else 0.0
 
 
 def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:

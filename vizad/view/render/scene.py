@@ -20,6 +20,7 @@ from vizad.engine.node import Node
 from vizad.engine.text import format_number, format_value
 from vizad.engine.tree import Unrecorded
 from vizad.trace import Names
+from vizad.trace.values import SMALL_VECTOR  # numbers up to it, a heatmap past it
 
 __all__ = ["Item", "Edge", "Scene", "VIEWS", "value_parts", "preview", "fixed"]
 
@@ -28,8 +29,6 @@ __all__ = ["Item", "Edge", "Scene", "VIEWS", "value_parts", "preview", "fixed"]
 #: (``trace.views``).
 VIEWS = ("forward", "adjoint", "tangent")
 
-#: Vectors with at most this many entries show their numbers; larger tensors a heatmap.
-SMALL_VECTOR = 8
 #: Longer lines are cut (with "…") in a drawing, so that a box never spans the picture.
 MAX_LINE = 48
 

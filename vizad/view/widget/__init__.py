@@ -7,14 +7,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from vizad.view.widget.stepper import Stepper, step
+    from vizad.view.widget.entry import step
+    from vizad.view.widget.stepper import Stepper
 
 __all__ = ["Stepper", "step"]
 
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from vizad.view.widget import stepper
+        from vizad.view.widget import entry  # (which imports the stepper's module)
 
-        return getattr(stepper, name)
+        return getattr(entry, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

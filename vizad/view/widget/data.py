@@ -5,9 +5,10 @@ the panels from this data: stepping never asks Python for anything. The data is 
 size of the walkthrough: per view, the SVG, the step that computes each box (done before it,
 pending after), each step's current box, consumers, involved boxes and edges (sent once for
 views that share them), and the text of each box's tooltip; per step, its label, its panel and
-its row of the running table (which the browser builds from the rows of the steps so far); once,
-the head of the panels' tables of contributions and the CSS of the step states, made from the
-one palette that also colours the DOT drawings.
+its row of the running table (vizad.trace.panel's data, its heatmaps coloured by the palette;
+the browser builds their elements, and the running table from the rows of the steps so far);
+once, the head of the panels' tables of contributions and the CSS of the step states, made
+from the one palette that also colours the DOT drawings.
 
 Step numbers shown to people are 1-based ("Step 3 of 7", ``stepper.step == 3``); indices into
 lists here are 0-based.
@@ -27,12 +28,12 @@ from vizad.engine._gc import gc_paused
 from vizad.view.render import LAYOUT_BUDGET, MAX_BOXES, Layout
 from vizad.view.render.options import Collapse
 from vizad.view.render.legibility import DEFAULT_FRAME
-from vizad.view.render.palette import legend_words, state_css
+from vizad.view.render.palette import diverging, legend_words, state_css
 from vizad.engine.text import check_decimals
+from vizad.trace.panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 from vizad.trace.quiz import RULE as QUIZ_RULE
 from vizad.trace.quiz import questions as quiz_questions
 from vizad.view.widget.frames import Openings, frame_data, frame_patch
-from vizad.view.widget.panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 
 __all__ = ["walkthrough_data", "frame_data", "frame_patch", "check_failures"]
 
@@ -118,8 +119,8 @@ def walkthrough_data(
         "steps": [
             {
                 "label": step.label,
-                "panel": step_panel(trace, k, failures, math=False, decimals=d, table_head=False),
-                "row": running_row(trace, k, failures, decimals=d),
+                "panel": step_panel(trace, k, failures, decimals=d, colour=diverging),
+                "row": running_row(trace, k, failures, decimals=d, colour=diverging),
             }
             for k, step in enumerate(trace.steps)
         ],
@@ -129,7 +130,7 @@ def walkthrough_data(
         # the scalar inputs; a live stepper makes them editable (what-if)
         "inputs": inputs_data(trace, editable=False),
         # the head of every panel's table of contributions, sent once
-        "contributionsHead": CONTRIBUTIONS_HEAD,
+        "contributionsHead": list(CONTRIBUTIONS_HEAD),
         "css": state_css(".vizad-stepper"),
         # the legend of the step states, shown by the component as text (never clipped)
         "legend": legend_words(trace.mode),

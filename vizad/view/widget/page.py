@@ -2,8 +2,8 @@
 walkthrough's data, as an HTML fragment (the HTML of a Stepper's output, for renderers without
 the widget: a saved notebook, nbconvert) or a whole page (vz.export_html).
 
-The fragment starts as a static picture (the current step's SVG and panel, no script needed)
-that the component replaces wherever inline scripts run.
+The fragment starts as a static picture (the current step's SVG and panel, no script needed:
+vizad.view.widget.snapshot) that the component replaces wherever inline scripts run.
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ import json
 import re
 
 from vizad.view.assets import boot_elements, graphviz_script, style
-from vizad.engine.text import escape, json_in_html
+from vizad.engine.text import json_in_html
 from vizad.view.widget.data import conceal, packed_json
 
 __all__ = [
     "WALKTHROUGH",
     "fragment",
-    "snapshot_html",
     "data_script",
     "needs_graphviz",
 ]
@@ -91,22 +90,4 @@ def fragment(
         + (graphviz_script("vizad-graphviz") if graphviz else "")
         + boot_elements(options, component)
         + "</div>"
-    )
-
-
-def snapshot_html(title: str, svg: str | None, panel: str) -> str:
-    """A static picture of one step: the title, the laid-out SVG restyled for the step (as an
-    image: HTML sanitizers keep those; no picture when only the browser can lay it out), and
-    the step's panel."""
-    picture = (
-        f'<div style="overflow:auto;max-height:560px"><img alt="{escape(title)}" '
-        f'src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"></div>'
-        if svg is not None
-        else '<div class="vz-muted">(the graph is laid out in the browser where scripts run)</div>'
-    )
-    return (
-        f'<div class="vizad-stepper"><div class="vz-title">{escape(title)}</div>'
-        f"{picture}{panel}"
-        '<div class="vz-muted">(a static picture of this step: run the cell, or open the '
-        "notebook where scripts run, to step through it)</div></div>"
     )

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4e04d184387bc37e63ff789f1d375851887f9b1a4c9a785752420570760a936a
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6864768f6f217bd05f613b303b7cc533ad3997c021914e67f94a863a901b979a
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1197,9 +1197,9 @@ function readAnswer(text, kind) {
 }
 function readShape(text) {
   if (["scalar", "()", "[]", "( )"].includes(text.toLowerCase())) return [];
-  const parts = text.replace(/^[([ \t\n\r]+|[)\] \t\n\r]+$/g, "").split(/[,x*\s]+/).filter(Boolean);
-  if (!parts.length || !parts.every((p) => /^\d+$/.test(p))) throw new AnswerError("type a shape such as (2, 3), 2x3, or scalar");
-  return parts.map((p) => parseInt(p, 10));
+  const parts2 = text.replace(/^[([ \t\n\r]+|[)\] \t\n\r]+$/g, "").split(/[,x*\s]+/).filter(Boolean);
+  if (!parts2.length || !parts2.every((p) => /^\d+$/.test(p))) throw new AnswerError("type a shape such as (2, 3), 2x3, or scalar");
+  return parts2.map((p) => parseInt(p, 10));
 }
 var ExpressionReader = class {
   constructor(text) {
@@ -1376,8 +1376,8 @@ var Quiz = class {
     for (const q of this.questions[i] || []) {
       const state = (this.progress[q.key] || {}).state;
       if (!state) continue;
-      const { shown } = this.secret(q.code, q.salt);
-      const text = { right: `right: ${q.q} = ${shown}`, wrong: `the answer: ${q.q} = ${shown}`, skipped: `skipped: ${q.q} = ${shown}` }[state];
+      const { shown: shown2 } = this.secret(q.code, q.salt);
+      const text = { right: `right: ${q.q} = ${shown2}`, wrong: `the answer: ${q.q} = ${shown2}`, skipped: `skipped: ${q.q} = ${shown2}` }[state];
       lines.push(h("div", { class: state === "right" ? "vz-right" : "vz-wrong", text }));
     }
     return lines.length ? h("div", { class: "vz-earned" }, lines) : null;
@@ -1555,6 +1555,45 @@ var Inputs = class {
 // vizad/view/widget/static/stepper/panel.js
 var TABLE_ROWS = 40;
 var KEEP_ROWS = 3;
+var FILL = /^#[0-9a-f]{6}$/i;
+function shown(v) {
+  if (typeof v === "string") return [v];
+  if (v.muted !== void 0) return [h("span", { class: "vz-muted", text: v.muted })];
+  if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => j ? [", ", ...shown(x)] : shown(x)), ")"];
+  if (!v.heat) return [];
+  const { columns, cells, label, caption } = v.heat;
+  const grid = h("span", { class: "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
+    const cell = h("span", { title: tip });
+    if (FILL.test(fill)) cell.style.backgroundColor = fill;
+    return cell;
+  }));
+  grid.style.gridTemplateColumns = `repeat(${Number(columns)},auto)`;
+  return [grid, h("span", { class: "vz-scale", text: caption })];
+}
+var parts = (list) => list.flatMap(shown);
+function panelElement(p, head) {
+  const box = h("div", { class: "vz-panel" }, [
+    h("div", { class: "vz-head", text: p.head }),
+    h("div", { class: "vz-muted" }, parts(p.about))
+  ]);
+  if (p.note !== void 0) box.append(h("div", { class: "vz-muted", text: p.note }));
+  if (p.rows) {
+    box.append(h("table", { class: "vz-contributions" }, [
+      h("thead", {}, [h("tr", {}, head.map((name) => h("th", { text: name })))]),
+      h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell))))))
+    ]));
+  }
+  box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
+  box.append(h("div", { class: "vz-math", text: p.line }));
+  if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
+  if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
+  return box;
+}
+function rowElement(row, now) {
+  const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
+  if (now) tr.setAttribute("data-now", "true");
+  return tr;
+}
 var Panel = class {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
   constructor({ data, quiz }) {
@@ -1588,23 +1627,25 @@ var Panel = class {
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
     const { data, quiz, panel } = this;
-    const rec = data.steps[i];
     const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
     else {
-      panel.innerHTML = rec.panel;
-      if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
+      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || []));
       if (feedback) panel.prepend(feedback);
       this.keepRows();
     }
     const rows = [];
     for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
-      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : quiz.asks(j) ? "" : data.steps[j].row);
+      if (j === i || !quiz.asks(j)) rows.push(rowElement(data.steps[j].row, j === i));
     }
     const earlier = Math.max(0, i - TABLE_ROWS + 1);
-    const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
-    this.table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
+    const word = data.mode === "reverse" ? "adjoints" : "tangents";
+    this.table.replaceChildren(
+      h("div", { class: "vz-muted", text: `${word} so far` }),
+      h("table", {}, [h("tbody", {}, rows)]),
+      ...earlier ? [h("div", { class: "vz-muted", text: `… and ${earlier} earlier` })] : []
+    );
   }
 };
 

@@ -350,6 +350,7 @@ class Stepper {
       behind = behind.parentElement;
     }
     copy.setAttribute("style", `background:${getComputedStyle(behind).backgroundColor}`);
+    // the panel's elements (built from data, panel.js) serialised: read, never assigned
     return { svg: new XMLSerializer().serializeToString(copy), panel: this.panel.panel.innerHTML };
   }
 

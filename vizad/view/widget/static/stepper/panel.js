@@ -1,10 +1,61 @@
-// panel.js: below the drawing, the step panel (the step's derivation as Python made it, or the
-// quiz's question) and the running table of the results so far.
+// panel.js: below the drawing, the step panel (the step's derivation, or the quiz's question)
+// and the running table of the results so far. Python sends each step's panel and row as data
+// (vizad/trace/panel.py: text, shown values, table rows as lists of cells); the elements are
+// built here, every piece of text set as text (vizad/view/widget/snapshot.py builds the same
+// elements for a stepper's static picture).
 
 import { h } from "./helpers.js";
 
 const TABLE_ROWS = 40; // rows of the running table shown at once
 const KEEP_ROWS = 3; // rows of the table of partial adjoints kept in view, stacked
+const FILL = /^#[0-9a-f]{6}$/i; // a heatmap cell's colour, from Python's palette
+
+// a shown value (vizad/trace/values.py): its text, a muted note, a tuple's values, or a
+// tensor's heatmap (its cells' colours Python's, their numbers on hover), as nodes and text
+export function shown(v) {
+  if (typeof v === "string") return [v];
+  if (v.muted !== undefined) return [h("span", { class: "vz-muted", text: v.muted })];
+  if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => (j ? [", ", ...shown(x)] : shown(x))), ")"];
+  if (!v.heat) return [];
+  const { columns, cells, label, caption } = v.heat;
+  const grid = h("span", { class: "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
+    const cell = h("span", { title: tip });
+    if (FILL.test(fill)) cell.style.backgroundColor = fill;
+    return cell;
+  }));
+  grid.style.gridTemplateColumns = `repeat(${Number(columns)},auto)`;
+  return [grid, h("span", { class: "vz-scale", text: caption })];
+}
+
+// a list of parts (text and shown values), as nodes and text
+export const parts = (list) => list.flatMap(shown);
+
+// step `p`'s panel (vizad/trace/panel.py's step_panel); `head`: its table's head, sent once
+export function panelElement(p, head) {
+  const box = h("div", { class: "vz-panel" }, [
+    h("div", { class: "vz-head", text: p.head }),
+    h("div", { class: "vz-muted" }, parts(p.about)),
+  ]);
+  if (p.note !== undefined) box.append(h("div", { class: "vz-muted", text: p.note }));
+  if (p.rows) {
+    box.append(h("table", { class: "vz-contributions" }, [
+      h("thead", {}, [h("tr", {}, head.map((name) => h("th", { text: name })))]),
+      h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell)))))),
+    ]));
+  }
+  box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
+  box.append(h("div", { class: "vz-math", text: p.line }));
+  if (p.source !== undefined) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
+  if (p.fail !== undefined) box.append(h("div", { class: "vz-fail", text: p.fail }));
+  return box;
+}
+
+// a row of the running table (vizad/trace/panel.py's running_row); `now`: the current step's
+export function rowElement(row, now) {
+  const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
+  if (now) tr.setAttribute("data-now", "true");
+  return tr;
+}
 
 export class Panel {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
@@ -43,24 +94,25 @@ export class Panel {
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
     const { data, quiz, panel } = this;
-    const rec = data.steps[i];
     const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
     else {
-      panel.innerHTML = rec.panel;
-      // the head of the table of contributions is the same in every step: sent once
-      if (data.contributionsHead) panel.querySelector(".vz-contributions")?.insertAdjacentHTML("afterbegin", data.contributionsHead);
+      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || []));
       if (feedback) panel.prepend(feedback);
       this.keepRows();
     }
     // the running table: the newest rows (a long walkthrough shows its last TABLE_ROWS)
     const rows = [];
     for (let j = asking ? i - 1 : i; j >= Math.max(0, i - TABLE_ROWS + 1); j--) {
-      rows.push(j === i ? rec.row.replace("<tr", '<tr data-now="true"') : quiz.asks(j) ? "" : data.steps[j].row);
+      if (j === i || !quiz.asks(j)) rows.push(rowElement(data.steps[j].row, j === i));
     }
     const earlier = Math.max(0, i - TABLE_ROWS + 1); // steps older than the oldest row
-    const more = earlier ? `<div class="vz-muted">… and ${earlier} earlier</div>` : "";
-    this.table.innerHTML = `<div class="vz-muted">${data.mode === "reverse" ? "adjoints" : "tangents"} so far</div><table><tbody>${rows.join("")}</tbody></table>${more}`;
+    const word = data.mode === "reverse" ? "adjoints" : "tangents";
+    this.table.replaceChildren(
+      h("div", { class: "vz-muted", text: `${word} so far` }),
+      h("table", {}, [h("tbody", {}, rows)]),
+      ...(earlier ? [h("div", { class: "vz-muted", text: `… and ${earlier} earlier` })] : []),
+    );
   }
 }

@@ -11,6 +11,7 @@ import { importGraphviz, layOut } from "./layout.js";
 const LAYOUT_LIMIT_MS = 180_000;
 const IDLE_WORKERS = 2; // idle workers kept per Graphviz module
 
+// eslint-disable-next-line no-restricted-syntax -- finds the SVG element in Graphviz's output
 const WORKER_SOURCE = `
 let graphviz = null;
 onmessage = async ({ data }) => {

@@ -1,0 +1,148 @@
+"""A step's panel as data: what the stepper and the exported page show next to the graph.
+
+For a reverse step: the node (vᵢ = its definition, op, shape, value), a table of its
+contributions (consumer, local derivative as a formula and as a value, partial adjoint), their
+sum, and the derivation line; for a forward step, the tangent rule. A running table lists the
+adjoints (or tangents) computed so far, one row per step.
+
+Plain JSON-ready data, no markup: text (names made printable, formulas as plain text made
+from their LaTeX) and shown values (:mod:`vizad.trace.values`). The browser component
+(``static/stepper/panel.js``) and a stepper's static picture (vizad.view.widget.snapshot)
+build their elements from it, every piece of text set as text. A panel::
+
+    {"head": "Step 6 of 7: v₂ = x₂",
+     "about": ["op variable · scalar · value ", "5"],        # parts: text and shown values
+     "rows": [[parts, parts, parts, parts], …],   # reverse: one per consumer (CONTRIBUTIONS_HEAD)
+     "note": "the output: …",                     # reverse, the output's step (no rows)
+     "sum": "v̄₂ = Σ v̄ᵢ→ⱼ = ", "total": "1.716",  # what the step computes (shown bold)
+     "line": "v̄₂ = v̄₅ ∂v₅/∂v₂ + … = 1.716",      # the derivation line
+     "source": "model.py:12: …", "fail": "✗ …"}   # when there is one
+
+and a row of the running table ``{"cells": [parts, parts, parts], "bad": bool}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from vizad.engine.text import latex_to_text, printable
+from vizad.engine.tree import TupleShape
+from vizad.trace.derivation import MANY_TERMS
+from vizad.trace.values import Colour, value_data, value_text
+
+__all__ = [
+    "CONTRIBUTIONS_HEAD",
+    "step_panel",
+    "running_row",
+    "shape_words",
+    "panel_text",
+]
+
+#: The head of a reverse step's table of contributions: the same in every step, so that a
+#: walkthrough's data carries it once.
+CONTRIBUTIONS_HEAD = ("consumer vⱼ", "∂vⱼ/∂vᵢ", "value", "partial adjoint v̄ᵢ→ⱼ")
+
+#: What a reverse walkthrough's first step says instead of its table of contributions.
+OUTPUT_NOTE = "the output: its adjoint is the seed ∂y/∂y"
+
+
+def shape_words(shape: Any) -> str:
+    """A step's shape as the panel says it: "scalar", "shape (2, 3)", or for a tuple value
+    "tuple of (scalar, shape (3,))"."""
+    if isinstance(shape, TupleShape):
+        return f"tuple of ({', '.join(shape_words(s) for s in shape)})"
+    return "scalar" if shape == () else f"shape {shape}"
+
+
+def step_panel(
+    trace,
+    k: int,
+    failures: Mapping[int, str] | None = None,
+    *,
+    decimals: int | None = None,
+    colour: Colour | None = None,
+) -> dict:
+    """The panel of step ``k`` (0-based) of ``trace`` (see the module's docstring); a step
+    in ``failures`` (0-based index → message of the rule that fails trace.check()) says
+    so. ``colour`` fills a heatmap's cells (vizad.view.render.palette.diverging)."""
+    d = trace.decimals if decimals is None else decimals
+    step = trace.steps[k]
+
+    def shown(value: Any) -> Any:
+        return value_data(value, d, colour)
+
+    words = f"op {step.node.op.name} · {shape_words(step.shape)} · value "
+    panel: dict[str, Any] = {
+        "head": printable(
+            f"Step {k + 1} of {len(trace.steps)}: {step.label} = {latex_to_text(step.definition)}"
+        ),
+        "about": [printable(words), shown(step.value)],
+    }
+    result = trace.result_name(step.node).text
+    if trace.mode == "reverse":
+        if step.is_output:
+            panel["note"] = OUTPUT_NOTE
+        else:
+            panel["rows"] = [_contribution(trace, step, c, shown) for c in step.contributions]
+        how = "seed" if step.is_output else "Σ v̄ᵢ→ⱼ"
+        if len(step.contributions) > MANY_TERMS:  # a weight shared by every time step
+            how = f"{trace.names.partial_sum(step.node).text} ({len(step.contributions)} terms)"
+    else:
+        how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
+    panel["sum"] = printable(f"{result} = {how} = ")
+    panel["total"] = shown(trace.result(step))
+    panel["line"] = printable(latex_to_text(trace.line(step, d)))
+    if step.node.source:  # the user's line of code it was imported or recorded from
+        panel["source"] = printable(step.node.source)
+    if failures and k in failures:
+        panel["fail"] = printable(f"✗ {failures[k]}")
+    return panel
+
+
+def _contribution(trace, step, c, shown) -> list[list]:
+    """A row of the table of contributions: consumer, ∂vⱼ/∂vᵢ, its value, v̄ᵢ→ⱼ."""
+    formula = latex_to_text(c.local_latex) if c.local_latex else "—"
+    local = shown(c.local) if c.local is not None else "Jacobian (see vjp)"
+    name = trace.names.partial(step.node, c.consumer, c.index).text
+    partial = latex_to_text(c.partial_latex) if c.partial_latex else ""
+    says = [printable(f"{name} = {partial + ' = ' if partial else ''}"), shown(c.partial)]
+    if c.reduced:
+        says.append(" (summed to shape)")
+    return [[printable(c.consumer_label)], [printable(formula)], [local], says]
+
+
+def running_row(
+    trace,
+    k: int,
+    failures: Mapping[int, str] | None = None,
+    *,
+    decimals: int | None = None,
+    colour: Colour | None = None,
+) -> dict:
+    """One row of the running table: what step ``k`` computed (v̄ᵢ or v̇ᵢ, its value, and ✗
+    when its rule fails trace.check())."""
+    d = trace.decimals if decimals is None else decimals
+    step = trace.steps[k]
+    bad = bool(failures) and k in failures
+    name = printable(trace.result_name(step.node).text)
+    shown = value_data(trace.result(step), d, colour)
+    return {"cells": [[name], [shown], ["✗"] if bad else []], "bad": bad}
+
+
+def panel_text(panel: Mapping) -> str:
+    """A panel (:func:`step_panel`) as plain text, one line per line of the panel (a
+    heatmap by its caption): what a person reads there, for tests and text outputs."""
+
+    def parts(items: list) -> str:
+        return "".join(value_text(p) for p in items)
+
+    lines = [panel["head"], parts(panel["about"])]
+    if "note" in panel:
+        lines.append(panel["note"])
+    for row in panel.get("rows", ()):
+        lines.append(" | ".join(parts(cell) for cell in row))
+    lines.append(panel["sum"] + value_text(panel["total"]))
+    lines.append(panel["line"])
+    lines += [panel[key] for key in ("source", "fail") if key in panel]
+    return "\n".join(lines)

@@ -1,0 +1,74 @@
+"""``vz.step``: trace a graph (or take a trace made already) and open its stepper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from vizad.engine.graph import as_node_list
+from vizad.engine.node import Node
+from vizad.errors import ArgumentError
+from vizad.trace import Trace, trace_forward, trace_reverse
+from vizad.view.render import LAYOUT_BUDGET, MAX_BOXES
+from vizad.view.render.options import SCALE, Collapse
+from vizad.view.widget.stepper import Stepper
+
+__all__ = ["step", "Stepper"]
+
+
+def step(
+    y: Node | Trace,
+    wrt: Node | Iterable[Node] | None = None,
+    feed: Mapping[Node, Any] | None = None,
+    mode: str = "reverse",
+    *,
+    tangents: Mapping[Node, Any] | None = None,
+    view: str | None = None,
+    decimals: int | None = None,
+    scale: float = SCALE,
+    collapse: Collapse = None,
+    max_boxes: int = MAX_BOXES,
+    detail: bool = False,
+    budget: float | None = LAYOUT_BUDGET,
+    quiz: bool = False,
+    step: int = 1,
+) -> Stepper:
+    """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
+    every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
+    node of ``wrt``, or the first Variable). ``scale`` enlarges everything (1.5 on a
+    projector). ``quiz=True``: the student types each step's values (local partials, partial
+    adjoints, the result v̄ᵢ or v̇ᵢ) before they are shown; ``stepper.answer(text)`` answers
+    from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
+    ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
+    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; ``budget``:
+    the seconds each view's layout may take (None: in full, however long). ``step``: the step
+    it opens at (a notebook executed headless saves its output there)."""
+    drawn: dict[str, Any] = {
+        "collapse": collapse,
+        "max_boxes": max_boxes,
+        "detail": detail,
+        "budget": budget,
+    }
+    if isinstance(y, Trace):
+        if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
+            raise ArgumentError(
+                "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
+                "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
+            )
+        return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, step=step, **drawn)
+    decimals = 3 if decimals is None else decimals
+    if mode == "reverse":
+        trace: Trace = trace_reverse(y, wrt, feed, decimals=decimals)
+    elif mode == "forward":
+        if tangents is None and wrt is not None:
+            nodes = as_node_list(wrt, "step: wrt")
+            if not nodes:
+                raise ArgumentError(
+                    "step: forward mode seeds the first node of wrt, and wrt is empty; give "
+                    "wrt=[x] or tangents={x: 1.0}"
+                )
+            tangents = {nodes[0]: 1.0}
+        trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
+    else:
+        raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}; give one")
+    return Stepper(trace, view, scale=scale, quiz=quiz, step=step, **drawn)

@@ -1,0 +1,129 @@
+"""A stepper's static picture: one step as HTML that needs no script (what GitHub, an
+untrusted notebook and any renderer that strips scripts show of a stepper's output, until the
+component replaces it where scripts run).
+
+The picture is the title, the laid-out SVG restyled for the step (as an ``<img>``: HTML
+sanitizers keep those) and the step's panel, built from the same data as the browser
+component's panel (vizad.trace.panel; ``static/stepper/panel.js`` builds the same elements
+with the same classes, so stepper.css applies to both). Elements are made with ElementTree
+and serialised by it: every piece of text is set as text and escaped there, none is written
+into markup by hand.
+"""
+
+from __future__ import annotations
+
+import base64
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from vizad.engine.text import printable
+
+__all__ = ["snapshot_html", "panel_element", "QUIZ_NOTE"]
+
+#: What a quiz's picture says instead of the step's panel (its values are the answers).
+QUIZ_NOTE = "(a quiz: its values are asked, not shown)"
+STATIC_NOTE = (
+    "(a static picture of this step: run the cell, or open the notebook where scripts run, "
+    "to step through it)"
+)
+
+
+def _element(tag: str, css: str | None = None, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.Element(tag, {"class": css} if css else {})
+    element.attrib.update(attrs)
+    if text is not None:
+        element.text = text
+    return element
+
+
+def _append(parent: ET.Element, *items: ET.Element | str) -> ET.Element:
+    """Append elements and text to ``parent`` (text after a child is that child's tail)."""
+    for item in items:
+        if isinstance(item, str):
+            if len(parent):
+                last = parent[-1]
+                last.tail = (last.tail or "") + item
+            else:
+                parent.text = (parent.text or "") + item
+        else:
+            parent.append(item)
+    return parent
+
+
+def _shown(value: Any) -> list[ET.Element | str]:
+    """A shown value (vizad.trace.values.value_data) as elements and text."""
+    if isinstance(value, str):
+        return [value]
+    if "muted" in value:
+        return [_element("span", "vz-muted", value["muted"])]
+    if "tuple" in value:
+        out: list[ET.Element | str] = ["("]
+        for j, item in enumerate(value["tuple"]):
+            out += ([", "] if j else []) + _shown(item)
+        return [*out, ")"]
+    heat = value["heat"]
+    grid = _element("span", "vz-heat", role="img")
+    grid.set("aria-label", heat["label"])
+    grid.set("style", f"grid-template-columns:repeat({int(heat['columns'])},auto)")
+    for fill, tip in heat["cells"]:
+        grid.append(_element("span", style=f"background:{fill}", title=tip))
+    return [grid, _element("span", "vz-scale", heat["caption"])]
+
+
+def _parts(parent: ET.Element, parts: Sequence) -> ET.Element:
+    for part in parts:
+        _append(parent, *_shown(part))
+    return parent
+
+
+def panel_element(panel: Mapping, head: Sequence[str]) -> ET.Element:
+    """A step's panel (vizad.trace.panel.step_panel) as elements; ``head``: the head of its
+    table of contributions (vizad.trace.panel.CONTRIBUTIONS_HEAD)."""
+    box = _element("div", "vz-panel")
+    box.append(_element("div", "vz-head", panel["head"]))
+    box.append(_parts(_element("div", "vz-muted"), panel["about"]))
+    if "note" in panel:
+        box.append(_element("div", "vz-muted", panel["note"]))
+    if "rows" in panel:
+        table = ET.SubElement(box, "table", {"class": "vz-contributions"})
+        names = ET.SubElement(ET.SubElement(table, "thead"), "tr")
+        for name in head:
+            ET.SubElement(names, "th").text = name
+        body = ET.SubElement(table, "tbody")
+        for row in panel["rows"]:
+            line = ET.SubElement(body, "tr")
+            for cell in row:
+                _parts(ET.SubElement(line, "td"), cell)
+    total = _append(_element("b"), *_shown(panel["total"]))
+    box.append(_append(_element("div", "vz-sum", panel["sum"]), total))
+    box.append(_element("div", "vz-math", panel["line"]))
+    if "source" in panel:
+        box.append(_element("div", "vz-muted vz-source", panel["source"]))
+    if "fail" in panel:
+        box.append(_element("div", "vz-fail", panel["fail"]))
+    return box
+
+
+def snapshot_html(
+    title: str, svg: str | None, panel: Mapping | None, head: Sequence[str] = ()
+) -> str:
+    """A static picture of one step: the title, the laid-out SVG restyled for the step (as an
+    image; no picture when only the browser can lay it out), and the step's ``panel``
+    (its data, vizad.trace.panel; None: a quiz, whose values are not shown)."""
+    title = printable(title)
+    root = _element("div", "vizad-stepper")
+    root.append(_element("div", "vz-title", title))
+    if svg is not None:
+        frame = ET.SubElement(root, "div", {"style": "overflow:auto;max-height:560px"})
+        picture = base64.b64encode(svg.encode()).decode()
+        ET.SubElement(frame, "img", {"alt": title, "src": f"data:image/svg+xml;base64,{picture}"})
+    else:
+        note = "(the graph is laid out in the browser where scripts run)"
+        root.append(_element("div", "vz-muted", note))
+    if panel is None:
+        root.append(_element("div", "vz-muted", QUIZ_NOTE))
+    else:
+        root.append(panel_element(panel, head))
+    root.append(_element("div", "vz-muted", STATIC_NOTE))
+    return ET.tostring(root, encoding="unicode", method="html")
