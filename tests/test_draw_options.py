@@ -8,12 +8,13 @@ import pytest
 import vizad as vz
 from vizad.view.render.options import DRAW_OPTIONS, DrawOptions
 
-DRAWERS = [vz.draw, vz.export_frames]
+DRAWERS = [vz.draw, vz.step, vz.Stepper, vz.export_html, vz.export_frames]
 
 
 @pytest.mark.parametrize("function", DRAWERS, ids=lambda f: f.__name__)
 def test_every_drawer_shows_the_options_in_its_signature(function):
     parameters = inspect.signature(function).parameters
+    assert list(parameters).count("decimals") == 1
     assert "drawing" not in parameters  # the **drawing that receives them is not shown
     for name in DRAW_OPTIONS:
         shown = parameters[name]
@@ -57,3 +58,28 @@ def test_the_options_object_is_frozen_and_says_what_differs():
         options.detail = False
     assert options.given() == ["collapse=", "detail="]
     assert DrawOptions().given() == []
+
+
+def test_a_stepper_and_its_page_take_the_options_object(tmp_path):
+    from vizad.view.export import page_html
+
+    trace = vz.examples.mlp()
+    options = DrawOptions(detail=True, reads=True, decimals=2)
+    stepper = vz.Stepper(trace, options=options)
+    assert stepper.options == options and stepper.decimals == 2
+    by_keyword = vz.step(trace, detail=True, reads=True, decimals=2)
+    assert by_keyword.options == options
+    assert page_html(trace, options=options) != page_html(trace)
+    with pytest.raises(vz.errors.ArgumentError, match="detail="):
+        vz.export_html(stepper, tmp_path / "p.html", detail=True)  # the Stepper drew its views
+    stepper.close()
+    by_keyword.close()
+
+
+def test_the_command_line_draws_with_reads(tmp_path):
+    from vizad.cli import main
+
+    args = ["walkthrough", "log(x1) + x1*x2 - sin(x2)", "--at", "x1=2", "x2=5"]
+    assert main([*args, "-o", str(tmp_path / "a.html")]) == 0
+    assert main([*args, "--reads", "-o", str(tmp_path / "b.html")]) == 0
+    assert (tmp_path / "a.html").read_text() != (tmp_path / "b.html").read_text()

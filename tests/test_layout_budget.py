@@ -193,7 +193,7 @@ def test_step_and_stepper_draw_with_max_boxes_collapse_and_detail():
     mlp = vz.examples.mlp()
     for stepper in (vz.Stepper(mlp, collapse="layer1"), vz.step(mlp, collapse=["layer1"])):
         assert "scopes collapsed: layer1" in _notes(stepper)["forward"]
-        assert stepper.collapse in ("layer1", ["layer1"])
+        assert stepper.options.collapse in ("layer1", ["layer1"])
     with pytest.raises(ArgumentError, match="no scope named 'nope'"):
         vz.step(mlp, collapse="nope")
 
@@ -229,9 +229,9 @@ def test_the_drawing_options_have_one_name_and_one_default():
     the same defaults (vizad.view.render.options), as the command line does."""
     import inspect
 
-    from vizad.view.render.options import DRAWN_DEFAULTS
+    from vizad.view.render.options import DrawOptions
 
-    expected = {**DRAWN_DEFAULTS, "decimals": None}
+    expected = {f: getattr(DrawOptions(), f) for f in DrawOptions.__dataclass_fields__}
     assert expected["max_boxes"] == 400 and expected["budget"] == budget.LAYOUT_BUDGET
     for f in (vz.draw, vz.step, vz.Stepper, vz.export_html, vz.export_frames):
         params = inspect.signature(f).parameters

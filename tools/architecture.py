@@ -91,7 +91,7 @@ def layer_rows() -> list[tuple[str, list[str]]]:
     rows[0][1].append("vizad.errors")
     rows += [
         ("op authors' door", ["vizad.extend"]),
-        ("command line", ["vizad.cli", "vizad.__main__"]),
+        ("command line", ["vizad.cli", "vizad.__main__", "vizad.expr"]),
     ]
     return rows + [("front door", ["vizad"])]
 

@@ -21,12 +21,12 @@ import unicodedata
 from pathlib import Path
 
 from vizad.errors import ArgumentError, ExpressionError, VizadError
-from vizad.engine.expr import parse_expression
+from vizad.expr import parse_expression
 from vizad.view.export import page_html
 from vizad.classroom.grading import Limits, batch, grade
-from vizad.view.render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES
+from vizad.view.render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES, DrawOptions
 from vizad.view.files import check_output, write_output
-from vizad.engine.text import latex_to_text, printable
+from vizad.trace.text import latex_to_text, printable
 
 __all__ = ["main"]
 
@@ -128,8 +128,8 @@ def _traced_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _drawn_options(parser: argparse.ArgumentParser) -> None:
-    """The options that draw the views as vz.draw's max_boxes, collapse, detail and budget do
-    (their defaults: vizad.view.render.options)."""
+    """The options that draw the views as vz.render.DrawOptions's fields do (--decimals is
+    each command's own: its default is the command line's, 3)."""
     parser.add_argument(
         "--max-boxes",
         type=int,
@@ -148,6 +148,11 @@ def _drawn_options(parser: argparse.ArgumentParser) -> None:
         "--detail", action="store_true", help="show every node of the extended views"
     )
     parser.add_argument(
+        "--reads",
+        action="store_true",
+        help="draw the edges by which the extended graph reads forward values",
+    )
+    parser.add_argument(
         "--budget",
         type=_budget,
         default=LAYOUT_BUDGET,
@@ -162,13 +167,19 @@ def _budget(text: str) -> float | None:
     return None if text.strip().lower() == "none" else float(text)
 
 
-def _drawn(args) -> dict:
-    """vz.draw's max_boxes, collapse, detail and budget from the command line."""
+def _drawn(args) -> DrawOptions:
+    """The drawing options (vz.render.DrawOptions) from the command line."""
     collapse = args.collapse
     if collapse is not None and len(collapse) == 1:  # a depth, "repeats" or one scope
         collapse = int(collapse[0]) if collapse[0].isdigit() else collapse[0]
-    drawn = {"max_boxes": args.max_boxes, "collapse": collapse, "detail": args.detail}
-    return drawn | {"budget": args.budget}
+    return DrawOptions(
+        decimals=getattr(args, "decimals", None),
+        max_boxes=args.max_boxes,
+        collapse=collapse,
+        detail=args.detail,
+        reads=args.reads,
+        budget=args.budget,
+    )
 
 
 def _name(typed: str, names: dict, option: str) -> str:
@@ -227,12 +238,12 @@ def main(argv: list[str] | None = None) -> int:
                 scale=args.scale,
                 show_pending=args.show_pending,
                 timeout=args.timeout,
-                **_drawn(args),
+                options=_drawn(args),
             )
             sys.stdout.write(f"wrote {len(paths)} {args.format.upper()} frames to {args.output}\n")
             return 0
         title = f"{args.expression} at " + ", ".join(args.at)
-        page = page_html(trace, view=args.view, title=title, **_drawn(args))
+        page = page_html(trace, view=args.view, title=title, options=_drawn(args))
         if output is None:  # -o -: the page on standard output
             sys.stdout.write(page)
             return 0

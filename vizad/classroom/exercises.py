@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from vizad.classroom.diagnosis import Diagnosis
-from vizad.engine.text import escape
+from vizad.trace.text import escape
 from vizad.trace.quiz import SIGNIFICANT, by_digits
 
 __all__ = ["Checks", "Outcome", "Outcomes", "expect", "judge"]

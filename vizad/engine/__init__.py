@@ -7,8 +7,8 @@ mode by extending the graph with adjoint or tangent nodes (:mod:`~vizad.engine.r
 :mod:`~vizad.engine.forward`), the Executor that evaluates a graph, Jacobians and
 Hessian-vector products, and gradient checks by central differences
 (:mod:`~vizad.engine.numerical`). The shared graph walks are in :mod:`~vizad.engine.graph`,
-tuple values in :mod:`~vizad.engine.tree`, and the text every layer writes (escaping, numbers,
-LaTeX) in :mod:`~vizad.engine.text`.
+tuple values in :mod:`~vizad.engine.tree`, and the engine's text (names as LaTeX, numbers, the
+round-off rule) in :mod:`~vizad.engine.text`.
 
 It may import only numpy, the standard library and :mod:`vizad.errors`: nothing of the trace,
 view, bridges or classroom wings (import-linter's contracts in pyproject.toml hold it).

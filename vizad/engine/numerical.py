@@ -369,9 +369,9 @@ class GradcheckReport:
             else:
                 lines.append(f"  {str(node):<12} max abs error {error:.3g}")
         for d in self.directions:
-            error = format_difference(d.error, d.analytic, d.numeric, tolerance=tolerance)
+            shown = format_difference(d.error, d.analytic, d.numeric, tolerance=tolerance)
             lines.append(
-                f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, error {error}"
+                f"  direction: reverse {d.analytic:.6g}, central {d.numeric:.6g}, error {shown}"
             )
         for node, index, why in self.not_checked:
             what = _NOT_CHECKED[why]

@@ -18,7 +18,7 @@ from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, VARIABLE, as_node
 from vizad.engine.tree import floating_dtype, shape_of, tree_map
 from vizad.engine.reverse import extend_reverse
-from vizad.engine.text import check_decimals
+from vizad.trace.text import check_decimals
 from vizad.trace.names import Names
 from vizad.trace.records import Contribution, ForwardStep, ReverseStep, TangentTerm
 from vizad.trace.lazy import Once, Steps, Values

@@ -29,7 +29,7 @@ from vizad.engine.numerical import (
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, Variable, constant
 from vizad.engine.ops import make_tuple
-from vizad.engine.text import format_difference, format_value, roundoff_tolerance
+from vizad.trace.text import format_difference, format_value, roundoff_tolerance
 from vizad.engine.tree import (
     floating_dtype,
     inner,

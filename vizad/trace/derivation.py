@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 
 from vizad.engine.op import latex_product
-from vizad.engine.text import latex_to_text, latex_value
+from vizad.trace.text import latex_to_text, latex_value
 from vizad.trace.records import ForwardStep, ReverseStep
 
 if TYPE_CHECKING:  # pragma: no cover

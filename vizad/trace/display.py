@@ -1,6 +1,6 @@
 """Evaluation-trace tables (Griewank–Walther style) as HTML and as plain text.
 
-All text is escaped with :func:`vizad.engine.text.escape`; formulas are shown as plain text made
+All text is escaped with :func:`vizad.trace.text.escape`; formulas are shown as plain text made
 from their LaTeX, so the tables read the same with or without a maths renderer.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vizad.engine.text import escape
+from vizad.trace.text import escape
 
 __all__ = ["html_table", "text_table"]
 

@@ -38,7 +38,7 @@ from vizad.engine.graph import number_ranked, topo_sort
 from vizad.engine.eager import EagerNode
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, VARIABLE
-from vizad.engine.text import (
+from vizad.trace.text import (
     BAR,
     DOT,
     format_value,

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from vizad.engine.text import latex_to_text, printable
+from vizad.trace.text import latex_to_text, printable
 from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
 from vizad.trace.values import Colour, value_data, value_text

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from vizad.errors import ArgumentError
-from vizad.engine.text import format_number, latex_to_text
+from vizad.trace.text import format_number, latex_to_text
 from vizad.engine.tree import TupleShape
 
 __all__ = [

@@ -26,7 +26,7 @@ from vizad.engine.graph import ranked_order
 from vizad.engine.node import Node, scope, source_line
 from vizad.engine.op import VARIABLE, Op, Variable
 from vizad.engine.reverse import extend_reverse
-from vizad.engine.text import (
+from vizad.trace.text import (
     check_decimals,
     format_difference,
     format_value,

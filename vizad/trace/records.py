@@ -18,7 +18,7 @@ import numpy as np
 
 from vizad.errors import ArgumentTypeError, ReadOnlyError
 from vizad.engine.node import Node
-from vizad.engine.text import latex_shape
+from vizad.trace.text import latex_shape
 
 if TYPE_CHECKING:  # pragma: no cover
     from vizad.trace.names import Names

@@ -12,7 +12,7 @@ import numpy as np
 from vizad.errors import ArgumentError, ArgumentTypeError, StepNotFoundError
 from vizad.engine.node import Node
 from vizad.engine.extension import AdjointRole
-from vizad.engine.text import format_value, latex_to_text, latex_value
+from vizad.trace.text import format_value, latex_to_text, latex_value
 from vizad.engine.tree import Unrecorded, leaves
 from vizad.trace.derivation import Derivation, forward_line, reverse_line
 from vizad.trace.lazy import Once, Steps

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from vizad.engine.text import format_number, format_value, printable
+from vizad.trace.text import format_number, format_value, printable
 from vizad.engine.tree import Unrecorded
 
 __all__ = [

@@ -3,7 +3,7 @@ and of its CSS, and the Graphviz module that lays graphs out in the browser.
 
 One component serves the drawings laid out in the browser (``vizad.view.render``), the stepper
 widget and the pages without a kernel (``vizad.view.widget``, ``vizad.view.export``): this module
-imports only vizad's base layer (``vizad.engine.text``), so that each of them can read the files
+imports only vizad's base layer (``vizad.trace.text``), so that each of them can read the files
 without importing the others. Each of them mounts the component by :func:`boot_elements`: a JSON
 element saying what to mount, and a module script holding only these files' text (no
 JavaScript is written in Python).
@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from vizad.engine.text import json_in_html
+from vizad.trace.text import json_in_html
 
 __all__ = [
     "STATIC",

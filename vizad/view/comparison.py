@@ -26,7 +26,7 @@ from vizad.engine.op import CONSTANT, VARIABLE, constant_value
 from vizad.view.render.dot import Drawing, to_drawing
 from vizad.view.render.scene import fixed
 from vizad.view.render.summary import scene_for
-from vizad.engine.text import (
+from vizad.trace.text import (
     escape,
     format_difference,
     format_value,

@@ -12,14 +12,13 @@ from vizad.view.assets import boot_elements, graphviz_script, style
 from vizad.errors import ArgumentError, ArgumentTypeError
 from vizad.view.files import check_output, write_output
 from vizad.view.render.options import (
-    DRAWN_DEFAULTS,
-    LAYOUT_BUDGET,
-    MAX_BOXES,
     SCALE,
-    Collapse,
+    DrawOptions,
     check_scale,
+    draw_options,
+    takes_draw_options,
 )
-from vizad.engine.text import escape
+from vizad.trace.text import escape
 from vizad.trace import Trace
 from vizad.view.widget.data import CHECK_LIMIT, check_failures, walkthrough_data
 from vizad.view.widget.page import data_script, needs_graphviz
@@ -47,6 +46,7 @@ h1{{font-size:20px;margin:0 0 8px}}
 """
 
 
+@takes_draw_options
 def export_html(
     target: Trace | Stepper,
     path: str | Path,
@@ -55,12 +55,9 @@ def export_html(
     view: str | None = None,
     quiz: bool | None = None,
     check: bool | None = None,
-    decimals: int | None = None,
-    max_boxes: int = MAX_BOXES,
-    collapse: Collapse = None,
-    detail: bool = False,
-    budget: float | None = LAYOUT_BUDGET,
     scale: float = SCALE,
+    options: DrawOptions | None = None,
+    **drawing: Any,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
     frame and an inline stepper (buttons, slider, play, views). Returns the path. Without the
@@ -74,25 +71,16 @@ def export_html(
     exam: the page itself can decode them). ``check`` marks the steps whose rule fails
     ``trace.check()`` in red, as the stepper does; by default, like ``vz.Stepper``, a trace
     of at most 400 steps is checked (checking is most of the time of exporting a large one; a
-    Stepper's page shows what the Stepper checked). ``decimals`` (default: the trace's),
-    ``max_boxes``, ``collapse``, ``detail`` and ``budget`` draw the views of a trace as
-    vz.draw and vz.step do, with the same defaults (:mod:`vizad.view.render.options`); a Stepper's
-    page shows its views as the Stepper drew them. ``scale`` is the page's presentation scale
+    Stepper's page shows what the Stepper checked). The drawing options (the fields of
+    :class:`~vizad.view.render.DrawOptions`, by keyword or as ``options=``) draw the views of
+    a trace as vz.draw and vz.step do; a Stepper's page shows its views as the Stepper drew
+    them. ``scale`` is the page's presentation scale
     (graph and panel enlarged together, as ``vz.step(..., scale=)``; the page's "scale" menu
     changes it); a Stepper's page opens at the Stepper's scale unless another is given."""
     check_output(path, "export_html")  # before the work: a path that cannot be written
+    how = draw_options(options, drawing, "export_html")
     page = page_html(
-        target,
-        title=title,
-        view=view,
-        quiz=quiz,
-        check=check,
-        decimals=decimals,
-        max_boxes=max_boxes,
-        collapse=collapse,
-        detail=detail,
-        budget=budget,
-        scale=scale,
+        target, title=title, view=view, quiz=quiz, check=check, scale=scale, options=how
     )
     return write_output(path, page, "export_html")
 
@@ -104,21 +92,12 @@ def page_html(
     view: str | None = None,
     quiz: bool | None = None,
     check: bool | None = None,
-    decimals: int | None = None,
-    max_boxes: int = MAX_BOXES,
-    collapse: Collapse = None,
-    detail: bool = False,
-    budget: float | None = LAYOUT_BUDGET,
     scale: float = SCALE,
+    options: DrawOptions | None = None,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
     scale = check_scale(scale, "export_html")
-    drawn: dict[str, Any] = {
-        "max_boxes": max_boxes,
-        "collapse": collapse,
-        "detail": detail,
-        "budget": budget,
-    }
+    options = DrawOptions() if options is None else options
     if _is_stepper(target):
         target._live()  # a closed stepper: ClosedError
         if check is not None:
@@ -126,14 +105,13 @@ def page_html(
                 "export_html: check= is for a trace; a Stepper's page shows what the Stepper "
                 "checked (vz.Stepper(trace, check=True))"
             )
-        given = [f"{k}=" for k, v in drawn.items() if v != DRAWN_DEFAULTS[k]]
-        given += ["decimals="] if decimals is not None else []
+        given = options.given()
         if given:
             raise ArgumentError(
                 f"export_html: {', '.join(given)} draw a trace's views; a Stepper's page shows "
                 f"its views as the Stepper drew them (vz.Stepper(trace, {given[0]}…))"
             )
-        trace, failures, decimals = target.trace, dict(target.failures), target.decimals
+        trace, failures, options = target.trace, dict(target.failures), target.options
         if scale == SCALE:  # none given: the Stepper's own
             scale = target.scale
         view, layouts = target.view, {v: target.layout_of(v) for v in trace.views}
@@ -163,8 +141,7 @@ def page_html(
         layouts=layouts,
         quiz=quiz,
         openings=True,
-        decimals=decimals,
-        **drawn,
+        options=options,
     )
     what = trace.label(trace.output)
     title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"

@@ -16,7 +16,7 @@ from vizad.view.render.options import DrawOptions, draw_options, takes_draw_opti
 from vizad.view.render.scene import Scene
 from vizad.view.render.summary import scene_for
 from vizad.trace import Trace
-from vizad.engine.text import latex_to_text
+from vizad.trace.text import latex_to_text
 
 __all__ = ["export_frames", "FRAME_FORMATS"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from vizad.errors import ArgumentTypeError
-from vizad.engine.text import escape
+from vizad.trace.text import escape
 from vizad.classroom.diagnosis.hints import shown
 
 __all__ = ["adjoint_printout", "Printout"]

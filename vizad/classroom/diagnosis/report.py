@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from vizad.engine.text import escape as escape_html
+from vizad.trace.text import escape as escape_html
 
 __all__ = ["Diagnosis", "Problem", "grouped"]
 

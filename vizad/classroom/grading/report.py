@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from vizad.errors import ArgumentError, GradeError
-from vizad.engine.text import escape, printable
+from vizad.trace.text import escape, printable
 
 __all__ = ["Row", "GradeReport"]
 

@@ -1,6 +1,6 @@
 """Scenes as Graphviz DOT, built with the graphviz package's API (never by gluing strings).
 
-Every label is an HTML-like label whose text went through :func:`vizad.engine.text.escape`, so no
+Every label is an HTML-like label whose text went through :func:`vizad.trace.text.escape`, so no
 name or value can inject markup. The returned :class:`Drawing` is a ``graphviz.Digraph`` whose
 rendering explains how to install Graphviz when the ``dot`` program is missing, and whose
 text repr is short and deterministic.
@@ -31,7 +31,7 @@ from vizad.errors import (
     VizadError,
 )
 from vizad.view.files import check_output, output_error, write_output
-from vizad.engine.text import escape, format_number, printable
+from vizad.trace.text import escape, format_number, printable
 from vizad.view.render.budget import lay_out, wall_after
 from vizad.view.render.palette import (
     BACKGROUND,

@@ -22,7 +22,6 @@ __all__ = [
     "DECIMALS",
     "MAX_BOXES",
     "LAYOUT_BUDGET",
-    "DRAWN_DEFAULTS",
     "SCALE",
     "SCALES",
     "Collapse",
@@ -37,15 +36,6 @@ DECIMALS = 3
 MAX_BOXES = 400
 #: What ``collapse=`` accepts: None, a scope depth, ``"repeats"``, a scope's name, or names.
 Collapse = int | str | Sequence[str] | None
-
-#: The options that draw a view, with their defaults (a Stepper's page refuses others: it
-#: shows the views as the Stepper drew them).
-DRAWN_DEFAULTS = {
-    "max_boxes": MAX_BOXES,
-    "collapse": None,
-    "detail": False,
-    "budget": LAYOUT_BUDGET,
-}
 
 
 #: The presentation scale of a stepper (its graph and panel enlarged together; the page's
@@ -107,6 +97,18 @@ class DrawOptions:
         """The decimals to show ``target`` with: :attr:`decimals`, else a trace's own."""
         return decimals_of(self.decimals, target)
 
+    def layout_args(self, decimals: int) -> dict[str, Any]:
+        """The keywords of :class:`~vizad.view.render.Layout` for these options, the values
+        shown with ``decimals``."""
+        return {
+            "decimals": decimals,
+            "max_boxes": self.max_boxes,
+            "collapse": self.collapse,
+            "detail": self.detail,
+            "reads": self.reads,
+            "budget": self.budget,
+        }
+
     def given(self) -> list[str]:
         """The fields that differ from their defaults, as ``name=`` (for messages)."""
         return [f"{f.name}=" for f in fields(self) if getattr(self, f.name) != f.default]
@@ -141,14 +143,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 def takes_draw_options(function: F) -> F:
     """Show the drawing options in ``function``'s signature (``help()``, IPython's ``?``, the
     API reference) as keyword-only parameters with their defaults, in place of the
-    ``**drawing`` that receives them (the function reads them with :func:`draw_options`)."""
+    ``**drawing`` that receives them (the function reads them with :func:`draw_options`); a
+    ``**kwargs`` of other keywords (a widget's) stays last."""
     signature = inspect.signature(function)
-    kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    listed = list(signature.parameters.values())
+    kept = [p for p in listed if p.kind is not p.VAR_KEYWORD]
+    rest = [p for p in listed if p.kind is p.VAR_KEYWORD and p.name != "drawing"]
     fields_ = [
         inspect.Parameter(
             f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type
         )
         for f in fields(DrawOptions)
     ]
-    function.__signature__ = signature.replace(parameters=kept + fields_)  # type: ignore[attr-defined]
+    new = signature.replace(parameters=kept + fields_ + rest)
+    function.__signature__ = new  # type: ignore[attr-defined]
     return function

@@ -27,7 +27,7 @@ from vizad.view.assets import (
     graphviz_script,
     style,
 )
-from vizad.engine.text import json_in_html
+from vizad.trace.text import json_in_html
 from vizad.view.render.palette import MIN_SCALE, NOTEBOOK_WIDTH
 
 __all__ = ["Picture", "picture_bundle", "picture_html"]

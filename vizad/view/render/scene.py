@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from vizad.engine.node import Node
-from vizad.engine.text import format_number, format_value
+from vizad.trace.text import format_number, format_value
 from vizad.engine.tree import Unrecorded
 from vizad.trace import Names
 from vizad.trace.values import SMALL_VECTOR  # numbers up to it, a heatmap past it

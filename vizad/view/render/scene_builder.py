@@ -26,7 +26,7 @@ from vizad.engine.graph import as_node_list, ranked_order
 from vizad.engine.node import Node, static_shape
 from vizad.engine.op import CONSTANT, VARIABLE
 from vizad.engine.tree import TupleShape
-from vizad.engine.text import check_decimals, latex_to_text
+from vizad.trace.text import check_decimals, latex_to_text
 from vizad.engine.eager import EagerNode
 from vizad.trace import Names, Trace, trace_reverse
 from vizad.trace.derivation import MANY_TERMS, fewer, tangent_rule

@@ -25,11 +25,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from vizad.engine._gc import gc_paused
-from vizad.view.render import LAYOUT_BUDGET, MAX_BOXES, Layout
-from vizad.view.render.options import Collapse
+from vizad.view.render import Layout
+from vizad.view.render.options import DrawOptions
 from vizad.view.render.legibility import DEFAULT_FRAME
 from vizad.view.render.palette import diverging, legend_words, state_css
-from vizad.engine.text import check_decimals
+from vizad.trace.text import check_decimals
 from vizad.trace.panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 from vizad.trace.quiz import RULE as QUIZ_RULE
 from vizad.trace.quiz import questions as quiz_questions
@@ -57,20 +57,18 @@ def walkthrough_data(
     *,
     view: str | None = None,
     failures: Mapping[int, str] | None = None,
-    decimals: int | None = None,
-    collapse: Collapse = None,
-    max_boxes: int = MAX_BOXES,
-    detail: bool = False,
-    budget: float | None = LAYOUT_BUDGET,
+    options: DrawOptions | None = None,
     layouts: Mapping[str, Layout] | None = None,
     quiz: bool = False,
     questions: list | None = None,
     views=None,
     openings: bool = False,
 ) -> dict:
-    """The data of the component for ``trace``: every view laid out (``layouts`` reuses those
-    already made; ``views``: only these, the others laid out when first opened, see
-    :class:`~vizad.view.widget.Stepper`), every step's panel and running-table row; with ``quiz``
+    """The data of the component for ``trace``, its views drawn with ``options`` (a
+    :class:`~vizad.view.render.DrawOptions`; default its defaults): every view laid out
+    (``layouts`` reuses those already made; ``views``: only these, the others laid out when
+    first opened, see :class:`~vizad.view.widget.Stepper`), every step's panel and
+    running-table row; with ``quiz``
     (or the ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their
     answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), each
     collapsed box also comes opened, as DOT that the page lays out when the box is clicked
@@ -79,7 +77,8 @@ def walkthrough_data(
     if quiz and questions is None:
         questions = quiz_questions(trace)
     failures = dict(failures or {})
-    d = trace.decimals if decimals is None else check_decimals(decimals, "stepper")
+    options = DrawOptions() if options is None else options
+    d = check_decimals(options.decimals_for(trace), "stepper")
     layouts = dict(layouts or {})
     listed = list(trace.views if views is None else views)
     shown = trace.view(view)
@@ -89,12 +88,8 @@ def walkthrough_data(
         layouts[v] = Layout(
             trace,
             v,
-            decimals=d,
+            **options.layout_args(d),
             failed=frozenset(failures),
-            collapse=collapse,
-            max_boxes=max_boxes,
-            detail=detail,
-            budget=budget,
             frame=DEFAULT_FRAME,  # the picture readable there (vizad.view.render.legibility)
             in_browser=True if openings and _carries_graphviz(layouts.get(shown)) else None,
             twin=_twin(trace, v, layouts),

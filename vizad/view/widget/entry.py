@@ -9,13 +9,13 @@ from vizad.engine.graph import as_node_list
 from vizad.engine.node import Node
 from vizad.errors import ArgumentError
 from vizad.trace import Trace, trace_forward, trace_reverse
-from vizad.view.render import LAYOUT_BUDGET, MAX_BOXES
-from vizad.view.render.options import SCALE, Collapse
+from vizad.view.render.options import SCALE, DrawOptions, draw_options, takes_draw_options
 from vizad.view.widget.stepper import Stepper
 
 __all__ = ["step", "Stepper"]
 
 
+@takes_draw_options
 def step(
     y: Node | Trace,
     wrt: Node | Iterable[Node] | None = None,
@@ -24,14 +24,11 @@ def step(
     *,
     tangents: Mapping[Node, Any] | None = None,
     view: str | None = None,
-    decimals: int | None = None,
     scale: float = SCALE,
-    collapse: Collapse = None,
-    max_boxes: int = MAX_BOXES,
-    detail: bool = False,
-    budget: float | None = LAYOUT_BUDGET,
     quiz: bool = False,
     step: int = 1,
+    options: DrawOptions | None = None,
+    **drawing: Any,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
     every Variable), or forward mode seeded with ``tangents`` (default ẋ = 1 for the first
@@ -40,23 +37,19 @@ def step(
     adjoints, the result v̄ᵢ or v̇ᵢ) before they are shown; ``stepper.answer(text)`` answers
     from Python and ``stepper.score`` counts the right ones (see vizad.trace.quiz.RULE).
     ``y`` may be a trace made already (``vz.torch_backward(loss)``): it is opened as it is.
-    ``collapse``, ``max_boxes`` and ``detail`` draw the views as vz.draw does; ``budget``:
-    the seconds each view's layout may take (None: in full, however long). ``step``: the step
-    it opens at (a notebook executed headless saves its output there)."""
-    drawn: dict[str, Any] = {
-        "collapse": collapse,
-        "max_boxes": max_boxes,
-        "detail": detail,
-        "budget": budget,
-    }
+    The drawing options (the fields of :class:`~vizad.view.render.DrawOptions`, by keyword or
+    as ``options=``) draw the views as vz.draw does; ``budget``: the seconds each view's
+    layout may take (None: in full, however long). ``step``: the step it opens at (a notebook
+    executed headless saves its output there)."""
+    how = draw_options(options, drawing, "step")
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":
             raise ArgumentError(
                 "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
                 "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
             )
-        return Stepper(y, view, decimals=decimals, scale=scale, quiz=quiz, step=step, **drawn)
-    decimals = 3 if decimals is None else decimals
+        return Stepper(y, view, scale=scale, quiz=quiz, step=step, options=how)
+    decimals = 3 if how.decimals is None else how.decimals
     if mode == "reverse":
         trace: Trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
@@ -71,4 +64,4 @@ def step(
         trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}; give one")
-    return Stepper(trace, view, scale=scale, quiz=quiz, step=step, **drawn)
+    return Stepper(trace, view, scale=scale, quiz=quiz, step=step, options=how)

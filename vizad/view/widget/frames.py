@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from vizad.view.render import Layout
 from vizad.view.render.folding import expanded
 from vizad.view.render.scene import preview
-from vizad.engine.text import subscript
+from vizad.trace.text import subscript
 
 __all__ = [
     "frame_data",

@@ -109,7 +109,7 @@ def framed(stepper: Stepper, content: dict) -> None:
     if frame == stepper.reader_frame:
         return
     old, stepper.reader_frame = stepper.reader_frame, frame
-    if stepper.collapse is not None:  # the reader chose what to collapse: kept
+    if stepper.options.collapse is not None:  # the reader chose what to collapse: kept
         return
     views = stepper._views
     if all(views.choice(v, frame) == views.choice(v, old) for v in views.layouts):

@@ -14,7 +14,7 @@ import json
 import re
 
 from vizad.view.assets import boot_elements, graphviz_script, style
-from vizad.engine.text import json_in_html
+from vizad.trace.text import json_in_html
 from vizad.view.widget.data import conceal, packed_json
 
 __all__ = [
@@ -38,7 +38,7 @@ def needs_graphviz(data: dict) -> bool:
 
 
 def data_script(data, element_id: str, hidden: bool = False, packed: bool = False) -> str:
-    """The walkthrough's data as a JSON script element (vizad.engine.text.json_in_html: no "<", no
+    """The walkthrough's data as a JSON script element (vizad.trace.text.json_in_html: no "<", no
     lone surrogate). ``packed`` (an exported page): gzip-compressed in base64
     (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which ``mount``
     inflates."""

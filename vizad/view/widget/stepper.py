@@ -16,6 +16,7 @@ stepper (``entry.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import anywidget
@@ -26,9 +27,16 @@ from vizad.trace import Trace
 from vizad.trace.check import differences_report
 from vizad.trace.quiz import Question, Verdict
 from vizad.view.assets import component_module, style
-from vizad.view.render import LAYOUT_BUDGET, MAX_BOXES, Layout
+from vizad.view.render import Layout
 from vizad.view.render.legibility import DEFAULT_FRAME
-from vizad.view.render.options import SCALE, Collapse, check_scale
+from vizad.view.render.options import (
+    DRAW_OPTIONS,
+    SCALE,
+    DrawOptions,
+    check_scale,
+    draw_options,
+    takes_draw_options,
+)
 from vizad.view.widget import checks, messages, output, quizzing
 from vizad.view.widget.checks import CLOSED, StepNumber, StepperValueError
 
@@ -53,10 +61,11 @@ class Stepper(anywidget.AnyWidget):
     presentation mode (the whole screen); click a box to go to its step; ctrl+wheel or pinch
     to zoom, drag to pan, "fit" and "1:1". With a kernel, the scalar inputs are editable
     (``inputs``): the walkthrough is traced again at the new values, at the same step.
-    ``step``: the step it opens at. ``quiz=True``: see :meth:`answer`. ``collapse``,
-    ``max_boxes`` and ``detail`` draw the views as vz.draw does; each view is laid out within
-    ``budget`` seconds (the layout budget, vizad.view.render.budget; None lays every view out in
-    full), its picture saying what it took.
+    ``step``: the step it opens at. ``quiz=True``: see :meth:`answer`. The drawing options
+    (the fields of :class:`~vizad.view.render.DrawOptions`, by keyword or as ``options=``)
+    draw the views as vz.draw does; each view is laid out within ``budget`` seconds (the
+    layout budget, vizad.view.render.budget; None lays every view out in full), its picture
+    saying what it took. Other keywords go to the widget (``layout=``).
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -95,32 +104,27 @@ class Stepper(anywidget.AnyWidget):
     questions: list[list[Question]]
     _views: Views  # the views laid out and sent (vizad.view.widget.views)
 
+    @takes_draw_options
     def __init__(
         self,
         trace: Trace,
         view: str | None = None,
         *,
         check: bool | None = None,
-        decimals: int | None = None,
-        collapse: Collapse = None,
-        max_boxes: int = MAX_BOXES,
-        detail: bool = False,
-        budget: float | None = LAYOUT_BUDGET,
         scale: float = SCALE,
         quiz: bool = False,
         step: int = 1,
+        options: DrawOptions | None = None,
         **kwargs: Any,
     ) -> None:
+        drawing = {k: kwargs.pop(k) for k in DRAW_OPTIONS if k in kwargs}
+        how = draw_options(options, drawing, "Stepper")
         view = checks.checked_trace(trace, view)  # a trace with steps, and one of its views
         scale = check_scale(scale, "Stepper")
         self.trace = trace
-        #: Scopes drawn as one box, the boxes above which a view is summarised, and whether
-        #: extended views show every node (vz.draw's ``collapse``, ``max_boxes``, ``detail``).
-        self.collapse, self.max_boxes, self.detail = collapse, max_boxes, detail
-        #: The seconds each view's layout may take (vizad.view.render.budget; None: every view
-        #: laid out in full, however long that takes).
-        self.budget = budget
-        self.decimals = trace.decimals if decimals is None else decimals
+        #: How the views are drawn (vz.render.DrawOptions), its decimals those shown.
+        self.options = replace(how, decimals=how.decimals_for(trace))
+        self.decimals: int = self.options.decimals_for(trace)
         self._check = check
         #: Whether the student types each step's results before they are shown.
         self.quiz = quiz

@@ -8,12 +8,12 @@ for another frame): its checks, its quiz's questions, its views and the data sen
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vizad.trace import Trace
 from vizad.trace.quiz import questions
 from vizad.view.assets import graphviz_module
-from vizad.view.render import Layout
+from vizad.view.render import DrawOptions, Layout
 from vizad.view.render.summary import scene_for
 from vizad.view.widget.data import CHECK_LIMIT, check_failures, inputs_data
 from vizad.view.widget.data import frame_data, shared_steps, walkthrough_data
@@ -34,11 +34,7 @@ def prepare(stepper: Stepper, trace: Trace, view: str) -> tuple[dict, str]:
     ``check`` says), its ``questions`` (a quiz) and its views."""
     check = len(trace.steps) <= CHECK_LIMIT if stepper._check is None else stepper._check
     stepper.failures = check_failures(trace) if check else {}
-    drawn = {"collapse": stepper.collapse, "max_boxes": stepper.max_boxes,
-             "detail": stepper.detail, "budget": stepper.budget}  # fmt: skip
-    views = Views(
-        trace, stepper.decimals, stepper.failures, drawn, stepper.reader_frame, stepper._choices
-    )
+    views = Views(trace, stepper.options, stepper.failures, stepper.reader_frame, stepper._choices)
     stepper._views = views
     stepper.questions = questions(trace) if stepper.quiz else []
     data = views.walkthrough(view, stepper.failures, stepper.questions if stepper.quiz else None)
@@ -47,8 +43,8 @@ def prepare(stepper: Stepper, trace: Trace, view: str) -> tuple[dict, str]:
 
 
 class Views:
-    """The views of ``trace`` laid out and sent so far. ``drawn``: how the views are drawn
-    (``collapse``, ``max_boxes``, ``detail``, ``budget``, as vz.draw's); ``frame``: the
+    """The views of ``trace`` laid out and sent so far. ``options``: how the views are drawn
+    (a :class:`~vizad.view.render.DrawOptions`, its decimals given); ``frame``: the
     reader's frame the pictures are chosen for (vizad.view.render.legibility); ``choices``:
     the boxes chosen per (view, frame), kept by the stepper across walkthroughs traced
     again (the same graph)."""
@@ -56,15 +52,18 @@ class Views:
     def __init__(
         self,
         trace: Trace,
-        decimals: int,
+        options: DrawOptions,
         failures: Mapping[int, str],
-        drawn: Mapping[str, Any],
         frame: tuple[int, int],
         choices: dict[tuple, tuple],
     ) -> None:
-        self.trace, self.decimals, self.drawn = trace, decimals, dict(drawn)
-        self.options = {"decimals": decimals, "failed": frozenset(failures), **drawn,
-                        "frame": frame}  # fmt: skip
+        self.trace, self.options = trace, options
+        self.decimals = options.decimals_for(trace)
+        self._layout_args = {
+            **options.layout_args(self.decimals),
+            "failed": frozenset(failures),
+            "frame": frame,
+        }
         #: The views laid out so far, in the order they were.
         self.layouts: dict[str, Layout] = {}
         self.frames: dict[str, dict] = {}  # each laid-out view's data, as the browser has it
@@ -79,7 +78,7 @@ class Views:
             self.trace,
             view=view,
             failures=failures,
-            decimals=self.decimals,
+            options=self.options,
             layouts={view: layout},
             questions=questions,
             views=[view],
@@ -90,7 +89,7 @@ class Views:
     def layout_of(self, view: str) -> Layout:
         """The layout of ``view`` (a view of the trace), made once."""
         if view not in self.layouts:
-            self.layouts[view] = Layout(self.trace, view, **self.options)
+            self.layouts[view] = Layout(self.trace, view, **self._layout_args)
         return self.layouts[view]
 
     def frame(self, view: str) -> dict:
@@ -127,8 +126,9 @@ class Views:
                 self.trace,
                 view,
                 self.decimals,
-                detail=self.drawn["detail"],
-                max_boxes=self.drawn["max_boxes"],
+                detail=self.options.detail,
+                reads=self.options.reads,
+                max_boxes=self.options.max_boxes,
                 frame=frame,
             )
             self._choices[key] = tuple(i.id for i in scene.items)
