@@ -174,8 +174,9 @@ def _rnn(params, xs):
 
 #: Rounds of later calls (``--repeat N``; each round runs every function once, in turns).
 _REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
-#: The baseline: the commit before jax_backward's one compiled program, or ``--before REV``.
-BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "baf3293"
+#: The baseline, ``--before REV``: by default the first commit of the wings (6b6d90e; an older
+#: commit's modules live elsewhere, vizad._gc for vizad.engine._gc, and do not load here).
+BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "6b6d90e"
 
 
 def _cases() -> list[tuple[str, object, tuple]]:
