@@ -40,7 +40,9 @@ def layout_and_steps(what: str, trace, view: str = "adjoint") -> None:
     steps = len(trace.steps)
     k = iter(range(10**9))
     t_step = median_time(lambda: layout.svg(next(k) % steps + 1), repeat=51)
-    t_dot = median_time(lambda: vz.draw(trace, view, step=next(k) % steps + 1).pipe("svg"), repeat=3)
+    t_dot = median_time(
+        lambda: vz.draw(trace, view, step=next(k) % steps + 1).pipe("svg"), repeat=3
+    )
     print(
         f"{what}: {view} view, {boxes} boxes, {steps} steps"
         + (f" ({layout.scene.note})" if layout.scene.note else "")

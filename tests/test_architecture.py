@@ -3,11 +3,14 @@ the engine's own layers, no display library or framework below the view), with n
 circle (but in classroom/courses/needle, which mirrors needle), and the committed diagram is
 the code's."""
 
+import functools
 import importlib.util
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("architecture", ROOT / "tools" / "architecture.py")
@@ -26,12 +29,19 @@ def _lint_imports(root: Path) -> subprocess.CompletedProcess:
     )
 
 
+@functools.cache
+def _imports() -> dict:
+    """The package's imports, read once for the tests that only read them."""
+    return architecture.imports()
+
+
 def test_import_linter_keeps_every_contract():
     done = _lint_imports(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
 
 
+@pytest.mark.heavy  # lint-imports in a process of its own, on a copy of the package
 def test_import_linter_sees_an_import_against_the_layers(tmp_path):
     """The same contracts, on a copy of the package where the engine imports the view and the
     trace imports ipywidgets: both are broken (so the test above can fail)."""
@@ -49,12 +59,12 @@ def test_import_linter_sees_an_import_against_the_layers(tmp_path):
 
 
 def test_no_import_circle_outside_compat_needle():
-    assert architecture.circles(architecture.imports()) == []
+    assert architecture.circles(_imports()) == []
 
 
 def test_the_check_sees_a_circle():
     """The circle check fails on a graph with a circle (so the test above can fail)."""
-    edges = architecture.imports()
+    edges = dict(_imports())
     edges["vizad.engine.extension"] = edges["vizad.engine.extension"] | {"vizad.engine.node"}
     assert architecture.circles(edges) == [["vizad.engine.extension", "vizad.engine.node"]]
     needle = {m: e for m, e in edges.items() if m.startswith("vizad.classroom.courses.needle")}
@@ -62,7 +72,7 @@ def test_the_check_sees_a_circle():
 
 
 def test_function_level_and_type_checking_imports_are_told_apart():
-    edges = architecture.imports()
+    edges = _imports()
     assert (
         "vizad.view.widget" in edges["vizad.classroom.diagnosis.report"]
     )  # imported inside step()
@@ -72,7 +82,7 @@ def test_function_level_and_type_checking_imports_are_told_apart():
 def test_the_committed_diagram_is_the_one_the_code_gives():
     table = architecture.layers()
     names = [name for name, _ in architecture.layer_rows()]
-    made = architecture.diagram(architecture.imports(), table, names)
+    made = architecture.diagram(_imports(), table, names)
     assert architecture.DIAGRAM.read_text(encoding="utf-8") == made, (
         "run `.venv/bin/python tools/architecture.py` and commit docs/architecture.dot/.svg"
     )

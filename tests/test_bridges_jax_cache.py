@@ -12,6 +12,8 @@ jnp = pytest.importorskip("jax.numpy")
 import vizad as vz  # noqa: E402
 from vizad.bridges import jax_program, jax_segment  # noqa: E402
 
+pytestmark = pytest.mark.heavy  # compiles many XLA programs to show they are cached
+
 
 def _grads(fn, *args):
     with jax.enable_x64(True):
