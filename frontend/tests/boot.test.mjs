@@ -6,7 +6,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-const BOOT = readFileSync(new URL("../../vizad/view/widget/static/boot.js", import.meta.url), "utf8");
+const BOOT = readFileSync(
+  new URL("../../vizad/view/widget/static/boot.js", import.meta.url),
+  "utf8",
+);
 let runs = 0;
 // one more evaluation of boot.js as an ES module (a distinct module each time, as each
 // output's inline module script is; a data: URL, as Node caches a file's module by its path)

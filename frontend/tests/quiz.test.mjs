@@ -4,7 +4,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { AnswerError, judgeAnswer, readAnswer } from "../../vizad/view/widget/static/stepper/quiz.js";
+import {
+  AnswerError,
+  judgeAnswer,
+  readAnswer,
+} from "../../vizad/view/widget/static/stepper/quiz.js";
 
 const cases = JSON.parse(
   readFileSync(new URL("../../tests/quiz_cases.json", import.meta.url), "utf8"),
