@@ -35,7 +35,7 @@ test("a free marker stays at its wanted spot", () => {
   assert.deepEqual(placeMarks(marks, frame), [{ left: 200, top: 218 }]);
 });
 
-test("markers wanting the same spot are laid side by side along their edge", () => {
+test("markers wanting the same spot are placed side by side along their edge", () => {
   // the lecture's step 7: "∂v₃/∂v₁ ↓" and "v̄₁→₃ ↓" wanted 15 px apart
   const marks = [
     { left: 250, top: 218, w: 80, h: 20, side: "bottom" },

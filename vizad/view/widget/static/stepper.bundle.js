@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6864768f6f217bd05f613b303b7cc533ad3997c021914e67f94a863a901b979a
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c3f3566c011f795a626770aced41542543092993020bb16e51a8986dab4ca618
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -27,64 +27,7 @@ function clamp(x, lo, hi) {
 }
 var busy = (text) => h("div", { class: "vz-busy", role: "status", text });
 
-// vizad/view/widget/static/stepper/layout.js
-var graphvizModules = globalThis.__vizadGraphviz ??= /* @__PURE__ */ new Map();
-function importGraphviz(text) {
-  if (!text) {
-    return Promise.reject(new Error("this page does not carry vizad's Graphviz module: run the cell again in Jupyter, or install Graphviz's dot program"));
-  }
-  if (!graphvizModules.has(text)) {
-    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-    graphvizModules.set(text, import(url).finally(() => URL.revokeObjectURL(url)));
-  }
-  return graphvizModules.get(text);
-}
-async function layOut(text, source) {
-  const graphviz = await importGraphviz(text);
-  await graphviz.version();
-  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
-  const start = performance.now();
-  const svg = await graphviz.layout(source);
-  return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
-}
-function centreLines(svg) {
-  for (const g of svg.querySelectorAll("g.node")) {
-    if (g.id === "vz_legend") continue;
-    const lines = /* @__PURE__ */ new Map();
-    for (const t of g.querySelectorAll(":scope > text")) {
-      if (t.getAttribute("text-anchor") !== "start") continue;
-      const y = t.getAttribute("y");
-      lines.set(y, [...lines.get(y) || [], t]);
-    }
-    const single = [...lines.values()].filter((l) => l.length === 1).map((l) => l[0]);
-    if (!single.length) continue;
-    const c = outlineCentre(g) ?? sharedCentre(single);
-    if (c === null) continue;
-    for (const t of single) {
-      t.setAttribute("text-anchor", "middle");
-      t.setAttribute("x", c.toFixed(2));
-    }
-  }
-}
-function outlineCentre(g) {
-  const shape = [...g.children].find((e) => ["path", "polygon", "ellipse"].includes(e.tagName) && !["none", "transparent"].includes(e.getAttribute("stroke")));
-  if (!shape) return null;
-  if (shape.tagName === "ellipse") return parseFloat(shape.getAttribute("cx"));
-  const numbers = (shape.getAttribute("points") || shape.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
-  const xs = numbers.filter((_, k) => k % 2 === 0).map(Number);
-  return xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : null;
-}
-function sharedCentre(texts) {
-  if (texts.length < 2) return null;
-  const m = texts.map((t) => t.getComputedTextLength());
-  const x = texts.map((t) => parseFloat(t.getAttribute("x")));
-  const mean = (a) => a.reduce((p, q) => p + q, 0) / a.length;
-  const mm = mean(m), mx = mean(x);
-  const v = m.reduce((p, q) => p + (q - mm) ** 2, 0);
-  if (!(v > 1)) return null;
-  const slope = m.reduce((p, q, j) => p + (q - mm) * (x[j] - mx), 0) / v;
-  return -slope > 0.3 && -slope < 0.7 ? mx - slope * mm : null;
-}
+// vizad/view/widget/static/stepper/room.js
 var WIDE = 820;
 var MIN_FRAME = 220;
 var GRAPH_SHARE = 0.58;
@@ -211,6 +154,65 @@ var Room = class {
     window.removeEventListener("resize", this.onResize);
   }
 };
+
+// vizad/view/widget/static/stepper/layout.js
+var graphvizModules = globalThis.__vizadGraphviz ??= /* @__PURE__ */ new Map();
+function importGraphviz(text) {
+  if (!text) {
+    return Promise.reject(new Error("this page does not carry vizad's Graphviz module: run the cell again in Jupyter, or install Graphviz's dot program"));
+  }
+  if (!graphvizModules.has(text)) {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+    graphvizModules.set(text, import(url).finally(() => URL.revokeObjectURL(url)));
+  }
+  return graphvizModules.get(text);
+}
+async function layOut(text, source) {
+  const graphviz = await importGraphviz(text);
+  await graphviz.version();
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const start = performance.now();
+  const svg = await graphviz.layout(source);
+  return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
+}
+function centreLines(svg) {
+  for (const g of svg.querySelectorAll("g.node")) {
+    if (g.id === "vz_legend") continue;
+    const lines = /* @__PURE__ */ new Map();
+    for (const t of g.querySelectorAll(":scope > text")) {
+      if (t.getAttribute("text-anchor") !== "start") continue;
+      const y = t.getAttribute("y");
+      lines.set(y, [...lines.get(y) || [], t]);
+    }
+    const single = [...lines.values()].filter((l) => l.length === 1).map((l) => l[0]);
+    if (!single.length) continue;
+    const c = outlineCentre(g) ?? sharedCentre(single);
+    if (c === null) continue;
+    for (const t of single) {
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("x", c.toFixed(2));
+    }
+  }
+}
+function outlineCentre(g) {
+  const shape = [...g.children].find((e) => ["path", "polygon", "ellipse"].includes(e.tagName) && !["none", "transparent"].includes(e.getAttribute("stroke")));
+  if (!shape) return null;
+  if (shape.tagName === "ellipse") return parseFloat(shape.getAttribute("cx"));
+  const numbers = (shape.getAttribute("points") || shape.getAttribute("d") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+  const xs = numbers.filter((_, k) => k % 2 === 0).map(Number);
+  return xs.length ? (Math.min(...xs) + Math.max(...xs)) / 2 : null;
+}
+function sharedCentre(texts) {
+  if (texts.length < 2) return null;
+  const m = texts.map((t) => t.getComputedTextLength());
+  const x = texts.map((t) => parseFloat(t.getAttribute("x")));
+  const mean = (a) => a.reduce((p, q) => p + q, 0) / a.length;
+  const mm = mean(m), mx = mean(x);
+  const v = m.reduce((p, q) => p + (q - mm) ** 2, 0);
+  if (!(v > 1)) return null;
+  const slope = m.reduce((p, q, j) => p + (q - mm) * (x[j] - mx), 0) / v;
+  return -slope > 0.3 && -slope < 0.7 ? mx - slope * mm : null;
+}
 function cropToContent(svg) {
   const g = svg.querySelector("g.graph");
   const vb = svg.viewBox.baseVal;
@@ -1606,7 +1608,7 @@ var Panel = class {
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
   // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
   // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
-  // (layout.js gives the panel that room when the graph's frame can spare it)
+  // (room.js gives the panel that height when the graph's frame can spare it)
   keepRows() {
     const box = this.panel;
     if (!box.offsetHeight) return;

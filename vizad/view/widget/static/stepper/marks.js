@@ -1,5 +1,5 @@
 // marks.js: where the markers at the frame's edge go (the current step's boxes out of view,
-// viewport.js). Pure layout maths: each marker wants a spot on the edge towards its box; the
+// viewport.js). Pure placement maths: each marker wants a spot on the edge towards its box; the
 // markers are placed one by one at the nearest free spot (sliding along their edge, then a row
 // further in) so that none overlaps another and none covers a box of the step that is in view.
 

@@ -1,10 +1,10 @@
 // mount.js: the component's entry module (bundled from here). A Stepper wires the parts
-// together (the viewport with the drawing in it, the player, the quiz, the panel) with the
-// views and the presentation scale; `render` (anywidget's, and the pages') makes one, `mount`
-// runs one without a kernel.
+// together (the viewport with the drawing in it, the player, the quiz, the panel, and the room
+// they share: room.js) with the views and the presentation scale; `render` (anywidget's, and
+// the pages') makes one, `mount` runs one without a kernel.
 
 import { h, reveal, inflateJson } from "./helpers.js";
-import { Room } from "./layout.js";
+import { Room } from "./room.js";
 import { layOutOffThread, busyNote } from "./worker.js";
 import { renderPicture } from "./picture.js";
 import { READABLE, Viewport, reportFrame } from "./viewport.js";

@@ -70,10 +70,10 @@ export class Panel {
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
   // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
   // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
-  // (layout.js gives the panel that room when the graph's frame can spare it)
+  // (room.js gives the panel that height when the graph's frame can spare it)
   keepRows() {
     const box = this.panel;
-    if (!box.offsetHeight) return; // not laid out (not on screen yet)
+    if (!box.offsetHeight) return; // no height (not on screen yet)
     const table = box.querySelector(".vz-contributions");
     const rows = table ? table.querySelectorAll("tr") : [];
     const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
@@ -82,7 +82,7 @@ export class Panel {
       const least = last.offsetTop + last.offsetHeight + 1;
       table.style.minHeight = `${least}px`;
       need += least - table.clientHeight;
-      // and at least down to that row's bottom, as laid out: a panel already held to its
+      // and at least down to that row's bottom, as the browser places it: a panel held to its
       // height shrinks its contents (flex), which scrollHeight then under-counts
       const top = box.getBoundingClientRect().top - box.scrollTop;
       const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
