@@ -74,6 +74,8 @@ def test_the_sdist_holds_what_its_tests_need(dist):
         "tests/conftest.py",
         "tests/opcases.py",
         "tests/golden",
+        "tests/classroom/engines/__init__.py",
+        "tests/classroom/hostile",
         "tests/browser/conftest.py",
         "notebooks/05_reverse_mode.ipynb",
         "notebooks/nbval-sanitize.cfg",

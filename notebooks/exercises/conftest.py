@@ -1,5 +1,5 @@
 """The blank exercise notebooks are for students: nbval runs their solved copies in
-solutions/, and tests/test_exercises.py checks that the blanks' checks fail."""
+solutions/, and tests/classroom/test_exercises.py checks that the blanks' checks fail."""
 
 from pathlib import Path
 

@@ -1,8 +1,8 @@
 """A student's needle (the dlsys homework 1) in one file, correct: the base of the seeded bugs
-(tests/test_diagnose_styles.py replaces one marked line). Written for these tests after the
-homework's API: Tensors hold numpy arrays and compute as they are made, leaves have op None,
-``find_topo_sort`` is a post-order depth-first search, ``compute_gradient_of_variables`` sums
-the partial adjoints of each node in reverse topological order."""
+(tests/classroom/test_diagnose_styles.py replaces one marked line). Written for these tests
+after the homework's API: Tensors hold numpy arrays and compute as they are made, leaves have op
+None, ``find_topo_sort`` is a post-order depth-first search, ``compute_gradient_of_variables``
+sums the partial adjoints of each node in reverse topological order."""
 
 from functools import reduce
 from operator import add as _add

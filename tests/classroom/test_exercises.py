@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-EXERCISES = Path(__file__).resolve().parents[1] / "notebooks" / "exercises"
+EXERCISES = Path(__file__).resolve().parents[2] / "notebooks" / "exercises"
 BLANKS = sorted(EXERCISES.glob("*.ipynb"))
 
 

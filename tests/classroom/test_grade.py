@@ -221,7 +221,7 @@ def test_python_m_vizad_grade():
         [sys.executable, "-m", "vizad", "grade", str(bad), "--course", "micrograd"],
         capture_output=True,
         text=True,
-        cwd=Path(__file__).parent.parent,
+        cwd=Path(__file__).resolve().parents[2],  # the repository
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("vz.grade: micrograd cases on engine: 12/14")

@@ -18,8 +18,8 @@ ENGINES = Path(__file__).parent / "engines"
 
 
 def engine(base: str, name: str, *replacements: tuple[str, str]) -> types.ModuleType:
-    """The student engine ``base`` (tests/engines/<base>.py) with lines replaced, as a module
-    named ``name`` (registered: vz.diagnose finds gradients() and find_topo_sort there)."""
+    """The student engine ``base`` (tests/classroom/engines/<base>.py) with lines replaced, as a
+    module named ``name`` (registered: vz.diagnose finds gradients() and find_topo_sort there)."""
     source = (ENGINES / f"{base}.py").read_text()
     for old, new in replacements:
         assert old in source, old

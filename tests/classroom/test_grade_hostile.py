@@ -1,7 +1,7 @@
-"""The hostile-submission suite: each module of tests/hostile/ attacks the grader in one way
-(exits, signals, loops, threads, memory, output floods, monkeypatches of numpy, vizad and the
-grader, re-exports of vizad's reference or an installed course package, forged results, files
-written outside its copy, processes, sockets, limits). Graded in one batch with honest
+"""The hostile-submission suite: each module of tests/classroom/hostile/ attacks the grader in
+one way (exits, signals, loops, threads, memory, output floods, monkeypatches of numpy, vizad and
+the grader, re-exports of vizad's reference or an installed course package, forged results,
+files written outside its copy, processes, sockets, limits). Graded in one batch with honest
 submissions after them: every hostile one is reported as not passed, with its reason; every
 honest one scores as it does alone; the batch ends within its timeouts; no file outside the
 submissions' copies changes."""
@@ -22,7 +22,7 @@ from vizad.classroom.grading import Limits, batch, grade
 pytestmark = pytest.mark.heavy  # hostile submissions graded in child processes
 
 HOSTILE = Path(__file__).parent / "hostile"
-VIZAD = Path(__file__).parent.parent / "vizad"
+VIZAD = Path(__file__).resolve().parents[2] / "vizad"
 LIMITS = Limits(case_seconds=3.0, submission_seconds=10.0, restarts=2)
 #: One bug a course's honest engine is seeded with (a hostile module with a bug must score as
 #: that bug does).

@@ -21,7 +21,7 @@ MODES = ("import", "importlib", "main")
 
 
 def source(base: str, *replacements: tuple[str, str]) -> str:
-    """The source of tests/engines/<base>.py with lines replaced (each must be there)."""
+    """The source of tests/classroom/engines/<base>.py with lines replaced (each must be there)."""
     text = (HERE / f"{base}.py").read_text()
     for old, new in replacements:
         assert old in text, old

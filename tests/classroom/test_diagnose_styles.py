@@ -1,8 +1,8 @@
-"""vz.diagnose as a TA uses it, on student engines of each style (tests/engines): a correct
-engine gets a clean report however it was loaded (imported, by importlib without sys.modules,
-pasted into a notebook's __main__) and at a kink; each seeded bug is found and named at the
-right op and input, with the hint that bug deserves and the student's own file and line; a
-check that cannot run is a problem of its own, never a silent pass."""
+"""vz.diagnose as a TA uses it, on student engines of each style (tests/classroom/engines): a
+correct engine gets a clean report however it was loaded (imported, by importlib without
+sys.modules, pasted into a notebook's __main__) and at a kink; each seeded bug is found and named
+at the right op and input, with the hint that bug deserves and the student's own file and line;
+a check that cannot run is a problem of its own, never a silent pass."""
 
 from __future__ import annotations
 
