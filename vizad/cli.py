@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 import unicodedata
 from pathlib import Path
@@ -98,9 +100,13 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--json", action="store_true", help="the reports as JSON")
     grade.add_argument("--csv", help="write each submission's score and points to this CSV")
     grade.add_argument("--results", help="write Gradescope's results.json here")
-    grade.add_argument("--points", type=float, help="the CSV's points out of this (nbgrader)")
-    grade.add_argument("--jobs", type=int, default=2, help="submissions graded at once")
-    grade.add_argument("--case-timeout", type=float, default=10.0, help="seconds a case")
+    grade.add_argument(
+        "--points", type=_positive("--points"), help="the CSV's points out of this (nbgrader)"
+    )
+    grade.add_argument("--jobs", type=_jobs, default=2, help="submissions graded at once")
+    grade.add_argument(
+        "--case-timeout", type=_seconds("--case-timeout"), default=10.0, help="seconds a case"
+    )
     grade.add_argument(
         "--seed",
         type=int,
@@ -108,9 +114,60 @@ def _parser() -> argparse.ArgumentParser:
         "memorised for the published inputs then fail); default: the published inputs",
     )
     grade.add_argument(
-        "--timeout", type=float, default=120.0, help="seconds a submission (all its cases)"
+        "--timeout",
+        type=_seconds("--timeout"),
+        default=120.0,
+        help="seconds a submission (all its cases)",
     )
     return parser
+
+
+#: The longest a case or a submission may be given (a day): larger is a typo, and a time
+#: limit the operating system cannot hold.
+MOST_SECONDS = 86400.0
+
+
+def _positive(option: str):
+    """argparse's type for ``option``: a finite number above 0 (its own message otherwise)."""
+
+    def read(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} takes a number, got {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(
+                f"{option} takes a finite number above 0, got {text!r}"
+            )
+        return value
+
+    return read
+
+
+def _seconds(option: str):
+    """argparse's type for ``option``: seconds above 0, at most a day."""
+    positive = _positive(option)
+
+    def read(text: str) -> float:
+        value = positive(text)
+        if value > MOST_SECONDS:
+            raise argparse.ArgumentTypeError(
+                f"{option} takes at most {MOST_SECONDS:g} seconds (a day), got {text!r}"
+            )
+        return value
+
+    return read
+
+
+def _jobs(text: str) -> int:
+    """--jobs: submissions graded at once, 1 to 64."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs takes a whole number, got {text!r}") from None
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"--jobs takes 1 to 64 submissions at once, got {value}")
+    return value
 
 
 def _traced_options(parser: argparse.ArgumentParser) -> None:
@@ -318,6 +375,16 @@ def _grade(args) -> int:
     asked for): 0 when every case passes, 1 when some fail, 2 when a submission cannot be
     graded."""
     limits = Limits(case_seconds=args.case_timeout, submission_seconds=args.timeout)
+    try:  # every value checked before anyone is graded
+        for option, path in (("--csv", args.csv), ("--results", args.results)):
+            if path is not None:
+                _writable(path, option)
+        for path in args.path:
+            if not Path(path).exists():
+                raise ArgumentError(f"grade: {path} does not exist; give a submission's path")
+    except VizadError as exc:
+        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
+        return 2
     if len(args.path) == 1 and not _folder_of_submissions(args.path[0], args.course):
         try:
             one = grade(args.path[0], args.course, limits=limits, seed=args.seed)
@@ -329,15 +396,29 @@ def _grade(args) -> int:
         graded = batch.grade_all(args.path, args.course, limits, args.jobs, args.seed)
     reports = [r for _, r in graded]
     if args.json:
-        data = reports[0].as_dict() if len(graded) == 1 else [r.as_dict() for r in reports]
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        data = [{"path": str(p), **r.as_dict()} for p, r in graded]
+        shown = data[0] if len(data) == 1 else data
+        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write("\n".join(repr(r) for r in reports) + "\n")
-    if args.csv:
-        Path(args.csv).write_text(batch.to_csv(graded, args.points), encoding="utf-8")
-    if args.results:
-        batch.write_gradescope(graded, Path(args.results))
+    try:
+        if args.csv:
+            write_output(args.csv, batch.to_csv(graded, args.points), "--csv")
+        if args.results:
+            write_output(args.results, batch.gradescope_json(graded), "--results")
+    except (OSError, VizadError) as exc:  # the disk filled, the file went away meanwhile
+        sys.stderr.write(f"error: the grades are above, but {_one_line(str(exc))}\n")
+        return 2
     return batch.exit_code(reports)
+
+
+def _writable(path: str, option: str) -> None:
+    """Refuse, before grading, an output path that cannot be written: a directory, a missing
+    folder, a loop of links (check_output), or a file without write permission (even for
+    root: a TA's read-only file is not to be replaced)."""
+    check_output(path, option)
+    if os.path.isfile(path) and not os.stat(path).st_mode & 0o222:
+        raise ArgumentError(f"{option}: {path} is read-only; give a file that may be written")
 
 
 def _folder_of_submissions(path: str, course: str) -> bool:

@@ -212,7 +212,7 @@ def test_the_command_line(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == 7 and data["cases"][4]["explanation"].startswith("∂y/∂x3 is")
     assert main(["grade", "/no/such.py", "--course", "599w"]) == 2
-    assert capsys.readouterr().err.startswith("error: grade: /no/such.py is neither")
+    assert capsys.readouterr().err.startswith("error: grade: /no/such.py does not exist")
 
 
 def test_python_m_vizad_grade():

@@ -102,11 +102,11 @@ def gradescope(report: GradeReport) -> dict:
     return result
 
 
-def write_gradescope(graded: list[tuple[Path, GradeReport]], where: Path) -> None:
-    """``where`` itself for one submission (Gradescope's results/results.json), else a JSON
-    object of every submission's, by path."""
+def gradescope_json(graded: list[tuple[Path, GradeReport]]) -> str:
+    """Gradescope's results.json for one submission, else a JSON object of every
+    submission's, by path."""
     if len(graded) == 1:
         data = gradescope(graded[0][1])
     else:
         data = {os.fspath(p): gradescope(r) for p, r in graded}
-    where.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
