@@ -396,7 +396,7 @@ def _grade(args) -> int:
         graded = batch.grade_all(args.path, args.course, limits, args.jobs, args.seed)
     reports = [r for _, r in graded]
     if args.json:
-        data = [{"path": str(p), **r.as_dict()} for p, r in graded]
+        data = [{"path": batch.shown_path(p), **r.as_dict()} for p, r in graded]
         shown = data[0] if len(data) == 1 else data
         sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
     else:

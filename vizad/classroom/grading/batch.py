@@ -30,7 +30,7 @@ def submissions(paths: list, course_name: str) -> list[Path]:
         try:
             find(path, entries)
             found.append(path)
-        except VizadError:
+        except Exception:  # noqa: BLE001 - not one submission: a folder of them, or unreadable
             if not path.is_dir():
                 found.append(path)  # graded as "could not grade", saying why
                 continue
@@ -53,14 +53,22 @@ def grade_all(
     def one(path: Path) -> GradeReport:
         try:
             return grade(path, course_name, limits=limits, seed=seed)
-        except VizadError as exc:
+        except Exception as exc:  # noqa: BLE001 - a batch always finishes: a row saying why
+            why = str(exc) if isinstance(exc, VizadError) else f"{type(exc).__name__}: {exc}"
+            why = f"could not be read: {why}" if not isinstance(exc, VizadError) else why
             chosen = course(course_name)
-            report = GradeReport(chosen.title, path.name, problem=str(exc))
-            report.rows = [Row(c.name, c.what, "error", str(exc), c.weight) for c in chosen.cases()]
+            report = GradeReport(chosen.title, shown_path(path.name), problem=why)
+            report.rows = [Row(c.name, c.what, "error", why, c.weight) for c in chosen.cases()]
             return report
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         return list(zip(found, pool.map(one, found)))
+
+
+def shown_path(path) -> str:
+    """``path`` as text any file can hold: a name that is not UTF-8 (a folder made on another
+    system) with its bytes written as ``\\xff`` escapes."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def exit_code(reports: list[GradeReport]) -> int:
@@ -78,7 +86,7 @@ def to_csv(graded: list[tuple[Path, GradeReport]], out_of: float | None = None) 
     for path, report in graded:
         status = "passed" if report.passed else "failed" if report.graded else "not graded"
         points = report.points(out_of) if out_of else report.score
-        writer.writerow([os.fspath(path), report.score, report.max_score, points, status,
+        writer.writerow([shown_path(path), report.score, report.max_score, points, status,
                          one_line(report.problem, 300)])  # fmt: skip
     return text.getvalue()
 
@@ -108,5 +116,5 @@ def gradescope_json(graded: list[tuple[Path, GradeReport]]) -> str:
     if len(graded) == 1:
         data = gradescope(graded[0][1])
     else:
-        data = {os.fspath(p): gradescope(r) for p, r in graded}
+        data = {shown_path(p): gradescope(r) for p, r in graded}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

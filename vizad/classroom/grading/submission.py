@@ -73,9 +73,18 @@ def notebook_cells(path: Path) -> list[str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         cells = [c for c in data["cells"] if c.get("cell_type") == "code"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ArgumentError(f"grade: {path} is not a notebook that can be read ({exc})") from exc
-    return [code_of(c.get("source", "")) for c in cells]
+        sources = [c.get("source", "") for c in cells]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        why = "nested too deep" if isinstance(exc, RecursionError) else exc
+        raise ArgumentError(f"grade: {path} is not a notebook that can be read ({why})") from None
+    for k, source in enumerate(sources, 1):
+        lines = source if isinstance(source, list) else [source]
+        if not all(isinstance(line, str) for line in lines):
+            raise ArgumentError(
+                f"grade: {path} is not a notebook that can be read (code cell {k}'s source is "
+                "not text)"
+            )
+    return [code_of(source) for source in sources]
 
 
 def code_of(source) -> str:
@@ -117,14 +126,22 @@ def prepare(submission: Submission) -> tuple[Path, Path, str]:
     working directory the submission runs in, what its process loads: the file, package
     directory or folder of cell files, relative to the working directory)."""
     temp = Path(tempfile.mkdtemp(prefix="vizad-grade-"))
-    work = temp / "work"
+    try:
+        return temp, *_copied(submission, temp / "work")
+    except BaseException:  # a submission that cannot be copied or read leaves nothing behind
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+
+
+def _copied(submission: Submission, work: Path) -> tuple[Path, str]:
+    """:func:`prepare`'s copy of ``submission`` into ``work``: (``work``, what its process
+    loads)."""
     if submission.kind == "package":
         if not _small(submission.path):
-            shutil.rmtree(temp)
             raise ArgumentError(f"grade: {submission.path} holds more than the grader copies")
         work.mkdir()
         shutil.copytree(submission.path, work / submission.name, ignore=_no_links)
-        return temp, work, submission.name
+        return work, submission.name
     if submission.kind == "cells":
         work.mkdir()
         cells = submission.cells
@@ -136,10 +153,10 @@ def prepare(submission: Submission) -> tuple[Path, Path, str]:
             work.mkdir()
             shutil.copy2(submission.path, work / submission.path.name)
         if submission.kind == "file":
-            return temp, work, submission.path.name
+            return work, submission.path.name
         cells = notebook_cells(submission.path)
     holder = work / f".{submission.name}_cells"
     holder.mkdir()
     for k, cell in enumerate(cells, 1):
         (holder / f"cell_{k:03d}.py").write_text(cell, encoding="utf-8")
-    return temp, work, holder.name
+    return work, holder.name
