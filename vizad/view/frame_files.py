@@ -9,12 +9,11 @@ from typing import Any
 
 from vizad.errors import ArgumentError
 from vizad.view.files import check_output, write_output
-from vizad.view.render import drawing_of
+from vizad.view.render import drawing_of, scene_drawn
 from vizad.view.render.budget import lay_out, wall_after
 from vizad.view.render.dot import run_dot_format, titled
 from vizad.view.render.options import DrawOptions, draw_options, takes_draw_options
 from vizad.view.render.scene import Scene
-from vizad.view.render.summary import scene_for
 from vizad.trace import Trace
 from vizad.trace.text import latex_to_text
 
@@ -77,15 +76,7 @@ def export_frames(
     names = [directory / f"step-{k:0{width}d}.{format}" for k in range(1, n + 1)]
     for path in names:  # before the work: a frame's path that cannot be written
         check_output(path, "export_frames")
-    scene = scene_for(
-        trace,
-        view,
-        how.decimals_for(trace),
-        detail=how.detail,
-        reads=how.reads,
-        collapse=how.collapse,
-        max_boxes=how.max_boxes,
-    )
+    scene = scene_drawn(trace, view, how)
 
     # the last frame, which shows every value, is laid out first: it chooses the rung of the
     # budget (a layout that runs long is stopped and the next rung drawn), and gives each box

@@ -92,7 +92,19 @@ def draw(
     picture says which; None lays it out in full whatever it costs.
     """
     how = draw_options(options, drawing, "draw")
-    scene = scene_for(
+    scene = scene_drawn(target, view, how)
+    chosen = planned(scene, how.budget)
+    make = partial(drawing_of, step=step, caption=caption, show_pending=show_pending)
+    drawn = make(chosen)
+    if how.budget is not None:  # how to fall back, should its layout run long
+        drawn._vizad_plan = (scene, make, how.budget)
+    return drawn
+
+
+def scene_drawn(target: Node | Iterable[Node] | Trace, view: str | None, how: DrawOptions) -> Scene:
+    """The scene of ``target``'s ``view`` as the drawing options ``how`` draw it (summarised
+    above ``how.max_boxes``, its scopes collapsed as ``how.collapse`` says)."""
+    return scene_for(
         target,
         view,
         how.decimals_for(target),
@@ -101,12 +113,6 @@ def draw(
         collapse=how.collapse,
         max_boxes=how.max_boxes,
     )
-    chosen = planned(scene, how.budget)
-    make = partial(drawing_of, step=step, caption=caption, show_pending=show_pending)
-    drawn = make(chosen)
-    if how.budget is not None:  # how to fall back, should its layout run long
-        drawn._vizad_plan = (scene, make, how.budget)
-    return drawn
 
 
 def drawing_of(
