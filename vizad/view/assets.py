@@ -11,7 +11,10 @@ JavaScript is written in Python).
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 
 from vizad.trace.text import json_in_html
@@ -23,7 +26,10 @@ __all__ = [
     "style",
     "graphviz_module",
     "boot_script",
+    "boot_code",
     "boot_elements",
+    "script_hash",
+    "page_policy",
     "graphviz_script",
     "drawing_style",
 ]
@@ -82,16 +88,63 @@ def boot_script() -> str:
     return (STATIC / "boot.js").read_text(encoding="utf-8")
 
 
+@functools.lru_cache(maxsize=2)
+def boot_code(component: bool) -> str:
+    """The exact text of the module script that :func:`boot_elements` writes: the component's
+    code when ``component``, then ``static/boot.js``."""
+    code = component_module() + "\n" if component else ""
+    return f"\n{code}{boot_script()}"
+
+
 def boot_elements(options: dict, component: bool) -> str:
     """What mounts the component on one element without a kernel (a notebook output's stepper
     or picture, an exported page): a mount element, ``<script type="application/json"
     data-vizad-mount>`` holding ``options`` ({"root": the element's id, "data": its data
     element's id, and how to mount: ``static/boot.js``'s ``vizadBoot``), then a module script
-    of files only: the component's code when ``component`` (else it waits for the output of
-    the page that carries it, vizad.view.sharing) and ``static/boot.js``, which mounts every mount
-    element of the page not mounted yet."""
-    code = component_module() + "\n" if component else ""
+    of files only (:func:`boot_code`): the component's code when ``component`` (else it waits
+    for the output of the page that carries it, vizad.view.sharing) and ``static/boot.js``,
+    which mounts every mount element of the page not mounted yet."""
     return (
         f'<script type="application/json" data-vizad-mount>{json_in_html(options)}</script>'
-        f'<script type="module">\n{code}{boot_script()}</script>'
+        f'<script type="module">{boot_code(component)}</script>'
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def script_hash(text: str) -> str:
+    """The Content-Security-Policy source that lets the inline script whose text is ``text``
+    (exactly as written between its tags) run: ``'sha256-…'``, the SHA-256 of its UTF-8 bytes
+    in base64."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def page_policy(scripts: Iterable[str], graphviz: bool) -> str:
+    """The Content-Security-Policy of a page of vizad's (an exported walkthrough) whose inline
+    scripts have the texts ``scripts``: only those run (by their hashes: no inline event
+    handler, no ``javascript:`` link, no script from elsewhere), nothing is fetched, framed,
+    posted or based elsewhere, so that a markup escape missed somewhere cannot run code or
+    send anything out. ``graphviz``: the page carries the Graphviz module and lays graphs out
+    in the browser, which needs what the module does (below)."""
+    script = [script_hash(text) for text in scripts]
+    more = []
+    if graphviz:
+        # the Graphviz module (text in a JSON element) is imported from a blob: URL that the
+        # page's own code makes (static/stepper/layout.js; only running code can make one),
+        # compiles its WebAssembly, and runs in a Worker made from a blob: URL
+        # (static/stepper/worker.js), which keeps this policy
+        script += ["blob:", "'wasm-unsafe-eval'"]
+        more.append("worker-src blob:")
+    return "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {' '.join(script)}",
+            # the page's <style> element and the style attributes the component sets
+            # (sizes, colours; static/stepper/mount.js). CSS runs no code; 'unsafe-inline'
+            # rather than hashes, which would not cover style attributes
+            "style-src 'unsafe-inline'",
+            *more,
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
     )

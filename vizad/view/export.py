@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from vizad.view.assets import boot_elements, graphviz_script, style
+from vizad.view.assets import boot_code, boot_elements, graphviz_script, page_policy, style
 from vizad.errors import ArgumentError, ArgumentTypeError
 from vizad.view.files import check_output, write_output
 from vizad.view.render.options import (
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 __all__ = ["export_html", "page_html"]
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="en"><head><meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
@@ -147,6 +148,8 @@ def page_html(
     title = title or f"vizad walkthrough of {what} ({trace.computed_by}, {n} steps)"
     graphviz = needs_graphviz(data)
     page = _PAGE.format(
+        # the page's one inline script: the component and boot.js (boot_elements below)
+        policy=escape(page_policy([boot_code(True)], graphviz)),
         title=escape(title),
         css=style(),
         data=data_script(data, "vz-data", hidden=quiz, packed=True)
