@@ -3,7 +3,7 @@ http-equiv="Content-Security-Policy">`` first in its head, letting run exactly t
 inline scripts (by their SHA-256 hashes, computed here from the text between their tags) and
 nothing else: no 'unsafe-inline' or 'unsafe-eval' for scripts, so that an event handler
 attribute (``onerror=``) let through by a missed escape cannot run. What the browser does with
-the policy: tests/browser/test_csp.py."""
+the policy: tests/browser/test_page_policy.py."""
 
 from __future__ import annotations
 
