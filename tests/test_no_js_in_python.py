@@ -131,7 +131,7 @@ def test_pictures_and_pages_laid_out_in_the_browser(tmp_path, monkeypatch):
 
 
 def test_a_mount_element_cannot_be_closed_by_user_text():
-    """The mount element is written as the data elements are (vizad.trace.text.json_in_html)."""
+    """The mount element is written as the data elements are (vizad.view.assets.json_element)."""
     from vizad.view.assets import boot_elements
 
     html = boot_elements({"root": "</script><script>alert(1)</script>", "data": "d"}, False)

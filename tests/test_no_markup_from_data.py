@@ -36,7 +36,7 @@ TAG = re.compile(
 #: (module, function) → why that function writes HTML tags (None: at module level).
 PYTHON_ALLOWED = {
     # the shell of a stepper's output and of a page: a root element carrying the step, the
-    # component's CSS, the data as a JSON script element (vizad.trace.text.json_in_html);
+    # component's CSS, the data as a JSON script element (vizad.view.assets.json_element);
     # no user text but the escaped ids
     ("vizad/view/widget/page.py", "fragment"): "the output's shell: root, style, data",
     ("vizad/view/widget/page.py", "data_script"): "the data's JSON script element",

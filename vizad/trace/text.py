@@ -10,7 +10,6 @@ so that ``vz.text`` is one place to read them.
 from __future__ import annotations
 
 import html
-import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -35,7 +34,6 @@ from vizad.errors import ArgumentError, ArgumentTypeError
 
 __all__ = [
     "escape",
-    "json_in_html",
     "check_decimals",
     "format_value",
     "latex_value",
@@ -66,17 +64,6 @@ SMALL_TENSOR = 12
 
 #: What :func:`escape` changes: the unprintable characters and ``& < > " ' \ { }`` and line ends.
 _TO_ESCAPE = re.compile(f"[{UNPRINTABLE_CHARS}&<>\"'\\\\{{}}\n\r]")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def json_in_html(data: Any) -> str:
-    """``data`` as JSON text to put inside an HTML ``<script>`` element: no "<" (so that no
-    user text can close the element) and no lone surrogate (which a UTF-8 page cannot hold:
-    JSON reads its escape back)."""
-    text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def escape(text: Any) -> str:

@@ -1,10 +1,11 @@
-"""The browser component's files (``vizad/view/widget/static/``), read once: the text of its module
-and of its CSS, and the Graphviz module that lays graphs out in the browser.
+"""The browser component's files (``vizad/view/widget/static/``), read once: the text of its
+module and of its CSS, and the Graphviz module that lays graphs out in the browser; and the one
+writer of the JSON data elements the component reads (:func:`json_element`).
 
 One component serves the drawings laid out in the browser (``vizad.view.render``), the stepper
 widget and the pages without a kernel (``vizad.view.widget``, ``vizad.view.export``): this module
-imports only vizad's base layer (``vizad.trace.text``), so that each of them can read the files
-without importing the others. Each of them mounts the component by :func:`boot_elements`: a JSON
+imports nothing of vizad, so that each of them can read the files without importing the
+others. Each of them mounts the component by :func:`boot_elements`: a JSON
 element saying what to mount, and a module script holding only these files' text (no
 JavaScript is written in Python).
 """
@@ -14,10 +15,12 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from vizad.trace.text import json_in_html
 
 __all__ = [
     "STATIC",
@@ -64,15 +67,27 @@ def style() -> str:
     return (STATIC / "stepper.css").read_text(encoding="utf-8")
 
 
+#: Characters a UTF-8 page cannot hold: lone surrogates (JSON reads their escapes back).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_element(data: Any, element_id: str | None = None) -> str:
+    """``data`` as a ``<script type="application/json">`` element, which the component reads
+    and no browser runs: with the id ``element_id``, else the mount element
+    (``data-vizad-mount``) that ``static/boot.js`` looks for. The JSON holds no "<" (no text
+    can close the element) and no lone surrogate."""
+    text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    marker = f'id="{element_id}"' if element_id is not None else "data-vizad-mount"
+    return f'<script type="application/json" {marker}>{text}</script>'
+
+
 @functools.lru_cache(maxsize=4)
 def graphviz_script(element_id: str) -> str:
     """The Graphviz module (:func:`graphviz_module`, ~0.8 MB) as the JSON data element
     ``element_id`` that the component reads it from: written once per process, not once per
     page or output."""
-    return (
-        f'<script type="application/json" id="{element_id}">'
-        f"{json_in_html(graphviz_module())}</script>"
-    )
+    return json_element(graphviz_module(), element_id)
 
 
 @functools.cache
@@ -104,10 +119,7 @@ def boot_elements(options: dict, component: bool) -> str:
     of files only (:func:`boot_code`): the component's code when ``component`` (else it waits
     for the output of the page that carries it, vizad.view.sharing) and ``static/boot.js``,
     which mounts every mount element of the page not mounted yet."""
-    return (
-        f'<script type="application/json" data-vizad-mount>{json_in_html(options)}</script>'
-        f'<script type="module">{boot_code(component)}</script>'
-    )
+    return json_element(options) + f'<script type="module">{boot_code(component)}</script>'
 
 
 @functools.lru_cache(maxsize=8)

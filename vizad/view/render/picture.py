@@ -25,9 +25,9 @@ from vizad.view.assets import (
     component_module,
     graphviz_module,
     graphviz_script,
+    json_element,
     style,
 )
-from vizad.trace.text import json_in_html
 from vizad.view.render.palette import MIN_SCALE, NOTEBOOK_WIDTH
 
 __all__ = ["Picture", "picture_bundle", "picture_html"]
@@ -74,8 +74,7 @@ def picture_html(dot: str, titles: dict[str, str] | None = None) -> str:
         + (f"<style>{style()}</style>" if component else "")
         + f'<div id="{uid}"><div class="vz-muted">(laid out in the browser where scripts run)'
         "</div></div>"
-        + f'<script type="application/json" id="{uid}-data">'
-        + f"{json_in_html(_picture_data(dot, titles))}</script>"
+        + json_element(_picture_data(dot, titles), f"{uid}-data")
         + (graphviz_script("vizad-graphviz") if graphviz else "")
         + boot_elements(
             {"root": uid, "data": uid + "-data", "graphviz": True, "picture": True}, component

@@ -13,8 +13,7 @@ import gzip
 import json
 import re
 
-from vizad.view.assets import boot_elements, graphviz_script, style
-from vizad.trace.text import json_in_html
+from vizad.view.assets import boot_elements, graphviz_script, json_element, style
 from vizad.view.widget.data import conceal, packed_json
 
 __all__ = [
@@ -38,15 +37,15 @@ def needs_graphviz(data: dict) -> bool:
 
 
 def data_script(data, element_id: str, hidden: bool = False, packed: bool = False) -> str:
-    """The walkthrough's data as a JSON script element (vizad.trace.text.json_in_html: no "<", no
-    lone surrogate). ``packed`` (an exported page): gzip-compressed in base64
+    """The walkthrough's data as a JSON script element (vizad.view.assets.json_element: no "<",
+    no lone surrogate). ``packed`` (an exported page): gzip-compressed in base64
     (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which ``mount``
     inflates."""
     if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
         data = {"hidden": conceal(json.dumps(data, ensure_ascii=False), 0)}
     elif packed:
         data = {"gz": packed_json(data)}
-    return f'<script type="application/json" id="{element_id}">{json_in_html(data)}</script>'
+    return json_element(data, element_id)
 
 
 def page_data(page: str, element_id: str = "vz-data") -> dict:
