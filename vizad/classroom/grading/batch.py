@@ -54,8 +54,7 @@ def grade_all(
         try:
             return grade(path, course_name, limits=limits, seed=seed)
         except Exception as exc:  # noqa: BLE001 - a batch always finishes: a row saying why
-            why = str(exc) if isinstance(exc, VizadError) else f"{type(exc).__name__}: {exc}"
-            why = f"could not be read: {why}" if not isinstance(exc, VizadError) else why
+            why = str(exc) if isinstance(exc, VizadError) else f"could not be read: {exc!r}"
             chosen = course(course_name)
             report = GradeReport(chosen.title, shown_path(path.name), problem=why)
             report.rows = [Row(c.name, c.what, "error", why, c.weight) for c in chosen.cases()]

@@ -49,7 +49,7 @@ def step(
                 "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
             )
         return Stepper(y, view, scale=scale, quiz=quiz, step=step, options=how)
-    decimals = 3 if how.decimals is None else how.decimals
+    decimals = how.decimals_for(y)  # a node has none of its own: DECIMALS unless given
     if mode == "reverse":
         trace: Trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":

@@ -124,7 +124,6 @@ class Stepper(anywidget.AnyWidget):
         self.trace = trace
         #: How the views are drawn (vz.render.DrawOptions), its decimals those shown.
         self.options = replace(how, decimals=how.decimals_for(trace))
-        self.decimals: int = self.options.decimals_for(trace)
         self._check = check
         #: Whether the student types each step's results before they are shown.
         self.quiz = quiz
@@ -152,6 +151,11 @@ class Stepper(anywidget.AnyWidget):
         self.on_msg(self._message)
 
     # -- the Python API ------------------------------------------------------------------
+    @property
+    def decimals(self) -> int:
+        """The decimals of the values shown (its options', a trace's own by default)."""
+        return self.options.decimals_for(self.trace)
+
     @property
     def n_steps(self) -> int:
         self._live()
