@@ -10,6 +10,8 @@ import traceback
 
 import numpy as np
 
+from vizad.classroom.gradekit.case import exc_text  # the jail's, shared
+
 __all__ = ["close", "hint", "shown", "student_line", "student_frame", "exc_text"]
 
 
@@ -107,14 +109,3 @@ def student_frame(exc: BaseException, files: frozenset[str] = frozenset(), code=
         return ""
     where, line = found
     return f" ({where}: {line})" if line else f" ({where})"
-
-
-def exc_text(exc: BaseException) -> str:
-    """``KeyError: 'x'``, or just ``NotImplementedError`` when it has no message; for any
-    exception, even a student's whose ``__str__`` raises (diagnose and grade read them)."""
-    try:
-        text = str(exc)
-    except BaseException:  # noqa: BLE001 - the student's __str__
-        text = "(its message could not be read)"
-    name = getattr(type(exc), "__name__", "exception")
-    return f"{name}: {text}" if text else str(name)

@@ -5,10 +5,12 @@
 :mod:`.autodiff_cases`, :mod:`.needle_cases`, :mod:`.micrograd_cases`) against the student's
 code (the path of a ``.py`` file, a package directory, a notebook or a student's folder; a
 module object, graded from its file; a notebook's ``globals()``, graded from its cells). The
-student's code runs in a process of its own (:mod:`.sandbox`: a fresh interpreter on a copy of
-the submission, with limits and timeouts) and sends back raw numbers; this process compares
-them with vizad's engine for the course (:mod:`vizad.classroom.courses`), which the submission never
-sees, and explains each failure with what differs and what :func:`vizad.diagnose` found. The
+student's code runs in a process of its own, isolated by the operating system (:mod:`.jail`:
+a bubblewrap sandbox, or a user of its own) on a copy of the submission, with limits and
+timeouts (:mod:`.sandbox`), and sends back raw numbers for the inputs it was given; this
+process draws those inputs, compares the numbers with vizad's engine for the course
+(:mod:`vizad.classroom.courses`), which the submission never sees, decides every status, and
+explains each failure with what differs. The
 report (:class:`~.report.GradeReport`) is a table in a notebook, text on the command line
 (``python -m vizad grade path/to/autodiff.py --course 599w``), JSON for a gradebook, and a
 score for nbgrader; :mod:`.batch` grades a class.
@@ -16,6 +18,7 @@ score for nbgrader; :mod:`.batch` grades a class.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.machinery
 import os
 import shutil
@@ -25,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from vizad.errors import GradeError
-from vizad.classroom.grading.cases import Api, Case, expected_values, judge, run_student
+from vizad.classroom.gradekit.draws import current_seed, seeded
+from vizad.classroom.grading import diagnosing, jail
+from vizad.classroom.grading.cases import Api, Case, expected_values, judge, run_case
 from vizad.classroom.grading.courses import Course, course
-from vizad.classroom.grading.draws import current_seed, seeded
 from vizad.classroom.grading.report import GradeReport, Row
 from vizad.classroom.grading.sandbox import Limits, run
 from vizad.classroom.grading.submission import Submission, code_of, find, prepare
@@ -44,6 +48,7 @@ def grade(
     *,
     limits: Limits | None = None,
     seed: int | None = None,
+    isolation: str = "auto",
     hide: tuple[str, ...] = (),
 ) -> GradeReport:
     """Run the cases of ``course`` ("599w", "needle" or "micrograd") against the student's
@@ -54,17 +59,21 @@ def grade(
     feeds every case its published inputs, the numbers anyone running the grader sees; a
     course grading for marks gives a number it keeps to itself, and the inputs are drawn
     anew from it, so answers memorised for the published inputs fail
-    (vizad.classroom.grading.draws).
+    (vizad.classroom.gradekit.draws); the submission gets the inputs, never the seed.
+    ``isolation``: "auto" (bubblewrap, else a user of its own when run as root, else
+    GradeError saying what to do), one of those ("bubblewrap", "uid"), or "none" to run
+    trusted code without isolation (every result says so); see :mod:`.jail`.
     ``hide`` (for tests) makes
     top-level packages of those names findable only in the submission, as if not installed."""
     chosen = _course(course)
     found = _submission(submission, chosen)
+    mode = jail.choose(isolation) if found is not None else "in process"
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise GradeError(f"grade: seed must be a whole number ≥ 0 or None, got {seed!r}")
     with seeded(seed):
         if found is None:  # a namespace with no source to run elsewhere: graded here
             return _in_process(submission, chosen)
-        return _isolated(found, chosen, limits or Limits(), hide)
+        return _isolated(found, chosen, limits or Limits(), mode, hide)
 
 
 def _course(name: str) -> Course:
@@ -90,7 +99,8 @@ def _submission(thing: Any, chosen: Course) -> Submission | None:
     return None
 
 
-def _expected(chosen: Course, case: Case) -> dict:
+def _expected(chosen: Course, case: Case) -> tuple[dict, dict]:
+    """vizad's values for ``case`` and the inputs drawn for them (kept: one draw a seed)."""
     key = (chosen.key, case.name, current_seed())
     if key not in _EXPECTED:
         _EXPECTED[key] = expected_values(
@@ -112,39 +122,71 @@ def _blocked() -> list[str]:
     return found
 
 
-def _isolated(found: Submission, chosen: Course, limits: Limits, hide) -> GradeReport:
+def _isolated(found: Submission, chosen: Course, limits: Limits, mode: str, hide) -> GradeReport:
     cases = chosen.cases()
+    expected = {c.name: _expected(chosen, c) for c in cases}
     temp, work, entry = prepare(found)
     try:
-        sites = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+        how = jail.launch(mode, work, temp, limits.disk_bytes)
         config = {
-            "path": [str(_VIZAD.parent), *sites],
-            "cases": chosen.cases_module,
+            "main": "gradekit.runner",
+            "cases": chosen.cases_module.rpartition(".")[2],
             "subs": list(chosen.submodules()),
             "kind": {"notebook": "cells"}.get(found.kind, found.kind),
             "entry": entry,
             "name": found.name,
-            "blocked": _blocked(),
+            "guard": None if mode == "bubblewrap" else _blocked(),
             "hide": list(hide),
-            "seed": current_seed(),
-            "memory_bytes": limits.memory_bytes,
-            "file_bytes": limits.file_bytes,
-            "open_files": limits.open_files,
+            "draws": {name: draws for name, (_, draws) in expected.items()},
+            "limits": {
+                "memory_bytes": limits.memory_bytes,
+                "file_bytes": limits.file_bytes,
+                "open_files": limits.open_files,
+            },
         }
-        outcome = run(config, str(work), [c.name for c in cases], limits)
+        outcome = run(config, how, [c.name for c in cases], limits)
+        report = _report(found, chosen, mode, outcome, expected)
+        _explain(report, config, mode, work, temp, limits)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
-    report = GradeReport(chosen.title, found.name, problem=outcome.problem, notes=outcome.notes)
-    for case in cases:
+    return report
+
+
+def _report(found: Submission, chosen: Course, mode: str, outcome, expected) -> GradeReport:
+    """The report of a run: every status decided here, from what the process sent."""
+    notes = [n for n in [jail.said(mode)] if n] + outcome.notes
+    report = GradeReport(chosen.title, found.name, problem=outcome.problem, notes=notes)
+    report.isolation = mode
+    for case in chosen.cases():
         if outcome.problem:
             report.rows.append(Row(case.name, case.what, "error", outcome.problem, case.weight))
         elif case.name in outcome.results:
             message = outcome.results[case.name]
-            report.rows.append(judge(case, message, _expected(chosen, case)))
+            report.rows.append(judge(case, message, expected[case.name][0]))
         else:
             why = outcome.errors.get(case.name, "the submission's process sent no result for it")
             report.rows.append(Row(case.name, case.what, "error", why, case.weight))
     return report
+
+
+def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits) -> None:
+    """What diagnose finds on each failed case (not a missing name), added to its row: a
+    second run in a jail with vizad beside the submission (:mod:`.diagnosing`)."""
+    failed = [
+        r.name
+        for r in report.rows
+        if r.status == "fail" and not r.explanation.startswith("not implemented")
+    ]
+    if not failed:
+        return
+    how = jail.launch(mode, work, temp, limits.disk_bytes, vizad=True)
+    seconds = min(limits.submission_seconds, 3 * limits.case_seconds)
+    brief = dataclasses.replace(limits, submission_seconds=seconds, restarts=0)
+    outcome = run({**config, "main": diagnosing.MAIN}, how, failed, brief)
+    for k, row in enumerate(report.rows):
+        text = outcome.results.get(row.name, {}).get("diagnosis")
+        if row.name in failed and isinstance(text, str) and text:
+            report.rows[k] = dataclasses.replace(row, explanation=f"{row.explanation}. {text}")
 
 
 def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeReport:
@@ -154,13 +196,13 @@ def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeR
     if isinstance(namespace, dict):
         namespace = types.SimpleNamespace(**namespace)
     student = Api(namespace, chosen.submodules(), trusted=trusted)
-    report = GradeReport(chosen.title, student.name)
+    report = GradeReport(chosen.title, student.name, isolation="in process")
     report.notes.append(
         "graded in this process, not isolated: give a path, a module or a notebook's "
         "globals() to grade in a process of its own"
     )
     for case in chosen.cases():
-        report.rows.append(judge(case, run_student(case, student), _expected(chosen, case)))
+        report.rows.append(judge(case, run_case(case, student), _expected(chosen, case)[0]))
     return report
 
 

@@ -16,7 +16,7 @@ __all__ = ["Course", "course"]
 class Course:
     key: str
     title: str
-    #: The module of its cases (``vizad.classroom.grading.autodiff_cases`` …).
+    #: The module of its cases (``vizad.classroom.gradekit.autodiff_cases`` …).
     cases_module: str
     #: vizad's engine for it, compared with in the grading process.
     reference_module: str
@@ -36,15 +36,15 @@ class Course:
 
 _COURSES = {
     "599w": Course(
-        "599w", "CSE 599W", "vizad.classroom.grading.autodiff_cases",
+        "599w", "CSE 599W", "vizad.classroom.gradekit.autodiff_cases",
         "vizad.classroom.courses.autodiff", ("autodiff.py", "autodiff.ipynb"),
     ),
     "needle": Course(
-        "needle", "needle", "vizad.classroom.grading.needle_cases",
+        "needle", "needle", "vizad.classroom.gradekit.needle_cases",
         "vizad.classroom.courses.needle", ("needle", "python/needle"),
     ),
     "micrograd": Course(
-        "micrograd", "micrograd", "vizad.classroom.grading.micrograd_cases",
+        "micrograd", "micrograd", "vizad.classroom.gradekit.micrograd_cases",
         "vizad.classroom.courses.micrograd.engine", ("micrograd", "engine.py"),
     ),
 }  # fmt: skip

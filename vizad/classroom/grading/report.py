@@ -63,13 +63,16 @@ class GradeReport:
     every case not skipped passed. ``problem`` says why the submission could not be graded
     at all (its import failed, ended or hung its process, or its process's channel was
     tampered with): then every row is an error and ``graded`` is False. ``notes`` are what
-    the grader saw besides the cases (output printed, notebook cells that raised)."""
+    the grader saw besides the cases (output printed, notebook cells that raised).
+    ``isolation`` is how the submission's process was isolated ("bubblewrap", "uid", "none",
+    or "in process" for a namespace graded here)."""
 
     course: str
     module: str
     rows: list[Row] = field(default_factory=list)
     problem: str = ""
     notes: list[str] = field(default_factory=list)
+    isolation: str = ""
 
     def __post_init__(self):
         self.module = one_line(self.module, 200)
@@ -126,7 +129,7 @@ class GradeReport:
 
     def as_dict(self) -> dict:
         """The report as plain data: course, module, score, max_score, passed, graded,
-        problem, notes, and each case (name, what, status, explanation, weight)."""
+        problem, notes, isolation, and each case (name, what, status, explanation, weight)."""
         return {
             "course": self.course,
             "module": self.module,
@@ -136,6 +139,7 @@ class GradeReport:
             "graded": self.graded,
             "problem": self.problem,
             "notes": [one_line(n) for n in self.notes],
+            "isolation": self.isolation,
             "cases": [asdict(r) for r in self.rows],
         }
 

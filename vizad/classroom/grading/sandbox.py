@@ -1,20 +1,19 @@
 """Running a submission in a process of its own and reading what it sends, failing closed.
 
 Each run is a fresh interpreter (``python -I -S -B -u``: no user site, no ``PYTHON*``
-variables, no ``.pth`` files; vizad and numpy on an explicit path after the submission's copy)
-in a new session, with its copy as working directory, resource limits on CPU time, memory,
-file size and open files, a timeout for its import and for each case and one for the whole
-submission, its standard output and error captured and capped. When a case hangs or ends the
+variables, no ``.pth`` files; gradekit and numpy alone on its path) inside its jail
+(:mod:`.jail`), in a new session, with its copy as working directory, resource limits on CPU
+time, memory, file size and open files, a timeout for its import and for each case and one for
+the whole submission, its standard output and error captured and capped. When a case hangs or ends the
 process, the case is an error saying so and a new process runs the cases after it (so one
 looping rule costs one case). Every abnormal end is reported as what it was; a line on the
-result pipe that is not the run's is tampering, and the submission is not graded."""
+result pipe out of the run's order is tampering, and the submission is not graded."""
 
 from __future__ import annotations
 
 import json
 import os
 import queue
-import secrets
 import signal
 import subprocess
 import sys
@@ -22,8 +21,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from vizad.classroom.grading.child import BOOT
-from vizad.classroom.grading.protocol import MAX_MESSAGE, unframe
+from vizad.classroom.gradekit.protocol import MAX_MESSAGE, unframe
+from vizad.classroom.gradekit.runner import BOOT
+from vizad.classroom.grading.jail import Launch, cleanup
 
 __all__ = ["Limits", "Outcome", "run"]
 
@@ -43,6 +43,8 @@ class Limits:
     output_bytes: int = 16 * 1024
     #: New processes after a case ended or hung the last one.
     restarts: int = 5
+    #: What the submission may write (its copy and its /tmp, each, in a jail).
+    disk_bytes: int = 64 * 1024**2
 
 
 @dataclass
@@ -112,18 +114,17 @@ def _environment() -> dict:
     }
 
 
-def _once(config: dict, work: str, names: list, deadline: float, limits: Limits, out: Outcome):
+def _once(config: dict, how: Launch, names: list, deadline: float, limits: Limits, out: Outcome):
     """One process running ``names`` in order: fills ``out``; returns the names it did not
     reach (empty when done) or None when the submission cannot be graded."""
     read, write = os.pipe()
-    nonce = secrets.token_hex(16)
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-S", "-B", "-u", "-c", BOOT],
+        [*how.argv, "-I", "-S", "-B", "-u", "-c", BOOT.format(main=config["main"])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         pass_fds=(write,),
-        cwd=work,
+        cwd=how.cwd,
         env=_environment(),
         start_new_session=True,
     )
@@ -137,7 +138,17 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
     ]
     left = max(1.0, deadline - time.monotonic())
     cpu = max(1, int(min(left, limits.submission_seconds)) + 1)
-    settings = {**config, "fd": write, "nonce": nonce, "names": names, "cpu_seconds": cpu}
+    settings = {
+        **config,
+        "fd": write,
+        "run": [{"name": n, "draws": config["draws"].get(n, {})} for n in names],
+        "limits": {**config["limits"], "cpu_seconds": cpu},
+        "boot": how.boot,
+        "source": how.source,
+        "drop": how.drop,
+        "tmp": how.tmp,
+    }
+    del settings["draws"]
     try:
         proc.stdin.write((json.dumps(settings) + "\n").encode())
         proc.stdin.close()
@@ -161,13 +172,13 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
             break
         if line is None:
             break
-        message = unframe(nonce, line)
+        message = unframe(line)
         kind = None if message is None else message.get("kind")
         if kind == "loading" and stage == "start":
             stage, started = "loading", time.monotonic()
         elif kind == "import-error" and stage == "loading":
             out.problem = f"importing the submission raised {message.get('why', '')}"
-            _stop(proc)
+            _stop(proc, how)
             _finish(proc, captures, out)
             return None
         elif kind == "ready" and stage == "loading":
@@ -185,7 +196,7 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
             out.results[case] = result if isinstance(result, dict) else {}
             stage, case, started = "ready", None, time.monotonic()
         elif kind == "done" and stage == "ready" and not remaining:
-            _stop(proc)
+            _stop(proc, how)
             _finish(proc, captures, out)
             return []
         else:
@@ -193,7 +204,7 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
                 "the grader's channel from the submission's process carried something the "
                 "grader did not send (tampering, or a corrupted result): not graded"
             )
-            _stop(proc)
+            _stop(proc, how)
             _finish(proc, captures, out)
             return None
     if why is None:  # the channel ended: wait briefly for the process's end to say how
@@ -201,7 +212,7 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
             proc.wait(timeout=max(0.1, min(2.0, limit - time.monotonic())))
         except subprocess.TimeoutExpired:
             why = "closed the grader's channel (stopped)"
-    _stop(proc)
+    _stop(proc, how)
     why = why or _ending(proc.returncode, limits)
     _finish(proc, captures, out)
     if stage in ("start", "loading") and (out.results or out.errors):  # a restart
@@ -218,13 +229,16 @@ def _once(config: dict, work: str, names: list, deadline: float, limits: Limits,
     return None
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    """Kill the process's whole session (its threads, and any process it started)."""
+def _stop(proc: subprocess.Popen, how: Launch | None = None) -> None:
+    """Kill the process's whole session (its threads, and any process it started; in a
+    jail, every process of it; run as a user of its own, every process of that user)."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     proc.wait()
+    if how is not None:
+        cleanup(how)
 
 
 def _finish(proc, captures, out: Outcome) -> None:
@@ -236,9 +250,10 @@ def _finish(proc, captures, out: Outcome) -> None:
             out.notes.append(f"{stream}: {capture.total} bytes{cut}: {text[:300]}")
 
 
-def run(config: dict, work: str, names: list, limits: Limits) -> Outcome:
-    """Run the cases ``names`` of the submission prepared in ``work`` (see :mod:`.child` for
-    ``config``), restarting after a case that hung or ended the process."""
+def run(config: dict, how: Launch, names: list, limits: Limits) -> Outcome:
+    """Run the cases ``names`` of the submission started as ``how`` says (see
+    :mod:`vizad.classroom.gradekit.runner` for ``config``; its ``draws`` are each case's
+    inputs), restarting after a case that hung or ended the process."""
     out = Outcome()
     deadline = time.monotonic() + limits.submission_seconds
     remaining, runs = list(names), 0
@@ -254,7 +269,7 @@ def run(config: dict, work: str, names: list, limits: Limits) -> Outcome:
                 out.errors[name] = f"not run: the submission's process ended or hung {runs} times"
             break
         runs += 1
-        remaining = _once(config, work, remaining, deadline, limits, out)
+        remaining = _once(config, how, remaining, deadline, limits, out)
         if remaining is None:
             break
     return out

@@ -6,8 +6,8 @@ case checks ``find_topo_sort``: every node once, each after its inputs."""
 
 from __future__ import annotations
 
-from vizad.classroom.grading.cases import Case
-from vizad.classroom.grading.draws import generator
+from .case import Case
+from .draws import generator
 
 __all__ = ["CASES", "SUBMODULES"]
 
@@ -17,7 +17,7 @@ SUBMODULES: tuple[str, ...] = ()
 
 def _case(name: str, what: str, build, inputs: dict, wrt: tuple[str, ...]) -> Case:
     """A case: ``build(ad, **variables)`` gives y; the inputs' values are drawn from a
-    generator seeded by the case's name (and the run's seed: vizad.classroom.grading.draws); y and
+    generator seeded by the case's name (the run's seed: draws); y and
     ∂y/∂w for each w of ``wrt`` are compared."""
 
     def graph(ad):

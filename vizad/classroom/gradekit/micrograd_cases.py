@@ -4,12 +4,13 @@ comparisons micrograd's own tests make (expressions of ``Value``s whose data and
 (``a + a``, ``a * a``) or by many nodes, long expressions mixing every op with numbers on
 either side, and a neuron. Every number is compared with vizad's micrograd
 (:mod:`vizad.classroom.courses.micrograd`). ``tanh`` and ``exp`` are the lecture's, not the
-repository's: a Value without them skips the cases that need them."""
+repository's: a Value without them has not implemented the cases that need them (they count,
+and score nothing)."""
 
 from __future__ import annotations
 
-from vizad.classroom.grading.cases import Case
-from vizad.classroom.grading.draws import near
+from .case import Case
+from .draws import near
 
 __all__ = ["CASES", "SUBMODULES"]
 
@@ -18,7 +19,7 @@ SUBMODULES = ("engine",)
 
 def _case(name: str, what: str, build, inputs: tuple[float, ...], optional=()) -> Case:
     """``build(*values)`` gives y from Values of data ``inputs`` (near them with a run's seed:
-    vizad.classroom.grading.draws): y's data and every input's grad after ``y.backward()``."""
+    draws): y's data and every input's grad after ``y.backward()``."""
 
     def graph(mg):
         xs = [mg.Value(v) for v in near(name, inputs)]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vizad.classroom.grading.cases import Case
-from vizad.classroom.grading.draws import generator
+from .case import Case
+from .draws import generator
 
 __all__ = ["CASES", "SUBMODULES"]
 

@@ -1,0 +1,40 @@
+"""What :func:`vizad.diagnose` says of a student's failed cases, found in a jail of its own.
+
+The grading run's jail holds no vizad (:mod:`vizad.classroom.gradekit`), so the explanations
+diagnose gives are found afterwards, for the failed cases only, by a second run of the
+submission in the same kind of jail with vizad mounted read-only beside it: this module is that
+run's main (``main(config)``, started by :mod:`.sandbox`). It sends text only; the statuses
+were decided before it ran, and nothing it sends can change them.
+"""
+
+from __future__ import annotations
+
+from vizad.classroom.diagnosis import diagnose
+from vizad.classroom.gradekit import runner
+from vizad.classroom.gradekit.case import exc_text
+from vizad.classroom.gradekit.protocol import capped
+
+__all__ = ["main", "MAIN"]
+
+#: This module, for the runner's boot code.
+MAIN = __name__
+
+
+def _diagnosis(case, student, root) -> dict:
+    """``{"diagnosis": text}``: what diagnose finds on the student's graph of ``case``."""
+    try:
+        y, wrt, feed = case.graph(student)
+        report = diagnose(y, wrt, feed)
+    except BaseException as exc:  # noqa: BLE001 - a graph diagnose cannot read, or the
+        # student's code ending the run: the differences say enough
+        return {"diagnosis": capped(f"diagnose could not read the graph ({exc_text(exc)})")}
+    if report.ok:
+        return {"diagnosis": ""}
+    shown = [p.message for p in report.problems[:3]]
+    more = len(report.problems) - len(shown)
+    text = "diagnose: " + "; ".join(shown) + (f"; and {more} more" if more else "")
+    return {"diagnosis": capped(text)}
+
+
+def main(config: dict) -> None:
+    runner.main(config, run=_diagnosis)
