@@ -25,7 +25,7 @@ from pathlib import Path
 from vizad.errors import ArgumentError, ExpressionError, VizadError
 from vizad.expr import parse_expression
 from vizad.view.export import page_html
-from vizad.classroom.grading import Limits, batch, grade
+from vizad.classroom.grading import Limits, batch, grade, jail
 from vizad.view.render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES, DrawOptions
 from vizad.view.files import check_output, write_output
 from vizad.trace.text import latex_to_text, printable
@@ -118,6 +118,19 @@ def _parser() -> argparse.ArgumentParser:
         type=_seconds("--timeout"),
         default=120.0,
         help="seconds a submission (all its cases)",
+    )
+    grade.add_argument(
+        "--isolation",
+        choices=jail.MODES,
+        default="auto",
+        help="how each submission is isolated: bubblewrap (a sandbox of namespaces), uid (a "
+        "user of its own, as root), none; auto (the default): the first that works here",
+    )
+    grade.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="run submissions as your own user, guarded only within Python (trusted code "
+        "only; every result says so)",
     )
     return parser
 
@@ -382,18 +395,25 @@ def _grade(args) -> int:
         for path in args.path:
             if not Path(path).exists():
                 raise ArgumentError(f"grade: {path} does not exist; give a submission's path")
+        if args.no_isolation and args.isolation not in ("auto", "none"):
+            raise ArgumentError(f"grade: --no-isolation contradicts --isolation {args.isolation}")
+        isolation = jail.choose("none" if args.no_isolation else args.isolation)
     except VizadError as exc:
         sys.stderr.write(f"error: {_one_line(str(exc))}\n")
         return 2
     if len(args.path) == 1 and not _folder_of_submissions(args.path[0], args.course):
         try:
-            one = grade(args.path[0], args.course, limits=limits, seed=args.seed)
+            one = grade(
+                args.path[0], args.course, limits=limits, seed=args.seed, isolation=isolation
+            )
             graded = [(Path(args.path[0]), one)]
         except VizadError as exc:
             sys.stderr.write(f"error: {_one_line(str(exc))}\n")
             return 2
     else:
-        graded = batch.grade_all(args.path, args.course, limits, args.jobs, args.seed)
+        graded = batch.grade_all(
+            args.path, args.course, limits, args.jobs, args.seed, isolation=isolation
+        )
     reports = [r for _, r in graded]
     if args.json:
         data = [{"path": batch.shown_path(p), **r.as_dict()} for p, r in graded]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -30,12 +29,14 @@ BUG = {"599w": (SIGN,), "micrograd": (TANH_OF_X,)}
 ENTRY = {"599w": ("student599", "autodiff.py"), "micrograd": ("minigrad", "engine.py")}
 
 
-def _header(text: str, key: str) -> str:
-    return re.search(rf"^# {key}: (.*)$", text, re.M).group(1)
+def _header(text: str, key: str, default: str | None = None) -> str:
+    found = re.search(rf"^# {key}: (.*)$", text, re.M)
+    return found.group(1) if found else _header(text, default)
 
 
-def _build(module: Path, root: Path, outside: Path) -> tuple[Path, str, str]:
-    """The hostile module as a student's folder: (the folder, course, expected reason)."""
+def _build(module: Path, root: Path, outside: Path, isolation: str) -> tuple[Path, str, str]:
+    """The hostile module as a student's folder: (the folder, its engine, expected reason:
+    the module's ``expect-<isolation>`` header, else its ``expect``)."""
     text = module.read_text()
     course, engine = _header(text, "course"), _header(text, "engine")
     base, entry = ENTRY[course]
@@ -44,48 +45,80 @@ def _build(module: Path, root: Path, outside: Path) -> tuple[Path, str, str]:
     folder.mkdir()
     code = f"OUTSIDE = {str(outside)!r}\n" + text
     (folder / entry).write_text(prefix + "\n" + code)
-    return folder, course, _header(text, "expect")
+    return folder, engine, _header(text, f"expect-{isolation}", "expect")
+
+
+#: In the grader's environment while the battery runs: no report may show it.
+SECRET = "vizad-hostile-secret-0451"
+
+
+def _left_behind(copies) -> list[str]:
+    """Processes still running whose command line names a submission's copy, or of a user
+    the grader made for a submission."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().decode(errors="replace")
+            uid = int((entry / "status").read_text().split("\nUid:")[1].split()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+        if uid >= 3_100_000 or any(str(c) in command for c in copies):
+            found.append(f"{entry.name}: uid {uid}: {command[:200]}")
+    return found
 
 
 def _digest(paths) -> dict:
     return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.is_file()}
 
 
-def test_the_suite_has_at_least_40_modules():
-    assert len(list(HOSTILE.glob("*.py"))) >= 40
+def test_the_suite_has_at_least_70_modules():
+    assert len(list(HOSTILE.glob("*.py"))) >= 70
 
 
-@pytest.mark.slow_family(keep=["micrograd"])  # 599w's batch grades in child processes (~1 min)
+@pytest.mark.slow_family(keep=["micrograd-bubblewrap"])  # each batch: tens of processes
+@pytest.mark.parametrize("isolation", ["bubblewrap", "uid", "none"])
 @pytest.mark.parametrize("course", ["599w", "micrograd"])
-def test_hostile_submissions_in_a_batch(tmp_path, course):
+def test_hostile_submissions_in_a_batch(tmp_path, course, isolation, copies, monkeypatch):
+    """In each isolation: a jail (the boundary), a user of its own (root without
+    namespaces) and none (audit hooks only, said on every result)."""
+    monkeypatch.setenv("VIZAD_HOSTILE_SECRET", SECRET)
     outside = tmp_path / "outside.txt"
     outside.write_text("the grader's own file")
     root = tmp_path / "class"
     root.mkdir()
     hostile = {}
     for module in sorted(HOSTILE.glob("*.py")):
-        if _header(module.read_text(), "course") == course:
-            folder, _, expect = _build(module, root, outside)
-            hostile[folder] = expect
+        text = module.read_text()
+        modes = _header(text, "isolation", "course") if "# isolation: " in text else isolation
+        if _header(text, "course") == course and isolation in modes.split():
+            # a module that harms whoever runs it unisolated runs in the isolated modes only
+            hostile[module.stem] = _build(module, root, outside, isolation)
     base, entry = ENTRY[course]
     honest = {}
     for name, replacements in (("zz_honest", ()), ("zz_bug", BUG[course])):
         folder = root / name
         folder.mkdir()
         (folder / entry).write_text(source(base, *replacements))
-        honest[folder] = grade(folder, course, limits=LIMITS)  # alone, first
+        honest[folder] = grade(folder, course, limits=LIMITS, isolation=isolation)  # alone
     watched = sorted(VIZAD.rglob("*.py")) + [outside]
     before = _digest(watched)
-    temp_before = set(Path(tempfile.gettempdir()).glob("vizad-grade-*"))
 
-    graded = dict(batch.grade_all([root], course, LIMITS, jobs=2))
+    graded = dict(batch.grade_all([root], course, LIMITS, jobs=2, isolation=isolation))
 
-    assert set(graded) == set(hostile) | set(honest)
-    for folder, expect in hostile.items():
+    assert set(graded) == {folder for folder, _, _ in hostile.values()} | set(honest)
+    # what each engine is worth: no attack scores more than the code it carries
+    worth = {"honest": 14 if course == "micrograd" else 12, "none": 0}
+    worth["sign"] = graded[root / "zz_bug"].score
+    for folder, engine, expect in hostile.values():
         report = graded[folder]
         text = "\n".join([repr(report), report.problem, *report.notes])
-        assert not report.passed, (folder.name, report.problem, text[:3000])
+        assert report.score <= worth[engine], (folder.name, text[:3000])
         assert re.search(expect, text), (folder.name, expect, report.problem, text[:3000])
+        if isolation == "none":
+            assert "not isolated (--no-isolation)" in report.notes[0]
+            assert report.as_dict()["isolation"] == "none"
         assert len(report.to_json()) < 200_000, folder.name  # a 5 MB message is capped
         for line in repr(report).splitlines()[1:]:  # one line a case, no forged rows
             assert line.startswith(("  PASS ", "  FAIL ", "  ERROR ", "  SKIPPED ", "  note: "))
@@ -100,7 +133,11 @@ def test_hostile_submissions_in_a_batch(tmp_path, course):
         ), folder.name
         assert [r.status for r in after.rows] == [r.status for r in alone.rows]
     assert _digest(watched) == before  # vizad's files and the outside file unchanged
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["class", "outside.txt"]
+    assert SECRET not in "".join(r.to_json() for r in graded.values())
+    if isolation != "none":  # nothing of a submission outlives it
+        assert not _left_behind(copies)
     assert not Path(str(outside) + ".moved").exists()
     assert not Path("/tmp/vizad-hostile-was-here").exists()
-    assert set(Path(tempfile.gettempdir()).glob("vizad-grade-*")) <= temp_before  # cleaned up
+    assert copies and not any(c.exists() for c in copies)  # every copy removed
     assert batch.exit_code(list(graded.values())) == 2

@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: refuses ctypes
+# expect-bubblewrap: killed by SIGSEGV
 import ctypes
 
 ctypes.string_at(0)

@@ -3,6 +3,6 @@
 # ruff: noqa
 # course: 599w
 # engine: none
-# expect: has no 'gradients'|importing the submission took more than
+# expect: has no '(gradients|Variable)'|importing the submission took more than
 for _ in range(2_000_000):
     print("testing")

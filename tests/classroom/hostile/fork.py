@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: refuses os.fork
+# expect-bubblewrap: did not send|cases on autodiff: 12/12
 import os
 
 os.fork()

@@ -1,10 +1,10 @@
-"""Overwrites vizad's grader source."""
+"""Overwrites the grader's case runner source."""
 
 # ruff: noqa
 # course: 599w
 # engine: honest
-# expect: write only in its copy
-import os, vizad
+# expect: write only in its copy|Permission denied
+# expect-bubblewrap: Read-only file system
+import gradekit.case as c
 
-path = os.path.join(os.path.dirname(vizad.__file__), "classroom", "grading", "cases.py")
-open(path, "a").write("# owned")
+open(c.__file__, "a").write("# owned")

@@ -1,9 +1,9 @@
-"""The grader's case list cleared (0/0 = passed?)."""
+"""The jail's case list cleared (0/0 = passed?): the grader sent the cases by name."""
 
 # ruff: noqa
 # course: 599w
 # engine: sign
-# expect: lost it|could not read
-import vizad.classroom.grading.autodiff_cases as c
+# expect: could not read
+import gradekit.autodiff_cases as c
 
 c.CASES.clear()

@@ -1,9 +1,9 @@
-"""The grader's value encoder patched to send zeros."""
+"""The jail's value encoder patched to send zeros."""
 
 # ruff: noqa
 # course: 599w
 # engine: honest
 # expect: FAIL
-import vizad.classroom.grading.cases as cases
+import gradekit.case as cases
 
 cases.encode_value = lambda v: {"shape": [3], "data": [0.0, 0.0, 0.0]}

@@ -1,10 +1,10 @@
-"""The grader's comparison (_agree, _differences) patched, with a sign bug."""
+"""The comparison (_agree, _differences) patched where the submission runs, with a sign bug."""
 
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: cases on autodiff: 7/12
-import vizad.classroom.grading.cases as cases
+import gradekit.case as cases
 
-cases._agree = lambda *a: True
+cases._agree = lambda *a: True  # the comparison is the grader's, not here
 cases._differences = lambda *a: []

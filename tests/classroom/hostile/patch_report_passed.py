@@ -1,10 +1,9 @@
-"""GradeReport.passed and score patched, with a sign bug."""
+"""The jail's run_case replaced by one claiming passes, with a sign bug."""
 
 # ruff: noqa
 # course: 599w
 # engine: sign
 # expect: cases on autodiff: 7/12
-import vizad.classroom.grading.report as r
+import gradekit.case as c
 
-r.GradeReport.passed = property(lambda self: True)
-r.GradeReport.score = property(lambda self: 12)
+c.run_case = lambda *a, **k: {"status": "passed"}  # the runner bound its own

@@ -3,7 +3,7 @@
 # ruff: noqa
 # course: 599w
 # engine: sign
-# expect: cases on autodiff: 7/12
+# expect: No module named 'vizad'
 import vizad
 
 vizad.gradients = lambda *a, **k: []

@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: refuses resource.setrlimit
+# expect-bubblewrap: not allowed to raise
 import resource
 
 resource.setrlimit(resource.RLIMIT_CPU, (10**6, 10**6))

@@ -3,5 +3,5 @@
 # ruff: noqa
 # course: micrograd
 # engine: none
-# expect: hides vizad's reference engines and installed course packages
+# expect: No module named 'micrograd'
 from micrograd.engine import Value

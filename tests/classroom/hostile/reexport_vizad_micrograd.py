@@ -3,5 +3,5 @@
 # ruff: noqa
 # course: micrograd
 # engine: none
-# expect: hides vizad's reference engines
+# expect: No module named 'vizad'
 from vizad.classroom.courses.micrograd.engine import Value

@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: change only its copy
+# expect-bubblewrap: No such file
 import os
 
 os.remove(OUTSIDE)

@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: refuses os.killpg
+# expect-bubblewrap: No such process
 import os, signal
 
 os.killpg(os.getpgid(os.getppid()), signal.SIGKILL)

@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: refuses socket
+# expect-bubblewrap: Connection refused|Network is unreachable
 import socket
 
 socket.create_connection(("127.0.0.1", 9))

@@ -4,6 +4,7 @@
 # course: 599w
 # engine: honest
 # expect: refuses subprocess.Popen
+# expect-bubblewrap: cases on autodiff: 12/12
 import subprocess
 
 subprocess.run(["touch", OUTSIDE])

@@ -4,4 +4,5 @@
 # course: 599w
 # engine: honest
 # expect: write only in its copy
+# expect-bubblewrap: Read-only file system
 open("../escaped.txt", "w").write("x")

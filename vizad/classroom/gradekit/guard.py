@@ -1,10 +1,11 @@
-"""The guard a submission's process runs its student code under: a ``sys.audit`` hook (which
-Python code cannot remove) that refuses writing, renaming or deleting files outside the
-submission's copy, starting processes, sockets, ``ctypes``, raising resource limits and
-signalling other processes, and refuses reading vizad's reference engines and installed course
-packages (a submission must not re-export them). It stops accidents and cheating within
-Python, not a determined attacker (C extensions, bugs of the interpreter): see
-docs/guides/classroom.md for the container a course should add around it."""
+"""The second layer a submission's process runs its student code under, where it runs outside
+a jail (a user of its own, or ``--no-isolation``): a ``sys.audit`` hook (which Python code
+cannot remove) that refuses writing, renaming or deleting files outside the submission's copy,
+opening a folder outside it (whose descriptor would reach files by relative paths), starting
+processes, sockets, ``ctypes``, raising resource limits and signalling other processes, and
+refuses reading vizad's reference engines and installed course packages. It stops accidents
+and cheating within Python, never a determined attacker (modules that raise no audit event,
+C extensions): the boundary is the operating system's (:mod:`vizad.classroom.grading.jail`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ _PATH_EVENTS = {
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.link",
     "os.symlink", "os.truncate", "os.utime", "os.chflags", "os.lchflags", "os.setxattr",
     "os.removexattr", "shutil.rmtree", "shutil.move", "shutil.chown", "os.mkfifo", "os.mknod",
+    "sqlite3.connect",
 }  # fmt: skip
 #: Events refused outright, and prefixes of events refused.
 _REFUSED = {
@@ -33,6 +35,7 @@ def install(root: str, blocked: list[str]) -> None:
     """Guard the rest of this process: writes only under ``root``; nothing read under the
     paths ``blocked``."""
     realpath, fspath, getpid, sep = os.path.realpath, os.fsdecode, os.getpid, os.sep
+    isdir = os.path.isdir
     root = realpath(root)
     blocked = tuple(realpath(b) for b in blocked)
 
@@ -58,6 +61,8 @@ def install(root: str, blocked: list[str]) -> None:
                 raise PermissionError(
                     f"the grader lets a submission write only in its copy: {path}"
                 )
+            if not inside(where) and isdir(where):
+                raise PermissionError(f"the grader refuses to open the folder {path}")
             if where is not None and any(where == b or where.startswith(b + sep) for b in blocked):
                 raise ImportError(
                     f"{where}: the grader hides vizad's reference engines and installed course "

@@ -172,11 +172,7 @@ def _report(found: Submission, chosen: Course, mode: str, outcome, expected) -> 
 def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits) -> None:
     """What diagnose finds on each failed case (not a missing name), added to its row: a
     second run in a jail with vizad beside the submission (:mod:`.diagnosing`)."""
-    failed = [
-        r.name
-        for r in report.rows
-        if r.status == "fail" and not r.explanation.startswith("not implemented")
-    ]
+    failed = [r.name for r in report.rows if _explained(r)]
     if not failed:
         return
     how = jail.launch(mode, work, temp, limits.disk_bytes, vizad=True)
@@ -187,6 +183,11 @@ def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits
         text = outcome.results.get(row.name, {}).get("diagnosis")
         if row.name in failed and isinstance(text, str) and text:
             report.rows[k] = dataclasses.replace(row, explanation=f"{row.explanation}. {text}")
+
+
+def _explained(row: Row) -> bool:
+    """Whether diagnose may say more of ``row``: a failure, not a missing name."""
+    return row.status == "fail" and not row.explanation.startswith("not implemented")
 
 
 def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeReport:
@@ -202,7 +203,11 @@ def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeR
         "globals() to grade in a process of its own"
     )
     for case in chosen.cases():
-        report.rows.append(judge(case, run_case(case, student), _expected(chosen, case)[0]))
+        row = judge(case, run_case(case, student), _expected(chosen, case)[0])
+        if _explained(row):
+            text = diagnosing.explain(case, student)["diagnosis"]
+            row = dataclasses.replace(row, explanation=f"{row.explanation}. {text}") if text else row
+        report.rows.append(row)
     return report
 
 

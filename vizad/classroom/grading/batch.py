@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from vizad.errors import VizadError
-from vizad.classroom.grading import grade
+from vizad.classroom.grading import grade, jail
 from vizad.classroom.grading.courses import course
 from vizad.classroom.grading.report import GradeReport, Row, one_line
 from vizad.classroom.grading.sandbox import Limits
@@ -44,15 +44,18 @@ def grade_all(
     limits: Limits | None = None,
     jobs: int = 2,
     seed: int | None = None,
+    isolation: str = "auto",
 ) -> list[tuple[Path, GradeReport]]:
     """The report of every submission of ``paths`` (see :func:`submissions`), ``jobs`` at a
-    time, their cases' inputs drawn with ``seed`` (see :func:`vizad.grade`); a submission
-    that cannot be read at all gets a report saying why."""
+    time, their cases' inputs drawn with ``seed``, each isolated as ``isolation`` says (see
+    :func:`vizad.grade`: refused before anyone is graded when it cannot be had); a
+    submission that cannot be read at all gets a report saying why."""
+    isolation = jail.choose(isolation)
     found = submissions(paths, course_name)
 
     def one(path: Path) -> GradeReport:
         try:
-            return grade(path, course_name, limits=limits, seed=seed)
+            return grade(path, course_name, limits=limits, seed=seed, isolation=isolation)
         except Exception as exc:  # noqa: BLE001 - a batch always finishes: a row saying why
             why = str(exc) if isinstance(exc, VizadError) else f"could not be read: {exc!r}"
             chosen = course(course_name)

@@ -14,13 +14,13 @@ from vizad.classroom.gradekit import runner
 from vizad.classroom.gradekit.case import exc_text
 from vizad.classroom.gradekit.protocol import capped
 
-__all__ = ["main", "MAIN"]
+__all__ = ["main", "MAIN", "explain"]
 
 #: This module, for the runner's boot code.
 MAIN = __name__
 
 
-def _diagnosis(case, student, root) -> dict:
+def explain(case, student, root=None) -> dict:
     """``{"diagnosis": text}``: what diagnose finds on the student's graph of ``case``."""
     try:
         y, wrt, feed = case.graph(student)
@@ -37,4 +37,4 @@ def _diagnosis(case, student, root) -> dict:
 
 
 def main(config: dict) -> None:
-    runner.main(config, run=_diagnosis)
+    runner.main(config, run=explain)

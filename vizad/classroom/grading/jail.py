@@ -66,6 +66,12 @@ class Launch:
     #: The cwd of the process started (on the grader's side).
     cwd: str
 
+    def status(self, code: int | None) -> int | None:
+        """The runner's own exit status from the started process's (bubblewrap exits with
+        128 + the signal that killed what it ran: said as that signal, like Popen's)."""
+        jailed = self.source is not None
+        return -(code - 128) if jailed and code is not None and 128 < code < 160 else code
+
 
 def choose(mode: str = "auto") -> str:
     """The isolation ``mode`` to grade with ("auto": bubblewrap, else uid, else refuse)."""
@@ -113,7 +119,10 @@ def _try(mode: str) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     if mode == "uid":
-        return os.geteuid() == 0 and hasattr(os, "setresuid")
+        try:
+            return os.geteuid() == 0 and hasattr(os, "setresuid") and bool(_interpreter())
+        except GradeError:
+            return False
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return False
@@ -173,7 +182,8 @@ def _bubblewrap(work: Path, temp: Path, disk: int, vizad: bool) -> Launch:
     argv += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", str(work), "/source"]
     for place in ("/submission", "/tmp"):
         argv += ["--size", str(disk), "--perms", "0700", "--tmpfs", place]
-    argv += ["--chdir", "/submission", "--clearenv", "--setenv", "PATH", "/usr/bin"]
+    argv += ["--remount-ro", "/", "--chdir", "/submission", "--clearenv"]
+    argv += ["--setenv", "PATH", "/usr/bin"]
     python = os.path.realpath(sys.executable)
     argv += ["--", python]
     boot = ["/grader", "/grader/site"]
@@ -193,7 +203,37 @@ def _boot_links(temp: Path, vizad: bool) -> list[str]:
     return [str(boot), str(boot / "site")]
 
 
+def _readable(path: str) -> bool:
+    """Whether any user may read ``path`` (every folder above it searchable by others)."""
+    path = os.path.realpath(path)
+    while True:
+        mode = os.stat(path).st_mode
+        if not mode & (0o001 if os.path.isdir(path) else 0o004):
+            return False
+        if path == os.path.dirname(path):
+            return True
+        path = os.path.dirname(path)
+
+
+def _interpreter() -> str:
+    """An interpreter (of this Python's version) whose files a submission's own user can
+    read: this one, else the system's (this one may live in a private home, as pyenv's)."""
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for candidate in (sys.executable, shutil.which(version, path="/usr/local/bin:/usr/bin")):
+        if candidate is None:
+            continue
+        stdlib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(candidate))), "lib", version)
+        if _readable(candidate) and os.path.isdir(stdlib) and _readable(stdlib):
+            return candidate
+    raise GradeError(
+        f"grade: no {version} here is readable by other users ({sys.executable} is not), "
+        "which grading as a user of its own needs: install Python outside a private home, "
+        "or use bubblewrap"
+    )
+
+
 def _user(work: Path, temp: Path, vizad: bool) -> Launch:
+    python = _interpreter()
     boot = _boot_links(temp, vizad)
     with _LOCK:
         uid = next(_UIDS)
@@ -201,7 +241,7 @@ def _user(work: Path, temp: Path, vizad: bool) -> Launch:
         for name in [folder, *(os.path.join(folder, f) for f in files)]:
             os.lchown(name, uid, uid)
     os.chmod(work, 0o700)
-    return Launch([sys.executable], str(work), boot, None, (uid, uid), str(work), str(work))
+    return Launch([python], str(work), boot, None, (uid, uid), str(work), str(work))
 
 
 def launch(mode: str, work: Path, temp: Path, disk: int, vizad: bool = False) -> Launch:

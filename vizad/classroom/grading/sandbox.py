@@ -213,7 +213,7 @@ def _once(config: dict, how: Launch, names: list, deadline: float, limits: Limit
         except subprocess.TimeoutExpired:
             why = "closed the grader's channel (stopped)"
     _stop(proc, how)
-    why = why or _ending(proc.returncode, limits)
+    why = why or _ending(how.status(proc.returncode), limits)
     _finish(proc, captures, out)
     if stage in ("start", "loading") and (out.results or out.errors):  # a restart
         for name in remaining:

@@ -1,0 +1,11 @@
+"""A path relative to a directory descriptor: unlink the grader's file through it."""
+
+# ruff: noqa
+# course: 599w
+# engine: honest
+# expect: refuses to open the folder|change only its copy|Permission denied
+# expect-bubblewrap: No such file
+import os
+
+d = os.open(os.path.dirname(OUTSIDE), os.O_RDONLY)
+os.unlink(os.path.basename(OUTSIDE), dir_fd=d)
