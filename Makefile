@@ -8,10 +8,10 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz widgets-lowest clean
+.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz bubblewrap widgets-lowest clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
-lab: setup-notebook graphviz
+lab: setup-notebook graphviz bubblewrap
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 # nbval on the tutorials (pytest alone does not load it: pyproject.toml's addopts)
@@ -27,7 +27,7 @@ NOTEBOOK_TESTS = -p nbval --nbval --nbval-sanitize-with notebooks/nbval-sanitize
 ## the documentation are built first: tests/browser/test_site.py and tests/test_docs.py open them;
 ## so is the environment of the lowest jupyter-widgets, make widgets-lowest, about 2 min the first
 ## time, which tests/browser/test_widgets_lowest.py runs JupyterLab in.)
-test: setup-test graphviz lint test-js site docs widgets-lowest
+test: setup-test graphviz bubblewrap lint test-js site docs widgets-lowest
 	@sh tools/ensure-system-package chromium chromium || echo "(browser tests will be skipped)"
 	@sh tools/ensure-system-package pdftoppm poppler-utils || echo "(PDF frames will not be opened)"
 	@sh tools/ensure-system-package pdflatex texlive-latex-base
@@ -38,7 +38,7 @@ test: setup-test graphviz lint test-js site docs widgets-lowest
 ## the docstrings, a page per public name; the README, the guides of docs/guides/ with their
 ## code run (the bridges' guide imports PyTorch and JAX: the test extras), the notes, the
 ## tutorials, the CLI); warnings are errors, and so is a guide's cell that raises
-docs: setup-test
+docs: setup-test bubblewrap
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 ## make dist: build the wheel and the sdist into dist/, then install the sdist with its test
@@ -82,7 +82,7 @@ $(WIDGETS_VENV)/.installed: pyproject.toml
 ## without browsers, notebooks and slow runs (the markers browser, notebook and slow; a
 ## slow_family keeps one case of a long family; make test runs all). `pytest` alone is quicker
 ## still: it leaves out the heavy tests too (grader, command line, adversarial suite)
-check: setup-test
+check: setup-test bubblewrap
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo
@@ -170,7 +170,7 @@ bench: setup-test graphviz
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget
 ## state is not stored: a stepper's output carries an HTML rendering of its component, which
 ## GitHub, nbconvert and a notebook reopened without its kernel show instead
-notebooks: setup-test graphviz
+notebooks: setup-test graphviz bubblewrap
 	$(PY) tools/make-exercises
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=300 --ExecutePreprocessor.kernel_name=python3 \
@@ -226,6 +226,11 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 ## make graphviz: make sure Graphviz's dot program is installed
 graphviz:
 	@sh tools/ensure-system-package dot graphviz
+
+## make bubblewrap: make sure bwrap is installed (the grader jails each submission with it;
+## without it, as root, a user of its own; elsewhere it refuses untrusted code)
+bubblewrap:
+	@sh tools/ensure-system-package bwrap bubblewrap
 
 clean:
 	rm -rf $(VENV) build *.egg-info

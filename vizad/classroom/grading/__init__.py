@@ -29,7 +29,7 @@ from typing import Any
 
 from vizad.errors import GradeError
 from vizad.classroom.gradekit.draws import current_seed, seeded
-from vizad.classroom.grading import diagnosing, jail
+from vizad.classroom.grading import diagnosing, jail, ownwork
 from vizad.classroom.grading.cases import Api, Case, expected_values, judge, run_case
 from vizad.classroom.grading.courses import Course, course
 from vizad.classroom.grading.report import GradeReport, Row
@@ -144,12 +144,27 @@ def _isolated(found: Submission, chosen: Course, limits: Limits, mode: str, hide
                 "open_files": limits.open_files,
             },
         }
+        files = _files(work)
         outcome = run(config, how, [c.name for c in cases], limits)
         report = _report(found, chosen, mode, outcome, expected)
         _explain(report, config, mode, work, temp, limits)
+        report.files = files
+        report.notes += ownwork.notes(ownwork.matches(
+            files, ownwork.references(chosen.key), given=ownwork.handout(chosen.key)
+        ))  # fmt: skip
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     return report
+
+
+def _files(work: Path) -> dict[str, str]:
+    """The Python files of a prepared copy (its notebook's cells included), by name, before
+    the submission ran (links are never copied)."""
+    found = {}
+    for path in sorted(work.rglob("*.py"))[:200]:
+        if path.is_file() and path.stat().st_size <= 1024**2:
+            found[str(path.relative_to(work))] = path.read_text(encoding="utf-8", errors="replace")
+    return found
 
 
 def _report(found: Submission, chosen: Course, mode: str, outcome, expected) -> GradeReport:
@@ -206,7 +221,9 @@ def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeR
         row = judge(case, run_case(case, student), _expected(chosen, case)[0])
         if _explained(row):
             text = diagnosing.explain(case, student)["diagnosis"]
-            row = dataclasses.replace(row, explanation=f"{row.explanation}. {text}") if text else row
+            row = (
+                dataclasses.replace(row, explanation=f"{row.explanation}. {text}") if text else row
+            )
         report.rows.append(row)
     return report
 

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from vizad.errors import VizadError
-from vizad.classroom.grading import grade, jail
+from vizad.classroom.grading import grade, jail, ownwork
 from vizad.classroom.grading.courses import course
 from vizad.classroom.grading.report import GradeReport, Row, one_line
 from vizad.classroom.grading.sandbox import Limits
@@ -64,7 +64,14 @@ def grade_all(
             return report
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        return list(zip(found, pool.map(one, found)))
+        graded = list(zip(found, pool.map(one, found)))
+    chosen = course(course_name)
+    flagged = ownwork.batch_matches(
+        {shown_path(p): r.files for p, r in graded if r.files}, given=ownwork.handout(chosen.key)
+    )
+    for path, report in graded:
+        report.notes += ownwork.notes(flagged.get(shown_path(path), []))
+    return graded
 
 
 def shown_path(path) -> str:

@@ -222,7 +222,9 @@ def _interpreter() -> str:
     for candidate in (sys.executable, shutil.which(version, path="/usr/local/bin:/usr/bin")):
         if candidate is None:
             continue
-        stdlib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(candidate))), "lib", version)
+        stdlib = os.path.join(
+            os.path.dirname(os.path.dirname(os.path.realpath(candidate))), "lib", version
+        )
         if _readable(candidate) and os.path.isdir(stdlib) and _readable(stdlib):
             return candidate
     raise GradeError(

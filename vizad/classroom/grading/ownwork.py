@@ -37,8 +37,8 @@ micrograd. The lecture writes micrograd's engine on screen, so an honest student
 is micrograd's: minigrad is .92 similar to the installed micrograd, the lecture-followers
 .64–.89, a disguised copy .95, a margin a copy edited a little more would close. So an
 installed micrograd is the course's lecture code (:func:`handout`), left out rather than
-flagged (a re-export of it scores nothing: :mod:`.origin`), and vizad's micrograd ``nn.py``, which
-is micrograd's own (.97), is no reference.
+flagged (a re-export of it scores nothing: :mod:`vizad.classroom.gradekit.origin`), and
+vizad's micrograd ``nn.py``, which is micrograd's own (.97), is no reference.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ from pathlib import Path
 from vizad.classroom.grading.courses import course
 
 __all__ = [
+    "notes",
     "Match",
     "THRESHOLD",
     "fingerprint",
@@ -243,6 +244,13 @@ def matches(
             if (score := similarity(mine, theirs)) >= threshold:
                 found.append(Match(name, label, round(score, 3)))
     return sorted(found)
+
+
+def notes(found: list[Match]) -> list[str]:
+    """What a report says of ``found``: a line each."""
+    return [
+        f"not the student's own work? {m.file} is {m.similarity:.0%} like {m.source}" for m in found
+    ]
 
 
 def batch_matches(

@@ -73,6 +73,8 @@ class GradeReport:
     problem: str = ""
     notes: list[str] = field(default_factory=list)
     isolation: str = ""
+    #: The submission's Python files (relative name -> text), for a batch's own-work check.
+    files: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
         self.module = one_line(self.module, 200)

@@ -4,9 +4,9 @@ Each run is a fresh interpreter (``python -I -S -B -u``: no user site, no ``PYTH
 variables, no ``.pth`` files; gradekit and numpy alone on its path) inside its jail
 (:mod:`.jail`), in a new session, with its copy as working directory, resource limits on CPU
 time, memory, file size and open files, a timeout for its import and for each case and one for
-the whole submission, its standard output and error captured and capped. When a case hangs or ends the
-process, the case is an error saying so and a new process runs the cases after it (so one
-looping rule costs one case). Every abnormal end is reported as what it was; a line on the
+the whole submission, its standard output and error captured and capped. When a case hangs
+or ends the process, the case is an error saying so and a new process runs the cases after it
+(so one looping rule costs one case). Every abnormal end is reported as what it was; a line on the
 result pipe out of the run's order is tampering, and the submission is not graded."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field

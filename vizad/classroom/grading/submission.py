@@ -18,6 +18,8 @@ __all__ = ["Submission", "find", "prepare", "notebook_cells"]
 
 #: The most a student's folder may hold to be copied whole (else only the engine is copied).
 MAX_FILES, MAX_BYTES = 500, 20 * 1024 * 1024
+#: The largest notebook read, and the most code cells taken from it (checked before parsing).
+MAX_NOTEBOOK_BYTES, MAX_CELLS = 20 * 1024 * 1024, 2000
 _SKIPPED = shutil.ignore_patterns("__pycache__", ".git", ".ipynb_checkpoints", "*.pyc")
 
 
@@ -37,8 +39,15 @@ class Submission:
 def find(path: str | os.PathLike, entries: tuple[str, ...] = ()) -> Submission:
     """The submission at ``path``: a ``.py`` file, a ``.ipynb`` notebook, a package
     directory, or a student's folder holding one of ``entries`` (the course's usual names),
-    else its one notebook or its one ``.py`` file."""
-    path = Path(os.fsdecode(path)).expanduser().resolve()
+    else its one notebook or its one ``.py`` file. A link is never followed: a student's
+    ``autodiff.py`` that links to a classmate's (or to an installed package) is refused."""
+    given = Path(os.fsdecode(path)).expanduser()
+    if given.is_symlink():
+        raise ArgumentError(
+            f"grade: {given} is a link (to {os.readlink(given)}): a submission is graded "
+            "from its own files, never through a link"
+        )
+    path = given.resolve()
     if path.is_file() and path.suffix == ".py":
         return Submission(path, "file", path.stem)
     if path.is_file() and path.suffix == ".ipynb":
@@ -47,7 +56,7 @@ def find(path: str | os.PathLike, entries: tuple[str, ...] = ()) -> Submission:
         return Submission(path, "package", path.name)
     if path.is_dir():
         for entry in entries:
-            if (path / entry).exists():
+            if (path / entry).exists() or (path / entry).is_symlink():
                 return find(path / entry)
         for pattern in ("*.ipynb", "*.py"):
             found = sorted(path.glob(pattern))
@@ -70,10 +79,23 @@ def _identifier(stem: str) -> str:
 def notebook_cells(path: Path) -> list[str]:
     """The code cells of a notebook, with IPython's magics (``%time``, ``%%capture``) and
     shell lines (``!pip install``) dropped."""
+    size = path.stat().st_size
+    if size > MAX_NOTEBOOK_BYTES:
+        raise ArgumentError(
+            f"grade: {path} is not a notebook the grader reads ({size} bytes; at most "
+            f"{MAX_NOTEBOOK_BYTES})"
+        )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if len(data["cells"]) > MAX_CELLS:
+            raise ArgumentError(
+                f"grade: {path} is not a notebook the grader reads ({len(data['cells'])} "
+                f"cells; at most {MAX_CELLS})"
+            )
         cells = [c for c in data["cells"] if c.get("cell_type") == "code"]
         sources = [c.get("source", "") for c in cells]
+    except ArgumentError:
+        raise
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         why = "nested too deep" if isinstance(exc, RecursionError) else exc
         raise ArgumentError(f"grade: {path} is not a notebook that can be read ({why})") from None
