@@ -83,3 +83,37 @@ def test_the_component_and_the_static_picture_build_the_same_panel(
     still.close()
     page.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+@pytest.mark.hostile_names
+def test_a_value_read_by_many_ops_under_every_hostile_name(browser, tmp_path, page_errors):
+    """The panel's "Σ … (N terms)" line of a value read by more than six ops, under each of
+    the adversarial suite's names, in an exported page and in the widget's static picture:
+    no name runs as a script."""
+    import vizad as vz
+    from hostile_names import NAMES
+
+    page = page_errors(browser.new_page(viewport={"width": 1280, "height": 800}))
+    still = browser.new_page(java_script_enabled=False)
+    for k, name in enumerate(NAMES):
+        x = vz.Variable(name)
+        y = vz.sin(x) + vz.cos(x) + vz.exp(x) + vz.tanh(x) + x * x + (x + 1.0) + x * 2.0
+        trace = vz.trace_reverse(y - 3.0 * x, [x], {x: 0.5})
+        n = len(trace.steps)
+        page.goto(vz.export_html(trace, tmp_path / f"page{k}.html").as_uri())
+        for _ in range(n - 1):
+            page.locator(".vizad-stepper").first.press("ArrowRight")
+        page.wait_for_function(
+            "t => document.querySelector('.vz-step-panel .vz-head')?.textContent.startsWith(t)",
+            arg=f"Step {n} of {n}:",
+        )
+        assert "terms)" in page.inner_text(".vz-step-panel"), name  # the Σ line is shown
+        stepper = vz.Stepper(trace)
+        stepper.step = n
+        still.set_content(stepper._repr_mimebundle_()[0]["text/html"])
+        assert "terms)" in still.inner_text(".vz-panel"), name
+        assert not page.evaluate(f"!!window.{FLAG}"), name
+    assert len(NAMES) >= 50
+    still.close()
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
