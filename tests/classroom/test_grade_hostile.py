@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from engines import source
-from test_grade import SIGN, TANH_OF_X
+from test_grade import NO_RESHAPE, SIGN, TANH_OF_X
 from vizad.classroom.grading import Limits, batch, grade, jail
+from vizad.classroom.grading.courses import course as course_named
 
 pytestmark = pytest.mark.heavy  # hostile submissions graded in child processes
 
@@ -25,8 +26,12 @@ VIZAD = Path(__file__).resolve().parents[2] / "vizad"
 LIMITS = Limits(case_seconds=3.0, submission_seconds=10.0, restarts=2)
 #: One bug a course's honest engine is seeded with (a hostile module with a bug must score as
 #: that bug does).
-BUG = {"599w": (SIGN,), "micrograd": (TANH_OF_X,)}
-ENTRY = {"599w": ("student599", "autodiff.py"), "micrograd": ("minigrad", "engine.py")}
+BUG = {"599w": (SIGN,), "micrograd": (TANH_OF_X,), "needle": (NO_RESHAPE,)}
+ENTRY = {
+    "599w": ("student599", "autodiff.py"),
+    "micrograd": ("minigrad", "engine.py"),
+    "needle": ("needlish", "needle_engine.py"),
+}
 
 
 def _header(text: str, key: str, default: str | None = None) -> str:
@@ -34,11 +39,14 @@ def _header(text: str, key: str, default: str | None = None) -> str:
     return found.group(1) if found else _header(text, default)
 
 
-def _build(module: Path, root: Path, outside: Path, isolation: str) -> tuple[Path, str, str]:
-    """The hostile module as a student's folder: (the folder, its engine, expected reason:
-    the module's ``expect-<isolation>`` header, else its ``expect``)."""
+def _build(
+    module: Path, root: Path, outside: Path, isolation: str, course: str
+) -> tuple[Path, str, str]:
+    """The hostile module as a student's folder of ``course`` (one of its ``course`` header):
+    (the folder, its engine, expected reason: the module's ``expect-<isolation>`` header,
+    else its ``expect``)."""
     text = module.read_text()
-    course, engine = _header(text, "course"), _header(text, "engine")
+    engine = _header(text, "engine")
     base, entry = ENTRY[course]
     prefix = {"honest": source(base), "sign": source(base, *BUG[course]), "none": ""}[engine]
     folder = root / module.stem
@@ -54,8 +62,8 @@ SECRET = "vizad-hostile-secret-0451"
 
 def _left_behind(copies) -> list[str]:
     """Processes still running whose command line names a submission's copy, or of a user
-    the grader made for a submission."""
-    found = []
+    this grader made for a submission."""
+    found, ours = [], jail.uids()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -64,7 +72,7 @@ def _left_behind(copies) -> list[str]:
             uid = int((entry / "status").read_text().split("\nUid:")[1].split()[0])
         except (OSError, IndexError, ValueError):
             continue
-        if uid >= 3_100_000 or any(str(c) in command for c in copies):
+        if uid in ours or any(str(c) in command for c in copies):
             found.append(f"{entry.name}: uid {uid}: {command[:200]}")
     return found
 
@@ -73,13 +81,19 @@ def _digest(paths) -> dict:
     return {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.is_file()}
 
 
-def test_the_suite_has_at_least_70_modules():
-    assert len(list(HOSTILE.glob("*.py"))) >= 70
+def _courses(text: str) -> list[str]:
+    return _header(text, "course").split()
+
+
+def test_the_battery_has_at_least_120_submissions_over_three_course_styles():
+    texts = [m.read_text() for m in HOSTILE.glob("*.py")]
+    by_course = {c: sum(c in _courses(t) for t in texts) for c in ENTRY}
+    assert sum(by_course.values()) >= 120 and min(by_course.values()) >= 30, by_course
 
 
 @pytest.mark.slow_family(keep=["micrograd-bubblewrap"])  # each batch: tens of processes
 @pytest.mark.parametrize("isolation", ["bubblewrap", "uid", "none"])
-@pytest.mark.parametrize("course", ["599w", "micrograd"])
+@pytest.mark.parametrize("course", ["599w", "micrograd", "needle"])
 def test_hostile_submissions_in_a_batch(tmp_path, course, isolation, copies, monkeypatch):
     """In each isolation: a jail (the boundary), a user of its own (root without
     namespaces) and none (audit hooks only, said on every result)."""
@@ -94,9 +108,9 @@ def test_hostile_submissions_in_a_batch(tmp_path, course, isolation, copies, mon
     for module in sorted(HOSTILE.glob("*.py")):
         text = module.read_text()
         modes = _header(text, "isolation", "course") if "# isolation: " in text else isolation
-        if _header(text, "course") == course and isolation in modes.split():
+        if course in _courses(text) and isolation in modes.split():
             # a module that harms whoever runs it unisolated runs in the isolated modes only
-            hostile[module.stem] = _build(module, root, outside, isolation)
+            hostile[module.stem] = _build(module, root, outside, isolation, course)
     base, entry = ENTRY[course]
     honest = {}
     for name, replacements in (("zz_honest", ()), ("zz_bug", BUG[course])):
@@ -111,7 +125,7 @@ def test_hostile_submissions_in_a_batch(tmp_path, course, isolation, copies, mon
 
     assert set(graded) == {folder for folder, _, _ in hostile.values()} | set(honest)
     # what each engine is worth: no attack scores more than the code it carries
-    worth = {"honest": 14 if course == "micrograd" else 12, "none": 0}
+    worth = {"honest": len(course_named(course).cases()), "none": 0}
     worth["sign"] = graded[root / "zz_bug"].score
     for folder, engine, expect in hostile.values():
         report = graded[folder]

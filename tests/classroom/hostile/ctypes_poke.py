@@ -1,7 +1,7 @@
 """ctypes to read memory."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses ctypes
 # expect-bubblewrap: killed by SIGSEGV

@@ -2,7 +2,7 @@
 event carries no dir_fd)."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses to open the folder|Permission denied
 # expect-bubblewrap: No such file

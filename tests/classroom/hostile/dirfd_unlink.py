@@ -1,7 +1,7 @@
 """A path relative to a directory descriptor: unlink the grader's file through it."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses to open the folder|change only its copy|Permission denied
 # expect-bubblewrap: No such file

@@ -2,7 +2,7 @@
 
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: importing the submission raised Sneaky
 class Sneaky(BaseException):

@@ -1,7 +1,7 @@
 """Prints a fake full-marks JSON report, then os._exit(0)."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: none
 # expect: ended the process with exit code 0
 import json, os

@@ -1,7 +1,7 @@
 """Prints forever at import."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: importing the submission took more than
 while True:

@@ -1,7 +1,7 @@
 """Fake result lines written to every fd at import, with a sign bug."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: sign
 # expect: something the grader did not send
 import os, json

@@ -2,10 +2,10 @@
 of its own, that outlives the submission unless the grader kills it."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # isolation: bubblewrap uid
-# expect: cases on autodiff: 12/12|No module named
+# expect: cases on \w+: (?P<full>\d+)/(?P=full)|No module named
 import os, _posixsubprocess
 
 r, w = os.pipe()

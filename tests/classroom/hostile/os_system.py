@@ -1,10 +1,10 @@
 """os.system."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses os.system
-# expect-bubblewrap: cases on autodiff: 12/12
+# expect-bubblewrap: cases on \w+: (?P<full>\d+)/(?P=full)
 import os
 
 os.system("touch " + OUTSIDE)

@@ -1,7 +1,7 @@
 """Raises its own resource limits."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses resource.setrlimit
 # expect-bubblewrap: not allowed to raise

@@ -1,7 +1,7 @@
 """The grader's environment, command line and memory read through /proc, and shown."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: none
 # expect: grader's environment: .*
 found = []

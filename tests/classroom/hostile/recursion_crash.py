@@ -1,7 +1,7 @@
 """Unbounded recursion with the recursion limit raised."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: none
 # expect: killed by SIGSEGV|RecursionError|MemoryError|took more than
 import sys

@@ -1,7 +1,7 @@
 """Ignores SIGTERM and SIGINT, then loops at import."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: importing the submission took more than
 import signal

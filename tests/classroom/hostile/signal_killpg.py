@@ -1,7 +1,7 @@
 """SIGKILL to a process group."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses os.killpg
 # expect-bubblewrap: No such process

@@ -1,7 +1,7 @@
 """SIGSEGV to itself at import."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: killed by SIGSEGV
 import os, signal

@@ -1,7 +1,7 @@
 """Opens a network connection."""
 
 # ruff: noqa
-# course: 599w
+# course: 599w micrograd needle
 # engine: honest
 # expect: refuses socket
 # expect-bubblewrap: Connection refused|Network is unreachable

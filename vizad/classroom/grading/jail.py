@@ -36,8 +36,10 @@ __all__ = ["MODES", "Launch", "choose", "launch", "cleanup"]
 MODES = ("auto", "bubblewrap", "uid", "none")
 _VIZAD = Path(__file__).resolve().parents[2]
 _KIT = _VIZAD / "classroom" / "gradekit"
-#: Users of the "uid" mode: one each submission, none of them a real account.
-_UIDS = itertools.count(3_100_000)
+#: Users of the "uid" mode: one each run, none of them a real account, and no two graders'
+#: alike (256 of this process's own, after its pid: a process's pid is unique while it runs).
+FIRST_UID, _PER_PROCESS = 3_100_000, 256
+_UIDS = itertools.count()
 _LOCK = threading.Lock()
 _WORKS: dict[str, bool] = {}
 _SAY = {
@@ -238,12 +240,18 @@ def _user(work: Path, temp: Path, vizad: bool) -> Launch:
     python = _interpreter()
     boot = _boot_links(temp, vizad)
     with _LOCK:
-        uid = next(_UIDS)
+        uid = uids()[0] + next(_UIDS) % _PER_PROCESS
     for folder, _dirs, files in os.walk(work):
         for name in [folder, *(os.path.join(folder, f) for f in files)]:
             os.lchown(name, uid, uid)
     os.chmod(work, 0o700)
     return Launch([python], str(work), boot, None, (uid, uid), str(work), str(work))
+
+
+def uids() -> range:
+    """The users this process gives the submissions it runs as users of their own."""
+    first = FIRST_UID + os.getpid() * _PER_PROCESS
+    return range(first, first + _PER_PROCESS)
 
 
 def launch(mode: str, work: Path, temp: Path, disk: int, vizad: bool = False) -> Launch:
