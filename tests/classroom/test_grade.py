@@ -14,7 +14,7 @@ import pytest
 import vizad as vz
 from engines import load, source, write
 from vizad.cli import main
-from vizad.classroom.grading import _in_process
+from vizad.classroom.grading import _in_process, jail
 from vizad.classroom.grading.courses import course
 
 pytestmark = pytest.mark.heavy  # each case grades in child processes of the sandbox
@@ -339,13 +339,14 @@ def test_a_class_graded_in_batch_from_the_command_line(tmp_path, capsys):
     ]  # fmt: skip
     assert "standard output: 8 bytes: testing" in data[0]["notes"][0]
     rows = csv_path.read_text().splitlines()
-    assert rows[0] == "submission,score,max_score,points,status,problem"
-    assert rows[1].endswith("alice,14,14,10.0,passed,")
+    assert rows[0] == "submission,score,max_score,points,status,problem,isolation"
+    assert rows[1].endswith(f"alice,14,14,10.0,passed,,{jail.choose()}")
     assert ",12,14,8.571429,failed," in rows[2]
     assert ",0,14,0.0,not graded,importing the submission raised SystemExit: 0" in rows[3]
     gradescope = json.loads(results.read_text())
     bob = gradescope[str(students / "bob")]
     assert bob["score"] == 12 and len(bob["tests"]) == 14
+    assert bob["extra_data"] == {"isolation": jail.choose()}
     assert next(t for t in bob["tests"] if t["name"] == "tanh")["status"] == "failed"
     one = tmp_path / "one.json"
     assert (

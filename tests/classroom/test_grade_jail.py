@@ -133,10 +133,15 @@ def test_no_isolation_is_refused_or_said(tmp_path, monkeypatch, capsys):
     assert main(["grade", str(tmp_path), "--course", "micrograd"]) == 2  # before grading
     err = capsys.readouterr().err
     assert "no isolation works here" in err and "apt install bubblewrap" in err
+    csv_path, results = tmp_path.parent / "scores.csv", tmp_path.parent / "results.json"
     args = ["grade", str(tmp_path), "--course", "micrograd", "--no-isolation", "--json"]
-    assert main(args) == 0
+    assert main([*args, "--csv", str(csv_path), "--results", str(results)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["isolation"] == "none" and "not isolated (--no-isolation)" in data["notes"][0]
+    assert csv_path.read_text().splitlines()[1].endswith(",passed,,none")  # every result
+    gradescope = json.loads(results.read_text())
+    assert gradescope["extra_data"] == {"isolation": "none"}
+    assert gradescope["output"].startswith("not isolated (--no-isolation)")
     with pytest.raises(GradeError, match="isolation must be one of"):
         grade(tmp_path / "engine.py", "micrograd", isolation="docker")
 

@@ -88,15 +88,18 @@ def exit_code(reports: list[GradeReport]) -> int:
 
 def to_csv(graded: list[tuple[Path, GradeReport]], out_of: float | None = None) -> str:
     """One row a submission: its path, score, max_score, points (the score scaled to
-    ``out_of``, as an nbgrader cell gives partial credit), status and the problem if any."""
+    ``out_of``, as an nbgrader cell gives partial credit), status, the problem if any, and
+    how it was isolated (bubblewrap, uid or none; empty when it could not be read)."""
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["submission", "score", "max_score", "points", "status", "problem"])
+    writer.writerow(
+        ["submission", "score", "max_score", "points", "status", "problem", "isolation"]
+    )
     for path, report in graded:
         status = "passed" if report.passed else "failed" if report.graded else "not graded"
         points = report.points(out_of) if out_of else report.score
         writer.writerow([shown_path(path), report.score, report.max_score, points, status,
-                         one_line(report.problem, 300)])  # fmt: skip
+                         one_line(report.problem, 300), report.isolation])  # fmt: skip
     return text.getvalue()
 
 
@@ -114,8 +117,11 @@ def gradescope(report: GradeReport) -> dict:
             "output": f"{row.status}: {row.what}{why}",
         })  # fmt: skip
     result = {"score": report.score, "tests": tests, "visibility": "visible"}
-    if report.problem:
-        result["output"] = f"not graded: {report.problem}"
+    said = [f"not graded: {report.problem}"] if report.problem else []
+    said += [n for n in report.notes if n.startswith(("not isolated", "isolated by"))]
+    if said:
+        result["output"] = "\n".join(said)
+    result["extra_data"] = {"isolation": report.isolation}
     return result
 
 
