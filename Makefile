@@ -153,7 +153,7 @@ adversarial: setup-test graphviz
 	$(PY) tests/adversarial/run.py
 
 ## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
-bench: setup-test graphviz
+bench: setup-test graphviz bubblewrap
 	$(PY) bench/engine.py
 	$(PY) bench/trace.py
 	$(PY) bench/render.py
@@ -166,6 +166,7 @@ bench: setup-test graphviz
 	$(PY) bench/imports.py
 	$(PY) bench/browser_layout.py
 	$(PY) bench/bridges.py
+	$(PY) bench/grading.py
 
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget
 ## state is not stored: a stepper's output carries an HTML rendering of its component, which
