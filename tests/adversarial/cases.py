@@ -1162,6 +1162,67 @@ def _drawing_cases() -> list[Case]:
     return cases
 
 
+def _many_readers(name):
+    """A value named ``name`` read by seven ops (its panel sums its adjoint's "(N terms)"):
+    the exported page and the stepper's static picture at the last step."""
+
+    def run():
+        x = vz.Variable(name)
+        y = vz.sin(x) + vz.cos(x) + vz.exp(x) + vz.tanh(x) + x * x + (x + 1.0) + x * 2.0
+        trace = vz.trace_reverse(y, [x], {x: 0.5})
+        stepper = vz.Stepper(trace)
+        stepper.step = len(trace.steps)
+        return page_html(trace), stepper._repr_mimebundle_()[0]["text/html"]
+
+    return run
+
+
+#: Elements that run, load or link something (not style: a process's first stepper carries
+#: the stepper's styles, whatever its names).
+_ACTIVE = (
+    "script", "img", "iframe", "object", "embed", "a", "link", "meta", "form",
+    "base", "image", "use", "foreignobject", "audio", "video", "source",
+)  # fmt: skip
+
+
+def _inert(name):
+    """A check of (page, picture): the page carries its Content-Security-Policy; neither has
+    an element with an event handler, nor more elements that run, load or link (scripts,
+    images, frames, links…) than the same page drawn for a plain name."""
+    from html.parser import HTMLParser
+
+    class Elements(HTMLParser):
+        def __init__(self, html):
+            super().__init__()
+            self.tags: dict = {}
+            self.handlers: list = []
+            self.feed(html)
+
+        def handle_starttag(self, tag, attrs):
+            self.tags[tag] = self.tags.get(tag, 0) + 1
+            self.handlers += [(tag, a) for a, _ in attrs if a.lower().startswith("on")]
+
+    def check(result):
+        plain = [Elements(html) for html in _many_readers("x")()]
+        found = [Elements(html) for html in result]
+        return "Content-Security-Policy" in result[0] and all(
+            not f.handlers and all(f.tags.get(t, 0) <= p.tags.get(t, 0) for t in _ACTIVE)
+            for f, p in zip(found, plain)
+        )
+
+    return check
+
+
+def _many_readers_cases() -> list[Case]:
+    import hostile_names
+
+    return [
+        Case("many readers in pages", f"name {k} {name[:30]!r}", _many_readers(name),
+             _inert(name))  # fmt: skip
+        for k, name in enumerate(hostile_names.NAMES)
+    ]
+
+
 def _quiz_cases() -> list[Case]:
     import math
 
@@ -1318,6 +1379,7 @@ CATEGORIES = {
     "output paths": lambda: _output_cases() + _path_cases(),
     "NaN and inf in checkers": _nan_cases,
     "names in drawings": _drawing_cases,
+    "many readers in pages": _many_readers_cases,
     "quiz answers": _quiz_cases,
     "kernel messages": _message_cases,
     "closed stepper": _closed_cases,

@@ -32,7 +32,7 @@ SAMPLED, STRIDE = ("names", "names in drawings"), 7
 
 def _param(case, index):
     # names an adversary chose may look like vizad's ids: the naming rules are not checked
-    hostile = case.category == "names in drawings"
+    hostile = case.category in ("names in drawings", "many readers in pages")
     marks = [pytest.mark.hostile_names] if hostile else []
     if case.category in SAMPLED and index % STRIDE:
         marks.append(pytest.mark.slow)
