@@ -84,3 +84,19 @@ def test_rules_written_otherwise_agree_to_rounding(tmp_path, seed):
     assert grade(tmp_path / "engine.py", "micrograd", seed=seed).score == 14
     (tmp_path / "autodiff.py").write_text(source("student599"))
     assert grade(tmp_path / "autodiff.py", "599w", seed=seed).passed
+
+
+def test_derivatives_from_another_library_score_nothing(tmp_path):
+    """A Value whose backward() asks another library for the derivatives (here, where the
+    library is not importable, it still imports it): every case fails, saying which."""
+    cheat = source("minigrad") + (
+        "\ntry:\n    import torch\nexcept ImportError:\n    torch = None\n"
+        "from importlib import import_module\n"
+        "try:\n    jax = import_module('jax')\nexcept ImportError:\n    jax = None\n"
+    )
+    (tmp_path / "engine.py").write_text(cheat)
+    report = grade(tmp_path / "engine.py", "micrograd")
+    assert report.score == 0, report
+    assert "the submission imports jax, torch, which differentiates" in report.rows[0].explanation
+    (tmp_path / "engine.py").write_text(source("minigrad") + "\nimport numpy.linalg\n")
+    assert grade(tmp_path / "engine.py", "micrograd").score == 14  # numpy is anyone's

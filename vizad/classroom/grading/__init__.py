@@ -146,9 +146,12 @@ def _isolated(found: Submission, chosen: Course, limits: Limits, mode: str, hide
         }
         files = _files(work)
         outcome = run(config, how, [c.name for c in cases], limits)
+        if mode != "bubblewrap":  # a jail's copy is bounded; elsewhere, what it wrote is said
+            outcome.notes += _disk(work, limits.disk_bytes)
         report = _report(found, chosen, mode, outcome, expected)
         _explain(report, config, mode, work, temp, limits)
         report.files = files
+        _not_own(report, ownwork.ad_libraries(files))
         report.notes += ownwork.notes(ownwork.matches(
             files, ownwork.references(chosen.key), given=ownwork.handout(chosen.key)
         ))  # fmt: skip
@@ -165,6 +168,20 @@ def _files(work: Path) -> dict[str, str]:
         if path.is_file() and path.stat().st_size <= 1024**2:
             found[str(path.relative_to(work))] = path.read_text(encoding="utf-8", errors="replace")
     return found
+
+
+def _disk(work: Path, most: int) -> list[str]:
+    """A note when the submission left more in its copy than a jail would have let it."""
+    used = 0
+    for folder, _dirs, files in os.walk(work):
+        for name in files:
+            try:
+                used += os.lstat(os.path.join(folder, name)).st_size
+            except OSError:
+                continue
+    if used <= most:
+        return []
+    return [f"wrote {used / 2**20:.0f} MB into its copy (a jail holds {most / 2**20:.0f} MB)"]
 
 
 def _report(found: Submission, chosen: Course, mode: str, outcome, expected) -> GradeReport:
@@ -198,6 +215,20 @@ def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits
         text = outcome.results.get(row.name, {}).get("diagnosis")
         if row.name in failed and isinstance(text, str) and text:
             report.rows[k] = dataclasses.replace(row, explanation=f"{row.explanation}. {text}")
+
+
+def _not_own(report: GradeReport, libraries: list[str]) -> None:
+    """Every case passed by a submission that imports an automatic differentiation library
+    fails, saying which: its derivatives are that library's."""
+    if not libraries:
+        return
+    why = (
+        f"the submission imports {', '.join(libraries)}, which differentiates: derivatives "
+        "computed by another library are not the student's, and score nothing"
+    )
+    for k, row in enumerate(report.rows):
+        if row.status == "pass":
+            report.rows[k] = dataclasses.replace(row, status="fail", explanation=why)
 
 
 def _explained(row: Row) -> bool:

@@ -60,6 +60,8 @@ from pathlib import Path
 from vizad.classroom.grading.courses import course
 
 __all__ = [
+    "AD_LIBRARIES",
+    "ad_libraries",
     "notes",
     "Match",
     "THRESHOLD",
@@ -243,6 +245,39 @@ def matches(
         for label, theirs in sources:
             if (score := similarity(mine, theirs)) >= threshold:
                 found.append(Match(name, label, round(score, 3)))
+    return sorted(found)
+
+
+#: Libraries that differentiate (or that a submission could differentiate with): gradients
+#: through them are not the student's.
+AD_LIBRARIES = frozenset({
+    "torch", "jax", "jaxlib", "autograd", "tensorflow", "tinygrad", "mxnet", "theano",
+    "chainer", "paddle", "mlx", "sympy", "casadi", "aesara", "pytensor", "funsor", "tangent",
+})  # fmt: skip
+
+
+def ad_libraries(files: dict[str, str]) -> list[str]:
+    """The automatic differentiation libraries the submission's files import, sorted (read
+    from their syntax: ``import torch``, ``from jax import grad``, ``__import__("torch")``,
+    ``importlib.import_module("autograd")``)."""
+    found = set()
+    for text in files.values():
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Call) and node.args:
+                called = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                first = node.args[0]
+                if called in ("__import__", "import_module") and isinstance(first, ast.Constant):
+                    names = [str(first.value)]
+            found |= {n.split(".")[0] for n in names} & AD_LIBRARIES
     return sorted(found)
 
 
