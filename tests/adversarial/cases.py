@@ -1217,8 +1217,9 @@ def _many_readers_cases() -> list[Case]:
     import hostile_names
 
     return [
-        Case("many readers in pages", f"name {k} {name[:30]!r}", _many_readers(name),
-             _inert(name))  # fmt: skip
+        Case(
+            "many readers in pages", f"name {k} {name[:30]!r}", _many_readers(name), _inert(name)
+        )  # fmt: skip
         for k, name in enumerate(hostile_names.NAMES)
     ]
 
