@@ -49,6 +49,7 @@ import io
 import keyword
 import re
 import sys
+import threading
 import tokenize
 import zlib
 from collections import Counter
@@ -75,6 +76,9 @@ __all__ = [
 
 #: The similarity from which a file matches a source (the module's figures).
 THRESHOLD = 0.7
+#: ast.parse in two threads at once (a batch grades several submissions in threads) can fail
+#: in CPython 3.11 ("AST constructor recursion depth mismatch"): one at a time.
+_AST = threading.Lock()
 _K, _OWN, _BATCH = 8, 40, 4  # tokens a shingle, shingles a file needs, submissions a batch
 _COURSES = Path(__file__).resolve().parents[1] / "courses"
 _REFERENCES = {  # vizad's engine files of each course
@@ -158,12 +162,20 @@ def _word(text: str, kind: int = tokenize.OP) -> str:
     return text
 
 
+def _parse(text: str) -> ast.Module:
+    """``ast.parse``, one thread at a time."""
+    with _AST:
+        return ast.parse(text)
+
+
 def fingerprint(text: str) -> frozenset[int]:
     """The hashed 8-token shingles of Python source (see the module's docstring): the same for
     a copy with names renamed, layout changed, comments, docstrings or type hints added or
     removed. Source that does not parse is read as it is; nothing raises."""
     try:
-        text = ast.unparse(_Bare().visit(ast.parse(text)))
+        tree = _parse(text)
+        with _AST:
+            text = ast.unparse(_Bare().visit(tree))
     except (SyntaxError, ValueError, RecursionError):
         pass  # read as it is: its tokens, or its words
     words = _tokens(text)
@@ -263,7 +275,7 @@ def ad_libraries(files: dict[str, str]) -> list[str]:
     found = set()
     for text in files.values():
         try:
-            tree = ast.parse(text)
+            tree = _parse(text)
         except (SyntaxError, ValueError, RecursionError):
             continue
         for node in ast.walk(tree):
