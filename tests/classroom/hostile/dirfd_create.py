@@ -4,7 +4,7 @@ event carries no dir_fd)."""
 # ruff: noqa
 # course: 599w micrograd needle
 # engine: honest
-# expect: refuses to open the folder|Permission denied
+# expect: refuses to open the folder|Permission denied|read only its copy
 # expect-bubblewrap: No such file
 import os
 

@@ -3,7 +3,7 @@
 # ruff: noqa
 # course: 599w micrograd needle
 # engine: honest
-# expect: refuses to open the folder|change only its copy|Permission denied
+# expect: refuses to open the folder|change only its copy|Permission denied|read only its copy
 # expect-bubblewrap: No such file
 import os
 

@@ -3,8 +3,8 @@
 # ruff: noqa
 # course: 599w
 # engine: none
-# isolation: bubblewrap uid
-# expect: Permission denied|No such file
+# isolation: bubblewrap uid none
+# expect: Permission denied|No such file|read only its copy
 import os
 
 path = os.path.join(os.path.dirname(OUTSIDE), "class", "zz_honest", "autodiff.py")

@@ -1,6 +1,7 @@
 """The second layer a submission's process runs its student code under, where it runs outside
 a jail (a user of its own, or ``--no-isolation``): a ``sys.audit`` hook (which Python code
-cannot remove) that refuses writing, renaming or deleting files outside the submission's copy,
+cannot remove) that refuses reading anything but the copy, the interpreter's library and
+numpy, writing, renaming or deleting files outside the submission's copy,
 opening a folder outside it (whose descriptor would reach files by relative paths), starting
 processes, sockets, ``ctypes``, raising resource limits and signalling other processes, and
 refuses reading vizad's reference engines and installed course packages. It stops accidents
@@ -31,13 +32,38 @@ _REFUSED_PREFIXES = ("ctypes.", "socket.", "_ssl.", "urllib.", "ftplib.", "smtpl
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
-def install(root: str, blocked: list[str]) -> None:
+#: Files any submission may read besides its copy and the interpreter's library.
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+
+
+def readable_now(root: str) -> list[str]:
+    """What this process may read once guarded: its copy, what is on ``sys.path`` (the
+    interpreter's library, gradekit, numpy: each entry and what its links lead to), its own
+    /proc and a few devices."""
+    found = {os.path.realpath(root), f"/proc/{os.getpid()}", *_DEVICES}
+    for entry in sys.path:
+        if not os.path.isdir(entry):
+            continue
+        found.add(os.path.realpath(entry))
+        for child in os.scandir(entry):
+            if child.is_symlink():
+                found.add(os.path.realpath(child.path))
+    return sorted(found)
+
+
+def install(root: str, blocked: list[str], readable: list[str] | None = None) -> None:
     """Guard the rest of this process: writes only under ``root``; nothing read under the
-    paths ``blocked``."""
+    paths ``blocked``; with ``readable``, nothing read outside those paths."""
     realpath, fspath, getpid, sep = os.path.realpath, os.fsdecode, os.getpid, os.sep
     isdir = os.path.isdir
     root = realpath(root)
     blocked = tuple(realpath(b) for b in blocked)
+    allowed = None if readable is None else tuple(realpath(r) for r in readable)
+
+    def may_read(path: str | None) -> bool:
+        return allowed is None or path is None or any(
+            path == r or path.startswith(r + sep) for r in allowed
+        )
 
     def full(path) -> str | None:
         if isinstance(path, int) or path is None:
@@ -68,6 +94,13 @@ def install(root: str, blocked: list[str]) -> None:
                     f"{where}: the grader hides vizad's reference engines and installed course "
                     "packages from a submission (write the engine yourself)"
                 )
+            if not may_read(where):
+                raise PermissionError(
+                    f"the grader lets a submission read only its copy, Python's library and "
+                    f"numpy: {path}"
+                )
+        elif event in ("os.listdir", "os.scandir") and args and not may_read(full(args[0])):
+            raise PermissionError(f"the grader lets a submission list only its copy: {args[0]}")
         elif event in _PATH_EVENTS:
             paths = (
                 args[:2]

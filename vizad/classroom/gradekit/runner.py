@@ -147,7 +147,7 @@ def start(config: dict):
         sys.meta_path.insert(0, _Hidden(config["hide"], root))
     sys.path.insert(0, root)
     if config.get("guard") is not None:
-        guard.install(root, config["guard"])
+        guard.install(root, config["guard"], guard.readable_now(root))
     send({"kind": "loading"})
     notes: list[str] = []
     try:

@@ -10,7 +10,9 @@
 - ``"uid"`` (root, where namespaces are refused: a Docker autograder): the runner starts as
   root, loads what it needs, then becomes a user and group of the submission's own, with no
   supplementary groups and ``no_new_privs``; its copy is that user's, mode 0700; every process
-  of that user is killed afterwards. The network and other readable files stay reachable.
+  of that user is killed afterwards. The network stays reachable, and files any user may read
+  are kept from it only by the audit hooks (which let it read its copy, the interpreter's
+  library and numpy).
 - ``"none"`` (``--no-isolation``): a process of the grader's user, guarded only by audit hooks
   (:mod:`vizad.classroom.gradekit.guard`); every result says so.
 
@@ -44,8 +46,8 @@ _LOCK = threading.Lock()
 _WORKS: dict[str, bool] = {}
 _SAY = {
     "none": "not isolated (--no-isolation): the submission ran as the grader's own user",
-    "uid": "isolated by a user of its own (no namespaces here: network and readable files "
-    "were reachable)",
+    "uid": "isolated by a user of its own (no namespaces here: the network was reachable, and "
+    "files other users may read were kept from it only within Python)",
 }
 
 
