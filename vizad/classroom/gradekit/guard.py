@@ -61,8 +61,10 @@ def install(root: str, blocked: list[str], readable: list[str] | None = None) ->
     allowed = None if readable is None else tuple(realpath(r) for r in readable)
 
     def may_read(path: str | None) -> bool:
-        return allowed is None or path is None or any(
-            path == r or path.startswith(r + sep) for r in allowed
+        return (
+            allowed is None
+            or path is None
+            or any(path == r or path.startswith(r + sep) for r in allowed)
         )
 
     def full(path) -> str | None:

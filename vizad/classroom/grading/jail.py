@@ -130,7 +130,9 @@ def _try(mode: str) -> bool:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return False
-    probe = [bwrap, *_namespaces(), "--ro-bind", "/", "/", "--proc", "/proc", "true"]
+    probe = [bwrap, *_namespaces(), "--uid", "65534", "--ro-bind", "/", "/", "--proc", "/proc"]
+    probe += ["--size", "1048576", "--perms", "0700", "--tmpfs", "/tmp", "--remount-ro", "/"]
+    probe += ["true"]  # every feature the jail uses (bubblewrap 0.6 or later)
     try:
         return subprocess.run(probe, capture_output=True, timeout=20).returncode == 0
     except (OSError, subprocess.SubprocessError):
