@@ -71,10 +71,11 @@ def test_a_buggy_599w_module():
                       "grad_of_grad"}  # fmt: skip
     row = next(r for r in report.rows if r.name == "mul_two_vars")
     assert row.explanation.startswith("∂y/∂x3 is [")
-    assert "diagnose: the gradient rule of MulOp at (x2*x3) for input 1 (x3) sign flipped" in (
-        row.explanation
+    assert row.hint.startswith(  # what diagnose found, apart, and first in the text
+        "diagnose: the gradient rule of MulOp at (x2*x3) for input 1 (x3) sign flipped"
     )
-    assert "s599_graded_sign.py:" in row.explanation  # the student's file and line
+    assert "s599_graded_sign.py:" in row.hint  # the student's file and line
+    assert f"↳ {row.hint} — ∂y/∂x3 is [" in repr(report)
     assert (report.score, report.max_score) == (7, 12)
     assert report.points(12) == 7.0
     with pytest.raises(vz.errors.GradeError, match="7/12 CSE 599W cases pass") as caught:
@@ -103,7 +104,7 @@ def test_a_buggy_needle_module():
         mode="main",
     )
     report = vz.grade(nd, "needle")
-    failed = {r.name: r.explanation for r in report.failed}
+    failed = {r.name: r.said for r in report.failed}
     assert set(failed) == {
         "summation_axis_1",
         "summation_square",
@@ -124,15 +125,10 @@ def test_a_buggy_micrograd_module_and_micrograd_itself():
     # pass by the order of the set _prev, as the student's engine does)
     row = next(r for r in report.rows if r.name == "mul_same")
     assert row.status == "fail" and row.explanation.startswith("the grad of input 0 is ")
-    assert "reads" in row.explanation and "twice, so one of its two partial adjoints" in (
-        row.explanation
-    )
+    assert "reads" in row.hint and "twice, so one of its two partial adjoints" in row.hint
     report = vz.grade(load("minigrad", "mg_graded_tanh", TANH_OF_X, mode="importlib"), "micrograd")
     assert {r.name for r in report.failed} == {"tanh", "neuron"}
-    assert (
-        "tanh's derivative is 1 − t² where t = tanh(x) is the output"
-        in report.failed[0].explanation
-    )
+    assert "tanh's derivative is 1 − t² where t = tanh(x) is the output" in report.failed[0].hint
     sys.modules.pop("micrograd", None)
     sys.modules.pop("micrograd.engine", None)
     import micrograd  # the PyPI release: engine.Value, without tanh and exp
@@ -194,11 +190,14 @@ def test_the_report_in_a_notebook_and_as_data():
     assert "(x2*x3)" in html and "&lt;" not in report.rows[0].what  # escaped where needed
     text = repr(report)
     assert text.startswith("vz.grade: CSE 599W cases on s599_html: 7/12\n  PASS    identity")
-    assert "\n  FAIL    mul_two_vars       y = x2 · x3 ↳ ∂y/∂x3 is [" in text
+    assert (
+        "\n  FAIL    mul_two_vars       y = x2 · x3 ↳ diagnose: the gradient rule of MulOp" in text
+    )
     assert len(text.splitlines()) == 13  # one line a case
     data = json.loads(report.to_json())
     assert (data["score"], data["max_score"], data["passed"]) == (7, 12, False)
     assert data["cases"][4]["name"] == "mul_two_vars" and data["cases"][4]["status"] == "fail"
+    assert data["cases"][4]["hint"].startswith("diagnose: the gradient rule of MulOp")
     with pytest.raises(vz.errors.ArgumentError, match="out_of must be a positive number"):
         report.points(0)
 
@@ -259,7 +258,7 @@ def test_the_students_code_not_site_packages(tmp_path, hide):
         assert statuses["tanh"] == "fail" and statuses["neuron"] == "fail", (path, report)
         assert (report.score, report.max_score) == (12, 14), (path, report)
         assert "tanh's derivative is 1 − t² where t = tanh(x) is the output" in (
-            next(r for r in report.rows if r.name == "tanh").explanation
+            next(r for r in report.rows if r.name == "tanh").hint
         )
     good = _micrograd_package(tmp_path / "carol")
     assert vz.grade(good, "micrograd", hide=hide).passed
@@ -437,3 +436,22 @@ def test_a_seed_draws_new_inputs_that_keep_what_each_case_tests():
     assert drawn != published and [d > 0 for d in drawn] == [p > 0 for p in published]
     with pytest.raises(vz.errors.GradeError, match="seed must be a whole number"):
         vz.grade(write("minigrad", "engine"), "micrograd", seed=-1)
+
+
+def test_the_hint_is_never_cut_in_the_commands_text(tmp_path, capsys):
+    """A MatMul rule with B's gradient transposed: what diagnose says (the rule, the node, its
+    flags, the student's line) comes first and whole; only what differs is cut to a line."""
+    wrong = source(
+        "student599",
+        (
+            "grad_B = matmul_op(A, output_grad, not node.matmul_attr_trans_A, False)  # GRAD-B",
+            "grad_B = matmul_op(output_grad, A, True, node.matmul_attr_trans_A)",
+        ),
+    )
+    (tmp_path / "autodiff.py").write_text(wrong)
+    assert main(["grade", str(tmp_path / "autodiff.py"), "--course", "599w"]) == 1
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "FAIL" in ln)
+    hint = line.split(" ↳ ", 1)[1].split(" — ", 1)[0]
+    assert hint.startswith("diagnose: the gradient rule of MatMulOp at MatMul(x2,x3,False,False)")
+    assert "matmul_attr_trans_A=False" in hint and hint.endswith("(autodiff.py:122)")
+    assert "more characters" not in hint and len(line.split(" ↳ ", 1)[1]) > 400  # was cut

@@ -214,7 +214,7 @@ def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits
     for k, row in enumerate(report.rows):
         text = outcome.results.get(row.name, {}).get("diagnosis")
         if row.name in failed and isinstance(text, str) and text:
-            report.rows[k] = dataclasses.replace(row, explanation=f"{row.explanation}. {text}")
+            report.rows[k] = dataclasses.replace(row, hint=text)
 
 
 def _not_own(report: GradeReport, libraries: list[str]) -> None:
@@ -252,9 +252,7 @@ def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeR
         row = judge(case, run_case(case, student), _expected(chosen, case)[0])
         if _explained(row):
             text = diagnosing.explain(case, student)["diagnosis"]
-            row = (
-                dataclasses.replace(row, explanation=f"{row.explanation}. {text}") if text else row
-            )
+            row = dataclasses.replace(row, hint=text) if text else row
         report.rows.append(row)
     return report
 

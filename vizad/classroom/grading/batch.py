@@ -108,7 +108,7 @@ def gradescope(report: GradeReport) -> dict:
     (skipped cases visible, worth nothing)."""
     tests = []
     for row in report.rows:
-        why = f" — {row.explanation}" if row.explanation else ""
+        why = f" — {row.said}" if row.said else ""
         tests.append({
             "name": row.name,
             "score": row.weight if row.status == "pass" else 0,

@@ -43,17 +43,25 @@ class Row:
     name: str
     #: What the case builds and compares, in a line.
     what: str
-    #: "pass", "fail", "error" (the submission's process ended, hung or was stopped in this
-    #: case, or its result could not be read), or "skipped" (the module lacks an op the case
-    #: needs, that its course does not require: micrograd's repository has no tanh).
+    #: "pass", "fail" or "error" (the submission's process ended, hung or was stopped in
+    #: this case, or its result could not be read), decided by the grading process.
     status: str
-    #: Why it failed (what differs, then what diagnose found), or why it was skipped.
+    #: Why it failed: what differs, what was raised, what is not implemented.
     explanation: str = ""
-    #: Its points (a skipped case's are left out of the maximum).
+    #: Its points.
     weight: float = 1.0
+    #: What :func:`vizad.diagnose` found on the student's graph (the rule, the node, the cause):
+    #: shown first, and never cut in the command's text.
+    hint: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "explanation", one_line(self.explanation))
+        object.__setattr__(self, "hint", one_line(self.hint))
+
+    @property
+    def said(self) -> str:
+        """The hint, then the explanation, in a line."""
+        return " — ".join(part for part in (self.hint, self.explanation) if part)
 
 
 @dataclass
@@ -123,7 +131,7 @@ class GradeReport:
         """Raise GradeError listing the cases that did not pass (a test cell that passes or
         fails whole); nothing when every case passed."""
         if not self.passed:
-            lines = [f"{r.status.upper()} {r.name}: {r.explanation}" for r in self.failed]
+            lines = [f"{r.status.upper()} {r.name}: {r.said}" for r in self.failed]
             head = f"{self.module}: {self.score}/{self.max_score} {self.course} cases pass"
             if self.problem:
                 head += f" (not graded: {self.problem})"
@@ -131,7 +139,8 @@ class GradeReport:
 
     def as_dict(self) -> dict:
         """The report as plain data: course, module, score, max_score, passed, graded,
-        problem, notes, isolation, and each case (name, what, status, explanation, weight)."""
+        problem, notes, isolation, and each case (name, what, status, explanation, weight,
+        hint)."""
         return {
             "course": self.course,
             "module": self.module,
@@ -159,8 +168,11 @@ class GradeReport:
         lines = [head]
         for r in self.rows:
             line = f"  {r.status.upper():<7} {r.name:<{width}}  {r.what}"
-            if r.explanation:
-                line += " ↳ " + one_line(r.explanation, MAX_TEXT_LINE)
+            if r.hint:  # the hint whole, then what differs (cut to a line's length)
+                line += " ↳ " + r.hint + (" — " if r.explanation else "")
+            elif r.explanation:
+                line += " ↳ "
+            line += one_line(r.explanation, MAX_TEXT_LINE) if r.explanation else ""
             lines.append(line)
         lines += [f"  note: {one_line(n, MAX_TEXT_LINE)}" for n in self.notes]
         return "\n".join(lines)
@@ -170,7 +182,7 @@ class GradeReport:
         rows = "".join(
             f"<tr><td style='color:{_COLOURS[r.status]};font-weight:bold'>"
             f"{r.status.upper()}</td><td><code>{escape(r.name)}</code></td>"
-            f"<td>{escape(r.what)}</td><td>{escape(r.explanation)}</td></tr>"
+            f"<td>{escape(r.what)}</td><td>{escape(r.said)}</td></tr>"
             for r in self.rows
         )
         return (
