@@ -78,7 +78,10 @@ V2_BAR = 2 - math.cos(5)  # 1.71633781…
         (1.71, "close"),  # truncated, not rounded
         (1.8, "wrong"),
         (-1.72, "wrong"),
-        ("2 - cos(5)", "wrong"),  # not a number: compared for equality
+        ("2 - cos(5)", "right"),  # an exact expression, read as the quiz reads it
+        ("2 - cos(5.1)", "wrong"),
+        ("1,72", "right"),  # a decimal comma, as the quiz takes it
+        ("v2", "wrong"),  # not a number: compared for equality
     ],
 )
 def test_a_number_is_judged_by_the_digits_typed(answer, verdict):

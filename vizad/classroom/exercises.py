@@ -28,7 +28,8 @@ import numpy as np
 
 from vizad.classroom.diagnosis import Diagnosis
 from vizad.trace.text import escape
-from vizad.trace.quiz import SIGNIFICANT, by_digits
+from vizad.errors import ArgumentError
+from vizad.trace.quiz import SIGNIFICANT, by_digits, read_answer
 
 __all__ = ["Checks", "Outcome", "Outcomes", "expect", "judge"]
 
@@ -139,8 +140,12 @@ def judge(answer: Any, correct: Any) -> str:
     digits), as is 1.71 (the last digit is off). The digits are those of the number as typed: a
     string keeps them all ("1.50"), a float those of its shortest repr (``1.5``). Arrays and
     tuples are judged entry by entry (the worst entry counts) and must have the right shape;
-    anything else must be equal.
+    anything else must be equal. Text is read as the stepper's quiz reads it
+    (:func:`vizad.trace.quiz.read_answer`): ``"2 - cos(5)"`` is an exact expression, right
+    when it is the value.
     """
+    if isinstance(answer, str):
+        return _judge_text(answer, correct)
     try:
         a = np.asarray(answer, dtype=float)
         c = np.asarray(correct, dtype=float)
@@ -154,6 +159,19 @@ def judge(answer: Any, correct: Any) -> str:
         if verdict in verdicts:
             return verdict
     return "right"
+
+
+def _judge_text(answer: str, correct: Any) -> str:
+    """A typed text: a number or an expression, read by the quiz's reader, else equality."""
+    try:
+        value, decimals, significant = read_answer(answer)
+        c = float(correct)
+    except (ArgumentError, TypeError, ValueError):
+        return "right" if answer == correct else "wrong"
+    if not (np.isfinite(value) and np.isfinite(c)):
+        return "right" if value == c else "wrong"
+    verdict = by_digits(value, c, decimals, significant or 1)
+    return "close" if verdict == "too few" else verdict
 
 
 def _judge_one(typed: Any, a: float, c: float) -> str:
