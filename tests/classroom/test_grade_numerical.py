@@ -100,3 +100,18 @@ def test_derivatives_from_another_library_score_nothing(tmp_path):
     assert "the submission imports jax, torch, which differentiates" in report.rows[0].explanation
     (tmp_path / "engine.py").write_text(source("minigrad") + "\nimport numpy.linalg\n")
     assert grade(tmp_path / "engine.py", "micrograd").score == 14  # numpy is anyone's
+
+
+def test_complex_step_scores_nothing(tmp_path):
+    """Complex-step derivatives are exact (this engine scores 14/14 when not flagged): the
+    grader reads complex numbers in the submission's code and fails every case, saying where."""
+    engine = Path(__file__).parent / "engines" / "complex_step_micrograd.py"
+    report = grade(engine, "micrograd")
+    assert report.score == 0, report
+    assert report.rows[0].explanation == (
+        "the submission computes with complex numbers at complex_step_micrograd.py:5 (cmath): "
+        "complex-step derivatives are not rules, and score nothing"
+    )
+    for line in ("x = 1e-20j", "x = complex(1, 2)", "y = z.imag", "t = np.complex128"):
+        (tmp_path / "engine.py").write_text(source("minigrad") + f"\n{line}\n")
+        assert grade(tmp_path / "engine.py", "micrograd").score == 0, line

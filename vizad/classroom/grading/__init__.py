@@ -151,7 +151,7 @@ def _isolated(found: Submission, chosen: Course, limits: Limits, mode: str, hide
         report = _report(found, chosen, mode, outcome, expected)
         _explain(report, config, mode, work, temp, limits)
         report.files = files
-        _not_own(report, ownwork.ad_libraries(files))
+        _not_own(report, ownwork.not_own_derivatives(files))
         report.notes += ownwork.notes(ownwork.matches(
             files, ownwork.references(chosen.key), given=ownwork.handout(chosen.key)
         ))  # fmt: skip
@@ -217,15 +217,11 @@ def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits
             report.rows[k] = dataclasses.replace(row, hint=text)
 
 
-def _not_own(report: GradeReport, libraries: list[str]) -> None:
-    """Every case passed by a submission that imports an automatic differentiation library
-    fails, saying which: its derivatives are that library's."""
-    if not libraries:
+def _not_own(report: GradeReport, why: str) -> None:
+    """Every case a submission whose derivatives are not its rules' (``why``: another
+    library's, complex-step) would have passed fails, saying why."""
+    if not why:
         return
-    why = (
-        f"the submission imports {', '.join(libraries)}, which differentiates: derivatives "
-        "computed by another library are not the student's, and score nothing"
-    )
     for k, row in enumerate(report.rows):
         if row.status == "pass":
             report.rows[k] = dataclasses.replace(row, status="fail", explanation=why)

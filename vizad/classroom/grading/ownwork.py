@@ -63,6 +63,8 @@ from vizad.classroom.grading.courses import course
 __all__ = [
     "AD_LIBRARIES",
     "ad_libraries",
+    "complex_numbers",
+    "not_own_derivatives",
     "notes",
     "Match",
     "THRESHOLD",
@@ -291,6 +293,54 @@ def ad_libraries(files: dict[str, str]) -> list[str]:
                     names = [str(first.value)]
             found |= {n.split(".")[0] for n in names} & AD_LIBRARIES
     return sorted(found)
+
+
+def complex_numbers(files: dict[str, str]) -> str:
+    """Where the submission's files compute with complex numbers (``file:line (what)``), or
+    "": an imaginary literal (``1e-20j``), ``complex(…)``, ``.imag``, a complex dtype or
+    ``cmath``. The courses' values are real: complex numbers in an engine are complex-step
+    differentiation, whose derivatives are exact and no rule's."""
+    for name, text in sorted(files.items()):
+        try:
+            tree = _parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        for node in ast.walk(tree):
+            what = None
+            if isinstance(node, ast.Constant) and isinstance(node.value, complex):
+                what = f"the imaginary number {node.value!r}"
+            elif isinstance(node, ast.Name) and node.id in ("complex", "cmath"):
+                what = node.id
+            elif isinstance(node, ast.Attribute) and (
+                node.attr == "imag" or node.attr.startswith(("complex", "csingle", "cdouble"))
+            ):
+                what = f".{node.attr}"
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [
+                    node.module or ""
+                ]  # fmt: skip
+                what = "cmath" if "cmath" in modules else None
+            if what:
+                return f"{name}:{getattr(node, 'lineno', '?')} ({what})"
+    return ""
+
+
+def not_own_derivatives(files: dict[str, str]) -> str:
+    """Why the submission's derivatives are not its rules' (another library differentiates,
+    or complex-step), or "" (what the grader says of each case it would have passed)."""
+    libraries = ad_libraries(files)
+    if libraries:
+        return (
+            f"the submission imports {', '.join(libraries)}, which differentiates: derivatives "
+            "computed by another library are not the student's, and score nothing"
+        )
+    where = complex_numbers(files)
+    if where:
+        return (
+            f"the submission computes with complex numbers at {where}: complex-step "
+            "derivatives are not rules, and score nothing"
+        )
+    return ""
 
 
 def notes(found: list[Match]) -> list[str]:
