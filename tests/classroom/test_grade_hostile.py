@@ -8,7 +8,9 @@ submissions' copies changes."""
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import re
 from pathlib import Path
 
@@ -157,3 +159,7 @@ def test_hostile_submissions_in_a_batch(tmp_path, course, isolation, copies, mon
     assert not Path("/tmp/vizad-hostile-was-here").exists()
     assert copies and not any(c.exists() for c in copies)  # every copy removed
     assert batch.exit_code(list(graded.values())) == 2
+    rows = list(csv.reader(io.StringIO(batch.to_csv(list(graded.items())))))[1:]
+    assert len(rows) == len(graded)  # every submission has its row, with its reason
+    assert all(row[5] for row in rows if row[4] == "not graded")
+    assert all(row[6] == isolation for row in rows)
