@@ -76,10 +76,12 @@ def test_saved_walkthrough_steps_live_with_the_lowest_widgets(browser, lowest_la
     page.wait_for_selector(".vizad-walkthrough[data-shown='page']", timeout=60_000)
     _wait_step(page, 6, timeout=30_000)
     page.screenshot(path=artifact("widgets-lowest-saved.png"))
+    # Run All only once the kernel is up: clicked while the status bar still said "No Kernel |
+    # Initializing" (a loaded make test), the run never happened and no widget went live
+    page.wait_for_function("() => document.body.innerText.includes('| Idle')", timeout=120_000)
     page.locator(".lm-MenuBar-item", has_text="Run").click()
     page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
-    # the kernel's start and the run: over 60 s once in a loaded make test (17:57, 2026-12-03)
-    page.wait_for_selector(".vizad-walkthrough[data-shown='live']", timeout=150_000)
+    page.wait_for_selector(".vizad-walkthrough[data-shown='live']", timeout=60_000)
     _wait_step(page, 6, timeout=30_000)
     page.locator(f"{ROOT} .vz-next").click()
     _wait_step(page, 7)
