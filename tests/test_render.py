@@ -54,7 +54,7 @@ for _name, _make in vz.examples.ALL.items():
             (t := make()), t.views[k], step=len(t.steps) // 2
         )
 CASES["example_mlp_adjoint_detail"] = lambda: vz.draw(vz.examples.mlp(), "adjoint", detail=True)
-# notebook 15's drawings of the weight-shared recurrence: unfolded, folded, one run opened
+# the drawings of vz.examples.rnn's weight-shared recurrence: unfolded, folded, one run opened
 CASES["bptt_unfolded_forward"] = lambda: vz.draw(vz.examples.rnn(steps=4), "forward")
 CASES["bptt_unfolded_adjoint"] = lambda: vz.draw(vz.examples.rnn(steps=4), "adjoint")
 CASES["bptt_folded_forward"] = lambda: vz.draw(
