@@ -92,25 +92,25 @@ def test_vizad_compat_engines_and_micrograd_itself_are_clean():
             "wrong sign",
             ("return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE",
              "return [output_grad * node.inputs[1], output_grad * node.inputs[0] * -1]"),
-            "(x1*x2)", "MulOp", 1, "sign flipped",
+            "v₅", "MulOp", 1, "sign flipped",
         ),
         (
             "swapped inputs",
             ("return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE",
              "return [output_grad * node.inputs[0], output_grad * node.inputs[1]]"),
-            "(x1*x2)", "MulOp", 0, "inputs swapped",
+            "v₅", "MulOp", 0, "inputs swapped",
         ),
         (
             "missing trans flag",
             ("if node.matmul_attr_trans_A:  # TRANS-A", "if False:"),
-            "MatMul(A,B,True,False)", "MatMulOp", 0,
+            "v₇", "MatMulOp", 0,
             "this node has matmul_attr_trans_A=True, matmul_attr_trans_B=False",
         ),
         (
             "wrong reduction axis",
             ("return [sum_axis_op(output_grad, 0)]  # ROWS-RULE",
              "return [sum_axis_op(output_grad, 1)]"),
-            "Rows(w,2)", "BroadcastRowsOp", 0, "summed over the wrong axis",
+            "v₃", "BroadcastRowsOp", 0, "summed over the wrong axis",
         ),
     ],
 )  # fmt: skip
@@ -138,9 +138,10 @@ def test_not_summing_partial_adjoints_is_found_in_gradients():
     )
     report = vz.diagnose(*graph599(ad))
     kinds = {(p.kind, p.node) for p in report.problems}
-    assert ("gradient", "x1") in kinds and not any(p.kind == "rule" for p in report.problems)
-    first = next(p for p in report.problems if p.node == "x1")
-    assert "not summed" in first.hint and "x1" in first.hint
+    assert ("gradient", "v₁") in kinds and not any(p.kind == "rule" for p in report.problems)
+    first = next(p for p in report.problems if p.node == "v₁")
+    assert "not summed" in first.hint and "x1 (v₁)" in first.hint
+    assert "where v₁ = x1" in repr(report)  # the legend of the lecture's numbering
 
 
 def test_a_broken_topological_sort():
@@ -166,7 +167,8 @@ def test_a_crashing_compute_points_at_the_students_line():
     x = ad.Variable("x")
     report = vz.diagnose(ad.log_op(x) * 2, [x], {x: np.array([1.0, 2.0])})
     (problem,) = report.problems
-    assert problem.kind == "compute" and problem.op == "LogOp" and problem.node == "Log(x)"
+    assert problem.kind == "compute" and problem.op == "LogOp" and problem.node == "v₂"
+    assert report.legend == ["v₂ = Log(x) = LogOp(v₁)"], report.legend
     assert "student599_crash.py" in problem.message and ".nope" in problem.message
 
 
@@ -182,6 +184,7 @@ def test_micrograd_tanh_with_the_wrong_derivative():
     report = vz.diagnose(o, [a, b])
     first = report.first
     assert (first.kind, first.node, first.op, first.input) == ("rule", "o", "'tanh'", 0), report
+    assert not report.legend  # micrograd's own labels need no legend
     assert a.grad == 0.0 and o.grad == 0.0  # restored
 
 
@@ -255,7 +258,7 @@ def test_gradients_returned_in_the_wrong_order_are_named_as_such():
     assert problems and "returns the gradients in another order than the list it is given" in (
         problems[0].message
     ), problems
-    assert "entry 1 is the gradient of x2" in problems[0].message
+    assert "entry 1 is the gradient of x2 (v₂)" in problems[0].message
 
 
 def test_partials_kept_across_calls_are_named_as_such():

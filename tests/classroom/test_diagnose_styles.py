@@ -97,7 +97,7 @@ BUGS_599 = {
     ),
     "partial adjoints not summed": (
         [("grad = sum_node_list(grads_list[node])  # SUM-PARTIALS", "grad = grads_list[node][-1]")],
-        graph599, ("gradient", "gradients()", 0, "not summed: x1 is read more than once"), None,
+        graph599, ("gradient", "gradients()", 0, "not summed: x1 (v₁) is read more"), None,
     ),
     "gradients() in topological order": (
         [("for node in reversed(find_topo_sort([output_node])):  # REVERSE-ORDER",
@@ -207,7 +207,7 @@ def test_python_numbers_in_the_feed_are_named_as_the_problem():
     x1, x2 = ad.Variable("x1"), ad.Variable("x2")
     report = vz.diagnose(x1 * x2 + x1, [x1, x2], {x1: 2.0, x2: 3.0})
     (problem,) = report.problems
-    assert "the feed gives x1 as a float (2.0)" in problem.message
+    assert "the feed gives x1 (v₁) as a float (2.0)" in problem.message
     assert "feed np.array(2.0)" in problem.message and "AssertionError" in problem.message
     assert "gradients() raised" not in problem.message  # it built its nodes; they failed
 
@@ -384,9 +384,13 @@ BUGS_NEEDLE = {
 def test_needle_bugs_are_named_in_needles_words(bug, mode):
     replacements, graph, (kind, op, index, words), node = BUGS_NEEDLE[bug]
     nd = load("needlish", f"nd_{_slug(bug)}_{mode}", *replacements, mode=mode)
-    first = _named(vz.diagnose(*graph(nd)), kind, op, index, words)
+    report = vz.diagnose(*graph(nd))
+    first = _named(report, kind, op, index, words)
     if node is not None:  # needle's words: the op, its attributes, its shapes
-        assert first.node.startswith(node), first
+        op_text, _, shapes = node.partition(" (")  # the legend says what vₖ is
+        legend = dict(entry.split(" = ", 1) for entry in report.legend)
+        assert legend[first.node].startswith(op_text + " of v"), report
+        assert legend[first.node].endswith("(" + shapes) if shapes else "→" in legend[first.node]
         assert first.where.startswith(nd.__file__ + ":"), first  # the student's line
         assert "numpy" not in first.where
 
@@ -450,7 +454,7 @@ def test_a_correct_needle_engine_is_clean_however_it_is_loaded(mode):
     report = vz.diagnose(nd.summation(nd.relu(X @ W) ** 2) / 2, [X, W])
     assert report.ok, report
     assert report.notes == [
-        "ReLU at ReLU (2, 1)→(2, 1) is not differentiable at the point (a kink) for input(s) 0: "
+        "ReLU at v₄ is not differentiable at the point (a kink) for input(s) 0: "
         "those entries are not checked, as gradcheck leaves them out"
     ]
 
@@ -636,7 +640,7 @@ def test_micrograd_children_are_in_the_order_of_the_closure_whatever_their_ids()
         a, b = values[3], values[6]
         report = vz.diagnose(a * b, [a, b])
         texts.add(report.first.message.split(": expected")[0])
-    assert texts == {"the _backward of '*' at '*' (data=28) for input 1 (v7) sign flipped"}
+    assert texts == {"the _backward of '*' at v₃ for input 1 (v7) sign flipped"}
 
 
 def test_an_op_diagnose_does_not_know_is_a_check_that_could_not_run():

@@ -72,7 +72,7 @@ def test_a_buggy_599w_module():
     row = next(r for r in report.rows if r.name == "mul_two_vars")
     assert row.explanation.startswith("∂y/∂x3 is [")
     assert row.hint.startswith(  # what diagnose found, apart, and first in the text
-        "diagnose: the gradient rule of MulOp at (x2*x3) for input 1 (x3) sign flipped"
+        "diagnose: the gradient rule of MulOp at v₃ for input 1 (v₂) sign flipped"
     )
     assert "s599_graded_sign.py:" in row.hint  # the student's file and line
     assert f"↳ {row.hint} — ∂y/∂x3 is [" in repr(report)
@@ -187,7 +187,8 @@ def test_the_report_in_a_notebook_and_as_data():
     html = report._repr_html_()
     assert html.count("<tr>") == 13 and "7/12" in html
     assert "<td style='color:#c0392b;font-weight:bold'>FAIL</td><td><code>mul_two_vars" in html
-    assert "(x2*x3)" in html and "&lt;" not in report.rows[0].what  # escaped where needed
+    assert "v₂ = x3, v₃ = (x2*x3) = MulOp(v₁, v₂)" in html  # the legend of the numbering
+    assert "&lt;" not in report.rows[0].what  # escaped where needed
     text = repr(report)
     assert text.startswith("vz.grade: CSE 599W cases on s599_html: 7/12\n  PASS    identity")
     assert (
@@ -452,6 +453,7 @@ def test_the_hint_is_never_cut_in_the_commands_text(tmp_path, capsys):
     assert main(["grade", str(tmp_path / "autodiff.py"), "--course", "599w"]) == 1
     line = next(ln for ln in capsys.readouterr().out.splitlines() if "FAIL" in ln)
     hint = line.split(" ↳ ", 1)[1].split(" — ", 1)[0]
-    assert hint.startswith("diagnose: the gradient rule of MatMulOp at MatMul(x2,x3,False,False)")
-    assert "matmul_attr_trans_A=False" in hint and hint.endswith("(autodiff.py:122)")
+    assert hint.startswith("diagnose: the gradient rule of MatMulOp at v₃ for input 1 (v₂)")
+    assert "matmul_attr_trans_A=False" in hint and "(autodiff.py:122)" in hint
+    assert hint.endswith("(where v₂ = x3, v₃ = MatMulOp(v₁, v₂))")  # the legend
     assert "more characters" not in hint and len(line.split(" ↳ ", 1)[1]) > 400  # was cut

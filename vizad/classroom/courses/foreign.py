@@ -125,7 +125,12 @@ def _adopt(root: Any, given: dict[int, Node]) -> Node:
         inputs = list(getattr(node, "inputs", None) or [])
         if not expanded:
             stack.append((node, True))
-            stack.extend((i, False) for i in inputs if id(i) not in given and i not in _ADOPTED)
+            # inputs pushed last first, so adopted first first: vizad numbers a graph by
+            # creation order, and a post-order of the inputs in order is the order in which
+            # Python built ``sub(add(log(x1), mul(x1, x2)), sin(x2))`` (the lecture's v1 … v7)
+            stack.extend(
+                (i, False) for i in reversed(inputs) if id(i) not in given and i not in _ADOPTED
+            )
             continue
         if not inputs:
             name = str(getattr(node, "name", "") or "placeholder")

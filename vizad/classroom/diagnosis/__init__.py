@@ -26,6 +26,7 @@ exception), and one module per style saying how to read its graph: ``autodiff_st
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -63,4 +64,8 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0) -> Dia
     checker = style(y, feed)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # said in the report
         problems, rules = checker.check(y, wrt, random_generator(rng, "diagnose"))
-    return Diagnosis(checker.style, problems, rules, checker.notes, (y, wrt, feed))
+    said = [p.message for p in problems] + checker.notes
+    named = re.findall(r"v[₀-₉]+", " ".join(said))
+    return Diagnosis(
+        checker.style, problems, rules, checker.notes, (y, wrt, feed), checker.defined(named)
+    )

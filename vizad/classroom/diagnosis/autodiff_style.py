@@ -91,7 +91,7 @@ class AutodiffChecker(Checker):
             return ""
         k, v = loose[0]
         return (
-            f"the feed gives {self.label(k)} as a {type(v).__name__} ({v!r:.40}): a CSE "
+            f"the feed gives {self.called(k)} as a {type(v).__name__} ({v!r:.40}): a CSE "
             f"599W engine computes on numpy arrays (the skeleton's OnesLikeOp asserts one), "
             f"so feed np.array({v!r:.40}) and the like"
         )

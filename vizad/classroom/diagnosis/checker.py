@@ -160,7 +160,68 @@ class Checker(StudentEngine):
         wrong = self.count_problem(node, got)
         if wrong is not None:
             return [wrong]
-        return self.rule_problems(node, got, numeric, xs, out, w, probe)
+        problems = self.rule_problems(node, got, numeric, xs, out, w, probe)
+        if any(p.kind == "rule" and p.input is not None for p in problems):
+            self.seeded(node, problems, xs, probe)
+        return problems
+
+    # -- what a wrong rule gives in the lecture's reverse pass ------------------------------
+    def seeded(self, node, problems: list[Problem], xs: list, probe: Probe) -> None:
+        """Say each wrong partial adjoint of ``node`` as the lecture's reverse pass meets it:
+        with the seed v̄ = 1 at the output, the node's adjoint v̄ⱼ (by central differences of
+        the student's compute, downstream of the node), what v̄ᵢ→ⱼ should be and what the rule
+        gives. The rule is judged at a random output gradient (a seeded adjoint may be zero
+        or hide a wrong factor); these are the numbers a student's printout shows. Nothing is
+        changed when the adjoint cannot be had (a node of more than 64 numbers, an adjoint
+        of zeros, a rule raising)."""
+        adjoint = self.adjoint(node)
+        if adjoint is None or not np.any(adjoint):
+            return
+        try:
+            got = self.rule_gradients(node, adjoint)
+            expected = probe.vjp(xs, adjoint).gradients
+        except Exception:  # noqa: BLE001 - the student's rule: its problem is already said
+            return
+        y = self.graph[-1]
+        seed = np.ones(np.shape(self.values[id(y)]))
+        head = f"with the seed {_bar(self.label(y))} = {_ones(seed)}"
+        if node is not y:
+            head += f", {_bar(self.label(node))} = {shown(adjoint)}"
+        for p in problems:
+            if p.kind != "rule" or p.input is None or not isinstance(p.got, np.ndarray):
+                continue
+            g = got[p.input] if isinstance(got, (list, tuple)) else None
+            if not isinstance(g, np.ndarray) and not np.isscalar(g):
+                continue
+            partial = f"{_bar(self.label(self.inputs(node)[p.input]))}→{self.label(node)[1:]}"
+            said = (
+                f"{head}: {partial} should be {shown(expected[p.input])}, "
+                f"yours gives {shown(np.asarray(g, dtype=float))}"
+            )
+            cut = p.message.rfind(": expected ")
+            tail = p.message[p.message.rfind(" (") :] if p.where else ""
+            p.message = p.message[:cut] + ": " + said + tail
+            p.expected, p.got = expected[p.input], np.asarray(g, dtype=float)
+
+    def adjoint(self, node) -> np.ndarray | None:
+        """∂y/∂(node's value) by central differences of the student's compute from the node
+        down to the output y (the seed: ones of y's shape), or None for a node of more than
+        64 numbers or one whose differences do not settle."""
+        y = self.graph[-1]
+        value = np.asarray(self.values[id(node)], dtype=float)
+        if node is y:
+            return np.ones_like(value)
+        if value.size > 64:
+            return None
+        leaves = {id(n): self.values[id(n)] for n in self.graph if self.is_leaf(n)}
+
+        def downstream(args):
+            return self.run([y], {**leaves, id(node): args[0]})[0]
+
+        numeric = Probe(downstream, np.shape(self.values[id(y)])).vjp([value], None)
+        if numeric.not_settled:
+            return None
+        return np.asarray(numeric.gradients[0], dtype=float)
 
     def count_problem(self, node, got) -> Problem | None:
         """The problem of a rule that does not give one gradient per input."""
@@ -391,7 +452,7 @@ class Checker(StudentEngine):
             problems.append(
                 Problem(
                     "gradient", self.label(x), self.words.walk, k, e, g, why,
-                    f"the gradient with respect to {self.label(x)} is {shown_got}, expected "
+                    f"the gradient with respect to {self.called(x)} is {shown_got}, expected "
                     f"{shown(e)}: {why}",
                 )
             )  # fmt: skip
@@ -406,7 +467,7 @@ class Checker(StudentEngine):
             return (
                 f"every op rule is right, but {self.words.walk} returns the gradients in another "
                 f"order than the list it is given: entry {swapped[0] + 1} is the gradient of "
-                f"{self.label(wrt[swapped[1]])}; return them in node_list's order "
+                f"{self.called(wrt[swapped[1]])}; return them in node_list's order "
                 "([node_to_grad[node] for node in node_list])"
             )
         if self.repeatable:
@@ -425,7 +486,7 @@ class Checker(StudentEngine):
         for node in order:
             for x in self.inputs(node):
                 reads[id(x)] = reads.get(id(x), 0) + 1
-        shared = [self.label(n) for n in order if reads.get(id(n), 0) > 1]
+        shared = [self.called(n) for n in order if reads.get(id(n), 0) > 1]
         if shared and _too_big(got, expected, scale):
             return (
                 "every op rule is right, but the gradients are too large: a partial adjoint is "
@@ -439,6 +500,16 @@ class Checker(StudentEngine):
                 f"reads ({self.words.partials})"
             )
         return f"every op rule is right: look at how {self.words.walk} walks the graph"
+
+
+def _bar(label: str) -> str:
+    """v̄ₖ of a label vₖ."""
+    return label[:1] + "\u0304" + label[1:]
+
+
+def _ones(seed: np.ndarray) -> str:
+    """``1`` for a seed of ones (the lecture's v̄ = 1 at every entry)."""
+    return "1" if seed.size <= 1 or np.all(seed == 1) else shown(seed)
 
 
 def _permutation(got, expected, scale: float) -> tuple[int, int] | None:

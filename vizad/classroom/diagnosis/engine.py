@@ -18,11 +18,12 @@ from functools import cached_property
 from typing import Any
 
 from vizad.engine.graph import post_order
-from vizad.classroom.diagnosis.hints import exc_text, student_line
+from vizad.trace.text import subscript
+from vizad.classroom.diagnosis.hints import exc_text, place, student_line
 from vizad.classroom.diagnosis.known_ops import Known, Words
 from vizad.classroom.diagnosis.report import Problem
 
-__all__ = ["StudentEngine", "location"]
+__all__ = ["StudentEngine", "location", "lecture_numbers"]
 
 _KEEP = object()  # backward_grads: leave the grads as they are before backward()
 
@@ -64,7 +65,35 @@ def location(fn: Any, token: str | None = None) -> str:
         except (OSError, TypeError):
             lines, first = [], line
         line = next((first + k for k, text in enumerate(lines) if token in text), line)
-    return f"{code.co_filename}:{line}"
+    return place(code.co_filename, line)
+
+
+def lecture_numbers(order: list, inputs) -> dict[int, int]:
+    """The lecture's numbering v₁ … vₙ of a graph given in post-order (``inputs(node)`` in
+    order), by id: the inputs of the graph first, then each node by depth (the longest path
+    from an input), ties in post-order. A post-order of the inputs in order is the order in
+    which Python built ``sub(add(log(x1), mul(x1, x2)), sin(x2))``, so this is the numbering
+    vizad gives its own graphs (creation order, inputs first): v₁ = x1, v₂ = x2, v₃ = ln v₁,
+    v₄ = v₁v₂, v₅ = sin v₂, v₆ = v₃ + v₄, v₇ = v₆ − v₅."""
+    depth: dict[int, int] = {}
+    for node in order:
+        ins = inputs(node)
+        depth[id(node)] = 1 + max((depth[id(x)] for x in ins), default=-1) if ins else 0
+    position = {id(n): k for k, n in enumerate(order)}
+    ranked = sorted(order, key=lambda n: (depth[id(n)], position[id(n)]))
+    return {id(n): k for k, n in enumerate(ranked, 1)}
+
+
+def _number(label: str) -> int:
+    """k of a label vₖ."""
+    return int(label[1:].translate(_DIGITS) or 0)
+
+
+#: A node's own name longer than this is left out of the legend (599W names nest the whole
+#: expression: ``SubOp(AddOp(LogOp(x1),MulOp(x1,x2)),SinOp(x2))``).
+_NAMED = 24
+
+_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
 class StudentEngine:
@@ -83,6 +112,8 @@ class StudentEngine:
         self.values: dict[int, Any] = {}
         self.notes: list[str] = []
         self.labels: dict[int, str] = {}
+        #: What each numbered node is (``x2``, ``SinOp(v₂)``), by id.
+        self.definitions: dict[int, str] = {}
         self.graph: list = [y]
         #: The nodes the final gradients are asked for (set by the check).
         self.wrt: list = []
@@ -181,14 +212,46 @@ class StudentEngine:
 
     # a post-order DFS of our own (the student's may be what is broken)
     def order(self, y) -> list:
+        """The graph of ``y`` in post-order (the inputs of a node in order), each node
+        labelled vₖ by the lecture's numbering (:func:`lecture_numbers`), as vizad's stepper
+        and ``check()`` number the same graph."""
         out = post_order([y], self.inputs)
         self.graph = out
-        for k, node in enumerate(out, 1):
-            self.labels[id(node)] = self.name(node) or self.describe(node, k)
+        numbers = lecture_numbers(out, self.inputs)
+        self.labels = {id(node): self.numbered(node, numbers[id(node)]) for node in out}
+        self.definitions = {id(node): self.define(node, numbers[id(node)]) for node in out}
         return out
 
+    def numbered(self, node, k: int) -> str:
+        """How reports call the node numbered k: vₖ, the lecture's name."""
+        return "v" + subscript(str(k))
+
+    def define(self, node, k: int) -> str:
+        """What vₖ stands for in a report's legend: a leaf's name (or description), an op
+        with the labels of its inputs (``SinOp(v₂)``)."""
+        if self.is_leaf(node):
+            return self.name(node) or self.describe(node, k)
+        said = f"{self.op_name(node)}({', '.join(map(self.label, self.inputs(node)))})"
+        name = self.name(node)  # the student's (micrograd's label="o"; 599W's "(x1*x2)")
+        named = name and len(name) <= _NAMED and name != self.label(node)
+        return f"{name} = {said}" if named else said
+
     def label(self, node) -> str:
+        """vₖ of a node of the graph (its name, or "a node", for one outside it)."""
         return self.labels.get(id(node)) or self.name(node) or "a node"
+
+    def called(self, node) -> str:
+        """``x1 (v₁)``: a node by its own name and its label (the label alone without a
+        name)."""
+        name, label = self.name(node), self.label(node)
+        return f"{name} ({label})" if name and name != label else label
+
+    def defined(self, labels) -> list[str]:
+        """``v₂ = x2``, ``v₅ = SinOp(v₂)``: what the labels ``labels`` stand for (the
+        legend of a report), in the numbering's order."""
+        by_label = {self.labels[i]: d for i, d in self.definitions.items()}
+        wanted = {label for label in labels if label in by_label}
+        return [f"{lab} = {by_label[lab]}" for lab in sorted(wanted, key=_number)]
 
     # -- values --------------------------------------------------------------------------
     def evaluate(self, order: list, problems: list[Problem]) -> bool:

@@ -6,6 +6,7 @@ code raised."""
 from __future__ import annotations
 
 import math
+import sys
 import traceback
 
 import numpy as np
@@ -99,7 +100,18 @@ def student_line(
     if not picked:
         return None
     f = summary[picked[-1]]
-    return f"{f.filename}:{f.lineno}", (f.line or "")
+    return place(f.filename, f.lineno), (f.line or "")
+
+
+def place(filename: str, line: int | None) -> str:
+    """Where a line of the student's code is: ``cell In[5], line 6`` for a notebook cell (as
+    IPython's tracebacks say it; the file name is a kernel's temporary file), else
+    ``file:line``."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    names = getattr(getattr(shell, "compile", None), "_filename_map", None)
+    if isinstance(names, dict) and filename in names:
+        return f"cell In[{names[filename]}], line {line}"
+    return f"{filename}:{line}"
 
 
 def student_frame(exc: BaseException, files: frozenset[str] = frozenset(), code=None) -> str:

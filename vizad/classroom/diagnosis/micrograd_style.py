@@ -92,6 +92,11 @@ class MicrogradChecker(Checker):
     def name(self, node) -> str:
         return str(getattr(node, "label", "") or "")
 
+    def numbered(self, node, k: int) -> str:
+        """A Value by its label when it has one (``a``, ``L``: micrograd's lectures label
+        what they draw), else vₖ."""
+        return self.name(node) or super().numbered(node, k)
+
     def describe(self, node, k: int) -> str:
         data = f"{float(node.data):.6g}"
         return f"Value(data={data})" if not _text(node) else f"{_text(node)!r} (data={data})"

@@ -87,13 +87,30 @@ class NeedleChecker(Checker):
         if self.is_leaf(node):
             k = next((j for j, x in enumerate(self.wrt) if x is node), None)
             return f"wrt[{k}] {shape}" if k is not None else f"Tensor {shape}"
+        return f"{self._op_text(node)} {self._shapes(node)}"
+
+    def define(self, node, k: int) -> str:
+        """``Summation(axes=(1,)) of v₃, (4, 4)→(4,)``: the op, its inputs' labels, the
+        shapes."""
+        if self.is_leaf(node):
+            return self.describe(node, k)
+        args = ", ".join(map(self.label, self.inputs(node)))
+        return f"{self._op_text(node)} of {args}, {self._shapes(node)}"
+
+    def _op_text(self, node) -> str:
+        """``Summation(axes=(1,))``: the op's class and its parameters."""
         params = ", ".join(
             f"{name}={value!r}"
             for name, value in sorted(vars(node.op).items())
             if not name.startswith("_") and not callable(value)
         )
-        ins = ", ".join(_shape(np.shape(x.realize_cached_data())) for x in self.inputs(node))
-        return f"{self.op_name(node)}{f'({params})' if params else ''} {ins}→{shape}"
+        return f"{self.op_name(node)}{f'({params})' if params else ''}"
+
+    @staticmethod
+    def _shapes(node) -> str:
+        """``(4, 4)→(4,)``: the inputs' shapes and the node's."""
+        ins = ", ".join(_shape(np.shape(x.realize_cached_data())) for x in node.inputs)
+        return f"{ins}→{_shape(np.shape(node.realize_cached_data()))}"
 
     def known(self, node) -> Known | None:
         family, attribute = _FAMILIES.get(type(node.op).__name__, (None, None))

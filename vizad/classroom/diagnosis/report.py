@@ -84,6 +84,9 @@ class Diagnosis:
     rules_checked: int
     notes: list[str] = field(default_factory=list)
     _graph: Any = field(default=None, repr=False)
+    #: What the vₖ named in the problems stand for (``v₅ = SinOp(v₂)``): the lecture's
+    #: numbering of the graph, inputs first, then by depth, as the stepper numbers it.
+    legend: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -100,7 +103,10 @@ class Diagnosis:
         else:
             lines = [head + f"; {len(self.problems)} problem(s):"]
             lines += [f"  {k}. {p.message}" for k, p in enumerate(self.problems, 1)]
-        return "\n".join(lines + [f"  note: {n}" for n in self.notes])
+        lines += [f"  note: {n}" for n in self.notes]
+        if self.legend:
+            lines.append(f"  where {', '.join(self.legend)}")
+        return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         colour = "#009E73" if self.ok else "#c0392b"
@@ -111,6 +117,8 @@ class Diagnosis:
             for p in self.problems
         )
         notes = "".join(f"<li>{escape_html(n)}</li>" for n in self.notes)
+        if self.legend:
+            notes = f"<li>where {escape_html(', '.join(self.legend))}</li>" + notes
         return (
             f'<div class="vizad-diagnosis mathjax_ignore tex2jax_ignore" '
             f'style="border-left:4px solid {colour};padding-left:8px">'

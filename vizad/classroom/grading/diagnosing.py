@@ -33,6 +33,8 @@ def explain(case, student, root=None) -> dict:
     shown = [p.message for p in report.problems[:3]]
     more = len(report.problems) - len(shown)
     text = "diagnose: " + "; ".join(shown) + (f"; and {more} more" if more else "")
+    if report.legend:  # the lecture's numbering, as the stepper and check() say it
+        text += f" (where {', '.join(report.legend)})"
     return {"diagnosis": capped(text)}
 
 
