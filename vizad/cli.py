@@ -232,6 +232,23 @@ def _drawn_options(parser: argparse.ArgumentParser) -> None:
         help="draw the edges by which the extended graph reads forward values",
     )
     parser.add_argument(
+        "--no-legend",
+        dest="legend",
+        action="store_false",
+        help="leave out the legend of the step states (for a slide)",
+    )
+    heading = parser.add_mutually_exclusive_group()
+    heading.add_argument(
+        "--heading", metavar="TEXT", help="the drawing's title line, instead of vizad's"
+    )
+    heading.add_argument(
+        "--no-heading",
+        dest="heading",
+        action="store_const",
+        const=False,
+        help="no title line nor note over the drawing (a slide's own title says it)",
+    )
+    parser.add_argument(
         "--budget",
         type=_budget,
         default=LAYOUT_BUDGET,
@@ -258,6 +275,8 @@ def _drawn(args) -> DrawOptions:
         detail=args.detail,
         reads=args.reads,
         budget=args.budget,
+        legend=args.legend,
+        heading=args.heading,
     )
 
 
