@@ -57,11 +57,22 @@ def test_the_deck_steps_with_every_request_blocked(browser, deck, page_errors):
     # the mathematics is set by KaTeX, inlined (no MathJax from a CDN)
     assert page.locator(".katex").count() > 0
     assert page.locator(".katex-error").count() == 0
-    # the stepper's output mounts from its own HTML, and steps
-    stepper = page.locator(".vizad-stepper").first
-    stepper.wait_for(state="attached", timeout=30_000)
-    assert page.locator(".vizad-stepper .vz-counter").first.text_content().startswith("Step ")
     page.screenshot(path=str(artifact("offline-slides.png")))
+    # the stepper's output mounts from its own HTML, and steps on its slide
+    page.locator(".vizad-stepper").first.wait_for(state="attached", timeout=30_000)
+    page.evaluate(
+        "() => { const s = document.querySelector('.vizad-stepper').closest('section');"
+        " const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v); }"
+    )
+    counter = page.locator(".vizad-stepper .vz-counter").first
+    counter.wait_for(state="visible")
+    before = counter.text_content()
+    assert before.startswith("Step ")
+    page.locator(".vizad-stepper .vz-next").first.click()
+    page.wait_for_function(
+        "b => document.querySelector('.vizad-stepper .vz-counter').textContent !== b", arg=before
+    )
+    page.screenshot(path=str(artifact("offline-slides-stepper.png")))
     context.close()
     assert attempted == []
     assert not page_errors.errors, "\n".join(page_errors.errors)

@@ -78,3 +78,22 @@ def test_presenting_shows_the_whole_step(browser, pages, page_errors, name, scal
             page.screenshot(path=artifact(f"present-fits-{name}-{width}x{height}-{scale:g}.png"))
     assert not page_errors.errors, "\n".join(page_errors.errors)
     page.close()
+
+
+def test_a_page_without_legend_or_heading(browser, tmp_path, page_errors):
+    """legend=False and heading=False reach the exported page: no legend row, no title."""
+    path = vz.export_html(
+        vz.examples.lecture(), tmp_path / "slide.html", legend=False, heading=False
+    )
+    page = page_errors(browser.new_page(viewport={"width": 1280, "height": 800}))
+    page.goto(path.as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-stage svg g.node", timeout=60_000)
+    shown = page.evaluate(
+        "() => { const r = document.querySelector('.vizad-stepper');"
+        " return [r.querySelectorAll('.vz-legend-item').length,"
+        " r.querySelector('.vz-title').textContent,"
+        " r.querySelector('.vz-stage svg').textContent.includes('Adjoint graph of')]; }"
+    )
+    assert shown == [0, "", False]
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+    page.close()
