@@ -8,7 +8,7 @@ PORT   ?= 8888
 # JupyterLab refuses to run as root unless told it may (containers, CI machines)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides frontend setup-notebook setup-test graphviz bubblewrap widgets-lowest clean
+.PHONY: lab site docs dist test check test-js lint lint-js typecheck format component fuzz adversarial bench gallery golden notebooks slides slides-deck frontend setup-notebook setup-test graphviz bubblewrap widgets-lowest clean
 
 ## make lab: set up, then start JupyterLab on the tutorials in notebooks/
 lab: setup-notebook graphviz bubblewrap
@@ -179,10 +179,18 @@ notebooks: setup-test graphviz bubblewrap
 	$(PY) tools/drop-widget-state notebooks/*.ipynb notebooks/exercises/solutions/*.ipynb
 	$(PY) tools/slide-metadata notebooks/*.ipynb
 
-## make slides NOTEBOOK=notebooks/05_reverse_mode.ipynb: present a tutorial as reveal.js slides
-## (its outputs as stored; a browser tab opens on the slides)
+## make slides NOTEBOOK=notebooks/05_reverse_mode.ipynb: a tutorial as reveal.js slides (its
+## outputs as stored) in build/slides/NAME.slides.html, one file that needs no network (reveal.js,
+## KaTeX and their style inlined: python -m vizad slides); open it in a browser, from disk
 slides: setup-notebook
-	$(VENV)/bin/jupyter nbconvert --to slides --post serve "$(NOTEBOOK)"
+	mkdir -p build/slides
+	$(PY) -m vizad slides "$(NOTEBOOK)" -o "build/slides/$(basename $(notdir $(NOTEBOOK))).slides.html"
+
+## make slides-deck: rebuild vizad/view/slides/deck.js and deck.css (reveal.js and KaTeX, with
+## their licences in deck.LICENSES.txt) from the versions pinned in frontend/package-lock.json;
+## commit them (users and CI need no Node; tests/test_slides.py checks a fresh build equals them)
+slides-deck: frontend/node_modules/.installed
+	node frontend/build-slides.mjs
 
 ## make gallery: screenshots of the example graphs at 1024×768 in docs/gallery/ (review them)
 gallery: setup-test graphviz
@@ -199,6 +207,7 @@ golden: setup-test graphviz
 frontend: setup-notebook frontend/node_modules/.installed
 	cd frontend && sh build.sh
 	node frontend/build-component.mjs
+	node frontend/build-slides.mjs
 	rm -rf vizad/labextension
 	cd frontend/labextension && npm ci --no-audit --no-fund && \
 	    PATH="$(abspath $(VENV))/bin:$$PATH" jupyter-builder build .

@@ -38,3 +38,58 @@ def test_a_tutorial_converts_to_slides(tmp_path):
         if c.cell_type == "markdown"
     )
     assert html.count("<section") >= headings > 3
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.notebook  # nbconvert on a tutorial
+def test_vizads_slides_fetch_nothing(tmp_path):
+    """``python -m vizad slides`` writes one page that names no script, style sheet, font or
+    image to fetch: reveal.js, KaTeX and their style are inlined (the browser test,
+    tests/browser/test_offline_slides.py, opens it with every request blocked)."""
+    import re
+
+    from vizad.cli import main
+
+    out = tmp_path / "deck.html"
+    assert main(["slides", str(NOTEBOOKS[4]), "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "Reveal.initialize" in html and "renderMathInElement" in html
+    markup = re.sub(r"(?s)(<script\b[^>]*>).*?</script>", r"\1", html)  # the scripts' text aside
+    fetched = re.findall(
+        r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=\"(?!data:|#)[^\"]*", markup
+    )
+    assert fetched == []
+    assert not re.search(r"@import|url\((?!data:)", html.split("</style>")[0])
+    for cdn in ("unpkg.com", "jsdelivr", "cdnjs", "require.js", "mathjax@"):
+        assert cdn not in markup.lower()
+
+
+def test_the_slides_command_says_what_is_wrong(tmp_path, capsys):
+    from vizad.cli import main
+
+    assert main(["slides", str(tmp_path / "missing.ipynb")]) == 2
+    assert "no notebook at" in capsys.readouterr().err
+    (tmp_path / "bad.ipynb").write_text("not json")
+    assert main(["slides", str(tmp_path / "bad.ipynb")]) == 2
+    assert "is not a notebook" in capsys.readouterr().err
+
+
+def test_a_fresh_build_equals_the_committed_deck():
+    """vizad/view/slides/deck.js and deck.css are what frontend/build-slides.mjs makes from the
+    reveal.js and KaTeX pinned in frontend/package-lock.json."""
+    import shutil
+
+    node = shutil.which("node")
+    if node is None or not (REPO / "frontend/node_modules/reveal.js").is_dir():
+        pytest.skip("Node and frontend/node_modules (npm ci) rebuild the deck")
+    run = subprocess.run(
+        [node, "frontend/build-slides.mjs", "--check"], cwd=REPO, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def test_the_deck_carries_its_licences():
+    text = (REPO / "vizad/view/slides/deck.LICENSES.txt").read_text(encoding="utf-8")
+    assert "reveal.js" in text and "KaTeX" in text and text.count("MIT License") >= 2

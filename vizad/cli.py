@@ -4,6 +4,7 @@ picture per step for slides, or a student's engine graded with its course's case
 python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
 python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
 python -m vizad quiz "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5      (asks, reads, scores)
+python -m vizad slides notebooks/05_reverse_mode.ipynb      (reveal.js slides, no network)
 python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
 python -m vizad grade submissions/ --course micrograd --csv scores.csv --results results.json
 
@@ -89,6 +90,14 @@ def _parser() -> argparse.ArgumentParser:
         "quiz", help="a quiz in the terminal: each step's values asked, answers read and scored"
     )
     _traced_options(quiz)
+    slides = commands.add_parser(
+        "slides",
+        help="a notebook as reveal.js slides that need no network (reveal.js and KaTeX inlined)",
+    )
+    slides.add_argument("notebook", help="the notebook (its outputs as stored)")
+    slides.add_argument(
+        "-o", "--output", help="the HTML file to write (default: NOTEBOOK.slides.html beside it)"
+    )
     grade = commands.add_parser("grade", help="grade a student's engine with its course's cases")
     grade.add_argument(
         "path",
@@ -223,6 +232,23 @@ def _drawn_options(parser: argparse.ArgumentParser) -> None:
         help="draw the edges by which the extended graph reads forward values",
     )
     parser.add_argument(
+        "--no-legend",
+        dest="legend",
+        action="store_false",
+        help="leave out the legend of the step states (for a slide)",
+    )
+    heading = parser.add_mutually_exclusive_group()
+    heading.add_argument(
+        "--heading", metavar="TEXT", help="the drawing's title line, instead of vizad's"
+    )
+    heading.add_argument(
+        "--no-heading",
+        dest="heading",
+        action="store_const",
+        const=False,
+        help="no title line nor note over the drawing (a slide's own title says it)",
+    )
+    parser.add_argument(
         "--budget",
         type=_budget,
         default=LAYOUT_BUDGET,
@@ -249,6 +275,8 @@ def _drawn(args) -> DrawOptions:
         detail=args.detail,
         reads=args.reads,
         budget=args.budget,
+        legend=args.legend,
+        heading=args.heading,
     )
 
 
@@ -285,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "grade":
         return _grade(args)
+    if args.command == "slides":
+        return _slides(args)
     from vizad import export_frames, trace_forward, trace_reverse
 
     try:
@@ -328,6 +358,22 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"error: cannot write {args.output}: {exc.strerror or exc}\n")
         return 2
     sys.stdout.write(f"wrote {path} ({len(trace.steps)} steps, {args.mode} mode)\n")
+    return 0
+
+
+def _slides(args) -> int:
+    """The notebook's slides written (vizad.view.slides): 0, or 2 with the error on one line."""
+    from vizad.view.slides import export_slides
+
+    try:
+        path = export_slides(args.notebook, args.output)
+    except VizadError as exc:
+        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
+        return 2
+    except OSError as exc:
+        sys.stderr.write(f"error: cannot write {args.output}: {exc.strerror or exc}\n")
+        return 2
+    sys.stdout.write(f"wrote {path}\n")
     return 0
 
 

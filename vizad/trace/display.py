@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from vizad.trace.text import escape
 
-__all__ = ["html_table", "text_table"]
+__all__ = ["html_table", "text_table", "ValuesTable"]
 
 _STYLE = (
     "border-collapse:collapse;font-variant-numeric:tabular-nums;"
@@ -48,3 +48,27 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], limit: int 
     if len(rows) > limit:
         lines.append(f"… {len(rows) - limit} more steps")
     return "\n".join(lines)
+
+
+class ValuesTable:
+    """The evaluation trace with values only (``trace.values_table()``): ``header`` and
+    ``rows`` of plain text, shown in Jupyter as an HTML table and as text elsewhere;
+    ``to_latex()`` gives its booktabs ``tabular`` for a slide."""
+
+    def __init__(
+        self, title: str, header: Sequence[str], rows: Sequence[Sequence[str]], latex: str
+    ) -> None:
+        self.title = title
+        self.header = list(header)
+        self.rows = [list(row) for row in rows]
+        self._latex = latex
+
+    def to_latex(self) -> str:
+        """The table as LaTeX (needs ``\\usepackage{booktabs}``)."""
+        return self._latex
+
+    def _repr_html_(self) -> str:
+        return html_table(self.title, self.header, self.rows)
+
+    def __repr__(self) -> str:
+        return self.title + "\n" + text_table(self.header, self.rows, limit=len(self.rows))

@@ -16,7 +16,7 @@ from vizad.trace.text import format_value, latex_to_text, latex_value
 from vizad.engine.tree import Unrecorded, leaves
 from vizad.trace.derivation import Derivation, forward_line, reverse_line
 from vizad.trace.lazy import Once, Steps
-from vizad.trace.display import html_table, text_table
+from vizad.trace.display import ValuesTable, html_table, text_table
 from vizad.trace.names import Name, Names
 from vizad.trace.records import ForwardStep, ReverseStep
 
@@ -214,24 +214,37 @@ class Trace(ABC):
         d = self.decimals if decimals is None else decimals
         return Derivation([self._line(step, d) for step in self.steps])
 
-    def table(self, decimals: int | None = None) -> tuple[list[str], list[list[str]]]:
-        """The evaluation-trace table: a header and one row of plain text per step."""
+    def table(
+        self, decimals: int | None = None, *, values_only: bool = False
+    ) -> tuple[list[str], list[list[str]]]:
+        """The evaluation-trace table: a header and one row of plain text per step.
+        ``values_only=True``: the forward evaluation trace alone, as the lecture first writes
+        it (vᵢ, its definition, its value; v₁ … vₙ in the forward order, whatever the mode),
+        without the tangent or adjoint columns."""
         d = self.decimals if decimals is None else decimals
+        if values_only:
+            return list(_VALUES_HEADER), [_values_row(step, d) for step in self._forward_order()]
         return self._header(), [self._row(step, d) for step in self.steps]
 
-    def to_latex(self, decimals: int | None = None) -> str:
+    def to_latex(self, decimals: int | None = None, *, values_only: bool = False) -> str:
         """The walkthrough's table as LaTeX: a booktabs ``tabular`` with the columns of the
         lecture's v̇ᵢ or v̄ᵢ table (needs ``\\usepackage{booktabs}``, and ``amsmath`` when a value
         is a tensor: its ``bmatrix``). Names are ASCII TeX (Greek letters as ``\\alpha``), so
-        pdflatex reads them."""
+        pdflatex reads them. ``values_only=True``: the evaluation trace's columns alone
+        (vᵢ, definition, value; forward order), as :meth:`table` gives them."""
         d = self.decimals if decimals is None else decimals
-        header = " & ".join(self._latex_header())
-        rows = [" & ".join(self._latex_row(step, d)) + r" \\" for step in self.steps]
+        if values_only:
+            head = list(_VALUES_LATEX_HEADER)
+            body = [_values_latex_row(step, d) for step in self._forward_order()]
+        else:
+            head = self._latex_header()
+            body = [self._latex_row(step, d) for step in self.steps]
+        rows = [" & ".join(row) + r" \\" for row in body]
         return "\n".join(
             [
-                r"\begin{tabular}{r" + "l" * (len(self._latex_header()) - 1) + "}",
+                r"\begin{tabular}{" + ("l" if values_only else "r") + "l" * (len(head) - 1) + "}",
                 r"\toprule",
-                header + r" \\",
+                " & ".join(head) + r" \\",
                 r"\midrule",
                 *rows,
                 r"\bottomrule",
@@ -239,6 +252,21 @@ class Trace(ABC):
                 "",
             ]
         )
+
+    def values_table(self, decimals: int | None = None) -> ValuesTable:
+        """The evaluation trace with values only (vᵢ, definition, value; v₁ … vₙ in the
+        forward order): a table that shows itself in Jupyter (HTML) and as text, and gives
+        ``to_latex()`` for a slide. :meth:`table` and :meth:`to_latex` give the same with
+        ``values_only=True``."""
+        d = self.decimals if decimals is None else decimals
+        header, rows = self.table(d, values_only=True)
+        title = f"Evaluation trace of {self.label(self.output)}: {len(rows)} values"
+        return ValuesTable(title, header, rows, self.to_latex(d, values_only=True))
+
+    def _forward_order(self) -> list[Any]:
+        """The steps in the forward order of their nodes (v₁ … vₙ)."""
+        number = self.names.number
+        return sorted(self.steps, key=lambda step: number(step.node) or 0)
 
     def check(
         self,
@@ -304,6 +332,18 @@ class Trace(ABC):
 
 #: Steps shown by a trace's HTML and text displays (a long trace's table is cut there).
 _SHOWN_HTML, _SHOWN_TEXT = 200, 30
+
+#: The columns of the evaluation trace with values only (Trace.table(values_only=True)).
+_VALUES_HEADER = ("vᵢ", "definition", "value")
+_VALUES_LATEX_HEADER = ("$v_i$", "definition", "value")
+
+
+def _values_row(step: Any, d: int) -> list[str]:
+    return [step.label, latex_to_text(step.definition), format_value(step.value, d)]
+
+
+def _values_latex_row(step: Any, d: int) -> list[str]:
+    return [f"${step.symbol}$", f"${step.definition}$", f"${latex_value(step.value, d)}$"]
 
 
 class ReverseTrace(Trace):

@@ -17,7 +17,7 @@ from vizad.view.render.options import (
     draw_options,
     takes_draw_options,
 )
-from vizad.view.render.scene import VIEWS, Scene
+from vizad.view.render.scene import VIEWS, Scene, headed
 from vizad.view.render.scene_builder import build_scene
 from vizad.view.render.summary import collapse_scopes, scene_for, summarize
 
@@ -104,7 +104,7 @@ def draw(
 def scene_drawn(target: Node | Iterable[Node] | Trace, view: str | None, how: DrawOptions) -> Scene:
     """The scene of ``target``'s ``view`` as the drawing options ``how`` draw it (summarised
     above ``how.max_boxes``, its scopes collapsed as ``how.collapse`` says)."""
-    return scene_for(
+    scene = scene_for(
         target,
         view,
         how.decimals_for(target),
@@ -113,6 +113,7 @@ def scene_drawn(target: Node | Iterable[Node] | Trace, view: str | None, how: Dr
         collapse=how.collapse,
         max_boxes=how.max_boxes,
     )
+    return headed(scene, how.heading, how.legend)
 
 
 def drawing_of(

@@ -325,7 +325,7 @@ def to_drawing(
     )
     captions = [caption] if isinstance(caption, str) else list(caption)
     note = [scene.note] if scene.note and noted else []
-    label = [scene.title] + note + [c for c in captions if c]
+    label = [line for line in [scene.title, *note, *captions] if line]  # heading=False: none
     drawing.attr(
         "graph",
         rankdir="LR",
@@ -337,7 +337,7 @@ def to_drawing(
         labeljust="l",
         nodesep="0.25",
         ranksep="0.45",
-        label=_html_lines(label, bold_first=False, cut=False),
+        label=_html_lines(label, bold_first=False, cut=False) if label else "",
     )
     if scene.layout:  # a bounded layout (vizad.view.render.budget): in the DOT, for every Graphviz
         drawing.attr("graph", **scene.layout)

@@ -31,7 +31,7 @@ from vizad.view.render.highlight import computed_values, highlight, step_states
 from vizad.view.render.legibility import states_of
 from vizad.view.render.opening import BoxOpener, collapsed_boxes
 from vizad.view.render.palette import MIN_SCALE, css_rules
-from vizad.view.render.scene import Scene
+from vizad.view.render.scene import Scene, headed
 from vizad.view.render.scene_builder import build_scene
 from vizad.view.render.summary import scene_for
 
@@ -54,7 +54,8 @@ class Layout:
     layout this one opens boxes of, whose step states are kept where the opening changes none.
     ``twin``: a layout of another view of the same trace, whose step states are taken when it
     draws the same boxes for the same nodes with the same edges (the laid view and the
-    forward view: :func:`alike`).
+    forward view: :func:`alike`). ``legend`` and ``heading``: the drawing options' legend and
+    title (:class:`~vizad.view.render.DrawOptions`), also for the boxes it opens.
     """
 
     def __init__(
@@ -70,6 +71,8 @@ class Layout:
         reads: bool = False,
         collapse=None,
         budget: float | None = LAYOUT_BUDGET,
+        legend: bool = True,
+        heading: str | bool | None = None,
         in_browser: bool | None = None,
         scene: Scene | None = None,
         frame: tuple[float, float] | None = None,
@@ -91,6 +94,7 @@ class Layout:
                 frame=frame,
                 full=full,
             )
+        scene = headed(scene, heading, legend)  # the drawing options' title and legend
         self.view = scene.view
         self.failed = frozenset(failed)
         self.scope = f"vizad-svg-{next(_scopes)}"
@@ -98,6 +102,7 @@ class Layout:
         self.in_browser = layout_in_browser() if in_browser is None else bool(in_browser)
         # what opening a box rebuilds: the unsummarised scene of the same target and view
         self._source = (target, decimals, detail, reads, timeout, budget)
+        self._heading = {"heading": heading, "legend": legend}
         #: The unsummarised scene this one was made from (what opening a box shows), kept
         #: when it differs: opening boxes does not build it again.
         self._full = full if full is not None and full is not scene else None
@@ -189,6 +194,7 @@ class Layout:
                 budget=budget,
                 in_browser=self.in_browser if in_browser is None else in_browser,
                 scene=opener.open(s),
+                **self._heading,
                 like=self,  # the steps the opening leaves alone keep their states
                 twin=None if twins is None else twins.get(s),
             )

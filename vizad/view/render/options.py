@@ -1,6 +1,7 @@
 """The drawing options' defaults, written once: ``vz.draw``, ``vz.step``, ``vz.Stepper``,
 ``vz.export_html``, ``vz.export_frames`` and the command line take the same options under the
-same names (``decimals``, ``max_boxes``, ``collapse``, ``detail``, ``budget``) with these
+same names (``decimals``, ``max_boxes``, ``collapse``, ``detail``, ``reads``, ``budget``,
+``legend``, ``heading``) with these
 defaults, so that a view drawn one way looks the same drawn another; ``vz.step``,
 ``vz.Stepper`` and ``vz.export_html`` show them at the presentation ``scale`` (SCALE)."""
 
@@ -84,7 +85,11 @@ class DrawOptions:
     ``detail``: extended views unsimplified (every copy and constant drawn). ``reads``: the
     edges by which extension nodes read forward values. ``budget``: the seconds Graphviz may
     take to lay a view out (None: in full, whatever it costs; see
-    :mod:`vizad.view.render.budget`)."""
+    :mod:`vizad.view.render.budget`). ``legend``: whether a trace's drawing carries the legend
+    of the step states (False: none, for a slide). ``heading``: the drawing's title line and
+    its note (what was folded): None, vizad's own; a string, that title instead (escaped, as
+    every label), the note kept; False, neither (a slide's own title says it; what a layout
+    budget did is still said)."""
 
     decimals: int | None = None
     max_boxes: int = MAX_BOXES
@@ -92,6 +97,19 @@ class DrawOptions:
     detail: bool = False
     reads: bool = False
     budget: float | None = LAYOUT_BUDGET
+    legend: bool = True
+    heading: str | bool | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.legend, bool):
+            raise ArgumentTypeError(f"legend must be True or False, got {self.legend!r}")
+        if self.heading is True:  # True: vizad's own, as None
+            object.__setattr__(self, "heading", None)
+        if self.heading is not None and not isinstance(self.heading, (str, bool)):
+            raise ArgumentTypeError(
+                "heading must be a string (the drawing's title), False (no title) or None "
+                f"(vizad's), got {type(self.heading).__name__}"
+            )
 
     def decimals_for(self, target: object) -> int:
         """The decimals to show ``target`` with: :attr:`decimals`, else a trace's own."""
@@ -107,6 +125,8 @@ class DrawOptions:
             "detail": self.detail,
             "reads": self.reads,
             "budget": self.budget,
+            "legend": self.legend,
+            "heading": self.heading,
         }
 
     def given(self) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ from vizad.engine.tree import Unrecorded
 from vizad.trace import Names
 from vizad.trace.values import SMALL_VECTOR  # numbers up to it, a heatmap past it
 
-__all__ = ["Item", "Edge", "Scene", "VIEWS", "value_parts", "preview", "fixed"]
+__all__ = ["Item", "Edge", "Scene", "VIEWS", "value_parts", "preview", "fixed", "headed"]
 
 #: The views of a drawing of nodes: the forward graph, and the graph with the extensions
 #: (adjoint or tangent nodes) that built the nodes drawn. A trace has its own three views
@@ -172,3 +172,17 @@ def preview(value: Any, decimals: int = 3) -> str:
     first = ", ".join(format_number(x, decimals) for x in array.ravel()[:3])
     shape = "×".join(map(str, array.shape))
     return f"{shape} [{first}, …]"
+
+
+def headed(scene: Scene, heading: str | bool | None = None, legend: bool = True) -> Scene:
+    """``scene`` with the drawing options' ``heading`` and ``legend``
+    (:class:`~vizad.view.render.DrawOptions`): None keeps its title and note; a string is its
+    title instead (the note kept); False drops both. ``legend=False`` drops its legend."""
+    changes: dict[str, Any] = {}
+    if heading is False:
+        changes.update(title="", note="")
+    elif isinstance(heading, str):
+        changes["title"] = heading
+    if not legend and scene.legend:
+        changes["legend"] = False
+    return replace(scene, **changes) if changes else scene

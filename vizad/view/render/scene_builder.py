@@ -173,6 +173,8 @@ class _Builder:
         self._inline: dict[Node, Any] = {}
         self._folded = 0
         self._constants = 0
+        #: Forward node → the sum_to_shape nodes that sum nothing, drawn as its box.
+        self._aliases: dict[Node, list[Node]] = {}
 
     def scene(self, view: str, title: str, legend: bool = False) -> Scene:
         n = self._folded
@@ -282,12 +284,39 @@ class _Builder:
                 if self.detail:
                     self.add_constant(node, cluster)
                 continue
+            source = self._noop_sum(node)
+            if source is not None:  # the identity: drawn as the box it copies, named there
+                self.ids[node] = self.ids[source]
+                self._aliases.setdefault(source, []).append(node)
+                continue
             item_id = self.ids[node] = f"v{names.number(node)}"
             kind = "variable" if node.op is VARIABLE else "forward"
-            text = partial(self._forward_text, node)
+            text = partial(self._aliased_forward_text, node)
             head = partial(names.label, node)
             self.items.append(Item(item_id, kind, text, node, cluster, head=head))
             self._edges_into(node, "forward")
+
+    def _noop_sum(self, node: Node) -> Node | None:
+        """The drawn input of ``node`` when ``node`` is a sum_to_shape of the graph that sums
+        nothing (its value has its input's shape, scalars above all: a gradient built before
+        any shape was known reduces at run time), unless ``detail``; else None. Such a node
+        keeps its number and its step: it is named on its input's box ("v₈ = v₁₀")."""
+        if self.detail or node.op.name != "sum_to_shape" or not node.inputs:
+            return None
+        source = node.inputs[0]
+        if source not in self.ids or source not in self.values or node not in self.values:
+            return None
+        same = np.shape(self.values[node]) == np.shape(self.values[source])
+        return source if same else None
+
+    def _aliased_forward_text(self, node: Node) -> tuple[tuple[str, ...], tuple]:
+        """:meth:`_forward_text`, the box's name line naming the no-op sums drawn as it."""
+        lines, heatmaps = self._forward_text(node)
+        aliases = self._aliases.get(node)
+        if not aliases:
+            return lines, heatmaps
+        named = " = ".join([lines[0], *(self.names.label(a) for a in aliases)])
+        return (named, *lines[1:]), heatmaps
 
     def _forward_text(self, node: Node) -> tuple[tuple[str, ...], tuple]:
         """A forward box's lines (name, role, formula, value) and heatmaps: for a trace, made

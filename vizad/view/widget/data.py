@@ -106,7 +106,14 @@ def walkthrough_data(
         frames[v] = shared_steps(frame, frames)
     return {
         "mode": trace.mode,
-        "title": trace.describe(),
+        # the drawing options' heading: a title of the reader's own, or none (False)
+        "title": (
+            trace.describe()
+            if options.heading is None
+            else options.heading
+            if isinstance(options.heading, str)
+            else ""
+        ),
         "n": len(trace.steps),
         "view": trace.view(view),
         "views": [{"name": v, "title": trace.view_titles[v]} for v in trace.views],

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c3f3566c011f795a626770aced41542543092993020bb16e51a8986dab4ca618
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c81cb4d3658b61e46f2855bdebff54f781287ce137f8cdd49f5979b1170a7230
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -723,7 +723,8 @@ var Viewport = class {
     const w = (b.right - b.left) / s0;
     const hgt = (b.bottom - b.top) / s0;
     const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
-    const floor = Math.min(this.wanted, FLOOR * this.scale());
+    const presenting = this.root.classList.contains("vz-present");
+    const floor = Math.min(this.wanted, FLOOR * (presenting ? 1 : this.scale()));
     const s = zoom && this.chosen === null ? clamp(Math.max(Math.min(this.wanted, fits), floor), 0.05, 8) : s0;
     if (Math.abs(s - s0) > 1e-3) {
       this.zoomTo(s);

@@ -8,7 +8,8 @@
 // view) is kept, across steps, resizes and views, until they choose another; each view keeps
 // its own pan. Following a step pans to keep its boxes in view: at the chosen zoom, or
 // (automatic) zoomed out for that step only as far as FLOOR, where the text is still readable
-// (9 px). The boxes of the step that still do not fit are marked at the frame's edge: an arrow
+// (9 px; times the presentation scale, except when presenting: there the step comes whole
+// first). The boxes of the step that still do not fit are marked at the frame's edge: an arrow
 // towards each, with its name, that pans to it when clicked.
 
 import { h, clamp, busy } from "./helpers.js";
@@ -295,7 +296,10 @@ export class Viewport {
     const w = (b.right - b.left) / s0;
     const hgt = (b.bottom - b.top) / s0;
     const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
-    const floor = Math.min(this.wanted, FLOOR * this.scale());
+    // presenting, the step is shown whole first: the floor is that of scale 1 (the type of
+    // the screen's large panel is what grows with the scale there)
+    const presenting = this.root.classList.contains("vz-present");
+    const floor = Math.min(this.wanted, FLOOR * (presenting ? 1 : this.scale()));
     const s = zoom && this.chosen === null ? clamp(Math.max(Math.min(this.wanted, fits), floor), 0.05, 8) : s0;
     if (Math.abs(s - s0) > 1e-3) {
       this.zoomTo(s);
