@@ -13,7 +13,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import resource
 import shutil
 import sys
 import types
@@ -43,6 +42,9 @@ _PRELOAD = (
 
 def _limit(limits: dict) -> None:
     """Resource limits, soft and hard alike (the student cannot raise them)."""
+    # POSIX only: imported where it runs, so that a notebook's check cells (vz.exercises.cases,
+    # which read the cases and the runner's handout) work on Windows
+    import resource
     cpu = int(limits["cpu_seconds"])
     for kind, value in (
         (resource.RLIMIT_CPU, (cpu, cpu + 1)),
