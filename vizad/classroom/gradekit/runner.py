@@ -45,6 +45,7 @@ def _limit(limits: dict) -> None:
     # POSIX only: imported where it runs, so that a notebook's check cells (vz.exercises.cases,
     # which read the cases and the runner's handout) work on Windows
     import resource
+
     cpu = int(limits["cpu_seconds"])
     for kind, value in (
         (resource.RLIMIT_CPU, (cpu, cpu + 1)),
