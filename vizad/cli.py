@@ -6,6 +6,7 @@ python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --fo
 python -m vizad quiz "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5      (asks, reads, scores)
 python -m vizad slides notebooks/05_reverse_mode.ipynb      (reveal.js slides, no network)
 python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
+python -m vizad grade b_gradients.ipynb --course exercises   (an exercise notebook)
 python -m vizad grade submissions/ --course micrograd --csv scores.csv --results results.json
 
 ``grade`` exits with 0 when every case (skipped ones aside) of every submission passes, 1 when
@@ -26,7 +27,7 @@ from pathlib import Path
 from vizad.errors import ArgumentError, ExpressionError, VizadError
 from vizad.expr import parse_expression
 from vizad.view.export import page_html
-from vizad.classroom.grading import Limits, batch, grade, jail
+from vizad.classroom.grading import Limits, batch, courses, grade, jail
 from vizad.view.render.options import DECIMALS, LAYOUT_BUDGET, MAX_BOXES, DrawOptions
 from vizad.view.files import check_output, write_output
 from vizad.trace.text import latex_to_text, printable
@@ -105,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
         help="submissions: .py files, notebooks, package directories "
         "(needle/), students' folders, or folders of those",
     )
-    grade.add_argument("--course", required=True, choices=["599w", "needle", "micrograd"])
+    grade.add_argument("--course", required=True, choices=courses.names())
     grade.add_argument("--json", action="store_true", help="the reports as JSON")
     grade.add_argument("--csv", help="write each submission's score and points to this CSV")
     grade.add_argument("--results", help="write Gradescope's results.json here")

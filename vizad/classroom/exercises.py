@@ -3,7 +3,11 @@
 Each exercise cell is followed by a check cell whose output says pass or FAIL::
 
     checks = vz.exercises.Checks()
-    checks.run({"find_topo_sort of x2*x1 + x1": lambda: ..., "a deep graph": lambda: ...})
+    checks.run(vz.exercises.cases("a", globals()))
+
+:func:`cases` gives the checks of an exercise notebook: the grader's own cases for it
+(``vz.grade(notebook, course="exercises")``), run on the notebook's names in its kernel, so a
+check says what the grader will say. ``checks.run`` also takes any dict of title → function.
 
 A check passes when its function returns None or True (or a clean :func:`vizad.diagnose`
 report) and fails when it raises, returns False, or returns a report with problems: the
@@ -31,7 +35,7 @@ from vizad.trace.text import escape
 from vizad.errors import ArgumentError
 from vizad.trace.quiz import SIGNIFICANT, by_digits, read_answer
 
-__all__ = ["Checks", "Outcome", "Outcomes", "expect", "judge"]
+__all__ = ["Checks", "Outcome", "Outcomes", "cases", "expect", "judge"]
 
 
 @dataclass
@@ -117,6 +121,18 @@ class Checks:
         """``3 of 4 checks pass`` (shown without quotes)."""
         passed = sum(self.results.values())
         return _Line(f"{passed} of {len(self.results)} checks pass")
+
+
+def cases(
+    exercise: str, namespace: Mapping[str, Any], *names: str
+) -> dict[str, Callable[[], None]]:
+    """The checks of exercise ``exercise`` ("a" … "e") on a notebook's names ``namespace``
+    (its ``globals()``): the grader's cases of that exercise (those called ``names``, else
+    all), title → check, each failing with the words the grader's report gives for it
+    (``vz.grade(notebook, course="exercises")``)."""
+    from vizad.classroom.grading import case_checks  # the grader loads only when asked
+
+    return case_checks(f"exercise-{str(exercise).lower()}", dict(namespace), names)
 
 
 class _Line(str):

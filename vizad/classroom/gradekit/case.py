@@ -15,7 +15,8 @@ import importlib
 import os
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .origin import foreign_file
@@ -40,6 +41,12 @@ class Case:
     optional: tuple[str, ...] = ()
     #: Its points (1 unless the course says otherwise).
     weight: float = 1.0
+    #: What to add when a value differs (by its key) or when the case raised an exception
+    #: (by ``"raised KeyError"``): the lecture's reason, in a line (an exercise's teaching).
+    hints: Mapping[str, str] = field(default_factory=dict)
+    #: Whether :func:`vizad.diagnose` can read the case's graph (a failure then says what it
+    #: finds); False for cases whose "graph" is no engine's graph (dual numbers, an order).
+    diagnosed: bool = True
 
 
 class MissingName(AttributeError):
@@ -53,17 +60,25 @@ class Api:
     missing: re-exporting vizad's engine or site-packages' micrograd implements nothing."""
 
     def __init__(
-        self, module: Any, subs: tuple[str, ...] = (), root: str | None = None, trusted=False
+        self,
+        module: Any,
+        subs: tuple[str, ...] = (),
+        root: str | None = None,
+        trusted=False,
+        given: tuple = (),
     ):
         if isinstance(module, dict):
             module = types.SimpleNamespace(**module)
         self._module, self._subs, self._root, self._trusted = module, subs, root, trusted
+        #: Classes of the course's handout a student's class may extend (an exercise's
+        #: ``ad.Op``, ``vz.Op``): their code is no one's, the student's subclass is theirs.
+        self._given = tuple(given)
 
     def __getattr__(self, name: str):
         for place in [self._module, *(self._sub(s) for s in self._subs)]:
             if place is not None and hasattr(place, name):
                 value = getattr(place, name)
-                elsewhere = None if self._trusted else foreign_file(value, self._root)
+                elsewhere = None if self._trusted else foreign_file(value, self._root, self._given)
                 if elsewhere is not None:
                     raise MissingName(
                         f"{self.name}'s {name!r} comes from {elsewhere}, not from the "

@@ -18,9 +18,10 @@ _STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
 _VIZAD = os.path.realpath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 3))
 
 
-def _files(value) -> list[str]:
+def _files(value, given: tuple = ()) -> list[str]:
     """The source files of ``value``: a function's code, every class of a class's (or an
-    object's class's) method resolution order and the functions each defines."""
+    object's class's) method resolution order and the functions each defines (but the
+    handout's classes ``given``, which a student's class may extend)."""
     found = []
     value = getattr(value, "__func__", value)  # a bound method
     code = getattr(value, "__code__", None)
@@ -30,7 +31,7 @@ def _files(value) -> list[str]:
         return []  # a submodule: its names are checked when looked up
     classes = value.__mro__ if isinstance(value, type) else type(value).__mro__
     for cls in classes:
-        if cls.__module__ == "builtins":
+        if cls.__module__ == "builtins" or any(cls is g for g in given):
             continue
         functions = [getattr(m, "__func__", m) for m in vars(cls).values()]
         files = [f.__code__.co_filename for f in functions if isinstance(f, types.FunctionType)]
@@ -49,11 +50,12 @@ def _ours(path: str, root: str | None) -> bool:
     return not (full.startswith(_VIZAD + os.sep) or "-packages" + os.sep in full)
 
 
-def foreign_file(value, root: str | None) -> str | None:
+def foreign_file(value, root: str | None, given: tuple = ()) -> str | None:
     """The first file of ``value`` that is not the submission's (outside ``root``, the
     submission's copy; with no root, inside vizad or an installed package), or None. Classes
-    of the standard library (abc, enum) are anyone's."""
-    for path in _files(value):
+    of the standard library (abc, enum) are anyone's, and so are the handout's classes
+    ``given`` (the base class an exercise's ops extend)."""
+    for path in _files(value, given):
         full = os.path.realpath(path) if not path.startswith("<") else path
         if full.startswith(_STDLIB + os.sep) and "-packages" + os.sep not in full:
             continue

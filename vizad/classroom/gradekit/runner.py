@@ -13,7 +13,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import resource
 import shutil
 import sys
 import types
@@ -43,6 +42,10 @@ _PRELOAD = (
 
 def _limit(limits: dict) -> None:
     """Resource limits, soft and hard alike (the student cannot raise them)."""
+    # POSIX only: imported where it runs, so that a notebook's check cells (vz.exercises.cases,
+    # which read the cases and the runner's handout) work on Windows
+    import resource
+
     cpu = int(limits["cpu_seconds"])
     for kind, value in (
         (resource.RLIMIT_CPU, (cpu, cpu + 1)),
@@ -111,6 +114,7 @@ def _load(kind: str, entry: str, name: str, notes: list) -> types.ModuleType:
     cells = sorted(os.listdir(entry))
     module = types.ModuleType(name)
     module.__file__ = os.path.abspath(os.path.join(entry, cells[0])) if cells else None
+    module.display = _display  # IPython's builtin, which a notebook's cells may call
     sys.modules[name] = module
     for k, cell in enumerate(cells, 1):
         path = os.path.abspath(os.path.join(entry, cell))
@@ -119,8 +123,29 @@ def _load(kind: str, entry: str, name: str, notes: list) -> types.ModuleType:
         try:
             exec(compile(text, path, "exec"), module.__dict__)
         except Exception as exc:  # a cell that fails in a notebook: the others still run
-            notes.append(f"notebook cell {k} raised {type(exc).__name__}; the others ran")
+            why = type(exc).__name__
+            if isinstance(exc, ModuleNotFoundError):  # a drawing's library, not in the jail
+                why = capped(exc_text(exc), 200)
+            notes.append(f"notebook cell {k} raised {why}; the others ran")
     return module
+
+
+def _display(*objects, **options) -> None:
+    """IPython's ``display`` for a notebook's cells run here: nothing is shown."""
+
+
+def handout(names) -> tuple:
+    """The handout's classes a student's class may extend (``"module:Class"`` each, the
+    cases module's ``GIVEN``), imported before the student's code runs (so that the student
+    cannot swap them); those that cannot be imported are left out."""
+    found = []
+    for name in names:
+        module, _, attribute = str(name).partition(":")
+        try:
+            found.append(getattr(importlib.import_module(module), attribute))
+        except Exception:  # noqa: BLE001 - no handout here: the student's import says so
+            continue
+    return tuple(found)
 
 
 def start(config: dict):
@@ -139,6 +164,7 @@ def start(config: dict):
     for name in _PRELOAD:
         importlib.import_module(name)
     cases = importlib.import_module(f"{__package__}.{config['cases']}")
+    given = handout(getattr(cases, "GIVEN", ()))
     if config.get("source"):  # the jail's copy is read-only: the writable one is made here
         shutil.copytree(config["source"], root, dirs_exist_ok=True, symlinks=True)
     if config.get("drop"):
@@ -152,7 +178,7 @@ def start(config: dict):
     notes: list[str] = []
     try:
         module = _load(config["kind"], config["entry"], config["name"], notes)
-        student = Api(module, tuple(config["subs"]), root=root)
+        student = Api(module, tuple(config["subs"]), root=root, given=given)
     except BaseException as exc:  # noqa: BLE001 - the student's import, SystemExit included
         send({"kind": "import-error", "why": capped(exc_text(exc), 1000) + _line(exc, root)})
         os._exit(0)

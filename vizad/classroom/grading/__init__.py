@@ -2,7 +2,8 @@
 
 ``vz.grade(submission, course="599w" | "needle" | "micrograd")`` runs the course's cases
 (written for vizad after the kinds of checks each course's own tests make:
-:mod:`.autodiff_cases`, :mod:`.needle_cases`, :mod:`.micrograd_cases`) against the student's
+:mod:`.autodiff_cases`, :mod:`.needle_cases`, :mod:`.micrograd_cases`; an exercise notebook's,
+``course="exercises"``, are those its check cells run: :func:`case_checks`) against the student's
 code (the path of a ``.py`` file, a package directory, a notebook or a student's folder; a
 module object, graded from its file; a notebook's ``globals()``, graded from its cells). The
 student's code runs in a process of its own, isolated by the operating system (:mod:`.jail`:
@@ -31,12 +32,12 @@ from vizad.errors import GradeError
 from vizad.classroom.gradekit.draws import current_seed, seeded
 from vizad.classroom.grading import diagnosing, jail, ownwork
 from vizad.classroom.grading.cases import Api, Case, expected_values, judge, run_case
-from vizad.classroom.grading.courses import Course, course
+from vizad.classroom.grading.courses import Course, course, exercise_of
 from vizad.classroom.grading.report import GradeReport, Row
 from vizad.classroom.grading.sandbox import Limits, run
 from vizad.classroom.grading.submission import Submission, code_of, find, prepare
 
-__all__ = ["grade", "GradeReport", "Row", "Case", "Limits", "Submission"]
+__all__ = ["grade", "case_checks", "GradeReport", "Row", "Case", "Limits", "Submission"]
 
 _VIZAD = Path(__file__).resolve().parents[2]  # the vizad package
 _EXPECTED: dict = {}
@@ -51,7 +52,8 @@ def grade(
     isolation: str = "auto",
     hide: tuple[str, ...] = (),
 ) -> GradeReport:
-    """Run the cases of ``course`` ("599w", "needle" or "micrograd") against the student's
+    """Run the cases of ``course`` ("599w", "needle", "micrograd", an exercise notebook's
+    "exercise-a" … "exercise-e", or "exercises": the one the notebook is) against the student's
     code ``submission`` (a path to a ``.py`` file, a package directory, a notebook or a
     student's folder; a module, graded from its file; a notebook's ``globals()``, graded from
     its cells) in a process of its own with ``limits``, and report each case: pass, fail with
@@ -65,8 +67,10 @@ def grade(
     trusted code without isolation (every result says so); see :mod:`.jail`.
     ``hide`` (for tests) makes
     top-level packages of those names findable only in the submission, as if not installed."""
-    chosen = _course(course)
+    chosen = course_named = _course(course)
     found = _submission(submission, chosen)
+    if course_named.key == "exercises":
+        chosen = _course(exercise_of(found.path if found is not None else None).key)
     mode = jail.choose(isolation) if found is not None else "in process"
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise GradeError(f"grade: seed must be a whole number ≥ 0 or None, got {seed!r}")
@@ -78,6 +82,8 @@ def grade(
 
 def _course(name: str) -> Course:
     chosen = course(name)
+    if chosen.key == "exercises":  # which exercise: told from the notebook
+        return chosen
     names = [c.name for c in chosen.cases()]
     if not names or len(set(names)) != len(names):
         raise GradeError(f"grade: the {chosen.title} case list is empty or repeats a name")
@@ -109,10 +115,12 @@ def _expected(chosen: Course, case: Case) -> tuple[dict, dict]:
     return _EXPECTED[key]
 
 
-def _blocked() -> list[str]:
-    """What a submission may not read: vizad's reference engines, installed course packages."""
+def _blocked(handout: bool = False) -> list[str]:
+    """What a submission may not read: vizad's reference engines (but where vizad is the
+    handout an exercise notebook imports), installed course packages."""
     courses = _VIZAD / "classroom" / "courses"
     found = [str(courses / "autodiff.py"), str(courses / "needle"), str(courses / "micrograd")]
+    found = [] if handout else found
     sites = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
     for name in ("micrograd", "needle", "autodiff"):
         spec = importlib.machinery.PathFinder.find_spec(name, sites)
@@ -127,15 +135,15 @@ def _isolated(found: Submission, chosen: Course, limits: Limits, mode: str, hide
     expected = {c.name: _expected(chosen, c) for c in cases}
     temp, work, entry = prepare(found)
     try:
-        how = jail.launch(mode, work, temp, limits.disk_bytes)
+        how = jail.launch(mode, work, temp, limits.disk_bytes, vizad=chosen.handout)
         config = {
             "main": "gradekit.runner",
-            "cases": chosen.cases_module.rpartition(".")[2],
+            "cases": chosen.cases_module.removeprefix("vizad.classroom.gradekit."),
             "subs": list(chosen.submodules()),
             "kind": {"notebook": "cells"}.get(found.kind, found.kind),
             "entry": entry,
             "name": found.name,
-            "guard": None if mode == "bubblewrap" else _blocked(),
+            "guard": None if mode == "bubblewrap" else _blocked(chosen.handout),
             "hide": list(hide),
             "draws": {name: draws for name, (_, draws) in expected.items()},
             "limits": {
@@ -204,7 +212,8 @@ def _report(found: Submission, chosen: Course, mode: str, outcome, expected) -> 
 def _explain(report: GradeReport, config: dict, mode, work, temp, limits: Limits) -> None:
     """What diagnose finds on each failed case (not a missing name), added to its row: a
     second run in a jail with vizad beside the submission (:mod:`.diagnosing`)."""
-    failed = [r.name for r in report.rows if _explained(r)]
+    diagnosed = {c.name for c in _cases_of(config) if c.diagnosed}
+    failed = [r.name for r in report.rows if _explained(r) and r.name in diagnosed]
     if not failed:
         return
     how = jail.launch(mode, work, temp, limits.disk_bytes, vizad=True)
@@ -227,9 +236,18 @@ def _not_own(report: GradeReport, why: str) -> None:
             report.rows[k] = dataclasses.replace(row, status="fail", explanation=why)
 
 
+def _cases_of(config: dict) -> list:
+    """The cases of the course a run's ``config`` names."""
+    import importlib
+
+    return list(importlib.import_module(f"vizad.classroom.gradekit.{config['cases']}").CASES)
+
+
 def _explained(row: Row) -> bool:
-    """Whether diagnose may say more of ``row``: a failure, not a missing name."""
-    return row.status == "fail" and not row.explanation.startswith("not implemented")
+    """Whether diagnose may say more of ``row``: a failure, not a missing name or a blank."""
+    return row.status == "fail" and not row.explanation.startswith(
+        ("not implemented", "not written yet")
+    )
 
 
 def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeReport:
@@ -238,19 +256,54 @@ def _in_process(namespace: Any, chosen: Course, trusted: bool = False) -> GradeR
     package still count as not implemented."""
     if isinstance(namespace, dict):
         namespace = types.SimpleNamespace(**namespace)
-    student = Api(namespace, chosen.submodules(), trusted=trusted)
+    student = Api(namespace, chosen.submodules(), trusted=trusted, given=chosen.given())
     report = GradeReport(chosen.title, student.name, isolation="in process")
     report.notes.append(
         "graded in this process, not isolated: give a path, a module or a notebook's "
         "globals() to grade in a process of its own"
     )
-    for case in chosen.cases():
-        row = judge(case, run_case(case, student), _expected(chosen, case)[0])
-        if _explained(row):
-            text = diagnosing.explain(case, student)["diagnosis"]
-            row = dataclasses.replace(row, hint=text) if text else row
-        report.rows.append(row)
+    report.rows += [_row_here(chosen, case, student) for case in chosen.cases()]
     return report
+
+
+def _row_here(chosen: Course, case: Case, student: Api) -> Row:
+    """The row of ``case`` run in this process with ``student``: judged, and explained by
+    diagnose when it fails (what the grader's two jailed runs give, in one)."""
+    row = judge(case, run_case(case, student), _expected(chosen, case)[0])
+    if _explained(row) and case.diagnosed:
+        text = diagnosing.explain(case, student)["diagnosis"]
+        row = dataclasses.replace(row, hint=text) if text else row
+    return row
+
+
+def case_checks(course_name: str, namespace: dict, names: tuple[str, ...] = ()) -> dict:
+    """The cases of ``course_name`` (an exercise's, "exercise-b"; those called ``names``, else
+    all) as an exercise notebook's check cell runs them
+    (``checks.run(vz.exercises.cases("b", globals()))``): title → a check that runs the case
+    on the notebook's names ``namespace`` in the notebook's kernel and fails with what the
+    grader says of it (the same cases, inputs and words)."""
+    chosen = _course(course_name)
+    if chosen.key == "exercises":
+        raise GradeError("case_checks: name the exercise (exercise-a … exercise-e)")
+    cases = {c.name: c for c in chosen.cases()}
+    unknown = [n for n in names if n not in cases]
+    if unknown:
+        raise GradeError(
+            f"case_checks: {chosen.title} has no case {', '.join(map(repr, unknown))} "
+            f"(its cases: {', '.join(cases)})"
+        )
+    student = Api(namespace, chosen.submodules(), given=chosen.given())
+
+    def check(case: Case):
+        def run() -> None:
+            row = _row_here(chosen, case, student)
+            if row.status != "pass":
+                raise AssertionError(row.said)
+
+        return run
+
+    chosen_cases = [cases[n] for n in names] if names else list(cases.values())
+    return {f"{case.name} — {case.what}": check(case) for case in chosen_cases}
 
 
 def __getattr__(name: str):

@@ -42,17 +42,33 @@ def judge(case: Case, message: Any, expected: dict) -> Row:
     if isinstance(message.get("missing"), str):
         return row("fail", f"not implemented: {message['missing']}")
     if isinstance(message.get("raised"), str):
-        line = message.get("line")
-        return row("fail", f"raised {message['raised']}" + (line if isinstance(line, str) else ""))
+        return row("fail", _raised(case, message["raised"], message.get("line")))
     values = message.get("values")
     if not isinstance(values, dict):
         return row("error", "the grader could not read this case's result")
     got = {k: decode_value(v) for k, v in values.items()}
-    differences = _differences(got, expected)
+    differences = _differences(got, expected, case.hints)
     if differences:
         return row("fail", "; ".join(differences))
     numerical = _numerical(got, expected)
     return row("fail", numerical) if numerical else row("pass", "")
+
+
+#: What a blank of an exercise raises ("not implemented yet: write AddOp.gradient").
+_BLANK = "NotImplementedError"
+
+
+def _raised(case: Case, raised: str, line) -> str:
+    """Why a case that raised fails: a blank still to write (an exercise's stub raises
+    NotImplementedError, naming what to write), else the exception, its line in the
+    student's code and the case's hint for that kind of exception."""
+    kind, _, text = raised.partition(":")
+    if kind == _BLANK:
+        told = text.strip().removeprefix("not implemented yet: ")
+        return f"not written yet{': ' + told if told else ''} (it still raises {_BLANK})"
+    said = f"raised {raised}" + (line if isinstance(line, str) else "")
+    hint = case.hints.get(f"raised {kind}")
+    return f"{said}: {hint}" if hint else said
 
 
 #: The keys of a case's forward values (every other key is a derivative or an order).
@@ -94,25 +110,32 @@ def _entries(value) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def _differences(got: dict, expected: dict) -> list[str]:
-    """What differs between the student's values and vizad's, each in a line."""
+def _differences(got: dict, expected: dict, hints=None) -> list[str]:
+    """What differs between the student's values and vizad's, each in a line (followed by
+    the case's hint for that value, when it has one)."""
     out = []
     for key, want in expected.items():
-        have = got.get(key)
-        if isinstance(want, list):
-            if not isinstance(have, list) or len(have) != len(want):
-                size = len(have) if isinstance(have, list) else _kind(have)
-                out.append(f"{key} has {size} entries, expected {len(want)}")
-                continue
-            wrong = next((k for k, (h, w) in enumerate(zip(have, want)) if not _agree(h, w)), None)
-            if wrong is not None:
-                out.append(
-                    f"{key}: entry {wrong + 1} is {_shown(have[wrong])}, expected "
-                    f"{shown(want[wrong])}"
-                )
-        elif not _agree(have, want):
-            out.append(f"{key} is {_shown(have)}, expected {shown(want)}")
+        before = len(out)
+        _difference(key, got.get(key), want, out)
+        if len(out) > before and (hints or {}).get(key):
+            out[-1] += f" ({hints[key]})"
     return out
+
+
+def _difference(key: str, have, want, out: list[str]) -> None:
+    """The line saying how ``have`` differs from ``want`` (added to ``out``), if it does."""
+    if isinstance(want, list):
+        if not isinstance(have, list) or len(have) != len(want):
+            size = len(have) if isinstance(have, list) else _kind(have)
+            out.append(f"{key} has {size} entries, expected {len(want)}")
+            return
+        wrong = next((k for k, (h, w) in enumerate(zip(have, want)) if not _agree(h, w)), None)
+        if wrong is not None:
+            out.append(
+                f"{key}: entry {wrong + 1} is {_shown(have[wrong])}, expected {shown(want[wrong])}"
+            )
+    elif not _agree(have, want):
+        out.append(f"{key} is {_shown(have)}, expected {shown(want)}")
 
 
 def _kind(value) -> str:

@@ -201,7 +201,7 @@ def references(course_key: str) -> list[tuple[str, str]]:
     key = course(course_key).key
     found = [
         (f"vizad's reference engine for {key} (classroom/courses/{name})", _read(_COURSES / name))
-        for name in _REFERENCES[key]
+        for name in _REFERENCES.get(key, ())
     ]
     return found + (_installed(_INSTALLED[key]) if key in _INSTALLED else [])
 
