@@ -240,7 +240,15 @@ BY_MODULE = {
         "summarize",
     ],
     "widget": ["Stepper", "step"],
-    "diagnosis": ["Diagnosis", "Printout", "Problem", "adjoint_printout", "diagnose"],
+    "diagnosis": [
+        "Diagnosis",
+        "Printout",
+        "Problem",
+        "Replay",
+        "adjoint_printout",
+        "diagnose",
+        "replay",
+    ],
     "grading": ["Case", "GradeReport", "Limits", "Row", "Submission", "grade"],
     "examples": [
         "ALL",

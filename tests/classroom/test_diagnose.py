@@ -276,34 +276,6 @@ def test_partials_kept_across_calls_are_named_as_such():
     assert "not summed" not in problems[0].message
 
 
-def test_the_notes_printout_of_a_students_engine_and_vizads():
-    """For each node in reverse topological order: node_to_output_grads_list, the summed
-    grad and input_grads, with values, from the student's own engine (its sign bug shows)."""
-    from vizad.classroom.diagnosis import adjoint_printout
-
-    mul = "return [output_grad * node.inputs[1], output_grad * node.inputs[0]]  # MUL-RULE"
-    buggy = engine("student599", "s599_printout", (mul, mul.replace("[0]]", "[0] * -1]")))
-    import vizad.classroom.courses.autodiff as ours
-
-    texts = {}
-    for name, ad in (("student", buggy), ("vizad", ours)):
-        x1, x2 = ad.Variable("x1"), ad.Variable("x2")
-        y = x1 * x2 + x1
-        printout = adjoint_printout(y, {x1: np.array([2.0]), x2: np.array([3.0])})
-        texts[name] = str(printout)
-        assert "<pre" in printout._repr_html_()
-    lines = texts["vizad"].splitlines()
-    assert lines[0] == "1. node ((x1*x2)+x1)"
-    assert lines[12] == "4. node x1"
-    assert lines[13].startswith("   node_to_output_grads_list: [Oneslike(((x1*x2)+x1)) = [1.], ")
-    assert lines[13].endswith("= [3.]]") and lines[14].endswith("= [4.]")
-    assert lines[15] == "   input_grads: none (an input of the graph)"
-    assert "= [-2.]]" in texts["student"].splitlines()[7]  # x2's input_grad: sign flipped
-    assert "= [2.]]" in texts["vizad"].splitlines()[7]
-    with pytest.raises(vz.errors.ArgumentTypeError, match="not a node of a CSE 599W-style"):
-        adjoint_printout(vz.Variable("x"))
-
-
 @pytest.mark.parametrize(
     "replacement, blamed",
     [

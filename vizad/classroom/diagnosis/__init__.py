@@ -38,13 +38,43 @@ from vizad.classroom.diagnosis.checker import Checker
 from vizad.classroom.diagnosis.micrograd_style import MicrogradChecker
 from vizad.classroom.diagnosis.needle_style import NeedleChecker
 from vizad.classroom.diagnosis.printout import Printout, adjoint_printout
+from vizad.classroom.diagnosis.replay import Replay, replay
 from vizad.classroom.diagnosis.report import Diagnosis, Problem
 
-__all__ = ["diagnose", "Diagnosis", "Problem", "adjoint_printout", "Printout"]
+__all__ = [
+    "diagnose",
+    "Diagnosis",
+    "Problem",
+    "adjoint_printout",
+    "Printout",
+    "replay",
+    "Replay",
+]
 
 #: The styles, in the order they are tried: a micrograd Value of vizad.classroom.courses is also a
 #: node with inputs and op.
 _STYLES: tuple[type[Checker], ...] = (MicrogradChecker, AutodiffChecker, NeedleChecker)
+
+
+def _walk_causes(problems: list[Problem], checker: Checker, y, wrt: list, feed) -> None:
+    """Final gradients wrong with every rule right: the walk's cause as the replay of the
+    student's own reverse pass finds it (an adjoint used before all its partial adjoints
+    arrived, a partial adjoint replaced), where the report's heuristics guessed from the
+    values (a walk in forward order behind a ``.get`` fallback looks like "not summed"). A
+    micrograd-style report's own hints already tell its order bugs apart."""
+    wrong = [p for p in problems if p.kind == "gradient" and p.input is not None]
+    if not wrong or not isinstance(checker, AutodiffChecker):  # micrograd's hints say it
+        return
+    try:
+        causes = replay(y, wrt, feed).causes
+    except Exception:  # noqa: BLE001 - the student's code: the report says what it found
+        return
+    if not causes:
+        return
+    cause = causes[0] + " (vz.diagnosis.replay shows the walk step by step)"
+    for p in wrong:
+        p.message = p.message.replace(p.hint, cause) if p.hint else p.message
+        p.hint = cause
 
 
 def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0) -> Diagnosis:
@@ -64,6 +94,7 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0) -> Dia
     checker = style(y, feed)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # said in the report
         problems, rules = checker.check(y, wrt, random_generator(rng, "diagnose"))
+        _walk_causes(problems, checker, y, wrt, feed)
     said = [p.message for p in problems] + checker.notes
     named = re.findall(r"v[₀-₉]+", " ".join(said))
     return Diagnosis(

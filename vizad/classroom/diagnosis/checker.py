@@ -34,7 +34,7 @@ from vizad.classroom.diagnosis.known_ops import (
 )
 from vizad.classroom.diagnosis.report import Problem, grouped
 
-__all__ = ["Checker", "Raised", "Probe"]
+__all__ = ["Checker", "Raised", "Probe", "bar"]
 
 
 @dataclass
@@ -184,16 +184,16 @@ class Checker(StudentEngine):
             return
         y = self.graph[-1]
         seed = np.ones(np.shape(self.values[id(y)]))
-        head = f"with the seed {_bar(self.label(y))} = {_ones(seed)}"
+        head = f"with the seed {bar(self.label(y))} = {_ones(seed)}"
         if node is not y:
-            head += f", {_bar(self.label(node))} = {shown(adjoint)}"
+            head += f", {bar(self.label(node))} = {shown(adjoint)}"
         for p in problems:
             if p.kind != "rule" or p.input is None or not isinstance(p.got, np.ndarray):
                 continue
             g = got[p.input] if isinstance(got, (list, tuple)) else None
             if not isinstance(g, np.ndarray) and not np.isscalar(g):
                 continue
-            partial = f"{_bar(self.label(self.inputs(node)[p.input]))}→{self.label(node)[1:]}"
+            partial = f"{bar(self.label(self.inputs(node)[p.input]))}→{self.label(node)[1:]}"
             said = (
                 f"{head}: {partial} should be {shown(expected[p.input])}, "
                 f"yours gives {shown(np.asarray(g, dtype=float))}"
@@ -502,7 +502,7 @@ class Checker(StudentEngine):
         return f"every op rule is right: look at how {self.words.walk} walks the graph"
 
 
-def _bar(label: str) -> str:
+def bar(label: str) -> str:
     """v̄ₖ of a label vₖ."""
     return label[:1] + "\u0304" + label[1:]
 

@@ -112,6 +112,8 @@ class StudentEngine:
         self.values: dict[int, Any] = {}
         self.notes: list[str] = []
         self.labels: dict[int, str] = {}
+        #: k of each node's vₖ, by id (the lecture's numbering).
+        self.numbers: dict[int, int] = {}
         #: What each numbered node is (``x2``, ``SinOp(v₂)``), by id.
         self.definitions: dict[int, str] = {}
         self.graph: list = [y]
@@ -217,7 +219,7 @@ class StudentEngine:
         and ``check()`` number the same graph."""
         out = post_order([y], self.inputs)
         self.graph = out
-        numbers = lecture_numbers(out, self.inputs)
+        numbers = self.numbers = lecture_numbers(out, self.inputs)
         self.labels = {id(node): self.numbered(node, numbers[id(node)]) for node in out}
         self.definitions = {id(node): self.define(node, numbers[id(node)]) for node in out}
         return out
