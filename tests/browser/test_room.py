@@ -353,7 +353,8 @@ def test_zoom_kept_presentation_and_small_faults(browser, jupyterlab, page_error
             "() => parseFloat(getComputedStyle(document.querySelector("
             "'.vizad-stepper .vz-step-panel')).fontSize)"
         )
-        assert panel >= 18, "large type in the step panel"
+        # large type, capped by the screen so that the whole step fits (1024×768: 16.4 px)
+        assert panel >= (18 if width >= 1280 else 16), "large type in the step panel"
         page.keyboard.press("PageUp")
         _step_to(page, 0, 6, 7)
         shots[width, height] = f"room-present-{width}x{height}"

@@ -122,8 +122,8 @@ def _planted(tmp_path: Path, name: str, old: str, new: str) -> Path:
 
 
 def _placeless(text: str) -> str:
-    """``text`` without the places of lines, ``(…/1081656246.py:27)``."""
-    return re.sub(r" \([^()]*\.py:\d+\)", "", text)
+    """``text`` without the places of lines, ``(…/1081656246.py:27)``, ``(cell In[4], line 7)``."""
+    return re.sub(r" \((?:[^()]*\.py:\d+|cell In\[\d+\], line \d+)\)", "", text)
 
 
 def _check_lines(path: Path) -> list[str]:

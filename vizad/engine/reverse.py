@@ -382,8 +382,9 @@ def seed_node(y: Node, seed: Any) -> Node:
 def _tolerant_vjp(
     node: Node, adjoint: Node, depends: set[Node], faults: list[RuleFault], probe: Probe | None
 ) -> _Made:
-    """:func:`_vjp` that does not stop at a broken rule: one that raises ShapeError,
-    EvaluationError or GraphError, or gives an adjoint of the wrong shape (found when it is
+    """:func:`_vjp` that does not stop at a broken rule: one that raises (vizad's
+    ShapeError, EvaluationError, GraphError, or any error of a user's rule), or gives an
+    adjoint of the wrong shape (found when it is
     built, or by ``probe`` when it is evaluated), is appended to ``faults`` and zeros of the
     input's shape stand in for what it owed."""
     needed = [x in depends for x in node._inputs]
@@ -391,7 +392,8 @@ def _tolerant_vjp(
         grads, locals_, unreduced = _vjp(node, adjoint, None, needed, faults)
         grads = list(grads)  # vizad's own elementwise ops give a tuple
         wrong = probe(node, grads) if probe is not None else ()
-    except (ShapeError, EvaluationError, GraphError) as exc:  # the rule failed: zeros instead
+    except Exception as exc:  # noqa: BLE001 - the rule failed (vizad's error, or a user's
+        # rule raising: a blank's NotImplementedError, a TypeError): zeros instead
         faults.append(RuleFault(node, None, None, exc))
         grads = [zeros_like(x) if needed[k] else None for k, x in enumerate(node.inputs)]
         return grads, None, None
