@@ -13,7 +13,7 @@ import weakref
 from typing import Any, NamedTuple, cast
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from vizad.errors import EvaluationError, GraphError, ShapeError
+from vizad.errors import GraphError, ShapeError
 from vizad.engine.extension import AdjointRole, alive, extending
 from vizad.engine.graph import as_node_list, ranked_order
 from vizad.engine.node import Node, static_shape
