@@ -123,7 +123,11 @@ def _planted(tmp_path: Path, name: str, old: str, new: str) -> Path:
 
 def _placeless(text: str) -> str:
     """``text`` without the places of lines, ``(…/1081656246.py:27)``, ``(cell In[4], line 7)``."""
-    return re.sub(r" \((?:[^()]*\.py:\d+|cell In\[\d+\], line \d+)\)", "", text)
+    return re.sub(
+        r" \((?:[^()]*\.py:\d+|cell In\[\d+\], line \d+|code cell \d+ of \S+, line \d+)\)",
+        "",
+        text,
+    )
 
 
 def _check_lines(path: Path) -> list[str]:

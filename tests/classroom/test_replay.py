@@ -158,3 +158,24 @@ def test_the_printout_is_the_students_own_gradients():
 
 def _step(found, label):
     return next(s for s in found.steps if s.label == label)
+
+
+def test_micrograd_backward_by_recursion_visits_a_node_twice():
+    """micrograd's most-asked question: a backward() that recurses into each child visits a
+    node once per path, so its _backward runs again with a grad still growing."""
+    mg = engine(
+        "minigrad",
+        "mg_replay_recursion",
+        (
+            "        build(self)\n        self.grad = 1.0  # SEED\n"
+            "        for v in reversed(topo):  # BACKWARD-ORDER\n            v._backward()",
+            "        self.grad = 1.0  # SEED\n\n        def go(v):\n            v._backward()\n"
+            "            for child in v._prev:\n                go(child)\n\n        go(self)",
+        ),
+    )
+    e, wrt = micrograd_graph(mg)
+    found = replay(e, wrt)
+    again = [s for s in found.steps if any("visited again" in m for m in s.marks)]
+    assert again and again[0].label in ("a", "c"), found
+    assert any(c.startswith("a node is visited more than once") for c in found.causes), found
+    assert len(found.steps) > len(found.right)  # more visits than nodes

@@ -6,6 +6,7 @@ code raised."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 import traceback
 
@@ -103,10 +104,18 @@ def student_line(
     return place(f.filename, f.lineno), (f.line or "")
 
 
+#: The grader's copy of a notebook's code cell k (grading.submission.prepare).
+_COPIED_CELL = re.compile(r"(?:^|/)\.(?P<notebook>[^/]+)_cells/cell_(?P<k>\d+)\.py$")
+
+
 def place(filename: str, line: int | None) -> str:
     """Where a line of the student's code is: ``cell In[5], line 6`` for a notebook cell (as
-    IPython's tracebacks say it; the file name is a kernel's temporary file), else
+    IPython's tracebacks say it; the file name is a kernel's temporary file), ``code cell 5 of
+    b_gradients.ipynb, line 6`` for the grader's copy of a notebook's cell, else
     ``file:line``."""
+    copied = _COPIED_CELL.search(filename)
+    if copied is not None:
+        return f"code cell {int(copied['k'])} of {copied['notebook']}.ipynb, line {line}"
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     names = getattr(getattr(shell, "compile", None), "_filename_map", None)
     if isinstance(names, dict) and filename in names:

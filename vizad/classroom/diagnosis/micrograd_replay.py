@@ -17,10 +17,10 @@ import numpy as np
 from vizad.classroom.diagnosis.checker import bar
 from vizad.classroom.diagnosis.hints import exc_text, shown
 from vizad.classroom.diagnosis.micrograd_style import MicrogradChecker
-from vizad.classroom.diagnosis.replay import (
+from vizad.classroom.diagnosis.walk import (
     Replay,
     Step,
-    _causes,
+    causes,
     differs,
     right_adjoints,
     right_order,
@@ -57,7 +57,7 @@ def replay_micrograd(checker: MicrogradChecker, y, wrt: list) -> Replay:
     steps = _steps(checker, calls, adjoints)
     first = next((s.k for s in steps if s.wrong), None)
     return Replay(
-        "micrograd", steps, right_order(checker, adjoints), _causes(steps), first, final, notes
+        "micrograd", steps, right_order(checker, adjoints), causes(steps), first, final, notes
     )
 
 

@@ -17,7 +17,8 @@ from vizad.engine.graph import post_order
 from vizad.classroom.diagnosis.autodiff_style import AutodiffChecker
 from vizad.classroom.diagnosis.checker import bar
 from vizad.classroom.diagnosis.hints import exc_text, shown
-from vizad.classroom.diagnosis.replay import Replay, replay, value_text
+from vizad.classroom.diagnosis.replay import replay
+from vizad.classroom.diagnosis.walk import Replay, value_text
 
 __all__ = ["adjoint_printout", "Printout"]
 
@@ -34,7 +35,12 @@ class Printout:
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        return f'<pre class="vizad-printout">{escape(str(self))}</pre>'
+        # one line a line, scrolled sideways where it is wider than the output (a notebook's
+        # <pre> wraps mid-word: "v̄₂|→₅")
+        return (
+            '<pre class="vizad-printout" style="white-space:pre;overflow-x:auto">'
+            f"{escape(str(self))}</pre>"
+        )
 
 
 def _engine(y, spaces: list[dict]):
