@@ -109,8 +109,14 @@ class Executor:
         value is dropped as soon as its last consumer has run: that keeps peak memory low
         and lets numpy reuse freed buffers instead of faulting in fresh pages."""
         values = list(self._initial)
-        for k, node in self._variables:
-            values[k] = _feed_value(feed, node)
+        try:
+            for k, node in self._variables:
+                values[k] = _feed_value(feed, node)
+        except FeedError:
+            missing = [n for _, n in self._variables if not _fed(feed, n)]
+            if not missing:
+                raise
+            raise FeedError(missing_message(feed, missing)) from None
         for k, node in self._float_checks:
             check_floating(node, values[k])
         if len(feed) > len(self._variables):
@@ -409,6 +415,41 @@ def check_floating(node: Node, value: Any) -> None:
             )
 
 
+def _fed(feed: Mapping, node: Node) -> bool:
+    try:
+        return node in feed
+    except TypeError:
+        return False
+
+
+def missing_message(feed: Mapping, missing: list[Node]) -> str:
+    """What a feed lacks, and how to give it: the Variables expected by name, and the fix
+    for the usual first mistakes (keyed by names; no feed, or the feed given in another
+    argument's place)."""
+    names = ", ".join(repr(n.name) for n in missing[:8]) + (" …" if len(missing) > 8 else "")
+    head = (
+        f"Variable {names} (node #{missing[0].id}) is not in the feed dict"
+        if len(missing) == 1
+        else f"Variables {names} are not in the feed dict"
+    )
+    keyed = [k for k in feed if isinstance(k, str)]
+    if keyed:
+        example = ", ".join(f"{k}: {feed[k]!r:.20}" for k in keyed[:4])
+        return (
+            f"{head}: the feed is keyed by names ({', '.join(map(repr, keyed[:4]))}); key it "
+            f"by the Variables themselves, {{{example}}}, where {keyed[0]} = "
+            f"vz.Variable({keyed[0]!r})"
+        )
+    if not feed:
+        example = ", ".join(f"{n.name}: …" for n in missing[:4])
+        return (
+            f"{head} (it has nothing): give their values as the feed, the argument after what "
+            f"is differentiated: vz.evaluate(y, {{{example}}}), vz.step(y, wrt, {{{example}}})"
+        )
+    fed = ", ".join(sorted(repr(str(n)) for n in feed if isinstance(n, Node))) or "nothing"
+    return f"{head} (it has {fed})"
+
+
 def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
     try:
         value = feed[node]
@@ -417,10 +458,7 @@ def _feed_value(feed: Mapping[Node, Any], node: Node) -> Any:
             raise FeedError(
                 f"{node.describe()} is given to this Executor but not in the feed dict"
             ) from None
-        fed = ", ".join(sorted(repr(str(n)) for n in feed if isinstance(n, Node))) or "nothing"
-        raise FeedError(
-            f"Variable {node.name!r} (node #{node.id}) is not in the feed dict (it has {fed})"
-        ) from None
+        raise FeedError(missing_message(feed, [node])) from None
     except TypeError:
         raise FeedError(
             f"the feed dict must map Variable nodes to values, got {type(feed).__name__}"

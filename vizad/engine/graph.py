@@ -10,7 +10,7 @@ nodes is an ordinary graph.
 from __future__ import annotations
 
 from operator import attrgetter
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 from vizad.errors import GraphError, NodeTypeError
 from vizad.engine.adapters import adopt
@@ -29,6 +29,15 @@ def as_node_list(nodes: Node | Iterable[Node], what: str = "nodes") -> list[Node
     adopted = adopt(nodes)
     if isinstance(adopted, Node):
         return [adopted]
+    if isinstance(nodes, Mapping) and ": " in what:  # a feed dict in the nodes' place
+        call, argument = what.split(": ", 1)
+        names = [str(getattr(k, "name", k)) for k in list(nodes)[:3]]
+        example = ", ".join(f"{n}: {v!r:.12}" for n, v in zip(names, nodes.values()))
+        raise NodeTypeError(
+            f"{what}: got a dict ({{{example}}}), which looks like the feed: {argument} is "
+            f"what is differentiated (a node or a list of nodes) and the feed comes after it: "
+            f"vz.{call}(y, [{', '.join(names)}], {{{example}}})"
+        )
     if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
         raise NodeTypeError(
             f"{what}: expected a Node or a list of Nodes (such as [x1, x2]), got "

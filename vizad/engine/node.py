@@ -89,6 +89,27 @@ def _context() -> tuple:
     return origin, _get_scope(), _get_source()
 
 
+#: numpy's ufuncs that are Python operators: (the method of the node as the first operand, as
+#: the second). np.float64(2) * x reaches Node through them.
+_UFUNC_OPERATORS = {
+    "add": ("__add__", "__radd__"),
+    "subtract": ("__sub__", "__rsub__"),
+    "multiply": ("__mul__", "__rmul__"),
+    "true_divide": ("__truediv__", "__rtruediv__"),
+    "divide": ("__truediv__", "__rtruediv__"),  # numpy 2's name of true_divide
+    "power": ("__pow__", "__rpow__"),
+    "matmul": ("__matmul__", "__rmatmul__"),
+    "less": ("__lt__", "__gt__"),
+    "less_equal": ("__le__", "__ge__"),
+    "greater": ("__gt__", "__lt__"),
+    "greater_equal": ("__ge__", "__le__"),
+}
+
+#: numpy's ufuncs with a vz function of their own.
+_UFUNC_INSTEAD = {"exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
+                  "sqrt": "sqrt"}  # fmt: skip
+
+
 class Node:
     """One value of the computational graph: ``op(*inputs, **attrs)``.
 
@@ -108,8 +129,33 @@ class Node:
         "__weakref__",  # extension records refer to the nodes they made weakly
     )
 
-    # numpy defers to Node's reflected operators (np.float64(2) * x builds a Node).
-    __array_ufunc__ = None
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """numpy's operators on a node are the node's own (``np.float64(2) * x`` and
+        ``array + x`` build nodes, ``array < x`` compares as ``x > array`` does); any other
+        ufunc (``np.exp(x)``) is refused, naming the vz function that builds the node."""
+        name = getattr(ufunc, "__name__", str(ufunc))
+        pair = _UFUNC_OPERATORS.get(name)
+        if pair is not None and method == "__call__" and len(inputs) == 2 and not kwargs:
+            first, second = inputs
+            if isinstance(first, Node):
+                return getattr(first, pair[0])(second)
+            return getattr(second, pair[1])(first)
+        if name == "negative" and method == "__call__" and len(inputs) == 1 and not kwargs:
+            return -self
+        if name in ("equal", "not_equal") and method == "__call__" and len(inputs) == 2:
+            return (inputs[0] is inputs[1]) == (name == "equal")  # as Python's == of a node
+        instead = _UFUNC_INSTEAD.get(name)
+        use = (
+            f"use vz.{instead}(x), which builds the node and its gradient"
+            if instead
+            else "vizad has no op of that name: build it from vz's ops (vz.exp, vz.log, "
+            "vz.tanh …) or write one (vizad.extend)"
+        )
+        raise NodeTypeError(
+            f"np.{name} on {self.describe()}: numpy computes on values, and a node is a place "
+            f"in vizad's graph; {use}; for the number, evaluate first: "
+            f"np.{name}(vz.evaluate(x, feed))"
+        )
 
     def __init__(
         self,

@@ -62,8 +62,9 @@ def trace_reverse_tolerant(
 
 
 def _trace_reverse(y, wrt, feed, decimals, *, tolerant: bool = False) -> ReverseTrace:
+    given = None if wrt is None else as_node_list(wrt, "trace_reverse: wrt")  # before the feed
     y, feed, forward, ranked, shapes = _forward_pass(y, feed, "trace_reverse")
-    wrt = _default_wrt(ranked) if wrt is None else as_node_list(wrt, "trace_reverse: wrt")
+    wrt = _default_wrt(ranked) if given is None else given
     for w in wrt:
         if w in forward and w.op is VARIABLE:
             check_floating(w, forward[w])

@@ -50,6 +50,8 @@ def step(
             )
         return Stepper(y, view, scale=scale, quiz=quiz, step=step, options=how)
     decimals = how.decimals_for(y)  # a node has none of its own: DECIMALS unless given
+    if isinstance(wrt, Mapping):  # the feed given in wrt's place: said as this call
+        as_node_list(wrt, "step: wrt")
     if mode == "reverse":
         trace: Trace = trace_reverse(y, wrt, feed, decimals=decimals)
     elif mode == "forward":
