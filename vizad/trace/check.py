@@ -40,6 +40,7 @@ from vizad.engine.tree import (
     shape_of,
     tree_map,
 )
+from vizad.trace.nonfinite import finite, nonfinite_words, value_mark
 from vizad.trace.records import CheckFailure
 
 __all__ = [
@@ -84,17 +85,20 @@ def check_trace(
     skipped: list[CheckSkip] | None = None,
 ) -> list[CheckFailure]:
     """The failures of every step's rule (see :func:`check_op`); the steps that cannot be
-    checked, with the reason, are appended to ``skipped``: stop-gradient ops, whose vjp is
-    zero by definition. A constant input that is not finite (logsumexp's ``max(-inf, x)``) is
-    held fixed, and an output of a multi-output op that nothing reads takes no cotangent
-    (layer norm's mean and rstd), as the framework's own vjp treats them. A rule that failed
-    while a tolerant trace was built (``trace.record.faults``) is a failure at its step."""
+    checked, with the reason, are appended to ``skipped`` (:func:`not_checked`): stop-gradient
+    ops, whose vjp is zero by definition, and ops at NaN or infinite values, where central
+    differences cannot check anything (not a failure: the values are told apart as
+    produced there or received, :mod:`vizad.trace.nonfinite`). A constant input that is not
+    finite (logsumexp's ``max(-inf, x)``) is held fixed, and an output of a multi-output op
+    that nothing reads takes no cotangent (layer norm's mean and rstd), as the framework's own
+    vjp treats them. A rule that failed while a tolerant trace was built
+    (``trace.record.faults``) is a failure at its step."""
     check_eps(eps, "check")
     random_generator(seed, "check")
     faults = getattr(trace.record, "faults", ())
     failures = [_fault_failure(trace, fault) for fault in faults]
     consumers = _tuple_reads(trace)
-    skips = not_checked(trace)
+    skips = not_checked(trace, consumers)
     if skipped is not None:
         skipped.extend(skips)
     passed = {s.node for s in skips} | {fault.node for fault in faults}
@@ -192,16 +196,51 @@ def _fault_failure(trace, fault) -> CheckFailure:
     )
 
 
-def not_checked(trace) -> list[CheckSkip]:
+def not_checked(trace, consumers: dict[Node, set[int]] | None = None) -> list[CheckSkip]:
     """The steps that :func:`check_trace` does not check, each with the reason: stop-gradient
-    ops (their vjp is zero by definition, not the derivative of their value)."""
+    ops (their vjp is zero by definition, not the derivative of their value), and ops at a
+    point with NaN or infinite values (inputs or value: central differences there are not
+    finite, so no rule can be compared with them; this is no failure of the rule). Each says
+    where the non-finite numbers come from: produced at this node, or received from its
+    inputs. ``consumers``: :func:`_tuple_reads` of ``trace``, when made already."""
+    if consumers is None:
+        consumers = _tuple_reads(trace)
     out = []
     for step in trace.steps:
         node = step.node
-        if node.inputs and _base_name(node.op.name) in STOP_GRADIENT:
+        if not node.inputs:
+            continue
+        if _base_name(node.op.name) in STOP_GRADIENT:
             reason = f"{node.op.name} passes no gradient by definition (a stop-gradient op)"
             out.append(CheckSkip(step.index + 1, node, step.label, node.op.name, reason))
+            continue
+        bad = _nonfinite_point(trace, node, consumers)
+        if bad:
+            reason = (
+                f"non-finite values ({'; '.join(bad)}): central differences cannot check a "
+                "rule there"
+            )
+            out.append(CheckSkip(step.index + 1, node, step.label, node.op.name, reason))
     return out
+
+
+def _nonfinite_point(trace, node: Node, consumers: dict[Node, set[int]]) -> list[str]:
+    """What is not finite at the point where ``node``'s rule would be checked: its inputs
+    that are (but a constant held fixed, :func:`_nonfinite_constant`) and its value (the
+    elements of a tuple that are read), each as where it comes from (``[]``: all finite)."""
+    said = []
+    for x in dict.fromkeys(node.inputs):
+        value = trace.values.get(x)
+        if value is None or finite(value) or _nonfinite_constant(trace, x, value):
+            continue
+        said.append(f"input {trace.label(x)} = {nonfinite_words(value)}")
+    value = trace.values.get(node)
+    used = consumers.get(node) if isinstance(value, tuple) else None
+    if value is not None and not finite(_used_part(value, used)):
+        mark = value_mark(trace, node)
+        if mark is not None:
+            said.append(str(mark))
+    return said
 
 
 def _nonfinite_constant(trace, x: Node, value: Any) -> bool:
@@ -506,14 +545,24 @@ def by_differences(trace, k: int, eps: float = 1e-6, rng: Any = 0) -> tuple[floa
 
 def differences_report(trace, k: int) -> dict:
     """Step ``k``'s result checked by :func:`by_differences`, as the stepper's panel says it:
-    {"numeric", "computed", "agree" (to a relative 1e-4, an absolute 1e-6), "text"}."""
-    numeric, computed = by_differences(trace, k)
-    agree = bool(np.isclose(numeric, computed, rtol=1e-4, atol=1e-6))
+    {"numeric", "computed", "agree" (to a relative 1e-4, an absolute 1e-6; None when either
+    is NaN or infinite: nothing was compared, and that number is None, as JSON has no NaN),
+    "text"}."""
+    with np.errstate(all="ignore"):  # NaN at the point: said below, not warned
+        numeric, computed = by_differences(trace, k)
     step = trace.steps[k]
     name = trace.result_name(step.node).text
     along = "" if np.ndim(trace.result(step)) == 0 else " along a random d"
-    text = (
-        f"{name}{along} by central differences: {numeric:.6g}, the walkthrough's "
-        f"{computed:.6g}: " + ("they agree" if agree else "they DIFFER")
+    head = (
+        f"{name}{along} by central differences: {numeric:.6g}, the walkthrough's {computed:.6g}: "
     )
+    if not (math.isfinite(numeric) and math.isfinite(computed)):
+        return {
+            "numeric": numeric if math.isfinite(numeric) else None,
+            "computed": computed if math.isfinite(computed) else None,
+            "agree": None,
+            "text": head + "not compared (non-finite values: nothing can be checked here)",
+        }
+    agree = bool(np.isclose(numeric, computed, rtol=1e-4, atol=1e-6))
+    text = head + ("they agree" if agree else "they DIFFER")
     return {"numeric": numeric, "computed": computed, "agree": agree, "text": text}

@@ -16,7 +16,9 @@ build their elements from it, every piece of text set as text. A panel::
      "note": "the output: …",                     # reverse, the output's step (no rows)
      "sum": "v̄₂ = Σ v̄ᵢ→ⱼ = ", "total": "1.716",  # what the step computes (shown bold)
      "line": "v̄₂ = v̄₅ ∂v₅/∂v₂ + … = 1.716",      # the derivation line
-     "source": "model.py:12: …", "fail": "✗ …"}   # when there is one
+     "source": "model.py:12: …",                  # when there is one
+     "nonfinite": "⚠ v₃ = NaN: produced here (…)", # NaN or inf in the step's value or result
+     "fail": "✗ …"}                               # its rule fails trace.check()
 
 and a row of the running table ``{"cells": [parts, parts, parts], "bad": bool}``.
 """
@@ -29,6 +31,7 @@ from typing import Any
 from vizad.trace.text import latex_to_text, printable
 from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
+from vizad.trace.nonfinite import marks_of, result_mark
 from vizad.trace.values import Colour, value_data, value_text
 
 __all__ = [
@@ -95,6 +98,9 @@ def step_panel(
     panel["line"] = printable(latex_to_text(trace.line(step, d)))
     if step.node.source:  # the user's line of code it was imported or recorded from
         panel["source"] = printable(step.node.source)
+    marks = marks_of(trace, step)
+    if marks:  # told apart from a failing rule: where the NaN comes from
+        panel["nonfinite"] = printable("⚠ " + "; ".join(map(str, marks)))
     if failures and k in failures:
         panel["fail"] = printable(f"✗ {failures[k]}")
     return panel
@@ -121,13 +127,14 @@ def running_row(
     colour: Colour | None = None,
 ) -> dict:
     """One row of the running table: what step ``k`` computed (v̄ᵢ or v̇ᵢ, its value, and ✗
-    when its rule fails trace.check())."""
+    when its rule fails trace.check(), else ⚠ when the result is NaN or infinite)."""
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
     bad = bool(failures) and k in failures
     name = printable(trace.result_name(step.node).text)
     shown = value_data(trace.result(step), d, colour)
-    return {"cells": [[name], [shown], ["✗"] if bad else []], "bad": bad}
+    mark = ["✗"] if bad else ["⚠"] if result_mark(trace, step) is not None else []
+    return {"cells": [[name], [shown], mark], "bad": bad}
 
 
 def panel_text(panel: Mapping) -> str:
@@ -144,5 +151,5 @@ def panel_text(panel: Mapping) -> str:
         lines.append(" | ".join(parts(cell) for cell in row))
     lines.append(panel["sum"] + value_text(panel["total"]))
     lines.append(panel["line"])
-    lines += [panel[key] for key in ("source", "fail") if key in panel]
+    lines += [panel[key] for key in ("source", "nonfinite", "fail") if key in panel]
     return "\n".join(lines)

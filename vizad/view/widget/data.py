@@ -37,6 +37,10 @@ from vizad.view.widget.frames import Openings, frame_data, frame_patch
 
 __all__ = ["walkthrough_data", "frame_data", "frame_patch", "check_failures"]
 
+#: The legend's words for the marks of boxes holding NaN or infinite numbers (the classes
+#: ``vz-s-nf-here``, ``vz-s-nf-received`` of static/stepper.css): never a failing rule.
+NONFINITE_WORDS = (("nf-here", "NaN/inf produced here"), ("nf-received", "NaN/inf received"))
+
 #: Graphs with at most this many steps are checked with trace.check() when a stepper opens
 #: or a page is exported (larger ones only when asked).
 CHECK_LIMIT = 400
@@ -134,8 +138,10 @@ def walkthrough_data(
         # the head of every panel's table of contributions, sent once
         "contributionsHead": list(CONTRIBUTIONS_HEAD),
         "css": state_css(".vizad-stepper"),
-        # the legend of the step states, shown by the component as text (never clipped)
-        "legend": legend_words(trace.mode),
+        # the legend of the step states, shown by the component as text (never clipped), and
+        # of the marks of NaN or infinite values when the walkthrough has any
+        "legend": legend_words(trace.mode)
+        + (list(map(list, NONFINITE_WORDS)) if trace.first_nonfinite() is not None else []),
         **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
     }
 

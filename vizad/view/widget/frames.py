@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from vizad.view.render import Layout
 from vizad.view.render.folding import expanded
 from vizad.view.render.scene import preview
+from vizad.trace.nonfinite import result_mark, value_mark
 from vizad.trace.text import subscript
 
 __all__ = [
@@ -37,8 +38,9 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
     step_of_node = steps_of_nodes(trace)
     tips = {}
     clicks = {}
+    laid = scene.view == trace.laid_view
     for item in scene.items:
-        tips[item.id] = box_tip(item, trace, names, step_of_node, decimals)
+        tips[item.id] = box_tip(item, trace, names, step_of_node, decimals, laid=laid)
         k = box_click(item, states, step_of_node)
         if k is not None:
             clicks[item.id] = k
@@ -75,9 +77,14 @@ def steps_of_nodes(trace) -> dict:
     return found
 
 
-def box_tip(item, trace, names: Mapping[str, str], step_of_node: Mapping, decimals: int) -> dict:
+def box_tip(
+    item, trace, names: Mapping[str, str], step_of_node: Mapping, decimals: int, *, laid=False
+) -> dict:
     """The tooltip of a box: its name (and formula), value, line of code, and the result of
-    the step computing it (``"at"``: that step)."""
+    the step computing it (``"at"``: that step). A value that is NaN or infinite is said with
+    where it comes from (``"nf"``: "here" when produced at this node, else "received"; the
+    component marks the box so); in the laid view (``laid``: the results written on the
+    forward boxes) the result too (``"nfResult"``, marked once its step is reached)."""
     node = item.node
     tip = {"head": "\n".join(item.lines[:2]) if node is not None else names[item.id]}
     if node is not None and node in trace.names.titles:  # e, loss: their vₖ on hover
@@ -92,7 +99,23 @@ def box_tip(item, trace, names: Mapping[str, str], step_of_node: Mapping, decima
         tip["at"] = step_of_node[node]
     if item.kind in ("summary", "fold"):
         tip["head"] = "\n".join(item.lines)
+    elif node is not None:
+        _nonfinite_tip(tip, trace, node, step_of_node, laid)
     return tip
+
+
+def _nonfinite_tip(tip: dict, trace, node, step_of_node: Mapping, laid: bool) -> None:
+    """``tip`` told where the box's NaN or infinite numbers come from (:func:`box_tip`)."""
+    mark = value_mark(trace, node)
+    if mark is not None:
+        tip["nf"] = "here" if mark.produced else "received"
+        tip["value"] = f"{tip.get('value', '')}\n⚠ {mark}".lstrip("\n")
+    k = step_of_node.get(node)
+    if laid and k is not None:
+        mark = result_mark(trace, trace.steps[k])
+        if mark is not None:
+            tip["nfResult"] = "here" if mark.produced else "received"
+            tip["result"] = f"{tip['result']}\n⚠ {mark}"
 
 
 #: trace → {(node, decimals): (its value, the result of its step), as tooltips say them}
@@ -211,6 +234,7 @@ class Openings:
         self._edges = {e.id: e for e in scene.edges if e.kind != "anchor"}
         self._names = layout.box_names
         self._step_of_node = steps_of_nodes(trace)
+        self._laid = scene.view == trace.laid_view
         # node → the place of its entry in frame["find"] (the nodes of boxes drawn, in order)
         self._place: dict = {}
         # node → its place in scene.ids; box → the nodes drawn in it
@@ -240,7 +264,7 @@ class Openings:
         for item in scene.items:
             i = item.id
             if i in new or (i in renamed and item.node is None):
-                tip = box_tip(item, trace, names, step_of_node, decimals)
+                tip = box_tip(item, trace, names, step_of_node, decimals, laid=self._laid)
                 if frame["tips"].get(i) != tip:
                     tips[i] = tip
             if i in new or i in patch["owner"]:

@@ -100,6 +100,8 @@ def panel_element(panel: Mapping, head: Sequence[str]) -> ET.Element:
     box.append(_element("div", "vz-math", panel["line"]))
     if "source" in panel:
         box.append(_element("div", "vz-muted vz-source", panel["source"]))
+    if "nonfinite" in panel:
+        box.append(_element("div", "vz-nan-note", panel["nonfinite"]))
     if "fail" in panel:
         box.append(_element("div", "vz-fail", panel["fail"]))
     return box

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c81cb4d3658b61e46f2855bdebff54f781287ce137f8cdd49f5979b1170a7230
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 1f356220fdefaf9919a3e4f62b228e6190135cd0541e83541216122427a0d740
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -891,11 +891,23 @@ var Drawing = class {
     this.edges = /* @__PURE__ */ new Map();
     this.styled = [];
     this.retold = [];
+    this.nonfinite = Object.entries(frame?.tips || {}).filter(([, t]) => t.nf || t.nfResult);
   }
   // the boxes and edges of the SVG now in the stage
   index() {
     for (const g of this.stage.querySelectorAll("g.node")) this.boxes.set(g.id, g);
     for (const g of this.stage.querySelectorAll("g.edge")) this.edges.set(g.id, g);
+  }
+  // the marks of NaN or infinite numbers at step i (0-based): never a failing rule's red
+  markNonfinite(i) {
+    for (const [id, t] of this.nonfinite) {
+      const g = this.boxes.get(id);
+      if (!g) continue;
+      const shown2 = t.nfResult && t.at <= i && !this.secret(t.at) ? t.nfResult : null;
+      const where = t.nf === "here" || shown2 === "here" ? "here" : t.nf || shown2;
+      g.classList.toggle("vz-nf-here", where === "here");
+      g.classList.toggle("vz-nf-received", where === "received");
+    }
   }
   get size() {
     return this.boxes.size;
@@ -943,6 +955,7 @@ var Drawing = class {
       }
     }
     this.tellPlaces(s.at || {});
+    this.markNonfinite(i);
   }
   // a step inside a folded box ("× 45"): the box's last line ("each: mul → add → tanh")
   // says where the step is instead ("now: v₇₃, block 21 of 45"), squeezed to that line's
@@ -1589,6 +1602,7 @@ function panelElement(p, head) {
   box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
+  if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
 }

@@ -33,12 +33,27 @@ export class Drawing {
     this.edges = new Map();
     this.styled = [];
     this.retold = [];
+    // the boxes holding NaN or infinite numbers: their value (`nf`), or their result once its
+    // step is reached (`nfResult`), "here" (produced by this node) or "received"
+    this.nonfinite = Object.entries(frame?.tips || {}).filter(([, t]) => t.nf || t.nfResult);
   }
 
   // the boxes and edges of the SVG now in the stage
   index() {
     for (const g of this.stage.querySelectorAll("g.node")) this.boxes.set(g.id, g);
     for (const g of this.stage.querySelectorAll("g.edge")) this.edges.set(g.id, g);
+  }
+
+  // the marks of NaN or infinite numbers at step i (0-based): never a failing rule's red
+  markNonfinite(i) {
+    for (const [id, t] of this.nonfinite) {
+      const g = this.boxes.get(id);
+      if (!g) continue;
+      const shown = t.nfResult && t.at <= i && !this.secret(t.at) ? t.nfResult : null;
+      const where = t.nf === "here" || shown === "here" ? "here" : t.nf || shown;
+      g.classList.toggle("vz-nf-here", where === "here");
+      g.classList.toggle("vz-nf-received", where === "received");
+    }
   }
 
   get size() {
@@ -87,6 +102,7 @@ export class Drawing {
       if (g) { g.classList.add("vz-hot"); styled.push(g); }
     }
     this.tellPlaces(s.at || {});
+    this.markNonfinite(i);
   }
 
   // a step inside a folded box ("× 45"): the box's last line ("each: mul → add → tanh")

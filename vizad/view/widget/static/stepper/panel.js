@@ -46,6 +46,7 @@ export function panelElement(p, head) {
   box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== undefined) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
+  if (p.nonfinite !== undefined) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== undefined) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
 }
