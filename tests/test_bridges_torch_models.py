@@ -104,7 +104,7 @@ def test_every_imported_node_says_its_line_in_the_panel_tooltip_and_search():
     tips = frame_data(layout, trace, 3)["tips"]
     assert any("self.bn1" in t.get("source", "") for t in tips.values())
     entries = find_entries(layout.scene, trace, {s.node: k for k, s in enumerate(trace.steps)})
-    assert any("self.bn2(self.conv2(out))" in text for text, _, _ in entries)
+    assert any("self.bn2(self.conv2(out))" in text for text, *_ in entries)
     # and the nodes torch_backward records
     _leaves_named, given = _leaves(fn, args)
     recorded = vz.torch_backward(lambda: fn(*given), fn)

@@ -176,6 +176,29 @@ def test_search_entries_name_every_node_and_its_step():
     assert len(texts) == len(build_scene(trace, "forward").ids)
 
 
+def test_search_entries_carry_the_values_as_drawn_and_the_steps_of_adjoints():
+    """Issue 44: a search finds a value as its box shows it and an adjoint at its step. Each
+    entry carries the lines of its box that write out values (the very lines drawn), never a
+    value in its text; an adjoint inside a fold goes to the step computing it."""
+    trace = vz.examples.rnn(45)
+    data = walkthrough_data(trace)
+    for view, frame in data["frames"].items():
+        scene = build_scene(trace, view, frame["decimals"])
+        lines = {item.id: item.lines for item in scene.items}
+        for text, box, _step, shown in frame["find"]:
+            assert all(line in lines[box][1:] for line in shown), (view, text, shown)
+            assert not any(line in text for line in shown if line.startswith("=")), (view, text)
+    adjoint = {e[0]: e for e in data["frames"]["adjoint"]["find"]}
+    assert adjoint["v₁ = x0"][3] == ["= 0.3"]  # an input, at 0.3
+    assert adjoint["v̄₁₄₅ (seed)"][3] == ["= 1"]  # the value, not in the name
+    bar73 = adjoint["v̄₇₃"]
+    assert bar73[1] == "fold_a2" and bar73[3] == []  # folded: no value drawn
+    assert trace.result_name(trace.steps[bar73[2]].node).text == "v̄₇₃"
+    backprop = {e[0]: e for e in data["frames"]["backprop"]["find"]}
+    value, laid = backprop["v₇₃ = tanh v₇₂"][3]
+    assert value == "= 0.396" and laid.startswith("v̄₇₃ = ")
+
+
 def test_what_a_page_carries_opened_is_bounded():
     """A box standing for more than OPEN_LIMIT nodes is not opened whole; a page carries boxes
     opened for at most PAGE_OPENINGS nodes per view (the first ones the walkthrough

@@ -1084,11 +1084,13 @@ def _nan_cases() -> list[Case]:
 
             def checked(build=build, value=value):
                 x = vz.Variable("x")
-                return vz.trace_reverse(build(x), [x], {x: value}).check()
+                trace = vz.trace_reverse(build(x), [x], {x: value})
+                return trace.check(), trace.not_checked()
 
             def forward_checked(build=build, value=value):
                 x = vz.Variable("x")
-                return vz.trace_forward(build(x), [x], {x: value}).check()
+                trace = vz.trace_forward(build(x), [x], {x: value})
+                return trace.check(), trace.not_checked()
 
             cases += [
                 Case("NaN and inf in checkers", f"gradcheck report, {label}, {rule}", report,
@@ -1096,12 +1098,19 @@ def _nan_cases() -> list[Case]:
                          why == "not finite" for _, _, why in r.not_checked))),
                 Case("NaN and inf in checkers", f"gradcheck raising, {label}, {rule}", raised,
                      Error(E.GradcheckError, r"NaN|inf|not finite|cannot be checked")),
+                # never a silent pass: a failure, or the step said not checked (non-finite)
                 Case("NaN and inf in checkers", f"trace.check(), {label}, {rule}", checked,
-                     lambda failures: len(failures) > 0),
+                     _failed_or_said_unchecked),
                 Case("NaN and inf in checkers", f"forward trace.check(), {label}, {rule}",
-                     forward_checked, lambda failures: len(failures) > 0),
+                     forward_checked, _failed_or_said_unchecked),
             ]  # fmt: skip
     return cases
+
+
+def _failed_or_said_unchecked(result) -> bool:
+    """check()'s failures, or a step not_checked() says holds non-finite values."""
+    failures, skipped = result
+    return len(failures) > 0 or any("non-finite values" in s.reason for s in skipped)
 
 
 # -- issue 38: names in drawings, quiz answers, kernel messages, a closed stepper ---------------

@@ -113,6 +113,8 @@ class Executor:
             for k, node in self._variables:
                 values[k] = _feed_value(feed, node)
         except FeedError:
+            if not isinstance(feed, Mapping):
+                raise
             missing = [n for _, n in self._variables if not _fed(feed, n)]
             if not missing:
                 raise

@@ -6,13 +6,14 @@ tooltips, clicks and search entries), and the same view with boxes opened as a p
 from __future__ import annotations
 
 import itertools
+import re
 import operator
 import weakref
 from collections.abc import Mapping
 
 from vizad.view.render import Layout
 from vizad.view.render.folding import expanded
-from vizad.view.render.scene import preview
+from vizad.view.render.scene import preview, value_parts
 from vizad.trace.nonfinite import result_mark, value_mark
 from vizad.trace.text import subscript
 
@@ -27,6 +28,8 @@ __all__ = [
     "fold_data",
     "find_entries",
     "find_entry",
+    "steps_computing",
+    "values_drawn",
 ]
 
 
@@ -60,7 +63,9 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         "collapsed": layout.collapsed,
         # what tracing a box's cone follows: edge id → [tail, head]
         "links": {e.id: [e.tail, e.head] for e in edges},
-        "find": find_entries(scene, trace, step_of_node),
+        "find": find_entries(scene, trace, step_of_node, decimals),
+        # the decimals values are shown with: a number searched for matches as it would show
+        "decimals": decimals,
         **({"folds": fold_data(scene)} if scene.folds else {}),
     }
 
@@ -172,31 +177,79 @@ def fold_data(scene) -> dict:
     }
 
 
-def find_entries(scene, trace, step_of_node: Mapping) -> list[list]:
+def find_entries(scene, trace, step_of_node: Mapping, decimals: int = 3) -> list[list]:
     """What the component's search looks through, one entry per node of the view, in order:
     [its text (name, formula, the user's name, its line of code), the box showing it (a
-    collapsed box for a node inside one), the 0-based step computing it or -1]."""
+    collapsed box for a node inside one), the 0-based step computing it or -1, and the lines
+    of its box that show values, as drawn (``decimals``; none for a node inside a collapsed
+    box)]."""
     shown = {item.node: item for item in scene.items if item.node is not None}
     boxes = {item.id for item in scene.items}
     return [
-        find_entry(node, box, shown.get(node), trace, step_of_node)
+        find_entry(node, box, shown.get(node), trace, step_of_node, decimals)
         for node, box in scene.ids.items()
         if box in boxes  # else hidden (a summary's constants)
     ]
 
 
-def find_entry(node, box: str, item, trace, step_of_node: Mapping) -> list:
+def find_entry(node, box: str, item, trace, step_of_node: Mapping, decimals: int = 3) -> list:
     """The search entry of ``node``, drawn in ``box`` (``item``: the box showing the node
-    itself, if any)."""
-    if item is not None and item.id == box:
-        text = " ".join(item.lines[:2])
-    else:
-        text = trace.names.label(node)
+    itself, if any): see :func:`find_entries`. An extension node (v̄₇₃, v̄₇₃→₇₄, v̇₃) goes to
+    the step computing it."""
+    own = item is not None and item.id == box
+    values = values_drawn(item, trace, step_of_node, decimals) if own else []
+    # the name and formula (a value, as the second line of a box, is searched as a value)
+    text = " ".join(x for x in item.lines[:2] if x not in values) if own else None
+    text = text or trace.names.label(node)
     if node.name and node.name not in text:
         text += f" {node.name}"
     if node.source:  # found by its line of code too ("model.py:12", "self.bn1")
         text += f" {node.source}"
-    return [text, box, step_of_node.get(node, -1)]
+    step = step_of_node.get(node)
+    if step is None:
+        step = steps_computing(trace).get(node, -1)
+    return [text, box, step, values]
+
+
+#: trace → {extension node: the 0-based index of the first step computing it}, made once
+_COMPUTING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def steps_computing(trace) -> dict:
+    """Extension node (an adjoint v̄ᵢ, a partial adjoint v̄ᵢ→ⱼ, a tangent v̇ᵢ) → the 0-based
+    index of the first step of ``trace`` that computes it (``trace.involved``): made once."""
+    found = _COMPUTING.get(trace)
+    if found is None:
+        found = {}
+        for k, step in enumerate(trace.steps):
+            for node in trace.involved(step):
+                found.setdefault(node, k)
+        _COMPUTING[trace] = found
+    return found
+
+
+def values_drawn(item, trace, step_of_node: Mapping, decimals: int) -> list[str]:
+    """The lines of ``item`` (a box showing its node) that write out a value: its node's
+    ("= 0.3") and the result laid on it ("v̄₇₃ = 4.72e-15", in a view like backprop), made as
+    the drawing makes them (:func:`~vizad.view.render.scene.value_parts`) and kept only where
+    the box draws them: what a search for a number looks through. A tensor drawn as a heatmap
+    writes no value."""
+    node = item.node
+    made = []
+    if node in trace.values:
+        made.append(value_parts(trace.values[node], decimals)[0][0])
+    k = step_of_node.get(node)
+    if k is not None:
+        name = trace.result_name(node).text
+        result, heatmaps = value_parts(trace.result(trace.steps[k]), decimals, name)
+        if not heatmaps:
+            made.append(f"{name} {result[0]}")
+    drawn = item.lines[1:]
+    return [line for line in made if _WRITTEN.search(line) and line in drawn]
+
+
+#: A line writing a value out ("= 0.3", "v̄₄ = [1, 2]"), not a heatmap's shape or a reason
+_WRITTEN = re.compile(r"^(\S+ )?= ")
 
 
 def frame_patch(base: dict, frame: dict) -> dict:
@@ -313,13 +366,13 @@ class Openings:
         redo = [(n, ids[n]) for n in sorted(found, key=lambda n: order.get(n, -1))]
         base = self.frame["find"]
         if len(scene.ids) != len(old_ids) or any((n in place) != (b in boxes) for n, b in redo):
-            entries = find_entries(scene, trace, step_of_node)  # places move: compare all
+            entries = find_entries(scene, trace, step_of_node, self.decimals)  # places move
             return {str(k): e for k, (e, b) in enumerate(zip(entries, base)) if e != b}
         shown = {item.node: item for item in scene.items if item.node is not None}
         out = {}
         for node, box in redo:
             if node in place:
-                entry = find_entry(node, box, shown.get(node), trace, step_of_node)
+                entry = find_entry(node, box, shown.get(node), trace, step_of_node, self.decimals)
                 if entry != base[place[node]]:
                     out[str(place[node])] = entry
         return out

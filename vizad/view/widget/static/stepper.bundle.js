@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 1f356220fdefaf9919a3e4f62b228e6190135cd0541e83541216122427a0d740
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5616d6495bfd6345202d0bd943e0c5618145934e0645db82e9ff8a459a571921
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1801,8 +1801,40 @@ function openedFrames(stage) {
 
 // vizad/view/widget/static/stepper/search.js
 var SUBSCRIPTS = { "₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9" };
+var ACCENTS = { "̄": "bar", "̇": "dot" };
 function plainText(text) {
   return text.replace(/[₀-₉]/g, (c) => SUBSCRIPTS[c]).normalize("NFD").replace(/\p{M}/gu, "");
+}
+function typedText(text) {
+  return plainText(text.normalize("NFD").replace(/[\u0304\u0307]/g, (c) => ACCENTS[c])).toLowerCase();
+}
+function looseText(text) {
+  return typedText(text).replace(/v(?:bar|dot)(?=\d)/g, "v");
+}
+function formatNumber(x, decimals) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  if (x !== 0 && (Math.abs(x) >= 1e6 || Math.abs(x) < 10 ** -decimals)) {
+    return x.toExponential(Math.max(decimals - 1, 1));
+  }
+  const text = decimals > 0 ? x.toFixed(decimals).replace(/0+$/, "").replace(/\.$/, "") : x.toFixed(0);
+  return text === "-0" || text === "" ? "0" : text;
+}
+var NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+var NUMBERS = /[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi;
+function numberMatch(typed, shown2, decimals) {
+  const x = Number(typed);
+  const prefix = /\.\d/.test(typed) ? typed.replace(/^\+/, "").replace(/^(-?)\./, "$10.") : null;
+  let found = 0;
+  for (const line of shown2) {
+    for (const s of line.match(NUMBERS) || []) {
+      if (Number(s) === x || decimals != null && formatNumber(x, decimals) === s) return 2;
+      if (prefix && s.startsWith(prefix)) found = 1;
+    }
+  }
+  return found;
+}
+function namesOf([text, , , shown2]) {
+  return [text.split(" ")[0], ...(shown2 || []).filter((l) => !l.startsWith("=")).map((l) => l.split(" ")[0])];
 }
 var Finder = class {
   // `frame()`: the view's data shown; `box(id)`: its <g>; `go(k)`: go to step k (1-based);
@@ -1869,29 +1901,47 @@ var Finder = class {
       else this.clearTrace();
     }, true);
   }
-  // the entries of `find` that the text typed matches ([] for none; null for a bad regex)
+  // the entries of `find` that the text typed matches ([] for none; null for a bad regex), in
+  // order: named so (as written, v̄₇₃ before v₇₃), showing the number typed, named so but
+  // for an accent, showing a number that begins with it, the others
   matches() {
     const text = this.input.value.trim();
     if (!text) return [];
+    const regex = this.regex.getAttribute("aria-pressed") === "true";
+    const typed = typedText(text), loose = looseText(text);
+    const number = !regex && NUMBER.test(text.replace(/^−/, "-")) ? text.replace(/^−/, "-") : null;
+    const decimals = this.frame()?.decimals;
     let test;
-    if (this.regex.getAttribute("aria-pressed") === "true") {
+    if (regex) {
       let re;
       try {
-        re = new RegExp(text, "iu");
+        re = new RegExp(text, "imu");
       } catch (err) {
         this.note.textContent = `not a regular expression: ${err.message}`;
         this.note.classList.add("vz-find-error");
         return null;
       }
-      test = (s) => re.test(s) || re.test(plainText(s));
+      test = (s) => re.test(s) || re.test(plainText(s)) || re.test(typedText(s));
     } else {
-      const want = plainText(text).toLowerCase();
-      test = (s) => s.toLowerCase().includes(text.toLowerCase()) || plainText(s).toLowerCase().includes(want);
+      const lower = text.toLowerCase();
+      test = (s) => s.toLowerCase().includes(lower) || typedText(s).includes(typed) || plainText(s).toLowerCase().includes(loose);
     }
-    const entries = this.frame()?.find || [];
-    const hits = entries.filter((e) => test(e[0]));
-    const exact = (e) => plainText(e[0].split(" ")[0]).toLowerCase() === plainText(text).toLowerCase() || e[0].split(" ").slice(1).includes(text);
-    return [...hits.filter(exact), ...hits.filter((e) => !exact(e))];
+    const rank = (e) => {
+      const shown2 = e[3] || [];
+      const value = number !== null ? numberMatch(number, shown2, decimals) : 0;
+      if (!value && !test(number !== null ? e[0] : [e[0], ...shown2].join("\n"))) return null;
+      const names = namesOf(e);
+      if (names.some((n) => typedText(n) === typed) || e[0].split(" ").slice(1).includes(text)) return 0;
+      if (value === 2) return 1;
+      if (names.some((n) => looseText(n) === loose)) return 2;
+      return value === 1 ? 3 : 4;
+    };
+    const tiers = [[], [], [], [], []];
+    for (const e of this.frame()?.find || []) {
+      const r = rank(e);
+      if (r !== null) tiers[r].push(e);
+    }
+    return tiers.flat();
   }
   // the matches of what is typed, marked on the drawing; the first is not jumped to yet
   search() {
@@ -1915,13 +1965,13 @@ var Finder = class {
     this.at = (this.at + by + this.hits.length) % this.hits.length;
     this.jump(this.hits[this.at]);
   }
-  jump([text, boxId, step]) {
+  jump([text, boxId, step, shown2 = []]) {
     this.openButton.hidden = true;
     if (step >= 0) this.go(step + 1);
     this.found?.classList.remove("vz-found");
     const g = this.found = this.box(boxId);
     const where = step >= 0 ? `step ${step + 1}` : "no step of its own";
-    const of = `${this.at + 1} of ${this.hits.length}: ${text} (${where})`;
+    const of = `${this.at + 1} of ${this.hits.length}: ${[text, ...shown2].join(" ")} (${where})`;
     this.note.replaceChildren(of);
     if (!g) return;
     g.classList.add("vz-found");
@@ -1933,9 +1983,11 @@ var Finder = class {
         this.openButton.hidden = false;
         this.openButton.onclick = () => {
           const at = this.at;
-          this.open(boxId).then(() => {
+          const settled = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+          this.open(boxId).then(settled).then(() => {
             this.search();
-            const k = this.hits.findIndex((e) => e[0] === text && e[2] === step);
+            const name = text.split(" ")[0];
+            const k = this.hits.findIndex((e) => e[0].split(" ")[0] === name && e[2] === step);
             this.at = k >= 0 ? k : at;
             if (this.hits[this.at]) this.jump(this.hits[this.at]);
           });
