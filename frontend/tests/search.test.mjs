@@ -5,9 +5,8 @@ import { test } from "node:test";
 import { installFakeDom } from "./fake-dom.mjs";
 
 installFakeDom();
-const { Finder, plainText, typedText, formatNumber, numberMatch } = await import(
-  "../../vizad/view/widget/static/stepper/search.js"
-);
+const { Finder, plainText, typedText, formatNumber, numberMatch } =
+  await import("../../vizad/view/widget/static/stepper/search.js");
 
 test("subscripts read as digits and accents dropped", () => {
   assert.equal(plainText("v̄₁₂"), "v12");
@@ -25,9 +24,23 @@ test("names as typed: the bar of v̄ and the dot of v̇ kept as words", () => {
 
 test("numbers are written as the drawing writes them (format_number)", () => {
   // the same texts as vizad.engine.text.format_number(x, 3)
-  const cases = [[0.3, "0.3"], [0.30000000000000004, "0.3"], [0.2996, "0.3"], [-0.284, "-0.284"], [2, "2"],
-    [5.5, "5.5"], [0, "0"], [-0.0001, "-1.00e-4"], [4.72e-15, "4.72e-15"], [1e-7, "1.00e-7"], [2.5e6, "2.50e+6"],
-    [-0.0004, "-4.00e-4"], [0.001, "0.001"], [NaN, "nan"], [-Infinity, "-inf"]];
+  const cases = [
+    [0.3, "0.3"],
+    [0.30000000000000004, "0.3"],
+    [0.2996, "0.3"],
+    [-0.284, "-0.284"],
+    [2, "2"],
+    [5.5, "5.5"],
+    [0, "0"],
+    [-0.0001, "-1.00e-4"],
+    [4.72e-15, "4.72e-15"],
+    [1e-7, "1.00e-7"],
+    [2.5e6, "2.50e+6"],
+    [-0.0004, "-4.00e-4"],
+    [0.001, "0.001"],
+    [NaN, "nan"],
+    [-Infinity, "-inf"],
+  ];
   for (const [x, text] of cases) assert.equal(formatNumber(x, 3), text, String(x));
   assert.equal(formatNumber(2.4, 0), "2");
 });
@@ -144,7 +157,8 @@ test("in a view laying results on the forward boxes, v̄ᵢ finds the box showin
     ["v₇₄ = v₇₃ × v₂", "v74", 71, ["= 0.119", "v̄₇₄ = 1.57e-14"]],
   ];
   const f = finder(backprop);
-  for (const typed of ["v̄₇₃", "vbar73"]) assert.deepEqual(found(f, typed), ["v₇₃ = tanh v₇₂", "v₇₄ = v₇₃ × v₂"]);
+  for (const typed of ["v̄₇₃", "vbar73"])
+    assert.deepEqual(found(f, typed), ["v₇₃ = tanh v₇₂", "v₇₄ = v₇₃ × v₂"]);
   assert.deepEqual(found(f, "v₇₄"), ["v₇₄ = v₇₃ × v₂"]);
   assert.deepEqual(found(f, "4.72e-15"), ["v₇₃ = tanh v₇₂"]);
 });
@@ -179,7 +193,10 @@ test("a regular expression looks through names and values, as written and as typ
   assert.deepEqual(found(f, "= 0\\.3$"), ["v₁ = x0", "v₂ = x1"]);
   assert.deepEqual(found(f, "\\bx[01]\\b"), ["v₁ = x0", "v₂ = x1"]);
   // each value line is a line of its own: ^ and $ hold there
-  const backprop = finder([["v₁ = x0", "v1", 144, ["= 0.3", "v̄₁ = 0.001"]], ["v₂ = x1", "v2", 143, ["= 0.35", "v̄₂ = 0.3"]]]);
+  const backprop = finder([
+    ["v₁ = x0", "v1", 144, ["= 0.3", "v̄₁ = 0.001"]],
+    ["v₂ = x1", "v2", 143, ["= 0.35", "v̄₂ = 0.3"]],
+  ]);
   backprop.regex.setAttribute("aria-pressed", "true");
   assert.deepEqual(found(backprop, "^= 0\\.3$"), ["v₁ = x0"]);
   assert.deepEqual(found(backprop, "^vbar\\d+ = 0\\.3$"), ["v₂ = x1"]);
