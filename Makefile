@@ -224,7 +224,7 @@ LINK_LABEXTENSION = rm -rf $(VENV)/share/jupyter/labextensions/vizad && \
     ln -s $(CURDIR)/vizad/labextension $(VENV)/share/jupyter/labextensions/vizad
 
 $(VENV)/.installed-notebook: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[notebook]'
+	$(PY) -m pip install --quiet -e '.[tutorials]'
 	$(LINK_LABEXTENSION)
 	touch $@
 
