@@ -179,3 +179,11 @@ def test_micrograd_backward_by_recursion_visits_a_node_twice():
     assert again and again[0].label in ("a", "c"), found
     assert any(c.startswith("a node is visited more than once") for c in found.causes), found
     assert len(found.steps) > len(found.right)  # more visits than nodes
+
+
+def test_vizads_own_micrograd_values_are_refused_with_the_reason():
+    from vizad.classroom.courses.micrograd.engine import Value
+
+    a, b = Value(2.0), Value(-3.0)
+    with pytest.raises(vz.errors.ArgumentTypeError, match="replay records a student's engine"):
+        replay(a * b + a, [a, b])

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from vizad.errors import ArgumentTypeError
 from vizad.classroom.diagnosis.checker import bar
 from vizad.classroom.diagnosis.hints import exc_text, shown
 from vizad.classroom.diagnosis.micrograd_style import MicrogradChecker
@@ -35,6 +36,12 @@ def replay_micrograd(checker: MicrogradChecker, y, wrt: list) -> Replay:
     checker.evaluate(order, [])
     adjoints = right_adjoints(checker)
     calls: list[tuple[Any, float, list, list, list]] = []
+    if not all(hasattr(n, "__dict__") for n in order):  # slots: no _backward to record
+        raise ArgumentTypeError(
+            f"replay: {type(y).__name__} keeps no _backward of its own per node (its class has "
+            "__slots__, as vizad's own micrograd Value over eager nodes): replay records a "
+            "student's engine, whose backward() calls each node's _backward()"
+        )
     saved = [(n, n.grad, vars(n).get("_backward", _NONE)) for n in order]
     notes: list[str] = []
     final: list[tuple[str, Any]] = []
