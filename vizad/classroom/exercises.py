@@ -159,6 +159,11 @@ def judge(answer: Any, correct: Any) -> str:
     anything else must be equal. Text is read as the stepper's quiz reads it
     (:func:`vizad.trace.quiz.read_answer`): ``"2 - cos(5)"`` is an exact expression, right
     when it is the value.
+
+    Examples:
+        >>> from vizad.classroom.exercises import judge
+        >>> judge(1.72, 1.7163378), judge(1.7, 1.7163378), judge(2.5, 1.7163378)
+        ('right', 'close', 'wrong')
     """
     if isinstance(answer, str):
         return _judge_text(answer, correct)
@@ -233,6 +238,14 @@ def expect(
     ``rtol``/``atol`` judge by a tolerance instead of the digits (for values the student reads
     off a plot). ``key`` compares ``key(answer)`` with ``key(correct)`` (such as the power of
     ten of an ε); the message always shows the answer as typed.
+
+    Examples:
+        >>> from vizad.classroom.exercises import expect
+        >>> expect(1.72, 1.7163378)
+        >>> expect(None, 1.7163378)
+        Traceback (most recent call last):
+            ...
+        AssertionError: not answered yet: write your answer in the cell ...
     """
     if answer is None:
         raise AssertionError("not answered yet: write your answer in the cell above")

@@ -66,7 +66,18 @@ def grade(
     GradeError saying what to do), one of those ("bubblewrap", "uid"), or "none" to run
     trusted code without isolation (every result says so); see :mod:`.jail`.
     ``hide`` (for tests) makes
-    top-level packages of those names findable only in the submission, as if not installed."""
+    top-level packages of those names findable only in the submission, as if not installed.
+
+    Examples:
+        >>> import pathlib, tempfile
+        >>> student = pathlib.Path(tempfile.mkdtemp()) / "engine.py"
+        >>> _ = student.write_text("Value = float")
+        >>> report = vz.grade(student, "micrograd", isolation="none")
+        >>> report.graded, len(report.rows)
+        (True, 14)
+        >>> report.rows[0].name, report.rows[0].status
+        ('add', 'fail')
+    """
     chosen = course_named = _course(course)
     found = _submission(submission, chosen)
     if course_named.key == "exercises":

@@ -23,7 +23,15 @@ __all__ = ["times", "elementwise_vjp", "elementwise_jvp", "broadcast_tangent"]
 
 def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
-    its own), MINUS_ONE a negation, ZERO None (no contribution)."""
+    its own), MINUS_ONE a negation, ZERO None (no contribution).
+
+    Examples:
+        >>> from vizad import extend
+        >>> from vizad.engine.ops.elementwise import MINUS_ONE, ZERO
+        >>> v = vz.Variable("v")
+        >>> extend.times(v, MINUS_ONE).op.name, extend.times(v, ZERO)
+        ('neg', None)
+    """
     if isinstance(partial, Node):
         return _apply_builtin(mul, (value, partial))
     if partial == 0:
