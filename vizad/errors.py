@@ -55,7 +55,21 @@ class VizadError(Exception):
 
 class GraphError(VizadError, ValueError):
     """The graph itself is wrong: a cycle, a bad input to an op, a bad vjp result, an op
-    class that breaks the op protocol."""
+    class that breaks the op protocol.
+
+    Examples:
+        >>> class Forgets(vz.Op):
+        ...     def compute(self, x):
+        ...         return x
+        ...     def vjp(self, node, adjoint):
+        ...         return []  # one adjoint per input is due
+        ...
+        >>> x = vz.Variable("x")
+        >>> vz.gradients(Forgets()(x), [x])
+        Traceback (most recent call last):
+            ...
+        vizad.errors.GraphError: vjp of op 'forgets' at node ...
+    """
 
 
 class NodeTypeError(VizadError, TypeError):
@@ -95,7 +109,19 @@ class ShapeError(VizadError, ValueError):
 
 
 class EvaluationError(VizadError, ValueError):
-    """An op failed while computing a value; the message names the node, op and input shapes."""
+    """An op failed while computing a value; the message names the node, op and input shapes.
+
+    Examples:
+        >>> class Refuses(vz.Op):
+        ...     def compute(self, x):
+        ...         raise ValueError("no value here")
+        ...
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(Refuses()(x), {x: 1.0})
+        Traceback (most recent call last):
+            ...
+        vizad.errors.EvaluationError: node ...
+    """
 
     #: The exception the op's compute raised.
     original: BaseException | None = None
@@ -167,7 +193,15 @@ class StepNotFoundError(VizadError, LookupError):
 
 
 class ReadOnlyError(VizadError, AttributeError):
-    """A record that never changes (a step's Contribution) was asked to change."""
+    """A record that never changes (a step's Contribution) was asked to change.
+
+    Examples:
+        >>> contribution = vz.examples.lecture().steps[5].contributions[0]
+        >>> contribution.local = 0.0
+        Traceback (most recent call last):
+            ...
+        vizad.errors.ReadOnlyError: a Contribution is immutable: cannot set 'local'
+    """
 
 
 class RuleNotDefinedError(VizadError, NotImplementedError):

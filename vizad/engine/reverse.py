@@ -37,7 +37,19 @@ __all__ = [
 
 
 class Partial(NamedTuple):
-    """A partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ: what consumer vⱼ passes back to one of its inputs."""
+    """A partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ: what consumer vⱼ passes back to one of its inputs.
+
+    Examples:
+        >>> from vizad import extend
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> y = a * b
+        >>> record = extend.build_adjoints(y, [a, b])
+        >>> (partial,) = record.partials(a)
+        >>> type(partial).__name__, partial.consumer is y, partial.index
+        ('Partial', True, 0)
+        >>> vz.evaluate(partial.node, {a: 2.0, b: 5.0})
+        array(5.)
+    """
 
     #: vⱼ, the node that consumes vᵢ.
     consumer: Node

@@ -292,7 +292,14 @@ def case_checks(course_name: str, namespace: dict, names: tuple[str, ...] = ()) 
     all) as an exercise notebook's check cell runs them
     (``checks.run(vz.exercises.cases("b", globals()))``): title → a check that runs the case
     on the notebook's names ``namespace`` in the notebook's kernel and fails with what the
-    grader says of it (the same cases, inputs and words)."""
+    grader says of it (the same cases, inputs and words).
+
+    Examples:
+        >>> from vizad.classroom.grading import case_checks
+        >>> checks = case_checks("exercise-a", {})
+        >>> len(checks), next(iter(checks))
+        (4, 'order_of_the_example — find_topo_sort([y]) for y = x2*x1 + x1')
+    """
     chosen = _course(course_name)
     if chosen.key == "exercises":
         raise GradeError("case_checks: name the exercise (exercise-a … exercise-e)")

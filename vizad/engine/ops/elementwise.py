@@ -81,7 +81,14 @@ def broadcast_shapes(*shapes: Any) -> Any:
 
 def reduce_target(node: Node) -> Any:
     """What ``sum_to_shape``/``broadcast_to``/``reshape`` should aim for to match ``node``:
-    its static shape when known, else the node itself (its value's shape, read at run time)."""
+    its static shape when known, else the node itself (its value's shape, read at run time).
+
+    Examples:
+        >>> from vizad import extend
+        >>> x, z = vz.Variable("x", shape=(2,)), vz.Variable("z")
+        >>> extend.reduce_target(x), extend.reduce_target(z)
+        ((2,), <Node z>)
+    """
     shape = static_shape(node)
     return node if shape is None or isinstance(shape, TupleShape) else shape
 
@@ -161,7 +168,16 @@ class ElementwiseOp(Op):
 
 def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     """The partials of elementwise ``op`` at ``node``, checked: one per input, each a Node or
-    a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
+    a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE).
+
+    Examples:
+        >>> from vizad import extend
+        >>> x = vz.Variable("x")
+        >>> y = vz.sin(x)
+        >>> (cos_x,) = extend.local_partials(y.op, y)
+        >>> vz.evaluate(cos_x, {x: 0.0})
+        array(1.)
+    """
     if op._builtin:  # vizad's own ops state their partials right
         return list(op.partials(node))
     result = list(op.partials(node))
