@@ -79,3 +79,14 @@ def run(name: str, value: Any) -> tuple[str, str]:
     if result.failed:
         return "failed", "".join(out)
     return "passed", ""
+
+
+if __name__ == "__main__":  # `python docs/api_examples.py`: the public callables with no example
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's vizad
+    found = public_callables()
+    missing = [name for name, value in found.items() if example(name, value) is None]
+    sys.stdout.write(f"{len(missing)} of {len(found)} public callables have no example\n")
+    sys.stdout.writelines(f"  {name}\n" for name in missing)
