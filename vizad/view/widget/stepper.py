@@ -172,7 +172,7 @@ class Stepper(anywidget.AnyWidget):
 
     @property
     def n_steps(self) -> int:
-        """The number of steps (the last one's number: ``step`` goes from 1 to it)."""
+        """How many steps there are; ``step`` goes from 1 to this number."""
         self._live()
         return len(self.trace.steps)
 
