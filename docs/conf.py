@@ -5,8 +5,10 @@ name of each public module (its ``__all__``; the top level's lazily loaded names
 rendered by autodoc from the docstrings; the command line's page from its argparse parser; the
 tutorials are the notebooks with their stored outputs (myst-nb, nothing executed); the guides
 (docs/guides/) are MyST notebooks whose code cells run at every build (each asks for it in its
-front matter), so their examples cannot drift, and a cell that raises fails the build. Warnings
-are errors (``-W`` in the Makefile).
+front matter), so their examples cannot drift, and a cell that raises fails the build; each public
+callable's ``Examples:`` (its doctest lines) run as its page is made (docs/api_examples.py), and
+one that fails, or a callable with none, fails the build. Warnings are errors (``-W`` in the
+Makefile).
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ sys.path.insert(0, str(DOCS))
 # the guides' kernels import the checkout's vizad too (they inherit this environment)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
+from sphinx.util import logging  # noqa: E402
+
 import vizad  # noqa: E402 (after the path: the checkout's vizad, not an installed one)
+from api_examples import PENDING, public_callables, run  # noqa: E402 (docs/api_examples.py)
 from api_names import MODULES, public_names  # noqa: E402 (docs/api_names.py)
+
+_LOGGER = logging.getLogger("vizad.docs")
 
 project = "vizad"
 author = "the vizad developers"
@@ -43,7 +50,9 @@ extensions = [
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "gallery/*.md", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_templates", "gallery/*.md", "Thumbs.db", ".DS_Store"]
+# autosummary's class page lists a class's own members only (docs/_templates/autosummary)
+templates_path = ["_templates"]
 html_theme = "furo"
 html_title = f"vizad {release}"
 html_static_path: list[str] = []
@@ -76,7 +85,9 @@ def _write_api() -> None:
     MODULES' order) that offers it — the others link there (``vz.Op`` is ``vizad.extend.Op``)."""
     api = GENERATED / "api"
     api.mkdir(parents=True, exist_ok=True)
-    toc = ["API reference", "=============", "", ".. toctree::", "   :maxdepth: 1", ""]
+    toc = ["API reference", "=============", ""]
+    toc += ["Each example runs with ``import vizad as vz`` and ``import numpy as np`` done.", ""]
+    toc += [".. toctree::", "   :maxdepth: 1", ""]
     home: dict[int, str] = {}  # id of a documented object: the name of its page
     for module_name, what in MODULES.items():
         toc.append(f"   {module_name}")
@@ -150,8 +161,25 @@ def _generate() -> None:
 _generate()
 
 
+_CALLABLES = public_callables()  # page name → the public callable it documents
+_RAN: set[str] = set()
+
+
+def _run_example(app, what, name, obj, options, lines) -> None:
+    """Run the example of a public callable's page once (see docs/api_examples.py)."""
+    if name not in _CALLABLES or name in _RAN:
+        return
+    _RAN.add(name)
+    status, report = run(name, _CALLABLES[name])
+    if status == "skipped" or (status == "missing" and name in PENDING):
+        _LOGGER.info(report)
+    elif status != "passed":
+        _LOGGER.warning(report, type="vizad", subtype="example")
+
+
 def setup(app):
     from pygments.lexers.special import TextLexer
 
     # docs/architecture.md's ```layers block (the layer list tests/test_architecture.py reads)
     app.add_lexer("layers", TextLexer)
+    app.connect("autodoc-process-docstring", _run_example)

@@ -22,6 +22,20 @@ class Imported(NamedTuple):
 
         f = vz.from_torch(fn, x, w)
         vz.trace_reverse(f.output, f.inputs, f.feed)
+
+    Examples:
+        >>> import torch
+        >>> def f(x, w):
+        ...     return torch.tanh(w * x).sum()
+        ...
+        >>> imported = vz.from_torch(f, torch.tensor([1.0, 2.0]), torch.tensor(0.5))
+        >>> imported.inputs
+        (<Node x shape=(2,)>, <Node w shape=()>)
+        >>> imported.output
+        <Node sum(tanh(mul(w, x))) shape=()>
+        >>> gradients = vz.gradients(imported.output, imported.inputs)
+        >>> imported.tree(vz.evaluate(gradients, imported.feed))
+        (array([0.39322385, 0.20998716], dtype=float32), array(1.6263964, dtype=float32))
     """
 
     #: A Variable per floating-point argument (and per parameter of an ``nn.Module``).
@@ -59,7 +73,15 @@ class Imported(NamedTuple):
 
 def argument_names(fn: Callable, count: int) -> list[str]:
     """The names of ``fn``'s first ``count`` positional parameters (``x``, ``w``; ``args1``,
-    ``args2`` … for ``*args``; ``arg3`` where Python does not say)."""
+    ``args2`` … for ``*args``; ``arg3`` where Python does not say).
+
+    Examples:
+        >>> from vizad.bridges.imported import argument_names
+        >>> argument_names(lambda x, w: x * w, 2)
+        ['x', 'w']
+        >>> argument_names(lambda *args: args, 3)
+        ['args1', 'args2', 'args3']
+    """
     try:
         parameters = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):  # builtins and the like
@@ -79,7 +101,18 @@ def argument_names(fn: Callable, count: int) -> list[str]:
 
 def input_node(name: str, value: np.ndarray, inputs: list[Node], feed: dict) -> Node:
     """A Variable for a floating-point argument (added to ``inputs`` and ``feed``), a named
-    constant for any other (integer labels are not differentiated)."""
+    constant for any other (integer labels are not differentiated).
+
+    Examples:
+        >>> from vizad.bridges.imported import input_node
+        >>> inputs, feed = [], {}
+        >>> input_node("x", np.array([1.0, 2.0]), inputs, feed)
+        <Node x shape=(2,)>
+        >>> input_node("label", np.array(3), inputs, feed)
+        <Node label shape=()>
+        >>> inputs
+        [<Node x shape=(2,)>]
+    """
     if value.dtype.kind in "fc":
         x = Variable(name, shape=value.shape)
         inputs.append(x)

@@ -82,7 +82,25 @@ def jax_backward(
     forward and a backward one for the code between loops and for a loop's time step, which
     every step shares), compiled on the first call and kept for later calls of a function
     with the same jaxpr (the same equations, parameters, literals, types and source lines;
-    constants it closes over are arguments of the programs, so their values may change)."""
+    constants it closes over are arguments of the programs, so their values may change).
+
+    Examples:
+        >>> import jax.numpy as jnp
+        >>> def f(x1, x2):
+        ...     return jnp.log(x1) + x1 * x2 - jnp.sin(x2)
+        ...
+        >>> trace = vz.jax_backward(f, 2.0, 5.0)
+        >>> trace
+        JAX's backward pass of v₇: 7 steps, in the order JAX ran them
+        step  vᵢ  definition  value   partial adjoints v̄ᵢ→ⱼ     v̄ᵢ
+        1     v₇  v₆ - v₅     11.652  seed                       1
+        2     v₅  sin v₂      -0.959  v̄₅→₇ = -1                 -1
+        3     v₆  v₃ + v₄     10.693  v̄₆→₇ = 1                  1
+        4     v₄  v₁ × v₂     10      v̄₄→₆ = 1                  1
+        5     v₃  ln v₁       0.693   v̄₃→₆ = 1                  1
+        6     v₁  x₁          2       v̄₁→₄ = 5, v̄₁→₃ = 0.5     5.5
+        7     v₂  x₂          5       v̄₂→₅ = -0.284, v̄₂→₄ = 2  1.716
+    """
     arguments, framework, closed = traced(
         fn, args, kwargs, static_argnums, static_argnames, "jax_backward"
     )

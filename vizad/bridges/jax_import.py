@@ -110,7 +110,19 @@ def from_jax(
     into one "× T" box); ``lax.cond`` records the branch the example takes, its predicate an
     input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
     refused, as JAX refuses it). float64 arguments are traced and run in JAX's 64-bit mode
-    (``jax.enable_x64``), whatever the global setting."""
+    (``jax.enable_x64``), whatever the global setting.
+
+    Examples:
+        >>> import jax.numpy as jnp
+        >>> def f(x1, x2):
+        ...     return jnp.log(x1) + x1 * x2 - jnp.sin(x2)
+        ...
+        >>> imported = vz.from_jax(f, 2.0, 5.0)
+        >>> imported.inputs
+        (<Node x1 shape=()>, <Node x2 shape=()>)
+        >>> vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
+        [array(5.5), array(1.71633781)]
+    """
     arguments, framework, closed = traced(
         fn, args, kwargs, static_argnums, static_argnames, "from_jax"
     )

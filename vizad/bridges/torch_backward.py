@@ -93,6 +93,25 @@ def torch_backward(
 
     ``cotangent`` is the seed v̄ of a loss that is not a scalar (``gradient`` in PyTorch's
     ``backward``).
+
+    Examples:
+        >>> import torch
+        >>> x1 = torch.tensor(2.0, requires_grad=True)
+        >>> x2 = torch.tensor(5.0, requires_grad=True)
+        >>> y = torch.log(x1) + x1 * x2 - torch.sin(x2)
+        >>> trace = vz.torch_backward(y, {"x1": x1, "x2": x2})
+        >>> x1.grad, x2.grad
+        (tensor(5.5000), tensor(1.7163))
+        >>> trace
+        PyTorch's backward pass of v₇: 7 steps, in the order PyTorch ran them
+        step  vᵢ  definition  value                 partial adjoints v̄ᵢ→ⱼ     v̄ᵢ
+        1     v₇  v₆ - v₅     11.652                seed                       1
+        2     v₅  sin v₂      not saved by PyTorch  v̄₅→₇ = -1                 -1
+        3     v₆  v₃ + v₄     not saved by PyTorch  v̄₆→₇ = 1                  1
+        4     v₄  v₁ × v₂     not saved by PyTorch  v̄₄→₆ = 1                  1
+        5     v₂  x₂          5                     v̄₂→₅ = -0.284, v̄₂→₄ = 2  1.716
+        6     v₃  ln v₁       not saved by PyTorch  v̄₃→₆ = 1                  1
+        7     v₁  x₁          2                     v̄₁→₄ = 5, v̄₁→₃ = 0.5     5.5
     """
     values = _values_mode(loss, values)
     # both checked before the forward pass runs

@@ -165,7 +165,19 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     backward would fail (a value written after an op saved it) or read values changed
     behind autograd's back (a write through ``.data`` or ``.detach()``, or under ``no_grad``
     to a tensor that requires gradients); ``x.data`` read is ``x.detach()``, setting
-    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``."""
+    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``.
+
+    Examples:
+        >>> import torch
+        >>> def f(x1, x2):
+        ...     return torch.log(x1) + x1 * x2 - torch.sin(x2)
+        ...
+        >>> imported = vz.from_torch(f, torch.tensor(2.0), torch.tensor(5.0))
+        >>> imported.inputs
+        (<Node x1 shape=()>, <Node x2 shape=()>)
+        >>> vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
+        [array(5.5, dtype=float32), array(1.7163378, dtype=float32)]
+    """
     if not callable(fn):
         raise ArgumentTypeError(f"from_torch: fn must be callable, got {type(fn).__name__}")
     module = fn if isinstance(fn, torch.nn.Module) else None

@@ -40,7 +40,16 @@ __all__ = ["Checks", "Outcome", "Outcomes", "cases", "expect", "judge"]
 
 @dataclass
 class Outcome:
-    """The result of one check."""
+    """The result of one check.
+
+    Examples:
+        >>> from vizad.classroom.exercises import Checks, expect
+        >>> tests = {"v̄₂": lambda: expect(1.72, 1.7163378), "v̄₁": lambda: expect(2.5, 5.5)}
+        >>> checks = Checks()
+        >>> outcomes = checks.run(tests)
+        >>> outcomes[1]
+        ✗ v̄₁: FAIL — 2.5 is not it
+    """
 
     title: str
     ok: bool
@@ -57,7 +66,17 @@ class Outcome:
 
 
 class Outcomes(list):
-    """The results of a check cell; shown one line per check."""
+    """The results of a check cell; shown one line per check.
+
+    Examples:
+        >>> from vizad.classroom.exercises import Checks, expect
+        >>> tests = {"v̄₂": lambda: expect(1.72, 1.7163378), "v̄₁": lambda: expect(2.5, 5.5)}
+        >>> checks = Checks()
+        >>> outcomes = checks.run(tests)
+        >>> outcomes
+        ✓ v̄₂: pass
+        ✗ v̄₁: FAIL — 2.5 is not it
+    """
 
     def __repr__(self) -> str:
         return "\n".join(map(repr, self))
@@ -77,7 +96,16 @@ class Outcomes(list):
 
 
 class Checks:
-    """The pass/fail record of one notebook's check cells."""
+    """The pass/fail record of one notebook's check cells.
+
+    Examples:
+        >>> from vizad.classroom.exercises import Checks, expect
+        >>> tests = {"v̄₂": lambda: expect(1.72, 1.7163378), "v̄₁": lambda: expect(2.5, 5.5)}
+        >>> checks = Checks()
+        >>> outcomes = checks.run(tests)
+        >>> checks.ok, checks.summary()
+        (False, 1 of 2 checks pass)
+    """
 
     def __init__(self) -> None:
         self.results: dict[str, bool] = {}
@@ -129,7 +157,18 @@ def cases(
     """The checks of exercise ``exercise`` ("a" … "e") on a notebook's names ``namespace``
     (its ``globals()``): the grader's cases of that exercise (those called ``names``, else
     all), title → check, each failing with the words the grader's report gives for it
-    (``vz.grade(notebook, course="exercises")``)."""
+    (``vz.grade(notebook, course="exercises")``).
+
+    Examples:
+        >>> from vizad.classroom.exercises import Checks, cases
+        >>> checks = cases("a", {})  # a notebook that defines nothing yet
+        >>> first = next(iter(checks))
+        >>> first
+        'order_of_the_example — find_topo_sort([y]) for y = x2*x1 + x1'
+        >>> (outcome,) = Checks().run({first: checks[first]})
+        >>> outcome.ok, outcome.reason.startswith("not implemented")
+        (False, True)
+    """
     from vizad.classroom.grading import case_checks  # the grader loads only when asked
 
     return case_checks(f"exercise-{str(exercise).lower()}", dict(namespace), names)
@@ -159,6 +198,11 @@ def judge(answer: Any, correct: Any) -> str:
     anything else must be equal. Text is read as the stepper's quiz reads it
     (:func:`vizad.trace.quiz.read_answer`): ``"2 - cos(5)"`` is an exact expression, right
     when it is the value.
+
+    Examples:
+        >>> from vizad.classroom.exercises import judge
+        >>> judge(1.72, 1.7163378), judge(1.7, 1.7163378), judge(2.5, 1.7163378)
+        ('right', 'close', 'wrong')
     """
     if isinstance(answer, str):
         return _judge_text(answer, correct)
@@ -233,6 +277,14 @@ def expect(
     ``rtol``/``atol`` judge by a tolerance instead of the digits (for values the student reads
     off a plot). ``key`` compares ``key(answer)`` with ``key(correct)`` (such as the power of
     ten of an ε); the message always shows the answer as typed.
+
+    Examples:
+        >>> from vizad.classroom.exercises import expect
+        >>> expect(1.72, 1.7163378)
+        >>> expect(None, 1.7163378)
+        Traceback (most recent call last):
+            ...
+        AssertionError: not answered yet: write your answer in the cell ...
     """
     if answer is None:
         raise AssertionError("not answered yet: write your answer in the cell above")

@@ -51,7 +51,14 @@ def _one_hot(shape: tuple, k: int, dtype: Any = np.float64) -> np.ndarray:
 
 def jacobian(y: Node, x: Node, mode: str = "reverse") -> Node:
     """The Jacobian ∂y/∂x as a node of shape ``y.shape + x.shape``: one reverse pass per
-    entry of y (``mode="reverse"``) or one forward pass per entry of x (``"forward"``)."""
+    entry of y (``mode="reverse"``) or one forward pass per entry of x (``"forward"``).
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(vz.jacobian(x * x, x), {x: np.array([1.0, 2.0])})
+        array([[2., 0.],
+               [0., 4.]])
+    """
     y, x = as_node(y, "jacobian"), as_node(x, "jacobian")
     if mode not in ("reverse", "forward"):
         raise ArgumentError(
@@ -83,7 +90,14 @@ def hvp(y: Node, x: Node, v: Any, mode: str = "forward-over-reverse") -> Node:
     by one of HVP_MODES: "forward-over-reverse" (the default: a jvp of the gradient, one
     pass of each kind), "reverse-over-reverse" (the gradient of ⟨∇y, v⟩: two reverse
     passes), "reverse-over-forward" (the gradient of the jvp ∇y·v), "forward-over-forward"
-    (n forward passes over a forward pass: one per entry of x)."""
+    (n forward passes over a forward pass: one per entry of x).
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> y = vz.engine.ops.sum(x * x * x)
+        >>> vz.evaluate(vz.hvp(y, x, np.array([1.0, 0.0])), {x: np.array([1.0, 2.0])})
+        array([6., 0.])
+    """
     y, x = as_node(y, "hvp"), as_node(x, "hvp")
     if mode not in HVP_MODES:
         raise ArgumentError(

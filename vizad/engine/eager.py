@@ -53,7 +53,15 @@ _SCALARS = frozenset({np.float64, np.float32, np.float16, float, int, np.int64, 
 
 class EagerNode(Node):
     """A node that carries its value (see the module's docs). Build leaves with
-    :func:`vizad.tensor`; ops on eager nodes return eager nodes."""
+    :func:`vizad.tensor`; ops on eager nodes return eager nodes.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x = vz.tensor(3.0, name="x")
+        >>> y = x * x
+        >>> isinstance(y, extend.EagerNode), y.value
+        (True, array(9.))
+    """
 
     #: ``_partials``: the node's record on the numeric tape, its local partials on values
     #: (one per input; None when ``backward()`` is to work them out).

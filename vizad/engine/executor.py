@@ -23,11 +23,21 @@ __all__ = ["Executor", "evaluate", "check_floating"]
 
 class Executor:
     """Evaluates a list of nodes. The plan (topological order, input slots, bound compute
-    functions) is made once here and reused by every :meth:`run`."""
+    functions) is made once here and reused by every :meth:`run`. ``given``: nodes whose values
+    every run supplies in the feed dict, as if they were Variables (what they depend on is not
+    evaluated).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> run = vz.Executor(vz.gradients(y, [x1, x2]))
+        >>> run.run({x1: 2.0, x2: 5.0})
+        [array(5.5), array(1.71633781)]
+        >>> run.run({x1: 1.0, x2: 0.0})
+        [array(1.), array(0.)]
+    """
 
     def __init__(self, nodes: Node | Iterable[Node], *, given: Iterable[Node] = ()) -> None:
-        """``given``: nodes whose values every run supplies in the feed dict, as if they were
-        Variables (what they depend on is not evaluated)."""
         self.nodes: list[Node] = as_node_list(nodes, "Executor")
         self._given = frozenset(as_node_list(given, "Executor: given") if given else ())
         with gc_paused():
@@ -226,7 +236,16 @@ class Executor:
 
 def evaluate(nodes: Node | Iterable[Node], feed: Mapping[Node, Any] | None = None) -> Any:
     """One-off evaluation: the value of a node, or a list of values for a list of nodes, at
-    ``feed``."""
+    ``feed``.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> vz.evaluate(y, {x1: 2.0, x2: 5.0})
+        array(11.65207146)
+        >>> vz.evaluate([y, x1 * x2], {x1: 2.0, x2: 5.0})
+        [array(11.65207146), array(10.)]
+    """
     values = Executor(as_node_list(nodes, "evaluate")).run(feed or {})
     return values[0] if isinstance(nodes, Node) else values
 

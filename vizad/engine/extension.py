@@ -75,6 +75,12 @@ class AdjointRole(NamedTuple):
     ``kind`` is "seed" (v̄ of the output), "adjoint" (the sum v̄ᵢ), "partial" (v̄ᵢ→ⱼ),
     "unreduced" (v̄ⱼ ∂vⱼ/∂vᵢ before a sum-to-shape step) or "local" (∂vⱼ/∂vᵢ); in forward
     mode "seed" (v̇ of a seeded input), "tangent" (v̇ᵢ) or "local".
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> role = trace.roles()[trace.steps[5].adjoint_node][0]
+        >>> type(role).__name__, role.kind
+        ('AdjointRole', 'adjoint')
     """
 
     kind: str

@@ -28,6 +28,14 @@ class Tangents:
 
     Like :class:`vizad.Adjoints`, it refers to the nodes it made weakly (no reference cycle
     with them) and keeps them alive until :meth:`release`.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> record = vz.jvp(y, {x1: 1.0}).origin
+        >>> type(record).__name__, record.output is y
+        ('Tangents', True)
     """
 
     output: Node
@@ -100,7 +108,16 @@ def build_tangents(
     ({input node: tangent value or node}); inputs not listed have a zero tangent.
 
     With ``all_locals``, the local partials are built for nodes with a zero tangent too (a
-    walkthrough shows v̇₅ = v̇₂ cos v₂ = 0 × 0.284 = 0)."""
+    walkthrough shows v̇₅ = v̇₂ cos v₂ = 0 × 0.284 = 0).
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> record = extend.build_tangents(y, {x1: 1.0})
+        >>> vz.evaluate(record.tangent(y), {x1: 2.0, x2: 5.0})
+        array(5.5)
+    """
     y = as_node(y, "jvp")
     if not isinstance(tangents, Mapping):
         raise NodeTypeError(
@@ -115,7 +132,15 @@ def build_tangents(
 
 def jvp(y: Node, tangents: Mapping[Node, Any], *, shapes: Mapping[Node, Any] | None = None) -> Node:
     """The tangent node of ``y`` (the directional derivative along ``tangents``), by
-    forward mode. The full record is ``result.origin`` (a :class:`Tangents`)."""
+    forward mode. The full record is ``result.origin`` (a :class:`Tangents`).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> dy = vz.jvp(y, {x1: 1.0, x2: 0.0})
+        >>> vz.evaluate(dy, {x1: 2.0, x2: 5.0})
+        array(5.5)
+    """
     record = build_tangents(y, tangents, shapes=shapes)
     result = record.tangent_of_output
     assert result is not None  # made by the extension, and alive: the record keeps it

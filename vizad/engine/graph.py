@@ -64,6 +64,12 @@ def topo_sort(outputs: Node | Iterable[Node], stop: Container[Node] = ()) -> lis
 
     Deterministic (creation order), iterative, linear. Nodes in ``stop`` are listed but not
     walked into. Raises GraphError naming a node on the cycle if the graph has one.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> [str(node) for node in vz.topo_sort(x1 * x2 + x1)]
+        ['x1', 'x2', 'mul(x1, x2)', 'add(mul(x1, x2), x1)']
     """
     return topo_sort_of_list(as_node_list(outputs, "topo_sort"), stop)
 
@@ -172,6 +178,13 @@ def ranked_order(outputs: Node | Sequence[Node]) -> list[Node]:
     ``log(x1) + x1*x2 - sin(x2)`` this gives v1 = x1, v2 = x2, v3 = ln v1, v4 = v1 × v2,
     v5 = sin v2, v6 = v3 + v4, v7 = v6 − v5. Linear time: nodes are bucketed by depth.
     (:func:`numbering` numbers this order, leaving out constants.)
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> [str(node) for node in extend.ranked_order(y)][:4]
+        ['x1', 'x2', 'log(x1)', 'mul(x1, x2)']
     """
     outputs = as_node_list(outputs, "topo_sort")
     order = _by_creation(outputs, ())  # topo_sort's, known here to be in creation order
@@ -216,11 +229,28 @@ def rank(order: Sequence[Node], by_creation: bool = False) -> list[Node]:
 
 def numbering(outputs: Node | Sequence[Node]) -> dict[Node, int]:
     """Display numbers 1…N (v1 … vN) in :func:`ranked_order`, for every node but the
-    constants, which views show by their value (v2 = v1 + 3)."""
+    constants, which views show by their value (v2 = v1 + 3).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> numbers = vz.numbering(y)
+        >>> numbers[x1], numbers[x2], numbers[y]
+        (1, 2, 7)
+    """
     return number_ranked(ranked_order(outputs))
 
 
 def number_ranked(ranked: Iterable[Node]) -> dict[Node, int]:
-    """:func:`numbering` from an already computed :func:`ranked_order`."""
+    """:func:`numbering` from an already computed :func:`ranked_order`.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> numbers = extend.number_ranked(extend.ranked_order(y))
+        >>> numbers[x1], numbers[y]
+        (1, 7)
+    """
     numbered = (n for n in ranked if n.op is not CONSTANT)
     return {node: k for k, node in enumerate(numbered, start=1)}

@@ -54,7 +54,16 @@ _get_source = _SOURCE.get
 def scope(name: str) -> Iterator[tuple[str, ...]]:
     """Group the nodes built inside: ``with vz.scope("layer1"): ...``. Scopes nest; each node
     keeps the path of scopes it was built in (``node.scope``), and drawings draw a scope as a
-    cluster that ``collapse=`` can fold into one box, like TensorBoard's name scopes."""
+    cluster that ``collapse=`` can fold into one box, like TensorBoard's name scopes.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> with vz.scope("layer1"):
+        ...     h = vz.tanh(2.0 * x)
+        ...
+        >>> h.scope
+        ('layer1',)
+    """
     if not isinstance(name, str) or not name.strip():
         raise NodeTypeError(
             f"scope: the name must be a non-empty string, got {name!r:.40}; give a name"
@@ -114,6 +123,13 @@ class Node:
     """One value of the computational graph: ``op(*inputs, **attrs)``.
 
     Build nodes with ops (``vz.sin(x)``) or operators (``x * y + 2``), never directly.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> isinstance(y, extend.Node), y.op.name, [str(n) for n in y.inputs]
+        (True, 'sub', ['add(log(x1), mul(x1, x2))', 'sin(x2)'])
     """
 
     __slots__ = (
@@ -388,7 +404,14 @@ def _as_shape(shape: Any, what: str, allow_unknown: bool = False) -> Shape:
 
 
 def static_shape(node: Node) -> Shape | None:
-    """The shape of ``node`` known before running: its static shape, else a hint, else None."""
+    """The shape of ``node`` known before running: its static shape, else a hint, else None.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x = vz.Variable("x", shape=(2, 3))
+        >>> extend.static_shape(vz.transpose(x)), extend.static_shape(vz.Variable("z"))
+        ((3, 2), None)
+    """
     shape = node._shape
     if shape is not None:
         return shape

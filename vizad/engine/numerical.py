@@ -66,7 +66,13 @@ _FIRST_STEP, _LEVELS, _EPS = 1e-3, 6, float(np.finfo(np.float64).eps)
 
 
 def value_node(value: Any) -> Node:
-    """A constant node for a value; a make_tuple of constants for a tuple value."""
+    """A constant node for a value; a make_tuple of constants for a tuple value.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> vz.evaluate(numerical.value_node(np.array([1.0, 2.0])))
+        array([1., 2.])
+    """
     return (
         make_tuple(*(value_node(v) for v in value))
         if isinstance(value, tuple)
@@ -76,7 +82,15 @@ def value_node(value: Any) -> Node:
 
 def default_tolerances(*values: Any) -> tuple[float, float]:
     """(rtol, atol) fitting the least precise float type among ``values``: (1e-5, 1e-8) for
-    float64, (2e-3, 1e-5) for float32 and float16."""
+    float64, (2e-3, 1e-5) for float32 and float16.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> numerical.default_tolerances(np.float64(1.0))
+        (1e-05, 1e-08)
+        >>> numerical.default_tolerances(np.float32(1.0), 2.0)
+        (0.002, 1e-05)
+    """
     for v in values:
         for leaf in leaves(v):
             dtype = np.asarray(leaf).dtype
@@ -90,7 +104,13 @@ class NumericDerivative:
     """g'(0) by central differences: the estimate, an estimate of its error, and whether g is
     differentiable at 0 ("ok"), has a kink there ("kink"), could not be resolved to a stable
     value at any step ("unresolved"), or is NaN or infinite at every step ("not finite": a
-    check cannot pass there)."""
+    check cannot pass there).
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> numerical.central_derivative(lambda t: abs(t)).status
+        'kink'
+    """
 
     value: float
     error: float
@@ -107,7 +127,14 @@ def central_derivative(
 ) -> NumericDerivative:
     """g'(0) by Richardson-extrapolated central differences with an error estimate, shrinking
     the step until the estimate is stable (see the module's docstring). ``magnitude`` is the
-    size of the terms g sums (Σ|wᵢyᵢ| for g = ⟨w, y⟩): its rounding error when they cancel."""
+    size of the terms g sums (Σ|wᵢyᵢ| for g = ⟨w, y⟩): its rounding error when they cancel.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> d = numerical.central_derivative(lambda t: np.sin(1.0 + t))
+        >>> d.status, bool(abs(d.value - np.cos(1.0)) < 1e-9)
+        ('ok', True)
+    """
     g0 = g(0.0)
     levels = []  # (estimate, error, kinked) per step size tried
     for k in range(_LEVELS):
@@ -211,7 +238,14 @@ def numerical_gradient(
     """∂⟨cotangent, y⟩ / ∂w (∂ sum(y) / ∂w without one) for each Variable w of ``wrt``, entry
     by entry, by adaptive central differences; ``eps`` is the first relative step. An entry
     where y is not differentiable gets the central estimate (the mean of the one-sided
-    slopes)."""
+    slopes).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> vz.numerical_gradient(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        [array(5.5), array(1.71633781)]
+    """
     wrt = as_node_list(wrt, "numerical_gradient: wrt")
     return _entry_by_entry(_Objective.of_graph(y, wrt, feed, cotangent), eps).gradients
 
@@ -224,7 +258,13 @@ def numerical_vjp(
 ) -> list[np.ndarray]:
     """∂⟨cotangent, fn(xs)⟩ / ∂xs[k] (∂ sum(fn(xs)) / ∂xs[k] without one) for each array xs[k],
     by the central differences of :func:`numerical_gradient`, for any function of a list of
-    arrays."""
+    arrays.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> numerical.numerical_vjp(lambda xs: xs[0] * xs[1], [np.array(2.0), np.array(5.0)])
+        [array(5.), array(2.)]
+    """
     return central_vjp(fn, xs, cotangent, eps).gradients
 
 
@@ -232,7 +272,14 @@ def numerical_vjp(
 class NumericVJP:
     """The central differences of :func:`central_vjp`: a gradient per input, and the entries
     where they are no measure of it, as gradcheck reports them: (input, index, "kink" or
-    "unresolved")."""
+    "unresolved").
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> result = numerical.central_vjp(lambda xs: np.abs(xs[0]), [np.array([0.0, 2.0])])
+        >>> type(result).__name__, round(float(result.gradients[0][1]), 6), result.not_settled
+        ('NumericVJP', 1.0, ((0, (0,), 'kink'),))
+    """
 
     gradients: list[np.ndarray]
     not_settled: tuple[tuple[int, tuple, str], ...] = ()
@@ -245,7 +292,14 @@ def central_vjp(
     eps: float = _FIRST_STEP,
 ) -> NumericVJP:
     """:func:`numerical_vjp` with the entries at a kink or unsettled, which a check leaves out
-    as gradcheck does (:func:`vizad.diagnose` checks a student's rules with it)."""
+    as gradcheck does (:func:`vizad.diagnose` checks a student's rules with it).
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> result = numerical.central_vjp(lambda xs: xs[0] ** 2, [np.array([1.0, 3.0])])
+        >>> result.gradients, result.not_settled
+        ([array([2., 6.])], ())
+    """
     return _entry_by_entry(_Objective(fn, xs, cotangent), eps)
 
 
@@ -258,7 +312,16 @@ def _finite(value: Any) -> bool:
 
 
 def check_eps(eps: Any, what: str) -> None:
-    """An ArgumentError naming ``what`` unless ``eps`` (a first relative step) is in (0, 1)."""
+    """An ArgumentError naming ``what`` unless ``eps`` (a first relative step) is in (0, 1).
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> numerical.check_eps(1e-3, "gradcheck: eps")
+        >>> numerical.check_eps(2.0, "gradcheck: eps")
+        Traceback (most recent call last):
+            ...
+        vizad.errors.ArgumentError: gradcheck: eps: eps (the first relative step) ...
+    """
     if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and 0 < eps < 1):
         raise ArgumentError(
             f"{what}: eps (the first relative step) must be in (0, 1), such as 1e-3; got "
@@ -268,7 +331,14 @@ def check_eps(eps: Any, what: str) -> None:
 
 def random_generator(rng: Any, what: str) -> np.random.Generator:
     """``rng`` (a random seed: a non-negative int, or a numpy Generator) as a Generator, or
-    an error naming ``what`` that says what to give."""
+    an error naming ``what`` that says what to give.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> rng = numerical.random_generator(0, "gradcheck: rng")
+        >>> type(rng).__name__
+        'Generator'
+    """
     if isinstance(rng, np.random.Generator):
         return rng
     if isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
@@ -284,7 +354,14 @@ def random_generator(rng: Any, what: str) -> np.random.Generator:
 def not_finite(values: Iterable[tuple[str, Any]]) -> list[str]:
     """For each (words, value) pair whose value holds NaN or infinite entries, a sentence
     naming the first of them ("'x' is fed nan at [0] (1 of 3 entries NaN or infinite)"): the
-    reasons a gradient check cannot compare anything there."""
+    reasons a gradient check cannot compare anything there.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> fed = [("'x' is fed", np.array([np.nan, 1.0, 2.0])), ("'w' is fed", 1.0)]
+        >>> numerical.not_finite(fed)
+        ["'x' is fed nan at [0] (1 of 3 entries NaN or infinite)"]
+    """
     reasons = []
     for what, value in values:
         for k, leaf in enumerate(leaves(value)):
@@ -316,7 +393,16 @@ def _entry_by_entry(f: _Objective, eps: float) -> NumericVJP:
 @dataclass(frozen=True)
 class DirectionCheck:
     """δᵀ∇f from reverse mode against central differences along one random direction δ
-    (scaled entry by entry to the inputs' sizes)."""
+    (scaled entry by entry to the inputs' sizes).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> report = vz.gradcheck(y, [x1, x2], {x1: 2.0, x2: 5.0}, directions=1)
+        >>> check = report.directions[0]
+        >>> type(check).__name__, check.status
+        ('DirectionCheck', 'ok')
+    """
 
     analytic: float
     numeric: float
@@ -328,7 +414,15 @@ class DirectionCheck:
 
 @dataclass(frozen=True)
 class GradcheckReport:
-    """The outcome of :func:`gradcheck`."""
+    """The outcome of :func:`gradcheck`.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> report = vz.gradcheck(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> type(report).__name__, report.ok, report.worst_error < 1e-6
+        ('GradcheckReport', True, True)
+    """
 
     ok: bool
     #: The input whose gradient is furthest from central differences, and that distance.
@@ -411,6 +505,13 @@ def gradcheck(
     being the central difference's estimated error; entries at a kink are reported, not
     failed. Raises GradcheckError naming the worst input when anything fails (or returns the
     report, if not ``raise_on_failure``).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> report = vz.gradcheck(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> report.ok
+        True
     """
     wrt = as_node_list(wrt, "gradcheck: wrt")
     check_eps(eps, "gradcheck")

@@ -61,7 +61,14 @@ def register(op: _AnOp) -> _AnOp:
 
 
 def registry() -> dict[str, Op]:
-    """The registered ops by name (a copy)."""
+    """The registered ops by name (a copy).
+
+    Examples:
+        >>> from vizad import extend
+        >>> ops = extend.registry()
+        >>> ops["sin"] is vz.sin, "matmul" in ops
+        (True, True)
+    """
     return dict(_REGISTRY)
 
 
@@ -76,6 +83,20 @@ class Op:
                 (x,) = node.inputs
                 return [adjoint * 2 * x]
         square = Square()
+
+    Examples:
+        >>> class Square(vz.Op):
+        ...     def compute(self, x):
+        ...         return x * x
+        ...     def vjp(self, node, adjoint):
+        ...         (x,) = node.inputs
+        ...         return [adjoint * 2.0 * x]
+        ...
+        >>> square = Square()
+        >>> x = vz.Variable("x")
+        >>> (g,) = vz.gradients(square(x), [x])
+        >>> vz.evaluate(g, {x: 3.0})
+        array(6.)
     """
 
     #: Name shown in drawings, traces and error messages (default: the class name, lowered).
@@ -266,7 +287,13 @@ def tuples_refused(name: str) -> ShapeError:
 
 def latex_product(left: str, right: str) -> str:
     """``left`` times the local derivative ``right`` in LaTeX, as a person writes it:
-    ``v̄`` for 1, ``-v̄`` for −1, ``\\frac{v̄}{x}`` for ``\\frac{1}{x}``."""
+    ``v̄`` for 1, ``-v̄`` for −1, ``\\frac{v̄}{x}`` for ``\\frac{1}{x}``.
+
+    Examples:
+        >>> from vizad import extend
+        >>> extend.latex_product("v̄", "v_{1}"), extend.latex_product("v̄", "1")
+        ('v̄ v_{1}', 'v̄')
+    """
     reciprocal = re.fullmatch(r"\\frac\{1\}\{(.*)\}", right)
     if reciprocal:
         return rf"\frac{{{left}}}{{{reciprocal.group(1)}}}"
@@ -335,7 +362,13 @@ def constants_only(inputs: tuple) -> bool:
 
 # -- the leaves ------------------------------------------------------------------------------
 class VariableOp(Op):
-    """A placeholder whose value comes from the feed dict."""
+    """A placeholder whose value comes from the feed dict.
+
+    Examples:
+        >>> from vizad import extend
+        >>> vz.Variable("x").op is extend.VARIABLE
+        True
+    """
 
     name = "variable"
     arity = 0
@@ -354,7 +387,14 @@ class VariableOp(Op):
 
 
 class ConstantOp(Op):
-    """A fixed numeric value, held (read-only) in the node's attributes."""
+    """A fixed numeric value, held (read-only) in the node's attributes.
+
+    Examples:
+        >>> from vizad import extend
+        >>> c = vz.constant(2.0)
+        >>> c.op is extend.CONSTANT, vz.evaluate(c)
+        (True, array(2.))
+    """
 
     name = "constant"
     arity = 0
@@ -379,7 +419,15 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def Variable(name: str, shape: Shape | None = None) -> Node:
-    """An input of the graph, fed at run time. ``shape=None`` means any shape."""
+    """An input of the graph, fed at run time. ``shape=None`` means any shape.
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(3,))
+        >>> x, x.shape
+        (<Node x shape=(3,)>, (3,))
+        >>> vz.evaluate(2.0 * x, {x: np.arange(3.0)})
+        array([0., 2., 4.])
+    """
     if not isinstance(name, str):
         raise NodeTypeError(
             f"Variable name must be a str, got {type(name).__name__} {name!r}; give a str"
@@ -396,6 +444,12 @@ def constant(value: Any, name: str | None = None) -> Node:
     A Python number is *weakly typed*, as in NumPy 2 and JAX: ``x * 2.0`` keeps the float type
     of ``x`` (float32 stays float32) and ``x + 1`` keeps an integer type. A numpy scalar or
     array keeps its own dtype and takes part in type promotion as numpy says.
+
+    Examples:
+        >>> c = vz.constant(3.0, name="c")
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(c * x, {x: 2.0})
+        array(6.)
     """
     if name is not None and not isinstance(name, str):
         raise NodeTypeError(f"constant: name must be a str, got {type(name).__name__}; give a str")
@@ -447,7 +501,16 @@ def constant_value(node: Node) -> Any:
 
 
 def as_node(value: Any, op_name: str = "op", position: int = 0) -> Node:
-    """``value`` itself if it is a Node; a constant for a number or numeric array."""
+    """``value`` itself if it is a Node; a constant for a number or numeric array.
+
+    Examples:
+        >>> from vizad import extend
+        >>> extend.as_node(2.0)
+        <Node 2. shape=()>
+        >>> x = vz.Variable("x")
+        >>> extend.as_node(x) is x
+        True
+    """
     if isinstance(value, Node):
         return value.node() if value.__class__ is LazyGrad else value
     if type(value) in _PYTHON_NUMBERS:
@@ -482,6 +545,15 @@ def tensor(
     ``requires_grad=True`` (the default) makes it an input that gradients flow to (it needs a
     floating-point value, as in PyTorch); ``False`` a constant. ``dtype`` converts the value
     (``dtype="float32"``).
+
+    Examples:
+        >>> x = vz.tensor(2.0, name="x")
+        >>> y = vz.log(x) + x * 3.0
+        >>> y.value
+        array(6.69314718)
+        >>> y.backward()
+        >>> x.grad
+        <gradient = 3.5>
     """
     if name is not None and not isinstance(name, str):
         raise NodeTypeError(f"vz.tensor: name must be a str, got {type(name).__name__}")

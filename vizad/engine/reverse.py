@@ -37,7 +37,19 @@ __all__ = [
 
 
 class Partial(NamedTuple):
-    """A partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ: what consumer vⱼ passes back to one of its inputs."""
+    """A partial adjoint v̄ᵢ→ⱼ = v̄ⱼ ∂vⱼ/∂vᵢ: what consumer vⱼ passes back to one of its inputs.
+
+    Examples:
+        >>> from vizad import extend
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> y = a * b
+        >>> record = extend.build_adjoints(y, [a, b])
+        >>> (partial,) = record.partials(a)
+        >>> type(partial).__name__, partial.consumer is y, partial.index
+        ('Partial', True, 0)
+        >>> vz.evaluate(partial.node, {a: 2.0, b: 5.0})
+        array(5.)
+    """
 
     #: vⱼ, the node that consumes vᵢ.
     consumer: Node
@@ -87,6 +99,14 @@ class Adjoints:
     extended graph a reference cycle that only the garbage collector frees): what it reports
     of them is what is still alive. The record that :func:`build_adjoints` returns also keeps
     its nodes alive until :meth:`release` is called (or it is collected).
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> record = vz.gradients(y, [x1, x2])[0].origin
+        >>> type(record).__name__, record.output is y
+        ('Adjoints', True)
     """
 
     output: Node
@@ -246,6 +266,14 @@ def build_adjoints(
     The record keeps its nodes alive (``record.gradients`` stay available) until
     ``record.release()``; :func:`gradients` returns the nodes alone, which is all a caller
     needs to hold.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> record = extend.build_adjoints(y, [x1, x2])
+        >>> vz.evaluate(record.gradients, {x1: 2.0, x2: 5.0})
+        [array(5.5), array(1.71633781)]
     """
     return extend_reverse(y, wrt, cotangent, shapes, None)
 
@@ -292,6 +320,13 @@ def gradients(
     ``gradients[0].origin`` (an :class:`Adjoints`); :func:`build_adjoints` returns it
     directly. Dropping the gradients frees the whole extension at once (nothing points back
     to them).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> g1, g2 = vz.gradients(y, [x1, x2])
+        >>> vz.evaluate([g1, g2], {x1: 2.0, x2: 5.0})
+        [array(5.5), array(1.71633781)]
     """
     record = extend_reverse(y, wrt, cotangent, shapes, None)
     result = record.gradients  # every one alive: the record keeps them until release()
@@ -302,7 +337,15 @@ def gradients(
 def local_adjoints(node: Node, adjoint: Node, needed: Any = None) -> list[Node | None]:
     """The partial adjoints that ``node``'s op passes to each of its inputs from ``adjoint``
     (one local step of reverse mode, checked; None where it is zero, and for the inputs that
-    ``needed``, one flag per input, leaves out)."""
+    ``needed``, one flag per input, leaves out).
+
+    Examples:
+        >>> from vizad import extend
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> c = a * b
+        >>> vz.evaluate(extend.local_adjoints(c, vz.constant(1.0)), {a: 2.0, b: 5.0})
+        [array(5.), array(2.)]
+    """
     return _vjp(node, adjoint, None, needed)[0]
 
 

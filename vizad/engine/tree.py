@@ -36,7 +36,14 @@ __all__ = [
 
 
 class TupleShape(tuple):
-    """The static shape of a tuple-valued node: one shape (or None) per element."""
+    """The static shape of a tuple-valued node: one shape (or None) per element.
+
+    Examples:
+        >>> from vizad import extend
+        >>> a, b = vz.Variable("a", shape=(2,)), vz.Variable("b")
+        >>> vz.make_tuple(a, b).shape
+        TupleShape((2,), None)
+    """
 
     def __repr__(self) -> str:
         return "TupleShape" + tuple.__repr__(self)

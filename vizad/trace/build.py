@@ -39,6 +39,23 @@ def trace_reverse(
 
     ``wrt`` defaults to every Variable of the graph. The adjoint graph is built with the shapes
     of this evaluation, so sum-to-shape steps appear exactly where broadcasting happened.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> trace = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> trace
+        Reverse trace of v₇ w.r.t. x1, x2: 7 steps
+        step  vᵢ  definition  value   partial adjoints v̄ᵢ→ⱼ     v̄ᵢ
+        1     v₇  v₆ - v₅     11.652  seed                       1
+        2     v₆  v₃ + v₄     10.693  v̄₆→₇ = 1                  1
+        3     v₅  sin v₂      -0.959  v̄₅→₇ = -1                 -1
+        4     v₄  v₁ × v₂     10      v̄₄→₆ = 1                  1
+        5     v₃  ln v₁       0.693   v̄₃→₆ = 1                  1
+        6     v₂  x₂          5       v̄₂→₅ = -0.284, v̄₂→₄ = 2  1.716
+        7     v₁  x₁          2       v̄₁→₄ = 5, v̄₁→₃ = 0.5     5.5
+        >>> trace.steps[5].adjoint
+        array(1.71633781)
     """
     decimals = check_decimals(decimals, "trace_reverse")
     with gc_paused():  # one pause for the whole build: it allocates ~10 objects per node
@@ -158,6 +175,23 @@ def trace_forward(
 
     The arguments are in the order of :func:`trace_reverse`: a mapping in second place (the
     order of 0.1, ``trace_forward(y, feed, tangents)``) is an ArgumentError saying so.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> trace = vz.trace_forward(y, x1, {x1: 2.0, x2: 5.0})
+        >>> trace
+        Forward trace of v₇ with v̇₁ = 1: 7 steps
+        step  vᵢ  definition  value   tangent rule                               v̇ᵢ
+        1     v₁  x₁          2       v̇₁ = 1                                    1
+        2     v₂  x₂          5       v̇₂ = 0                                    0
+        3     v₃  ln v₁       0.693   v̇₃ = v̇₁/v₁ = 1 × 0.5 = 0.5               0.5
+        4     v₄  v₁ × v₂     10      v̇₄ = v̇₁ v₂ + v̇₂ v₁ = 1 × 5 + 0 × 2 = 5  5
+        5     v₅  sin v₂      -0.959  v̇₅ = v̇₂ cos v₂ = 0 × 0.284 = 0           0
+        6     v₆  v₃ + v₄     10.693  v̇₆ = v̇₃ + v̇₄ = 0.5 + 5 = 5.5            5.5
+        7     v₇  v₆ - v₅     11.652  v̇₇ = v̇₆ - v̇₅ = 5.5 - 0 = 5.5            5.5
+        >>> trace.steps[-1].tangent
+        array(5.5)
     """
     if isinstance(wrt, Mapping):
         raise ArgumentError(

@@ -37,7 +37,16 @@ def fewer(terms: Sequence[str], text: bool = False) -> list[str]:
 
 
 class Derivation:
-    """LaTeX lines shown as rendered maths in Jupyter; ``str()`` gives plain text."""
+    """LaTeX lines shown as rendered maths in Jupyter; ``str()`` gives plain text.
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> derivation = trace.derivation()
+        >>> type(derivation).__name__
+        'Derivation'
+        >>> print(str(derivation).splitlines()[0])
+        v̄₇ = ∂y/∂v₇ = 1
+    """
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = list(lines)

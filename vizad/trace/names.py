@@ -56,7 +56,14 @@ __all__ = ["Name", "Names"]
 
 
 class Name(NamedTuple):
-    """A name as plain text (``v̄₃→₅``) and as LaTeX (``\\bar{v}_{3\\to 5}``)."""
+    """A name as plain text (``v̄₃→₅``) and as LaTeX (``\\bar{v}_{3\\to 5}``).
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> name = trace.result_name(trace.steps[5].node)
+        >>> name.text
+        'v̄₂'
+    """
 
     text: str
     latex: str
@@ -68,6 +75,12 @@ class Names:
     ``graph`` is the part of the graph that is numbered (a topological order, usually
     :func:`vizad.engine.graph.ranked_order`); ``extension`` the nodes an extension added that are
     named by their role in ``records`` (the Adjoints/Tangents records drawn or traced).
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> names = trace.names
+        >>> type(names).__name__, names.number(trace.output)
+        ('Names', 7)
     """
 
     def __init__(

@@ -36,6 +36,12 @@ class Contribution:
     equality) of a named tuple. A walkthrough sets the values and nodes when it is built and
     leaves the labels and LaTeX to be made from its names the first time they are read (a
     stepper shows one step at a time); made by hand, a contribution takes them all.
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> contribution = trace.steps[5].contributions[1]
+        >>> contribution.consumer_label, contribution.local, contribution.partial
+        ('v₄', array(2.), array(2.))
     """
 
     #: The fields, in order.
@@ -241,7 +247,14 @@ def _rebuilt_contribution(fields: tuple) -> Contribution:
 
 
 class ReverseStep(NamedTuple):
-    """One step of the reverse walkthrough: the adjoint v̄ᵢ of node vᵢ."""
+    """One step of the reverse walkthrough: the adjoint v̄ᵢ of node vᵢ.
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> step = trace.steps[5]
+        >>> step.label, step.value, step.adjoint
+        ('v₂', array(5.), array(1.71633781))
+    """
 
     #: Position in ``trace.steps`` (0-based; the step's number, as shown, is ``index + 1``).
     index: int  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
@@ -265,7 +278,13 @@ class ReverseStep(NamedTuple):
 
 
 class TangentTerm(NamedTuple):
-    """One term v̇ₖ ∂vᵢ/∂vₖ of a tangent rule, for input k of the node."""
+    """One term v̇ₖ ∂vᵢ/∂vₖ of a tangent rule, for input k of the node.
+
+    Examples:
+        >>> step = vz.examples.lecture_forward().steps[3]
+        >>> [(term.input_symbol, term.tangent, term.local) for term in step.terms]
+        [('v_{1}', array(1.), array(5.)), ('v_{2}', array(0.), array(2.))]
+    """
 
     input: Node
     input_symbol: str
@@ -277,7 +296,13 @@ class TangentTerm(NamedTuple):
 
 
 class ForwardStep(NamedTuple):
-    """One step of the forward walkthrough: the value vᵢ and tangent v̇ᵢ of a node."""
+    """One step of the forward walkthrough: the value vᵢ and tangent v̇ᵢ of a node.
+
+    Examples:
+        >>> step = vz.examples.lecture_forward().steps[3]
+        >>> step.label, step.value, step.tangent
+        ('v₄', array(10.), array(5.))
+    """
 
     index: int  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
     node: Node
@@ -297,7 +322,22 @@ class ForwardStep(NamedTuple):
 
 
 class CheckFailure(NamedTuple):
-    """A step whose op's rule disagrees with central differences of that op alone."""
+    """A step whose op's rule disagrees with central differences of that op alone.
+
+    Examples:
+        >>> class Square(vz.Op):
+        ...     def compute(self, x):
+        ...         return x * x
+        ...     def vjp(self, node, adjoint):
+        ...         (x,) = node.inputs
+        ...         return [adjoint * x]  # wrong: d(x²)/dx is 2x
+        ...
+        >>> x = vz.Variable("x")
+        >>> trace = vz.trace_reverse(Square()(x), x, {x: 3.0})
+        >>> (failure,) = trace.check()
+        >>> type(failure).__name__, failure.label, failure.op
+        ('CheckFailure', 'v₁', 'square')
+    """
 
     #: The step number, 1 … n, as the stepper and the tables show it (``trace.steps[step - 1]``).
     step: int

@@ -24,7 +24,15 @@ __all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
 
 
 class Trace(ABC):
-    """Steps of a walkthrough with lookups and displays; subclasses say what a step shows."""
+    """Steps of a walkthrough with lookups and displays; subclasses say what a step shows.
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> isinstance(trace, vz.trace.Trace), trace.views
+        (True, ('forward', 'adjoint', 'backprop'))
+        >>> trace.label(trace.output), len(trace.steps)
+        ('v₇', 7)
+    """
 
     kind = ""
     #: The steps (a :class:`Steps` whose records are made when first read, or a sequence).
@@ -350,7 +358,21 @@ def _values_latex_row(step: Any, d: int) -> list[str]:
 
 
 class ReverseTrace(Trace):
-    """The reverse-mode walkthrough (see :func:`vizad.trace_reverse`)."""
+    """The reverse-mode walkthrough (see :func:`vizad.trace_reverse`).
+
+    Examples:
+        >>> trace = vz.examples.lecture()
+        >>> trace.gradients
+        [array(5.5), array(1.71633781)]
+        >>> trace.derivation()
+        v̄₇ = ∂y/∂v₇ = 1
+        v̄₆ = v̄₇ ∂v₇/∂v₆ = v̄₇ = 1
+        v̄₅ = v̄₇ ∂v₇/∂v₅ = -v̄₇ = -1
+        v̄₄ = v̄₆ ∂v₆/∂v₄ = v̄₆ = 1
+        v̄₃ = v̄₆ ∂v₆/∂v₃ = v̄₆ = 1
+        v̄₂ = v̄₅ ∂v₅/∂v₂ + v̄₄ ∂v₄/∂v₂ = v̄₅ cos v₂ + v̄₄ v₁ = -0.284 + 2 = 1.716
+        v̄₁ = v̄₄ ∂v₄/∂v₁ + v̄₃ ∂v₃/∂v₁ = v̄₄ v₂ + v̄₃/v₁ = 5 + 0.5 = 5.5
+    """
 
     kind = mode = "reverse"
     views = ("forward", "adjoint", "backprop")
@@ -473,7 +495,13 @@ class ReverseTrace(Trace):
 
 
 class ForwardTrace(Trace):
-    """The forward-mode walkthrough (see :func:`vizad.trace_forward`)."""
+    """The forward-mode walkthrough (see :func:`vizad.trace_forward`).
+
+    Examples:
+        >>> trace = vz.examples.lecture_forward()
+        >>> type(trace).__name__, trace.tangent(trace.output)
+        ('ForwardTrace', array(5.5))
+    """
 
     kind = mode = "forward"
     views = ("forward", "tangent", "tangents")

@@ -249,7 +249,19 @@ def compare(
     to a node whose value has the same kind of dtype (never a boolean to a float) and whose
     adjoint has the same shape, preferring one of the same op. A difference within round-off
     (:func:`vizad.engine.text.is_roundoff`) is shown as "round-off", not as a number whose
-    digits change from machine to machine; ``Match.difference`` and ``largest`` stay exact."""
+    digits change from machine to machine; ``Match.difference`` and ``largest`` stay exact.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> a = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> b = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.1})
+        >>> comparison = vz.compare(a, b, labels=("at 5", "at 5.1"))
+        >>> comparison.ok
+        False
+        >>> [str(m.a) for m in comparison.differ]
+        ['x1', 'x2']
+    """
     for what, trace in (("a", a), ("b", b)):
         if not isinstance(trace, ReverseTrace):
             raise ArgumentTypeError(

@@ -77,7 +77,17 @@ def export_html(
     a trace as vz.draw and vz.step do; a Stepper's page shows its views as the Stepper drew
     them. ``scale`` is the page's presentation scale
     (graph and panel enlarged together, as ``vz.step(..., scale=)``; the page's "scale" menu
-    changes it); a Stepper's page opens at the Stepper's scale unless another is given."""
+    changes it); a Stepper's page opens at the Stepper's scale unless another is given.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> import pathlib, tempfile
+        >>> trace = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> page = vz.export_html(trace, pathlib.Path(tempfile.mkdtemp()) / "lecture.html")
+        >>> page.name, page.stat().st_size > 0
+        ('lecture.html', True)
+    """
     check_output(path, "export_html")  # before the work: a path that cannot be written
     how = draw_options(options, drawing, "export_html")
     page = page_html(

@@ -51,7 +51,18 @@ def export_frames(
     the layout ``budget`` (vizad.view.render.budget: in full, bounded or summarised, the
     picture saying which; None: in full), and every frame draws the same choice, each run of
     ``dot`` bounded by ``timeout`` seconds. Returns the paths, in step
-    order."""
+    order.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> import pathlib, tempfile
+        >>> trace = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> paths = vz.export_frames(trace, folder)
+        >>> [p.name for p in paths][:3]
+        ['step-1.svg', 'step-2.svg', 'step-3.svg']
+    """
     how = draw_options(options, drawing, "export_frames")
     if format not in FRAME_FORMATS:
         raise ArgumentError(

@@ -81,7 +81,16 @@ def diagnose(y: Any, wrt: Any, feed: dict | None = None, *, rng: int = 0) -> Dia
     """Check a student's engine on the graph of ``y`` (see the module's docs): each op's
     gradient rule in isolation, the topological order, the final gradients with respect to
     ``wrt`` (a node or a list). ``feed`` gives the placeholders' values (CSE 599W style);
-    ``rng`` is the random seed of the probes."""
+    ``rng`` is the random seed of the probes.
+
+    Examples:
+        >>> from vizad.classroom.courses.micrograd.engine import Value
+        >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+        >>> L = (a * b + a).tanh()
+        >>> report = vz.diagnose(L, [a, b])
+        >>> report.ok
+        True
+    """
     wrt = list(wrt) if isinstance(wrt, (list, tuple)) else [wrt]
     style = next((s for s in _STYLES if s.reads(y)), None)
     if style is None:

@@ -77,7 +77,16 @@ def grouped(problems: list[Problem]) -> list[Problem]:
 @dataclass
 class Diagnosis:
     """The report of :func:`diagnose`: ``ok`` when nothing is wrong, else ``problems`` (the
-    first is the first wrong thing in reverse topological order)."""
+    first is the first wrong thing in reverse topological order).
+
+    Examples:
+        >>> from vizad.classroom.courses.micrograd.engine import Value
+        >>> a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+        >>> L = (a * b + a).tanh()
+        >>> report = vz.diagnose(L, [a, b])
+        >>> type(report).__name__, report.ok, report.problems
+        ('Diagnosis', True, [])
+    """
 
     style: str
     problems: list[Problem]

@@ -66,7 +66,18 @@ def grade(
     GradeError saying what to do), one of those ("bubblewrap", "uid"), or "none" to run
     trusted code without isolation (every result says so); see :mod:`.jail`.
     ``hide`` (for tests) makes
-    top-level packages of those names findable only in the submission, as if not installed."""
+    top-level packages of those names findable only in the submission, as if not installed.
+
+    Examples:
+        >>> import pathlib, tempfile
+        >>> student = pathlib.Path(tempfile.mkdtemp()) / "engine.py"
+        >>> _ = student.write_text("Value = float")
+        >>> report = vz.grade(student, "micrograd", isolation="none")
+        >>> report.graded, len(report.rows)
+        (True, 14)
+        >>> report.rows[0].name, report.rows[0].status
+        ('add', 'fail')
+    """
     chosen = course_named = _course(course)
     found = _submission(submission, chosen)
     if course_named.key == "exercises":
@@ -281,7 +292,14 @@ def case_checks(course_name: str, namespace: dict, names: tuple[str, ...] = ()) 
     all) as an exercise notebook's check cell runs them
     (``checks.run(vz.exercises.cases("b", globals()))``): title → a check that runs the case
     on the notebook's names ``namespace`` in the notebook's kernel and fails with what the
-    grader says of it (the same cases, inputs and words)."""
+    grader says of it (the same cases, inputs and words).
+
+    Examples:
+        >>> from vizad.classroom.grading import case_checks
+        >>> checks = case_checks("exercise-a", {})
+        >>> len(checks), next(iter(checks))
+        (4, 'order_of_the_example — find_topo_sort([y]) for y = x2*x1 + x1')
+    """
     chosen = _course(course_name)
     if chosen.key == "exercises":
         raise GradeError("case_checks: name the exercise (exercise-a … exercise-e)")

@@ -37,7 +37,17 @@ def one_line(text: object, limit: int = MAX_EXPLANATION) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    """One case of a course run against a student's module."""
+    """One case of a course run against a student's module.
+
+    Examples:
+        >>> import pathlib, tempfile
+        >>> student = pathlib.Path(tempfile.mkdtemp()) / "engine.py"
+        >>> _ = student.write_text("Value = float")
+        >>> report = vz.grade(student, "micrograd", isolation="none")
+        >>> row = report.rows[0]
+        >>> type(row).__name__, row.name, row.what, row.status
+        ('Row', 'add', 'a + b', 'fail')
+    """
 
     #: The case's name (``mul_two_vars``, ``summation axes=(1,) (5, 4)``).
     name: str
@@ -73,7 +83,16 @@ class GradeReport:
     tampered with): then every row is an error and ``graded`` is False. ``notes`` are what
     the grader saw besides the cases (output printed, notebook cells that raised).
     ``isolation`` is how the submission's process was isolated ("bubblewrap", "uid", "none",
-    or "in process" for a namespace graded here)."""
+    or "in process" for a namespace graded here).
+
+    Examples:
+        >>> import pathlib, tempfile
+        >>> student = pathlib.Path(tempfile.mkdtemp()) / "engine.py"
+        >>> _ = student.write_text("Value = float")
+        >>> report = vz.grade(student, "micrograd", isolation="none")
+        >>> type(report).__name__, report.score, report.max_score
+        ('GradeReport', 0, 14)
+    """
 
     course: str
     module: str

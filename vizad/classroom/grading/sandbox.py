@@ -29,7 +29,13 @@ __all__ = ["Limits", "Outcome", "run"]
 
 @dataclass(frozen=True)
 class Limits:
-    """What a submission may use. Times are wall-clock seconds."""
+    """What a submission may use. Times are wall-clock seconds.
+
+    Examples:
+        >>> from vizad.classroom.grading import Limits
+        >>> Limits(case_seconds=5.0).case_seconds, Limits().submission_seconds
+        (5.0, 120.0)
+    """
 
     #: One case (and the import of the submission).
     case_seconds: float = 10.0

@@ -21,7 +21,16 @@ __all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
 
 
 class Add(ElementwiseOp):
-    """a + b, broadcasting."""
+    """a + b, broadcasting.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> vz.evaluate(ops.add(a, b), {a: 2.0, b: 3.0})
+        array(5.)
+        >>> ops.add(a, b).op is (a + b).op
+        True
+    """
 
     arity, symbol = 2, "+"
 
@@ -48,7 +57,14 @@ class Add(ElementwiseOp):
 
 
 class Sub(ElementwiseOp):
-    """a − b, broadcasting. One node, as in the lecture's v7 = v6 − v5."""
+    """a − b, broadcasting. One node, as in the lecture's v7 = v6 − v5.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> vz.evaluate(ops.sub(a, b), {a: 2.0, b: 3.0})
+        array(-1.)
+    """
 
     arity, symbol = 2, "−"
 
@@ -75,7 +91,14 @@ class Sub(ElementwiseOp):
 
 
 class Mul(ElementwiseOp):
-    """a × b, elementwise, broadcasting."""
+    """a × b, elementwise, broadcasting.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> vz.evaluate(ops.mul(a, b), {a: 2.0, b: 3.0})
+        array(6.)
+    """
 
     arity, symbol = 2, "×"
 
@@ -107,7 +130,14 @@ class Mul(ElementwiseOp):
 
 
 class Div(ElementwiseOp):
-    """a / b, elementwise, broadcasting."""
+    """a / b, elementwise, broadcasting.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> vz.evaluate(ops.div(a, b), {a: 3.0, b: 4.0})
+        array(0.75)
+    """
 
     arity, symbol = 2, "÷"
 
@@ -143,7 +173,14 @@ class Div(ElementwiseOp):
 
 
 class Neg(ElementwiseOp):
-    """−a."""
+    """−a.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(ops.neg(x), {x: 4.0})
+        array(-4.)
+    """
 
     arity, symbol = 1, "−"
 
@@ -170,7 +207,14 @@ class Neg(ElementwiseOp):
 
 
 class Identity(ElementwiseOp):
-    """The value itself: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ when ∂vⱼ/∂vᵢ = 1."""
+    """The value itself: the partial adjoint v̄ᵢ→ⱼ = v̄ⱼ when ∂vⱼ/∂vᵢ = 1.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(ops.identity(x), {x: 4.0})
+        array(4.)
+    """
 
     arity, symbol = 1, "id"
     _takes_tuples = True  # the partial adjoint of a tuple value passes through
@@ -328,7 +372,16 @@ _ADD_N = register(AddN())
 
 
 def power(a: Operand, p: float | np.number | np.bool_) -> Node:
-    """a ** p with a constant exponent ``p`` (a Python or numpy number)."""
+    """a ** p with a constant exponent ``p`` (a Python or numpy number).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x")
+        >>> y = ops.power(x, 3)
+        >>> (g,) = vz.gradients(y, [x])
+        >>> vz.evaluate([y, g], {x: 2.0})
+        [array(8.), array(12.)]
+    """
     if isinstance(p, Node):
         raise NodeTypeError(
             f"power: the exponent must be a constant number, got "
@@ -351,7 +404,14 @@ def power(a: Operand, p: float | np.number | np.bool_) -> Node:
 
 
 def add_n(*nodes: Operand) -> Node:
-    """The sum of one or more nodes of the same shape (or of tuple values of the same layout)."""
+    """The sum of one or more nodes of the same shape (or of tuple values of the same layout).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> vz.evaluate(ops.add_n(a, b, a), {a: 2.0, b: 3.0})
+        array(7.)
+    """
     if not nodes:
         raise GraphError("add_n needs at least one input: give one or more")
     return _ADD_N(*nodes)

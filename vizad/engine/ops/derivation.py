@@ -23,7 +23,15 @@ __all__ = ["times", "elementwise_vjp", "elementwise_jvp", "broadcast_tangent"]
 
 def times(value: Node, partial: Node | Symbolic) -> Node | None:
     """value × partial: ONE gives an identity node (so that each partial adjoint is a node of
-    its own), MINUS_ONE a negation, ZERO None (no contribution)."""
+    its own), MINUS_ONE a negation, ZERO None (no contribution).
+
+    Examples:
+        >>> from vizad import extend
+        >>> from vizad.engine.ops.elementwise import MINUS_ONE, ZERO
+        >>> v = vz.Variable("v")
+        >>> extend.times(v, MINUS_ONE).op.name, extend.times(v, ZERO)
+        ('neg', None)
+    """
     if isinstance(partial, Node):
         return _apply_builtin(mul, (value, partial))
     if partial == 0:
@@ -60,7 +68,17 @@ def elementwise_vjp(
     """``(partial adjoints reduced to each input's shape, the unreduced ones where a
     sum_to_shape step was needed, else None)`` of an elementwise node; None for the inputs
     that ``needed`` (one flag per input) leaves out (their local partials are then never
-    multiplied, so nothing checks their shapes)."""
+    multiplied, so nothing checks their shapes).
+
+    Examples:
+        >>> from vizad import extend
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> y = a * b
+        >>> partials = extend.local_partials(y.op, y)
+        >>> reduced, unreduced = extend.elementwise_vjp(y.op, y, vz.constant(1.0), partials)
+        >>> vz.evaluate(reduced, {a: 2.0, b: 5.0})
+        [array(5.), array(2.)]
+    """
     # every product first, then the reductions: the creation order (ids, drawings) stays
     if needed is None:
         raw = [times(adjoint, p) for p in partials]
@@ -85,7 +103,17 @@ def elementwise_jvp(
     partials: Sequence[Node | Symbolic],
 ) -> Node | None:
     """v̇ = Σ v̇ᵢ ∂v/∂xᵢ over the inputs with a tangent, broadcast to the output's shape: v̇ᵢ
-    alone (as an identity node) for a partial of 1, v̇ₐ ± v̇ᵦ for two partials of ±1."""
+    alone (as an identity node) for a partial of 1, v̇ₐ ± v̇ᵦ for two partials of ±1.
+
+    Examples:
+        >>> from vizad import extend
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> y = a * b
+        >>> partials = extend.local_partials(y.op, y)
+        >>> tangent = extend.elementwise_jvp(y.op, y, [vz.constant(1.0), None], partials)
+        >>> vz.evaluate(tangent, {a: 2.0, b: 5.0})
+        array(5.)
+    """
     terms = [(t, p) for t, p in zip(tangents, partials) if t is not None and p != 0]
     if not terms:
         return None
@@ -115,7 +143,16 @@ def _products(terms: list[tuple[Node, Node | Symbolic]]) -> list[Node]:
 
 def broadcast_tangent(total: Node, node: Node, tangents: Sequence[Node | None]) -> Node:
     """Broadcast a tangent to the shape of ``node`` unless it provably has it already: when
-    every input has a tangent, or one input with a tangent provably has the output's shape."""
+    every input has a tangent, or one input with a tangent provably has the output's shape.
+
+    Examples:
+        >>> from vizad import extend
+        >>> x, b = vz.Variable("x", shape=(3,)), vz.Variable("b")
+        >>> y = x + b
+        >>> tangent = extend.broadcast_tangent(vz.constant(1.0), y, [None, vz.constant(1.0)])
+        >>> vz.evaluate(tangent, {x: np.zeros(3), b: 0.0})
+        array([1., 1., 1.])
+    """
     if all(t is not None for t in tangents) or any(
         t is not None and _has_output_shape(x, node) for x, t in zip(node.inputs, tangents)
     ):

@@ -55,7 +55,13 @@ class _Unary(ElementwiseOp):
 
 
 class Exp(_Unary):
-    """eˣ."""
+    """eˣ.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.exp(x), {x: 1.0})
+        array(2.71828183)
+    """
 
     template, partial_template = "e^{{{x}}}", "e^{{{x}}}"
 
@@ -74,7 +80,13 @@ class Exp(_Unary):
 
 
 class Log(_Unary):
-    """The natural logarithm ln x."""
+    """The natural logarithm ln x.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.log(x), {x: np.e})
+        array(1.)
+    """
 
     template, partial_template = r"\ln {x}", r"\frac{{1}}{{{x}}}"
 
@@ -91,7 +103,13 @@ class Log(_Unary):
 
 
 class Sin(_Unary):
-    """sin x."""
+    """sin x.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.sin(x), {x: np.pi / 2})
+        array(1.)
+    """
 
     template, partial_template = r"\sin {x}", r"\cos {x}"
 
@@ -108,7 +126,13 @@ class Sin(_Unary):
 
 
 class Cos(_Unary):
-    """cos x."""
+    """cos x.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.cos(x), {x: 0.0})
+        array(1.)
+    """
 
     template, partial_template = r"\cos {x}", r"-\sin {x}"
 
@@ -125,7 +149,13 @@ class Cos(_Unary):
 
 
 class Tanh(_Unary):
-    """tanh x."""
+    """tanh x.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.tanh(x), {x: 0.0})
+        array(0.)
+    """
 
     template, partial_template = r"\tanh {x}", r"\left(1 - \tanh^{{2}} {x}\right)"
 
@@ -144,7 +174,13 @@ class Tanh(_Unary):
 
 
 class Sigmoid(_Unary):
-    """The logistic function σ(x) = 1 / (1 + e⁻ˣ), computed without overflow."""
+    """The logistic function σ(x) = 1 / (1 + e⁻ˣ), computed without overflow.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.sigmoid(x), {x: 0.0})
+        array(0.5)
+    """
 
     template = r"\sigma\left({x}\right)"
     partial_template = r"\sigma\left({x}\right)\left(1 - \sigma\left({x}\right)\right)"
@@ -167,7 +203,13 @@ class Sigmoid(_Unary):
 
 
 class Relu(_Unary):
-    """max(x, 0)."""
+    """max(x, 0).
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(vz.relu(x), {x: np.array([-1.0, 2.0])})
+        array([0., 2.])
+    """
 
     template = r"\operatorname{{relu}}\left({x}\right)"
     partial_template = r"H\left({x}\right)"
@@ -190,7 +232,13 @@ class Relu(_Unary):
 
 
 class Sqrt(_Unary):
-    """√x."""
+    """√x.
+
+    Examples:
+        >>> x = vz.Variable("x")
+        >>> vz.evaluate(vz.sqrt(x), {x: 9.0})
+        array(3.)
+    """
 
     template, partial_template = r"\sqrt{{{x}}}", r"\frac{{1}}{{2\sqrt{{{x}}}}}"
 
@@ -207,7 +255,14 @@ class Sqrt(_Unary):
 
 
 class Heaviside(_Unary):
-    """The step function H(x): 1 where x > 0, else 0 (the derivative of relu)."""
+    """The step function H(x): 1 where x > 0, else 0 (the derivative of relu).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(ops.heaviside(x), {x: np.array([-1.0, 2.0])})
+        array([0., 1.])
+    """
 
     template, partial_template = r"H\left({x}\right)", "0"
 

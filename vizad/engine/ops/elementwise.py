@@ -31,7 +31,14 @@ __all__ = [
 class Symbolic(float):
     """A local partial derivative that is a known constant: :data:`ZERO`, :data:`ONE` or
     :data:`MINUS_ONE`. No node is built for it: a partial adjoint v̄ⱼ × 1 is an identity node,
-    v̄ⱼ × (−1) a negation, and v̄ⱼ × 0 no contribution at all."""
+    v̄ⱼ × (−1) a negation, and v̄ⱼ × 0 no contribution at all.
+
+    Examples:
+        >>> from vizad import extend
+        >>> from vizad.engine.ops.elementwise import ONE
+        >>> isinstance(ONE, extend.Symbolic), extend.times(vz.Variable("v"), ONE).op.name
+        (True, 'identity')
+    """
 
     def __repr__(self) -> str:
         return {0.0: "vz.extend.ZERO", 1.0: "vz.extend.ONE", -1.0: "vz.extend.MINUS_ONE"}[
@@ -45,7 +52,13 @@ _SYMBOLIC: dict[float, Symbolic] = {0: ZERO, 1: ONE, -1: MINUS_ONE}
 
 
 def broadcast_shapes(*shapes: Any) -> Any:
-    """numpy's broadcasting rule on static shapes; None if any is unknown."""
+    """numpy's broadcasting rule on static shapes; None if any is unknown.
+
+    Examples:
+        >>> from vizad import extend
+        >>> extend.broadcast_shapes((3, 1), (2,)), extend.broadcast_shapes((3,), None)
+        ((3, 2), None)
+    """
     result: tuple = ()
     for shape in shapes:
         if shape is None:
@@ -68,7 +81,14 @@ def broadcast_shapes(*shapes: Any) -> Any:
 
 def reduce_target(node: Node) -> Any:
     """What ``sum_to_shape``/``broadcast_to``/``reshape`` should aim for to match ``node``:
-    its static shape when known, else the node itself (its value's shape, read at run time)."""
+    its static shape when known, else the node itself (its value's shape, read at run time).
+
+    Examples:
+        >>> from vizad import extend
+        >>> x, z = vz.Variable("x", shape=(2,)), vz.Variable("z")
+        >>> extend.reduce_target(x), extend.reduce_target(z)
+        ((2,), <Node z>)
+    """
     shape = static_shape(node)
     return node if shape is None or isinstance(shape, TupleShape) else shape
 
@@ -82,6 +102,20 @@ class ElementwiseOp(Op):
     defines ``vjp`` or ``jvp`` is refused: subclass :class:`Op` to write the rules yourself.
     (The two derived rules build mul, add_n and sum_to_shape nodes, ops that are themselves
     elementwise: they are defined, and set on this class, in :mod:`vizad.engine.ops.derivation`.)
+
+    Examples:
+        >>> from vizad import extend
+        >>> class Cube(extend.ElementwiseOp):
+        ...     def compute(self, x):
+        ...         return x ** 3
+        ...     def partials(self, node):
+        ...         (x,) = node.inputs
+        ...         return [3.0 * x * x]
+        ...
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> (g,) = vz.gradients(Cube()(x), [x])
+        >>> vz.evaluate(g, {x: np.array([1.0, 2.0])})
+        array([ 3., 12.])
     """
 
     #: False for ops whose inputs all have the output's shape (add_n): nothing to reduce.
@@ -134,7 +168,16 @@ class ElementwiseOp(Op):
 
 def local_partials(op: ElementwiseOp, node: Node) -> list[Node | Symbolic]:
     """The partials of elementwise ``op`` at ``node``, checked: one per input, each a Node or
-    a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE)."""
+    a Symbolic (plain 0, 1 and −1 are read as ZERO, ONE and MINUS_ONE).
+
+    Examples:
+        >>> from vizad import extend
+        >>> x = vz.Variable("x")
+        >>> y = vz.sin(x)
+        >>> (cos_x,) = extend.local_partials(y.op, y)
+        >>> vz.evaluate(cos_x, {x: 0.0})
+        array(1.)
+    """
     if op._builtin:  # vizad's own ops state their partials right
         return list(op.partials(node))
     result = list(op.partials(node))

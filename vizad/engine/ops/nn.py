@@ -59,5 +59,11 @@ _LOG_SOFTMAX = register(LogSoftmax())
 
 
 def log_softmax(a: Operand, axis: int = -1) -> Node:
-    """log softmax of ``a`` along ``axis``, numerically stable."""
+    """log softmax of ``a`` along ``axis``, numerically stable.
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(3,))
+        >>> vz.evaluate(vz.log_softmax(x), {x: np.zeros(3)})
+        array([-1.09861229, -1.09861229, -1.09861229])
+    """
     return _LOG_SOFTMAX(a, axis=axes_argument(axis, "log_softmax"))

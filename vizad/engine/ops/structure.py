@@ -44,13 +44,27 @@ class _Like(Op):
 
 
 class OnesLike(_Like):
-    """An array of ones shaped like the input (a tuple of them for a tuple)."""
+    """An array of ones shaped like the input (a tuple of them for a tuple).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(ops.ones_like(x), {x: np.array([5.0, 7.0])})
+        array([1., 1.])
+    """
 
     name, symbol, fill = "ones_like", "1", 1
 
 
 class ZerosLike(_Like):
-    """An array of zeros shaped like the input (a tuple of them for a tuple)."""
+    """An array of zeros shaped like the input (a tuple of them for a tuple).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(ops.zeros_like(x), {x: np.array([5.0, 7.0])})
+        array([0., 0.])
+    """
 
     name, symbol, fill = "zeros_like", "0", 0
 
@@ -58,7 +72,16 @@ class ZerosLike(_Like):
 class StopGradient(Op):
     """The input's value, through which no derivative flows: what PyTorch's ``detach`` and
     ``no_grad`` and JAX's ``stop_gradient`` make of a value (its adjoint is not passed on,
-    its tangent is zero)."""
+    its tangent is zero).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x")
+        >>> y = x * ops.stop_gradient(x)
+        >>> (g,) = vz.gradients(y, [x])
+        >>> vz.evaluate([y, g], {x: 3.0})
+        [array(9.), array(3.)]
+    """
 
     name, symbol = "stop_gradient", "sg"
     arity = 1
@@ -163,14 +186,27 @@ _TUPLE_GET = register(TupleGet())
 
 
 def make_tuple(*nodes: Operand) -> Node:
-    """A tuple value of the given nodes."""
+    """A tuple value of the given nodes.
+
+    Examples:
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> pair = vz.make_tuple(a, 2.0 * b)
+        >>> vz.evaluate(vz.tuple_get(pair, 1), {a: 1.0, b: 3.0})
+        array(6.)
+    """
     if not nodes:
         raise GraphError("make_tuple needs at least one element: give one or more")
     return _MAKE_TUPLE(*nodes)
 
 
 def tuple_get(t: Node, index: int) -> Node:
-    """Element ``index`` of the tuple value ``t``."""
+    """Element ``index`` of the tuple value ``t``.
+
+    Examples:
+        >>> a, b = vz.Variable("a"), vz.Variable("b")
+        >>> vz.evaluate(vz.tuple_get(vz.make_tuple(a, b), 0), {a: 1.0, b: 2.0})
+        array(1.)
+    """
     if not isinstance(index, (int, np.integer)):
         raise GraphError(f"tuple_get: index must be an int, got {index!r}")
     return _TUPLE_GET(t, index=int(index))

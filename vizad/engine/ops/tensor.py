@@ -589,7 +589,13 @@ _SIZE = register(Size())
 
 def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False) -> Node:
     """op(a) @ op(b) as numpy's ``@`` (1-D operands as vectors, leading dimensions as batches),
-    op = swapping the last two axes where the flag is set."""
+    op = swapping the last two axes where the flag is set.
+
+    Examples:
+        >>> w, x = vz.Variable("w", shape=(2, 2)), vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(vz.matmul(w, x), {w: np.eye(2), x: np.array([3.0, 4.0])})
+        array([3., 4.])
+    """
     cls = a.__class__
     if b.__class__ is cls and eager_class(cls) and not trans_a and not trans_b:
         # hot: two eager matrices that fit (eager nodes, told by their class: no isinstance)
@@ -604,7 +610,13 @@ def matmul(a: Operand, b: Operand, trans_a: bool = False, trans_b: bool = False)
 
 def transpose(a: Operand, axes: tuple[int, ...] | list[int] | None = None) -> Node:
     """Permute the axes of ``a`` (reverse them when ``axes`` is None); negative axes count
-    from the end, as in numpy."""
+    from the end, as in numpy.
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(2, 3))
+        >>> vz.transpose(x).shape
+        (3, 2)
+    """
     axes = axes_argument(axes, "transpose")
     if axes is not None:
         n = len(axes)
@@ -618,19 +630,39 @@ def transpose(a: Operand, axes: tuple[int, ...] | list[int] | None = None) -> No
 
 
 def reshape(a: Operand, shape: ShapeLike) -> Node:
-    """``a`` with a new shape (a tuple, one entry may be -1; or a node whose shape to take)."""
+    """``a`` with a new shape (a tuple, one entry may be -1; or a node whose shape to take).
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(4,))
+        >>> vz.evaluate(vz.reshape(x, (2, 2)), {x: np.arange(4.0)})
+        array([[0., 1.],
+               [2., 3.]])
+    """
     return _with_target(_RESHAPE, a, shape)
 
 
 def sum(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:  # noqa: A001  (vz.sum, like np.sum)
-    """The sum of ``a`` over ``axis`` (all axes when None)."""
+    """The sum of ``a`` over ``axis`` (all axes when None).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2, 2))
+        >>> vz.evaluate(ops.sum(x, axis=1), {x: np.array([[1.0, 2.0], [3.0, 4.0]])})
+        array([3., 7.])
+    """
     if axis is None and eager_class(a.__class__):  # hot: a whole eager value
         return _whole(_SUM, a, keepdims)  # type: ignore[arg-type]  # (eager: by its class)
     return _SUM(a, axis=axes_argument(axis, "sum"), keepdims=bool(keepdims))
 
 
 def mean(a: Operand, axis: Axes = None, keepdims: bool = False) -> Node:
-    """The mean of ``a`` over ``axis`` (all axes when None)."""
+    """The mean of ``a`` over ``axis`` (all axes when None).
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(2, 2))
+        >>> vz.evaluate(vz.mean(x, axis=0), {x: np.array([[1.0, 2.0], [3.0, 4.0]])})
+        array([2., 3.])
+    """
     if axis is None and eager_class(a.__class__):  # hot: a whole eager value
         return _whole(_MEAN, a, keepdims)  # type: ignore[arg-type]  # (eager: by its class)
     return _MEAN(a, axis=axes_argument(axis, "mean"), keepdims=bool(keepdims))
@@ -652,23 +684,53 @@ _WHOLE = {k: {"axis": None, "keepdims": k} for k in (False, True)}
 
 
 def broadcast_to(a: Operand, shape: ShapeLike) -> Node:
-    """``a`` broadcast to ``shape`` (a tuple, or a node whose shape to take)."""
+    """``a`` broadcast to ``shape`` (a tuple, or a node whose shape to take).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> vz.evaluate(ops.broadcast_to(x, (3, 2)), {x: np.array([1.0, 2.0])})
+        array([[1., 2.],
+               [1., 2.],
+               [1., 2.]])
+    """
     return _with_target(_BROADCAST_TO, a, shape)
 
 
 def sum_to_shape(a: Operand, shape: ShapeLike) -> Node:
     """``a`` summed down to ``shape`` (a tuple, or a node whose shape to take): the reduction
-    of a broadcast adjoint to its input's shape."""
+    of a broadcast adjoint to its input's shape.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(3, 2))
+        >>> vz.evaluate(ops.sum_to_shape(x, (2,)), {x: np.ones((3, 2))})
+        array([3., 3.])
+    """
     return _with_target(_SUM_TO_SHAPE, a, shape)
 
 
 def expand_dims(a: Operand, axis: int | tuple[int, ...]) -> Node:
-    """``a`` with new axes of length 1 at ``axis`` (positions in the result)."""
+    """``a`` with new axes of length 1 at ``axis`` (positions in the result).
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2,))
+        >>> ops.expand_dims(x, 0).shape
+        (1, 2)
+    """
     return _EXPAND_DIMS(a, axis=axes_argument(axis, "expand_dims"))
 
 
 def size(a: Operand, axis: Axes = None) -> Node:
-    """The number of elements of ``a`` over ``axis`` (all when None), as a float node."""
+    """The number of elements of ``a`` over ``axis`` (all when None), as a float node.
+
+    Examples:
+        >>> from vizad.engine import ops
+        >>> x = vz.Variable("x", shape=(2, 3))
+        >>> vz.evaluate(ops.size(x, axis=1), {x: np.zeros((2, 3))})
+        array(3.)
+    """
     return _SIZE(a, axis=axes_argument(axis, "size"))
 
 

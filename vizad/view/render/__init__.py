@@ -90,6 +90,16 @@ def draw(
     ``budget`` is the seconds Graphviz may take to lay it out (:mod:`vizad.view.render.budget`):
     a graph predicted to take longer is laid out with bounded effort, or summarised, and the
     picture says which; None lays it out in full whatever it costs.
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> drawing = vz.draw(y)
+        >>> type(drawing).__name__
+        'Drawing'
+        >>> trace = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> "v̄₂" in vz.draw(trace, "adjoint", step=6).source
+        True
     """
     how = draw_options(options, drawing, "draw")
     scene = scene_drawn(target, view, how)
@@ -121,7 +131,14 @@ def drawing_of(
 ) -> Drawing:
     """The drawing of ``scene`` (as :func:`draw` makes it) with ``step`` (1 … n) highlighted,
     its line under the title and (unless ``show_pending``) the values of later steps written
-    "= ?"; or with no step."""
+    "= ?"; or with no step.
+
+    Examples:
+        >>> from vizad.view import render
+        >>> scene = render.build_scene(vz.examples.lecture(), "adjoint")
+        >>> type(render.drawing_of(scene, step=6)).__name__
+        'Drawing'
+    """
     if step is None:
         return to_drawing(scene, caption=caption)
     k = scene.trace.index(step) if scene.trace is not None else step

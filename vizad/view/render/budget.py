@@ -143,7 +143,14 @@ class LayoutCost:
 
 def layout_cost(scene: Scene) -> LayoutCost:
     """The boxes, edges, ranks and long edges of ``scene`` as ``dot`` ranks it
-    (:func:`~vizad.view.render.ranks.dot_ranks`). Linear in the size of the scene."""
+    (:func:`~vizad.view.render.ranks.dot_ranks`). Linear in the size of the scene.
+
+    Examples:
+        >>> from vizad.view import render
+        >>> cost = render.layout_cost(render.build_scene(vz.examples.lecture(), "forward"))
+        >>> cost
+        LayoutCost(boxes=7, edges=8, ranks=4, long_edges=1, helpers=1, flat=True)
+    """
     rank, scale = dot_ranks(scene)
     edges = [e for e in scene.edges if e.tail in rank and e.head in rank]
     spans = [scale * (rank[e.head] - rank[e.tail]) for e in edges if e.tail != e.head]

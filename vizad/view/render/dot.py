@@ -82,7 +82,16 @@ class Drawing(graphviz.Digraph):
     SVG, PNG or PDF for slides. ``pipe`` and ``render`` take graphviz's arguments and a
     ``timeout`` (default :attr:`timeout` seconds) after which they stop ``dot`` with a
     RenderError, like every layout vizad runs; ``render`` writes its file as
-    :mod:`vizad.view.files` says (links followed, FIFOs and devices written to, never replaced)."""
+    :mod:`vizad.view.files` says (links followed, FIFOs and devices written to, never replaced).
+
+    Examples:
+        >>> from vizad.view import render
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> drawing = vz.draw(y)
+        >>> isinstance(drawing, render.Drawing), drawing.source.startswith("digraph")
+        (True, True)
+    """
 
     _vizad_summary = ""
     #: SVG element id (a box's or an edge's) → its title, escaped (see :func:`titled`).

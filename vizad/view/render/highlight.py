@@ -28,6 +28,17 @@ PENDING = "?"
 
 
 class StepHighlight(NamedTuple):
+    """How one step marks a scene: a state per box and the edges that carry its values
+    (what :func:`highlight` gives; the drawing and the browser style boxes by it).
+
+    Examples:
+        >>> from vizad.view import render
+        >>> scene = render.build_scene(vz.examples.lecture(), "adjoint")
+        >>> marks = render.highlight(scene, 0)
+        >>> isinstance(marks, render.StepHighlight), len(marks.states)
+        (True, 20)
+    """
+
     #: item id → state ("current", "consumer", "involved", "done", "pending", "failed")
     states: dict[str, str]
     #: ids of the edges that carry this step's values
@@ -42,7 +53,15 @@ def highlight(
 ) -> StepHighlight:
     """The states of ``scene``'s boxes at ``trace.steps[step]`` (a 0-based index, like
     ``failed``; the step's number as shown is ``step + 1``), read off :func:`step_states`
-    (pass ``states`` to reuse them across steps): the rule the browser component applies."""
+    (pass ``states`` to reuse them across steps): the rule the browser component applies.
+
+    Examples:
+        >>> from vizad.view import render
+        >>> scene = render.build_scene(vz.examples.lecture(), "adjoint")
+        >>> marks = render.highlight(scene, 5)
+        >>> type(marks).__name__, sorted(set(marks.states.values()))
+        ('StepHighlight', ['consumer', 'current', 'done', 'involved', 'pending'])
+    """
     trace = scene.trace
     if trace is None:
         raise ArgumentTypeError(

@@ -56,6 +56,12 @@ class Layout:
     draws the same boxes for the same nodes with the same edges (the laid view and the
     forward view: :func:`alike`). ``legend`` and ``heading``: the drawing options' legend and
     title (:class:`~vizad.view.render.DrawOptions`), also for the boxes it opens.
+
+    Examples:
+        >>> from vizad.view import render
+        >>> layout = render.Layout(vz.examples.lecture(), "adjoint")
+        >>> "<svg" in layout.svg(6)
+        True
     """
 
     def __init__(

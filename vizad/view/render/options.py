@@ -89,7 +89,18 @@ class DrawOptions:
     of the step states (False: none, for a slide). ``heading``: the drawing's title line and
     its note (what was folded): None, vizad's own; a string, that title instead (escaped, as
     every label), the note kept; False, neither (a slide's own title says it; what a layout
-    budget did is still said)."""
+    budget did is still said).
+
+    Examples:
+        >>> from vizad.view import render
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> options = render.DrawOptions(decimals=2, detail=True)
+        >>> options.decimals, options.max_boxes
+        (2, 400)
+        >>> type(vz.draw(y, options=options)).__name__
+        'Drawing'
+    """
 
     decimals: int | None = None
     max_boxes: int = MAX_BOXES

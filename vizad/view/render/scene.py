@@ -116,6 +116,17 @@ class Edge:
 
 @dataclass
 class Scene:
+    """What a drawing of one view shows, before any layout: its boxes (``items``), ``edges``
+    and ``clusters`` (scopes), its ``title`` and ``note``; made by :func:`build_scene`, drawn
+    by :func:`drawing_of` and laid out by :class:`Layout`.
+
+    Examples:
+        >>> from vizad.view import render
+        >>> scene = render.build_scene(vz.examples.lecture(), "forward")
+        >>> type(scene).__name__, scene.view, len(scene.edges)
+        ('Scene', 'forward', 8)
+    """
+
     view: str
     items: list[Item]
     edges: list[Edge]

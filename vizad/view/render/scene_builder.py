@@ -51,7 +51,14 @@ def build_scene(
     """The scene of ``target`` (a node, a list of nodes, or a trace) in ``view``. An eager
     node that gradients flow to is drawn, by default, as its reverse walkthrough's backprop
     view: each node's value and adjoint on the graph that ran (so is a node of another eager
-    engine that an adapter reads: a student's micrograd Value, as draw_dot draws it)."""
+    engine that an adapter reads: a student's micrograd Value, as draw_dot draws it).
+
+    Examples:
+        >>> from vizad.view import render
+        >>> scene = render.build_scene(vz.examples.lecture(), "adjoint")
+        >>> scene.view, len(scene.items)
+        ('adjoint', 20)
+    """
     decimals = check_decimals(decimals, "draw")
     if not isinstance(target, (Node, Trace, list, tuple)):
         target = adopt(target)

@@ -128,7 +128,15 @@ def fits(scene: Scene, max_boxes: int) -> bool:
 
 
 def summarize(scene: Scene, max_boxes: int) -> Scene:
-    """``scene`` itself if it :func:`fits` ``max_boxes``, else a summary."""
+    """``scene`` itself if it :func:`fits` ``max_boxes``, else a summary.
+
+    Examples:
+        >>> from vizad.view import render
+        >>> scene = render.build_scene(vz.examples.rnn(steps=20), "forward")
+        >>> summary = render.summarize(scene, max_boxes=30)
+        >>> len(scene.items), len(summary.items) <= 30
+        (70, True)
+    """
     if fits(scene, max_boxes):
         return scene
     dense = max_degree(scene) > MAX_DEGREE
@@ -178,7 +186,16 @@ def summarize(scene: Scene, max_boxes: int) -> Scene:
 
 def collapse_scopes(scene: Scene, collapse: int | str | Iterable[str]) -> Scene:
     """``scene`` with vz.scope() clusters folded into one box each: ``collapse`` is a depth
-    (1: every top-level scope) or scope names ("layer1", or a path "model/layer1")."""
+    (1: every top-level scope) or scope names ("layer1", or a path "model/layer1").
+
+    Examples:
+        >>> from vizad.view import render
+        >>> trace = vz.examples.mlp(batch=2, features=2, hidden=3, outputs=1)
+        >>> scene = render.build_scene(trace, "forward")
+        >>> folded = render.collapse_scopes(scene, 1)
+        >>> len(scene.items), len(folded.items)
+        (12, 5)
+    """
     if isinstance(collapse, bool) or not isinstance(collapse, (int, str, list, tuple, set)):
         raise ArgumentTypeError(
             f"collapse must be a depth (int) or scope names, got {type(collapse).__name__}"

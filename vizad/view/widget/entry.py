@@ -40,7 +40,18 @@ def step(
     The drawing options (the fields of :class:`~vizad.view.render.DrawOptions`, by keyword or
     as ``options=``) draw the views as vz.draw does; ``budget``: the seconds each view's
     layout may take (None: in full, however long). ``step``: the step it opens at (a notebook
-    executed headless saves its output there)."""
+    executed headless saves its output there).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> stepper = vz.step(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> stepper
+        <vizad Stepper: reverse mode, step 1 of 7, adjoint view>
+        >>> stepper.step = 6
+        >>> stepper.current.label, stepper.current.adjoint
+        ('v₂', array(1.71633781))
+    """
     how = draw_options(options, drawing, "step")
     if isinstance(y, Trace):
         if wrt is not None or feed is not None or tangents is not None or mode != "reverse":

@@ -15,6 +15,7 @@ stepper (``entry.py``).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -66,6 +67,19 @@ class Stepper(anywidget.AnyWidget):
     draw the views as vz.draw does; each view is laid out within ``budget`` seconds (the
     layout budget, vizad.view.render.budget; None lays every view out in full), its picture
     saying what it took. Other keywords go to the widget (``layout=``).
+
+    Examples:
+        >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+        >>> y = vz.log(x1) + x1 * x2 - vz.sin(x2)
+        >>> trace = vz.trace_reverse(y, [x1, x2], {x1: 2.0, x2: 5.0})
+        >>> stepper = vz.Stepper(trace, "adjoint", step=6)
+        >>> stepper
+        <vizad Stepper: reverse mode, step 6 of 7, adjoint view>
+        >>> stepper.current.label, stepper.current.adjoint
+        ('v₂', array(1.71633781))
+        >>> stepper.next()
+        >>> stepper.step, stepper.n_steps
+        (7, 7)
     """
 
     # the files' text, not their paths: anywidget watches a path for changes with a callback
@@ -158,6 +172,7 @@ class Stepper(anywidget.AnyWidget):
 
     @property
     def n_steps(self) -> int:
+        """How many steps there are; ``step`` goes from 1 to this number."""
         self._live()
         return len(self.trace.steps)
 
@@ -348,3 +363,9 @@ class Stepper(anywidget.AnyWidget):
             f"<vizad Stepper: {self.trace.mode} mode, step {self.step} of {self.n_steps}, "
             f"{self.view} view>"
         )
+
+
+# its signature as inspect and the API reference read it: traitlets' HasTraits.__new__ takes
+# (*args, **kwargs), which Sphinx would show in place of __init__'s (drawing options included)
+_INIT = inspect.signature(Stepper.__init__)
+Stepper.__signature__ = _INIT.replace(parameters=list(_INIT.parameters.values())[1:])
