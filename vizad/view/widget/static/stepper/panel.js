@@ -7,7 +7,7 @@
 import { h } from "./helpers.js";
 
 const TABLE_ROWS = 40; // rows of the running table shown at once
-const KEEP_ROWS = 3; // rows of the table of partial adjoints kept in view, stacked
+const KEEP_ROWS = 6; // rows of the table of partial adjoints kept in view, stacked
 const FILL = /^#[0-9a-f]{6}$/i; // a heatmap cell's colour, from Python's palette
 
 // a shown value (vizad/trace/values.py): its text, a muted note, a tuple's values, or a
@@ -30,6 +30,10 @@ export function shown(v) {
 // a list of parts (text and shown values), as nodes and text
 export const parts = (list) => list.flatMap(shown);
 
+// a table head's words, each kept whole (a span that does not wrap: "∂vⱼ/∂vᵢ", "consumer"),
+// the spaces between them where it may wrap
+const words = (text) => text.split(" ").flatMap((w, k) => [...(k ? [" "] : []), h("span", { class: "vz-word", text: w })]);
+
 // step `p`'s panel (vizad/trace/panel.py's step_panel); `head`: its table's head, sent once
 export function panelElement(p, head) {
   const box = h("div", { class: "vz-panel" }, [
@@ -39,7 +43,7 @@ export function panelElement(p, head) {
   if (p.note !== undefined) box.append(h("div", { class: "vz-muted", text: p.note }));
   if (p.rows) {
     box.append(h("table", { class: "vz-contributions" }, [
-      h("thead", {}, [h("tr", {}, head.map((name) => h("th", { text: name })))]),
+      h("thead", {}, [h("tr", {}, head.map((name) => h("th", {}, words(name))))]),
       h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell)))))),
     ]));
   }
@@ -70,8 +74,9 @@ export class Panel {
 
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
   // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
-  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
-  // (room.js gives the panel that height when the graph's frame can spare it)
+  // height the step panel needs so (its key lines, those rows and the rest), and the least
+  // that shows its key lines and those rows, go to `onNeed` (room.js gives the panel the
+  // first when the graph's frame can spare it, and never less than the second)
   keepRows() {
     const box = this.panel;
     if (!box.offsetHeight) return; // no height (not on screen yet)
@@ -79,6 +84,7 @@ export class Panel {
     const rows = table ? table.querySelectorAll("tr") : [];
     const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
     let need = box.scrollHeight;
+    let shown = 0; // px down to the last row kept
     if (last) {
       const least = last.offsetTop + last.offsetHeight + 1;
       table.style.minHeight = `${least}px`;
@@ -87,9 +93,10 @@ export class Panel {
       // height shrinks its contents (flex), which scrollHeight then under-counts
       const top = box.getBoundingClientRect().top - box.scrollTop;
       const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
-      need = Math.max(need, bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2);
+      shown = bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2;
+      need = Math.max(need, shown);
     }
-    this.onNeed?.(Math.ceil(need));
+    this.onNeed?.(Math.ceil(need), Math.ceil(shown));
   }
 
   // step i (0-based): its panel, or its question, and the table's rows up to it

@@ -18,7 +18,9 @@ const STACKED_FRAME = 200; // px: stacked, the frame's least height when the roo
 // presentation mode: the component alone on the whole screen (the Fullscreen API, or the
 // whole window where that is refused), with large type. `F` and the button toggle it.
 export class Room {
-  constructor({ root, viewport, player, panel }) {
+  // `release()`: the keys to the component itself, not to a field in it (leaving the mode)
+  constructor({ root, viewport, player, panel, release = () => root.focus({ preventScroll: true }) }) {
+    this.release = release;
     this.root = root;
     this.viewport = viewport;
     this.player = player;
@@ -39,9 +41,11 @@ export class Room {
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
     this.need = 0; // px the step panel needs, stacked (the most of the steps shown: no jumps)
-    panel.onNeed = (px) => {
-      if (px <= this.need) return;
-      this.need = px;
+    this.least = 0; // px that show its key lines and the rows it keeps (the most so far)
+    panel.onNeed = (px, least = 0) => {
+      if (px <= this.need && least <= this.least) return;
+      this.need = Math.max(this.need, px);
+      this.least = Math.max(this.least, least);
       this.size();
     };
   }
@@ -86,10 +90,12 @@ export class Room {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
-    this.need = 0; // measured again at this type size
+    this.need = this.least = 0; // measured again at this type size
     this.panel.keepRows();
     this.size();
-    this.root.focus({ preventScroll: true });
+    // the keys stay the component's; leaving, not a question's field (one Esc leaves both)
+    if (on) this.root.focus({ preventScroll: true });
+    else this.release();
   }
 
   // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
@@ -128,12 +134,15 @@ export class Room {
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
     // stacked, graph and panel fit together: the panel gets its share, or what it needs (its
-    // key lines and 3 rows of its table: panel.js) as long as the frame keeps STACKED_FRAME px,
+    // key lines and 6 rows of its table: panel.js) as long as the frame keeps STACKED_FRAME px,
     // and at least PANEL_MIN
     const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
     const frame = Math.round(wide ? Math.max(MIN_FRAME, rest)
       : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
-    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
+    // (stacked, the panel never shows fewer than its key lines and the rows it keeps: where
+    // the room is short, the component grows past it and the page scrolls; not presenting)
+    const least = this.presenting() ? 0 : this.least;
+    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame, least));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
   }
