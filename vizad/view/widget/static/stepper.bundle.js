@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: a3cbe370ec2645cc65627a68c2817d4165b4c49d19bb4999454da2e630cf72eb
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: bcbd774fb5b5cfe4004fe3747d60672044053cb7ef9787120186ed076fdb03a4
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -62,11 +62,9 @@ var Room = class {
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
     this.need = 0;
-    this.least = 0;
-    panel.onNeed = (px, least = 0) => {
-      if (px <= this.need && least <= this.least) return;
-      this.need = Math.max(this.need, px);
-      this.least = Math.max(this.least, least);
+    panel.onNeed = (px) => {
+      if (px <= this.need) return;
+      this.need = px;
       this.size();
     };
   }
@@ -107,7 +105,7 @@ var Room = class {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
-    this.need = this.least = 0;
+    this.need = 0;
     this.panel.keepRows();
     this.size();
     if (on) this.root.focus({ preventScroll: true });
@@ -145,8 +143,7 @@ var Room = class {
     const rest = this.visibleHeight() - above - below - pad;
     const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
     const frame = Math.round(wide ? Math.max(MIN_FRAME, rest) : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
-    const least = this.presenting() ? 0 : this.least;
-    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame, least));
+    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
   }
@@ -1633,7 +1630,10 @@ function shown(v) {
   return [grid, h("span", { class: "vz-scale", text: caption })];
 }
 var parts = (list) => list.flatMap(shown);
-var words = (text) => text.split(" ").flatMap((w, k) => [...k ? [" "] : [], h("span", { class: "vz-word", text: w })]);
+var words = (text) => text.split(" ").flatMap((w, k) => [
+  ...k ? [" "] : [],
+  ...w.split(/(?<=\/)(?=.)/).map((part) => h("span", { class: "vz-word", text: part }))
+]);
 function panelElement(p, head) {
   const box = h("div", { class: "vz-panel" }, [
     h("div", { class: "vz-head", text: p.head }),
@@ -1669,9 +1669,8 @@ var Panel = class {
   }
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
   // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
-  // height the step panel needs so (its key lines, those rows and the rest), and the least
-  // that shows its key lines and those rows, go to `onNeed` (room.js gives the panel the
-  // first when the graph's frame can spare it, and never less than the second)
+  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
+  // (room.js gives the panel that height when the graph's frame can spare it)
   keepRows() {
     const box = this.panel;
     if (!box.offsetHeight) return;
@@ -1679,17 +1678,15 @@ var Panel = class {
     const rows = table ? table.querySelectorAll("tr") : [];
     const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
     let need = box.scrollHeight;
-    let shown2 = 0;
     if (last) {
       const least = last.offsetTop + last.offsetHeight + 1;
       table.style.minHeight = `${least}px`;
       need += least - table.clientHeight;
       const top = box.getBoundingClientRect().top - box.scrollTop;
       const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
-      shown2 = bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2;
-      need = Math.max(need, shown2);
+      need = Math.max(need, bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2);
     }
-    this.onNeed?.(Math.ceil(need), Math.ceil(shown2));
+    this.onNeed?.(Math.ceil(need));
   }
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {

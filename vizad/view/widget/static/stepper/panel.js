@@ -30,9 +30,10 @@ export function shown(v) {
 // a list of parts (text and shown values), as nodes and text
 export const parts = (list) => list.flatMap(shown);
 
-// a table head's words, each kept whole (a span that does not wrap: "∂vⱼ/∂vᵢ", "consumer"),
-// the spaces between them where it may wrap
-const words = (text) => text.split(" ").flatMap((w, k) => [...(k ? [" "] : []), h("span", { class: "vz-word", text: w })]);
+// a table head's words, each kept whole (a span that does not wrap: "consumer", "value"),
+// the spaces between them where it may wrap; a fraction may wrap after its slash ("∂vⱼ/", "∂vᵢ")
+const words = (text) => text.split(" ").flatMap((w, k) => [...(k ? [" "] : []),
+  ...w.split(/(?<=\/)(?=.)/).map((part) => h("span", { class: "vz-word", text: part }))]);
 
 // step `p`'s panel (vizad/trace/panel.py's step_panel); `head`: its table's head, sent once
 export function panelElement(p, head) {
@@ -74,9 +75,8 @@ export class Panel {
 
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
   // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
-  // height the step panel needs so (its key lines, those rows and the rest), and the least
-  // that shows its key lines and those rows, go to `onNeed` (room.js gives the panel the
-  // first when the graph's frame can spare it, and never less than the second)
+  // height the step panel needs so (its key lines, those rows and the rest) goes to `onNeed`
+  // (room.js gives the panel that height when the graph's frame can spare it)
   keepRows() {
     const box = this.panel;
     if (!box.offsetHeight) return; // no height (not on screen yet)
@@ -84,7 +84,6 @@ export class Panel {
     const rows = table ? table.querySelectorAll("tr") : [];
     const last = rows[Math.min(rows.length, KEEP_ROWS + 1) - 1];
     let need = box.scrollHeight;
-    let shown = 0; // px down to the last row kept
     if (last) {
       const least = last.offsetTop + last.offsetHeight + 1;
       table.style.minHeight = `${least}px`;
@@ -93,10 +92,9 @@ export class Panel {
       // height shrinks its contents (flex), which scrollHeight then under-counts
       const top = box.getBoundingClientRect().top - box.scrollTop;
       const bottom = last.getBoundingClientRect().bottom + table.scrollTop;
-      shown = bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2;
-      need = Math.max(need, shown);
+      need = Math.max(need, bottom - top + parseFloat(getComputedStyle(box).paddingBottom) + 2);
     }
-    this.onNeed?.(Math.ceil(need), Math.ceil(shown));
+    this.onNeed?.(Math.ceil(need));
   }
 
   // step i (0-based): its panel, or its question, and the table's rows up to it

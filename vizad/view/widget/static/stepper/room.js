@@ -41,11 +41,9 @@ export class Room {
     this.resize = new ResizeObserver(() => this.size());
     this.resize.observe(root);
     this.need = 0; // px the step panel needs, stacked (the most of the steps shown: no jumps)
-    this.least = 0; // px that show its key lines and the rows it keeps (the most so far)
-    panel.onNeed = (px, least = 0) => {
-      if (px <= this.need && least <= this.least) return;
-      this.need = Math.max(this.need, px);
-      this.least = Math.max(this.least, least);
+    panel.onNeed = (px) => {
+      if (px <= this.need) return;
+      this.need = px;
       this.size();
     };
   }
@@ -90,7 +88,7 @@ export class Room {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
-    this.need = this.least = 0; // measured again at this type size
+    this.need = 0; // measured again at this type size
     this.panel.keepRows();
     this.size();
     // the keys stay the component's; leaving, not a question's field (one Esc leaves both)
@@ -139,10 +137,7 @@ export class Room {
     const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
     const frame = Math.round(wide ? Math.max(MIN_FRAME, rest)
       : Math.max(Math.min(STACKED_FRAME, rest - PANEL_MIN), rest - want));
-    // (stacked, the panel never shows fewer than its key lines and the rows it keeps: where
-    // the room is short, the component grows past it and the page scrolls; not presenting)
-    const least = this.presenting() ? 0 : this.least;
-    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame, least));
+    const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
   }
