@@ -296,3 +296,38 @@ def test_the_bundle_holds_no_html_sink_beyond_the_sources():
     bundle = (STATIC / "stepper.bundle.js").read_text(encoding="utf-8")
     code, _ = js_parts(bundle)
     assert len(HTML_SINKS.findall(code)) == 1  # sanitize.js's template, the one allowed
+
+
+# -- (c) vendored bundles -----------------------------------------------------------------
+#: A bundle of other projects' code shipped in the package, and the HTML sinks its text holds
+#: (HTML_SINKS over the raw minified text: the small lexer above is for vizad's sources, and
+#: a count that includes a sink in a string errs on the safe side): pinned, so that a new
+#: version is read again before it ships. What reaches them from a deck's content is kept
+#: off by the deck's own script.
+VENDORED = {
+    # reveal.js 5.2.1 (its dist banner says 5.2.0) and KaTeX 0.16.22: reveal's controls,
+    # slide numbers, backgrounds, auto-animate styles, help and preview overlays, speaker
+    # notes, scroll and print views; KaTeX builds DOM nodes
+    "view/slides/deck.js": 16,  # 15 innerHTML =, 1 innerHTML +=
+}
+
+
+def test_vendored_bundles_hold_the_html_sinks_they_were_read_with():
+    for where, sinks in VENDORED.items():
+        text = (PACKAGE / where).read_text(encoding="utf-8")
+        assert len(HTML_SINKS.findall(text)) == sinks, f"{where}: read its new sinks, then pin"
+
+
+def test_the_deck_script_turns_reveals_content_overlays_off():
+    """The deck's own script (the template's last <script>) makes no markup, removes the
+    data-preview-* attributes, drops the query reveal.js would read its settings from, and
+    turns preview links, speaker notes and the scroll view off
+    (tests/browser/test_offline_slides.py sees it in Chromium)."""
+    template = (PACKAGE / "view/slides/template/index.html.j2").read_text(encoding="utf-8")
+    glue = template.rsplit("<script>", 1)[1].split("</script>", 1)[0]
+    assert "Reveal.initialize(" in glue and js_markup(glue) == []
+    for setting in ("previewLinks: false", "showNotes: false", "view: null",
+                    "scrollActivationWidth: null", "history.replaceState"):  # fmt: skip
+        assert setting in glue, setting
+    for name in ("data-preview-link", "data-preview-image", "data-preview-video"):
+        assert f'"{name}"' in glue

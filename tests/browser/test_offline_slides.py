@@ -93,3 +93,50 @@ def test_nbconvert_slides_alone_reach_for_cdns(browser, tmp_path):
     page.wait_for_timeout(500)
     context.close()
     assert any("reveal" in url for url in attempted)
+
+
+def test_the_deck_builds_no_overlay_from_its_content_or_its_address(browser, tmp_path):
+    """reveal.js writes a link's data-preview-link/-image/-video into an iframe, img or video
+    as HTML text, and speaker notes and the scroll view's copy of the slides likewise; it also
+    takes any setting from the page's query (``?previewLinks=true`` after the deck's own). A
+    vizad deck removes those attributes, keeps those views off, and takes no setting from its
+    address but print-pdf: opened with the settings in its query, at a width where reveal.js
+    would switch to its scroll view, it is still the deck."""
+    import nbformat
+
+    notebook = tmp_path / "links.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(
+            '# Links\n\n<a id="p" href="#/1" data-preview-link>a link</a> '
+            '<img id="i" alt="" data-preview-image="x.png" src="data:,">'
+        ),
+        nbformat.v4.new_markdown_cell("# Second\n\ntext"),
+    ]
+    for cell in nb.cells:
+        cell.metadata["slideshow"] = {"slide_type": "slide"}
+    nbformat.write(nb, notebook)
+    out = tmp_path / "links.slides.html"
+    subprocess.run(
+        [sys.executable, "-m", "vizad", "slides", str(notebook), "-o", str(out)],
+        check=True, capture_output=True, cwd=REPO,
+    )  # fmt: skip
+    context = browser.new_context(viewport={"width": 400, "height": 700})
+    attempted = _blocked(context)
+    page = context.new_page()
+    page.goto(out.as_uri() + "?previewLinks=true&showNotes=true&view=scroll&controls=false")
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=30_000)
+    config = page.evaluate(
+        "() => { const c = Reveal.getConfig(); return [c.previewLinks, c.showNotes, c.view,"
+        " c.controls, Reveal.isScrollView(), location.search] }"
+    )
+    assert config == [False, False, None, True, False, ""]
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('#p, #i')].map(e => e.getAttributeNames()"
+        ".filter(n => n.startsWith('data-preview')).length)"
+    ) == [0, 0]
+    page.locator("#p").click()
+    page.wait_for_function("() => Reveal.getIndices().h === 1")
+    assert page.locator(".r-overlay, .r-overlay-preview, iframe").count() == 0
+    context.close()
+    assert attempted == []
