@@ -211,3 +211,27 @@ def test_relu_and_its_step_of_a_scalar_are_numpys(dtype):
     assert y.value == np.maximum(x1 * x2 + 2.0, 0) * np.maximum(x2 - 3.0 * x1, 0)
     assert a.grad.value.dtype == np.float32
     assert a.grad.value == pytest.approx(1.5 * 3.75 + 0.875 * -3.0)
+
+
+@pytest.mark.parametrize("shape", [(), (2, 2), (3,), (5, 4)])
+@pytest.mark.parametrize("output_alive", [True, False])
+def test_a_gradient_prints_its_numbers_while_its_output_lives_and_after(shape, output_alive):
+    """``print(x.grad)`` raised KeyError('value') while the differentiated output was still
+    referenced (its adjoint node can then be built: ``str`` read the constant's value from the
+    adjoint node's attributes); once the output was collected it printed. It prints the
+    gradient's numbers either way, without building the adjoint node."""
+    import gc
+
+    values = np.arange(1.0, 1.0 + np.prod(shape, dtype=int)).reshape(shape)
+    x = vz.tensor(values, requires_grad=True)
+    y = vz.sum(x * x)
+    y.backward()
+    if not output_alive:
+        del y
+        gc.collect()
+    expected = np.array2string(2 * x.value, precision=4, threshold=6, edgeitems=2, separator=", ")
+    assert str(x.grad) == expected.replace("\n", "")
+    assert repr(x.grad) == f"<gradient = {str(x.grad)}>"
+    assert f"{x.grad}" == str(x.grad)
+    if output_alive:  # used as a node, it is still the adjoint node (built now)
+        assert x.grad.op.name == "add_n" and str(x.grad.node()).startswith("add_n(mul(")

@@ -298,6 +298,9 @@ class LazyGrad(EagerNode):
     def __repr__(self) -> str:  # shown without building the adjoint node
         return f"<gradient = {self._shown()}>"
 
+    def __str__(self) -> str:  # print(x.grad): its numbers, as PyTorch prints a gradient
+        return self._shown()
+
 
 def _shape(value: Any) -> Any:
     """The shape of an eager value (:func:`vizad.engine.tree.shape_of`, read quickly for arrays

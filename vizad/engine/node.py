@@ -231,7 +231,7 @@ class Node:
         """``sub(add(log(x1), mul(x1, x2)), sin(x2))``: the op and its inputs, nested ``depth``
         levels (bounded: never recursive on the graph's depth)."""
         if self._small_constant():
-            return np.array2string(self.attrs["value"], separator=", ").replace("\n", "")
+            return np.array2string(self._attrs["value"], separator=", ").replace("\n", "")
         if self._operation._folds:  # a constant
             return f"constant{self.shape}"
         return f"{self.op.name}({', '.join(i.short(depth - 1) for i in self.inputs)})"
