@@ -83,6 +83,8 @@ def test_a_fold_opens_fast_framed_on_its_block(browser, rnn_page, page_errors, f
             timeout=30_000,
         )
         times.append(_open(page, fold))
+        # laid out ahead, it says where, as a box laid out when clicked does (test_page_policy)
+        assert page.locator(ROOT).get_attribute("data-layout-thread") == "worker"
         settled(page, 3)
         box = _boxes(page)
         frame, block = box["frame"], box["block"]

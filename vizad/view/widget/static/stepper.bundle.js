@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: bcbd774fb5b5cfe4004fe3747d60672044053cb7ef9787120186ed076fdb03a4
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d326c339b3c8c5678f1941cf195cf6238a8df0f36f249610e52b7950f758e61f
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2480,6 +2480,10 @@ var Stepper = class {
     }
     this.viewport.say(null);
     this.root.dataset.layout = "done";
+    if (frame.laidOut) {
+      this.root.dataset.layoutMs = frame.laidOut.ms.toFixed(0);
+      this.root.dataset.layoutThread = frame.laidOut.thread;
+    }
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || "";
     const big = bigView(frame);
@@ -2520,10 +2524,8 @@ var Stepper = class {
     this.listening.add(job);
     job.promise.then(({ svg, ms, thread }) => {
       frame.svg = svg;
+      frame.laidOut = { ms, thread };
       if (this.drawing.frame !== frame) return;
-      root.dataset.layoutMs = ms.toFixed(0);
-      root.dataset.layoutThread = thread;
-      root.dataset.layout = "done";
       this.showFrame(frame, what);
     }, (err) => {
       if (layoutJobs.get(frame) === job) layoutJobs.delete(frame);
@@ -2550,8 +2552,8 @@ var Stepper = class {
         if (frame.svg !== void 0 || layoutJobs.has(frame)) return layoutJobs.get(frame)?.promise;
         const job = layOutOffThread(graphviz, frame.dot);
         layoutJobs.set(frame, job);
-        return job.promise.then(({ svg }) => {
-          frame.svg ??= svg;
+        return job.promise.then(({ svg, ms, thread }) => {
+          if (frame.svg === void 0) Object.assign(frame, { svg, laidOut: { ms, thread } });
           this.root.dataset.prepared = `${this.root.dataset.prepared ?? ""} ${id}`.trim();
         }, () => {
           if (layoutJobs.get(frame) === job) layoutJobs.delete(frame);

@@ -199,6 +199,10 @@ class Stepper {
     }
     this.viewport.say(null);
     this.root.dataset.layout = "done";
+    if (frame.laidOut) { // laid out in this page (when shown, or ahead: prepare): how, for tests
+      this.root.dataset.layoutMs = frame.laidOut.ms.toFixed(0);
+      this.root.dataset.layoutThread = frame.laidOut.thread;
+    }
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || ""; // what the picture is (bounded, folded, summarised)
     const big = bigView(frame);
@@ -243,10 +247,8 @@ class Stepper {
     this.listening.add(job);
     job.promise.then(({ svg, ms, thread }) => {
       frame.svg = svg;
+      frame.laidOut = { ms, thread };
       if (this.drawing.frame !== frame) return;
-      root.dataset.layoutMs = ms.toFixed(0);
-      root.dataset.layoutThread = thread;
-      root.dataset.layout = "done";
       this.showFrame(frame, what);
     }, (err) => {
       if (layoutJobs.get(frame) === job) layoutJobs.delete(frame); // asked again, laid out again
@@ -275,8 +277,8 @@ class Stepper {
         if (frame.svg !== undefined || layoutJobs.has(frame)) return layoutJobs.get(frame)?.promise;
         const job = layOutOffThread(graphviz, frame.dot);
         layoutJobs.set(frame, job);
-        return job.promise.then(({ svg }) => {
-          frame.svg ??= svg;
+        return job.promise.then(({ svg, ms, thread }) => {
+          if (frame.svg === undefined) Object.assign(frame, { svg, laidOut: { ms, thread } });
           this.root.dataset.prepared = `${this.root.dataset.prepared ?? ""} ${id}`.trim(); // (for tests)
         }, () => {
           if (layoutJobs.get(frame) === job) layoutJobs.delete(frame); // laid out again when opened
