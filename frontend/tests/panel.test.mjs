@@ -35,7 +35,10 @@ test("a reverse step's panel: its lines and its table, the names as text", () =>
     ["div", "vz-head", `Step 2 of 3: v₁ = ${HOSTILE}`],
     ["div", "vz-muted", "op variable · scalar · value ", "5"],
     ["table", "vz-contributions",
-      ["thead", "", ["tr", "", ...HEAD.map((t) => ["th", "", t])]],
+      // each word of a head kept whole (a span that does not wrap), a fraction in two
+      ["thead", "", ["tr", "", ...HEAD.map((t) => ["th", "",
+        ...t.split(" ").flatMap((w, k) => [...(k ? [" "] : []),
+          ...(w === "∂vⱼ/∂vᵢ" ? ["∂vⱼ/", "∂vᵢ"] : [w]).map((part) => ["span", "vz-word", part])])])]],
       ["tbody", "", ["tr", "", ["td", "", "v₂"], ["td", "", "cos v₁"], ["td", "", "0.284"],
         ["td", "", "v̄₁→₂ = v̄₂ cos v₁ = ", "-0.284"]]]],
     ["div", "vz-sum", "v̄₁ = Σ v̄ᵢ→ⱼ = ", ["b", "", "-0.284"]],

@@ -4,7 +4,7 @@ lecture, notebook 08's Hessian-vector product, rnn(45) and an imported PyTorch L
 step walked, the markers at the frame's edge (the step's boxes out of view) overlap neither
 each other nor the step's boxes in view; the derivation line (v̄ᵢ = v̄ⱼ ∂vⱼ/∂vᵢ + … = value)
 lies whole inside the step panel and the window; the table of partial adjoints shows at least
-three rows (all when fewer; one where the frame is already down to its least); the graph's
+six rows (all when fewer; one where the frame is already down to its least); the graph's
 frame keeps at least 200 px. Everything is measured
 with getBoundingClientRect. Screenshots: artifacts/panel-marks-*.png."""
 
@@ -43,7 +43,7 @@ CELLS = [
     "vz.step(vz.torch_backward(lambda: tagger(sequence), tagger))",
 ]
 NAMES = ["lecture", "hvp", "rnn45", "lstm"]
-ROWS = 3  # rows of the table of partial adjoints in view, at least (all when fewer)
+ROWS = 6  # rows of the table of partial adjoints in view, at least (all when fewer)
 FRAME_MIN = 200  # px: the graph's frame, at least
 
 #: Stepper k as seen: the edge markers' pairwise overlaps (px²) and the largest share of a step

@@ -13,6 +13,7 @@ into markup by hand.
 from __future__ import annotations
 
 import base64
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -77,6 +78,18 @@ def _parts(parent: ET.Element, parts: Sequence) -> ET.Element:
     return parent
 
 
+def _words(parent: ET.Element, text: str) -> ET.Element:
+    """A table head's words, each kept whole (a span that does not wrap: "consumer", "value"),
+    the spaces between them where it may wrap; a fraction may wrap after its slash ("∂vⱼ/",
+    "∂vᵢ"). As panel.js's ``words``: the same elements, so stepper.css keeps them alike."""
+    for k, word in enumerate(text.split(" ")):
+        if k:
+            _append(parent, " ")
+        for part in re.split(r"(?<=/)(?=.)", word):
+            parent.append(_element("span", "vz-word", part))
+    return parent
+
+
 def panel_element(panel: Mapping, head: Sequence[str]) -> ET.Element:
     """A step's panel (vizad.trace.panel.step_panel) as elements; ``head``: the head of its
     table of contributions (vizad.trace.panel.CONTRIBUTIONS_HEAD)."""
@@ -89,7 +102,7 @@ def panel_element(panel: Mapping, head: Sequence[str]) -> ET.Element:
         table = ET.SubElement(box, "table", {"class": "vz-contributions"})
         names = ET.SubElement(ET.SubElement(table, "thead"), "tr")
         for name in head:
-            ET.SubElement(names, "th").text = name
+            _words(ET.SubElement(names, "th"), name)
         body = ET.SubElement(table, "tbody")
         for row in panel["rows"]:
             line = ET.SubElement(body, "tr")

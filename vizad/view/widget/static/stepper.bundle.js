@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5616d6495bfd6345202d0bd943e0c5618145934e0645db82e9ff8a459a571921
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d326c339b3c8c5678f1941cf195cf6238a8df0f36f249610e52b7950f758e61f
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -34,7 +34,9 @@ var GRAPH_SHARE = 0.58;
 var PANEL_MIN = 110;
 var STACKED_FRAME = 200;
 var Room = class {
-  constructor({ root, viewport, player, panel }) {
+  // `release()`: the keys to the component itself, not to a field in it (leaving the mode)
+  constructor({ root, viewport, player, panel, release = () => root.focus({ preventScroll: true }) }) {
+    this.release = release;
     this.root = root;
     this.viewport = viewport;
     this.player = player;
@@ -106,7 +108,8 @@ var Room = class {
     this.need = 0;
     this.panel.keepRows();
     this.size();
-    this.root.focus({ preventScroll: true });
+    if (on) this.root.focus({ preventScroll: true });
+    else this.release();
   }
   // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
   visibleHeight() {
@@ -264,6 +267,7 @@ onmessage = async ({ data }) => {
   if (data.module !== undefined) {
     const url = URL.createObjectURL(new Blob([data.module], { type: "text/javascript" }));
     graphviz = import(url);
+    graphviz.then((g) => g.version()).catch(() => {}); // compiled now, before a layout is asked
     return;
   }
   try {
@@ -293,6 +297,13 @@ function giveBack(text, worker) {
   }
   idle.push(worker);
   layoutWorkers.idle.set(text, idle);
+}
+function warmWorker(text) {
+  if (!text || layoutWorkers.idle.get(text)?.length) return;
+  try {
+    giveBack(text, takeWorker(text));
+  } catch {
+  }
 }
 var LayoutStopped = class extends Error {
   constructor(reason, ms) {
@@ -490,6 +501,7 @@ var Viewport = class {
     this.wanted = 1;
     this.key = null;
     this.kept = /* @__PURE__ */ new Map();
+    this.framed = null;
     this.drag = null;
     this.dragEnd = null;
     this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
@@ -554,10 +566,10 @@ var Viewport = class {
     this.legend.replaceChildren();
     if (!g) return false;
     g.remove();
-    for (const [state, words] of this.words || []) {
+    for (const [state, words2] of this.words || []) {
       this.legend.append(h("span", { class: "vz-legend-item", role: "listitem" }, [
         h("span", { class: `vz-swatch vz-s-${state}`, "aria-hidden": "true" }),
-        h("span", { class: "vz-legend-words", text: words })
+        h("span", { class: "vz-legend-words", text: words2 })
       ]));
     }
     return true;
@@ -642,6 +654,31 @@ var Viewport = class {
     const r = g.getBoundingClientRect();
     this.zoom.x += v.left + v.width / 2 - (r.left + r.right) / 2;
     this.zoom.y += v.top + v.height / 2 - (r.top + r.bottom) / 2;
+    this.apply();
+  }
+  // Frame `g` (a box just opened, a box found): at a readable zoom at least, centred on it
+  // (on `inner`, a box inside it, when `g` is wider or taller than the frame; else on its
+  // start), whatever lies around it, and kept so when the frame changes size, until the next
+  // step is shown. The zoom stays as if chosen.
+  frameOn(g, inner = null) {
+    const readable = READABLE * this.scale();
+    if (this.zoom.s < readable) this.zoomTo(readable);
+    this.keep();
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
+    const f = this.frame();
+    const b = g.getBoundingClientRect();
+    const i = inner?.getBoundingClientRect();
+    const centre = (lo, hi, ilo, ihi, size) => {
+      if (hi - lo <= size - 2 * MARGIN) return (lo + hi) / 2;
+      const c = i ? (ilo + ihi) / 2 : lo;
+      return clamp(c, lo + size / 2 - MARGIN, hi - size / 2 + MARGIN);
+    };
+    const cx = centre(b.left - left, b.right - left, i?.left - left, i?.right - left, f.w);
+    const cy = centre(b.top - top, b.bottom - top, i?.top - top, i?.bottom - top, f.h);
+    this.zoom.x += f.w / 2 - cx;
+    this.zoom.y += f.h / 2 - cy;
+    this.framed = { g, inner };
     this.apply();
   }
   // the zoom shown now is kept as if chosen (a search or an opened box brought into view)
@@ -752,6 +789,7 @@ var Viewport = class {
   // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
   // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
   settle() {
+    this.framed = null;
     if (!this.element.clientWidth || !this.ready()) return;
     if (this.fitted) return this.follow();
     this.fitted = true;
@@ -784,6 +822,7 @@ var Viewport = class {
     if (!now.w || !this.ready()) return;
     if (!this.fitted) return this.settle();
     this.size = now;
+    if (this.framed?.g.isConnected) return this.frameOn(this.framed.g, this.framed.inner);
     if (this.chosen === null) return this.initialZoom();
     if (this.chosen === "fit") return this.fit();
     this.zoom.x += (now.w - old.w) / 2;
@@ -961,8 +1000,8 @@ var Drawing = class {
   // says where the step is instead ("now: v₇₃, block 21 of 45"), squeezed to that line's
   // width if longer; the last step's lines are given back first
   tellPlaces(at) {
-    for (const [t, words] of this.retold) {
-      t.textContent = words;
+    for (const [t, words2] of this.retold) {
+      t.textContent = words2;
       t.classList.remove("vz-fold-now");
       t.removeAttribute("textLength");
       t.removeAttribute("lengthAdjust");
@@ -1142,7 +1181,7 @@ var Player = class {
     const presenting = this.root.classList.contains("vz-present");
     if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
-    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (typing && !(presenting && e.key === "Escape") || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       e.stopPropagation();
       return;
@@ -1341,6 +1380,12 @@ var Quiz = class {
       if (input && !this.leaving) input.focus({ preventScroll: true });
     });
   }
+  // the keys back to the steps: the component focused, not the question's field
+  release() {
+    this.leaving = true;
+    this.root.focus({ preventScroll: true });
+    this.leaving = false;
+  }
   close() {
     this.model.off("change:progress", this.onProgress);
   }
@@ -1422,9 +1467,7 @@ var Quiz = class {
         check();
       } else if (e.key === "Escape") {
         e.preventDefault();
-        this.leaving = true;
-        this.root.focus({ preventScroll: true });
-        this.leaving = false;
+        this.release();
       }
     });
     const hadKeys = this.root.contains(document.activeElement);
@@ -1570,7 +1613,7 @@ var Inputs = class {
 
 // vizad/view/widget/static/stepper/panel.js
 var TABLE_ROWS = 40;
-var KEEP_ROWS = 3;
+var KEEP_ROWS = 6;
 var FILL = /^#[0-9a-f]{6}$/i;
 function shown(v) {
   if (typeof v === "string") return [v];
@@ -1587,6 +1630,10 @@ function shown(v) {
   return [grid, h("span", { class: "vz-scale", text: caption })];
 }
 var parts = (list) => list.flatMap(shown);
+var words = (text) => text.split(" ").flatMap((w, k) => [
+  ...k ? [" "] : [],
+  ...w.split(/(?<=\/)(?=.)/).map((part) => h("span", { class: "vz-word", text: part }))
+]);
 function panelElement(p, head) {
   const box = h("div", { class: "vz-panel" }, [
     h("div", { class: "vz-head", text: p.head }),
@@ -1595,7 +1642,7 @@ function panelElement(p, head) {
   if (p.note !== void 0) box.append(h("div", { class: "vz-muted", text: p.note }));
   if (p.rows) {
     box.append(h("table", { class: "vz-contributions" }, [
-      h("thead", {}, [h("tr", {}, head.map((name) => h("th", { text: name })))]),
+      h("thead", {}, [h("tr", {}, head.map((name) => h("th", {}, words(name))))]),
       h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell))))))
     ]));
   }
@@ -1722,6 +1769,14 @@ var Opener = class {
     if (!frame || !frame.collapsed || !frame.collapsed.includes(id)) return false;
     return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
   }
+  // the boxes of view `v` that this page opens itself (no kernel: the openings it carries),
+  // the one holding step `i` (0-based) first, at most `most`
+  carriedBoxes(v, i, most) {
+    const base = this.data.frames[v];
+    const ids = this.kernel ? [] : (base?.opens?.ids || []).filter((id) => base.collapsed?.includes(id));
+    const holding = base?.steps?.[i]?.current ?? null;
+    return [...ids.filter((id) => id === holding), ...ids.filter((id) => id !== holding)].slice(0, most);
+  }
   // what a collapsed box's tooltip adds
   decorate(v, frame) {
     if (decorated.has(frame)) return;
@@ -1749,11 +1804,23 @@ var Opener = class {
     else next = this.kernel ? [...open, id].sort() : [id];
     const key = `${v} ${next.join(" ")}`;
     if (next.length && !this.frames.has(key)) {
-      const patch = this.kernel ? await this.ask({ kind: "open", view: v, boxes: next, key: next.join(" ") }) : (await unpackOpens(base.opens))[id];
-      this.frames.set(key, applyPatch(base, patch));
+      if (this.kernel) {
+        const patch = await this.ask({ kind: "open", view: v, boxes: next, key: next.join(" ") });
+        this.frames.set(key, applyPatch(base, patch));
+      } else await this.carried(v, id);
     }
     this.open.set(v, next);
     return this.frame(v);
+  }
+  // (a page without a kernel) view `v` with its box `id` opened, from the data it carries
+  async carried(v, id) {
+    const key = `${v} ${id}`;
+    if (!this.frames.has(key)) {
+      const base = this.data.frames[v];
+      const patch = (await unpackOpens(base.opens))[id];
+      if (!this.frames.has(key)) this.frames.set(key, applyPatch(base, patch));
+    }
+    return this.frames.get(key);
   }
   close(v) {
     this.open.set(v, []);
@@ -2228,6 +2295,7 @@ var SNAPSHOT_STYLE = [
 ];
 var SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
 var layoutJobs = /* @__PURE__ */ new WeakMap();
+var PREPARED = 2;
 var BIG_VIEW_NODES = 40;
 var bigView = (frame) => (frame.collapsed || []).length > 0 || (frame.find || []).length > BIG_VIEW_NODES;
 var Stepper = class {
@@ -2261,6 +2329,7 @@ var Stepper = class {
     this.opener = new Opener({ model, data });
     this.listening = /* @__PURE__ */ new WeakSet();
     this.revealAfter = null;
+    this.prepared = /* @__PURE__ */ new Set();
     this.finder = new Finder({
       stage: this.viewport.stage,
       frame: () => this.drawing.frame,
@@ -2295,7 +2364,13 @@ var Stepper = class {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
     });
     this.panel = new Panel({ data, quiz: this.quiz });
-    this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
+    this.room = new Room({
+      root,
+      viewport: this.viewport,
+      player: this.player,
+      panel: this.panel,
+      release: () => this.quiz.release()
+    });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" });
     this.offline = model.get("connected") === false && model.get("notebook") ? h(
@@ -2405,6 +2480,10 @@ var Stepper = class {
     }
     this.viewport.say(null);
     this.root.dataset.layout = "done";
+    if (frame.laidOut) {
+      this.root.dataset.layoutMs = frame.laidOut.ms.toFixed(0);
+      this.root.dataset.layoutThread = frame.laidOut.thread;
+    }
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || "";
     const big = bigView(frame);
@@ -2414,6 +2493,7 @@ var Stepper = class {
       const open = this.opener.canOpen(this.view, id);
       this.drawing.boxes.get(id)?.classList.add(open ? "vz-collapsible" : "vz-sealed");
     }
+    if (!this.opener.opened(this.view).length) this.prepare(this.view);
     for (const [id, g] of openedFrames(this.viewport.stage)) {
       g.classList.add("vz-opened-frame");
       g.dataset.box = id;
@@ -2444,16 +2524,42 @@ var Stepper = class {
     this.listening.add(job);
     job.promise.then(({ svg, ms, thread }) => {
       frame.svg = svg;
+      frame.laidOut = { ms, thread };
       if (this.drawing.frame !== frame) return;
-      root.dataset.layoutMs = ms.toFixed(0);
-      root.dataset.layoutThread = thread;
-      root.dataset.layout = "done";
       this.showFrame(frame, what);
     }, (err) => {
       if (layoutJobs.get(frame) === job) layoutJobs.delete(frame);
       if (this.drawing.frame !== frame) return;
       root.dataset.layout = "failed";
       viewport.say(`vizad could not lay out ${what} in the browser: ${err.message || err}` + (err.name === "LayoutStopped" ? " (the steps and the panels still work; show the view again to retry)" : ""));
+    });
+  }
+  // A page that opens boxes itself (no kernel) gets ready to open those of view `v` while the
+  // person reads: a layout worker warmed up, then the first PREPARED boxes (the one holding
+  // the current step first) laid out in it one after another, so that a click shows one at
+  // once (a layout is seconds of WebAssembly on a busy machine). Once per view.
+  prepare(v) {
+    if (this.prepared.has(v)) return;
+    this.prepared.add(v);
+    const ids = this.opener.carriedBoxes(v, this.player.step() - 1, PREPARED);
+    if (!ids.length) return;
+    const graphviz = this.model.get("_graphviz");
+    const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
+    idle(() => {
+      warmWorker(graphviz);
+      ids.reduce((before, id) => before.then(async () => {
+        const frame = await this.opener.carried(v, id);
+        if (frame.svg !== void 0 || layoutJobs.has(frame)) return layoutJobs.get(frame)?.promise;
+        const job = layOutOffThread(graphviz, frame.dot);
+        layoutJobs.set(frame, job);
+        return job.promise.then(({ svg, ms, thread }) => {
+          if (frame.svg === void 0) Object.assign(frame, { svg, laidOut: { ms, thread } });
+          this.root.dataset.prepared = `${this.root.dataset.prepared ?? ""} ${id}`.trim();
+        }, () => {
+          if (layoutJobs.get(frame) === job) layoutJobs.delete(frame);
+        });
+      }).catch(() => {
+      }), Promise.resolve());
     });
   }
   // open a collapsed box of the view shown (or close it, if open), and show the step in it
@@ -2484,30 +2590,19 @@ var Stepper = class {
   closeBoxes() {
     this.showFrame(this.opener.close(this.view), `the ${this.view} view`);
   }
-  // after a box opened: the current step's box when it is inside, else the box's frame
+  // after a box opened: its frame framed, centred on the current step's box when it is inside
   revealOpened(id) {
     const g = openedFrames(this.viewport.stage).get(id);
     if (!g) return;
-    const current = this.drawing.focus(this.player.step() - 1);
+    const current = this.drawing.focus(this.player.step() - 1)?.[0];
     const f = g.getBoundingClientRect();
-    const c = current && current[0].getBoundingClientRect();
-    if (c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom) {
-      this.viewport.follow(true);
-    } else this.reveal(g);
+    const c = current?.getBoundingClientRect();
+    const inside = c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom;
+    this.viewport.frameOn(g, inside ? current : null);
   }
   // bring `g` (a box, a frame) into view at a readable zoom, its start first when it is wider
   reveal(g) {
-    const vp = this.viewport;
-    const readable = READABLE * vp.scale();
-    if (vp.zoom.s < readable) vp.zoomTo(readable);
-    vp.keep();
-    const v = vp.element.getBoundingClientRect();
-    const b = g.getBoundingClientRect();
-    const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;
-    const cy = b.height > v.height - 48 ? b.top + (v.height - 48) / 2 : (b.top + b.bottom) / 2;
-    vp.zoom.x += v.left + v.width / 2 - cx;
-    vp.zoom.y += v.top + v.height / 2 - cy;
-    vp.apply();
+    this.viewport.frameOn(g);
   }
   // -- one step: restyle by id, fill the panels ----------------------------------------------
   showStep() {

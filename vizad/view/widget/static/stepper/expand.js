@@ -76,6 +76,15 @@ export class Opener {
     return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
   }
 
+  // the boxes of view `v` that this page opens itself (no kernel: the openings it carries),
+  // the one holding step `i` (0-based) first, at most `most`
+  carriedBoxes(v, i, most) {
+    const base = this.data.frames[v];
+    const ids = this.kernel ? [] : (base?.opens?.ids || []).filter((id) => base.collapsed?.includes(id));
+    const holding = base?.steps?.[i]?.current ?? null;
+    return [...ids.filter((id) => id === holding), ...ids.filter((id) => id !== holding)].slice(0, most);
+  }
+
   // what a collapsed box's tooltip adds
   decorate(v, frame) {
     if (decorated.has(frame)) return;
@@ -105,13 +114,24 @@ export class Opener {
     else next = this.kernel ? [...open, id].sort() : [id]; // a page opens one box at a time
     const key = `${v} ${next.join(" ")}`;
     if (next.length && !this.frames.has(key)) {
-      const patch = this.kernel
-        ? await this.ask({ kind: "open", view: v, boxes: next, key: next.join(" ") })
-        : (await unpackOpens(base.opens))[id];
-      this.frames.set(key, applyPatch(base, patch));
+      if (this.kernel) {
+        const patch = await this.ask({ kind: "open", view: v, boxes: next, key: next.join(" ") });
+        this.frames.set(key, applyPatch(base, patch));
+      } else await this.carried(v, id);
     }
     this.open.set(v, next);
     return this.frame(v);
+  }
+
+  // (a page without a kernel) view `v` with its box `id` opened, from the data it carries
+  async carried(v, id) {
+    const key = `${v} ${id}`;
+    if (!this.frames.has(key)) {
+      const base = this.data.frames[v];
+      const patch = (await unpackOpens(base.opens))[id];
+      if (!this.frames.has(key)) this.frames.set(key, applyPatch(base, patch));
+    }
+    return this.frames.get(key);
   }
 
   close(v) {

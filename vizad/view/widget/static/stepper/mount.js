@@ -5,9 +5,9 @@
 
 import { h, reveal, inflateJson } from "./helpers.js";
 import { Room } from "./room.js";
-import { layOutOffThread, busyNote } from "./worker.js";
+import { layOutOffThread, busyNote, warmWorker } from "./worker.js";
 import { renderPicture } from "./picture.js";
-import { READABLE, Viewport, reportFrame } from "./viewport.js";
+import { Viewport, reportFrame } from "./viewport.js";
 import { Drawing } from "./drawing.js";
 import { Player } from "./player.js";
 import { Quiz, Inputs } from "./quiz.js";
@@ -23,6 +23,7 @@ const SNAPSHOT_STYLE = [["fill", ""], ["stroke", "none"], ["stroke-width", "1px"
   ["stroke-dasharray", "none"], ["opacity", "1"], ["font-weight", "400"]];
 const SNAPSHOT_SHAPES = "path, polygon, polyline, ellipse, rect, text";
 const layoutJobs = new WeakMap(); // a view's data -> the job laying it out in a worker
+const PREPARED = 2; // boxes of a view laid out ahead, in a page that opens them itself
 
 // a view with more nodes than this (or with boxes to open) is a big one: it gets the find row
 // and the minimap (a small graph has no use for them, and the map would cover its boxes)
@@ -62,6 +63,7 @@ class Stepper {
     this.opener = new Opener({ model, data });
     this.listening = new WeakSet(); // the layout jobs this component shows when they end
     this.revealAfter = null; // a box just opened, brought into view once laid out
+    this.prepared = new Set(); // the views whose boxes this page got ready to open
     this.finder = new Finder({
       stage: this.viewport.stage,
       frame: () => this.drawing.frame,
@@ -94,7 +96,8 @@ class Stepper {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation(); // a click, not a pan
     });
     this.panel = new Panel({ data, quiz: this.quiz });
-    this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel });
+    this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel,
+      release: () => this.quiz.release() });
     this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
     this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
     // a notebook output not connected to Python (a saved notebook, nbconvert, a front end
@@ -196,6 +199,10 @@ class Stepper {
     }
     this.viewport.say(null);
     this.root.dataset.layout = "done";
+    if (frame.laidOut) { // laid out in this page (when shown, or ahead: prepare): how, for tests
+      this.root.dataset.layoutMs = frame.laidOut.ms.toFixed(0);
+      this.root.dataset.layoutThread = frame.laidOut.thread;
+    }
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || ""; // what the picture is (bounded, folded, summarised)
     const big = bigView(frame);
@@ -207,6 +214,7 @@ class Stepper {
       const open = this.opener.canOpen(this.view, id);
       this.drawing.boxes.get(id)?.classList.add(open ? "vz-collapsible" : "vz-sealed");
     }
+    if (!this.opener.opened(this.view).length) this.prepare(this.view);
     for (const [id, g] of openedFrames(this.viewport.stage)) {
       g.classList.add("vz-opened-frame");
       g.dataset.box = id;
@@ -239,10 +247,8 @@ class Stepper {
     this.listening.add(job);
     job.promise.then(({ svg, ms, thread }) => {
       frame.svg = svg;
+      frame.laidOut = { ms, thread };
       if (this.drawing.frame !== frame) return;
-      root.dataset.layoutMs = ms.toFixed(0);
-      root.dataset.layoutThread = thread;
-      root.dataset.layout = "done";
       this.showFrame(frame, what);
     }, (err) => {
       if (layoutJobs.get(frame) === job) layoutJobs.delete(frame); // asked again, laid out again
@@ -250,6 +256,34 @@ class Stepper {
       root.dataset.layout = "failed";
       viewport.say(`vizad could not lay out ${what} in the browser: ${err.message || err}` +
         (err.name === "LayoutStopped" ? " (the steps and the panels still work; show the view again to retry)" : ""));
+    });
+  }
+
+  // A page that opens boxes itself (no kernel) gets ready to open those of view `v` while the
+  // person reads: a layout worker warmed up, then the first PREPARED boxes (the one holding
+  // the current step first) laid out in it one after another, so that a click shows one at
+  // once (a layout is seconds of WebAssembly on a busy machine). Once per view.
+  prepare(v) {
+    if (this.prepared.has(v)) return;
+    this.prepared.add(v);
+    const ids = this.opener.carriedBoxes(v, this.player.step() - 1, PREPARED);
+    if (!ids.length) return;
+    const graphviz = this.model.get("_graphviz");
+    const idle = (fn) => (window.requestIdleCallback || setTimeout)(fn, { timeout: 500 });
+    idle(() => {
+      warmWorker(graphviz);
+      ids.reduce((before, id) => before.then(async () => {
+        const frame = await this.opener.carried(v, id);
+        if (frame.svg !== undefined || layoutJobs.has(frame)) return layoutJobs.get(frame)?.promise;
+        const job = layOutOffThread(graphviz, frame.dot);
+        layoutJobs.set(frame, job);
+        return job.promise.then(({ svg, ms, thread }) => {
+          if (frame.svg === undefined) Object.assign(frame, { svg, laidOut: { ms, thread } });
+          this.root.dataset.prepared = `${this.root.dataset.prepared ?? ""} ${id}`.trim(); // (for tests)
+        }, () => {
+          if (layoutJobs.get(frame) === job) layoutJobs.delete(frame); // laid out again when opened
+        });
+      }).catch(() => {}), Promise.resolve()); // a failure is said when the box is opened
     });
   }
 
@@ -282,31 +316,20 @@ class Stepper {
     this.showFrame(this.opener.close(this.view), `the ${this.view} view`);
   }
 
-  // after a box opened: the current step's box when it is inside, else the box's frame
+  // after a box opened: its frame framed, centred on the current step's box when it is inside
   revealOpened(id) {
     const g = openedFrames(this.viewport.stage).get(id);
     if (!g) return;
-    const current = this.drawing.focus(this.player.step() - 1);
+    const current = this.drawing.focus(this.player.step() - 1)?.[0];
     const f = g.getBoundingClientRect();
-    const c = current && current[0].getBoundingClientRect();
-    if (c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom) {
-      this.viewport.follow(true);
-    } else this.reveal(g);
+    const c = current?.getBoundingClientRect();
+    const inside = c && c.left >= f.left && c.right <= f.right && c.top >= f.top && c.bottom <= f.bottom;
+    this.viewport.frameOn(g, inside ? current : null);
   }
 
   // bring `g` (a box, a frame) into view at a readable zoom, its start first when it is wider
   reveal(g) {
-    const vp = this.viewport;
-    const readable = READABLE * vp.scale(); // viewport.js's size for a step's region
-    if (vp.zoom.s < readable) vp.zoomTo(readable);
-    vp.keep(); // the zoom it is shown at stays (issue 36): the next step does not zoom out
-    const v = vp.element.getBoundingClientRect();
-    const b = g.getBoundingClientRect();
-    const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;
-    const cy = b.height > v.height - 48 ? b.top + (v.height - 48) / 2 : (b.top + b.bottom) / 2;
-    vp.zoom.x += v.left + v.width / 2 - cx;
-    vp.zoom.y += v.top + v.height / 2 - cy;
-    vp.apply();
+    this.viewport.frameOn(g);
   }
 
   // -- one step: restyle by id, fill the panels ----------------------------------------------

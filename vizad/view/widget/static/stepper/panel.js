@@ -7,7 +7,7 @@
 import { h } from "./helpers.js";
 
 const TABLE_ROWS = 40; // rows of the running table shown at once
-const KEEP_ROWS = 3; // rows of the table of partial adjoints kept in view, stacked
+const KEEP_ROWS = 6; // rows of the table of partial adjoints kept in view, stacked
 const FILL = /^#[0-9a-f]{6}$/i; // a heatmap cell's colour, from Python's palette
 
 // a shown value (vizad/trace/values.py): its text, a muted note, a tuple's values, or a
@@ -30,6 +30,11 @@ export function shown(v) {
 // a list of parts (text and shown values), as nodes and text
 export const parts = (list) => list.flatMap(shown);
 
+// a table head's words, each kept whole (a span that does not wrap: "consumer", "value"),
+// the spaces between them where it may wrap; a fraction may wrap after its slash ("∂vⱼ/", "∂vᵢ")
+const words = (text) => text.split(" ").flatMap((w, k) => [...(k ? [" "] : []),
+  ...w.split(/(?<=\/)(?=.)/).map((part) => h("span", { class: "vz-word", text: part }))]);
+
 // step `p`'s panel (vizad/trace/panel.py's step_panel); `head`: its table's head, sent once
 export function panelElement(p, head) {
   const box = h("div", { class: "vz-panel" }, [
@@ -39,7 +44,7 @@ export function panelElement(p, head) {
   if (p.note !== undefined) box.append(h("div", { class: "vz-muted", text: p.note }));
   if (p.rows) {
     box.append(h("table", { class: "vz-contributions" }, [
-      h("thead", {}, [h("tr", {}, head.map((name) => h("th", { text: name })))]),
+      h("thead", {}, [h("tr", {}, head.map((name) => h("th", {}, words(name))))]),
       h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell)))))),
     ]));
   }

@@ -101,7 +101,8 @@ export class Player {
     // the speed box and the scale menu keep their keys; on the slider the keys are ours
     // (handled here, and the slider's own move prevented: one step per key press)
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
-    if (typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    // presenting, Esc leaves from a field too (one Esc: the field and the mode)
+    if ((typing && !(presenting && e.key === "Escape")) || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       // the browser presses the focused button on its own (on key up): not the notebook
       e.stopPropagation();

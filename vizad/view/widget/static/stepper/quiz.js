@@ -176,6 +176,13 @@ export class Quiz {
     });
   }
 
+  // the keys back to the steps: the component focused, not the question's field
+  release() {
+    this.leaving = true;
+    this.root.focus({ preventScroll: true });
+    this.leaving = false;
+  }
+
   close() {
     this.model.off("change:progress", this.onProgress);
   }
@@ -261,9 +268,7 @@ export class Quiz {
       if (e.key === "Enter") { e.preventDefault(); check(); }
       else if (e.key === "Escape") {
         e.preventDefault();
-        this.leaving = true;
-        this.root.focus({ preventScroll: true });
-        this.leaving = false;
+        this.release();
       }
     });
     const hadKeys = this.root.contains(document.activeElement); // before the old question goes

@@ -18,7 +18,9 @@ const STACKED_FRAME = 200; // px: stacked, the frame's least height when the roo
 // presentation mode: the component alone on the whole screen (the Fullscreen API, or the
 // whole window where that is refused), with large type. `F` and the button toggle it.
 export class Room {
-  constructor({ root, viewport, player, panel }) {
+  // `release()`: the keys to the component itself, not to a field in it (leaving the mode)
+  constructor({ root, viewport, player, panel, release = () => root.focus({ preventScroll: true }) }) {
+    this.release = release;
     this.root = root;
     this.viewport = viewport;
     this.player = player;
@@ -89,7 +91,9 @@ export class Room {
     this.need = 0; // measured again at this type size
     this.panel.keepRows();
     this.size();
-    this.root.focus({ preventScroll: true });
+    // the keys stay the component's; leaving, not a question's field (one Esc leaves both)
+    if (on) this.root.focus({ preventScroll: true });
+    else this.release();
   }
 
   // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
@@ -128,7 +132,7 @@ export class Room {
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
     // stacked, graph and panel fit together: the panel gets its share, or what it needs (its
-    // key lines and 3 rows of its table: panel.js) as long as the frame keeps STACKED_FRAME px,
+    // key lines and 6 rows of its table: panel.js) as long as the frame keeps STACKED_FRAME px,
     // and at least PANEL_MIN
     const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
     const frame = Math.round(wide ? Math.max(MIN_FRAME, rest)

@@ -41,6 +41,7 @@ export class Viewport {
     this.wanted = 1; // the zoom a step is shown at when its boxes fit (chosen or automatic)
     this.key = null; // the view shown, and each view's last zoom and pan
     this.kept = new Map();
+    this.framed = null; // the box framed (frameOn) until the next step is shown
     this.drag = null; // a drag under way
     this.dragEnd = null; // when the last drag ended (ms)
     this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
@@ -207,6 +208,34 @@ export class Viewport {
     this.apply();
   }
 
+  // Frame `g` (a box just opened, a box found): at a readable zoom at least, centred on it
+  // (on `inner`, a box inside it, when `g` is wider or taller than the frame; else on its
+  // start), whatever lies around it, and kept so when the frame changes size, until the next
+  // step is shown. The zoom stays as if chosen.
+  frameOn(g, inner = null) {
+    const readable = READABLE * this.scale();
+    if (this.zoom.s < readable) this.zoomTo(readable);
+    this.keep();
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
+    const f = this.frame();
+    const b = g.getBoundingClientRect();
+    const i = inner?.getBoundingClientRect();
+    // the centre along one axis: the box's, or (too big) the inner box's with the box's edges
+    // outside the margins, or its start
+    const centre = (lo, hi, ilo, ihi, size) => {
+      if (hi - lo <= size - 2 * MARGIN) return (lo + hi) / 2;
+      const c = i ? (ilo + ihi) / 2 : lo;
+      return clamp(c, lo + size / 2 - MARGIN, hi - size / 2 + MARGIN);
+    };
+    const cx = centre(b.left - left, b.right - left, i?.left - left, i?.right - left, f.w);
+    const cy = centre(b.top - top, b.bottom - top, i?.top - top, i?.bottom - top, f.h);
+    this.zoom.x += f.w / 2 - cx;
+    this.zoom.y += f.h / 2 - cy;
+    this.framed = { g, inner };
+    this.apply();
+  }
+
   // the zoom shown now is kept as if chosen (a search or an opened box brought into view)
   keep() {
     this.chosen = this.wanted = this.zoom.s;
@@ -334,6 +363,7 @@ export class Viewport {
   // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
   // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
   settle() {
+    this.framed = null; // a step shown: its boxes are followed again
     if (!this.element.clientWidth || !this.ready()) return; // not on screen (or not laid out) yet
     if (this.fitted) return this.follow();
     this.fitted = true;
@@ -368,6 +398,7 @@ export class Viewport {
     if (!now.w || !this.ready()) return;
     if (!this.fitted) return this.settle();
     this.size = now;
+    if (this.framed?.g.isConnected) return this.frameOn(this.framed.g, this.framed.inner);
     if (this.chosen === null) return this.initialZoom();
     if (this.chosen === "fit") return this.fit();
     this.zoom.x += (now.w - old.w) / 2;

@@ -18,6 +18,7 @@ onmessage = async ({ data }) => {
   if (data.module !== undefined) {
     const url = URL.createObjectURL(new Blob([data.module], { type: "text/javascript" }));
     graphviz = import(url);
+    graphviz.then((g) => g.version()).catch(() => {}); // compiled now, before a layout is asked
     return;
   }
   try {
@@ -48,6 +49,17 @@ function giveBack(text, worker) {
   if (idle.length >= IDLE_WORKERS) { worker.terminate(); return; }
   idle.push(worker);
   layoutWorkers.idle.set(text, idle);
+}
+
+// A worker made ready for the next layout with the Graphviz module `text` (its WebAssembly
+// compiled meanwhile), when none is idle: a box opened later is laid out without that wait
+export function warmWorker(text) {
+  if (!text || layoutWorkers.idle.get(text)?.length) return;
+  try {
+    giveBack(text, takeWorker(text));
+  } catch {
+    // a page that allows no worker lays out on the main thread, when asked
+  }
 }
 
 // A layout stopped before it finished (by the person, or after LAYOUT_LIMIT_MS)
