@@ -49,12 +49,17 @@ from vizad.engine.forward import jvp
 from vizad.engine import (
     backward as _backward,
 )  # y.backward() of eager nodes: reverse mode on values
-from vizad.classroom.courses import (
-    foreign as _foreign,
-)  # reads nodes of CSE 599W-style engines everywhere
-from vizad.classroom.courses import (
-    foreign_eager as _eager,
-)  # and students' micrograd Values, needle Tensors
+from vizad.engine.adapters import register_loader as _register_loader
+
+
+def _load_course_adapters() -> None:
+    """Nodes of CSE 599W-style engines, students' micrograd Values and needle Tensors are read
+    everywhere: their adapters load at the first object the engine does not know."""
+    importlib.import_module("vizad.classroom.courses.foreign")
+    importlib.import_module("vizad.classroom.courses.foreign_eager")
+
+
+_register_loader(_load_course_adapters)
 
 __version__ = "0.2.0"
 
