@@ -123,6 +123,7 @@ def test_untrusted_picture_is_readable_and_says_how_to_trust(
     assert shown["frame"] <= output.evaluate("(o) => o.getBoundingClientRect().width"), shown
     if shown["smallest"] > 9.5:
         assert shown["width"] >= shown["frame"] - 1, shown
+    assert page.locator(".vz-kernel-note").count() == 0  # a JupyterLite site's only
     note = output.locator(".vz-trust")
     assert note.is_visible()
     text = note.inner_text()
@@ -167,7 +168,10 @@ def test_notebook7_has_the_trust_item_the_note_names(browser, notebook7, page_er
     page.wait_for_selector(".vizad-stepper .vz-stage svg", timeout=60_000)
     page.screenshot(path=artifact("untrusted-notebook7-trusted.png"))
     context.close()
-    assert not page_errors.errors, "\n".join(page_errors.errors)
+    # Notebook 7 raises this on every load, with or without vizad (a plugin's settings schema
+    # is missing; see test_jupyterlab.py's test_stepper_in_notebook7)
+    ours = [e for e in page_errors.errors if "(reading 'schema')" not in e]
+    assert not ours, "\n".join(ours)
 
 
 def test_the_shipped_tutorial_picture_before_make_notebooks(browser, jupyterlab, page_errors):
