@@ -1,4 +1,5 @@
-// ESLint for the browser component (vizad/view/widget/static/stepper/ and boot.js, ES modules), its
+// ESLint for the browser component (vizad/view/widget/static/stepper/ and boot.js, ES modules), the
+// JupyterLab extension (frontend/labextension/src/), its
 // build script and its unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
 // first). no-undef fails on a name used without its import. no-restricted-syntax: no markup
 // made from text in the component (elements are built with h() and textContent; SVG text only
@@ -10,7 +11,11 @@ const NO_MARKUP = "build elements with h() / textContent: no markup made from te
 
 export default [
   {
-    files: ["vizad/view/widget/static/stepper/*.js", "vizad/view/widget/static/boot.js"],
+    files: [
+      "vizad/view/widget/static/stepper/*.js",
+      "vizad/view/widget/static/boot.js",
+      "frontend/labextension/src/*.js",
+    ],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: {

@@ -8,7 +8,9 @@ the places listed in PYTHON_ALLOWED, each saying why. The stepper's static pictu
 with ElementTree (vizad/view/widget/snapshot.py), which escapes text itself.
 
 (b) No source of the browser component (vizad/view/widget/static/: the stepper's modules and
-boot.js; the committed bundle is built from them) assigns ``innerHTML`` or ``outerHTML``, calls
+boot.js; the committed bundle is built from them) nor of the JupyterLab / Notebook 7 extension
+(frontend/labextension/src/, which rewrites a stepper's static picture when the reader steps;
+vizad/labextension is built from it) assigns ``innerHTML`` or ``outerHTML``, calls
 ``insertAdjacentHTML`` (or another way of parsing HTML text), or holds markup in a string or
 template literal, but for the lines listed in JS_ALLOWED. (ESLint's no-restricted-syntax in
 frontend/eslint.config.mjs says the same at lint time.)
@@ -25,6 +27,7 @@ import vizad
 from vizad.view.assets import STATIC
 
 PACKAGE = Path(vizad.__file__).parent
+LABEXTENSION = PACKAGE.parent / "frontend" / "labextension" / "src"
 #: An HTML tag (open or close) of the elements a page or a panel is made of.
 TAG = re.compile(
     r"</?(?:tr|td|th|thead|tbody|table|div|span|b|i|em|strong|img|a|p|br|ul|ol|li|"
@@ -244,7 +247,9 @@ def js_markup(source: str) -> list[tuple[int, str]]:
 
 
 def _js_sources() -> list[Path]:
-    return [*sorted((STATIC / "stepper").glob("*.js")), STATIC / "boot.js"]
+    labextension = sorted(LABEXTENSION.glob("*.js"))
+    assert labextension, f"no JavaScript in {LABEXTENSION}"
+    return [*sorted((STATIC / "stepper").glob("*.js")), STATIC / "boot.js", *labextension]
 
 
 def test_js_check_sees_markup_and_html_sinks():

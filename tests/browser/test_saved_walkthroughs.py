@@ -136,6 +136,18 @@ def _static_picture_shows(browser, html: str, page_path: Path, app: str) -> None
     assert "1.716" in page.locator(".vz-panel .vz-sum").inner_text()
     img = page.locator("img[src^='data:image/svg+xml']")
     assert img.evaluate("(i) => i.naturalWidth") > 300
+    # the picture the lab extension wrote at step 6 (DOM calls, frontend/labextension/src):
+    # one, readable (snapshot.py's rule), saying how to trust the notebook, as Python's does
+    from vizad.view.widget.snapshot import STATIC_NOTE, picture_style
+
+    assert html.count('class="vizad-stepper"') == 1 and html.count("vz-trust") == 1
+    assert page.locator(".vz-trust").inner_text() == STATIC_NOTE
+    style = img.get_attribute("style")
+    assert re.fullmatch(r"width:100%;min-width:\d+px;max-width:\d+px;height:auto", style), style
+    assert img.get_attribute("alt").startswith("Reverse trace of v")
+    assert page.locator(".vz-title").inner_text() == img.get_attribute("alt")
+    least = int(re.search(r"min-width:(\d+)px", style)[1])
+    assert abs(least - int(re.search(r"min-width:(\d+)px", picture_style(svg))[1])) <= 2
     page.screenshot(path=artifact(f"saved-{app}-static.png"), full_page=True)
     context.close()
 

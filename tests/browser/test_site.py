@@ -123,3 +123,28 @@ def _scroll_to_walkthrough(page, k: int):
     root.locator(".vz-counter").wait_for(state="attached", timeout=60_000)
     root.scroll_into_view_if_needed()
     return root
+
+
+def test_a_kernel_that_did_not_start_says_why_and_what_to_do(browser, site, page_errors):
+    """With Pyodide's CDN out of reach the kernel never starts: JupyterLab shows a red ⊗ and
+    "Unknown"; vizad's extension (frontend/labextension/src/site.js) says above the notebook
+    what did not load and what to do (issue 44, item 5)."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context.route(lambda url: not url.startswith(site), lambda route: route.abort())
+    page = page_errors(context.new_page())
+    page.goto(f"{site}/lab/index.html?path=05_reverse_mode.ipynb")
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Notebook .jp-Cell", timeout=60_000)
+    note = page.locator(f"{NOTEBOOK} .vz-kernel-note")
+    note.wait_for(state="visible", timeout=60_000)
+    text = note.inner_text()
+    page.screenshot(path=artifact("site-kernel-did-not-start.png"))
+    assert text.startswith("The Python kernel did not start."), text
+    assert "could not be loaded from https://" in text and "pyodide" in text, text
+    assert "reload the page" in text and "make site PYODIDE=" in text, text
+    assert note.get_attribute("role") == "alert"
+    box = note.bounding_box()  # shown whole above the notebook, not overlapped
+    cell = page.locator(f"{NOTEBOOK} .jp-Cell").first.bounding_box()
+    assert box["height"] > 30 and box["y"] + box["height"] <= cell["y"] + 1, (box, cell)
+    context.close()
+    ours = [e for e in page_errors.errors if "pyodide" not in e.lower()]
+    assert not ours, "\n".join(ours)

@@ -128,9 +128,19 @@ class WalkthroughRenderer extends Panel {
     this.write(k, (html) => html.replace(/data-vizad-step="\d+"/, `data-vizad-step="${k}"`));
     clearTimeout(this.pictureTimer);
     this.pictureTimer = setTimeout(() => {
-      const parts = !this.isDisposed && this.savedStep() === k && snapshot();
+      const parts = !this.isDisposed && this.savedStep() === k && this.pictureParts(snapshot());
       if (parts) this.write(k, (html) => withSnapshot(html, parts), parts.svg);
     }, SNAPSHOT_DELAY);
+  }
+
+  // The picture's parts of the step shown (`shot`: the component's snapshot, null while a
+  // quiz asks): its SVG text, the style that keeps its text readable (from the drawing
+  // shown), and the step's panel, whose elements the component built from data.
+  pictureParts(shot) {
+    const drawing = this.node.querySelector(".vizad-stepper .vz-stage svg");
+    const panel = this.node.querySelector(".vizad-stepper .vz-step-panel");
+    if (!shot || !drawing || !panel || !panel.firstElementChild) return null;
+    return { svg: shot.svg, style: pictureStyle(drawing), panel: [...panel.children] };
   }
 
   savedStep() {
@@ -150,24 +160,76 @@ class WalkthroughRenderer extends Panel {
 // ms after the last step before the picture is made (restyled SVG text, base64: not per key)
 const SNAPSHOT_DELAY = 400;
 
+// What the picture says of itself, as vizad/view/widget/snapshot.py's STATIC_NOTE (a test
+// checks they are the same text), and the sizes of its picture (the same rule as
+// snapshot.py's picture_style: READABLE_PX, FRAME_STYLE).
+const STATIC_NOTE =
+  "A static picture of this step. To step through it, run the cell (the live stepper shows), " +
+  "or trust the notebook and reopen it: Trust Notebook in Notebook 7's File menu or in " +
+  "JupyterLab's command palette (Ctrl+Shift+C), or `jupyter trust notebook.ipynb` (its file " +
+  "name) in a terminal.";
+const READABLE_PX = 9;
+const FRAME_STYLE = "overflow:auto;max-height:560px";
+
+// The style of the picture's image of the drawing `svg` (the SVG element shown, sized in CSS
+// px): as wide as the output, but never so narrow that its smallest text is under
+// READABLE_PX (then the frame scrolls), nor wider than its natural size unless its text needs it.
+function pictureStyle(svg) {
+  const natural = svg.width.baseVal.value;
+  const tall = svg.height.baseVal.value;
+  const box = svg.viewBox.baseVal;
+  const sizes = [...svg.querySelectorAll("text[font-size]")].map((t) => parseFloat(t.getAttribute("font-size")));
+  if (!natural || !tall || !box || !box.width || !box.height || !sizes.length) return "max-width:100%;height:auto";
+  const graph = svg.querySelector("g[transform^='scale(']");
+  const scale = graph ? parseFloat(graph.getAttribute("transform").slice(6)) || 1 : 1;
+  const unit = Math.min(natural / box.width, tall / box.height) * scale;
+  const least = Math.ceil((natural * READABLE_PX) / (Math.min(...sizes) * unit) - 1e-9);
+  return `width:100%;min-width:${least}px;max-width:${Math.max(least, Math.ceil(natural))}px;height:auto`;
+}
+
+// an element made with DOM calls: attributes set as attributes, children as nodes or text
+function element(tag, attributes = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) e.setAttribute(name, value);
+  e.append(...children);
+  return e;
+}
+
+// The static picture of a step, as snapshot.py's snapshot_html builds it: the title, the
+// drawing as an image in a frame that scrolls, the step's panel (copies of the component's
+// elements), the note. Text is set as text; nothing is parsed.
+function staticPicture({ title, svg, style, panel }) {
+  const image = element("img", { alt: title, style, src: `data:image/svg+xml;base64,${base64(svg)}` });
+  return element("div", { class: "vizad-stepper" }, [
+    element("div", { class: "vz-title" }, [title]),
+    element("div", { class: "vz-picture", style: FRAME_STYLE }, [image]),
+    ...panel.map((e) => e.cloneNode(true)),
+    element("div", { class: "vz-muted vz-trust" }, [STATIC_NOTE]),
+  ]);
+}
+
+// The picture's title as snapshot.py wrote it (ElementTree escapes &, < and > in text):
+// read from the markup, set as text.
+function titleOf(picture) {
+  const found = /class="vz-title">([^<]*)</.exec(picture);
+  const entities = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };
+  return found ? found[1].replace(/&(?:lt|gt|quot|#39|amp);/g, (e) => entities[e]) : "";
+}
+
 // The output's HTML with its static picture (vizad/view/widget/page.py's snapshot: the element
-// after the root's data-vizad-step attribute, up to the data's script) showing `svg` and
-// `panel`; unchanged if it has no such picture (a walkthrough laid out in the browser).
-function withSnapshot(html, { svg, panel }) {
+// after the root's data-vizad-step attribute, up to the data's script) made again for the
+// step shown (`parts`: pictureParts's); unchanged if it has no such picture (a walkthrough laid
+// out in the browser). The new picture is built with DOM calls and serialised.
+function withSnapshot(html, { svg, style, panel }) {
   const at = html.search(/data-vizad-step="\d+">/);
   const start = at < 0 ? -1 : html.indexOf(">", at) + 1;
-  const end = at < 0 ? -1 : html.indexOf('</div><script type="application/json"', start);
-  if (end < 0) return html;
-  const picture = document.createElement("template");
-  picture.innerHTML = html.slice(start, end);
-  const img = picture.content.querySelector('img[src^="data:image/svg+xml"]');
-  const old = picture.content.querySelector(".vz-panel");
-  if (!img || !old) return html;
-  img.setAttribute("src", `data:image/svg+xml;base64,${base64(svg)}`);
-  const fresh = document.createElement("template");
-  fresh.innerHTML = panel;
-  old.replaceWith(...fresh.content.childNodes);
-  return html.slice(0, start) + picture.innerHTML + html.slice(end);
+  const tail = start < 0 ? -1 : html.slice(start).search(/<\/div><script type="application\/json"/);
+  if (tail < 0) return html;
+  const end = start + tail;
+  const old = html.slice(start, end);
+  if (!/<img [^>]*src="data:image\/svg\+xml;base64,/.test(old)) return html;
+  const picture = staticPicture({ title: titleOf(old), svg, style, panel });
+  return html.slice(0, start) + picture.outerHTML + html.slice(end);
 }
 
 function base64(text) {

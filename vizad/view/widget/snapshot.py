@@ -13,6 +13,7 @@ into markup by hand.
 from __future__ import annotations
 
 import base64
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
@@ -20,14 +21,29 @@ from typing import Any
 
 from vizad.engine.text import printable
 
-__all__ = ["snapshot_html", "panel_element", "QUIZ_NOTE"]
+__all__ = ["snapshot_html", "panel_element", "picture_style", "QUIZ_NOTE", "STATIC_NOTE"]
 
 #: What a quiz's picture says instead of the step's panel (its values are the answers).
 QUIZ_NOTE = "(a quiz: its values are asked, not shown)"
+#: What the picture says of itself: how to step through it (the live stepper when the cell
+#: runs; the saved walkthrough once the notebook is trusted, as a notebook from elsewhere is
+#: not, and its outputs' scripts do not run). frontend/labextension/src/index.js says the same
+#: when it writes the picture of the step a reader moved to.
 STATIC_NOTE = (
-    "(a static picture of this step: run the cell, or open the notebook where scripts run, "
-    "to step through it)"
+    "A static picture of this step. To step through it, run the cell (the live stepper shows), "
+    "or trust the notebook and reopen it: Trust Notebook in Notebook 7's File menu or in "
+    "JupyterLab's command palette (Ctrl+Shift+C), or `jupyter trust notebook.ipynb` (its file "
+    "name) in a terminal."
 )
+#: Readable text, in CSS px: the picture is never shown smaller than this for its smallest text.
+READABLE_PX = 9
+#: The frame of the picture: a picture wider or taller than the output scrolls in it.
+FRAME_STYLE = "overflow:auto;max-height:560px"
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)?"')
+_SVG_HEIGHT = re.compile(r'<svg\b[^>]*?\sheight="([\d.]+)(pt|px)?"')
+_VIEWBOX = re.compile(r'<svg\b[^>]*?\sviewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
+_FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+_GRAPH_SCALE = re.compile(r'<g\b[^>]*?\stransform="scale\(([\d.]+)')
 
 
 def _element(tag: str, css: str | None = None, text: str | None = None, **attrs: str) -> ET.Element:
@@ -120,6 +136,29 @@ def panel_element(panel: Mapping, head: Sequence[str]) -> ET.Element:
     return box
 
 
+def picture_style(svg: str) -> str:
+    """The style of the picture's ``<img>`` of ``svg`` (Graphviz's, sized in pt): as wide as
+    the output, but never so narrow that its smallest text is under READABLE_PX (then the
+    frame scrolls), nor wider than its natural size unless its text needs it. An inline style
+    (JupyterLab's sanitizer keeps these properties; an untrusted output has no style sheet).
+    The same rule as ``pictureStyle`` in frontend/labextension/src/index.js."""
+    width, height = _SVG_WIDTH.search(svg), _SVG_HEIGHT.search(svg)
+    box = _VIEWBOX.search(svg)
+    sizes = [float(size) for size in _FONT_SIZE.findall(svg)]
+    if None in (width, height, box) or not sizes or 0 in (float(box[1]), float(box[2])):
+        return "max-width:100%;height:auto"
+    natural, tall = (float(m[1]) * (4 / 3 if m[2] == "pt" else 1) for m in (width, height))
+    # CSS px per unit of the drawing (the image keeps its aspect ratio: the smaller of the
+    # two, as Graphviz rounds its size), times the scale of Graphviz's graph group
+    scale = _GRAPH_SCALE.search(svg)
+    unit = min(natural / float(box[1]), tall / float(box[2]))
+    unit *= float(scale[1]) if scale else 1.0
+    smallest = min(sizes) * unit  # CSS px at the natural size
+    least = math.ceil(natural * READABLE_PX / smallest - 1e-9)  # not 541 for 540.0000001
+    most = max(least, math.ceil(natural))
+    return f"width:100%;min-width:{least}px;max-width:{most}px;height:auto"
+
+
 def snapshot_html(
     title: str, svg: str | None, panel: Mapping | None, head: Sequence[str] = ()
 ) -> str:
@@ -130,9 +169,10 @@ def snapshot_html(
     root = _element("div", "vizad-stepper")
     root.append(_element("div", "vz-title", title))
     if svg is not None:
-        frame = ET.SubElement(root, "div", {"style": "overflow:auto;max-height:560px"})
+        frame = ET.SubElement(root, "div", {"class": "vz-picture", "style": FRAME_STYLE})
         picture = base64.b64encode(svg.encode()).decode()
-        ET.SubElement(frame, "img", {"alt": title, "src": f"data:image/svg+xml;base64,{picture}"})
+        source = f"data:image/svg+xml;base64,{picture}"
+        ET.SubElement(frame, "img", {"alt": title, "style": picture_style(svg), "src": source})
     else:
         note = "(the graph is laid out in the browser where scripts run)"
         root.append(_element("div", "vz-muted", note))
@@ -140,5 +180,5 @@ def snapshot_html(
         root.append(_element("div", "vz-muted", QUIZ_NOTE))
     else:
         root.append(panel_element(panel, head))
-    root.append(_element("div", "vz-muted", STATIC_NOTE))
+    root.append(_element("div", "vz-muted vz-trust", STATIC_NOTE))
     return ET.tostring(root, encoding="unicode", method="html")
