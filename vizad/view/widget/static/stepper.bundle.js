@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5616d6495bfd6345202d0bd943e0c5618145934e0645db82e9ff8a459a571921
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: a45a5532733e201b0e3e99dd7f9258db1e8c900e634027f92031f897fd5a7559
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -87,14 +87,19 @@ var Room = class {
       }, fallback);
     } else fallback();
   }
+  // the element in the whole screen as the component's own document or shadow root sees it
+  // (the document sees a shadow's host: marimo shows widgets in a shadow root)
+  fullscreen() {
+    return this.root.getRootNode().fullscreenElement ?? document.fullscreenElement;
+  }
   leave() {
-    if (document.fullscreenElement === this.root) document.exitFullscreen();
+    if (this.fullscreen() === this.root) document.exitFullscreen();
     this.root.classList.remove("vz-present", "vz-present-window");
     this.presented();
   }
   // the browser left the whole screen (Esc, F11): so does the presentation
   fullscreenChanged() {
-    if (document.fullscreenElement !== this.root && this.presenting() && !this.root.classList.contains("vz-present-window")) this.leave();
+    if (this.fullscreen() !== this.root && this.presenting() && !this.root.classList.contains("vz-present-window")) this.leave();
     else this.size();
   }
   presented() {
@@ -1138,7 +1143,7 @@ var Player = class {
   // notebook's own shortcuts (Notebook 7 handles keys at the document before they reach a
   // widget)
   key(e) {
-    const t = e.target;
+    const t = e.composedPath()[0] ?? e.target;
     const presenting = this.root.classList.contains("vz-present");
     if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
@@ -1427,7 +1432,7 @@ var Quiz = class {
         this.leaving = false;
       }
     });
-    const hadKeys = this.root.contains(document.activeElement);
+    const hadKeys = this.root.contains(this.root.getRootNode().activeElement);
     const count = this.questions[i].length;
     const which = count > 1 ? ` (question ${this.questions[i].indexOf(q) + 1} of ${count} in this step)` : "";
     const rule = h("details", { class: "vz-rule" }, [h("summary", { text: "how answers are judged" }), h("div", { text: this.rule })]);
