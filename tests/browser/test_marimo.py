@@ -27,7 +27,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, HOW_TO_ENABLE, REPO, _free_port, artifact
+from conftest import CHROMIUM, HOW_TO_ENABLE, REPO, _free_port, artifact, settled
 
 marimo = pytest.importorskip("marimo", reason="marimo is in the test extras: make setup-test")
 
@@ -173,6 +173,8 @@ def _python_sets(page, k: int) -> None:
 
 @pytest.mark.parametrize("mode", ["edit", "run"])
 def test_stepper_in_marimo(browser, page_errors, tmp_path_factory, mode):
+    from playwright.sync_api import expect
+
     folder = _notebook_folder(tmp_path_factory, f"marimo-{mode}")
     with _marimo_server(mode, folder) as url:
         context = browser.new_context(viewport={"width": 1024, "height": 768})
@@ -218,6 +220,20 @@ def test_stepper_in_marimo(browser, page_errors, tmp_path_factory, mode):
         page.locator(f"{ROOT} .vz-next").click()
         _expect_step(page, 5)
         _expect_python_reads(page, 5, "v₃")
+        # presentation mode (F): the component has the whole screen, which the document sees
+        # as marimo's shadow host; it stays until Esc
+        page.locator(f"{ROOT} .vz-counter").click()
+        page.keyboard.press("f")
+        expect(stepper).to_have_class(re.compile(r"\bvz-present\b"))
+        settled(page, 10)
+        expect(stepper).to_have_class(re.compile(r"\bvz-present\b"))
+        whole = page.evaluate("() => document.fullscreenElement?.tagName ?? null")
+        windowed = "vz-present-window" in (stepper.get_attribute("class") or "")
+        assert whole is not None or windowed, (whole, stepper.get_attribute("class"))
+        page.keyboard.press("ArrowRight")
+        _expect_step(page, 6)
+        page.keyboard.press("Escape")
+        expect(stepper).not_to_have_class(re.compile(r"\bvz-present\b"))
         context.close()
     assert not _errors(page_errors), _errors(page_errors)
 
