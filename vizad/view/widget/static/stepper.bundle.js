@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: a45a5532733e201b0e3e99dd7f9258db1e8c900e634027f92031f897fd5a7559
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 3ebc48ff45989fc95a92221a848cb62510c8aea19078f36fbdc3b3defd72b49f
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2593,10 +2593,18 @@ function localModel(values) {
       listeners[event] = (listeners[event] || []).filter((f) => f !== fn);
     },
     save_changes: () => {
-    }
+    },
+    inPage: true
   };
 }
+function hostState(model) {
+  const data = model.get("data");
+  const state = { data, connected: false, view: model.get("view") ?? data?.view, step: model.get("step") ?? data?.step ?? 1 };
+  for (const k of ["scale", "_graphviz", "picture", "notebook"]) if (model.get(k) !== void 0) state[k] = model.get(k);
+  return state;
+}
 function render({ model, el }) {
+  if (model.get("connected") === false && !model.inPage) model = localModel(hostState(model));
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
   const data = model.get("data");
