@@ -50,7 +50,7 @@ extensions = [
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "_templates", "gallery/*.md", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_templates", "gallery/*.md", "myst", "Thumbs.db", ".DS_Store"]
 # autosummary's class page lists a class's own members only (docs/_templates/autosummary)
 templates_path = ["_templates"]
 html_theme = "furo"

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d326c339b3c8c5678f1941cf195cf6238a8df0f36f249610e52b7950f758e61f
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 68951ea228881e0f752e15b774ec28b388a8b97ad4ea20b4f2fb3261e13af4ac
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -89,14 +89,19 @@ var Room = class {
       }, fallback);
     } else fallback();
   }
+  // the element in the whole screen as the component's own document or shadow root sees it
+  // (the document sees a shadow's host: marimo shows widgets in a shadow root)
+  fullscreen() {
+    return this.root.getRootNode().fullscreenElement ?? document.fullscreenElement;
+  }
   leave() {
-    if (document.fullscreenElement === this.root) document.exitFullscreen();
+    if (this.fullscreen() === this.root) document.exitFullscreen();
     this.root.classList.remove("vz-present", "vz-present-window");
     this.presented();
   }
   // the browser left the whole screen (Esc, F11): so does the presentation
   fullscreenChanged() {
-    if (document.fullscreenElement !== this.root && this.presenting() && !this.root.classList.contains("vz-present-window")) this.leave();
+    if (this.fullscreen() !== this.root && this.presenting() && !this.root.classList.contains("vz-present-window")) this.leave();
     else this.size();
   }
   presented() {
@@ -1177,7 +1182,7 @@ var Player = class {
   // notebook's own shortcuts (Notebook 7 handles keys at the document before they reach a
   // widget)
   key(e) {
-    const t = e.target;
+    const t = e.composedPath()[0] ?? e.target;
     const presenting = this.root.classList.contains("vz-present");
     if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
@@ -1470,7 +1475,7 @@ var Quiz = class {
         this.release();
       }
     });
-    const hadKeys = this.root.contains(document.activeElement);
+    const hadKeys = this.root.contains(this.root.getRootNode().activeElement);
     const count = this.questions[i].length;
     const which = count > 1 ? ` (question ${this.questions[i].indexOf(q) + 1} of ${count} in this step)` : "";
     const rule = h("details", { class: "vz-rule" }, [h("summary", { text: "how answers are judged" }), h("div", { text: this.rule })]);
@@ -2683,10 +2688,18 @@ function localModel(values) {
       listeners[event] = (listeners[event] || []).filter((f) => f !== fn);
     },
     save_changes: () => {
-    }
+    },
+    inPage: true
   };
 }
+function hostState(model) {
+  const data = model.get("data");
+  const state = { data, connected: false, view: model.get("view") ?? data?.view, step: model.get("step") ?? data?.step ?? 1 };
+  for (const k of ["scale", "_graphviz", "picture", "notebook"]) if (model.get(k) !== void 0) state[k] = model.get(k);
+  return state;
+}
 function render({ model, el }) {
+  if (model.get("connected") === false && !model.inPage) model = localModel(hostState(model));
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
   const data = model.get("data");

@@ -417,12 +417,25 @@ export function localModel(values) {
       listeners[event] = (listeners[event] || []).filter((f) => f !== fn);
     },
     save_changes: () => {},
+    inPage: true,
   };
+}
+
+// what the component reads of a host's model without a kernel; the view and the step default
+// to the walkthrough's own
+function hostState(model) {
+  const data = model.get("data");
+  const state = { data, connected: false, view: model.get("view") ?? data?.view, step: model.get("step") ?? data?.step ?? 1 };
+  for (const k of ["scale", "_graphviz", "picture", "notebook"]) if (model.get(k) !== undefined) state[k] = model.get(k);
+  return state;
 }
 
 // anywidget's entry point, exported as the default object's `render` (anywidget >= 0.9 warns
 // about a module exporting `render` by name); the pages call it through `mount`
 function render({ model, el }) {
+  // a host's model without a kernel (MyST's {anywidget}: the directive's JSON as the state, a
+  // model whose save_changes, off and send throw): the component keeps that state in the page
+  if (model.get("connected") === false && !model.inPage) model = localModel(hostState(model));
   // the Graphviz module a live widget was sent serves the page's outputs that wait for it
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });

@@ -94,7 +94,9 @@ export class Player {
   // notebook's own shortcuts (Notebook 7 handles keys at the document before they reach a
   // widget)
   key(e) {
-    const t = e.target;
+    // the element the key went to: inside a shadow root (marimo shows widgets in one) the
+    // window sees e.target as the shadow's host
+    const t = e.composedPath()[0] ?? e.target;
     // in presentation mode the component has the screen: its keys wherever the focus went
     const presenting = this.root.classList.contains("vz-present");
     if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;

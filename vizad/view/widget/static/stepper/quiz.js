@@ -271,7 +271,7 @@ export class Quiz {
         this.release();
       }
     });
-    const hadKeys = this.root.contains(document.activeElement); // before the old question goes
+    const hadKeys = this.root.contains(this.root.getRootNode().activeElement); // before the old question goes
     const count = this.questions[i].length;
     const which = count > 1 ? ` (question ${this.questions[i].indexOf(q) + 1} of ${count} in this step)` : "";
     const rule = h("details", { class: "vz-rule" }, [h("summary", { text: "how answers are judged" }), h("div", { text: this.rule })]);

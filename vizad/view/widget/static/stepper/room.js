@@ -69,15 +69,21 @@ export class Room {
     } else fallback();
   }
 
+  // the element in the whole screen as the component's own document or shadow root sees it
+  // (the document sees a shadow's host: marimo shows widgets in a shadow root)
+  fullscreen() {
+    return this.root.getRootNode().fullscreenElement ?? document.fullscreenElement;
+  }
+
   leave() {
-    if (document.fullscreenElement === this.root) document.exitFullscreen();
+    if (this.fullscreen() === this.root) document.exitFullscreen();
     this.root.classList.remove("vz-present", "vz-present-window");
     this.presented();
   }
 
   // the browser left the whole screen (Esc, F11): so does the presentation
   fullscreenChanged() {
-    if (document.fullscreenElement !== this.root && this.presenting() &&
+    if (this.fullscreen() !== this.root && this.presenting() &&
       !this.root.classList.contains("vz-present-window")) this.leave();
     else this.size();
   }
