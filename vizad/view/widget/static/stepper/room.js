@@ -28,7 +28,7 @@ export class Room {
     this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
     this.words = h("span", { class: "vz-wordy", text: " present" }); // hidden when narrow
     this.button = h("button", { class: "vz-present-button", title: "presentation mode: the whole screen (F; Esc leaves)",
-      "aria-label": "presentation mode", "aria-pressed": "false", onclick: () => this.toggle() }, ["⤢", this.words]);
+      "aria-label": "present (presentation mode)", "aria-pressed": "false", onclick: () => this.toggle() }, ["⤢", this.words]);
     player.bind("f", () => this.toggle());
     player.bind("Escape", () => (this.presenting() ? this.leave() : false));
     this.onFullscreen = () => this.fullscreenChanged();
@@ -86,6 +86,8 @@ export class Room {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    // the name holds the words shown (WCAG 2.5.3, label in name)
+    this.button.setAttribute("aria-label", on ? "leave presentation mode" : "present (presentation mode)");
     this.need = 0; // measured again at this type size
     this.panel.keepRows();
     this.size();
