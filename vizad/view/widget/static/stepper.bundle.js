@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c6d4f040d54e293a32c682292cb0503ea8ca96282affbbf0e215c01cd6e350c7
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 7d8519aa9c047182957ddcc2fed3a39678c4d1333ae29887fac4c8e483f6657b
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -40,7 +40,7 @@ var Room = class {
     this.player = player;
     this.panel = panel;
     this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
-    this.side = h("div", { class: "vz-side" }, [panel.element]);
+    this.side = h("div", { class: "vz-side", tabindex: "0", role: "region", "aria-label": "the step's panel" }, [panel.element]);
     this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
     this.words = h("span", { class: "vz-wordy", text: " present" });
     this.button = h("button", {
@@ -1078,6 +1078,7 @@ var Access = class {
     this.view = view;
     this.panel = panel.panel;
     this.panel.id ||= `vz-step-panel-${++serial}`;
+    for (const [k, v] of Object.entries({ tabindex: "0", role: "region", "aria-label": "the results so far" })) panel.table.setAttribute(k, v);
     this.states = new Map(data.legend || []);
     this.entry = null;
     this.announcer = h("div", { class: "vz-announce", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -1184,24 +1185,42 @@ var Access = class {
     e.preventDefault();
     e.stopPropagation();
     if (e.key === "Enter") this.press(t);
-    else this.move(t, DIRECTIONS[e.key]);
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") this.move(t, DIRECTIONS[e.key]);
+    else {
+      const order = this.reading();
+      this.go(order[order.indexOf(t) + DIRECTIONS[e.key][0]]);
+    }
   }
   // Enter on a box: what a click does (its step; a box standing for others opens)
   press(g) {
     g.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
     if (g.isConnected) this.name(g);
   }
+  // the drawing's boxes in reading order: by rows, top to bottom (a box joins the row above
+  // when its centre is higher than every bottom of that row), each row from left to right
+  reading() {
+    const boxes = [...this.drawing.boxes.values()].map((g) => [g, g.getBoundingClientRect()]).filter(([, r]) => r.width).sort(([, a], [, b]) => a.top + a.bottom - b.top - b.bottom);
+    const rows = [];
+    for (const [g, r] of boxes) {
+      const row = rows[rows.length - 1];
+      if (row && (r.top + r.bottom) / 2 < row.bottom) {
+        row.boxes.push([g, r]);
+        row.bottom = Math.min(row.bottom, r.bottom);
+      } else rows.push({ bottom: r.bottom, boxes: [[g, r]] });
+    }
+    return rows.flatMap((row) => row.boxes.sort(([, a], [, b]) => a.left - b.left).map(([g]) => g));
+  }
   // the nearest box from g in direction [dx, dy] (by the boxes' centres: along the arrow
   // counts, sideways counts SIDEWAYS times more), brought into view and focused
   move(g, [dx, dy]) {
-    const centre = (r2) => [(r2.left + r2.right) / 2, (r2.top + r2.bottom) / 2];
+    const centre = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
     const [x0, y0] = centre(g.getBoundingClientRect());
     let best = null, bestScore = Infinity;
     for (const b of this.drawing.boxes.values()) {
       if (b === g) continue;
-      const r2 = b.getBoundingClientRect();
-      if (!r2.width) continue;
-      const [x, y] = centre(r2);
+      const r = b.getBoundingClientRect();
+      if (!r.width) continue;
+      const [x, y] = centre(r);
       const along = (x - x0) * dx + (y - y0) * dy;
       if (along <= 0.5) continue;
       const score = along + SIDEWAYS * Math.abs((x - x0) * dy - (y - y0) * dx);
@@ -1210,11 +1229,15 @@ var Access = class {
         bestScore = score;
       }
     }
-    if (!best) return;
-    best.focus({ preventScroll: true });
+    this.go(best);
+  }
+  // box g (if any) focused, panned into view when it is not
+  go(g) {
+    if (!g) return;
+    g.focus({ preventScroll: true });
     const v = this.viewport.element.getBoundingClientRect();
-    const r = best.getBoundingClientRect();
-    if (r.left < v.left || r.right > v.right || r.top < v.top || r.bottom > v.bottom) this.viewport.panTo(best);
+    const r = g.getBoundingClientRect();
+    if (r.left < v.left || r.right > v.right || r.top < v.top || r.bottom > v.bottom) this.viewport.panTo(g);
     this.showRing();
   }
   close() {

@@ -1,8 +1,10 @@
 // access.js: the component for a reader who uses the keyboard or a screen reader (WCAG 2.1
 // AA, issue 44). The graph is a group named for what it is, described by the step panel (its
 // text alternative: the step's derivation and table); every box is reachable by keyboard (Tab
-// into the graph lands on the current step's box, the arrows move to the nearest box in
-// their direction, Enter goes to that box's step, as a click does) with a ring drawn around
+// into the graph lands on the current step's box; → and ← go to the next and the previous box
+// in reading order (rows top to bottom, each left to right), so that every box is reached; ↑
+// and ↓ to the nearest box above and below; Enter goes to the box's step, as a click does)
+// with a ring drawn around
 // the focused box over the drawing, whatever the zoom; and a live region says each step's
 // derivation ("Step 6 of 7: v̄₂ = … = 1.716"). The other keys stay the player's (player.js).
 
@@ -50,6 +52,8 @@ export class Access {
     this.view = view;
     this.panel = panel.panel;
     this.panel.id ||= `vz-step-panel-${++serial}`;
+    // the running table scrolls: a region the keyboard reaches (WCAG 2.1.1)
+    for (const [k, v] of Object.entries({ tabindex: "0", role: "region", "aria-label": "the results so far" })) panel.table.setAttribute(k, v);
     this.states = new Map(data.legend || []); // a step state -> its words (the legend's)
     this.entry = null; // the box Tab lands on (tabindex 0; the others -1)
     this.announcer = h("div", { class: "vz-announce", role: "status", "aria-live": "polite", "aria-atomic": "true" });
@@ -172,13 +176,31 @@ export class Access {
     e.preventDefault();
     e.stopPropagation();
     if (e.key === "Enter") this.press(t);
-    else this.move(t, DIRECTIONS[e.key]);
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") this.move(t, DIRECTIONS[e.key]);
+    else {
+      const order = this.reading();
+      this.go(order[order.indexOf(t) + DIRECTIONS[e.key][0]]);
+    }
   }
 
   // Enter on a box: what a click does (its step; a box standing for others opens)
   press(g) {
     g.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
     if (g.isConnected) this.name(g);
+  }
+
+  // the drawing's boxes in reading order: by rows, top to bottom (a box joins the row above
+  // when its centre is higher than every bottom of that row), each row from left to right
+  reading() {
+    const boxes = [...this.drawing.boxes.values()].map((g) => [g, g.getBoundingClientRect()])
+      .filter(([, r]) => r.width).sort(([, a], [, b]) => a.top + a.bottom - b.top - b.bottom);
+    const rows = [];
+    for (const [g, r] of boxes) {
+      const row = rows[rows.length - 1];
+      if (row && (r.top + r.bottom) / 2 < row.bottom) { row.boxes.push([g, r]); row.bottom = Math.min(row.bottom, r.bottom); }
+      else rows.push({ bottom: r.bottom, boxes: [[g, r]] });
+    }
+    return rows.flatMap((row) => row.boxes.sort(([, a], [, b]) => a.left - b.left).map(([g]) => g));
   }
 
   // the nearest box from g in direction [dx, dy] (by the boxes' centres: along the arrow
@@ -197,11 +219,16 @@ export class Access {
       const score = along + SIDEWAYS * Math.abs((x - x0) * dy - (y - y0) * dx);
       if (score < bestScore) { best = b; bestScore = score; }
     }
-    if (!best) return;
-    best.focus({ preventScroll: true });
+    this.go(best);
+  }
+
+  // box g (if any) focused, panned into view when it is not
+  go(g) {
+    if (!g) return;
+    g.focus({ preventScroll: true });
     const v = this.viewport.element.getBoundingClientRect();
-    const r = best.getBoundingClientRect();
-    if (r.left < v.left || r.right > v.right || r.top < v.top || r.bottom > v.bottom) this.viewport.panTo(best);
+    const r = g.getBoundingClientRect();
+    if (r.left < v.left || r.right > v.right || r.top < v.top || r.bottom > v.bottom) this.viewport.panTo(g);
     this.showRing();
   }
 

@@ -24,7 +24,8 @@ export class Room {
     this.player = player;
     this.panel = panel;
     this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
-    this.side = h("div", { class: "vz-side" }, [panel.element]);
+    // a region the keyboard reaches (it scrolls when the panel is taller than the room)
+    this.side = h("div", { class: "vz-side", tabindex: "0", role: "region", "aria-label": "the step's panel" }, [panel.element]);
     this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
     this.words = h("span", { class: "vz-wordy", text: " present" }); // hidden when narrow
     this.button = h("button", { class: "vz-present-button", title: "presentation mode: the whole screen (F; Esc leaves)",
