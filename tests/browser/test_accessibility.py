@@ -156,6 +156,15 @@ def test_axe_in_jupyterlab(browser, jupyterlab, page_errors):
     page.keyboard.press("End")
     _wait_step(page, 7)
     _no_serious(page, "JupyterLab, step 7")
+    # Tab into the graph from the component: its step's box, with the ring, in JupyterLab too
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate(ACTIVE_BOX):
+            break
+    assert page.evaluate(ACTIVE_BOX) == "v1"  # step 7's box (the lecture's v₁)
+    _focus_visible(page, "JupyterLab, Tab into the graph")
+    page.screenshot(path=artifact("a11y-jupyterlab-focused-box.png"))
+    _no_serious(page, "JupyterLab, a box focused")
     context.close()
 
 

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 7d8519aa9c047182957ddcc2fed3a39678c4d1333ae29887fac4c8e483f6657b
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5d23616c513f67557b7f5709992f9ee181ca42f699e753f5cecd21b490fc8125
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {

@@ -4,9 +4,9 @@
 // into the graph lands on the current step's box; → and ← go to the next and the previous box
 // in reading order (rows top to bottom, each left to right), so that every box is reached; ↑
 // and ↓ to the nearest box above and below; Enter goes to the box's step, as a click does)
-// with a ring drawn around
-// the focused box over the drawing, whatever the zoom; and a live region says each step's
-// derivation ("Step 6 of 7: v̄₂ = … = 1.716"). The other keys stay the player's (player.js).
+// with a ring drawn around the focused box over the drawing, whatever the zoom; and a live
+// region says each step's derivation ("Step 6 of 7: v̄₂ = … = 1.716"). The other keys stay
+// the player's (player.js).
 
 import { h } from "./helpers.js";
 
