@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5d23616c513f67557b7f5709992f9ee181ca42f699e753f5cecd21b490fc8125
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: e177b3f59a7e4361322bf5fa839dd4e6e9eaebc43fe3c30edfcc3fbf42473fa5
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1077,7 +1077,7 @@ var Access = class {
     this.asks = asks;
     this.view = view;
     this.panel = panel.panel;
-    this.panel.id ||= `vz-step-panel-${++serial}`;
+    while (!this.panel.id || document.getElementById(this.panel.id)) this.panel.id = `vz-step-panel-${++serial}`;
     for (const [k, v] of Object.entries({ tabindex: "0", role: "region", "aria-label": "the results so far" })) panel.table.setAttribute(k, v);
     this.states = new Map(data.legend || []);
     this.entry = null;

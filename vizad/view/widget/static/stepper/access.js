@@ -51,7 +51,9 @@ export class Access {
     this.asks = asks;
     this.view = view;
     this.panel = panel.panel;
-    this.panel.id ||= `vz-step-panel-${++serial}`;
+    // an id no other element of the page has (a page can hold components of other copies of
+    // this module: a live widget's and a saved output's)
+    while (!this.panel.id || document.getElementById(this.panel.id)) this.panel.id = `vz-step-panel-${++serial}`;
     // the running table scrolls: a region the keyboard reaches (WCAG 2.1.1)
     for (const [k, v] of Object.entries({ tabindex: "0", role: "region", "aria-label": "the results so far" })) panel.table.setAttribute(k, v);
     this.states = new Map(data.legend || []); // a step state -> its words (the legend's)
