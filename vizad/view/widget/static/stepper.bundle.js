@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 68951ea228881e0f752e15b774ec28b388a8b97ad4ea20b4f2fb3261e13af4ac
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: ec3698f47fff381731e1ed474fb565b61531b32f263842a8f848e4803e0e90e2
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -42,13 +42,13 @@ var Room = class {
     this.player = player;
     this.panel = panel;
     this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
-    this.side = h("div", { class: "vz-side" }, [panel.element]);
+    this.side = h("div", { class: "vz-side", tabindex: "0", role: "region", "aria-label": "the step's panel" }, [panel.element]);
     this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
     this.words = h("span", { class: "vz-wordy", text: " present" });
     this.button = h("button", {
       class: "vz-present-button",
       title: "presentation mode: the whole screen (F; Esc leaves)",
-      "aria-label": "presentation mode",
+      "aria-label": "present (presentation mode)",
       "aria-pressed": "false",
       onclick: () => this.toggle()
     }, ["⤢", this.words]);
@@ -110,6 +110,7 @@ var Room = class {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    this.button.setAttribute("aria-label", on ? "leave presentation mode" : "present (presentation mode)");
     this.need = 0;
     this.panel.keepRows();
     this.size();
@@ -1090,6 +1091,204 @@ ${t.source}`;
   }
 };
 
+// vizad/view/widget/static/stepper/access.js
+var DIRECTIONS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+var BOX_KEYS = /* @__PURE__ */ new Set([...Object.keys(DIRECTIONS), "Enter"]);
+var RING_PAD = 3;
+var SIDEWAYS = 3;
+var serial = 0;
+function stepWords(data, i, asking) {
+  const step = data.steps[i];
+  const head = `Step ${i + 1} of ${data.n}: `;
+  if (asking) return `${head}${step.label}: a question (the panel asks it)`;
+  const p = step.panel || {};
+  const words2 = [p.line || p.head || step.label];
+  if (p.nonfinite !== void 0) words2.push(p.nonfinite);
+  if (p.fail !== void 0) words2.push(p.fail);
+  return head + words2.join(". ");
+}
+var Access = class {
+  // `root`: the component; `viewport`: its graph's frame (viewport.js); `drawing`: the view's
+  // boxes (drawing.js); `panel`: the step panel (panel.js), which describes the graph;
+  // `data`: the walkthrough; `step()`: the step shown (1-based); `asks(i)`: a quiz asks step
+  // i; `view()`: the view's name
+  constructor({ root, viewport, drawing, panel, data, step, asks, view }) {
+    this.root = root;
+    this.viewport = viewport;
+    this.drawing = drawing;
+    this.data = data;
+    this.step = step;
+    this.asks = asks;
+    this.view = view;
+    this.panel = panel.panel;
+    while (!this.panel.id || document.getElementById(this.panel.id)) this.panel.id = `vz-step-panel-${++serial}`;
+    for (const [k, v] of Object.entries({ tabindex: "0", role: "region", "aria-label": "the results so far" })) panel.table.setAttribute(k, v);
+    this.states = new Map(data.legend || []);
+    this.entry = null;
+    this.announcer = h("div", { class: "vz-announce", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    this.ring = h("div", { class: "vz-focus-ring", "aria-hidden": "true", hidden: "" });
+    viewport.element.append(this.ring);
+    const stage = viewport.stage;
+    stage.addEventListener("focusin", (e) => this.focused(e.target));
+    stage.addEventListener("focusout", (e) => {
+      if (e.target instanceof Element && e.target.matches("g.node")) e.target.removeAttribute("aria-label");
+      queueMicrotask(() => this.showRing());
+    });
+    this.onKey = (e) => this.key(e);
+    window.addEventListener("keydown", this.onKey, true);
+  }
+  // the SVG now in the stage: a named group described by the step panel, its boxes focusable
+  // (the current step's box first, from step()'s restyle); `keep`: a box had focus before the
+  // drawing was replaced (a box opened), which the current step's box takes over
+  index(keep = false) {
+    const svg = this.viewport.stage.querySelector("svg");
+    if (!svg) return;
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", `${this.data.title}: the graph of the ${this.view()} view, its boxes reached with Tab and the arrow keys, Enter going to a box's step; the step panel gives the step's derivation and its table`);
+    svg.setAttribute("aria-describedby", this.panel.id);
+    for (const t of svg.querySelectorAll(":scope > title, :scope > g.graph > title")) t.remove();
+    for (const g of this.drawing.boxes.values()) {
+      g.setAttribute("tabindex", "-1");
+      g.setAttribute("role", "button");
+    }
+    this.entry = null;
+    this.settle();
+    if (keep && this.entry) this.entry.focus({ preventScroll: true });
+  }
+  // whether a box of the drawing has the focus
+  holding() {
+    const a = document.activeElement;
+    return Boolean(a && this.viewport.stage.contains(a) && a.matches("g.node"));
+  }
+  // a step is shown: said in the live region; Tab lands on its box (unless a box has the
+  // focus: it keeps it, its name told afresh)
+  showStep() {
+    const i = this.step() - 1;
+    const words2 = stepWords(this.data, i, this.asks(i));
+    if (this.announcer.textContent !== words2) this.announcer.textContent = words2;
+    this.settle();
+  }
+  settle() {
+    if (!this.drawing.frame || !this.drawing.size) return;
+    const held = this.holding() ? document.activeElement : null;
+    const own = held || this.drawing.focus(this.step() - 1)?.[0] || this.drawing.boxes.values().next().value;
+    if (own) this.enter(own);
+    if (held) this.name(held);
+    this.showRing();
+  }
+  // box g takes Tab's place (a roving tabindex)
+  enter(g) {
+    if (this.entry === g) return;
+    if (this.entry?.isConnected) this.entry.setAttribute("tabindex", "-1");
+    g.setAttribute("tabindex", "0");
+    this.entry = g;
+  }
+  // a box's name, at the step shown: its lines as drawn (values a later step computes are
+  // hidden, so left out), what its tooltip adds (the adjoint once computed, the source line),
+  // its state in the step in the legend's words, and the step Enter goes to
+  name(g) {
+    const lines = [...g.querySelectorAll("text")].filter((t) => getComputedStyle(t).visibility !== "hidden").map((t) => t.textContent.trim()).filter(Boolean);
+    const tip = this.drawing.tipText(g).split("\n");
+    const head = this.drawing.frame?.tips[g.id]?.head.split("\n").length || 0;
+    lines.push(...tip.slice(head).filter((l) => l && !l.startsWith("value ")));
+    const state = [...this.states.keys()].find((s) => g.classList.contains(`vz-s-${s}`));
+    if (state) lines.push(this.states.get(state));
+    if (this.data.steps.length && g.id in (this.drawing.frame?.clicks || {})) {
+      lines.push(`Enter: step ${this.drawing.frame.clicks[g.id] + 1}`);
+    }
+    g.setAttribute("aria-label", lines.join("; ") || g.id);
+  }
+  focused(target) {
+    if (!(target instanceof Element) || !target.matches("g.node")) return;
+    this.enter(target);
+    this.name(target);
+    this.showRing();
+  }
+  // the ring around the focused box, in the frame's px (the drawing's zoom does not thin it)
+  showRing() {
+    const g = this.holding() ? document.activeElement : null;
+    const r = g?.getBoundingClientRect();
+    if (!r || !r.width) {
+      this.ring.hidden = true;
+      return;
+    }
+    const el = this.viewport.element;
+    const v = el.getBoundingClientRect();
+    Object.assign(this.ring.style, {
+      left: `${r.left - v.left - el.clientLeft - RING_PAD}px`,
+      top: `${r.top - v.top - el.clientTop - RING_PAD}px`,
+      width: `${r.width + 2 * RING_PAD}px`,
+      height: `${r.height + 2 * RING_PAD}px`
+    });
+    this.ring.hidden = false;
+  }
+  key(e) {
+    const t = e.target;
+    if (!BOX_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (!(t instanceof Element) || !t.matches("g.node") || !this.viewport.stage.contains(t)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (e.key === "Enter") this.press(t);
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") this.move(t, DIRECTIONS[e.key]);
+    else {
+      const order = this.reading();
+      this.go(order[order.indexOf(t) + DIRECTIONS[e.key][0]]);
+    }
+  }
+  // Enter on a box: what a click does (its step; a box standing for others opens)
+  press(g) {
+    g.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
+    if (g.isConnected) this.name(g);
+  }
+  // the drawing's boxes in reading order: by rows, top to bottom (a box joins the row above
+  // when its centre is higher than every bottom of that row), each row from left to right
+  reading() {
+    const boxes = [...this.drawing.boxes.values()].map((g) => [g, g.getBoundingClientRect()]).filter(([, r]) => r.width).sort(([, a], [, b]) => a.top + a.bottom - b.top - b.bottom);
+    const rows = [];
+    for (const [g, r] of boxes) {
+      const row = rows[rows.length - 1];
+      if (row && (r.top + r.bottom) / 2 < row.bottom) {
+        row.boxes.push([g, r]);
+        row.bottom = Math.min(row.bottom, r.bottom);
+      } else rows.push({ bottom: r.bottom, boxes: [[g, r]] });
+    }
+    return rows.flatMap((row) => row.boxes.sort(([, a], [, b]) => a.left - b.left).map(([g]) => g));
+  }
+  // the nearest box from g in direction [dx, dy] (by the boxes' centres: along the arrow
+  // counts, sideways counts SIDEWAYS times more), brought into view and focused
+  move(g, [dx, dy]) {
+    const centre = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+    const [x0, y0] = centre(g.getBoundingClientRect());
+    let best = null, bestScore = Infinity;
+    for (const b of this.drawing.boxes.values()) {
+      if (b === g) continue;
+      const r = b.getBoundingClientRect();
+      if (!r.width) continue;
+      const [x, y] = centre(r);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      if (along <= 0.5) continue;
+      const score = along + SIDEWAYS * Math.abs((x - x0) * dy - (y - y0) * dx);
+      if (score < bestScore) {
+        best = b;
+        bestScore = score;
+      }
+    }
+    this.go(best);
+  }
+  // box g (if any) focused, panned into view when it is not
+  go(g) {
+    if (!g) return;
+    g.focus({ preventScroll: true });
+    const v = this.viewport.element.getBoundingClientRect();
+    const r = g.getBoundingClientRect();
+    if (r.left < v.left || r.right > v.right || r.top < v.top || r.bottom > v.bottom) this.viewport.panTo(g);
+    this.showRing();
+  }
+  close() {
+    window.removeEventListener("keydown", this.onKey, true);
+  }
+};
+
 // vizad/view/widget/static/stepper/player.js
 var KEYS_NEXT = /* @__PURE__ */ new Set(["ArrowRight", "PageDown"]);
 var KEYS_PREV = /* @__PURE__ */ new Set(["ArrowLeft", "PageUp"]);
@@ -1187,6 +1386,7 @@ var Player = class {
     if (!(t instanceof Node) || !(this.root.contains(t) || presenting)) return;
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
     if (typing && !(presenting && e.key === "Escape") || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       e.stopPropagation();
       return;
@@ -2348,7 +2548,10 @@ var Stepper = class {
       viewport: this.viewport,
       current: () => this.drawing.frame && this.drawing.focus(this.player.step() - 1)?.[0]
     });
-    this.viewport.onApply = () => this.minimap.update();
+    this.viewport.onApply = () => {
+      this.minimap.update();
+      this.access?.showRing();
+    };
     this.closeButton = h("button", {
       class: "vz-close-opened",
       hidden: "",
@@ -2376,7 +2579,17 @@ var Stepper = class {
       panel: this.panel,
       release: () => this.quiz.release()
     });
-    this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
+    this.counter = h("div", { class: "vz-counter" });
+    this.access = new Access({
+      root,
+      viewport: this.viewport,
+      drawing: this.drawing,
+      panel: this.panel,
+      data,
+      step: () => this.player.step(),
+      asks: (i) => this.quiz.asks(i),
+      view: () => this.view
+    });
     this.note = h("div", { class: "vz-note" });
     this.offline = model.get("connected") === false && model.get("notebook") ? h(
       "div",
@@ -2423,7 +2636,8 @@ var Stepper = class {
       this.findRow,
       this.room.body,
       // the graph's frame with the player, and the step panel
-      this.drawing.tip
+      this.drawing.tip,
+      this.access.announcer
     );
     el.append(root);
     this.listeners = [
@@ -2489,6 +2703,7 @@ var Stepper = class {
       this.root.dataset.layoutMs = frame.laidOut.ms.toFixed(0);
       this.root.dataset.layoutThread = frame.laidOut.thread;
     }
+    const keep = this.access.holding();
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || "";
     const big = bigView(frame);
@@ -2508,6 +2723,7 @@ var Stepper = class {
     this.closeButton.hidden = !opened.length;
     this.minimap.show(big ? this.viewport.stage.querySelector("svg") : null);
     this.showStep();
+    this.access.index(keep);
     if (this.finder.input.value.trim()) this.finder.search();
     if (this.revealAfter && opened.includes(this.revealAfter)) this.revealOpened(this.revealAfter);
     this.revealAfter = null;
@@ -2621,6 +2837,7 @@ var Stepper = class {
     this.player.show(k);
     this.viewport.settle();
     this.minimap.update();
+    this.access.showStep();
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
   }
@@ -2665,6 +2882,7 @@ var Stepper = class {
     this.quiz.close();
     this.inputs.close();
     this.player.close();
+    this.access.close();
     this.viewport.close();
     this.minimap.close();
     this.opener.dispose();

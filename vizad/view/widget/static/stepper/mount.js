@@ -16,6 +16,7 @@ import { Opener, openedFrames } from "./expand.js";
 import { Finder } from "./search.js";
 import { Minimap } from "./minimap.js";
 import { showRefusals } from "./refused.js";
+import { Access } from "./access.js";
 
 // what a step's restyling changes in the drawing, written into the snapshot's SVG where it
 // differs from the plain value: the properties, and the elements that show them
@@ -77,7 +78,7 @@ class Stepper {
       viewport: this.viewport,
       current: () => this.drawing.frame && this.drawing.focus(this.player.step() - 1)?.[0],
     });
-    this.viewport.onApply = () => this.minimap.update();
+    this.viewport.onApply = () => { this.minimap.update(); this.access?.showRing(); };
     this.closeButton = h("button", { class: "vz-close-opened", hidden: "", title: "close the boxes opened",
       text: "close opened", onclick: () => this.closeBoxes() });
     // a click on a box that stands for others opens it (before the drawing's click, which
@@ -98,7 +99,10 @@ class Stepper {
     this.panel = new Panel({ data, quiz: this.quiz });
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel,
       release: () => this.quiz.release() });
-    this.counter = h("div", { class: "vz-counter", "aria-live": "polite" });
+    this.counter = h("div", { class: "vz-counter" }); // access.js's live region says the step
+    // keyboard and screen reader: the graph named and described, its boxes reached by keys
+    this.access = new Access({ root, viewport: this.viewport, drawing: this.drawing, panel: this.panel, data,
+      step: () => this.player.step(), asks: (i) => this.quiz.asks(i), view: () => this.view });
     this.note = h("div", { class: "vz-note" }); // the layout's note: what was done to fit
     // a notebook output not connected to Python (a saved notebook, nbconvert, a front end
     // without the widget): said once, plainly, so that page and Python never silently
@@ -135,6 +139,7 @@ class Stepper {
       this.findRow,
       this.room.body, // the graph's frame with the player, and the step panel
       this.drawing.tip,
+      this.access.announcer,
     );
     el.append(root);
     // the model's events this stepper listens to, let go when it closes (a what-if redraw)
@@ -203,6 +208,7 @@ class Stepper {
       this.root.dataset.layoutMs = frame.laidOut.ms.toFixed(0);
       this.root.dataset.layoutThread = frame.laidOut.thread;
     }
+    const keep = this.access.holding(); // a box had the focus: the new drawing's takes it
     this.viewport.show(frame.svg, this.view);
     this.note.textContent = frame.note || ""; // what the picture is (bounded, folded, summarised)
     const big = bigView(frame);
@@ -224,6 +230,7 @@ class Stepper {
     this.closeButton.hidden = !opened.length;
     this.minimap.show(big ? this.viewport.stage.querySelector("svg") : null);
     this.showStep();
+    this.access.index(keep);
     if (this.finder.input.value.trim()) this.finder.search();
     if (this.revealAfter && opened.includes(this.revealAfter)) this.revealOpened(this.revealAfter);
     this.revealAfter = null;
@@ -345,6 +352,7 @@ class Stepper {
     this.player.show(k);
     this.viewport.settle();
     this.minimap.update();
+    this.access.showStep();
     // for the page around it: vizad's JupyterLab extension writes the step into the notebook
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
@@ -391,6 +399,7 @@ class Stepper {
     this.quiz.close();
     this.inputs.close();
     this.player.close();
+    this.access.close();
     this.viewport.close();
     this.minimap.close();
     this.opener.dispose();

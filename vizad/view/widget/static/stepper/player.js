@@ -2,9 +2,11 @@
 // with Python; the player moves it with its buttons, slider, play timer and keys, and calls
 // `changed()` after each move. Keys, when the component has focus: → PageDown next, ← PageUp
 // previous (what presenter clickers send), Home, End, Space play/pause; other parts bind more
-// (`bind`). Space on a focused button presses that button, once, as everywhere on the web.
+// (`bind`). Space on a focused button presses that button, once, as everywhere on the web. On
+// a focused box of the graph the arrows and Enter are access.js's (they move among the boxes).
 
 import { h, clamp } from "./helpers.js";
+import { BOX_KEYS } from "./access.js";
 
 const KEYS_NEXT = new Set(["ArrowRight", "PageDown"]);
 const KEYS_PREV = new Set(["ArrowLeft", "PageUp"]);
@@ -105,6 +107,8 @@ export class Player {
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
     // presenting, Esc leaves from a field too (one Esc: the field and the mode)
     if ((typing && !(presenting && e.key === "Escape")) || e.altKey || e.ctrlKey || e.metaKey) return;
+    // on a box of the graph, the arrows move among the boxes (access.js)
+    if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       // the browser presses the focused button on its own (on key up): not the notebook
       e.stopPropagation();

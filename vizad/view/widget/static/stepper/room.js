@@ -26,11 +26,12 @@ export class Room {
     this.player = player;
     this.panel = panel;
     this.graph = h("div", { class: "vz-graph" }, [viewport.element, player.element]);
-    this.side = h("div", { class: "vz-side" }, [panel.element]);
+    // a region the keyboard reaches (it scrolls when the panel is taller than the room)
+    this.side = h("div", { class: "vz-side", tabindex: "0", role: "region", "aria-label": "the step's panel" }, [panel.element]);
     this.body = h("div", { class: "vz-body" }, [this.graph, this.side]);
     this.words = h("span", { class: "vz-wordy", text: " present" }); // hidden when narrow
     this.button = h("button", { class: "vz-present-button", title: "presentation mode: the whole screen (F; Esc leaves)",
-      "aria-label": "presentation mode", "aria-pressed": "false", onclick: () => this.toggle() }, ["⤢", this.words]);
+      "aria-label": "present (presentation mode)", "aria-pressed": "false", onclick: () => this.toggle() }, ["⤢", this.words]);
     player.bind("f", () => this.toggle());
     player.bind("Escape", () => (this.presenting() ? this.leave() : false));
     this.onFullscreen = () => this.fullscreenChanged();
@@ -94,6 +95,8 @@ export class Room {
     this.button.setAttribute("aria-pressed", String(on));
     this.button.firstChild.textContent = on ? "⤡" : "⤢";
     this.words.textContent = on ? " leave" : " present";
+    // the name holds the words shown (WCAG 2.5.3, label in name)
+    this.button.setAttribute("aria-label", on ? "leave presentation mode" : "present (presentation mode)");
     this.need = 0; // measured again at this type size
     this.panel.keepRows();
     this.size();
