@@ -22,8 +22,15 @@ for (const [from, to] of copies) {
   const text = readFileSync(from);
   if (process.argv.includes("--check")) {
     let old = null;
-    try { old = readFileSync(to); } catch { /* missing: differs */ }
-    if (!old || !old.equals(text)) { console.error(`${to} differs from axe-core ${version}`); differs = true; }
+    try {
+      old = readFileSync(to);
+    } catch {
+      /* missing: differs */
+    }
+    if (!old || !old.equals(text)) {
+      console.error(`${to} differs from axe-core ${version}`);
+      differs = true;
+    }
   } else {
     writeFileSync(to, text);
     console.log(`${to}: axe-core ${version}, ${text.length} bytes`);

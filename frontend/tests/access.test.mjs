@@ -14,8 +14,22 @@ const data = {
   n: 3,
   steps: [
     { label: "v₃", panel: { head: "Step 1 of 3: v₃ = v₁ + v₂", line: "v̄₃ = ∂y/∂v₃ = 1" } },
-    { label: "v₂", panel: { head: "Step 2 of 3: v₂ = ln v₁", line: "v̄₂ = v̄₃ = 1", nonfinite: "⚠ v₂ = NaN: produced here" } },
-    { label: HOSTILE, panel: { head: `Step 3 of 3: ${HOSTILE}`, line: `v̄₁ = ${HOSTILE} = 0.5`, fail: "✗ the rule fails" } },
+    {
+      label: "v₂",
+      panel: {
+        head: "Step 2 of 3: v₂ = ln v₁",
+        line: "v̄₂ = v̄₃ = 1",
+        nonfinite: "⚠ v₂ = NaN: produced here",
+      },
+    },
+    {
+      label: HOSTILE,
+      panel: {
+        head: `Step 3 of 3: ${HOSTILE}`,
+        line: `v̄₁ = ${HOSTILE} = 0.5`,
+        fail: "✗ the rule fails",
+      },
+    },
   ],
 };
 
