@@ -1,0 +1,82 @@
+"""The step in view on an exported page (issue 44, items 1 and 2): on the lecture, a 2-layer
+MLP, rnn(45) and a PyTorch LSTM imported with vz.from_torch, at 1024×768 and in a window as
+narrow and short as JupyterLab's notebook with its file browser open (the component stacked,
+a frame about 590 px wide), at every step (rnn(45) and the LSTM: a deterministic sample, see
+step_view.steps_to_read) the step's result box lies inside the graph's frame, every drawn text
+in the frame is at least 9 px on screen, and the panel's sum line (which states the result)
+is on screen. "fit" says when the text falls below that. Screenshots: artifacts/step-view-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+import step_view
+from conftest import artifact
+
+import vizad as vz
+
+ROOT = ".vizad-stepper"
+NAMES = ["lecture", "mlp", "rnn45", "lstm"]
+
+
+def lstm_trace():
+    """A one-layer torch.nn.LSTM over 4 time steps, imported with vz.from_torch."""
+    torch = pytest.importorskip("torch")
+
+    class Loss(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = torch.nn.LSTM(2, 3)
+
+        def forward(self, x):
+            out, _ = self.lstm(x)
+            return (out**2).sum()
+
+    torch.manual_seed(0)
+    model = Loss().double()
+    x = torch.randn(4, 1, 2, dtype=torch.float64)
+    imported = vz.from_torch(model, x)
+    return vz.trace_reverse(imported.output, imported.inputs, imported.feed)
+
+
+def trace_of(name: str):
+    if name == "lstm":
+        return lstm_trace()
+    if name == "rnn45":
+        return vz.examples.rnn(45)
+    return getattr(vz.examples, name)()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("step-view")
+    return {name: vz.export_html(trace_of(name), folder / f"{name}.html") for name in NAMES}
+
+
+#: the window sizes: a laptop's, and one whose stepper is as narrow (stacked) and short as
+#: JupyterLab's notebook at 1024×768 with its file browser open (measured there: ~590×650)
+SIZES = {"1024x768": (1024, 768), "lab-like-640x640": (640, 640)}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("name", NAMES)
+def test_the_step_is_in_view_and_readable(browser, pages, page_errors, name, size):
+    width, height = SIZES[size]
+    page = page_errors(browser.new_page(viewport={"width": width, "height": height}))
+    page.goto(pages[name].as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-stage svg g.node", timeout=60_000)
+    seen = step_view.walk(page, 0)
+    print(f"\n{name} ({size}): {step_view.summary(seen)}")
+    # the picture of the most crowded step: the most boxes marked at the edge (the first such)
+    crowded = max(seen, key=lambda s: len(s["marks"]))["at"]
+    step_view.go(page, 0, crowded)
+    page.screenshot(path=artifact(f"step-view-{name}-{size}.png"))
+    print(f"  step {crowded}: marks {seen[[s['at'] for s in seen].index(crowded)]['marks']}")
+    bad = step_view.faults(seen)
+    assert not bad, f"{name} ({size}): {step_view.summary(seen)}\n{bad[:3]}"
+    # the boxes of the step out of view are marked with their values
+    for s in seen:
+        for m in s["marks"]:
+            assert "(+" in m or "=" in m or "±" in m or "…" in m, (s["at"], m)
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
