@@ -80,3 +80,71 @@ def test_the_step_is_in_view_and_readable(browser, pages, page_errors, name, siz
             assert "(+" in m or "=" in m or "±" in m or "…" in m, (s["at"], m)
     page.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+#: the same walkthroughs as notebook cells (the LSTM as lstm_trace builds it)
+CELLS = [
+    "import vizad as vz\nvz.Stepper(vz.examples.lecture())",
+    "vz.Stepper(vz.examples.mlp())",
+    "vz.Stepper(vz.examples.rnn(45))",
+    "import torch\n\n"
+    "class Loss(torch.nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.lstm = torch.nn.LSTM(2, 3)\n\n"
+    "    def forward(self, x):\n"
+    "        out, _ = self.lstm(x)\n"
+    "        return (out**2).sum()\n\n"
+    "torch.manual_seed(0)\n"
+    "model = Loss().double()\n"
+    "imported = vz.from_torch(model, torch.randn(4, 1, 2, dtype=torch.float64))\n"
+    "vz.Stepper(vz.trace_reverse(imported.output, imported.inputs, imported.feed))",
+]
+
+
+def _walk_all(page, where: str) -> dict[str, list[dict]]:
+    from test_room import _focus
+
+    seen = {}
+    for k, name in enumerate(NAMES):
+        _focus(page, k)
+        seen[name] = step_view.walk(page, k)
+        print(f"\n{name} ({where}): {step_view.summary(seen[name])}")
+        if name in ("lecture", "mlp"):
+            step = 6 if name == "lecture" else max(seen[name], key=lambda s: len(s["marks"]))["at"]
+            step_view.go(page, k, step)
+            page.screenshot(path=artifact(f"step-view-{name}-{where}-step{step}.png"))
+    return seen
+
+
+def test_the_step_is_in_view_in_jupyterlab(browser, jupyterlab, page_errors):
+    """JupyterLab 4 at 1024×768, the file browser open (its default layout), then closed."""
+    pytest.importorskip("torch")
+    from conftest import write_notebook
+    from test_jupyterlab import _delete_sessions
+    from test_room import _open
+
+    url, root = jupyterlab
+    write_notebook(root / "step-view.ipynb", CELLS)
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    _open(page, url, "step-view.ipynb")
+    page.wait_for_function(
+        "(n) => [...document.querySelectorAll('.vizad-stepper')]"
+        ".filter((r) => r.querySelector('.vz-stage svg g.node')).length === n",
+        arg=len(CELLS),
+        timeout=120_000,
+    )
+    page.wait_for_timeout(1500)  # the frames reported, the pictures for them drawn
+    opened = _walk_all(page, "lab-1024x768-browser-open")
+    page.locator(".jp-SideBar .lm-TabBar-tab[data-id='filebrowser']").click()
+    page.wait_for_selector(".jp-FileBrowser", state="hidden")
+    page.wait_for_timeout(1500)
+    closed = _walk_all(page, "lab-1024x768-browser-closed")
+    context.close()
+    for where, seen in (("browser open", opened), ("browser closed", closed)):
+        for name, steps in seen.items():
+            bad = step_view.faults(steps)
+            assert not bad, f"{name} ({where}): {step_view.summary(steps)}\n{bad[:3]}"
+    assert not page_errors.errors, "\n".join(page_errors.errors)

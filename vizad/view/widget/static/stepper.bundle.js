@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 76bf2dd361e13f07441c6fb83da78ca907f305f1c9d976c86a325141a6eb259a
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 2477e2e419485d941311b99a5d7dffec3fa70500197f4ec8f4c4d2eb142fe2d5
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -509,6 +509,7 @@ var Viewport = class {
     this.key = null;
     this.kept = /* @__PURE__ */ new Map();
     this.drag = null;
+    this.held = null;
     this.dragEnd = null;
     this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
       h("button", { title: "fit the graph in view", text: "fit", onclick: () => this.fit() }),
@@ -610,7 +611,7 @@ var Viewport = class {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+      if (this.inFrame(r, left, top, f)) {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
@@ -673,9 +674,12 @@ var Viewport = class {
     this.zoom.y += v.top + v.height / 2 - (r.top + r.bottom) / 2;
     this.apply();
   }
-  // the zoom shown now is kept as if chosen (a search or an opened box brought into view)
-  keep() {
+  // the zoom shown now is kept as if chosen (a search or an opened box brought into view);
+  // the box `g` brought into view stays there until the next step (a resize does not pan
+  // to the step's result instead)
+  keep(g = null) {
     this.chosen = this.wanted = this.zoom.s;
+    this.held = g;
   }
   frame() {
     return { w: this.element.clientWidth, h: this.element.clientHeight };
@@ -767,6 +771,9 @@ var Viewport = class {
       return { left: r.left - left, right: r.right - left, top: r.top - top, bottom: r.bottom - top };
     });
     b = keepInView(rects, { w: f.w - 2 * MARGIN, h: f.h - 2 * MARGIN }).box;
+    if (!force && this.held?.isConnected && this.inFrame(this.held.getBoundingClientRect(), left, top, f)) {
+      return this.apply();
+    }
     const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 && b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
     if (inside && !force) return this.apply();
     const z = this.zoom;
@@ -775,10 +782,15 @@ var Viewport = class {
     z.y = span(z.y, f.h / 2 - (b.top + b.bottom) / 2, this.natural.h * z.s, f.h);
     this.apply();
   }
+  // whether the screen rect r lies inside the frame `f` whose corner is at (left, top)
+  inFrame(r, left, top, f) {
+    return r.width > 0 && r.left - left >= -0.5 && r.right - left <= f.w + 0.5 && r.top - top >= -0.5 && r.bottom - top <= f.h + 0.5;
+  }
   // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
   // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
   // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
   settle() {
+    this.held = null;
     if (!this.element.clientWidth || !this.ready()) return;
     if (this.fitted) return this.follow();
     this.fitted = true;
@@ -2559,7 +2571,7 @@ var Stepper = class {
     const vp = this.viewport;
     const readable = READABLE * vp.scale();
     if (vp.zoom.s < readable) vp.zoomTo(readable);
-    vp.keep();
+    vp.keep(g);
     const v = vp.element.getBoundingClientRect();
     const b = g.getBoundingClientRect();
     const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;

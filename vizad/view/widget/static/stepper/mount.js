@@ -299,7 +299,7 @@ class Stepper {
     const vp = this.viewport;
     const readable = READABLE * vp.scale(); // viewport.js's size for a step's region
     if (vp.zoom.s < readable) vp.zoomTo(readable);
-    vp.keep(); // the zoom it is shown at stays (issue 36): the next step does not zoom out
+    vp.keep(g); // the zoom it is shown at stays (issue 36): the next step does not zoom out
     const v = vp.element.getBoundingClientRect();
     const b = g.getBoundingClientRect();
     const cx = b.width > v.width - 48 ? b.left + (v.width - 48) / 2 : (b.left + b.right) / 2;

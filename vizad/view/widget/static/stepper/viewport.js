@@ -47,6 +47,7 @@ export class Viewport {
     this.key = null; // the view shown, and each view's last zoom and pan
     this.kept = new Map();
     this.drag = null; // a drag under way
+    this.held = null; // a box brought into view by the reader's search, until the next step
     this.dragEnd = null; // when the last drag ended (ms)
     this.bar = h("div", { class: "vz-zoom", role: "group", "aria-label": "zoom" }, [
       h("button", { title: "fit the graph in view", text: "fit", onclick: () => this.fit() }),
@@ -162,7 +163,8 @@ export class Viewport {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+      // a box cut by the frame's edge is marked too (its value may be the part cut off)
+      if (this.inFrame(r, left, top, f)) {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
@@ -226,9 +228,12 @@ export class Viewport {
     this.apply();
   }
 
-  // the zoom shown now is kept as if chosen (a search or an opened box brought into view)
-  keep() {
+  // the zoom shown now is kept as if chosen (a search or an opened box brought into view);
+  // the box `g` brought into view stays there until the next step (a resize does not pan
+  // to the step's result instead)
+  keep(g = null) {
     this.chosen = this.wanted = this.zoom.s;
+    this.held = g;
   }
 
   frame() {
@@ -333,6 +338,9 @@ export class Viewport {
       return { left: r.left - left, right: r.right - left, top: r.top - top, bottom: r.bottom - top };
     });
     b = keepInView(rects, { w: f.w - 2 * MARGIN, h: f.h - 2 * MARGIN }).box;
+    if (!force && this.held?.isConnected && this.inFrame(this.held.getBoundingClientRect(), left, top, f)) {
+      return this.apply(); // a box the reader brought into view (a search) stays
+    }
     const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 &&
       b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
     if (inside && !force) return this.apply();
@@ -346,10 +354,17 @@ export class Viewport {
     this.apply();
   }
 
+  // whether the screen rect r lies inside the frame `f` whose corner is at (left, top)
+  inFrame(r, left, top, f) {
+    return r.width > 0 && r.left - left >= -0.5 && r.right - left <= f.w + 0.5 &&
+      r.top - top >= -0.5 && r.bottom - top <= f.h + 0.5;
+  }
+
   // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
   // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
   // (a view shown again, or at the chosen zoom, keeps that zoom: the pan brings them in)
   settle() {
+    this.held = null; // a new step: its own boxes in view
     if (!this.element.clientWidth || !this.ready()) return; // not on screen (or not laid out) yet
     if (this.fitted) return this.follow();
     this.fitted = true;
