@@ -148,3 +148,48 @@ def test_the_step_is_in_view_in_jupyterlab(browser, jupyterlab, page_errors):
             bad = step_view.faults(steps)
             assert not bad, f"{name} ({where}): {step_view.summary(steps)}\n{bad[:3]}"
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", NAMES)
+def test_the_step_is_in_view_when_presenting(browser, pages, page_errors, name, size):
+    """Presentation mode (F) on the exported page, at a projector's 1280×800 and 1024×768."""
+    width, height = size
+    page = page_errors(browser.new_page(viewport={"width": width, "height": height}))
+    page.goto(pages[name].as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-stage svg g.node", timeout=60_000)
+    page.locator(f"{ROOT} .vz-counter").click()
+    page.keyboard.press("f")
+    page.wait_for_selector(f"{ROOT}.vz-present")
+    seen = step_view.walk(page, 0)
+    print(f"\n{name} (present {width}x{height}): {step_view.summary(seen)}")
+    if name in ("mlp", "rnn45"):
+        page.screenshot(path=artifact(f"step-view-{name}-present-{width}x{height}.png"))
+    bad = step_view.faults(seen)
+    assert not bad, f"{name} (present {width}x{height}): {step_view.summary(seen)}\n{bad[:3]}"
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+@pytest.mark.parametrize("name", ["lecture", "rnn45"])
+def test_fit_says_when_text_is_too_small(browser, pages, page_errors, name):
+    """ "fit" on a graph too large for the frame at a readable zoom: a note beside the zoom
+    buttons says the text's size; "1:1" (readable again) takes it away."""
+    page = page_errors(browser.new_page(viewport={"width": 640, "height": 640}))
+    page.goto(pages[name].as_uri())
+    page.wait_for_selector(f"{ROOT} .vz-stage svg g.node", timeout=60_000)
+    note = page.locator(f"{ROOT} .vz-zoom-note")
+    assert note.inner_text() == ""  # the default view is readable: nothing said
+    bar = page.locator(f"{ROOT} .vz-zoom")
+    bar.get_by_text("fit").click()
+    seen = page.evaluate(step_view.SEEN, [0, step_view.READABLE_PX])
+    print(f"\n{name} fitted: {seen['px']:.2f} px, note {seen['note']!r}")
+    assert seen["px"] < step_view.READABLE_PX
+    px = f"{seen['px']:.1f}" if seen["px"] < 2 else f"{round(seen['px'])}"
+    assert seen["note"] == f"text {px} px — zoom in to read", seen
+    assert note.is_visible()
+    page.screenshot(path=artifact(f"step-view-{name}-fit-640x640.png"))
+    bar.get_by_text("1:1").click()
+    assert note.inner_text() == ""
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
