@@ -1,17 +1,19 @@
-"""The step in view on an exported page (issue 44, items 1 and 2): on the lecture, a 2-layer
-MLP, rnn(45) and a PyTorch LSTM imported with vz.from_torch, at 1024×768 and in a window as
-narrow and short as JupyterLab's notebook with its file browser open (the component stacked,
-a frame about 590 px wide), at every step (rnn(45) and the LSTM: a deterministic sample, see
-step_view.steps_to_read) the step's result box lies inside the graph's frame, every drawn text
-in the frame is at least 9 px on screen, and the panel's sum line (which states the result)
-is on screen. "fit" says when the text falls below that. Screenshots: artifacts/step-view-*.png.
-"""
+"""The step in view (issue 44, items 1 and 2): on the lecture, a 2-layer MLP, rnn(45) and a
+PyTorch LSTM imported with vz.from_torch, at every step (rnn(45) and the LSTM: a deterministic
+sample, see step_view.steps_to_read) the step's result box lies inside the graph's frame, every
+drawn text in the frame is at least 9 px on screen, the panel's sum line (which states the
+result) is on screen, and the step's boxes out of view are marked at the frame's edge with
+their values. Frames: the exported page at 1024×768 and in a window as narrow and short as
+JupyterLab's notebook with its file browser open (640×640), presentation mode at 1280×800 and
+1024×768, JupyterLab 4 at 1024×768 with the file browser open and closed, Notebook 7 and
+nbconvert's page at 1024×768. "fit" says when the text falls below 9 px. Screenshots:
+artifacts/step-view-*.png."""
 
 from __future__ import annotations
 
 import pytest
 import step_view
-from conftest import artifact
+from conftest import artifact, settled
 
 import vizad as vz
 
@@ -102,12 +104,19 @@ CELLS = [
 ]
 
 
-def _walk_all(page, where: str) -> dict[str, list[dict]]:
-    from test_room import _focus
+def _scroll_to(page, k: int) -> None:
+    """Stepper k at the top of the window (a page that scrolls as a whole: nbconvert's)."""
+    page.evaluate("(k) => document.querySelectorAll('.vizad-stepper')[k].scrollIntoView()", k)
+    settled(page, 3)
+
+
+def _walk_all(page, where: str, focus=None) -> dict[str, list[dict]]:
+    if focus is None:
+        from test_room import _focus as focus
 
     seen = {}
     for k, name in enumerate(NAMES):
-        _focus(page, k)
+        focus(page, k)
         seen[name] = step_view.walk(page, k)
         print(f"\n{name} ({where}): {step_view.summary(seen[name])}")
         if name in ("lecture", "mlp"):
@@ -130,6 +139,19 @@ def test_the_step_is_in_view_in_jupyterlab(browser, jupyterlab, page_errors):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = page_errors(context.new_page())
     _open(page, url, "step-view.ipynb")
+    _all_drawn(page)
+    opened = _walk_all(page, "lab-1024x768-browser-open")
+    page.locator(".jp-SideBar .lm-TabBar-tab[data-id='filebrowser']").click()
+    page.wait_for_selector(".jp-FileBrowser", state="hidden")
+    page.wait_for_timeout(1500)
+    closed = _walk_all(page, "lab-1024x768-browser-closed")
+    context.close()
+    _no_faults(opened, "JupyterLab, file browser open")
+    _no_faults(closed, "JupyterLab, file browser closed")
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def _all_drawn(page) -> None:
     page.wait_for_function(
         "(n) => [...document.querySelectorAll('.vizad-stepper')]"
         ".filter((r) => r.querySelector('.vz-stage svg g.node')).length === n",
@@ -137,17 +159,48 @@ def test_the_step_is_in_view_in_jupyterlab(browser, jupyterlab, page_errors):
         timeout=120_000,
     )
     page.wait_for_timeout(1500)  # the frames reported, the pictures for them drawn
-    opened = _walk_all(page, "lab-1024x768-browser-open")
-    page.locator(".jp-SideBar .lm-TabBar-tab[data-id='filebrowser']").click()
-    page.wait_for_selector(".jp-FileBrowser", state="hidden")
-    page.wait_for_timeout(1500)
-    closed = _walk_all(page, "lab-1024x768-browser-closed")
+
+
+def _no_faults(seen: dict[str, list[dict]], where: str) -> None:
+    for name, steps in seen.items():
+        bad = step_view.faults(steps)
+        assert not bad, f"{name} ({where}): {step_view.summary(steps)}\n{bad[:3]}"
+
+
+def test_the_step_is_in_view_in_notebook7(browser, notebook7, page_errors):
+    """Notebook 7 at 1024×768 (its own page errors on load are not vizad's: see
+    test_jupyterlab.test_stepper_in_notebook7; only the steps are checked here)."""
+    pytest.importorskip("torch")
+    from conftest import write_notebook
+    from test_jupyterlab import _delete_sessions, _open_and_run
+
+    url, root = notebook7
+    write_notebook(root / "step-view.ipynb", CELLS)
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    _open_and_run(page, f"{url}/notebooks/step-view.ipynb", "step-view-notebook7")
+    _all_drawn(page)
+    seen = _walk_all(page, "notebook7-1024x768")
     context.close()
-    for where, seen in (("browser open", opened), ("browser closed", closed)):
-        for name, steps in seen.items():
-            bad = step_view.faults(steps)
-            assert not bad, f"{name} ({where}): {step_view.summary(steps)}\n{bad[:3]}"
-    assert not page_errors.errors, "\n".join(page_errors.errors)
+    _no_faults(seen, "Notebook 7")
+
+
+def test_the_step_is_in_view_in_nbconvert_page(browser, tmp_path, page_errors):
+    """nbconvert's HTML of the notebook executed headless, offline, at 1024×768."""
+    pytest.importorskip("torch")
+    from conftest import write_notebook
+    from test_live_front_ends import _execute, _offline_page, _ours
+
+    write_notebook(tmp_path / "step-view.ipynb", CELLS)
+    html = _execute(tmp_path / "step-view.ipynb")
+    context, page = _offline_page(browser, page_errors, html)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    _all_drawn(page)
+    seen = _walk_all(page, "nbconvert-1024x768", focus=_scroll_to)
+    context.close()
+    _no_faults(seen, "nbconvert's page")
+    assert not _ours(page_errors), page_errors.errors
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
