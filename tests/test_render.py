@@ -532,3 +532,30 @@ def test_a_drawing_in_a_notebook_fits_the_output_and_a_click_shows_it_whole():
     svg = dot_module.notebook_size(drawing.pipe("svg").decode())
     assert shown.decode() == dot_module._PROLOG.sub("", svg)  # Graphviz's, less its comments
     assert html.escape(repr(drawing), quote=True) in page  # its alt text, escaped
+
+
+def test_each_step_names_its_result_box():
+    """The step states name the box of each step's result (issue 44: the browser keeps it in
+    view first): v̄ᵢ's own box in the adjoint view, the node's box in the forward view (which
+    draws no adjoint), and a step of forward mode its v̇ᵢ."""
+    from vizad.view.render.highlight import step_states
+    from vizad.view.render.scene_builder import build_scene
+
+    trace = vz.examples.lecture()
+    adjoint = build_scene(trace, "adjoint")
+    forward = build_scene(trace, "forward")
+    by_id = {item.id: item for item in adjoint.items}
+    for step, states in zip(trace.steps, step_states(adjoint).steps):
+        result = by_id[states["result"]]
+        assert result.node is step.adjoint_node, (states, result.lines)
+        assert result.lines[0].startswith(trace.result_name(step.node).text)
+    for step, states in zip(trace.steps, step_states(forward).steps):
+        assert states["result"] == states["current"] == forward.ids[step.node]
+    tangents = vz.examples.lecture_forward()
+    scene = build_scene(tangents, "tangent")  # the forward graph with its tangent nodes
+    shown = 0
+    for step, states in zip(tangents.steps, step_states(scene).steps):
+        if step.tangent_node is not None and step.tangent_node in scene.ids:
+            assert states["result"] == scene.ids[step.tangent_node]
+            shown += 1
+    assert shown

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { overlap, placeMarks } from "../../vizad/view/widget/static/stepper/marks.js";
+import { keepInView, overlap, placeMarks } from "../../vizad/view/widget/static/stepper/marks.js";
 
 const frame = { w: 592, h: 240 };
 const rects = (marks, placed) => placed.map((p, k) => ({ ...p, w: marks[k].w, h: marks[k].h }));
@@ -93,4 +93,45 @@ test("a marker keeps off other boxes when it can, and off the step's boxes first
   ];
   const [p] = placeMarks(wide, tight, boxes);
   assert.equal(overlap({ ...p, w: 120, h: 20 }, boxes[0]), 0);
+});
+
+// a box [left, top, w, h] as keepInView takes it
+const box = ([left, top, w, h]) => ({ left, top, right: left + w, bottom: top + h });
+
+test("boxes that fit together are all kept, the box around them returned", () => {
+  const got = keepInView(
+    [
+      [10, 10, 50, 20],
+      [200, 100, 50, 20],
+      [100, 50, 30, 30],
+    ].map(box),
+    { w: 300, h: 200 },
+  );
+  assert.deepEqual(got.kept, [0, 1, 2]);
+  assert.deepEqual(got.box, { left: 10, top: 10, right: 250, bottom: 120 });
+});
+
+test("where they do not fit, the result comes first, then the terms in order, skipping what does not fit", () => {
+  // the result, a term beside it, a term too far right, the node below the first two
+  const boxes = [
+    [400, 100, 60, 30],
+    [300, 120, 60, 30],
+    [900, 100, 60, 30],
+    [330, 220, 40, 20],
+  ].map(box);
+  const got = keepInView(boxes, { w: 400, h: 200 });
+  assert.deepEqual(got.kept, [0, 1, 3], "the far term is left out, the later box that fits kept");
+  assert.deepEqual(got.box, { left: 300, top: 100, right: 460, bottom: 240 });
+});
+
+test("a result larger than the room is kept alone", () => {
+  const got = keepInView(
+    [
+      [0, 0, 500, 50],
+      [10, 60, 20, 20],
+    ].map(box),
+    { w: 300, h: 200 },
+  );
+  assert.deepEqual(got.kept, [0]);
+  assert.deepEqual(got.box, { left: 0, top: 0, right: 500, bottom: 50 });
 });

@@ -119,6 +119,52 @@ test("following brings the step's boxes inside the margins, zooming out no furth
   );
 });
 
+test("where the step's boxes do not fit at the floor, its result and the boxes that fit with it are kept in view", () => {
+  // the result (first), a term 200 px left of it, the node 1500 px away, a consumer near the result
+  const { v, targets } = viewport({
+    nw: 4000,
+    nh: 3000,
+    boxes: [
+      [2000, 1000, 60, 30],
+      [1800, 1000, 60, 30],
+      [300, 1000, 50, 30],
+      [2100, 1050, 50, 30],
+    ],
+  });
+  v.zoom = { x: 0, y: 0, s: 1 };
+  v.wanted = 1;
+  v.follow();
+  close(v.zoom.s, 0.6, "the readable floor");
+  const r = targets.map((t) => t.getBoundingClientRect());
+  const inView = (b) =>
+    b.left >= MARGIN - 0.5 &&
+    b.right <= 400 - MARGIN + 0.5 &&
+    b.top >= MARGIN - 0.5 &&
+    b.bottom <= 300 - MARGIN + 0.5;
+  assert.deepEqual(r.map(inView), [true, true, false, true]);
+});
+
+test("the floor keeps the drawing's smallest text at 9 px; a zoom below says so", () => {
+  const { v } = viewport({
+    nw: 4000,
+    nh: 3000,
+    boxes: [
+      [100, 100, 50, 30],
+      [3100, 120, 50, 30],
+    ],
+  });
+  v.least = 12; // px: a drawing whose smallest text is 9 pt
+  v.zoom = { x: 0, y: 0, s: 1 };
+  v.wanted = 1;
+  v.follow();
+  close(v.zoom.s, 9 / 12, "9 px for 12 px text, above FLOOR");
+  assert.equal(v.note.textContent, "", "readable: nothing said");
+  v.stage.append(globalThis.document.createElement("div")); // a drawing in the stage
+  v.fit();
+  assert.ok(v.zoom.s < 0.2);
+  assert.match(v.note.textContent, /^text \d(\.\d)? px — zoom in to read$/);
+});
+
 test("a graph smaller than the frame is centred when its step is followed", () => {
   const { v } = viewport({ nw: 200, nh: 100, boxes: [[150, 60, 40, 30]] });
   v.zoom = { x: -500, y: -500, s: 1 };

@@ -59,15 +59,23 @@ def _fill_of(page, item_id: str) -> str | None:
     )
 
 
-def _current_in_view(page, item_id: str) -> bool:
-    """Whether the current box lies inside the graph's viewport."""
+def _step_in_view(page, item_id: str) -> bool:
+    """Whether the current step is in view (issue 44: the step's result first): its node's
+    box ``item_id`` inside the graph's frame, or, where the step's boxes do not all fit at a
+    readable zoom, its result box (g.vz-result) inside and the node's box out of view but
+    marked at the frame's edge (a marker naming it and its value)."""
     return page.evaluate(
-        """(id) => { const v = document.querySelector('.vizad-stepper .vz-viewport')
-                         .getBoundingClientRect();
-                     const b = document.querySelector('.vizad-stepper .vz-stage #' + id)
-                         .getBoundingClientRect();
-                     return b.left >= v.left && b.right <= v.right && b.top >= v.top
-                            && b.bottom <= v.bottom; }""",
+        """(id) => { const root = document.querySelector('.vizad-stepper');
+                     const v = root.querySelector('.vz-viewport').getBoundingClientRect();
+                     const inside = (g) => { const b = g.getBoundingClientRect();
+                       return b.left >= v.left && b.right <= v.right && b.top >= v.top
+                              && b.bottom <= v.bottom; };
+                     const g = root.querySelector('.vz-stage #' + id);
+                     if (inside(g)) return true;
+                     const result = root.querySelector('.vz-stage g.node.vz-result');
+                     const name = g.querySelector('text').textContent.trim();
+                     return !!result && inside(result) && [...root.querySelectorAll(
+                       '.vz-edge-mark')].some((m) => m.textContent.includes(name + ' ')); }""",
         item_id,
     )
 
@@ -127,7 +135,7 @@ def _walk(page, where: str) -> list[float]:
         total = page.locator(f"{ROOT} .vz-sum").inner_text().strip()
         assert re.search(rf"= {re.escape(adjoint)}$", total), total
         assert _fill_of(page, node) == YELLOW, f"{node} should be highlighted at step {k}"
-        assert _current_in_view(page, node), f"{node} is outside the view at step {k}"
+        assert _step_in_view(page, node), f"{node} is outside the view at step {k}"
         if node == "v2":
             table = page.locator(f"{ROOT} .vz-contributions").inner_text()
             assert "-0.284" in table and "v̄₅ cos v₂" in table
@@ -159,11 +167,12 @@ def _keys_clicks_hover(page) -> None:
     page.keyboard.press("ArrowRight")
     settled(page)
     assert _counter(page).startswith("Step 6 of 7")
-    # click a box: its step
-    page.locator(f"{ROOT} .vz-stage #v4").click()
+    # click a box: its step (v₄ may be out of view, marked at the frame's edge: the step's
+    # result and its terms come first, issue 44)
+    page.locator(f"{ROOT} .vz-stage #v4 text").first.dispatch_event("click")
     _wait_step(page, 4)
     # hover: what the box is, its value, its adjoint once computed
-    page.locator(f"{ROOT} .vz-stage #v4").hover()
+    page.locator(f"{ROOT} .vz-stage #v4 text").first.dispatch_event("mouseover")
     tip = page.locator(f"{ROOT} .vz-tip")
     tip.wait_for(state="visible")
     text = tip.inner_text()
@@ -260,7 +269,7 @@ def _views_and_scale(page) -> None:
     assert _shown_whole(page, f"{ROOT} .vz-legend")
     # the step's boxes are in view (zoomed out as far as that needs: see test_room.py); at
     # its natural size the lecture's text is at least 14 px, 20 px at the 150 % scale
-    assert _current_in_view(page, "v1")
+    assert _step_in_view(page, "v1")
     page.locator(f"{ROOT} .vz-zoom").get_by_text("1:1").click()
     assert _label_px(page, "v1") >= 14, "the lecture's labels are at least 14 px"
     panel = (
@@ -274,7 +283,7 @@ def _views_and_scale(page) -> None:
         ".getPropertyValue('--vz-scale') === '1.5'"
     )
     assert page.evaluate(panel) >= 1.45 * small >= 20, "the panel grows with the scale"
-    assert _current_in_view(page, "v1")
+    assert _step_in_view(page, "v1")
     page.locator(f"{ROOT} .vz-scale").select_option("1")
 
 
@@ -444,7 +453,7 @@ def test_exported_page_of_a_long_walkthrough(browser, tmp_path, page_errors):
         # the figures are printed (bench/export.py measures them); what is asserted is that
         # the page opens and the last step is shown with its box in view
         item = vz.render.Layout(trace, "adjoint").scene.ids[trace.steps[-1].node]
-        assert _current_in_view(page, item)
+        assert _step_in_view(page, item)
         page.close()
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
@@ -553,8 +562,8 @@ def test_nbconvert_html_steps_offline(browser, tmp_path, page_errors):
 
 
 def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors):
-    """At 1024×768 the current box of the 2-layer MLP and every other box of its step are in
-    view at every step (zoomed out as far as that needs: the forward node and its adjoint boxes
+    """At 1024×768 the 2-layer MLP's step is in view at every step (its node's box, or its
+    result with the node marked at the frame's edge: the forward node and its adjoint boxes
     lie far apart); a step whose boxes fit at a readable zoom is shown at it."""
     import vizad as vz
 
@@ -571,7 +580,7 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
             page.keyboard.press("ArrowRight")
             _wait_step(page, k, n)
         item = scene.ids[trace.steps[k - 1].node]
-        assert _current_in_view(page, item), f"step {k}: {item} out of view"
+        assert _step_in_view(page, item), f"step {k}: {item} out of view"
         # issue 36: the zoom stays readable; a box of the step wholly out of the frame is
         # marked at its edge (at most 6 marks)
         out = page.evaluate(
@@ -594,7 +603,7 @@ def test_mlp_current_label_readable_after_follow(browser, tmp_path, page_errors)
             page.keyboard.press("ArrowRight")
             _wait_step(page, k, n)
         item = scene.ids[trace.steps[k - 1].node]
-        assert _current_in_view(page, item), f"step {k}: {item} out of view"
+        assert _step_in_view(page, item), f"step {k}: {item} out of view"
         assert _label_px(page, item) >= 9, f"step {k}: label too small"
     page.screenshot(path=artifact("mlp-followed.png"))
     context.close()

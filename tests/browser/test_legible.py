@@ -1,9 +1,10 @@
 """Dense walkthroughs a person can read (issue 36), in a real JupyterLab at 1024×768 with its
 file browser open, and in presentation mode at 1920×1080: for the lecture, the README's MLP,
 the weight-shared chain of 20, 45 and 100 levels (adjoint view) and a PyTorch LSTM imported by
-vz.torch_backward, at the first, middle and last steps, the current box's text is at least
-9 px on screen (its font size times the drawing's scale, measured with
-getBoundingClientRect), the box is inside the frame and the step's sum line (v̄ᵢ = Σ … =
+vz.torch_backward, at the first, middle and last steps, the text of the step's result box
+(v̄ᵢ, issue 44: the step's result first) is at least 9 px on screen (its font size times the
+drawing's scale, measured with getBoundingClientRect), the box is inside the frame and the
+step's sum line (v̄ᵢ = Σ … =
 value) is visible without scrolling; "+" twice then → keeps that zoom; an opened fold's boxes
 are readable. Screenshots: artifacts/legible-*.png."""
 
@@ -34,14 +35,14 @@ CELLS = [
 NAMES = ["lecture", "mlp", "rnn20", "rnn45", "rnn100", "lstm"]
 READABLE_PX = 9.0
 
-#: The current box of stepper k as the person sees it: its text's size on screen (the font
+#: The result box of stepper k's step as the person sees it: its text's size on screen (the font
 #: size in the SVG's units times the screen px per unit, from getBoundingClientRect), whether
 #: it lies inside the frame, and whether the panel's sum line lies inside the panel's box and
 #: the visible window.
 SEEN = """(k) => {
   const root = document.querySelectorAll('.vizad-stepper')[k];
   const svg = root.querySelector('.vz-stage svg');
-  const g = root.querySelector('.vz-stage g.node.vz-s-current');
+  const g = root.querySelector('.vz-stage g.node.vz-result');
   if (!svg || !g) return null;
   const unit = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   const sizes = [...g.querySelectorAll('text')].map(
@@ -90,7 +91,7 @@ def _read(page, k: int, name: str, where: str, shots: bool) -> list[dict]:
         assert got, (name, step)
         seen.append(got)
         assert got["px"] >= READABLE_PX, f"{name} ({where}), step {step}: {got}"
-        assert got["inFrame"], f"{name} ({where}), step {step}: the current box out of view {got}"
+        assert got["inFrame"], f"{name} ({where}), step {step}: the result box out of view {got}"
         assert got["sum"], f"{name} ({where}), step {step}: the sum line hidden {got}"
         if shots and step == (n + 1) // 2:
             page.screenshot(path=artifact(f"legible-{name}-{where}.png"))
@@ -139,7 +140,7 @@ def test_dense_walkthroughs_read_at_1024_and_in_presentation(browser, jupyterlab
     _focus(page, k)
     _go(page, k, 1)
     fold = page.locator(ROOT).nth(k).locator(".vz-stage g.node.vz-collapsible").first
-    fold.click()
+    fold.dispatch_event("click")  # it may be out of view: step 1 shows its result (the seed)
     page.wait_for_function(
         "(k) => document.querySelectorAll('.vizad-stepper')[k]"
         ".querySelector('.vz-stage g.cluster.vz-opened-frame')",

@@ -390,7 +390,7 @@ def to_drawing(
             continue
         style = edge_attrs(edge.kind, edge.id in edge_highlights)
         if edge.label:
-            style.update(fontsize="10", fontcolor=FRAME_INK)
+            style.update(fontsize="12", fontcolor=FRAME_INK)
         drawing.edge(
             edge.tail,
             edge.head,
@@ -476,7 +476,7 @@ def _label(item) -> str:
             f'FIXEDSIZE="TRUE" WIDTH="{width * CELL}" HEIGHT="{height * CELL}">'
             f"{cells}</TABLE></TD></TR>"
         )
-        rows.append(f'<TR><TD><FONT POINT-SIZE="10">±{escape(format_number(top))}</FONT></TD></TR>')
+        rows.append(f'<TR><TD><FONT POINT-SIZE="12">±{escape(format_number(top))}</FONT></TD></TR>')
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
         + "".join(rows)

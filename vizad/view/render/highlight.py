@@ -96,7 +96,9 @@ class StepStates(NamedTuple):
 
     #: item id → the 0-based index of the first step that computes it.
     owner: dict[str, int]
-    #: Per step: {"current": id, "consumer": [ids], "involved": [ids], "edges": [ids]}, and
+    #: Per step: {"current": id, "consumer": [ids], "involved": [ids], "edges": [ids],
+    #: "result": the id of the box showing the step's result (v̄ᵢ or v̇ᵢ; its node's box where
+    #: the view does not draw it)}, and
     #: for a step inside folded boxes, "at": {fold id: its names and block ("v₇₃, block 21
     #: of 45")}.
     steps: list[dict]
@@ -151,8 +153,11 @@ def step_states(scene: Scene, like: tuple[Scene, StepStates] | None = None) -> S
         neighbours = [ids[n] for n in reads if n in ids]
         hot = {i for i in [current, *neighbours, *(ids[n] for n in computing)] if i is not None}
         edges = sorted(e for tail in hot for head, e in out.get(tail, ()) if head in hot)
+        # the box of the step's result (trace.involved lists the result's node first)
+        result = ids.get(extension[0]) if extension and extension[0] in ids else current
         steps[k] = {
             "current": current,
+            "result": result,
             "consumer": [i for i in dict.fromkeys(neighbours) if i != current],
             "involved": [i for i in dict.fromkeys(involved) if i != current],
             "edges": edges,

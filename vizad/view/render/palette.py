@@ -154,7 +154,7 @@ def dot_attrs(kind: str, state: str | None = None) -> dict[str, str]:
     base = KIND_STYLE[kind]
     look = {**base, **(STATE_STYLE.get(state, {}) if state else {})}
     if base["shape"] == "plaintext":
-        return {"shape": "plaintext", "fontcolor": look["text"], "fontsize": "11"}
+        return {"shape": "plaintext", "fontcolor": look["text"], "fontsize": "12"}
     stacked = "stack" in base
     style = "rounded,filled" if base["shape"] == "box" and not stacked else "filled"
     dash = "dashed" if kind == "zero" else look.get("dash")

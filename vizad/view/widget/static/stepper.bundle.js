@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: ec3698f47fff381731e1ed474fb565b61531b32f263842a8f848e4803e0e90e2
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a3edaa0249c64c13aa9d9d89e8ae02c860948e83038f121df442bce43c2fc7c
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -482,11 +482,29 @@ function* spots(m, frame) {
     }
   }
 }
+function keepInView(boxes, room) {
+  const kept = [];
+  let box = null;
+  boxes.forEach((b, k) => {
+    const u = box ? {
+      left: Math.min(box.left, b.left),
+      top: Math.min(box.top, b.top),
+      right: Math.max(box.right, b.right),
+      bottom: Math.max(box.bottom, b.bottom)
+    } : { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    if (!box || u.right - u.left <= room.w + 0.5 && u.bottom - u.top <= room.h + 0.5) {
+      box = u;
+      kept.push(k);
+    }
+  });
+  return { kept, box };
+}
 
 // vizad/view/widget/static/stepper/viewport.js
 var LEGIBLE = 0.6;
 var READABLE = 0.9;
 var FLOOR = 0.6;
+var READABLE_PX = 9;
 var MARGIN = 16;
 var EDGE_MARKS = 6;
 var Viewport = class {
@@ -516,6 +534,9 @@ var Viewport = class {
       h("button", { title: "zoom out", text: "−", onclick: () => this.choose(this.zoom.s / 1.25) }),
       h("button", { title: "zoom in", text: "+", onclick: () => this.choose(this.zoom.s * 1.25) })
     ]);
+    this.note = h("span", { class: "vz-zoom-note", role: "status" });
+    this.bar.append(this.note);
+    this.least = 16;
     this.legend = h("div", { class: "vz-legend", role: "list", "aria-label": "legend of the step states" });
     this.stage = h("div", { class: "vz-stage" });
     this.marks = h("div", { class: "vz-edge-marks" });
@@ -546,8 +567,13 @@ var Viewport = class {
         svg.setAttribute("height", `${this.natural.h}`);
       }
     }
+    this.least = leastText(svg, this.natural.w);
     this.key = key;
     this.fitted = false;
+  }
+  // the zoom below which the drawing's smallest text would be under READABLE_PX
+  readableZoom() {
+    return Math.max(FLOOR, READABLE_PX / this.least);
   }
   // the zoom and pan of the view shown, for when it is shown again
   remember() {
@@ -584,11 +610,14 @@ var Viewport = class {
     const zoom = this.zoom;
     this.stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
     this.root.dataset.zoom = zoom.s.toFixed(3);
+    const px = this.least * zoom.s;
+    this.note.textContent = this.stage.children.length && px < READABLE_PX - 0.05 ? `text ${px < 2 ? px.toFixed(1) : Math.round(px)} px — zoom in to read` : "";
     this.markEdges();
     this.onApply?.();
   }
   // the current step's boxes out of view, each marked at the frame's edge in its direction:
-  // an arrow and its name (its first line); a click pans to it (the zoom stays)
+  // an arrow, its name (its first line) and its value (its last line, unless hidden: a value
+  // a later step computes, a quiz's); a click pans to it (the zoom stays)
   markEdges() {
     const target = this.fitted && this.ready() ? this.target() : null;
     const f = this.frame();
@@ -599,7 +628,7 @@ var Viewport = class {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+      if (this.inFrame(r, left, top, f)) {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
@@ -610,7 +639,7 @@ var Viewport = class {
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
       const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "right" : "left" : dy > 0 ? "bottom" : "top";
       const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
-      const name = (g.querySelector("text")?.textContent || g.id || "").trim();
+      const name = markWords(g);
       const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
       const mark = h("button", {
         class: "vz-edge-mark",
@@ -730,7 +759,7 @@ var Viewport = class {
   // the automatic zoom: the whole graph when legible, else the current step's region
   initialZoom() {
     const whole = this.fitScale();
-    if (whole >= LEGIBLE * this.scale()) {
+    if (whole >= Math.max(LEGIBLE, this.readableZoom()) * this.scale()) {
       this.wanted = Math.min(whole, 2.5 * this.scale());
       this.centre(this.wanted);
     } else {
@@ -756,8 +785,9 @@ var Viewport = class {
   }
   // keep the boxes of the current step in view: at the zoom the reader chose (`zoom` false:
   // at the zoom shown), else at the wanted zoom when they fit at it, zoomed out until they
-  // do but never below FLOOR; when they do not all fit, the step's own box is centred and
-  // the others marked at the edge. The pan moves only when a box would be out of view.
+  // do but never below the readable floor; when they do not all fit, the result and as many
+  // of the others as fit with it (in target()'s order: keepInView) are kept in view and the
+  // others marked at the edge. The pan moves only when a box kept would be out of view.
   follow(force = false, zoom = true) {
     let b = this.targetBox();
     if (!b) return;
@@ -767,29 +797,30 @@ var Viewport = class {
     const hgt = (b.bottom - b.top) / s0;
     const fits = Math.min((f.w - 2 * MARGIN) / Math.max(w, 1), (f.h - 2 * MARGIN) / Math.max(hgt, 1));
     const presenting = this.root.classList.contains("vz-present");
-    const floor = Math.min(this.wanted, FLOOR * (presenting ? 1 : this.scale()));
+    const floor = Math.min(this.wanted, this.readableZoom() * (presenting ? 1 : this.scale()));
     const s = zoom && this.chosen === null ? clamp(Math.max(Math.min(this.wanted, fits), floor), 0.05, 8) : s0;
     if (Math.abs(s - s0) > 1e-3) {
       this.zoomTo(s);
-      b = this.targetBox();
       force = true;
     }
-    const room = (lo, hi, size) => hi - lo <= size - 2 * MARGIN + 1;
-    if (!room(b.left, b.right, f.w) || !room(b.top, b.bottom, f.h)) {
-      const own = this.target()[0].getBoundingClientRect();
-      const v = this.element.getBoundingClientRect();
-      const ol = own.left - v.left - this.element.clientLeft, ot = own.top - v.top - this.element.clientTop;
-      const visible = ol >= MARGIN - 0.5 && ol + own.width <= f.w - MARGIN + 0.5 && ot >= MARGIN - 0.5 && ot + own.height <= f.h - MARGIN + 0.5;
-      if (!visible || force) b = { left: ol, right: ol + own.width, top: ot, bottom: ot + own.height };
-      else return this.apply();
-    }
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
+    const rects = this.target().map((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left - left, right: r.right - left, top: r.top - top, bottom: r.bottom - top };
+    });
+    b = keepInView(rects, { w: f.w - 2 * MARGIN, h: f.h - 2 * MARGIN }).box;
     const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 && b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
     if (inside && !force) return this.apply();
     const z = this.zoom;
-    const span = (pan, move, size, room2) => size <= room2 - 2 * MARGIN ? (room2 - size) / 2 : clamp(pan + move, room2 - MARGIN - size, MARGIN);
+    const span = (pan, move, size, room) => size <= room - 2 * MARGIN ? (room - size) / 2 : clamp(pan + move, room - MARGIN - size, MARGIN);
     z.x = span(z.x, f.w / 2 - (b.left + b.right) / 2, this.natural.w * z.s, f.w);
     z.y = span(z.y, f.h / 2 - (b.top + b.bottom) / 2, this.natural.h * z.s, f.h);
     this.apply();
+  }
+  // whether the screen rect r lies inside the frame `f` whose corner is at (left, top)
+  inFrame(r, left, top, f) {
+    return r.width > 0 && r.left - left >= -0.5 && r.right - left <= f.w + 0.5 && r.top - top >= -0.5 && r.bottom - top <= f.h + 0.5;
   }
   // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
   // it was shown before, else the chosen zoom or the automatic one), then its boxes in view
@@ -907,6 +938,23 @@ function reportFrame(model, element, paused = () => false) {
     clearTimeout(timer);
   };
 }
+function leastText(svg, width) {
+  const unit = width / (svg.viewBox.baseVal?.width || width);
+  let least = Infinity;
+  for (const t of svg.querySelectorAll("text")) {
+    const size = parseFloat(t.getAttribute("font-size"));
+    if (size > 0) least = Math.min(least, size * unit);
+  }
+  return Number.isFinite(least) ? least : 16;
+}
+function markWords(g) {
+  const texts = [...g.querySelectorAll(":scope > text")];
+  const name = (texts[0]?.textContent || g.id || "").trim();
+  const last = texts.length > 1 ? texts[texts.length - 1] : null;
+  const value = last && !last.classList.contains("vz-hidden") && last.getAttribute("y") !== texts[0].getAttribute("y") ? last.textContent.trim() : "";
+  if (!value) return name;
+  return value.startsWith("=") ? `${name} ${value}` : `${name} (${value})`;
+}
 
 // vizad/view/widget/static/stepper/drawing.js
 var STATES = ["current", "consumer", "involved", "done", "pending", "failed"];
@@ -966,11 +1014,21 @@ var Drawing = class {
     const boxes = ids.map((id) => id && this.boxes.get(id)).filter(Boolean);
     return boxes.length ? boxes : null;
   }
+  // the same boxes, the step's first in the order they are kept in view when they do not
+  // all fit (viewport.js): its result (v̄ᵢ), the boxes computing it (the terms being added,
+  // their local partials), its node, the consumers it reads; null when the view has none
+  ranked(i) {
+    const s = this.frame.steps[i];
+    const result = s.result ?? s.involved[0] ?? s.current;
+    const ids = [.../* @__PURE__ */ new Set([result, ...s.involved, s.current, ...s.consumer])];
+    const boxes = ids.map((id) => id && this.boxes.get(id)).filter(Boolean);
+    return boxes.length ? boxes : null;
+  }
   // restyle by id for step i (0-based): only the elements the last step styled are reset
   restyle(i) {
     const { frame, boxes, failed } = this;
     for (const e of this.styled) {
-      e.classList.remove(...STATES.map((s2) => `vz-s-${s2}`), "vz-hot");
+      e.classList.remove(...STATES.map((s2) => `vz-s-${s2}`), "vz-hot", "vz-result");
       for (const c of e.querySelectorAll(".vz-hidden")) c.classList.remove("vz-hidden");
     }
     const styled = this.styled = [];
@@ -992,6 +1050,11 @@ var Drawing = class {
       if (owner > i && id in frame.hides) this.hideValue(id, frame.hides[id]);
     }
     for (const g of styled) g.classList.remove("vz-marked");
+    const result = boxes.get(s.result ?? s.involved[0] ?? s.current);
+    if (result) {
+      result.classList.add("vz-result");
+      styled.push(result);
+    }
     for (const id of s.edges) {
       const g = this.edges.get(id);
       if (g) {
@@ -2516,7 +2579,7 @@ var Stepper = class {
     this.viewport = new Viewport({
       root,
       scale: () => model.get("scale") || 1,
-      target: () => this.drawing.focus(this.player.step() - 1),
+      target: () => this.drawing.ranked(this.player.step() - 1),
       ready: () => this.drawing.size > 0,
       legend: data.legend
     });

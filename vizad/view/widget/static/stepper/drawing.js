@@ -70,11 +70,22 @@ export class Drawing {
     return boxes.length ? boxes : null;
   }
 
+  // the same boxes, the step's first in the order they are kept in view when they do not
+  // all fit (viewport.js): its result (v̄ᵢ), the boxes computing it (the terms being added,
+  // their local partials), its node, the consumers it reads; null when the view has none
+  ranked(i) {
+    const s = this.frame.steps[i];
+    const result = s.result ?? s.involved[0] ?? s.current; // data made before "result": its first
+    const ids = [...new Set([result, ...s.involved, s.current, ...s.consumer])];
+    const boxes = ids.map((id) => id && this.boxes.get(id)).filter(Boolean);
+    return boxes.length ? boxes : null;
+  }
+
   // restyle by id for step i (0-based): only the elements the last step styled are reset
   restyle(i) {
     const { frame, boxes, failed } = this;
     for (const e of this.styled) {
-      e.classList.remove(...STATES.map((s) => `vz-s-${s}`), "vz-hot");
+      e.classList.remove(...STATES.map((s) => `vz-s-${s}`), "vz-hot", "vz-result");
       for (const c of e.querySelectorAll(".vz-hidden")) c.classList.remove("vz-hidden");
     }
     const styled = (this.styled = []);
@@ -97,6 +108,8 @@ export class Drawing {
       if (owner > i && id in frame.hides) this.hideValue(id, frame.hides[id]);
     }
     for (const g of styled) g.classList.remove("vz-marked");
+    const result = boxes.get(s.result ?? s.involved[0] ?? s.current);
+    if (result) { result.classList.add("vz-result"); styled.push(result); } // the step's result
     for (const id of s.edges) {
       const g = this.edges.get(id);
       if (g) { g.classList.add("vz-hot"); styled.push(g); }

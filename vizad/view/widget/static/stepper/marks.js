@@ -68,3 +68,25 @@ function* spots(m, frame) {
     }
   }
 }
+
+// Which of the step's boxes are kept in view when they do not all fit at the zoom shown
+// (viewport.js): `boxes`: [{ left, top, right, bottom }] (frame px) in the order they are
+// kept: the result first, then the terms being added, then the rest; `room`: { w, h }, the
+// frame less its margins. Taken in that order, a box is kept when the box around it and the
+// ones kept before still fits in the room (the first is always kept: its own size may not
+// fit). Returns the indices kept and the box around them ({ left, top, right, bottom }).
+export function keepInView(boxes, room) {
+  const kept = [];
+  let box = null;
+  boxes.forEach((b, k) => {
+    const u = box ? {
+      left: Math.min(box.left, b.left), top: Math.min(box.top, b.top),
+      right: Math.max(box.right, b.right), bottom: Math.max(box.bottom, b.bottom),
+    } : { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    if (!box || (u.right - u.left <= room.w + 0.5 && u.bottom - u.top <= room.h + 0.5)) {
+      box = u;
+      kept.push(k);
+    }
+  });
+  return { kept, box };
+}

@@ -45,7 +45,7 @@ class Stepper {
     this.viewport = new Viewport({
       root,
       scale: () => model.get("scale") || 1,
-      target: () => this.drawing.focus(this.player.step() - 1),
+      target: () => this.drawing.ranked(this.player.step() - 1),
       ready: () => this.drawing.size > 0,
       legend: data.legend,
     });

@@ -8,18 +8,23 @@
 // view) is kept, across steps, resizes and views, until they choose another; each view keeps
 // its own pan. Following a step pans to keep its boxes in view: at the chosen zoom, or
 // (automatic) zoomed out for that step only as far as FLOOR, where the text is still readable
-// (9 px; times the presentation scale, except when presenting: there the step comes whole
-// first). The boxes of the step that still do not fit are marked at the frame's edge: an arrow
-// towards each, with its name, that pans to it when clicked.
+// (9 px for the drawing's smallest text; times the presentation scale, except when presenting:
+// there the step comes whole first). Where the step's boxes do not all fit there, its result
+// comes first: the result, then the terms being added, then its node and the boxes it reads
+// are kept in view as far as they fit together (marks.js's keepInView), and the others are
+// marked at the frame's edge: an arrow towards each, with its name and value, that pans to
+// it when clicked. A zoom at which the smallest text is under 9 px ("fit" of a large graph,
+// "−") is said beside the zoom buttons.
 
 import { h, clamp, busy } from "./helpers.js";
 import { centreLines, cropToContent } from "./layout.js";
-import { placeMarks, OTHER_BOX } from "./marks.js";
+import { keepInView, placeMarks, OTHER_BOX } from "./marks.js";
 import { safeSvg } from "./sanitize.js";
 
 const LEGIBLE = 0.6; // the whole graph is shown when this size or larger
 export const READABLE = 0.9; // a step's region is shown at this size (12 pt text → 14 px)
 const FLOOR = 0.6; // following never zooms out below this (12 pt text → 9.6 px)
+export const READABLE_PX = 9; // px: the least size of a drawn text a person reads (nor below)
 const MARGIN = 16; // px between the frame and the boxes kept in view
 const EDGE_MARKS = 6; // boxes out of view marked at the edge, at most (the last says how many more)
 
@@ -50,6 +55,10 @@ export class Viewport {
       h("button", { title: "zoom out", text: "−", onclick: () => this.choose(this.zoom.s / 1.25) }),
       h("button", { title: "zoom in", text: "+", onclick: () => this.choose(this.zoom.s * 1.25) }),
     ]);
+    // beside the buttons: the text's size when the zoom makes it too small to read
+    this.note = h("span", { class: "vz-zoom-note", role: "status" });
+    this.bar.append(this.note);
+    this.least = 16; // px: the drawing's smallest text at its natural size (12 pt)
     this.legend = h("div", { class: "vz-legend", role: "list", "aria-label": "legend of the step states" });
     this.stage = h("div", { class: "vz-stage" });
     this.marks = h("div", { class: "vz-edge-marks" }); // the step's boxes out of view
@@ -85,8 +94,14 @@ export class Viewport {
         svg.setAttribute("height", `${this.natural.h}`);
       }
     }
+    this.least = leastText(svg, this.natural.w);
     this.key = key;
     this.fitted = false;
+  }
+
+  // the zoom below which the drawing's smallest text would be under READABLE_PX
+  readableZoom() {
+    return Math.max(FLOOR, READABLE_PX / this.least);
   }
 
   // the zoom and pan of the view shown, for when it is shown again
@@ -128,12 +143,16 @@ export class Viewport {
     const zoom = this.zoom;
     this.stage.style.transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.s})`;
     this.root.dataset.zoom = zoom.s.toFixed(3);
+    const px = this.least * zoom.s; // the smallest text on screen
+    this.note.textContent = this.stage.children.length && px < READABLE_PX - 0.05
+      ? `text ${px < 2 ? px.toFixed(1) : Math.round(px)} px — zoom in to read` : "";
     this.markEdges();
     this.onApply?.(); // the minimap (minimap.js)
   }
 
   // the current step's boxes out of view, each marked at the frame's edge in its direction:
-  // an arrow and its name (its first line); a click pans to it (the zoom stays)
+  // an arrow, its name (its first line) and its value (its last line, unless hidden: a value
+  // a later step computes, a quiz's); a click pans to it (the zoom stays)
   markEdges() {
     const target = this.fitted && this.ready() ? this.target() : null;
     const f = this.frame();
@@ -144,7 +163,8 @@ export class Viewport {
       const r = g.getBoundingClientRect();
       if (!r.width) continue;
       const x = (r.left + r.right) / 2 - left, y = (r.top + r.bottom) / 2 - top;
-      if (r.right - left > 0 && r.left - left < f.w && r.bottom - top > 0 && r.top - top < f.h) {
+      // a box cut by the frame's edge is marked too (its value may be the part cut off)
+      if (this.inFrame(r, left, top, f)) {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
@@ -157,7 +177,7 @@ export class Viewport {
       const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w
         ? (dx > 0 ? "right" : "left") : (dy > 0 ? "bottom" : "top");
       const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
-      const name = (g.querySelector("text")?.textContent || g.id || "").trim();
+      const name = markWords(g);
       const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
       const mark = h("button", {
         class: "vz-edge-mark", title: `${name}: out of view (click to show it)`,
@@ -286,7 +306,7 @@ export class Viewport {
   // the automatic zoom: the whole graph when legible, else the current step's region
   initialZoom() {
     const whole = this.fitScale();
-    if (whole >= LEGIBLE * this.scale()) {
+    if (whole >= Math.max(LEGIBLE, this.readableZoom()) * this.scale()) {
       this.wanted = Math.min(whole, 2.5 * this.scale());
       this.centre(this.wanted);
     } else {
@@ -314,8 +334,9 @@ export class Viewport {
 
   // keep the boxes of the current step in view: at the zoom the reader chose (`zoom` false:
   // at the zoom shown), else at the wanted zoom when they fit at it, zoomed out until they
-  // do but never below FLOOR; when they do not all fit, the step's own box is centred and
-  // the others marked at the edge. The pan moves only when a box would be out of view.
+  // do but never below the readable floor; when they do not all fit, the result and as many
+  // of the others as fit with it (in target()'s order: keepInView) are kept in view and the
+  // others marked at the edge. The pan moves only when a box kept would be out of view.
   follow(force = false, zoom = true) {
     let b = this.targetBox();
     if (!b) return;
@@ -328,24 +349,20 @@ export class Viewport {
     // presenting, the step is shown whole first: the floor is that of scale 1 (the type of
     // the screen's large panel is what grows with the scale there)
     const presenting = this.root.classList.contains("vz-present");
-    const floor = Math.min(this.wanted, FLOOR * (presenting ? 1 : this.scale()));
+    const floor = Math.min(this.wanted, this.readableZoom() * (presenting ? 1 : this.scale()));
     const s = zoom && this.chosen === null ? clamp(Math.max(Math.min(this.wanted, fits), floor), 0.05, 8) : s0;
     if (Math.abs(s - s0) > 1e-3) {
       this.zoomTo(s);
-      b = this.targetBox();
       force = true;
     }
-    const room = (lo, hi, size) => hi - lo <= size - 2 * MARGIN + 1;
-    if (!room(b.left, b.right, f.w) || !room(b.top, b.bottom, f.h)) {
-      // they do not fit: the step's own box (the first) centred, kept in view
-      const own = this.target()[0].getBoundingClientRect();
-      const v = this.element.getBoundingClientRect();
-      const ol = own.left - v.left - this.element.clientLeft, ot = own.top - v.top - this.element.clientTop;
-      const visible = ol >= MARGIN - 0.5 && ol + own.width <= f.w - MARGIN + 0.5 &&
-        ot >= MARGIN - 0.5 && ot + own.height <= f.h - MARGIN + 0.5;
-      if (!visible || force) b = { left: ol, right: ol + own.width, top: ot, bottom: ot + own.height };
-      else return this.apply(); // the edge marks, for the boxes out of view
-    }
+    // the boxes kept in view (all of them when they fit), in frame px
+    const v = this.element.getBoundingClientRect();
+    const left = v.left + this.element.clientLeft, top = v.top + this.element.clientTop;
+    const rects = this.target().map((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left - left, right: r.right - left, top: r.top - top, bottom: r.bottom - top };
+    });
+    b = keepInView(rects, { w: f.w - 2 * MARGIN, h: f.h - 2 * MARGIN }).box;
     const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 &&
       b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
     if (inside && !force) return this.apply();
@@ -357,6 +374,12 @@ export class Viewport {
     z.x = span(z.x, f.w / 2 - (b.left + b.right) / 2, this.natural.w * z.s, f.w);
     z.y = span(z.y, f.h / 2 - (b.top + b.bottom) / 2, this.natural.h * z.s, f.h);
     this.apply();
+  }
+
+  // whether the screen rect r lies inside the frame `f` whose corner is at (left, top)
+  inFrame(r, left, top, f) {
+    return r.width > 0 && r.left - left >= -0.5 && r.right - left <= f.w + 0.5 &&
+      r.top - top >= -0.5 && r.bottom - top <= f.h + 0.5;
   }
 
   // a step is shown: the view's first zoom once on screen (its own last zoom and pan when
@@ -489,4 +512,28 @@ export function reportFrame(model, element, paused = () => false) {
     model.off("change:scale", later);
     clearTimeout(timer);
   };
+}
+
+// the natural size (CSS px) of the smallest text of a drawing whose SVG is `width` px wide
+// (its font sizes are in the viewBox's units); 16 (12 pt) for a drawing without text
+function leastText(svg, width) {
+  const unit = width / (svg.viewBox.baseVal?.width || width);
+  let least = Infinity;
+  for (const t of svg.querySelectorAll("text")) {
+    const size = parseFloat(t.getAttribute("font-size"));
+    if (size > 0) least = Math.min(least, size * unit);
+  }
+  return Number.isFinite(least) ? least : 16;
+}
+
+// a marker's words for box `g`: its name (its first line) and its value (its last line,
+// "= 1.716", a heatmap's "±3.85") unless that line is hidden
+function markWords(g) {
+  const texts = [...g.querySelectorAll(":scope > text")];
+  const name = (texts[0]?.textContent || g.id || "").trim();
+  const last = texts.length > 1 ? texts[texts.length - 1] : null;
+  const value = last && !last.classList.contains("vz-hidden") &&
+    last.getAttribute("y") !== texts[0].getAttribute("y") ? last.textContent.trim() : "";
+  if (!value) return name;
+  return value.startsWith("=") ? `${name} ${value}` : `${name} (${value})`;
 }
