@@ -33,6 +33,7 @@ from vizad.bridges.torch_capture import (
     OutsideWrite,
     WritesInPlace,
     traceback_line,
+    user_line,
 )
 from vizad.bridges.torch_saved import refuse_unfaithful
 
@@ -157,7 +158,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     (so gradients of any order work). Buffers, integer arguments and frozen parameters are
     constants; values made under ``no_grad``/``inference_mode``, ``detach()`` and
     ``requires_grad_(False)`` are stop-gradients; a custom ``autograd.Function`` is one op
-    whose vjp is its own ``backward``; tensor hooks change the gradients as in PyTorch. Each
+    whose vjp is its own ``backward``; tensor hooks (set in the function, or on a parameter or
+    argument before the call) change the gradients as in PyTorch, in the order PyTorch runs
+    them, and a module's forward hooks run as the module is called (its backward hooks, and
+    a hook after ``.grad`` is accumulated, are refused, naming them). Each
     node keeps the user's line (``node.source``); a submodule's ops are in a ``vz.scope`` of
     its name. The module's state (parameters, buffers, RNG) is as before. What cannot be
     imported faithfully is refused with a BridgeError naming the op and the line: a function
@@ -184,9 +188,11 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     given = _Arguments(module.forward if module is not None else fn, args)
     params = list(module.named_parameters()) if module is not None else []
     buffers = list(module.named_buffers()) if module is not None else []
-    if module is not None:
-        _check_module(module)
+    _check_module(module)
     state = [name for name, _ in params + buffers]
+    held = [p for _, p in params] + [None] * len(buffers)
+    held += [leaf for leaf in given.leaves if leaf is not None]
+    hooks = [_tensor_hooks(t, n) for t, n in zip(held, state + given.names)]
     examples = [_example(p.detach(), name) for name, p in params + buffers]
     call = _called(fn, module, state, given)
 
@@ -213,7 +219,13 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
         differentiated += [True] * len(given.arrays)
         inputs, outputs, feed, nodes = _graph(
-            traced, state + given.names, examples + given.arrays, differentiated, spans, capture
+            traced,
+            state + given.names,
+            examples + given.arrays,
+            differentiated,
+            hooks,
+            spans,
+            capture,
         )
         structure = given.structure(inputs, nodes, [name for name, _ in params])
         return Imported(inputs, outputs, feed, structure)
@@ -321,21 +333,74 @@ def _decompositions() -> dict:
     return core_aten_decompositions()
 
 
-def _check_module(module: torch.nn.Module) -> None:
-    """Refuse a module whose backward hooks would be lost."""
-    for name, m in module.named_modules():
+def _check_module(module: torch.nn.Module | None) -> None:
+    """Refuse a module whose backward hooks would be lost (a module the function closes
+    over is refused when it is called: see :func:`_refuse_backward_hooks`)."""
+    for name, m in module.named_modules() if module is not None else ():
         if m._backward_hooks or m._backward_pre_hooks:
             raise BridgeError(
                 f"from_torch: the module {name or type(module).__name__!r} "
-                f"({type(m).__name__}) has backward hooks (register_full_backward_hook), "
+                f"({type(m).__name__}) has backward hooks ({_backward_hooks(m)}), "
                 "which an imported graph cannot run: remove them, or record the backward "
                 "pass with vz.torch_backward"
             )
-    if torch_module._global_backward_hooks or torch_module._global_backward_pre_hooks:
-        raise BridgeError(
-            "from_torch: global module backward hooks are registered "
-            "(register_module_full_backward_hook), which an imported graph cannot run"
+    found = [
+        f"{kind}: {_qualname(hook)}"
+        for kind, hooks in (
+            ("register_module_full_backward_hook", torch_module._global_backward_hooks),
+            ("register_module_full_backward_pre_hook", torch_module._global_backward_pre_hooks),
         )
+        for hook in hooks.values()
+    ]
+    if found:
+        raise BridgeError(
+            f"from_torch: global module backward hooks are registered ({', '.join(found)}), "
+            "which an imported graph cannot run: remove them, or record the backward pass "
+            "with vz.torch_backward"
+        )
+
+
+def _refuse_backward_hooks(m: torch.nn.Module) -> None:
+    """Refuse a module called while tracing whose backward hooks would be lost (one the
+    function closes over), naming the hooks and the user's line."""
+    if m._backward_hooks or m._backward_pre_hooks:
+        raise BridgeError(
+            f"from_torch: the module {type(m).__name__} has backward hooks "
+            f"({_backward_hooks(m)}), which an imported graph cannot run, at "
+            f"{user_line() or 'an unknown line'}: remove them, or record the backward pass "
+            "with vz.torch_backward"
+        )
+
+
+def _backward_hooks(m: torch.nn.Module) -> str:
+    """``"register_full_backward_hook: keep"``: a module's backward hooks, by kind."""
+    kind = "register_full_backward_hook" if m._is_full_backward_hook else "register_backward_hook"
+    said = [f"{kind}: {_qualname(hook)}" for hook in m._backward_hooks.values()]
+    said += [
+        f"register_full_backward_pre_hook: {_qualname(h)}" for h in m._backward_pre_hooks.values()
+    ]
+    return ", ".join(said)
+
+
+def _tensor_hooks(t: Any, name: str) -> list[Callable]:
+    """The hooks set on a parameter or argument before the call (``register_hook``), in the
+    order PyTorch runs them on its gradient; a BridgeError naming a hook that runs after
+    ``.grad`` is accumulated, which a graph has no place for."""
+    if not isinstance(t, torch.Tensor):
+        return []
+    after = list((getattr(t, "_post_accumulate_grad_hooks", None) or {}).values())
+    if after:
+        raise BridgeError(
+            f"from_torch: the tensor {name!r} has a hook run after its .grad is accumulated "
+            f"(register_post_accumulate_grad_hook: {', '.join(map(_qualname, after))}), "
+            "which an imported graph cannot run: remove it, or record the backward pass with "
+            "vz.torch_backward"
+        )
+    return list((t._backward_hooks or {}).values())
+
+
+def _qualname(fn: Any) -> str:
+    return getattr(fn, "__qualname__", None) or type(fn).__name__
 
 
 #: PyTorch's floating types that numpy has no type for.
@@ -430,6 +495,7 @@ def _scopes(module: torch.nn.Module | None) -> Iterator[list]:
         return len(mode.tracer.graph.nodes) if mode is not None else 0
 
     def enter(m: torch.nn.Module, inputs: Any) -> None:
+        _refuse_backward_hooks(m)
         if m is module:
             return
         name = (named.get(id(m)) or "").rsplit(".", 1)[-1]
@@ -460,19 +526,22 @@ def _graph(
     names: Sequence[str],
     arrays: Sequence[np.ndarray],
     differentiated: Sequence[bool],
+    held_hooks: Sequence[list[Callable]],
     spans: Sequence[tuple[int, tuple[str, ...]]],
     capture: Capture,
 ) -> tuple:
-    """The vizad graph of a traced GraphModule: ``names``, ``arrays`` and ``differentiated``
-    say each placeholder's name, example value and whether it is differentiated. Gives the
-    inputs, the outputs, the feed and the node each placeholder became."""
+    """The vizad graph of a traced GraphModule: ``names``, ``arrays``, ``differentiated``
+    and ``held_hooks`` say each placeholder's name, example value, whether it is
+    differentiated and the tensor hooks set on it before the call (put on the input, as
+    PyTorch runs them on the gradient that reaches it). Gives the inputs, the outputs, the
+    feed and the node each placeholder became."""
     nodes = list(traced.graph.nodes)
     needed = _needed(nodes)
     hooks = _hooks(nodes, capture)
     build = _Build(capture)
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
-    placeholders = iter(zip(names, arrays, differentiated))
+    placeholders = iter(zip(names, arrays, differentiated, held_hooks))
     made: list = []
     changes = iter(spans)
     change = next(changes, None)
@@ -483,13 +552,16 @@ def _graph(
         while change is not None and change[0] <= k:
             path, change = change[1], next(changes, None)
         if n.op == "placeholder":
-            name, value, wanted = next(placeholders)
+            name, value, wanted, held = next(placeholders)
             if wanted:
                 env[n] = input_node(name, value, inputs, feed)
                 build.live.add(env[n])
             else:
                 env[n] = constant(value, name=name)
             made.append(env[n])
+            # (the last hook made is the first the gradient meets)
+            for hook in reversed(held) if wanted else ():
+                env[n] = build.hooked(env[n], hook)
         elif n.op == "get_attr":
             env[n] = constant(_numpy(getattr(traced, n.target)))
         elif n.op == "call_function" and (n in needed or n.target is MARK):
@@ -501,7 +573,7 @@ def _graph(
         elif n.op == "output":
             outputs = tuple(_leaves(_read(n.args[0], env)))
         if n in hooks and n in env:
-            for hook, line in hooks[n]:
+            for hook, line in reversed(hooks[n]):  # the last made is the first run
                 with source_line(line):
                     env[n] = build.hooked(env[n], hook)
     return tuple(inputs), outputs, feed, made
