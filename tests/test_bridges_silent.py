@@ -152,3 +152,82 @@ def test_a_backward_hook_on_a_module_is_refused_naming_the_hook():
     with pytest.raises(BridgeError, match=r"module Linear.*keep_nothing"):
         vz.from_torch(closes_over, x)
     handle.remove()
+
+
+# -- values read out of PyTorch while tracing ------------------------------------------------
+def _median_centred(x):
+    h = torch.tanh(x) * 3
+    m = np.median(h.detach().numpy())
+    return (h - torch.as_tensor(m)).pow(2).sum()
+
+
+def test_a_numpy_median_of_a_traced_value_is_refused_with_the_users_line():
+    x = torch.randn(6, dtype=torch.float64)
+    # before: imported, the median (3.078) a constant, wrong at any other input (1.455)
+    with pytest.raises(
+        BridgeError,
+        match=r"\.numpy\(\).*test_bridges_silent.py:\d+ +m = np.median\(h.detach\(\).numpy",
+    ):
+        vz.from_torch(_median_centred, x)
+
+
+READS = [
+    ("np.median(h)", lambda h: h * float(np.median(h.detach())), r"numpy"),
+    ("tolist", lambda h: h * max(h.tolist()), r"\.tolist\(\)"),
+    ("item", lambda h: h * h.sum().item(), r"\.item\(\)"),
+    ("float", lambda h: h * float(h.sum()), r"float\(\)"),
+    ("if", lambda h: h * 2 if h.sum() > 0 else h, r"Python condition"),
+    ("index", lambda h: h[[0, 1, 2][h.argmax() % 3]], r"index"),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize("name, read, said", READS, ids=[r[0] for r in READS])
+def test_a_value_read_out_of_pytorch_is_refused_naming_the_call_and_line(name, read, said, dtype):
+    x = torch.randn(6, dtype=dtype)
+    with pytest.raises(BridgeError, match=said + r".*test_bridges_silent.py:\d+ +\(\""):
+        vz.from_torch(lambda x: read(torch.sin(x)).sum(), x)
+
+
+def test_reading_constants_and_printing_are_not_refused(capsys):
+    lengths = torch.tensor([3.0, 2.0])
+
+    def f(x):
+        print(x)  # printing reads values, but changes nothing
+        scale = float(np.sum(lengths.numpy())) + len(torch.ones(2).tolist())
+        return (x * scale).sum()
+
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    imported = vz.from_torch(f, x.detach())
+    f(x).backward()
+    np.testing.assert_allclose(_gradients(imported)[0], x.grad.numpy(), rtol=1e-12)
+    assert "tensor(" in capsys.readouterr().out
+
+
+class NumpyExp(torch.autograd.Function):
+    """A custom Function computing with numpy (PyTorch's tutorial pattern): one op that
+    runs again at each evaluation, so its numpy is no trace-time constant."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = torch.from_numpy(np.exp(x.detach().numpy()))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * torch.from_numpy(y.detach().numpy())
+
+
+def test_numpy_inside_a_custom_function_is_not_refused():
+    def f(x):
+        return NumpyExp.apply(torch.sin(x)).sum()
+
+    x = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    imported = vz.from_torch(f, x.detach())
+    f(x).backward()
+    np.testing.assert_allclose(_gradients(imported)[0], x.grad.numpy(), rtol=1e-12)
+    other = torch.randn(4, dtype=torch.float64)
+    got = vz.evaluate(imported.output, {imported.inputs[0]: other.numpy()})
+    np.testing.assert_allclose(got, f(other).item(), rtol=1e-12)

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
+
 from vizad.errors import BridgeError
 from vizad.bridges.optional import require
 
@@ -120,11 +122,39 @@ _REFUSED = {
 }
 
 
+#: Tensor methods that read a tensor's value out of PyTorch (into Python or numpy), by name:
+#: what the message calls them. Read from a value computed from the inputs, the number read
+#: while tracing would be a constant of the import, wrong at any other input.
+_READS = {
+    "numpy": ".numpy()",
+    "__array__": "numpy (np.asarray, np.median(h), ...)",
+    "tolist": ".tolist()",
+    "item": ".item()",
+    "__float__": "float()",
+    "__int__": "int()",
+    "__complex__": "complex()",
+    "__bool__": "a Python condition (if, while, and, or, bool())",
+    "__index__": "an index (a list indexed by a tensor, range(), ...)",
+}
+
 #: The names of the calls that _Calls looks at (``__get__``/``__set__``: a tensor's
 #: attributes, ``.data`` and ``.requires_grad`` among them).
 _WATCHED = frozenset(
-    {"detach", "detach_", "requires_grad_", "register_hook", "__get__", "__set__", *_REFUSED}
+    {
+        "detach",
+        "detach_",
+        "requires_grad_",
+        "register_hook",
+        "__get__",
+        "__set__",
+        *_REFUSED,
+        *_READS,
+    }
 )
+
+#: PyTorch's Python wrappers that pass a tensor method on to a mode (``Tensor.__array__``).
+_WRAPPERS = tuple(os.path.join(_TORCH_DIR, f) for f in ("_tensor.py", "overrides.py"))
+_NUMPY_DIR = os.path.dirname(np.__file__)
 
 
 class Capture:
@@ -234,6 +264,8 @@ class _Calls(overrides.TorchFunctionMode):
         tensor_method = getattr(func, "__objclass__", None) is torch._C.TensorBase or (
             getattr(func, "__qualname__", "").startswith("Tensor.")
         )
+        if name in _READS and tensor_method:
+            _refuse_read(name, args[0])
         if name in ("detach", "detach_") and (tensor_method or func is torch.detach):
             return self.capture.mark(args[0], ("stop",))
         if name == "requires_grad_" and tensor_method:
@@ -273,6 +305,51 @@ class _Calls(overrides.TorchFunctionMode):
                 self.capture.mark(args[0], ("freeze",))
             return None
         return func(*args)
+
+
+def _refuse_read(name: str, x: torch.Tensor) -> None:
+    """A BridgeError for the user's code (or numpy's, called by it) reading the value of a
+    tensor computed from the inputs: the import would keep the number read while tracing as
+    a constant (``torch.jit.trace`` warns of it; make_fx refuses ``.item()`` with its own
+    words). PyTorch's own code reading values (printing a tensor) is let through."""
+    frame: FrameType | None = sys._getframe(2)  # (past _refuse_read, __torch_function__)
+    while frame is not None and frame.f_code.co_filename.startswith(_WRAPPERS):
+        frame = frame.f_back
+    if frame is None or frame.f_code.co_filename.startswith(_TORCH_DIR):
+        return
+    if not _from_inputs(x):
+        return
+    while frame is not None and frame.f_code.co_filename.startswith((*_SKIPPED, _NUMPY_DIR)):
+        frame = frame.f_back
+    line = _line_of(frame.f_code.co_filename, frame.f_lineno) if frame else "an unknown line"
+    raise BridgeError(
+        f"from_torch: {_READS[name]} reads the value of a tensor computed from the inputs "
+        f"out of PyTorch, at {line}: the import would keep the value it had while tracing "
+        "as a constant, wrong at any other input. Compute it with torch ops (torch.median, "
+        "torch.where for an if), or compute it before the call and pass it as an argument"
+    )
+
+
+def _from_inputs(x: torch.Tensor) -> bool:
+    """Whether a tensor being traced is computed from the traced function's arguments (not
+    a constant, nor made from constants alone)."""
+    mode = proxy_tensor.get_proxy_mode()
+    if mode is None or not isinstance(x, torch.Tensor):
+        return False
+    if isinstance(x, functional.FunctionalTensor):
+        x = torch._from_functional_tensor(x.elem)
+    slot = proxy_tensor.get_proxy_slot(x, mode.tracer, None)
+    if slot is None or slot.constant is not None:
+        return False
+    seen, todo = set(), [slot.proxy.node]
+    while todo:
+        n = todo.pop()
+        if n.op == "placeholder":
+            return True
+        fresh = [a for a in n.all_input_nodes if a not in seen]
+        seen.update(fresh)
+        todo.extend(fresh)
+    return False
 
 
 class _Handle:

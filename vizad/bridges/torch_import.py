@@ -169,7 +169,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     backward would fail (a value written after an op saved it) or read values changed
     behind autograd's back (a write through ``.data`` or ``.detach()``, or under ``no_grad``
     to a tensor that requires gradients); ``x.data`` read is ``x.detach()``, setting
-    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``.
+    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``;
+    a value read out of PyTorch from a tensor computed from the inputs (``.numpy()``,
+    ``np.median(h)``, ``.tolist()``, ``.item()``, ``float(h)``, ``if h.sum() > 0``) is
+    refused, naming the line: the graph would keep the number read as a constant.
 
     Examples:
         >>> import torch
