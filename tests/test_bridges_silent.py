@@ -231,3 +231,53 @@ def test_numpy_inside_a_custom_function_is_not_refused():
     other = torch.randn(4, dtype=torch.float64)
     got = vz.evaluate(imported.output, {imported.inputs[0]: other.numpy()})
     np.testing.assert_allclose(got, f(other).item(), rtol=1e-12)
+
+
+# -- a closure over a module -----------------------------------------------------------------
+@pytest.mark.parametrize("dtype, tol", DTYPES, ids=["float64", "float32"])
+def test_the_weights_of_a_module_the_function_closes_over_are_inputs(dtype, tol):
+    torch.manual_seed(1)
+    cell = torch.nn.LSTMCell(3, 4).to(dtype)
+    head = torch.randn(4, 2, dtype=dtype, requires_grad=True)
+    frozen = torch.randn(2, dtype=dtype)  # no gradient asked: a constant
+
+    def f(xs):
+        h = c = torch.zeros(1, 4, dtype=dtype)
+        for x in xs:
+            h, c = cell(x[None], (h, c))
+        return ((h @ head) * frozen).sum()
+
+    xs = torch.randn(5, 3, dtype=dtype)
+    imported = vz.from_torch(f, xs)
+    names = [x.name for x in imported.inputs]
+    # only xs before: the LSTMCell's weights were constants, silently
+    assert names == [
+        "xs",
+        "cell.weight_ih",
+        "cell.weight_hh",
+        "cell.bias_ih",
+        "cell.bias_hh",
+        "head",
+    ]
+    got = vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
+    given = xs.clone().requires_grad_(True)
+    f(given).backward()
+    want = [given.grad, *(p.grad for p in cell.parameters()), head.grad]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w.numpy(), rtol=tol, atol=tol)
+
+
+def test_a_module_reached_through_a_helper_or_a_bound_method_is_found():
+    net = _net(torch.float64)
+
+    def helper(x):
+        return net(x)
+
+    def f(x):
+        return helper(x).sum()
+
+    x = torch.randn(5, 3, dtype=torch.float64)
+    names = [v.name for v in vz.from_torch(f, x).inputs]
+    assert names == ["x", "net.0.weight", "net.0.bias", "net.2.weight", "net.2.bias"]
+    names = [v.name for v in vz.from_torch(net.forward, x).inputs]
+    assert names == ["input", "0.weight", "0.bias", "2.weight", "2.bias"]

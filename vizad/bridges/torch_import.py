@@ -9,6 +9,7 @@ vjp and jvp from ``torch.func``. The submodules of an ``nn.Module`` become scope
 
 from __future__ import annotations
 
+import inspect
 import operator
 import functools
 from contextlib import ExitStack, contextmanager
@@ -32,6 +33,7 @@ from vizad.bridges.torch_capture import (
     Capture,
     OutsideWrite,
     WritesInPlace,
+    is_user_file,
     traceback_line,
     user_line,
 )
@@ -141,8 +143,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     """``fn`` (a function of tensors, or an ``nn.Module``) at the example ``args`` as a vizad
     graph: an :class:`~vizad.bridges.imported.Imported` with ``inputs`` (a Variable per
     floating-point argument, named after ``fn``'s parameters, and per parameter of a module
-    that requires gradients, named as ``named_parameters`` names it), ``outputs`` and
-    ``feed``.
+    that requires gradients, named as ``named_parameters`` names it; then a Variable per
+    tensor ``fn`` closes over that requires gradients, as PyTorch gives it a ``.grad``: a
+    parameter of a module it closes over, named ``cell.weight_ih`` after the variable),
+    ``outputs`` and ``feed``.
 
     Arguments may be pytrees of tensors, as ``torch.utils._pytree`` flattens them (dicts,
     lists, tuples, NamedTuples): each tensor is an input named by its path (``params['W1']``,
@@ -227,6 +231,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
             examples + given.arrays,
             differentiated,
             hooks,
+            _closed_over(fn if module is None else module.forward),
             spans,
             capture,
         )
@@ -466,6 +471,82 @@ def _called(
     return call
 
 
+def _closed_over(fn: Callable) -> dict[int, str]:
+    """The names of the tensors ``fn`` reaches through its closure and the globals it names
+    (a module's parameters as ``cell.weight_ih``, a tensor by its variable's name), looking
+    into the user's functions it names in turn, by the tensor's id; a bound method's own
+    module's parameters by the names ``named_parameters`` gives."""
+    names: dict[int, str] = {}
+    seen: set[int] = set()
+
+    def add(name: str, value: Any) -> None:
+        if isinstance(value, torch.nn.Module):
+            prefix = f"{name}." if name else ""
+            for path, p in value.named_parameters():
+                names.setdefault(id(p), prefix + path)
+        elif isinstance(value, torch.Tensor):
+            names.setdefault(id(value), name)
+        elif isinstance(value, (list, tuple)):
+            for k, v in enumerate(value):
+                add(f"{name}[{k}]", v)
+        elif isinstance(value, dict):
+            for key, v in value.items():
+                add(f"{name}[{key!r}]", v)
+        elif inspect.ismethod(value) or inspect.isfunction(value):
+            visit(value)
+
+    def visit(f: Any) -> None:
+        if id(f) in seen or len(seen) > 100:
+            return
+        seen.add(id(f))
+        if inspect.ismethod(f):
+            if isinstance(f.__self__, torch.nn.Module):
+                add("", f.__self__)
+            f = f.__func__
+        code = getattr(f, "__code__", None)
+        if code is None or not is_user_file(code.co_filename):
+            return
+        cells = dict(zip(code.co_freevars, f.__closure__ or ()))
+        for name, cell in cells.items():
+            try:
+                add(name, cell.cell_contents)
+            except ValueError:  # a cell not yet filled
+                pass
+        scope = getattr(f, "__globals__", {})
+        for name in _names(code):
+            if name in scope and name not in cells:
+                add(name, scope[name])
+
+    visit(fn)
+    return names
+
+
+def _closure(
+    traced: torch.fx.GraphModule, nodes: Sequence[torch.fx.Node], needed: set, closed: dict
+) -> list[tuple[str, torch.Tensor]]:
+    """The closed-over tensors the output is computed from that require gradients, each
+    once, with its name: in the order ``closed`` names them (a module's parameters in its
+    own order), then those it does not name, as ``closure[k]``."""
+    found: dict[int, torch.Tensor] = {}
+    for n in nodes:
+        value = getattr(traced, str(n.target)) if n.op == "get_attr" and n in needed else None
+        if isinstance(value, torch.Tensor) and TORCH.floating(value) and value.requires_grad:
+            found.setdefault(id(value), value)
+    rank = {key: k for k, key in enumerate(closed)}
+    ordered = sorted(found, key=lambda key: rank.get(key, len(rank)))
+    return [(closed.get(key) or f"closure[{k}]", found[key]) for k, key in enumerate(ordered)]
+
+
+def _names(code: Any) -> set[str]:
+    """The global names a code object and the code nested in it (comprehensions, lambdas)
+    read."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            found |= _names(const)
+    return found
+
+
 def _flat(call: Callable, capture: Capture) -> Callable:
     """``call`` watched by ``capture``."""
 
@@ -530,14 +611,18 @@ def _graph(
     arrays: Sequence[np.ndarray],
     differentiated: Sequence[bool],
     held_hooks: Sequence[list[Callable]],
+    closed: dict[int, str],
     spans: Sequence[tuple[int, tuple[str, ...]]],
     capture: Capture,
 ) -> tuple:
     """The vizad graph of a traced GraphModule: ``names``, ``arrays``, ``differentiated``
     and ``held_hooks`` say each placeholder's name, example value, whether it is
     differentiated and the tensor hooks set on it before the call (put on the input, as
-    PyTorch runs them on the gradient that reaches it). Gives the inputs, the outputs, the
-    feed and the node each placeholder became."""
+    PyTorch runs them on the gradient that reaches it). A tensor the function closes over
+    (``make_fx`` makes it a ``get_attr`` node holding the tensor itself) that requires
+    gradients, a parameter of a module it closes over, is an input too, as PyTorch gives
+    it a ``.grad``: named by ``closed`` (by the tensor's id), after the arguments. Gives the
+    inputs, the outputs, the feed and the node each placeholder became."""
     nodes = list(traced.graph.nodes)
     needed = _needed(nodes)
     hooks = _hooks(nodes, capture)
@@ -546,6 +631,7 @@ def _graph(
     feed: dict[Node, np.ndarray] = {}
     placeholders = iter(zip(names, arrays, differentiated, held_hooks))
     made: list = []
+    leaves: dict[int, Node] = {}  # a closed-over tensor's input, by the tensor's id
     changes = iter(spans)
     change = next(changes, None)
     path: tuple[str, ...] = ()
@@ -566,7 +652,20 @@ def _graph(
             for hook in reversed(held) if wanted else ():
                 env[n] = build.hooked(env[n], hook)
         elif n.op == "get_attr":
-            env[n] = constant(_numpy(getattr(traced, n.target)))
+            value = getattr(traced, n.target)
+            if id(value) in leaves:
+                env[n] = leaves[id(value)]
+            elif n in needed and TORCH.floating(value) and value.requires_grad:
+                # (after the placeholders, which come first: all of them, in order)
+                for name, t in _closure(traced, nodes, needed, closed):
+                    x = input_node(name, _example(t.detach(), name), inputs, feed)
+                    build.live.add(x)
+                    for hook in reversed(_tensor_hooks(t, name)):
+                        x = build.hooked(x, hook)
+                    leaves[id(t)] = x
+                env[n] = leaves[id(value)]
+            else:
+                env[n] = constant(_numpy(value))
         elif n.op == "call_function" and (n in needed or n.target is MARK):
             with ExitStack() as stack:
                 for part in path:
