@@ -281,3 +281,65 @@ def test_a_module_reached_through_a_helper_or_a_bound_method_is_found():
     assert names == ["x", "net.0.weight", "net.0.bias", "net.2.weight", "net.2.bias"]
     names = [v.name for v in vz.from_torch(net.forward, x).inputs]
     assert names == ["input", "0.weight", "0.bias", "2.weight", "2.bias"]
+
+
+# -- JAX: the dtype the user's function runs in ----------------------------------------------
+def _overflowing():
+    """A float32 function given float64 numpy data (JAX's 64-bit mode off, as by default):
+    JAX runs it in float32, where exp(90) is inf."""
+    jnp = pytest.importorskip("jax.numpy")
+    w = jnp.full((3,), 30.0)  # float32
+
+    def f(w, x):
+        return jnp.sum(jnp.exp(x * w))
+
+    def g(x):  # the same, closing over the float32 weights
+        return jnp.sum(jnp.exp(x * w))
+
+    return w, f, g, np.array([1.0, 2.0, 3.0])
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in exp:RuntimeWarning")
+def test_float64_data_given_to_a_float32_jax_function_runs_in_float32():
+    jax = pytest.importorskip("jax")
+    if jax.config.jax_enable_x64:
+        pytest.skip("JAX's 64-bit mode is on: the user's own run is float64")
+    w, f, g, x = _overflowing()
+    assert np.isinf(f(w, x)) and np.isinf(g(x))  # the user's own run
+    for fn, args in ((f, (w, x)), (g, (x,))):
+        imported = vz.from_jax(fn, *args)
+        # 1.22e39 before: run in 64-bit mode, the overflow vanished
+        assert np.isinf(vz.evaluate(imported.output, imported.feed))
+        assert {imported.feed[v].dtype for v in imported.inputs} == {np.dtype(np.float32)}
+        trace = vz.jax_backward(fn, *args)
+        found = trace.first_nonfinite()
+        assert found is not None and np.isinf(found.value).any()  # a forward value: exp's
+        assert trace.values[found.node].dtype == np.float32
+
+
+def test_float32_weights_and_float64_data_give_jaxs_float32_gradients():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    if jax.config.jax_enable_x64:
+        pytest.skip("JAX's 64-bit mode is on: the user's own run is float64")
+    w = jnp.array([0.3, -1.2, 0.7])
+    x = np.array([1.0, 2.0, 3.0]) / 3
+
+    def f(w, x):
+        return jnp.sum(jnp.tanh(x * w) ** 2) * 1e-3 + jnp.float32(1.0) / 3
+
+    imported = vz.from_jax(f, w, x)
+    got = vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
+    want = jax.grad(f, argnums=(0, 1))(w, x)
+    for g, ww in zip(got, want):
+        assert g.dtype == np.float32  # float64 before, in 64-bit mode
+        np.testing.assert_allclose(g, np.asarray(ww), rtol=1e-6)  # float32 round-off
+
+
+def test_float64_values_alone_still_run_in_64_bit_mode():
+    """All-float64 arguments and nothing float32 in the function: vizad's documented
+    64-bit mode (gradients to 1e-10 in teaching)."""
+    jnp = pytest.importorskip("jax.numpy")
+    imported = vz.from_jax(lambda x: jnp.sum(jnp.sin(x)), np.array([1.0, 2.0]))
+    assert imported.feed[imported.inputs[0]].dtype == np.float64
+    assert vz.evaluate(imported.output, imported.feed).dtype == np.float64

@@ -110,7 +110,10 @@ def from_jax(
     into one "× T" box); ``lax.cond`` records the branch the example takes, its predicate an
     input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
     refused, as JAX refuses it). float64 arguments are traced and run in JAX's 64-bit mode
-    (``jax.enable_x64``), whatever the global setting.
+    (``jax.enable_x64``), whatever the global setting; with that mode off, a function
+    written in float32 (a float32 argument, or a float32 value it closes over or computes)
+    runs as the user's own call runs it: float64 data made float32, as ``jnp.asarray``
+    makes it.
 
     Examples:
         >>> import jax.numpy as jnp
@@ -163,15 +166,38 @@ def traced(
         raise ArgumentTypeError(f"{what}: fn must be callable, got {type(fn).__name__}")
     arguments = Arguments(fn, args, kwargs, static_argnums, static_argnames, what)
     framework = Jax(x64=arguments.x64)
+    closed = _jaxpr(arguments, framework, what)
+    if framework.x64 and not jax.config.jax_enable_x64 and _narrow(closed):
+        # float64 data (numpy's) given to a function of float32 weights, outside JAX's
+        # 64-bit mode: the user's own run is float32 throughout (an overflow to inf
+        # included), as jnp.asarray makes the data: so is the import
+        arguments.canonicalize()
+        framework = Jax(x64=False)
+        closed = _jaxpr(arguments, framework, what)
+    return arguments, framework, closed
+
+
+def _jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
     with framework.mode():
         try:
-            closed = jax.make_jaxpr(arguments.function())(*arguments.leaves)
+            return jax.make_jaxpr(arguments.function())(*arguments.leaves)
         except Exception as exc:
+            fn = arguments.fn
             raise BridgeError(
                 f"{what}: JAX could not trace {getattr(fn, '__name__', fn)!r} with "
                 f"make_jaxpr ({type(exc).__name__}: {exc})"
             ) from exc
-    return arguments, framework, closed
+
+
+def _narrow(closed: ClosedJaxpr) -> bool:
+    """Whether a program traced in 64-bit mode holds a floating value narrower than 64 bits
+    (an argument, a value it closes over, one it computes): the function is written in
+    float32 (weights made by jnp outside 64-bit mode), and float64 values in it are only
+    data that JAX itself would have made float32."""
+    jaxpr = closed.jaxpr
+    variables = [*jaxpr.invars, *jaxpr.constvars, *(v for e in jaxpr.eqns for v in e.outvars)]
+    dtypes = [getattr(v.aval, "dtype", None) for v in variables]
+    return any(d is not None and jnp.issubdtype(d, jnp.floating) and d.itemsize < 8 for d in dtypes)
 
 
 class _Importer:
