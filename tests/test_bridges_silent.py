@@ -343,3 +343,31 @@ def test_float64_values_alone_still_run_in_64_bit_mode():
     imported = vz.from_jax(lambda x: jnp.sum(jnp.sin(x)), np.array([1.0, 2.0]))
     assert imported.feed[imported.inputs[0]].dtype == np.float64
     assert vz.evaluate(imported.output, imported.feed).dtype == np.float64
+
+
+def test_a_pruned_module_imports_and_keeps_its_state():
+    """torch.nn.utils.prune: a forward pre-hook sets ``weight`` = weight_orig × mask as a
+    plain attribute, at every call; the import runs it, and leaves the attribute as it was
+    (the traced tensor was left in its place before)."""
+    prune = pytest.importorskip("torch.nn.utils.prune")
+    net = _net(torch.float64)
+    prune.l1_unstructured(net[0], "weight", amount=0.5)
+    handle = net[2].register_forward_hook(lambda m, args, out: setattr(m, "kept", out))
+    x = torch.randn(5, 3, dtype=torch.float64)
+    weight = net[0].weight
+    for fn in (net, lambda x: net(x).sum()):
+        imported = vz.from_torch(fn, x)
+        assert net[0].weight is weight
+        assert not hasattr(net[2], "kept")  # an activation a hook kept while tracing
+        names = [v.name for v in imported.inputs]
+        got = dict(zip(names, _gradients(imported)))
+        net.zero_grad()
+        net(x).sum().backward()
+        prefix = "" if fn is net else "net."
+        np.testing.assert_allclose(
+            got[prefix + "0.weight_orig"], net[0].weight_orig.grad.numpy(), rtol=1e-12
+        )
+        weight = net[0].weight  # (the call above made a new one, as every call does)
+        del net[2].kept
+    handle.remove()
+

@@ -207,6 +207,8 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
         held = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
         return held + [torch.from_numpy(a.copy()) for a in given.arrays]
 
+    closed, reached = _closed_over(fn if module is None else module.forward)
+    kept = _attributes([*([module] if module is not None else []), *reached])
     rng = torch.random.get_rng_state()
     name = getattr(fn, "__name__", type(fn).__name__)
     capture = Capture()
@@ -231,7 +233,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
             examples + given.arrays,
             differentiated,
             hooks,
-            _closed_over(fn if module is None else module.forward),
+            closed,
             spans,
             capture,
         )
@@ -240,6 +242,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     finally:
         torch.random.set_rng_state(rng)
         capture.forget()
+        _restore(kept)
 
 
 class _Arguments:
@@ -471,16 +474,18 @@ def _called(
     return call
 
 
-def _closed_over(fn: Callable) -> dict[int, str]:
+def _closed_over(fn: Callable) -> tuple[dict[int, str], list[torch.nn.Module]]:
     """The names of the tensors ``fn`` reaches through its closure and the globals it names
     (a module's parameters as ``cell.weight_ih``, a tensor by its variable's name), looking
     into the user's functions it names in turn, by the tensor's id; a bound method's own
-    module's parameters by the names ``named_parameters`` gives."""
+    module's parameters by the names ``named_parameters`` gives. And the modules reached."""
     names: dict[int, str] = {}
+    modules: list[torch.nn.Module] = []
     seen: set[int] = set()
 
     def add(name: str, value: Any) -> None:
         if isinstance(value, torch.nn.Module):
+            modules.append(value)
             prefix = f"{name}." if name else ""
             for path, p in value.named_parameters():
                 names.setdefault(id(p), prefix + path)
@@ -518,7 +523,28 @@ def _closed_over(fn: Callable) -> dict[int, str]:
                 add(name, scope[name])
 
     visit(fn)
-    return names
+    return names, modules
+
+
+def _attributes(modules: Sequence[torch.nn.Module]) -> list[tuple[torch.nn.Module, dict]]:
+    """The tensors the modules (and their submodules) hold as plain attributes: a forward
+    pre-hook may set one at each call (``torch.nn.utils.prune`` sets ``weight``), which
+    tracing would leave as a value of the trace."""
+    return [
+        (m, {k: v for k, v in vars(m).items() if isinstance(v, torch.Tensor)})
+        for top in modules
+        for m in top.modules()
+    ]
+
+
+def _restore(kept: list[tuple[torch.nn.Module, dict]]) -> None:
+    """The modules' tensor attributes as :func:`_attributes` found them (one set while
+    tracing, by a hook keeping an activation, removed)."""
+    for m, tensors in kept:
+        held = vars(m)
+        for k in [k for k, v in held.items() if isinstance(v, torch.Tensor) and k not in tensors]:
+            del held[k]
+        held.update(tensors)
 
 
 def _closure(
