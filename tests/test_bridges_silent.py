@@ -371,3 +371,14 @@ def test_a_pruned_module_imports_and_keeps_its_state():
         del net[2].kept
     handle.remove()
 
+
+def test_a_formatted_value_is_printed_not_refused(capsys):
+    def f(x):
+        loss = (x**2).sum()
+        print(f"loss {loss:.4f}")  # refused before, in make_fx's words
+        return loss
+
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64)
+    imported = vz.from_torch(f, x)
+    assert "loss 5.0000" in capsys.readouterr().out
+    assert vz.evaluate(imported.output, imported.feed) == 5.0

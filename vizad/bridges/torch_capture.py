@@ -149,6 +149,7 @@ _WATCHED = frozenset(
         "__set__",
         *_REFUSED,
         *_READS,
+        "__format__",
     }
 )
 
@@ -266,6 +267,8 @@ class _Calls(overrides.TorchFunctionMode):
         )
         if name in _READS and tensor_method:
             _refuse_read(name, args[0])
+        if name == "__format__" and tensor_method and _from_inputs(args[0]):
+            return _formatted(func, args, kwargs)
         if name in ("detach", "detach_") and (tensor_method or func is torch.detach):
             return self.capture.mark(args[0], ("stop",))
         if name == "requires_grad_" and tensor_method:
@@ -328,6 +331,18 @@ def _refuse_read(name: str, x: torch.Tensor) -> None:
         "as a constant, wrong at any other input. Compute it with torch ops (torch.median, "
         "torch.where for an if), or compute it before the call and pass it as an argument"
     )
+
+
+def _formatted(func: Callable, args: Sequence[Any], kwargs: dict[str, Any]) -> str:
+    """``f"{loss:.3f}"`` of a traced tensor: the text of its value at the example arguments,
+    as the user's own call prints it (a string: nothing of it enters the graph; make_fx
+    refuses to read the value)."""
+    x = args[0]
+    if isinstance(x, functional.FunctionalTensor):
+        torch._sync(x)
+        x = torch._from_functional_tensor(x.elem)
+    with proxy_tensor.disable_proxy_modes_tracing():
+        return func(x, *args[1:], **kwargs)
 
 
 def _from_inputs(x: torch.Tensor) -> bool:
