@@ -382,3 +382,45 @@ def test_a_formatted_value_is_printed_not_refused(capsys):
     imported = vz.from_torch(f, x)
     assert "loss 5.0000" in capsys.readouterr().out
     assert vz.evaluate(imported.output, imported.feed) == 5.0
+
+
+JAX_READS = [
+    ("numpy", "m = np.median(np.asarray(h))", "TracerArrayConversionError"),
+    ("if", "if jnp.sum(h) > 0:", "TracerBoolConversionError"),
+    ("float", "m = float(h[0])", "ConcretizationTypeError"),
+]
+
+
+def _jax_reader(kind):
+    jnp = pytest.importorskip("jax.numpy")
+
+    def by_numpy(x):
+        h = jnp.tanh(x)
+        m = np.median(np.asarray(h))
+        return jnp.sum(h - m)
+
+    def by_if(x):
+        h = jnp.tanh(x)
+        if jnp.sum(h) > 0:
+            return jnp.sum(h)
+        return -jnp.sum(h)
+
+    def by_float(x):
+        h = jnp.tanh(x)
+        m = float(h[0])
+        return jnp.sum(h) * m
+
+    return {"numpy": by_numpy, "if": by_if, "float": by_float}[kind]
+
+
+@pytest.mark.parametrize("kind, line, error", JAX_READS, ids=[r[0] for r in JAX_READS])
+def test_a_value_read_out_of_jax_is_refused_naming_the_users_line(kind, line, error):
+    fn = _jax_reader(kind)
+    for bridge in (vz.from_jax, vz.jax_backward):
+        with pytest.raises(BridgeError) as raised:
+            bridge(fn, np.ones(3))
+        said = str(raised.value)
+        # before: JAX's words only, naming vizad's of_leaves at jax_args.py and leaves[0]
+        assert "test_bridges_silent.py:" in said and line in said and error in said
+        assert "jax_args.py" not in said and "leaves[0]" not in said
+        assert f"the function by_{kind} at " in said and "argument x" in said
