@@ -150,6 +150,8 @@ _WATCHED = frozenset(
         *_REFUSED,
         *_READS,
         "__format__",
+        "tensor",
+        "new_tensor",
     }
 )
 
@@ -269,6 +271,8 @@ class _Calls(overrides.TorchFunctionMode):
             _refuse_read(name, args[0])
         if name == "__format__" and tensor_method and _from_inputs(args[0]):
             return _formatted(func, args, kwargs)
+        if func is torch.tensor or (name == "new_tensor" and tensor_method):
+            return self._copied(func, args, kwargs)
         if name in ("detach", "detach_") and (tensor_method or func is torch.detach):
             return self.capture.mark(args[0], ("stop",))
         if name == "requires_grad_" and tensor_method:
@@ -283,6 +287,24 @@ class _Calls(overrides.TorchFunctionMode):
         if name in _REFUSED and (tensor_method or func in (torch.autograd.grad,)):
             raise BridgeError(
                 f"from_torch cannot import {name} ({_REFUSED[name]}), at {user_line()}"
+            )
+        return func(*args, **kwargs)
+
+    def _copied(self, func: Callable, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+        """``torch.tensor(data)`` (``x.new_tensor(data)``): of a tensor, its value copied
+        without gradient history (a stop-gradient, as PyTorch gives it); of a list holding
+        tensors computed from the inputs, refused (PyTorch reads their values out)."""
+        data = args[0] if func is torch.tensor else args[1] if len(args) > 1 else None
+        if data is None:
+            data = kwargs.get("data")
+        if isinstance(data, torch.Tensor):
+            return self.capture.mark(func(*args, **kwargs), ("stop",))
+        if any(_from_inputs(t) for t in _tensors_in(data)):
+            raise BridgeError(
+                "from_torch: torch.tensor of a list holding tensors computed from the inputs "
+                f"reads their values out of PyTorch, at {user_line()}: the import would keep "
+                "them as constants, wrong at any other input. Use torch.stack(...) (and "
+                ".detach() for PyTorch's copy without gradient)"
             )
         return func(*args, **kwargs)
 
@@ -331,6 +353,15 @@ def _refuse_read(name: str, x: torch.Tensor) -> None:
         "as a constant, wrong at any other input. Compute it with torch ops (torch.median, "
         "torch.where for an if), or compute it before the call and pass it as an argument"
     )
+
+
+def _tensors_in(data: Any) -> list:
+    """The tensors in nested lists and tuples (torch.tensor's data)."""
+    if isinstance(data, torch.Tensor):
+        return [data]
+    if isinstance(data, (list, tuple)):
+        return [t for d in data for t in _tensors_in(d)]
+    return []
 
 
 def _formatted(func: Callable, args: Sequence[Any], kwargs: dict[str, Any]) -> str:
