@@ -282,6 +282,15 @@ def test_a_module_reached_through_a_helper_or_a_bound_method_is_found():
     names = [v.name for v in vz.from_torch(net.forward, x).inputs]
     assert names == ["input", "0.weight", "0.bias", "2.weight", "2.bias"]
 
+    held = [net]
+    held.append(held)  # a list that holds itself is looked into once
+    data = [torch.ones(3, dtype=torch.float64, requires_grad=True)] * 1000  # not looked into
+    names = [v.name for v in vz.from_torch(lambda x: held[0](x * data[0]).sum(), x).inputs]
+    assert names == ["x", "held[0].0.weight", "held[0].0.bias", "held[0].2.weight"] + [
+        "held[0].2.bias",
+        "closure[4]",
+    ]
+
 
 # -- JAX: the dtype the user's function runs in ----------------------------------------------
 def _overflowing():

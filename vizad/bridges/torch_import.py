@@ -474,6 +474,11 @@ def _called(
     return call
 
 
+#: The longest list or dict of modules and tensors a closure is looked into for names (a
+#: data set of tensors held in a global is not: its tensors are named ``closure[k]``).
+_LOOKED_INTO = 256
+
+
 def _closed_over(fn: Callable) -> tuple[dict[int, str], list[torch.nn.Module]]:
     """The names of the tensors ``fn`` reaches through its closure and the globals it names
     (a module's parameters as ``cell.weight_ih``, a tensor by its variable's name), looking
@@ -481,7 +486,8 @@ def _closed_over(fn: Callable) -> tuple[dict[int, str], list[torch.nn.Module]]:
     module's parameters by the names ``named_parameters`` gives. And the modules reached."""
     names: dict[int, str] = {}
     modules: list[torch.nn.Module] = []
-    seen: set[int] = set()
+    seen: set[int] = set()  # the functions looked into
+    looked: set[int] = set()  # the lists and dicts
 
     def add(name: str, value: Any) -> None:
         if isinstance(value, torch.nn.Module):
@@ -491,10 +497,14 @@ def _closed_over(fn: Callable) -> tuple[dict[int, str], list[torch.nn.Module]]:
                 names.setdefault(id(p), prefix + path)
         elif isinstance(value, torch.Tensor):
             names.setdefault(id(value), name)
-        elif isinstance(value, (list, tuple)):
+        elif id(value) in looked:  # (a list that holds itself)
+            return
+        elif isinstance(value, (list, tuple)) and len(value) <= _LOOKED_INTO:
+            looked.add(id(value))
             for k, v in enumerate(value):
                 add(f"{name}[{k}]", v)
-        elif isinstance(value, dict):
+        elif isinstance(value, dict) and len(value) <= _LOOKED_INTO:
+            looked.add(id(value))
             for key, v in value.items():
                 add(f"{name}[{key!r}]", v)
         elif inspect.ismethod(value) or inspect.isfunction(value):
