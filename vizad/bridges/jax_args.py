@@ -64,6 +64,13 @@ class Arguments:
         """Whether a leaf is 64-bit floating (the function then runs in JAX's 64-bit mode)."""
         return any(a.dtype.itemsize == 8 and a.dtype.kind in "fc" for a in self.leaves)
 
+    def canonicalize(self) -> None:
+        """The leaves as ``jnp.asarray`` makes them outside 64-bit mode (float64 as float32,
+        int64 as int32)."""
+        self.leaves = [
+            a.astype(jax.dtypes.canonicalize_dtype(a.dtype), copy=False) for a in self.leaves
+        ]
+
     def function(self) -> Callable:
         """``fn`` as a function of the leaves (what JAX traces)."""
 

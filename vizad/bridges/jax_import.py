@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
+import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +34,8 @@ from vizad.bridges.jax_loops import CONTROL_FLOW, unrolled
 from vizad.bridges.optional import require
 
 if TYPE_CHECKING:  # pragma: no cover
+    from types import TracebackType
+
     from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
 jax = require("jax", "jax")
@@ -110,7 +114,10 @@ def from_jax(
     into one "× T" box); ``lax.cond`` records the branch the example takes, its predicate an
     input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
     refused, as JAX refuses it). float64 arguments are traced and run in JAX's 64-bit mode
-    (``jax.enable_x64``), whatever the global setting.
+    (``jax.enable_x64``), whatever the global setting; with that mode off, a function
+    written in float32 (a float32 argument, or a float32 value it closes over or computes)
+    runs as the user's own call runs it: float64 data made float32, as ``jnp.asarray``
+    makes it.
 
     Examples:
         >>> import jax.numpy as jnp
@@ -163,15 +170,76 @@ def traced(
         raise ArgumentTypeError(f"{what}: fn must be callable, got {type(fn).__name__}")
     arguments = Arguments(fn, args, kwargs, static_argnums, static_argnames, what)
     framework = Jax(x64=arguments.x64)
+    closed = _jaxpr(arguments, framework, what)
+    if framework.x64 and not jax.config.jax_enable_x64 and _narrow(closed):
+        # float64 data (numpy's) given to a function of float32 weights, outside JAX's
+        # 64-bit mode: the user's own run is float32 throughout (an overflow to inf
+        # included), as jnp.asarray makes the data: so is the import
+        arguments.canonicalize()
+        framework = Jax(x64=False)
+        closed = _jaxpr(arguments, framework, what)
+    return arguments, framework, closed
+
+
+def _jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
     with framework.mode():
         try:
-            closed = jax.make_jaxpr(arguments.function())(*arguments.leaves)
+            return jax.make_jaxpr(arguments.function())(*arguments.leaves)
         except Exception as exc:
+            fn = arguments.fn
+            line = _traceback_line(exc.__traceback__)
             raise BridgeError(
                 f"{what}: JAX could not trace {getattr(fn, '__name__', fn)!r} with "
-                f"make_jaxpr ({type(exc).__name__}: {exc})"
+                f"make_jaxpr{f', at {line}' if line else ''} "
+                f"({type(exc).__name__}: {_in_user_terms(str(exc), arguments)})"
             ) from exc
-    return arguments, framework, closed
+
+
+#: Where code is not the user's: JAX's, numpy's, vizad's own.
+_NOT_USER = tuple(
+    os.path.dirname(m.__file__ or "") + os.sep
+    for m in (jax, np, sys.modules["vizad"], sys.modules["contextlib"])
+)
+
+
+def _traceback_line(tb: TracebackType | None) -> str | None:
+    """``"model.py:12  if jnp.sum(x) > 0:"``: the innermost line of the user's code in a
+    traceback (JAX's, numpy's and vizad's frames skipped), or None."""
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not name.startswith(_NOT_USER):
+            text = linecache.getline(name, tb.tb_lineno).strip()
+            found = f"{os.path.basename(name)}:{tb.tb_lineno}" + (f"  {text}" if text else "")
+        tb = tb.tb_next
+    return found
+
+
+def _in_user_terms(text: str, arguments: Arguments) -> str:
+    """JAX's message with vizad's function of the leaves (``of_leaves at jax_args.py``,
+    ``the argument leaves[0]``) said as the user's function and argument."""
+    fn = arguments.fn
+    code = getattr(fn, "__code__", None)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    named = f"{getattr(fn, '__name__', 'fn')}{where}"
+    text = re.sub(r"of_leaves at \S+jax_args\.py:\d+", lambda _: named, text)
+
+    def argument(m: re.Match) -> str:
+        k = int(m[1])
+        return f"argument {arguments.names[k]}" if k < len(arguments.names) else m[0]
+
+    return re.sub(r"argument leaves\[(\d+)\]", argument, text)
+
+
+def _narrow(closed: ClosedJaxpr) -> bool:
+    """Whether a program traced in 64-bit mode holds a floating value narrower than 64 bits
+    (an argument, a value it closes over, one it computes): the function is written in
+    float32 (weights made by jnp outside 64-bit mode), and float64 values in it are only
+    data that JAX itself would have made float32."""
+    jaxpr = closed.jaxpr
+    variables = [*jaxpr.invars, *jaxpr.constvars, *(v for e in jaxpr.eqns for v in e.outvars)]
+    dtypes = [getattr(v.aval, "dtype", None) for v in variables]
+    return any(d is not None and jnp.issubdtype(d, jnp.floating) and d.itemsize < 8 for d in dtypes)
 
 
 class _Importer:

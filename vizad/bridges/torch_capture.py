@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
+
 from vizad.errors import BridgeError
 from vizad.bridges.optional import require
 
@@ -120,11 +122,42 @@ _REFUSED = {
 }
 
 
+#: Tensor methods that read a tensor's value out of PyTorch (into Python or numpy), by name:
+#: what the message calls them. Read from a value computed from the inputs, the number read
+#: while tracing would be a constant of the import, wrong at any other input.
+_READS = {
+    "numpy": ".numpy()",
+    "__array__": "numpy (np.asarray, np.median(h), ...)",
+    "tolist": ".tolist()",
+    "item": ".item()",
+    "__float__": "float()",
+    "__int__": "int()",
+    "__complex__": "complex()",
+    "__bool__": "a Python condition (if, while, and, or, bool())",
+    "__index__": "an index (a list indexed by a tensor, range(), ...)",
+}
+
 #: The names of the calls that _Calls looks at (``__get__``/``__set__``: a tensor's
 #: attributes, ``.data`` and ``.requires_grad`` among them).
 _WATCHED = frozenset(
-    {"detach", "detach_", "requires_grad_", "register_hook", "__get__", "__set__", *_REFUSED}
+    {
+        "detach",
+        "detach_",
+        "requires_grad_",
+        "register_hook",
+        "__get__",
+        "__set__",
+        *_REFUSED,
+        *_READS,
+        "__format__",
+        "tensor",
+        "new_tensor",
+    }
 )
+
+#: PyTorch's Python wrappers that pass a tensor method on to a mode (``Tensor.__array__``).
+_WRAPPERS = tuple(os.path.join(_TORCH_DIR, f) for f in ("_tensor.py", "overrides.py"))
+_NUMPY_DIR = os.path.dirname(np.__file__)
 
 
 class Capture:
@@ -234,6 +267,12 @@ class _Calls(overrides.TorchFunctionMode):
         tensor_method = getattr(func, "__objclass__", None) is torch._C.TensorBase or (
             getattr(func, "__qualname__", "").startswith("Tensor.")
         )
+        if name in _READS and tensor_method:
+            _refuse_read(name, args[0])
+        if name == "__format__" and tensor_method and _from_inputs(args[0]):
+            return _formatted(func, args, kwargs)
+        if func is torch.tensor or (name == "new_tensor" and tensor_method):
+            return self._copied(func, args, kwargs)
         if name in ("detach", "detach_") and (tensor_method or func is torch.detach):
             return self.capture.mark(args[0], ("stop",))
         if name == "requires_grad_" and tensor_method:
@@ -248,6 +287,24 @@ class _Calls(overrides.TorchFunctionMode):
         if name in _REFUSED and (tensor_method or func in (torch.autograd.grad,)):
             raise BridgeError(
                 f"from_torch cannot import {name} ({_REFUSED[name]}), at {user_line()}"
+            )
+        return func(*args, **kwargs)
+
+    def _copied(self, func: Callable, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+        """``torch.tensor(data)`` (``x.new_tensor(data)``): of a tensor, its value copied
+        without gradient history (a stop-gradient, as PyTorch gives it); of a list holding
+        tensors computed from the inputs, refused (PyTorch reads their values out)."""
+        data = args[0] if func is torch.tensor else args[1] if len(args) > 1 else None
+        if data is None:
+            data = kwargs.get("data")
+        if isinstance(data, torch.Tensor):
+            return self.capture.mark(func(*args, **kwargs), ("stop",))
+        if any(_from_inputs(t) for t in _tensors_in(data)):
+            raise BridgeError(
+                "from_torch: torch.tensor of a list holding tensors computed from the inputs "
+                f"reads their values out of PyTorch, at {user_line()}: the import would keep "
+                "them as constants, wrong at any other input. Use torch.stack(...) (and "
+                ".detach() for PyTorch's copy without gradient)"
             )
         return func(*args, **kwargs)
 
@@ -273,6 +330,72 @@ class _Calls(overrides.TorchFunctionMode):
                 self.capture.mark(args[0], ("freeze",))
             return None
         return func(*args)
+
+
+def _refuse_read(name: str, x: torch.Tensor) -> None:
+    """A BridgeError for the user's code (or numpy's, called by it) reading the value of a
+    tensor computed from the inputs: the import would keep the number read while tracing as
+    a constant (``torch.jit.trace`` warns of it; make_fx refuses ``.item()`` with its own
+    words). PyTorch's own code reading values (printing a tensor) is let through."""
+    frame: FrameType | None = sys._getframe(2)  # (past _refuse_read, __torch_function__)
+    while frame is not None and frame.f_code.co_filename.startswith(_WRAPPERS):
+        frame = frame.f_back
+    if frame is None or frame.f_code.co_filename.startswith(_TORCH_DIR):
+        return
+    if not _from_inputs(x):
+        return
+    while frame is not None and frame.f_code.co_filename.startswith((*_SKIPPED, _NUMPY_DIR)):
+        frame = frame.f_back
+    line = _line_of(frame.f_code.co_filename, frame.f_lineno) if frame else "an unknown line"
+    raise BridgeError(
+        f"from_torch: {_READS[name]} reads the value of a tensor computed from the inputs "
+        f"out of PyTorch, at {line}: the import would keep the value it had while tracing "
+        "as a constant, wrong at any other input. Compute it with torch ops (torch.median, "
+        "torch.where for an if), or compute it before the call and pass it as an argument"
+    )
+
+
+def _tensors_in(data: Any) -> list:
+    """The tensors in nested lists and tuples (torch.tensor's data)."""
+    if isinstance(data, torch.Tensor):
+        return [data]
+    if isinstance(data, (list, tuple)):
+        return [t for d in data for t in _tensors_in(d)]
+    return []
+
+
+def _formatted(func: Callable, args: Sequence[Any], kwargs: dict[str, Any]) -> str:
+    """``f"{loss:.3f}"`` of a traced tensor: the text of its value at the example arguments,
+    as the user's own call prints it (a string: nothing of it enters the graph; make_fx
+    refuses to read the value)."""
+    x = args[0]
+    if isinstance(x, functional.FunctionalTensor):
+        torch._sync(x)
+        x = torch._from_functional_tensor(x.elem)
+    with proxy_tensor.disable_proxy_modes_tracing():
+        return func(x, *args[1:], **kwargs)
+
+
+def _from_inputs(x: torch.Tensor) -> bool:
+    """Whether a tensor being traced is computed from the traced function's arguments (not
+    a constant, nor made from constants alone)."""
+    mode = proxy_tensor.get_proxy_mode()
+    if mode is None or not isinstance(x, torch.Tensor):
+        return False
+    if isinstance(x, functional.FunctionalTensor):
+        x = torch._from_functional_tensor(x.elem)
+    slot = proxy_tensor.get_proxy_slot(x, mode.tracer, None)
+    if slot is None or slot.constant is not None:
+        return False
+    seen, todo = set(), [slot.proxy.node]
+    while todo:
+        n = todo.pop()
+        if n.op == "placeholder":
+            return True
+        fresh = [a for a in n.all_input_nodes if a not in seen]
+        seen.update(fresh)
+        todo.extend(fresh)
+    return False
 
 
 class _Handle:

@@ -9,6 +9,7 @@ vjp and jvp from ``torch.func``. The submodules of an ``nn.Module`` become scope
 
 from __future__ import annotations
 
+import inspect
 import operator
 import functools
 from contextlib import ExitStack, contextmanager
@@ -32,7 +33,9 @@ from vizad.bridges.torch_capture import (
     Capture,
     OutsideWrite,
     WritesInPlace,
+    is_user_file,
     traceback_line,
+    user_line,
 )
 from vizad.bridges.torch_saved import refuse_unfaithful
 
@@ -140,8 +143,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     """``fn`` (a function of tensors, or an ``nn.Module``) at the example ``args`` as a vizad
     graph: an :class:`~vizad.bridges.imported.Imported` with ``inputs`` (a Variable per
     floating-point argument, named after ``fn``'s parameters, and per parameter of a module
-    that requires gradients, named as ``named_parameters`` names it), ``outputs`` and
-    ``feed``.
+    that requires gradients, named as ``named_parameters`` names it; then a Variable per
+    tensor ``fn`` closes over that requires gradients, as PyTorch gives it a ``.grad``: a
+    parameter of a module it closes over, named ``cell.weight_ih`` after the variable),
+    ``outputs`` and ``feed``.
 
     Arguments may be pytrees of tensors, as ``torch.utils._pytree`` flattens them (dicts,
     lists, tuples, NamedTuples): each tensor is an input named by its path (``params['W1']``,
@@ -157,7 +162,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     (so gradients of any order work). Buffers, integer arguments and frozen parameters are
     constants; values made under ``no_grad``/``inference_mode``, ``detach()`` and
     ``requires_grad_(False)`` are stop-gradients; a custom ``autograd.Function`` is one op
-    whose vjp is its own ``backward``; tensor hooks change the gradients as in PyTorch. Each
+    whose vjp is its own ``backward``; tensor hooks (set in the function, or on a parameter or
+    argument before the call) change the gradients as in PyTorch, in the order PyTorch runs
+    them, and a module's forward hooks run as the module is called (its backward hooks, and
+    a hook after ``.grad`` is accumulated, are refused, naming them). Each
     node keeps the user's line (``node.source``); a submodule's ops are in a ``vz.scope`` of
     its name. The module's state (parameters, buffers, RNG) is as before. What cannot be
     imported faithfully is refused with a BridgeError naming the op and the line: a function
@@ -165,7 +173,10 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     backward would fail (a value written after an op saved it) or read values changed
     behind autograd's back (a write through ``.data`` or ``.detach()``, or under ``no_grad``
     to a tensor that requires gradients); ``x.data`` read is ``x.detach()``, setting
-    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``.
+    ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``;
+    a value read out of PyTorch from a tensor computed from the inputs (``.numpy()``,
+    ``np.median(h)``, ``.tolist()``, ``.item()``, ``float(h)``, ``if h.sum() > 0``) is
+    refused, naming the line: the graph would keep the number read as a constant.
 
     Examples:
         >>> import torch
@@ -184,9 +195,11 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     given = _Arguments(module.forward if module is not None else fn, args)
     params = list(module.named_parameters()) if module is not None else []
     buffers = list(module.named_buffers()) if module is not None else []
-    if module is not None:
-        _check_module(module)
+    _check_module(module)
     state = [name for name, _ in params + buffers]
+    held = [p for _, p in params] + [None] * len(buffers)
+    held += [leaf for leaf in given.leaves if leaf is not None]
+    hooks = [_tensor_hooks(t, n) for t, n in zip(held, state + given.names)]
     examples = [_example(p.detach(), name) for name, p in params + buffers]
     call = _called(fn, module, state, given)
 
@@ -194,6 +207,8 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
         held = [p.detach() for _, p in params] + [b.detach().clone() for _, b in buffers]
         return held + [torch.from_numpy(a.copy()) for a in given.arrays]
 
+    closed, reached = _closed_over(fn if module is None else module.forward)
+    kept = _attributes([*([module] if module is not None else []), *reached])
     rng = torch.random.get_rng_state()
     name = getattr(fn, "__name__", type(fn).__name__)
     capture = Capture()
@@ -213,13 +228,21 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
         differentiated += [True] * len(given.arrays)
         inputs, outputs, feed, nodes = _graph(
-            traced, state + given.names, examples + given.arrays, differentiated, spans, capture
+            traced,
+            state + given.names,
+            examples + given.arrays,
+            differentiated,
+            hooks,
+            closed,
+            spans,
+            capture,
         )
         structure = given.structure(inputs, nodes, [name for name, _ in params])
         return Imported(inputs, outputs, feed, structure)
     finally:
         torch.random.set_rng_state(rng)
         capture.forget()
+        _restore(kept)
 
 
 class _Arguments:
@@ -321,21 +344,74 @@ def _decompositions() -> dict:
     return core_aten_decompositions()
 
 
-def _check_module(module: torch.nn.Module) -> None:
-    """Refuse a module whose backward hooks would be lost."""
-    for name, m in module.named_modules():
+def _check_module(module: torch.nn.Module | None) -> None:
+    """Refuse a module whose backward hooks would be lost (a module the function closes
+    over is refused when it is called: see :func:`_refuse_backward_hooks`)."""
+    for name, m in module.named_modules() if module is not None else ():
         if m._backward_hooks or m._backward_pre_hooks:
             raise BridgeError(
                 f"from_torch: the module {name or type(module).__name__!r} "
-                f"({type(m).__name__}) has backward hooks (register_full_backward_hook), "
+                f"({type(m).__name__}) has backward hooks ({_backward_hooks(m)}), "
                 "which an imported graph cannot run: remove them, or record the backward "
                 "pass with vz.torch_backward"
             )
-    if torch_module._global_backward_hooks or torch_module._global_backward_pre_hooks:
-        raise BridgeError(
-            "from_torch: global module backward hooks are registered "
-            "(register_module_full_backward_hook), which an imported graph cannot run"
+    found = [
+        f"{kind}: {_qualname(hook)}"
+        for kind, hooks in (
+            ("register_module_full_backward_hook", torch_module._global_backward_hooks),
+            ("register_module_full_backward_pre_hook", torch_module._global_backward_pre_hooks),
         )
+        for hook in hooks.values()
+    ]
+    if found:
+        raise BridgeError(
+            f"from_torch: global module backward hooks are registered ({', '.join(found)}), "
+            "which an imported graph cannot run: remove them, or record the backward pass "
+            "with vz.torch_backward"
+        )
+
+
+def _refuse_backward_hooks(m: torch.nn.Module) -> None:
+    """Refuse a module called while tracing whose backward hooks would be lost (one the
+    function closes over), naming the hooks and the user's line."""
+    if m._backward_hooks or m._backward_pre_hooks:
+        raise BridgeError(
+            f"from_torch: the module {type(m).__name__} has backward hooks "
+            f"({_backward_hooks(m)}), which an imported graph cannot run, at "
+            f"{user_line() or 'an unknown line'}: remove them, or record the backward pass "
+            "with vz.torch_backward"
+        )
+
+
+def _backward_hooks(m: torch.nn.Module) -> str:
+    """``"register_full_backward_hook: keep"``: a module's backward hooks, by kind."""
+    kind = "register_full_backward_hook" if m._is_full_backward_hook else "register_backward_hook"
+    said = [f"{kind}: {_qualname(hook)}" for hook in m._backward_hooks.values()]
+    said += [
+        f"register_full_backward_pre_hook: {_qualname(h)}" for h in m._backward_pre_hooks.values()
+    ]
+    return ", ".join(said)
+
+
+def _tensor_hooks(t: Any, name: str) -> list[Callable]:
+    """The hooks set on a parameter or argument before the call (``register_hook``), in the
+    order PyTorch runs them on its gradient; a BridgeError naming a hook that runs after
+    ``.grad`` is accumulated, which a graph has no place for."""
+    if not isinstance(t, torch.Tensor):
+        return []
+    after = list((getattr(t, "_post_accumulate_grad_hooks", None) or {}).values())
+    if after:
+        raise BridgeError(
+            f"from_torch: the tensor {name!r} has a hook run after its .grad is accumulated "
+            f"(register_post_accumulate_grad_hook: {', '.join(map(_qualname, after))}), "
+            "which an imported graph cannot run: remove it, or record the backward pass with "
+            "vz.torch_backward"
+        )
+    return list((t._backward_hooks or {}).values())
+
+
+def _qualname(fn: Any) -> str:
+    return getattr(fn, "__qualname__", None) or type(fn).__name__
 
 
 #: PyTorch's floating types that numpy has no type for.
@@ -398,6 +474,115 @@ def _called(
     return call
 
 
+#: The longest list or dict of modules and tensors a closure is looked into for names (a
+#: data set of tensors held in a global is not: its tensors are named ``closure[k]``).
+_LOOKED_INTO = 256
+
+
+def _closed_over(fn: Callable) -> tuple[dict[int, str], list[torch.nn.Module]]:
+    """The names of the tensors ``fn`` reaches through its closure and the globals it names
+    (a module's parameters as ``cell.weight_ih``, a tensor by its variable's name), looking
+    into the user's functions it names in turn, by the tensor's id; a bound method's own
+    module's parameters by the names ``named_parameters`` gives. And the modules reached."""
+    names: dict[int, str] = {}
+    modules: list[torch.nn.Module] = []
+    seen: set[int] = set()  # the functions looked into
+    looked: set[int] = set()  # the lists and dicts
+
+    def add(name: str, value: Any) -> None:
+        if isinstance(value, torch.nn.Module):
+            modules.append(value)
+            prefix = f"{name}." if name else ""
+            for path, p in value.named_parameters():
+                names.setdefault(id(p), prefix + path)
+        elif isinstance(value, torch.Tensor):
+            names.setdefault(id(value), name)
+        elif id(value) in looked:  # (a list that holds itself)
+            return
+        elif isinstance(value, (list, tuple)) and len(value) <= _LOOKED_INTO:
+            looked.add(id(value))
+            for k, v in enumerate(value):
+                add(f"{name}[{k}]", v)
+        elif isinstance(value, dict) and len(value) <= _LOOKED_INTO:
+            looked.add(id(value))
+            for key, v in value.items():
+                add(f"{name}[{key!r}]", v)
+        elif inspect.ismethod(value) or inspect.isfunction(value):
+            visit(value)
+
+    def visit(f: Any) -> None:
+        if id(f) in seen or len(seen) > 100:
+            return
+        seen.add(id(f))
+        if inspect.ismethod(f):
+            if isinstance(f.__self__, torch.nn.Module):
+                add("", f.__self__)
+            f = f.__func__
+        code = getattr(f, "__code__", None)
+        if code is None or not is_user_file(code.co_filename):
+            return
+        cells = dict(zip(code.co_freevars, f.__closure__ or ()))
+        for name, cell in cells.items():
+            try:
+                add(name, cell.cell_contents)
+            except ValueError:  # a cell not yet filled
+                pass
+        scope = getattr(f, "__globals__", {})
+        for name in _names(code):
+            if name in scope and name not in cells:
+                add(name, scope[name])
+
+    visit(fn)
+    return names, modules
+
+
+def _attributes(modules: Sequence[torch.nn.Module]) -> list[tuple[torch.nn.Module, dict]]:
+    """The tensors the modules (and their submodules) hold as plain attributes: a forward
+    pre-hook may set one at each call (``torch.nn.utils.prune`` sets ``weight``), which
+    tracing would leave as a value of the trace."""
+    return [
+        (m, {k: v for k, v in vars(m).items() if isinstance(v, torch.Tensor)})
+        for top in modules
+        for m in top.modules()
+    ]
+
+
+def _restore(kept: list[tuple[torch.nn.Module, dict]]) -> None:
+    """The modules' tensor attributes as :func:`_attributes` found them (one set while
+    tracing, by a hook keeping an activation, removed)."""
+    for m, tensors in kept:
+        held = vars(m)
+        for k in [k for k, v in held.items() if isinstance(v, torch.Tensor) and k not in tensors]:
+            del held[k]
+        held.update(tensors)
+
+
+def _closure(
+    traced: torch.fx.GraphModule, nodes: Sequence[torch.fx.Node], needed: set, closed: dict
+) -> list[tuple[str, torch.Tensor]]:
+    """The closed-over tensors the output is computed from that require gradients, each
+    once, with its name: in the order ``closed`` names them (a module's parameters in its
+    own order), then those it does not name, as ``closure[k]``."""
+    found: dict[int, torch.Tensor] = {}
+    for n in nodes:
+        value = getattr(traced, str(n.target)) if n.op == "get_attr" and n in needed else None
+        if isinstance(value, torch.Tensor) and TORCH.floating(value) and value.requires_grad:
+            found.setdefault(id(value), value)
+    rank = {key: k for k, key in enumerate(closed)}
+    ordered = sorted(found, key=lambda key: rank.get(key, len(rank)))
+    return [(closed.get(key) or f"closure[{k}]", found[key]) for k, key in enumerate(ordered)]
+
+
+def _names(code: Any) -> set[str]:
+    """The global names a code object and the code nested in it (comprehensions, lambdas)
+    read."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            found |= _names(const)
+    return found
+
+
 def _flat(call: Callable, capture: Capture) -> Callable:
     """``call`` watched by ``capture``."""
 
@@ -430,6 +615,7 @@ def _scopes(module: torch.nn.Module | None) -> Iterator[list]:
         return len(mode.tracer.graph.nodes) if mode is not None else 0
 
     def enter(m: torch.nn.Module, inputs: Any) -> None:
+        _refuse_backward_hooks(m)
         if m is module:
             return
         name = (named.get(id(m)) or "").rsplit(".", 1)[-1]
@@ -460,11 +646,18 @@ def _graph(
     names: Sequence[str],
     arrays: Sequence[np.ndarray],
     differentiated: Sequence[bool],
+    held_hooks: Sequence[list[Callable]],
+    closed: dict[int, str],
     spans: Sequence[tuple[int, tuple[str, ...]]],
     capture: Capture,
 ) -> tuple:
-    """The vizad graph of a traced GraphModule: ``names``, ``arrays`` and ``differentiated``
-    say each placeholder's name, example value and whether it is differentiated. Gives the
+    """The vizad graph of a traced GraphModule: ``names``, ``arrays``, ``differentiated``
+    and ``held_hooks`` say each placeholder's name, example value, whether it is
+    differentiated and the tensor hooks set on it before the call (put on the input, as
+    PyTorch runs them on the gradient that reaches it). A tensor the function closes over
+    (``make_fx`` makes it a ``get_attr`` node holding the tensor itself) that requires
+    gradients, a parameter of a module it closes over, is an input too, as PyTorch gives
+    it a ``.grad``: named by ``closed`` (by the tensor's id), after the arguments. Gives the
     inputs, the outputs, the feed and the node each placeholder became."""
     nodes = list(traced.graph.nodes)
     needed = _needed(nodes)
@@ -472,8 +665,9 @@ def _graph(
     build = _Build(capture)
     inputs: list[Node] = []
     feed: dict[Node, np.ndarray] = {}
-    placeholders = iter(zip(names, arrays, differentiated))
+    placeholders = iter(zip(names, arrays, differentiated, held_hooks))
     made: list = []
+    leaves: dict[int, Node] = {}  # a closed-over tensor's input, by the tensor's id
     changes = iter(spans)
     change = next(changes, None)
     path: tuple[str, ...] = ()
@@ -483,15 +677,31 @@ def _graph(
         while change is not None and change[0] <= k:
             path, change = change[1], next(changes, None)
         if n.op == "placeholder":
-            name, value, wanted = next(placeholders)
+            name, value, wanted, held = next(placeholders)
             if wanted:
                 env[n] = input_node(name, value, inputs, feed)
                 build.live.add(env[n])
             else:
                 env[n] = constant(value, name=name)
             made.append(env[n])
+            # (the last hook made is the first the gradient meets)
+            for hook in reversed(held) if wanted else ():
+                env[n] = build.hooked(env[n], hook)
         elif n.op == "get_attr":
-            env[n] = constant(_numpy(getattr(traced, n.target)))
+            value = getattr(traced, n.target)
+            if id(value) in leaves:
+                env[n] = leaves[id(value)]
+            elif n in needed and TORCH.floating(value) and value.requires_grad:
+                # (after the placeholders, which come first: all of them, in order)
+                for name, t in _closure(traced, nodes, needed, closed):
+                    x = input_node(name, _example(t.detach(), name), inputs, feed)
+                    build.live.add(x)
+                    for hook in reversed(_tensor_hooks(t, name)):
+                        x = build.hooked(x, hook)
+                    leaves[id(t)] = x
+                env[n] = leaves[id(value)]
+            else:
+                env[n] = constant(_numpy(value))
         elif n.op == "call_function" and (n in needed or n.target is MARK):
             with ExitStack() as stack:
                 for part in path:
@@ -501,7 +711,7 @@ def _graph(
         elif n.op == "output":
             outputs = tuple(_leaves(_read(n.args[0], env)))
         if n in hooks and n in env:
-            for hook, line in hooks[n]:
+            for hook, line in reversed(hooks[n]):  # the last made is the first run
                 with source_line(line):
                     env[n] = build.hooked(env[n], hook)
     return tuple(inputs), outputs, feed, made
