@@ -33,6 +33,7 @@ from vizad.engine.graph import ranked_order
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, VARIABLE, constant_value, registry
 from vizad.engine.ops import add
+from vizad.engine.ops.arithmetic import _ONES_2
 from vizad.engine.ops.elementwise import MINUS_ONE, ONE, ElementwiseOp, Symbolic, local_partials
 from vizad.engine.reverse import gradients, local_adjoints, seed_node
 from vizad.engine.tree import add as tree_add
@@ -86,10 +87,38 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
         if every:
             result[node] = adjoint
         partials = node._partials
-        if partials is SWAPPED:  # a product: ∂(ab)/∂a = b, ∂(ab)/∂b = a
+        if partials is SWAPPED or partials is _ONES_2:  # hot: a product or a sum of two
+            # v̄ᵢ→ⱼ = v̄ⱼ·b for a of a·b (v̄ⱼ·a for b), v̄ⱼ for a and b of a + b: no dispatch
             a, b = inputs
-            partials = (_value(b), _value(a))
-        elif partials is None:
+            shape = node._shape
+            if a.__class__ is not Node and a._requires_grad:
+                if partials is _ONES_2:
+                    part = adjoint
+                else:
+                    part = adjoint * (b._value if b.__class__ is not Node else constant_value(b))
+                if a._shape != shape:  # broadcast: sum_to_shape's function
+                    part = _SUM_TO_SHAPE(part, shape=a._shape)
+                total = get(a)
+                if total is None:
+                    adjoints[a] = part
+                    waiting[a._id] = a
+                else:
+                    adjoints[a] = total + part  # add_n's compute on arrays
+            if b.__class__ is not Node and b._requires_grad:
+                if partials is _ONES_2:
+                    part = adjoint
+                else:
+                    part = adjoint * (a._value if a.__class__ is not Node else constant_value(a))
+                if b._shape != shape:
+                    part = _SUM_TO_SHAPE(part, shape=b._shape)
+                total = get(b)
+                if total is None:
+                    adjoints[b] = part
+                    waiting[b._id] = b
+                else:
+                    adjoints[b] = total + part
+            continue
+        if partials is None:
             partials = _partials(node)
             if partials is None:  # an op that writes its own vjp
                 _pass_back(node, adjoint, adjoints, waiting)
