@@ -133,7 +133,10 @@ class EagerNode(Node):
         node._requires_grad = requires_grad
         if requires_grad and op._partials_now:
             # an ElementwiseOp, which has _partial_values (no isinstance on this hot path)
-            node._partials = SWAPPED if op._swapped else op._partial_values(value, values, attrs)  # type: ignore[attr-defined]
+            recorded = op._recorded
+            node._partials = (
+                recorded if recorded is not None else op._partial_values(value, values, attrs)  # type: ignore[attr-defined]
+            )
         else:
             node._partials = None
         return node

@@ -121,8 +121,10 @@ class Op:
     #: Elementwise ops of vizad's own that record their local partials on values as they
     #: compute eagerly (see :class:`vizad.engine.ops.elementwise.ElementwiseOp`).
     _partials_now: bool = False
-    #: mul alone: its local partials are its inputs' values, swapped (recorded as such).
-    _swapped: bool = False
+    #: The record on the numeric tape of every node of the op, when it is one and the same
+    #: (add: (ONE, ONE); mul: SWAPPED, its local partials are its inputs' values, swapped):
+    #: recorded without calling ``_partial_values``.
+    _recorded: Any = None
     #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
     #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
     _vjp_needed: bool = False
