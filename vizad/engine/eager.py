@@ -191,7 +191,8 @@ class EagerNode(Node):
     # -- Python's numbers, len() and comparisons read the value, as PyTorch's tensors do -----
     def __float__(self) -> float:
         value = self._value
-        if value.__class__ in _SCALARS:  # hot: float(x.grad) without making an array
+        kind = value.__class__
+        if kind in _SCALARS:  # hot: float(x.grad) without making an array
             return float(value)
         return float(self._one("float()"))
 
