@@ -67,6 +67,12 @@ def setup():
             return [p.grad.value for layer in params for n in layer for p in n]
 
         return tensor_step
+    if workload.startswith("demo "):  # micrograd's demo step (16 points), as bench/tape.py's
+        from tape import _demo_step
+
+        return _demo_step({"demo vz.tensor": "tensor", "demo micrograd": "micrograd"}[workload], 16)
+    if workload.startswith("tensor loop"):  # micrograd's demo training loop, 6 SGD steps
+        return _tensor_loop
     if workload == "Stepper":
         from export import trace_of
 
@@ -89,6 +95,36 @@ def setup():
     sys.exit(f"unknown workload {workload!r}")
 
 
+def _tensor_loop():
+    """micrograd's demo training loop with vz.tensor parameters: 6 SGD steps on 16 points."""
+    import random
+
+    from demo_loop import engine, moons, total_loss
+
+    random.seed(0)
+    value, mlp = engine("tensor")
+    model = mlp(2, [16, 16, 1])
+    xs, ys = moons(16)
+    for k in range(6):
+        loss = total_loss(model, value, xs, ys)
+        loss.backward()
+        rate = 1.0 - 0.9 * k / 100
+        model.layers = [  # SGD: new leaves (a vz.tensor's value is read-only)
+            [
+                ([vz.tensor(w.value - rate * w.grad.value) for w in ws],
+                 vz.tensor(b.value - rate * b.grad.value))
+                for ws, b in layer
+            ]
+            for layer in model.layers
+        ]  # fmt: skip
+    return loss
+
+
+# the demo's figures are named GC off or on: the collector's share is on minus off
+if workload in ("demo vz.tensor", "demo micrograd", "tensor loop, GC off"):
+    import gc
+
+    gc.disable()
 fn = setup()
 result = fn()  # warm-up: first-use imports and caches are not the workload's
 del result

@@ -12,7 +12,10 @@ random scalar graph of N nodes (default 5,000), the symbolic scalar MLP of
 bench/scalar_mlp.py on 16 points, opening ``vz.Stepper(trace, check=False)`` on a 1,018-step
 trace of bench/export.py, and micrograd's MLP on 16 points (forward and ``loss.backward()``)
 with ``vizad.classroom.courses.micrograd``'s Value, with ``vz.tensor`` (reading the gradients too)
-and, as the yardstick, with micrograd's own. With
+and, as the yardstick, with micrograd's own; micrograd's demo step (bench/tape.py's: 16 points,
+hinge loss + L2, every gradient read) with ``vz.tensor`` and with micrograd, GC off; and
+micrograd's demo training loop with ``vz.tensor`` (6 SGD steps on 16 points) with the GC off and
+on (the collector's share: on minus off, over on). With
 ``--base REV`` the same runs are made on that revision (checked out in a temporary git
 worktree) and the ratios printed. Needs valgrind
 (``sh tools/ensure-system-package valgrind valgrind``); it takes a few minutes per tree.
@@ -21,6 +24,8 @@ worktree) and the ratios printed. Needs valgrind
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import re
 import shutil
 import subprocess
@@ -32,12 +37,18 @@ HERE = Path(__file__).resolve().parent
 WORKLOADS = (
     *("trace_reverse", "gradients + run", "trace_forward", "scalar MLP", "Stepper"),
     *("compat Value", "vz.tensor", "micrograd"),
+    *("demo vz.tensor", "demo micrograd", "tensor loop, GC off", "tensor loop, GC on"),
 )
 
 
 def count(root: Path, workload: str, nodes: int, run: bool) -> int:
     """Instructions of a process that sets ``workload`` up (and runs it, if ``run``)."""
+    # one BLAS thread (OpenBLAS's idle threads spin, a count that moves by millions between
+    # runs), one hash seed, no address randomisation: the same process, the same count
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    fixed = ["setarch", platform.machine(), "-R"] if shutil.which("setarch") else []
     cmd = [
+        *fixed,
         "valgrind",
         "--tool=callgrind",
         "--callgrind-out-file=/dev/null",
@@ -48,7 +59,7 @@ def count(root: Path, workload: str, nodes: int, run: bool) -> int:
         str(nodes),
         "run" if run else "setup",
     ]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stderr
     return int(re.search(r"Collected : (\d+)", out).group(1))
 
 

@@ -14,6 +14,7 @@ from differential import make_graph
 from opcases import all_cases, sample_inputs
 from vizad.engine.backward import adjoint_values
 from vizad.engine.eager import LazyGrad
+from vizad.errors import GraphError
 from vizad.extend import CONSTANT, VARIABLE, EagerNode
 
 
@@ -206,3 +207,37 @@ def test_a_vjp_computes_only_the_gradients_needed(monkeypatch):
     assert record.adjoint(x) is None and len(built) == 1  # w̄ = xᵀ ȳ alone
     vz.extend.build_adjoints(y, [x, w])
     assert len(built) == 3
+
+
+def test_the_walk_crosses_other_graphs_nodes():
+    """The backward walk reads creation order from the output down: long stretches of other
+    nodes (another graph built in between, leaves made long before) are skipped, and the sums
+    are those of gradients() bit for bit."""
+    a, b = vz.tensor(0.3, name="a"), vz.tensor(np.array([0.5, -1.5]), name="b")
+    other = vz.tensor(2.0)
+    for _ in range(300):  # another graph's nodes between the leaves and this graph's
+        other = vz.tanh(other * 0.9)
+    h = vz.sin(a) * b
+    for k in range(200):  # this graph's nodes interleaved with the other graph's
+        other = other * 1.01
+        if k % 50 == 0:
+            h = h + vz.exp(a) * b
+    y = vz.sum(h * h)
+    _check(y, [a, b])
+    y.backward()
+    assert _same(a.grad.value, adjoint_values(y)[a])
+    assert _same(b.grad.value, vz.gradients(y, [b])[0].value)
+
+
+def test_a_graph_whose_edges_go_back_is_refused():
+    """A node's inputs are made before it; a graph whose internals were changed so that an
+    input is made after its consumer is refused by backward(), not walked wrongly."""
+    x = vz.tensor(1.5, name="x")
+    y = vz.sin(x)
+    later = vz.cos(x)
+    for _ in range(100):  # a stretch of other nodes, so that the walk looks the place up
+        vz.tensor(0.0)
+    z = y * 2.0
+    object.__setattr__(y, "_inputs", (later,))  # tampered with: y now reads a later node
+    with pytest.raises(GraphError, match="made before it"):
+        z.backward()

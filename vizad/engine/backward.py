@@ -23,7 +23,6 @@ from __future__ import annotations
 import warnings
 import weakref
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from vizad.engine.graph import ranked_order
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, VARIABLE, constant_value, registry
 from vizad.engine.ops import add
+from vizad.engine.ops.arithmetic import _ONES_2
 from vizad.engine.ops.elementwise import MINUS_ONE, ONE, ElementwiseOp, Symbolic, local_partials
 from vizad.engine.reverse import gradients, local_adjoints, seed_node
 from vizad.engine.tree import add as tree_add
@@ -54,19 +54,32 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
     """{node: v̄} for the nodes of the eager graph of ``y`` that require a gradient: the
     leaves only, or ``every`` node (micrograd's ``backward`` sets every node's grad).
 
-    The numeric tape: the nodes that require a gradient, walked in reverse creation order
-    (:func:`tape`); each adds v̄ⱼ times its recorded local partials (or its vjp on values)
-    to its inputs' running sums, in the order :func:`vizad.gradients`' add_n sums them."""
+    The numeric tape is creation order itself: a node's id is its place on the tape (every
+    node is made after its inputs, so reading the places backwards is a reverse topological
+    order, with nothing to find or sort). The walk reads the tape backwards from ``y``,
+    stopping at the places where a node waits for its adjoint; each adds v̄ⱼ times its recorded
+    local partials (or its vjp on values) to its inputs' running sums, in the order
+    :func:`vizad.gradients`' add_n sums them."""
     seed = _value(seed_node(y, cotangent))
     if seed.__class__ is np.ndarray and not seed.shape and y._value.__class__ is not np.ndarray:
         seed = seed[()]  # a scalar output's: numpy scalars cost a fifth of 0-d arrays
     adjoints = {y: seed}  # the sums so far: add_n's left fold, one partial adjoint at a time
     result = {}
-    pop, get = adjoints.pop, adjoints.get
-    for node in tape(y):
-        adjoint = pop(node, None)
-        if adjoint is None:
+    place = y._id
+    waiting = {place: y}  # {place on the tape: the node there, whose adjoint is being summed}
+    pop, get, wait = adjoints.pop, adjoints.get, waiting.pop
+    skipped = 0
+    while waiting:
+        node = wait(place, None)
+        if node is None:  # a place of a node that is not waiting (a constant, another graph's)
+            place -= 1
+            skipped += 1
+            if skipped > _SKIP:  # a long stretch of other nodes: go to the next waiting one
+                place, skipped = _next_place(waiting, place), 0
             continue
+        place -= 1
+        skipped = 0
+        adjoint = pop(node)
         inputs = node._inputs
         if not inputs:
             result[node] = adjoint
@@ -74,13 +87,41 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
         if every:
             result[node] = adjoint
         partials = node._partials
-        if partials is SWAPPED:  # a product: ∂(ab)/∂a = b, ∂(ab)/∂b = a
+        if partials is SWAPPED or partials is _ONES_2:  # hot: a product or a sum of two
+            # v̄ᵢ→ⱼ = v̄ⱼ·b for a of a·b (v̄ⱼ·a for b), v̄ⱼ for a and b of a + b: no dispatch
             a, b = inputs
-            partials = (_value(b), _value(a))
-        elif partials is None:
+            shape = node._shape
+            if a.__class__ is not Node and a._requires_grad:
+                if partials is _ONES_2:
+                    part = adjoint
+                else:
+                    part = adjoint * (b._value if b.__class__ is not Node else constant_value(b))
+                if a._shape != shape:  # broadcast: sum_to_shape's function
+                    part = _SUM_TO_SHAPE(part, shape=a._shape)
+                total = get(a)
+                if total is None:
+                    adjoints[a] = part
+                    waiting[a._id] = a
+                else:
+                    adjoints[a] = total + part  # add_n's compute on arrays
+            if b.__class__ is not Node and b._requires_grad:
+                if partials is _ONES_2:
+                    part = adjoint
+                else:
+                    part = adjoint * (a._value if a.__class__ is not Node else constant_value(a))
+                if b._shape != shape:
+                    part = _SUM_TO_SHAPE(part, shape=b._shape)
+                total = get(b)
+                if total is None:
+                    adjoints[b] = part
+                    waiting[b._id] = b
+                else:
+                    adjoints[b] = total + part
+            continue
+        if partials is None:
             partials = _partials(node)
             if partials is None:  # an op that writes its own vjp
-                _pass_back(node, adjoint, adjoints)
+                _pass_back(node, adjoint, adjoints, waiting)
                 continue
         shape = node._shape
         for x, p in zip(inputs, partials):
@@ -100,6 +141,7 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
             total = get(x)
             if total is None:
                 adjoints[x] = part
+                waiting[x._id] = x
             elif total.__class__ is tuple:
                 adjoints[x] = tree_add(total, part)
             else:
@@ -107,22 +149,20 @@ def adjoint_values(y: EagerNode, cotangent: Any = None, every: bool = False) -> 
     return result
 
 
-def tape(y: EagerNode) -> list:
-    """The numeric tape of ``y``: the eager nodes it was computed from that require a
-    gradient (``y`` first), in reverse creation order (their ids: every node is made after
-    its inputs, so this is a reverse topological order, found without ranking)."""
-    found = {y: None}  # (a dict: the nodes found, in a set that keeps no order to sort)
-    stack = [y]
-    pop, push = stack.pop, stack.append
-    while stack:
-        for x in pop()._inputs:
-            if x not in found and x.__class__ is not Node and x._requires_grad:
-                found[x] = None
-                push(x)
-    return sorted(found, key=_ID, reverse=True)
+#: How many places of other nodes the backward walk reads one by one before it looks up the
+#: next waiting place (a graph built long after its leaves, or among other graphs' nodes).
+_SKIP = 64
 
 
-_ID = attrgetter("_id")
+def _next_place(waiting: dict, place: int) -> int:
+    """The next place the backward walk stops at: the latest of the ``waiting`` ones."""
+    latest = max(waiting)
+    if latest > place:  # an input made after its consumer: internals were tampered with
+        raise GraphError(
+            f"backward(): {waiting[latest].describe()} is an input of a node made before it "
+            "(the graph's internals were changed); build the graph again"
+        )
+    return latest
 
 
 def _partials(node: Node) -> Any:
@@ -141,7 +181,7 @@ def _partials(node: Node) -> Any:
     return [p if p.__class__ is Symbolic else _value(p) for p in partials]
 
 
-def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
+def _pass_back(node: Node, adjoint: Any, adjoints: dict, waiting: dict) -> None:
     """Add the partial adjoints that ``node`` (of an op that writes its own ``vjp``) passes
     to each input needing one to the adjoints' running sums (in the order the adjoint
     graph's add_n would sum them)."""
@@ -152,7 +192,11 @@ def _pass_back(node: Node, adjoint: Any, adjoints: dict) -> None:
         if g is not None and x.__class__ is not Node and x._requires_grad:
             part = _value(g)
             total = adjoints.get(x)
-            adjoints[x] = part if total is None else tree_add(total, part)
+            if total is None:
+                adjoints[x] = part
+                waiting[x._id] = x
+            else:
+                adjoints[x] = tree_add(total, part)
 
 
 class _Pass:

@@ -47,6 +47,9 @@ ATTACHED: dict[str, Callable[..., Any]] = {}
 #: The record of a product on the tape: its local partials are its inputs' values, swapped.
 SWAPPED = ("swapped",)
 
+#: Floating-point scalar classes: ``float(x)`` is the number ``x.item()`` gives.
+_FLOATS = frozenset({np.float64, np.float32, np.float16, float})
+
 #: Value classes of shape () (numpy's scalars of the float types, Python's numbers).
 _SCALARS = frozenset({np.float64, np.float32, np.float16, float, int, np.int64, np.bool_})
 
@@ -130,7 +133,10 @@ class EagerNode(Node):
         node._requires_grad = requires_grad
         if requires_grad and op._partials_now:
             # an ElementwiseOp, which has _partial_values (no isinstance on this hot path)
-            node._partials = SWAPPED if op._swapped else op._partial_values(value, values, attrs)  # type: ignore[attr-defined]
+            recorded = op._recorded
+            node._partials = (
+                recorded if recorded is not None else op._partial_values(value, values, attrs)  # type: ignore[attr-defined]
+            )
         else:
             node._partials = None
         return node
@@ -155,7 +161,18 @@ class EagerNode(Node):
         """The value computed when the node was built (a numpy array, or a tuple of them),
         read-only: the graph, its gradients and its traces hold it (``.copy()`` it to change
         it; a write raises instead of changing them behind their back)."""
-        return read_only(as_array(self._value))
+        value = self._value
+        kind = value.__class__
+        if kind in _SCALARS:  # hot (a gradient's value): a new 0-d array, made read-only
+            value = np.asarray(value)
+            value.setflags(write=False)
+            return value
+        if kind is np.ndarray:
+            if value.flags.writeable:  # a read-only view: the array itself is not changed
+                value = value.view()
+                value.setflags(write=False)
+            return value
+        return read_only(as_array(value))
 
     def numpy(self) -> Any:
         """The value as a numpy array (as ``value``, read-only)."""
@@ -163,10 +180,20 @@ class EagerNode(Node):
 
     def item(self) -> Any:
         """The value of a one-element node as a Python number."""
+        value = self._value
+        kind = value.__class__
+        if kind in _SCALARS:  # hot: a scalar's number, without making an array
+            if kind in _FLOATS:  # float(): the number item() gives, a fifth of its cost
+                return float(value)
+            return value if kind is int else value.item()
         return self._one("item()")
 
     # -- Python's numbers, len() and comparisons read the value, as PyTorch's tensors do -----
     def __float__(self) -> float:
+        value = self._value
+        kind = value.__class__
+        if kind in _SCALARS:  # hot: float(x.grad) without making an array
+            return float(value)
         return float(self._one("float()"))
 
     def __int__(self) -> int:

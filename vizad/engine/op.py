@@ -26,7 +26,8 @@ import numpy as np
 from vizad.engine import adapters
 from vizad.engine.eager import ATTACHED, EagerNode, LazyGrad
 from vizad.errors import FeedError, GraphError, NodeTypeError, RuleNotDefinedError, ShapeError
-from vizad.engine.node import Node, Shape, _as_shape, _numeric_array
+from vizad.engine.extension import ACTIVE
+from vizad.engine.node import Node, Shape, _as_shape, _context, _ids, _numeric_array
 from vizad.engine.text import latex_operator, printable
 from vizad.engine.tree import TupleShape, shape_of
 
@@ -121,8 +122,10 @@ class Op:
     #: Elementwise ops of vizad's own that record their local partials on values as they
     #: compute eagerly (see :class:`vizad.engine.ops.elementwise.ElementwiseOp`).
     _partials_now: bool = False
-    #: mul alone: its local partials are its inputs' values, swapped (recorded as such).
-    _swapped: bool = False
+    #: The record on the numeric tape of every node of the op, when it is one and the same
+    #: (add: (ONE, ONE); mul: SWAPPED, its local partials are its inputs' values, swapped):
+    #: recorded without calling ``_partial_values``.
+    _recorded: Any = None
     #: vizad's own ops whose ``vjp`` takes ``needed`` (one flag per input) and builds only
     #: the adjoints of the inputs that need one (matmul: no dX for a data batch).
     _vjp_needed: bool = False
@@ -451,6 +454,23 @@ def constant(value: Any, name: str | None = None) -> Node:
         >>> vz.evaluate(c * x, {x: 2.0})
         array(6.)
     """
+    if name is None and value.__class__ in _PYTHON_NUMBERS:
+        attrs = _WEAK_ATTRS.get((value.__class__, value))
+        if attrs is not None:  # hot: a literal seen before (x * 2.0 in a loop)
+            node = object.__new__(Node)  # Node.__init__, inlined as in EagerNode._computed
+            node._operation = CONSTANT
+            node._inputs = ()
+            node._attrs = attrs
+            node._name = None
+            node._id = next(_ids)
+            node._shape = ()
+            if ACTIVE[0]:
+                node._origin, node._scope, node._source = _context()
+            else:
+                node._origin = None
+                node._scope = ()
+                node._source = None
+            return node
     if name is not None and not isinstance(name, str):
         raise NodeTypeError(f"constant: name must be a str, got {type(name).__name__}; give a str")
     if name is not None:
@@ -464,6 +484,11 @@ def constant(value: Any, name: str | None = None) -> Node:
             )
         array = _weak_array(value)
         attrs = {"value": array, "weak": True}
+        node = Node(CONSTANT, (), attrs, name=name, shape=array.shape)
+        key = (value.__class__, value)
+        if _WEAK_ARRAYS.get(key) is array:  # a shared literal: its attributes shared too
+            _WEAK_ATTRS[key] = node._attrs
+        return node
     else:
         given = _numeric_array(value, f"constant {name!r}" if name else "constant", GraphError)
         if isinstance(given, tuple):
@@ -475,6 +500,9 @@ def constant(value: Any, name: str | None = None) -> Node:
 
 
 _WEAK_ARRAYS: dict[tuple[type, Any], np.ndarray] = {}
+#: {(class, number): the read-only attributes of its constants} for the shared literals
+#: (a mapping proxy nobody can change, so constants of one literal can share it).
+_WEAK_ATTRS: dict[tuple[type, Any], Mapping[str, Any]] = {}
 
 
 def _weak_array(value: int | float | bool) -> np.ndarray:

@@ -11,11 +11,16 @@ import numpy as np
 
 from vizad.errors import GraphError, NodeTypeError, ShapeError
 from vizad.engine.node import OPERATORS, Node
+from vizad.engine.eager import SWAPPED
 from vizad.engine.op import binary, register
 from vizad.engine.ops.elementwise import MINUS_ONE, ONE, ZERO, ElementwiseOp, Symbolic
 from vizad.engine.tree import merge_shapes, shapes_conflict
 from vizad.engine import tree
 from vizad.engine.ops.types import ArrayValue, Operand, StaticShape, Value
+
+#: Local partials on values that are constants (no work to record: an op's ``_recorded``).
+_ONES_2, _ONE_MINUS_ONE = (ONE, ONE), (ONE, MINUS_ONE)
+_ONE_1, _MINUS_ONE_1, _ZERO_1 = (ONE,), (MINUS_ONE,), (ZERO,)
 
 __all__ = ["add", "sub", "mul", "div", "neg", "power", "identity", "add_n"]
 
@@ -41,6 +46,7 @@ class Add(ElementwiseOp):
         return [ONE, ONE]
 
     _partials_now = True
+    _recorded = _ONES_2
 
     def _partial_values(
         self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
@@ -75,6 +81,7 @@ class Sub(ElementwiseOp):
         return [ONE, MINUS_ONE]
 
     _partials_now = True
+    _recorded = _ONE_MINUS_ONE
 
     def _partial_values(
         self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
@@ -109,10 +116,10 @@ class Mul(ElementwiseOp):
         a, b = node._inputs
         return [b, a]
 
-    #: recorded as INPUTS_SWAPPED: the partials are the inputs' own values, read by
+    #: recorded as SWAPPED: the partials are the inputs' own values, read by
     #: backward() (no tuple per product for the cyclic GC to count)
     _partials_now = True
-    _swapped = True
+    _recorded = SWAPPED
 
     def _partial_values(
         self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
@@ -191,6 +198,7 @@ class Neg(ElementwiseOp):
         return [MINUS_ONE]
 
     _partials_now = True
+    _recorded = _MINUS_ONE_1
 
     def _partial_values(
         self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
@@ -229,6 +237,7 @@ class Identity(ElementwiseOp):
         return [ONE]
 
     _partials_now = True
+    _recorded = _ONE_1
 
     def _partial_values(
         self, value: ArrayValue, values: Sequence[ArrayValue], attrs: Mapping[str, Any]
@@ -350,11 +359,6 @@ class AddN(ElementwiseOp):
         self, args: Sequence[str], attrs: Mapping[str, Any], index: int
     ) -> str | None:
         return "1"
-
-
-#: Local partials on values that are constants (no work to record).
-_ONES_2, _ONE_MINUS_ONE = (ONE, ONE), (ONE, MINUS_ONE)
-_ONE_1, _MINUS_ONE_1, _ZERO_1 = (ONE,), (MINUS_ONE,), (ZERO,)
 
 
 def _number(p: float) -> str:
