@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 import step_view
-from conftest import artifact, settled
+from conftest import artifact, settled, write_notebook
 
 import vizad as vz
 
@@ -129,7 +129,6 @@ def _walk_all(page, where: str, focus=None) -> dict[str, list[dict]]:
 def test_the_step_is_in_view_in_jupyterlab(browser, jupyterlab, page_errors):
     """JupyterLab 4 at 1024×768, the file browser open (its default layout), then closed."""
     pytest.importorskip("torch")
-    from conftest import write_notebook
     from test_jupyterlab import _delete_sessions
     from test_room import _open
 
@@ -171,7 +170,6 @@ def test_the_step_is_in_view_in_notebook7(browser, notebook7, page_errors):
     """Notebook 7 at 1024×768 (its own page errors on load are not vizad's: see
     test_jupyterlab.test_stepper_in_notebook7; only the steps are checked here)."""
     pytest.importorskip("torch")
-    from conftest import write_notebook
     from test_jupyterlab import _delete_sessions, _open_and_run
 
     url, root = notebook7
@@ -189,7 +187,6 @@ def test_the_step_is_in_view_in_notebook7(browser, notebook7, page_errors):
 def test_the_step_is_in_view_in_nbconvert_page(browser, tmp_path, page_errors):
     """nbconvert's HTML of the notebook executed headless, offline, at 1024×768."""
     pytest.importorskip("torch")
-    from conftest import write_notebook
     from test_live_front_ends import _execute, _offline_page, _ours
 
     write_notebook(tmp_path / "step-view.ipynb", CELLS)
