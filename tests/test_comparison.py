@@ -126,3 +126,32 @@ def test_a_boolean_node_is_never_matched_to_a_float_one():
             if n in t.values and not isinstance(t.values[n], tuple)
         }
         assert len(kinds) <= 1, (m.a.op.name, m.b.op.name)
+
+
+def test_nan_matches_nan_and_float32_roundoff_agrees():
+    """No false alarm (issue 47): NaN against NaN and the same infinity are the same number,
+    float32 adjoints that differ by float32's round-off agree; NaN against a number, and
+    float64 adjoints that far apart, still differ."""
+    from vizad.view.comparison import _difference
+
+    nan, inf = float("nan"), float("inf")
+    assert _difference(np.array([nan, 1.0, -inf]), np.array([nan, 1.0, -inf]), 1e-6, 1e-9) == (
+        0.0,
+        True,
+    )
+    d, agree = _difference(np.array([nan, 1.0]), np.array([0.5, 1.0]), 1e-6, 1e-9)
+    assert np.isnan(d) and not agree
+    assert _difference(np.array([inf]), np.array([-inf]), 1e-6, 1e-9)[1] is False
+    a32 = np.array([1.0, 0.01], dtype=np.float32)
+    b32 = a32 + np.array([0.0, 1e-7], dtype=np.float32)
+    d, agree = _difference(a32, b32, 1e-6, 1e-9)
+    assert 0 < d < 2e-7 and agree  # 1e-7 at 0.01: 1e-5 relative, float32's round-off
+    d, agree = _difference(a32.astype(np.float64), b32.astype(np.float64), 1e-6, 1e-9)
+    assert not agree  # float64 has no such round-off
+    # a whole comparison: ln of a negative number in both traces is NaN in both
+    x1, x2 = vz.Variable("x1"), vz.Variable("x2")
+    y = vz.log(x1) * x2
+    with np.errstate(invalid="ignore"):  # numpy's warning of ln(-1)
+        trace = vz.trace_reverse(y, [x1, x2], {x1: -1.0, x2: 3.0})
+    assert np.isnan(trace.adjoint(x2))
+    assert vz.compare(trace, trace).ok, vz.compare(trace, trace).summary()

@@ -244,8 +244,9 @@ def compare(
     """Match the nodes of two reverse traces of one function and compare their adjoints:
     ``vz.compare(vz.torch_backward(loss), vz.trace_reverse(f.output, f.inputs, f.feed))``.
     Adjoints agree where ``|a − b| ≤ atol + rtol·|b|`` entry by entry (a tuple adjoint
-    element by element). ``labels`` says what the traces are (default: their engines,
-    "vizad" for vizad's own). A node is matched only
+    element by element), where both are NaN or the same infinity, or where they differ by
+    round-off of their float type (float32: 1e-5 of their largest entry). ``labels`` says
+    what the traces are (default: their engines, "vizad" for vizad's own). A node is matched only
     to a node whose value has the same kind of dtype (never a boolean to a float) and whose
     adjoint has the same shape, preferring one of the same op. A difference within round-off
     (:func:`vizad.engine.text.is_roundoff`) is shown as "round-off", not as a number whose
@@ -337,8 +338,16 @@ def _difference(ga: Any, gb: Any, rtol: float, atol: float) -> tuple[float, bool
     if np.shape(ga) != np.shape(gb):
         return float("nan"), False
     da, db = np.asarray(ga, dtype=np.float64), np.asarray(gb, dtype=np.float64)
-    difference = float(np.max(np.abs(da - db), initial=0.0))
-    return difference, bool(np.all(np.abs(da - db) <= atol + rtol * np.abs(db)))
+    # NaN where both are NaN, and the same infinity, are the same number; NaN against a number
+    # differs by NaN
+    same = (da == db) | (np.isnan(da) & np.isnan(db))
+    with np.errstate(invalid="ignore"):  # inf − inf where same: not read
+        gap = np.where(same, 0.0, np.abs(da - db))
+    difference = float(np.max(gap, initial=0.0))
+    # within the tolerances entry by entry, or round-off of the adjoints' float type (float32:
+    # 1e-5 of their largest entry, vizad.engine.text.is_roundoff)
+    agree = bool(np.all(same | (np.isfinite(gap) & (gap <= atol + rtol * np.abs(db)))))
+    return difference, agree or is_roundoff(difference, ga, gb)
 
 
 def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
