@@ -159,6 +159,7 @@ bench: setup-test graphviz bubblewrap
 	$(PY) bench/render.py
 	$(PY) bench/folding.py
 	$(PY) bench/widget.py
+	$(PY) bench/stepper_ready.py
 	$(PY) bench/export.py
 	$(PY) bench/eager.py
 	$(PY) bench/scalar_mlp.py

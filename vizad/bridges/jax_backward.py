@@ -194,16 +194,25 @@ class _NeedsValues(Exception):
 class _Eqn:
     """An equation of the (inlined, unrolled) jaxpr, its inputs and results as slots."""
 
-    __slots__ = ("eqn", "inputs", "outputs", "scope", "forward_only")
+    __slots__ = ("eqn", "inputs", "outputs", "scope", "forward_only", "source")
 
     def __init__(
-        self, eqn: JaxprEqn, inputs: list, outputs: list, scope: tuple, forward_only: bool
+        self,
+        eqn: JaxprEqn,
+        inputs: list,
+        outputs: list,
+        scope: tuple,
+        forward_only: bool,
+        source: str | None,
     ) -> None:
         self.eqn, self.inputs, self.outputs = eqn, inputs, outputs
         #: The loop steps and branches it runs in (``("scan t=2",)``).
         self.scope = scope
         #: Whether it runs in a while_loop (which JAX cannot reverse).
         self.forward_only = forward_only
+        #: The user's line (:func:`~vizad.bridges.jax_import.eqn_source`; for an equation
+        #: vizad made in unrolling a loop, the loop's line).
+        self.source = source
 
 
 class _Walk:
@@ -222,6 +231,7 @@ class _Walk:
         self.leaves = [self._new(a.shape, _canonical(a.dtype), a) for a in arrays]
         self.consts = [self._new(np.shape(c), c.dtype, c) for c in closed.consts]
         self._scope: tuple[str, ...] = ()
+        self._line: str | None = None  # the line of the loop or call being laid out
         self._whiles = 0
         (self.output,) = self._inline(closed, self.leaves, self.consts)
 
@@ -286,9 +296,11 @@ class _Walk:
                 return self._fixed(np.asarray(atom.val, dtype=atom.aval.dtype))
             return local[atom]
 
+        outer = self._line
         for eqn in jaxpr.eqns:
             inputs = [read(a) for a in eqn.invars]
             name = eqn.primitive.name
+            self._line = eqn_source(eqn) or outer
             if name in ("jit", "pjit", "closed_call", "core_call"):
                 inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
                 results = self._inline(closed_jaxpr(inner), inputs)
@@ -303,7 +315,8 @@ class _Walk:
                 out = eqn.primitive.bind(*subfunctions, *(self.values[v] for v in inputs), **params)
                 self.values.update(zip(outs, out if eqn.primitive.multiple_results else [out]))
             local.update(zip(eqn.outvars, outs))
-            self.eqns.append(_Eqn(eqn, inputs, outs, self._scope, self._whiles > 0))
+            self.eqns.append(_Eqn(eqn, inputs, outs, self._scope, self._whiles > 0, self._line))
+        self._line = outer
         return [read(v) for v in jaxpr.outvars]
 
     def _floating(self, slot: int) -> bool:
@@ -394,7 +407,7 @@ def _templates(plan: Plan, floating: Callable[[int], bool]) -> list[RecordedNode
                 like=_LIKE.get(name),
                 outputs=len(e.outputs),
                 scope=e.scope,
-                source=eqn_source(e.eqn),
+                source=e.source,
             )
         )
     plan.shown_leaves = leaves

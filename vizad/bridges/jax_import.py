@@ -43,7 +43,7 @@ jnp = require("jax.numpy", "jax")
 jax_core = require("jax.extend.core", "jax")
 source_info_util = require("jax._src.source_info_util", "jax")
 
-__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "eqn_source", "traced"]
+__all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "eqn_source", "traced", "within"]
 
 
 class Jax(Framework):
@@ -269,7 +269,7 @@ class _Importer:
         for var, value in zip(jaxpr.invars, args):
             env[var] = value
         for eqn in jaxpr.eqns:
-            with source_line(eqn_source(eqn)):
+            with within(eqn):
                 results = self.equation(eqn, [self.read(v, env) for v in eqn.invars])
             for var, value in zip(eqn.outvars, results):
                 env[var] = value
@@ -321,18 +321,32 @@ class _Importer:
         return [ops.tuple_get(node, k) for k in range(len(avals))] if many else [node]
 
 
+#: vizad's own folder: an equation vizad made (a scan's step read or its results stacked, by
+#: vizad.bridges.jax_loops) is no line of the user's
+_VIZAD = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
 def eqn_source(eqn: JaxprEqn) -> str | None:
     """The line of the user's code that made ``eqn`` (``"model.py:12  h = jnp.tanh(x)"``),
-    from JAX's ``source_info``; None when JAX does not know it."""
+    from JAX's ``source_info``; None when JAX does not know it or vizad made the equation
+    (then the line of the loop or call it is in stands: :func:`within`)."""
     try:
         frame = source_info_util.user_frame(eqn.source_info.traceback)
     except Exception:  # source_info is JAX's internal API: a line is a nicety, never an error
         return None
-    if frame is None:
+    if frame is None or os.path.abspath(frame.file_name).startswith(_VIZAD):
         return None
     text = linecache.getline(frame.file_name, frame.start_line).strip()
     short = os.path.basename(frame.file_name)
     return f"{short}:{frame.start_line}  {text}" if text else f"{short}:{frame.start_line}"
+
+
+def within(eqn: JaxprEqn) -> AbstractContextManager:
+    """The nodes built for ``eqn`` come from its line (:func:`eqn_source`); where it has none
+    (an equation of a loop's body that vizad unrolls), from the line they are built in (the
+    loop's)."""
+    line = eqn_source(eqn)
+    return nullcontext() if line is None else source_line(line)
 
 
 def closed_jaxpr(jaxpr: ClosedJaxpr | Jaxpr) -> ClosedJaxpr:

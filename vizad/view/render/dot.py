@@ -355,7 +355,7 @@ def to_drawing(
     # DOT node names are vizad's own item ids (v3, a12, c1), never user text: no name can
     # read as DOT; the SVG's titles (tooltips) are the boxes' names, put in by titled()
     names = drawing._vizad_names = dot_names(scene)
-    drawing._vizad_titles = {item.id: escape(names[item.id]) for item in scene.items}
+    drawing._vizad_titles = {item.id: escape(_titled_name(item, names)) for item in scene.items}
 
     def add_items(target, items):
         for item in items:
@@ -383,7 +383,7 @@ def to_drawing(
         _add_cluster(drawing, cluster, scene.clusters, members, children, add_items)
     titles = drawing._vizad_titles
     for edge in scene.edges:
-        titles[edge.id] = f"{titles[edge.tail]}&#45;&gt;{titles[edge.head]}"
+        titles[edge.id] = f"{escape(names[edge.tail])}&#45;&gt;{escape(names[edge.head])}"
         key = (edge, names[edge.tail], names[edge.head], edge.id in edge_highlights)
         if key in lines:
             drawing.body.append(lines[key])
@@ -418,6 +418,14 @@ def _add_cluster(target, cluster: str, titles, members, children, add_items) -> 
         add_items(sub, members.get(cluster, ()))
         for child in children.get(cluster, ()):
             _add_cluster(sub, child, titles, members, children, add_items)
+
+
+def _titled_name(item, names: Mapping[str, str]) -> str:
+    """A box's title (tooltip): its name, and the line of the user's code its node was
+    imported or recorded from, when a bridge said it (``node.source``): the stepper's panel
+    shows that line at the box's step, a drawing on hover."""
+    source = item.node.source if item.node is not None else None
+    return f"{names[item.id]}\n{_fit(visible(source))}" if source else names[item.id]
 
 
 def dot_names(scene: Scene) -> dict[str, str]:
