@@ -109,7 +109,11 @@ export function start({ width = 960, height = 700, root = document.querySelector
       if (showing) section.removeAttribute("aria-hidden");
       else section.setAttribute("aria-hidden", "true");
     }
-    fragments[slide].forEach((fragment, f) => fragment.classList.toggle("visible", f < shown));
+    // the fragments: all those of the slides before, `shown` of this one, none after
+    fragments.forEach((parts, j) => {
+      const visible = j < slide ? parts.length : j === slide ? shown : 0;
+      parts.forEach((fragment, f) => fragment.classList.toggle("visible", f < visible));
+    });
     if (current !== before) {
       current.scrollTop = 0;
       // the focus was on the slide that went: to the new one (else it would fall to <body>)
