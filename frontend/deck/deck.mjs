@@ -5,9 +5,9 @@
 //
 // The page: <div class="vz-deck"><main class="vz-deck-stage"><div class="vz-slides"> holding
 // nbconvert's <section>s (a slide's sub-slides are <section>s inside it) and their
-// class="fragment" parts. Every <section> without a <section> inside is a slide of its own,
-// in reading order; its fragments appear one by one on "next" before the next slide (and hide
-// again going back). steps.mjs does the counting.
+// class="fragment" parts. Every such <section> without a <section> inside is a slide of its
+// own, in reading order; its fragments appear one by one on "next" before the next slide (and
+// hide again going back). steps.mjs does the counting.
 //
 // Every element is made with DOM calls and every text set as text: no markup is made from
 // text here (tests/test_no_markup_from_data.py, ESLint's no-restricted-syntax).
@@ -53,8 +53,10 @@ export function start({ width = 960, height = 700, root = document.querySelector
   if (!(width > 0 && height > 0)) [width, height] = [960, 700]; // a size that cannot be drawn
   const stage = root.querySelector(".vz-deck-stage");
   const box = root.querySelector(".vz-slides");
-  const sections = [...box.querySelectorAll("section")];
-  const slides = sections.filter((s) => !s.querySelector("section"));
+  // nbconvert's sections: a slide, or a stack of sub-slides (a <section> in a <section>);
+  // a <section> inside a cell's output is that output's own
+  const sections = [...box.querySelectorAll(":scope > section, :scope > section > section")];
+  const slides = sections.filter((s) => !s.querySelector(":scope > section"));
   const fragments = slides.map((s) => [...s.querySelectorAll(".fragment")]);
   const steps = stepsOf(fragments.map((f) => f.length));
   const listeners = { change: new Set() };
@@ -183,7 +185,6 @@ export function start({ width = 960, height = 700, root = document.querySelector
 
   fit();
   move(stepOfAddress(location.hash) ?? 0, { announce: false });
-  root.classList.add("vz-deck-ready");
 
   const api = {
     ready: Promise.resolve(),

@@ -1,10 +1,10 @@
 """vizad's own slide deck (frontend/deck/, inlined by ``python -m vizad slides``) in Chromium, on
 a small notebook of five slides: a sub-slide with two fragments, a slide with a field and an
-editable box, speaker notes, links, a slide taller than the deck. The keys (→ ← Space
-Shift+Space PageUp Home End, fragments one by one), the address (#/3, read at load and on a
-change, replaced so that Back leaves the deck), the slide number and the announcement as text,
-hidden slides out of reach, keys typed into a field left to it, the buttons, the fit to the
-window, no motion when asked for less, one slide a page in print.
+editable box, speaker notes, links and a cell's own <section>, a slide taller than the deck.
+The keys (→ ← Space Shift+Space PageUp Home End, fragments one by one), the address (#/3,
+read at load and on a change, replaced so that Back leaves the deck), the slide number and the
+announcement as text, hidden slides out of reach, keys typed into a field left to it, the
+buttons, the fit to the window, no motion when asked for less, one slide a page in print.
 tests/browser/test_offline_slides.py opens a tutorial's deck with the network blocked."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ CELLS = [
     ),
     ("notes", '<p id="notes">for the speaker only</p>'),
     ("slide", '# Four\n\n<a id="to-one" href="#/1">one</a> <a id="to-two" href="#Two">two</a>'),
+    ("-", '<section id="own">a section of a cell\'s own, not a slide</section>'),
     ("slide", "# Five\n\n" + "\n\n".join(f"line {i}" for i in range(60)) + '\n\n<p id="end">.</p>'),
 ]  # fmt: skip
 
@@ -151,6 +152,8 @@ def test_the_address_names_the_slide(open_deck):
         {"index": 2, "fragment": 0, "count": 5},
     ]
     assert page.evaluate("vizadDeck.current().querySelector('h1').id") == "Three"
+    # a <section> in a cell is the cell's, shown on its slide
+    assert page.evaluate("vizadDeck.indexOf(document.getElementById('own'))") == 3
 
 
 def test_only_the_current_slide_is_reached_and_moves_are_announced(open_deck):

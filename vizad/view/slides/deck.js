@@ -94,8 +94,8 @@ var vizadSlides = (() => {
     if (!(width > 0 && height > 0)) [width, height] = [960, 700];
     const stage = root.querySelector(".vz-deck-stage");
     const box = root.querySelector(".vz-slides");
-    const sections = [...box.querySelectorAll("section")];
-    const slides = sections.filter((s) => !s.querySelector("section"));
+    const sections = [...box.querySelectorAll(":scope > section, :scope > section > section")];
+    const slides = sections.filter((s) => !s.querySelector(":scope > section"));
     const fragments = slides.map((s) => [...s.querySelectorAll(".fragment")]);
     const steps = stepsOf(fragments.map((f) => f.length));
     const listeners = { change: /* @__PURE__ */ new Set() };
@@ -204,7 +204,6 @@ var vizadSlides = (() => {
     window.addEventListener("resize", fit);
     fit();
     move(stepOfAddress(location.hash) ?? 0, { announce: false });
-    root.classList.add("vz-deck-ready");
     const api = {
       ready: Promise.resolve(),
       index: () => now >= 0 ? steps[now].slide : -1,
