@@ -4,7 +4,8 @@ editable box, speaker notes, links and a cell's own <section>, a slide taller th
 The keys (→ ← Space Shift+Space PageUp Home End, fragments one by one), the address (#/3,
 read at load and on a change, replaced so that Back leaves the deck), the slide number and the
 announcement as text, hidden slides out of reach, keys typed into a field left to it, the
-buttons, the fit to the window, no motion when asked for less, one slide a page in print.
+buttons (and axe-core on the bar), the fit to the window, no motion when asked for less, one
+slide a page in print.
 tests/browser/test_offline_slides.py opens a tutorial's deck with the network blocked."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 
 import nbformat
 import pytest
+from axe import axe, summary
 from conftest import REPO, artifact
 
 CELLS = [
@@ -286,3 +288,11 @@ def test_printed_every_slide_on_a_page_of_its_own(open_deck):
     pdf = page.pdf(width="960px", height="700px")
     pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
     assert pages >= 5  # one a slide (the tall one takes more)
+
+
+def test_the_bar_passes_axe(open_deck):
+    """The deck's own controls (its bar: buttons, number) against WCAG 2.1 A/AA (axe-core);
+    the slides are the notebook's cells, checked where the component is."""
+    page = open_deck("#/2")
+    found = axe(page, ".vz-deck-bar")
+    assert found == [], summary(found)
