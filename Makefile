@@ -93,7 +93,7 @@ check: setup-test bubblewrap
 
 ## make test-js: the unit tests of the browser component's logic (frontend/tests/, node --test,
 ## no npm packages): the quiz's reader and judge on tests/quiz_cases.json (Python's cases),
-## search, the viewport's maths, the page's model
+## search, the viewport's maths, the page's model, the slide deck's steps and fit
 test-js:
 	@sh tools/ensure-system-package node nodejs
 	node --test frontend/tests/*.test.mjs
@@ -115,14 +115,15 @@ PRETTIER = frontend/node_modules/.bin/prettier --config frontend/.prettierrc.jso
 # Prettier checks the build script and the unit tests; the component's modules keep their
 # own layout (compact one-line ifs Prettier would split: ~1,000 lines) until `make format`
 lint-js: frontend/node_modules/.installed
-	$(ESLINT) vizad/view/widget/static/stepper vizad/view/widget/static/boot.js frontend/labextension/src frontend/*.mjs frontend/tests
-	$(PRETTIER) --check frontend/*.mjs frontend/tests
+	$(ESLINT) vizad/view/widget/static/stepper vizad/view/widget/static/boot.js frontend/labextension/src frontend/deck frontend/*.mjs frontend/tests
+	$(PRETTIER) --check frontend/*.mjs frontend/deck frontend/tests
 
 ## make format: ruff format, and Prettier on all the JavaScript (the component's modules too)
 format: setup-test frontend/node_modules/.installed
 	$(VENV)/bin/ruff format .
-	$(PRETTIER) --write vizad/view/widget/static/stepper/*.js frontend/*.mjs frontend/tests
+	$(PRETTIER) --write vizad/view/widget/static/stepper/*.js frontend/*.mjs frontend/deck frontend/tests
 	node frontend/build-component.mjs
+	node frontend/build-slides.mjs
 
 ## make component: rebuild vizad/view/widget/static/stepper.bundle.js, the browser component's one
 ## module, from its ES modules in vizad/view/widget/static/stepper/ (entry mount.js) with the esbuild
@@ -180,16 +181,17 @@ notebooks: setup-test graphviz bubblewrap
 	$(PY) tools/drop-widget-state notebooks/*.ipynb notebooks/exercises/solutions/*.ipynb
 	$(PY) tools/slide-metadata notebooks/*.ipynb
 
-## make slides NOTEBOOK=notebooks/05_reverse_mode.ipynb: a tutorial as reveal.js slides (its
-## outputs as stored) in build/slides/NAME.slides.html, one file that needs no network (reveal.js,
+## make slides NOTEBOOK=notebooks/05_reverse_mode.ipynb: a tutorial as slides (its outputs as
+## stored) in build/slides/NAME.slides.html, one file that needs no network (vizad's deck,
 ## KaTeX and their style inlined: python -m vizad slides); open it in a browser, from disk
 slides: setup-notebook
 	mkdir -p build/slides
 	$(PY) -m vizad slides "$(NOTEBOOK)" -o "build/slides/$(basename $(notdir $(NOTEBOOK))).slides.html"
 
-## make slides-deck: rebuild vizad/view/slides/deck.js and deck.css (reveal.js and KaTeX, with
-## their licences in deck.LICENSES.txt) from the versions pinned in frontend/package-lock.json;
-## commit them (users and CI need no Node; tests/test_slides.py checks a fresh build equals them)
+## make slides-deck: rebuild vizad/view/slides/deck.js and deck.css (vizad's deck from
+## frontend/deck/, and KaTeX as pinned in frontend/package-lock.json, its licence in
+## deck.LICENSES.txt); commit them (users and CI need no Node; tests/test_slides.py checks a
+## fresh build equals them)
 slides-deck: frontend/node_modules/.installed
 	node frontend/build-slides.mjs
 

@@ -1,9 +1,10 @@
 // ESLint for the browser component (vizad/view/widget/static/stepper/ and boot.js, ES modules), the
-// JupyterLab extension (frontend/labextension/src/), its
-// build script and its unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
+// JupyterLab extension (frontend/labextension/src/), the slide deck (frontend/deck/), their
+// build scripts and their unit tests: run by `make lint` when Node is here (`npm ci` in frontend/
 // first). no-undef fails on a name used without its import. no-restricted-syntax: no markup
-// made from text in the component (elements are built with h() and textContent; SVG text only
-// through sanitize.js), as tests/test_no_markup_from_data.py checks without Node.
+// made from text in the component, the extension or the deck (elements are built with h() or
+// createElement and textContent; SVG text only through sanitize.js), as
+// tests/test_no_markup_from_data.py checks without Node.
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -15,6 +16,7 @@ export default [
       "vizad/view/widget/static/stepper/*.js",
       "vizad/view/widget/static/boot.js",
       "frontend/labextension/src/*.js",
+      "frontend/deck/*.mjs",
     ],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },

@@ -1,5 +1,6 @@
-"""The tutorials carry slideshow metadata (tools/slide-metadata) and convert to reveal.js
-slides with nbconvert, one slide per heading."""
+"""The tutorials carry slideshow metadata (tools/slide-metadata) and convert to slides with
+nbconvert, one slide per heading; vizad's own deck (``python -m vizad slides``) shows them with
+nothing fetched."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.mark.notebook  # nbconvert on a tutorial
 def test_vizads_slides_fetch_nothing(tmp_path):
     """``python -m vizad slides`` writes one page that names no script, style sheet, font or
-    image to fetch: reveal.js, KaTeX and their style are inlined (the browser test,
+    image to fetch: vizad's deck, KaTeX and their style are inlined (the browser test,
     tests/browser/test_offline_slides.py, opens it with every request blocked)."""
     import re
 
@@ -55,7 +56,8 @@ def test_vizads_slides_fetch_nothing(tmp_path):
     out = tmp_path / "deck.html"
     assert main(["slides", str(NOTEBOOKS[4]), "-o", str(out)]) == 0
     html = out.read_text(encoding="utf-8")
-    assert "Reveal.initialize" in html and "renderMathInElement" in html
+    assert "vizadSlides.start(" in html and "renderMathInElement" in html
+    assert "Reveal" not in html
     markup = re.sub(r"(?s)(<script\b[^>]*>).*?</script>", r"\1", html)  # the scripts' text aside
     fetched = re.findall(
         r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=\"(?!data:|#)[^\"]*", markup
@@ -78,11 +80,12 @@ def test_the_slides_command_says_what_is_wrong(tmp_path, capsys):
 
 def test_a_fresh_build_equals_the_committed_deck():
     """vizad/view/slides/deck.js and deck.css are what frontend/build-slides.mjs makes from the
-    reveal.js and KaTeX pinned in frontend/package-lock.json."""
+    deck's sources (frontend/deck/) and the KaTeX pinned in frontend/package-lock.json."""
     import shutil
 
     node = shutil.which("node")
-    if node is None or not (REPO / "frontend/node_modules/reveal.js").is_dir():
+    modules = REPO / "frontend/node_modules"
+    if node is None or not all((modules / name).is_dir() for name in ("katex", "esbuild")):
         pytest.skip("Node and frontend/node_modules (npm ci) rebuild the deck")
     run = subprocess.run(
         [node, "frontend/build-slides.mjs", "--check"], cwd=REPO, capture_output=True, text=True
@@ -92,4 +95,5 @@ def test_a_fresh_build_equals_the_committed_deck():
 
 def test_the_deck_carries_its_licences():
     text = (REPO / "vizad/view/slides/deck.LICENSES.txt").read_text(encoding="utf-8")
-    assert "reveal.js" in text and "KaTeX" in text and text.count("MIT License") >= 2
+    assert "KaTeX" in text and "MIT License" in text
+    assert "reveal.js" not in text  # the deck is vizad's own

@@ -4,7 +4,7 @@ picture per step for slides, or a student's engine graded with its course's case
 python -m vizad walkthrough "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o walkthrough.html
 python -m vizad frames "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5 -o frames --format pdf
 python -m vizad quiz "log(x1) + x1*x2 - sin(x2)" --at x1=2 x2=5      (asks, reads, scores)
-python -m vizad slides notebooks/05_reverse_mode.ipynb      (reveal.js slides, no network)
+python -m vizad slides notebooks/05_reverse_mode.ipynb      (slides, no network)
 python -m vizad grade path/to/autodiff.py --course 599w      (--json for a gradebook)
 python -m vizad grade b_gradients.ipynb --course exercises   (an exercise notebook)
 python -m vizad grade submissions/ --course micrograd --csv scores.csv --results results.json
@@ -93,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     _traced_options(quiz)
     slides = commands.add_parser(
         "slides",
-        help="a notebook as reveal.js slides that need no network (reveal.js and KaTeX inlined)",
+        help="a notebook as slides that need no network (vizad's deck and KaTeX inlined)",
     )
     slides.add_argument("notebook", help="the notebook (its outputs as stored)")
     slides.add_argument(

@@ -1,11 +1,12 @@
-"""A notebook as reveal.js slides that need no network (``vz.view.slides.export_slides``,
+"""A notebook as slides that need no network (``vz.view.slides.export_slides``,
 ``python -m vizad slides NOTEBOOK``, ``make slides``): nbconvert's slides exporter with vizad's
-template (``template/``), which inlines reveal.js, KaTeX for the mathematics and their style
-(``deck.js``, ``deck.css``: built from the versions pinned in frontend/package-lock.json by
-frontend/build-slides.mjs, committed) instead of loading them, jQuery, require.js, MathJax and
-the widget manager from CDNs. A stepper's output carries its own component (its HTML), so it
-steps in the deck as in a saved notebook. One file, opened from disk, on a projector with no
-network."""
+template (``template/``), which inlines vizad's own deck (frontend/deck/: one slide at a time,
+keys, buttons, its address; every element made with DOM calls), KaTeX for the mathematics and
+their style (``deck.js``, ``deck.css``: built by frontend/build-slides.mjs, KaTeX from the
+version pinned in frontend/package-lock.json, committed) instead of loading reveal.js, jQuery,
+require.js, MathJax and the widget manager from CDNs. A stepper's output carries its own
+component (its HTML), so it steps in the deck as in a saved notebook. One file, opened from
+disk, on a projector with no network."""
 
 from __future__ import annotations
 
