@@ -72,9 +72,13 @@ _READ_ONLY = "assignment destination is read-only"
 def test_eager_values_are_read_only():
     a = vz.tensor([1.0, 2.0], name="a")
     y = vz.sum(a * a)
-    for value in (a.value, a.numpy(), y.value):
+    for value in (a.value, a.numpy(), y.numpy()):
         with pytest.raises(ValueError, match=_READ_ONLY):
             value[...] = 3.0
+    # a scalar's value is numpy's scalar (no array made to read it: issue 50), immutable
+    assert isinstance(y.value, np.float64) and y.value == 5.0
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        y.value[...] = 3.0
     y.backward()
     with pytest.raises(ValueError, match=_READ_ONLY):
         a.grad.value[0] = 0.0

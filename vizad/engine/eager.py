@@ -52,6 +52,8 @@ _FLOATS = frozenset({np.float64, np.float32, np.float16, float})
 
 #: Value classes of shape () (numpy's scalars of the float types, Python's numbers).
 _SCALARS = frozenset({np.float64, np.float32, np.float16, float, int, np.int64, np.bool_})
+#: numpy's scalars among them: immutable, as a node's value must be to its readers
+_NUMPY_SCALARS = frozenset({np.float64, np.float32, np.float16, np.int64, np.bool_})
 
 
 class EagerNode(Node):
@@ -63,7 +65,7 @@ class EagerNode(Node):
         >>> x = vz.tensor(3.0, name="x")
         >>> y = x * x
         >>> isinstance(y, extend.EagerNode), y.value
-        (True, array(9.))
+        (True, np.float64(9.0))
     """
 
     #: ``_partials``: the node's record on the numeric tape, its local partials on values
@@ -158,12 +160,16 @@ class EagerNode(Node):
     # -- values ------------------------------------------------------------------------------
     @property
     def value(self) -> Any:
-        """The value computed when the node was built (a numpy array, or a tuple of them),
-        read-only: the graph, its gradients and its traces hold it (``.copy()`` it to change
-        it; a write raises instead of changing them behind their back)."""
+        """The value computed when the node was built (a numpy array, or a tuple of them;
+        numpy's scalar, ``np.float64(5.0)``, for a scalar computed on scalars, as numpy's own
+        reductions give), read-only: the graph, its gradients and its traces hold it
+        (``.copy()`` it to change it; a write raises instead of changing them behind their
+        back). ``numpy()`` always gives an array."""
         value = self._value
         kind = value.__class__
-        if kind in _SCALARS:  # hot (a gradient's value): a new 0-d array, made read-only
+        if kind in _NUMPY_SCALARS:  # hot (a gradient's value): numpy's scalar, immutable
+            return value
+        if kind in _SCALARS:  # a Python number: a new 0-d array, made read-only
             value = np.asarray(value)
             value.setflags(write=False)
             return value

@@ -578,7 +578,7 @@ def tensor(
         >>> x = vz.tensor(2.0, name="x")
         >>> y = vz.log(x) + x * 3.0
         >>> y.value
-        array(6.69314718)
+        np.float64(6.693147180559945)
         >>> y.backward()
         >>> x.grad
         <gradient = 3.5>
