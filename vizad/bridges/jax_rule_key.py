@@ -106,6 +106,9 @@ class _Keys:
         if kind == "WrappedFun":
             transforms = tuple((self.key(t), self.key(args)) for t, args in value.transforms)
             return ("wrapped", self.key(value.f), transforms, self.key(value.params))
+        if kind in ("Unhashable", "Hashable") and type(value).__module__ == "jax._src.util":
+            # JAX's box of a static argument (custom_jvp's nondiff_argnums): by its value
+            return (kind, self.key(value.val))
         if kind in ("custom_jvp", "custom_vjp"):  # a custom function: its code and rules
             state = {k: v for k, v in vars(value).items() if not k.startswith("_")}
             return (kind, self.key(state))
