@@ -30,6 +30,7 @@ from vizad.engine.tree import TupleShape
 from vizad.bridges.framework_op import Framework, FrameworkOp
 from vizad.bridges.imported import Imported, input_node
 from vizad.bridges.jax_args import Arguments
+from vizad.bridges.jax_keys import key_equation, key_inputs
 from vizad.bridges.jax_loops import CONTROL_FLOW, unrolled
 from vizad.bridges.optional import require
 
@@ -182,6 +183,26 @@ def traced(
 
 
 def _jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
+    """The jaxpr of the function of the leaves; one using random keys traced again with
+    them held fixed, what they give (a dropout mask) a constant of it (see jax_keys)."""
+    closed = _made_jaxpr(arguments, framework, what)
+    if arguments.fold or (not arguments.held and key_equation(closed) is None):
+        return closed
+    arguments.hold_keys(key_inputs(closed))
+    closed = _made_jaxpr(arguments, framework, what)
+    left = key_equation(closed)
+    if left is not None:
+        line = eqn_source(left)
+        raise BridgeError(
+            f"{what}: a random key{f' at {line}' if line else ''} ({left.primitive.name}) "
+            "depends on an input, or is used inside a lax loop or a nested jax.jit: vizad "
+            "takes random keys as constants of the trace and cannot hold this one fixed. Make "
+            "the random values (the mask, the noise) outside and pass them as an argument"
+        )
+    return closed
+
+
+def _made_jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
     with framework.mode():
         try:
             return jax.make_jaxpr(arguments.function())(*arguments.leaves)
