@@ -114,11 +114,14 @@ def from_jax(
     ``fori_loop``) is unrolled, one scope per time step (``scan t=1`` …: drawings fold them
     into one "× T" box); ``lax.cond`` records the branch the example takes, its predicate an
     input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
-    refused, as JAX refuses it). float64 arguments are traced and run in JAX's 64-bit mode
-    (``jax.enable_x64``), whatever the global setting; with that mode off, a function
-    written in float32 (a float32 argument, or a float32 value it closes over or computes)
-    runs as the user's own call runs it: float64 data made float32, as ``jnp.asarray``
-    makes it.
+    refused, as JAX refuses it). Random keys (``PRNGKey`` or typed, passed, static or closed
+    over, and the seeds they are made from) are constants of the trace: what they give (a
+    dropout mask) is computed by JAX while tracing and held as a constant (a key used inside
+    a lax loop or a nested ``jit`` is refused, naming the line). float64 arguments are traced
+    and run in JAX's 64-bit mode (``jax.enable_x64``), whatever the global setting; with that
+    mode off, a function written in float32 (a float32 argument, or a float32 value it closes
+    over or computes) runs as the user's own call runs it: float64 data made float32, as
+    ``jnp.asarray`` makes it.
 
     Examples:
         >>> import jax.numpy as jnp
