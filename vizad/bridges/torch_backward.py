@@ -213,7 +213,7 @@ def _ran(
     positions and edges renumbered. An edge to a node that did not run is None (no gradient
     went along it); a node left with no edge (a non-leaf input whose own inputs need no
     gradient) is a leaf of the trace, as ``torch.autograd.grad`` sees it."""
-    kept = sorted(set(order))
+    kept = sorted({*order, output})  # (none ran when the loss uses none of the inputs)
     at = {k: j for j, k in enumerate(kept)}
     out = []
     for k in kept:
