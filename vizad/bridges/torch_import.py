@@ -917,7 +917,7 @@ def _fallback(n: torch.fx.Node, args: Sequence[Any], kwargs: dict[str, Any]) -> 
     names = [a.name for a in getattr(n.target, "_schema", None).arguments] if _aten(n) else []  # type: ignore[union-attr]
     given = tuple(holes(a, k < len(names) and names[k] in _STATISTICS) for k, a in enumerate(args))
     template = (given, holes(kwargs))
-    target = n.target
+    target = _WITH_DERIVATIVE.get(n.target, n.target)
     val = n.meta.get("val")
     kept = _used_outputs(n, val)
 
@@ -932,6 +932,14 @@ def _fallback(n: torch.fx.Node, args: Sequence[Any], kwargs: dict[str, Any]) -> 
         val = [val[k] for k in kept]  # type: ignore[index]
     op = FrameworkOp(_op_name(target), run, TORCH, len(inputs), _shape(val), _floating(val))
     return op(*inputs)
+
+
+#: Ops that make_fx records as a variant PyTorch has no derivative for (EmbeddingBag,
+#: traced without gradients, as ``_embedding_bag_forward_only``), and the variant with one:
+#: the same schema and results.
+_WITH_DERIVATIVE: dict[object, Callable[..., Any]] = {
+    torch.ops.aten._embedding_bag_forward_only.default: torch.ops.aten._embedding_bag.default,
+}
 
 
 def _used_outputs(n: torch.fx.Node, val: Any) -> list[int] | None:
