@@ -12,7 +12,7 @@ per leaf back out as the arguments were given (gradients in the structure of the
 from __future__ import annotations
 
 import operator
-from contextlib import nullcontext
+from contextlib import ExitStack
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -60,8 +60,9 @@ class Arguments:
         self._flat: list[Any] = []
         self.held: set[int] = set()
         #: Whether the function runs under ``jax.ensure_compile_time_eval`` (what its keys
-        #: give computed while tracing).
-        self.fold = False
+        #: give computed while tracing), and, with ``inline``, ``jax.disable_jit`` too (keys
+        #: used in a lax loop or a nested jit: the loop run in Python, the jit inlined).
+        self.fold = self.inline = False
         for path, leaf in with_paths:
             name = parameters[self.dynamic[path[0].idx]] + tree_util.keystr(path[1:])
             self._names.append(name)
@@ -109,7 +110,11 @@ class Arguments:
             given = tree_util.tree_unflatten(self.treedef, self._all(leaves))
             for k, value in zip(self.dynamic, given):
                 full[k] = value
-            with jax.ensure_compile_time_eval() if self.fold else nullcontext():
+            with ExitStack() as stack:
+                if self.fold:
+                    stack.enter_context(jax.ensure_compile_time_eval())
+                if self.inline:
+                    stack.enter_context(jax.disable_jit())
                 return self.fn(*full, **self.kwargs)
 
         return of_leaves

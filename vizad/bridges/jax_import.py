@@ -116,8 +116,9 @@ def from_jax(
     input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
     refused, as JAX refuses it). Random keys (``PRNGKey`` or typed, passed, static or closed
     over, and the seeds they are made from) are constants of the trace: what they give (a
-    dropout mask) is computed by JAX while tracing and held as a constant (a key used inside
-    a lax loop or a nested ``jit`` is refused, naming the line). float64 arguments are traced
+    dropout mask) is computed by JAX while tracing and held as a constant (where a key is
+    used in a lax loop or a nested ``jit``, those run inline, without their scopes; a key
+    computed from a floating input is refused, naming the line). float64 arguments are traced
     and run in JAX's 64-bit mode (``jax.enable_x64``), whatever the global setting; with that
     mode off, a function written in float32 (a float32 argument, or a float32 value it closes
     over or computes) runs as the user's own call runs it: float64 data made float32, as
@@ -193,14 +194,17 @@ def _jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
         return closed
     arguments.hold_keys(key_inputs(closed))
     closed = _made_jaxpr(arguments, framework, what)
+    if key_equation(closed) is not None:  # in a lax loop or a nested jit: both run inline
+        arguments.inline = True
+        closed = _made_jaxpr(arguments, framework, what)
     left = key_equation(closed)
     if left is not None:
         line = eqn_source(left)
         raise BridgeError(
             f"{what}: a random key{f' at {line}' if line else ''} ({left.primitive.name}) "
-            "depends on an input, or is used inside a lax loop or a nested jax.jit: vizad "
-            "takes random keys as constants of the trace and cannot hold this one fixed. Make "
-            "the random values (the mask, the noise) outside and pass them as an argument"
+            "depends on an input: vizad takes random keys as constants of the trace and "
+            "cannot hold this one fixed. Make the random values (the mask, the noise) outside "
+            "and pass them as an argument"
         )
     return closed
 

@@ -7,7 +7,9 @@ list takes. A function using one (dropout's ``jax.random.bernoulli`` mask, noise
 a second time with its keys held fixed (a key argument closed over like a static one) under
 ``jax.ensure_compile_time_eval``: JAX itself computes what the keys give (the mask) while
 tracing, and the jaxpr holds it as a constant; the rest (``where(mask, h / p, 0)``) is
-stepped as usual, and gradients are jax.grad's at that key.
+stepped as usual, and gradients are jax.grad's at that key. A key used inside a lax loop or
+a nested ``jit`` (traced abstractly, so not computed while tracing) is traced a third time
+under ``jax.disable_jit`` too: the loop runs in Python, the jit is inlined.
 """
 
 from __future__ import annotations
@@ -46,11 +48,16 @@ def key_equation(closed: ClosedJaxpr | Jaxpr) -> JaxprEqn | None:
 
 
 def key_inputs(closed: ClosedJaxpr) -> list[int]:
-    """The positions of ``closed``'s arguments that keys are made from (a PRNGKey's uint32
-    pair that ``random_wrap`` reads, a seed): held fixed with the keys."""
+    """The positions of ``closed``'s integer arguments that keys are made from (a PRNGKey's
+    uint32 pair that ``random_wrap`` reads, a seed): held fixed with the keys. (A floating
+    one stays an input: a key made from it is refused.)"""
     jaxpr = closed.jaxpr
     sources = _sources(jaxpr)
-    return [k for k, v in enumerate(jaxpr.invars) if v in sources]
+    return [
+        k
+        for k, v in enumerate(jaxpr.invars)
+        if v in sources and not jax.numpy.issubdtype(v.aval.dtype, jax.numpy.inexact)
+    ]
 
 
 def _sources(jaxpr: Jaxpr) -> set:
