@@ -12,6 +12,7 @@ per leaf back out as the arguments were given (gradients in the structure of the
 from __future__ import annotations
 
 import operator
+from contextlib import ExitStack
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 
 from vizad.errors import ArgumentTypeError
 from vizad.bridges.imported import argument_names
+from vizad.bridges.jax_keys import is_key
 from vizad.bridges.optional import require
 
 jax = require("jax", "jax")
@@ -52,12 +54,40 @@ class Arguments:
         with_paths, self.treedef = tree_util.tree_flatten_with_path(
             tuple(args[k] for k in self.dynamic)
         )
-        self.names: list[str] = []
-        self.leaves: list[np.ndarray] = []
+        #: Every leaf's name and value; ``held``: the positions of random keys among them,
+        #: held fixed (constants of the trace, as a static argument is; see jax_keys).
+        self._names: list[str] = []
+        self._flat: list[Any] = []
+        self.held: set[int] = set()
+        #: Whether the function runs under ``jax.ensure_compile_time_eval`` (what its keys
+        #: give computed while tracing), and, with ``inline``, ``jax.disable_jit`` too (keys
+        #: used in a lax loop or a nested jit: the loop run in Python, the jit inlined).
+        self.fold = self.inline = False
         for path, leaf in with_paths:
             name = parameters[self.dynamic[path[0].idx]] + tree_util.keystr(path[1:])
-            self.names.append(name)
-            self.leaves.append(_array(leaf, name, what))
+            self._names.append(name)
+            if is_key(leaf):
+                self.held.add(len(self._flat))
+                self._flat.append(leaf)
+            else:
+                self._flat.append(_array(leaf, name, what))
+
+    @property
+    def names(self) -> list[str]:
+        """The names of the leaves that are inputs (not held)."""
+        return [n for k, n in enumerate(self._names) if k not in self.held]
+
+    @property
+    def leaves(self) -> list[np.ndarray]:
+        """The leaves that are inputs, as numpy arrays."""
+        return [a for k, a in enumerate(self._flat) if k not in self.held]
+
+    def hold_keys(self, positions: Sequence[int]) -> None:
+        """Hold the inputs at ``positions`` (among :attr:`leaves`: the uint32 data a key is
+        made from) fixed, and trace the function with what its keys give computed."""
+        free = [k for k in range(len(self._flat)) if k not in self.held]
+        self.held.update(free[p] for p in positions)
+        self.fold = True
 
     @property
     def x64(self) -> bool:
@@ -67,8 +97,9 @@ class Arguments:
     def canonicalize(self) -> None:
         """The leaves as ``jnp.asarray`` makes them outside 64-bit mode (float64 as float32,
         int64 as int32)."""
-        self.leaves = [
-            a.astype(jax.dtypes.canonicalize_dtype(a.dtype), copy=False) for a in self.leaves
+        self._flat = [
+            a if k in self.held else a.astype(jax.dtypes.canonicalize_dtype(a.dtype), copy=False)
+            for k, a in enumerate(self._flat)
         ]
 
     def function(self) -> Callable:
@@ -76,9 +107,15 @@ class Arguments:
 
         def of_leaves(*leaves: Any) -> Any:
             full = list(self.args)
-            for k, value in zip(self.dynamic, tree_util.tree_unflatten(self.treedef, leaves)):
+            given = tree_util.tree_unflatten(self.treedef, self._all(leaves))
+            for k, value in zip(self.dynamic, given):
                 full[k] = value
-            return self.fn(*full, **self.kwargs)
+            with ExitStack() as stack:
+                if self.fold:
+                    stack.enter_context(jax.ensure_compile_time_eval())
+                if self.inline:
+                    stack.enter_context(jax.disable_jit())
+                return self.fn(*full, **self.kwargs)
 
         return of_leaves
 
@@ -90,7 +127,17 @@ class Arguments:
             raise ArgumentTypeError(
                 f"{self.what}: give one value per input ({len(self.leaves)}), got {len(values)}"
             )
-        return tuple(tree_util.tree_unflatten(self.treedef, list(values)))
+        held = {k: None for k in self.held}  # (a key has no gradient)
+        return tuple(tree_util.tree_unflatten(self.treedef, self._all(values, held)))
+
+    def _all(self, values: Sequence[Any], held: dict[int, Any] | None = None) -> list:
+        """One value per leaf: ``values`` at the inputs, the held keys (or ``held``'s) at
+        theirs."""
+        given = iter(values)
+        return [
+            (self._flat[k] if held is None else held[k]) if k in self.held else next(given)
+            for k in range(len(self._flat))
+        ]
 
 
 def _positions(static: int | Sequence[int], count: int, what: str) -> frozenset[int]:

@@ -30,6 +30,7 @@ from vizad.engine.tree import TupleShape
 from vizad.bridges.framework_op import Framework, FrameworkOp
 from vizad.bridges.imported import Imported, input_node
 from vizad.bridges.jax_args import Arguments
+from vizad.bridges.jax_keys import key_equation, key_inputs
 from vizad.bridges.jax_loops import CONTROL_FLOW, unrolled
 from vizad.bridges.optional import require
 
@@ -113,11 +114,15 @@ def from_jax(
     ``fori_loop``) is unrolled, one scope per time step (``scan t=1`` …: drawings fold them
     into one "× T" box); ``lax.cond`` records the branch the example takes, its predicate an
     input that is not differentiated; a ``while_loop`` is run forward (its reverse mode is
-    refused, as JAX refuses it). float64 arguments are traced and run in JAX's 64-bit mode
-    (``jax.enable_x64``), whatever the global setting; with that mode off, a function
-    written in float32 (a float32 argument, or a float32 value it closes over or computes)
-    runs as the user's own call runs it: float64 data made float32, as ``jnp.asarray``
-    makes it.
+    refused, as JAX refuses it). Random keys (``PRNGKey`` or typed, passed, static or closed
+    over, and the seeds they are made from) are constants of the trace: what they give (a
+    dropout mask) is computed by JAX while tracing and held as a constant (where a key is
+    used in a lax loop or a nested ``jit``, those run inline, without their scopes; a key
+    computed from a floating input is refused, naming the line). float64 arguments are traced
+    and run in JAX's 64-bit mode (``jax.enable_x64``), whatever the global setting; with that
+    mode off, a function written in float32 (a float32 argument, or a float32 value it closes
+    over or computes) runs as the user's own call runs it: float64 data made float32, as
+    ``jnp.asarray`` makes it.
 
     Examples:
         >>> import jax.numpy as jnp
@@ -182,6 +187,29 @@ def traced(
 
 
 def _jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
+    """The jaxpr of the function of the leaves; one using random keys traced again with
+    them held fixed, what they give (a dropout mask) a constant of it (see jax_keys)."""
+    closed = _made_jaxpr(arguments, framework, what)
+    if arguments.fold or (not arguments.held and key_equation(closed) is None):
+        return closed
+    arguments.hold_keys(key_inputs(closed))
+    closed = _made_jaxpr(arguments, framework, what)
+    if key_equation(closed) is not None:  # in a lax loop or a nested jit: both run inline
+        arguments.inline = True
+        closed = _made_jaxpr(arguments, framework, what)
+    left = key_equation(closed)
+    if left is not None:
+        line = eqn_source(left)
+        raise BridgeError(
+            f"{what}: a random key{f' at {line}' if line else ''} ({left.primitive.name}) "
+            "depends on an input: vizad takes random keys as constants of the trace and "
+            "cannot hold this one fixed. Make the random values (the mask, the noise) outside "
+            "and pass them as an argument"
+        )
+    return closed
+
+
+def _made_jaxpr(arguments: Arguments, framework: Jax, what: str) -> ClosedJaxpr:
     with framework.mode():
         try:
             return jax.make_jaxpr(arguments.function())(*arguments.leaves)

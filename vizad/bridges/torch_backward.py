@@ -213,7 +213,7 @@ def _ran(
     positions and edges renumbered. An edge to a node that did not run is None (no gradient
     went along it); a node left with no edge (a non-leaf input whose own inputs need no
     gradient) is a leaf of the trace, as ``torch.autograd.grad`` sees it."""
-    kept = sorted(set(order))
+    kept = sorted({*order, output})  # (none ran when the loss uses none of the inputs)
     at = {k: j for j, k in enumerate(kept)}
     out = []
     for k in kept:
@@ -515,8 +515,8 @@ def _recorded(
         None if n is None else (graph.index[n], output) for n, output in fn.next_functions
     )
     like = _LIKE.get(op)
-    if like is not None and getattr(fn, "_saved_alpha", 1) != 1:
-        like = None  # add(x, y, alpha=2) is not v₁ + v₂
+    if like is not None and (getattr(fn, "_saved_alpha", 1) != 1 or len(inputs) != like.arity):
+        like = None  # add(x, y, alpha=2) is not v₁ + v₂, mul(x, 0.9) (MulBackward1) not v₁ × v₂
     return RecordedNode(
         op=op,
         inputs=inputs,

@@ -39,6 +39,8 @@ else:
     overrides = require("torch.overrides", "torch")
 functional = require("torch._subclasses.functional_tensor", "torch")
 pytree = require("torch.utils._pytree", "torch")
+checkpoint = require("torch.utils.checkpoint", "torch")
+eager_transforms = require("torch._functorch.eager_transforms", "torch")
 
 __all__ = [
     "Capture",
@@ -166,12 +168,20 @@ class Capture:
     ``marks`` maps a mark's key to what it says: ``("stop",)`` (the mark is the value
     detached), ``("freeze",)`` (the value has no gradient from here on: requires_grad_(False)),
     ``("hook", fn, line)`` (a tensor hook on the marked value). ``calls`` maps a call's key
-    to ``(cls, run)``: the Function and the function of its tensor arguments that runs it."""
+    to ``(cls, run)``: the Function and the function of its tensor arguments that runs it.
+    ``generators`` maps a ``torch.Generator`` a random op drew from (by id) to it and its
+    state before the first draw."""
 
     def __init__(self, functionalize: bool = False) -> None:
         self.marks: dict[int, tuple] = {}
         self.calls: dict[int, tuple] = {}
+        self.generators: dict[int, tuple[torch.Generator, torch.Tensor]] = {}
         self.functionalize = functionalize
+
+    def rewind(self) -> None:
+        """Put the generators the function drew from back to their states before it did."""
+        for generator, state in self.generators.values():
+            generator.set_state(state)
 
     def run(self, fn: Callable, tensors: Sequence[torch.Tensor]) -> Any:
         """``fn`` of ``tensors`` inside ``make_fx``, watched by the two modes, with custom
@@ -179,7 +189,7 @@ class Capture:
         AOTAutograd does (FunctionalTensorMode: in-place ops become out-of-place ones).
         Without, the first op that writes in place raises :class:`WritesInPlace` before it
         runs (functionalization costs a third more: it is paid only where needed)."""
-        with self._functions(), _Calls(self), _Ops(self):
+        with self._functions(), _no_transforms(), _Calls(self), _Ops(self):
             if not self.functionalize:
                 return fn(*tensors)
             with functional.FunctionalTensorMode(), _Outside():
@@ -212,6 +222,11 @@ class Capture:
         capture = self
 
         def watched(cls: type, *args: Any, **kwargs: Any) -> Any:
+            if cls is checkpoint.CheckpointFunction:  # (function, preserve_rng_state, *args)
+                # a reentrant checkpoint saves memory, and is the function it runs: traced
+                # through (its backward refuses torch.autograd.grad, and runs the function
+                # on the module's own parameters, not the import's inputs)
+                return args[0](*args[2:])
             positions = [k for k, a in enumerate(args) if isinstance(a, torch.Tensor)]
 
             def run(*tensors: torch.Tensor) -> list[torch.Tensor]:
@@ -228,6 +243,48 @@ class Capture:
             return out[0] if len(out) == 1 else tuple(out)
 
         return watched
+
+
+#: torch.func's functions that differentiate, by the name of their code: what a user calls.
+_TRANSFORMS = {
+    "grad_impl": "torch.func.grad",
+    "grad_and_value_impl": "torch.func.grad_and_value",
+    "_vjp_with_argnums": "torch.func.vjp (jacrev, hessian)",
+    "_jvp_with_argnums": "torch.func.jvp (jacfwd)",
+}
+
+
+@contextmanager
+def _no_transforms() -> Iterator[None]:
+    """torch.func's differentiating transforms refused while tracing, naming the user's
+    line: make_fx would keep the derivative's values at the example as the graph (wrong
+    beside it, and as a function of the inputs: 78 off), or vizad's check would fail in
+    PyTorch (saved tensor hooks)."""
+    originals = {
+        name: getattr(eager_transforms, name)
+        for name in ("grad_increment_nesting", "jvp_increment_nesting")
+    }
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        frame: FrameType | None = sys._getframe(1)
+        name = "a torch.func transform"
+        while frame is not None:  # (the outermost: grad calls grad_and_value)
+            name = _TRANSFORMS.get(frame.f_code.co_name, name)
+            frame = frame.f_back
+        raise BridgeError(
+            f"from_torch: {name} differentiates inside the function, at {user_line()}: vizad "
+            "refuses it (the import would hold the derivative PyTorch computed at the example "
+            "as a graph, not its rule: wrong at other inputs and to differentiate again). "
+            "Import the function it differentiates and take vz.gradients of it"
+        )
+
+    for name in originals:
+        setattr(eager_transforms, name, refuse)
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(eager_transforms, name, original)
 
 
 def _from_functional(value: Any) -> Any:
@@ -463,6 +520,9 @@ class _Ops(dispatch.TorchDispatchMode):
     ) -> Any:
         if not self.capture.functionalize and func._schema.is_mutable:
             raise WritesInPlace(str(func))
+        generator = kwargs.get("generator") if kwargs else None
+        if generator is not None:  # (a random op drawing from the user's torch.Generator)
+            self.capture.generators.setdefault(id(generator), (generator, generator.get_state()))
         graph = self.graph
         before = len(graph.nodes)
         out = func(*args, **(kwargs or {}))

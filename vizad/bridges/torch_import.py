@@ -176,7 +176,13 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     ``.data`` is refused, and ``x.requires_grad = False`` is ``x.requires_grad_(False)``;
     a value read out of PyTorch from a tensor computed from the inputs (``.numpy()``,
     ``np.median(h)``, ``.tolist()``, ``.item()``, ``float(h)``, ``if h.sum() > 0``) is
-    refused, naming the line: the graph would keep the number read as a constant.
+    refused, naming the line: the graph would keep the number read as a constant; so is one
+    that PyTorch's own code reads (a PackedSequence's batch sizes), a torch.func transform
+    that differentiates inside the function (``torch.func.grad``, ``jacrev``), and a value
+    numpy has no type for (bfloat16 under ``torch.autocast``); a ``torch.compile``'d module
+    is refused, saying to give ``compiled._orig_mod``. Random numbers drawn (dropout, a
+    ``torch.Generator``'s) are the draws the user's call would make, constants of the graph;
+    a reentrant ``checkpoint`` is the function it runs.
 
     Examples:
         >>> import torch
@@ -191,6 +197,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
     """
     if not callable(fn):
         raise ArgumentTypeError(f"from_torch: fn must be callable, got {type(fn).__name__}")
+    _refuse_compiled(fn)
     module = fn if isinstance(fn, torch.nn.Module) else None
     given = _Arguments(module.forward if module is not None else fn, args)
     params = list(module.named_parameters()) if module is not None else []
@@ -218,13 +225,16 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
                 traced = _trace(_flat(call, capture), tensors(), name)
         except WritesInPlace:
             capture.forget()
-            capture = Capture(functionalize=True)
+            capture.rewind()
+            drawn, capture = capture.generators, Capture(functionalize=True)
+            capture.generators.update(drawn)
             torch.random.set_rng_state(rng)
             with _scopes(module) as spans:
                 traced = _trace(_flat(call, capture), tensors(), name)
             torch.random.set_rng_state(rng)
+            capture.rewind()
             refuse_unfaithful(call, _eager(params, buffers, given.arrays), name)
-        _draw(traced, tensors(), rng)
+        _draw(traced, tensors(), rng, capture)
         differentiated = [p.requires_grad for _, p in params] + [False] * len(buffers)
         differentiated += [True] * len(given.arrays)
         inputs, outputs, feed, nodes = _graph(
@@ -241,6 +251,7 @@ def from_torch(fn: Callable, *args: Any) -> Imported:
         return Imported(inputs, outputs, feed, structure)
     finally:
         torch.random.set_rng_state(rng)
+        capture.rewind()
         capture.forget()
         _restore(kept)
 
@@ -306,16 +317,33 @@ def _trace(flat: Callable, tensors: list, name: str) -> torch.fx.GraphModule:
                 "module itself to from_torch (vz.from_torch(model, x)), or call model.eval(); "
                 "importing never changes a module's state"
             ) from None
+        line = traceback_line(exc.__traceback__) or "an unknown line"
+        if "dynamo-optimized" in str(exc):
+            raise BridgeError(
+                f"from_torch: {name!r} calls a torch.compile'd module or function, at {line}, "
+                "which make_fx cannot trace: call the module as it was before compiling "
+                "(model._orig_mod of compiled = torch.compile(model))"
+            ) from exc
+        if "_local_scalar_dense" in str(exc) or "data-dependent" in str(exc):
+            raise BridgeError(
+                f"from_torch: PyTorch's own code reads a number out of a tensor, at {line} "
+                "(aten._local_scalar_dense, as .item() does: a PackedSequence's batch sizes, "
+                "topk(k) with k a tensor, a size taken from tensor values). make_fx cannot "
+                "trace it and vizad refuses it: the graph would depend on the example's "
+                "values. Compute without it: pad the sequences and mask the padding instead "
+                "of packing them; use a Python int for a size"
+            ) from exc
         raise BridgeError(
-            f"from_torch: PyTorch could not trace {name!r} with make_fx "
+            f"from_torch: PyTorch could not trace {name!r} with make_fx, at {line} "
             f"({type(exc).__name__}: {exc})"
         ) from exc
 
 
-def _draw(traced: torch.fx.GraphModule, tensors: list, rng: torch.Tensor) -> None:
+def _draw(traced: torch.fx.GraphModule, tensors: list, rng: torch.Tensor, capture: Capture) -> None:
     """The numbers each random op drew while tracing (a dropout mask), in its node's
-    ``meta["vizad_drawn"]``: the program run again from the same RNG state draws them again
-    (the traced nodes keep only fake values)."""
+    ``meta["vizad_drawn"]``: the program run again from the same RNG state (and the same
+    states of the ``torch.Generator``s it draws from) draws them again (the traced nodes
+    keep only fake values)."""
     random = [
         n
         for n in traced.graph.nodes
@@ -333,6 +361,7 @@ def _draw(traced: torch.fx.GraphModule, tensors: list, rng: torch.Tensor) -> Non
             return out
 
     torch.random.set_rng_state(rng)
+    capture.rewind()
     with torch.no_grad():
         Draws(traced).run(*tensors)
 
@@ -342,6 +371,22 @@ def _decompositions() -> dict:
     """Core ATen's decompositions (as AOTAutograd uses them): BatchNorm, LayerNorm and the
     like as the arithmetic they are."""
     return core_aten_decompositions()
+
+
+def _refuse_compiled(fn: Callable) -> None:
+    """A BridgeError for a torch.compile'd module or function, saying what to give instead
+    (make_fx cannot trace one; the module it compiled is the same maths)."""
+    if isinstance(fn, torch.nn.Module) and getattr(fn, "_orig_mod", None) is not None:
+        instead = "the module it compiled: vz.from_torch(compiled._orig_mod, ...), the same "
+        instead += "parameters and the same maths"
+    elif getattr(fn, "_torchdynamo_orig_callable", None) is not None:
+        instead = "the function before compiling (compiled._torchdynamo_orig_callable)"
+    else:
+        return
+    raise BridgeError(
+        f"from_torch: fn is torch.compile'd, and make_fx cannot trace a compiled program: "
+        f"give {instead}"
+    )
 
 
 def _check_module(module: torch.nn.Module | None) -> None:
@@ -700,9 +745,12 @@ def _graph(
                         x = build.hooked(x, hook)
                     leaves[id(t)] = x
                 env[n] = leaves[id(value)]
+            elif isinstance(value, torch.Generator):
+                env[n] = value  # (read by random ops only, whose draws are constants)
             else:
                 env[n] = constant(_numpy(value))
         elif n.op == "call_function" and (n in needed or n.target is MARK):
+            _refuse_dtype(n)
             with ExitStack() as stack:
                 for part in path:
                     stack.enter_context(scope(part))
@@ -840,6 +888,28 @@ def _drawn(n: torch.fx.Node) -> Node:
     return constant(_numpy(val), name=_op_name(n.target))
 
 
+def _refuse_dtype(n: torch.fx.Node) -> None:
+    """A BridgeError for an op whose value numpy cannot hold (bfloat16: autocast)."""
+    for val in _leaves_of(n.meta.get("val")):
+        dtype = getattr(val, "dtype", None)
+        if isinstance(dtype, torch.dtype) and not _numpy_has(dtype):
+            raise BridgeError(
+                f"from_torch: the op {_op_name(n.target)} makes a {dtype} tensor, at "
+                f"{n.meta.get('vizad_source') or 'an unknown line'}, and numpy, which holds "
+                f"vizad's values, has no {dtype} (under torch.autocast?): import the "
+                "function without autocast, or with dtype=torch.float16"
+            )
+
+
+@functools.cache
+def _numpy_has(dtype: torch.dtype) -> bool:
+    try:
+        torch.empty(0, dtype=dtype).numpy()
+    except (TypeError, RuntimeError):
+        return False
+    return True
+
+
 def _refuse_mutation(n: torch.fx.Node) -> None:
     """A BridgeError for an op that still writes to a tensor after functionalization."""
     schema = getattr(n.target, "_schema", None)
@@ -917,7 +987,7 @@ def _fallback(n: torch.fx.Node, args: Sequence[Any], kwargs: dict[str, Any]) -> 
     names = [a.name for a in getattr(n.target, "_schema", None).arguments] if _aten(n) else []  # type: ignore[union-attr]
     given = tuple(holes(a, k < len(names) and names[k] in _STATISTICS) for k, a in enumerate(args))
     template = (given, holes(kwargs))
-    target = n.target
+    target = _WITH_DERIVATIVE.get(n.target, n.target)
     val = n.meta.get("val")
     kept = _used_outputs(n, val)
 
@@ -932,6 +1002,14 @@ def _fallback(n: torch.fx.Node, args: Sequence[Any], kwargs: dict[str, Any]) -> 
         val = [val[k] for k in kept]  # type: ignore[index]
     op = FrameworkOp(_op_name(target), run, TORCH, len(inputs), _shape(val), _floating(val))
     return op(*inputs)
+
+
+#: Ops that make_fx records as a variant PyTorch has no derivative for (EmbeddingBag,
+#: traced without gradients, as ``_embedding_bag_forward_only``), and the variant with one:
+#: the same schema and results.
+_WITH_DERIVATIVE: dict[object, Callable[..., Any]] = {
+    torch.ops.aten._embedding_bag_forward_only.default: torch.ops.aten._embedding_bag.default,
+}
 
 
 def _used_outputs(n: torch.fx.Node, val: Any) -> list[int] | None:
