@@ -16,6 +16,7 @@ alone, as PyTorch runs it, and ``trace.grads`` is what it gave each, in their st
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -403,9 +404,7 @@ def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple
             values[k] = _array(fn.variable)
             continue
         read = []
-        for attribute in dir(fn):
-            if not attribute.startswith("_saved_"):
-                continue
+        for attribute in _saved_names(type(fn)):
             try:
                 saved = getattr(fn, attribute)
             except RuntimeError:  # freed, or changed in place since: not readable
@@ -423,6 +422,14 @@ def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple
     return values, reads
 
 
+@functools.lru_cache(maxsize=1024)
+def _saved_names(kind: type) -> tuple[str, ...]:
+    """The attributes through which a ``grad_fn`` class shows what it saved (``_saved_self``,
+    ``_saved_other`` …): PyTorch generates them per class (read once, not a ``dir()`` a
+    node)."""
+    return tuple(a for a in dir(kind) if a.startswith("_saved_"))
+
+
 def _outputs(fn: torch.autograd.graph.Node) -> int:
     """How many outputs the forward function of ``fn`` has (1 when PyTorch does not say)."""
     return len(getattr(fn, "_input_metadata", (None,)))
@@ -437,9 +444,11 @@ def _array(tensor: torch.Tensor) -> np.ndarray:
 
 
 class _Watch:
-    """The hooks that watch one backward pass: each node's incoming gradient (pre-hook), its
-    outgoing partial adjoints (hook), and the order the engine ran them. They return None:
-    they change nothing."""
+    """The hooks that watch one backward pass: each node's incoming gradient and outgoing
+    partial adjoints, and the order the engine ran them. One hook a node: a node's hook is
+    given both (its incoming gradient as its pre-hooks left it), and runs as soon as the node
+    has, before the engine runs another; a leaf's AccumulateGrad has a pre-hook (it gives
+    nothing out). They return None: they change nothing."""
 
     def __init__(self, graph: _Graph, inputs: list[Any]):
         self.ran: list[int] = []
@@ -449,8 +458,9 @@ class _Watch:
         self.grads: dict[int, np.ndarray] = {}
         self._handles = []
         for k, fn in enumerate(graph.order):
-            self._handles.append(fn.register_prehook(self._pre_hook(k)))
-            if not _is_leaf(fn):
+            if _is_leaf(fn):
+                self._handles.append(fn.register_prehook(self._pre_hook(k)))
+            else:
                 self._handles.append(fn.register_hook(self._hook(k)))
         for tensor in _distinct(inputs):
             self._handles.append(tensor.register_hook(self._tensor_hook(id(tensor))))
@@ -464,6 +474,8 @@ class _Watch:
 
     def _hook(self, k: int) -> Callable[[tuple, tuple], None]:
         def seen(grad_inputs: tuple, grad_outputs: tuple) -> None:
+            self.ran.append(k)
+            self.incoming[k] = _arrays(grad_outputs)
             self.outgoing[k] = _arrays(grad_inputs)
 
         return seen
