@@ -108,6 +108,28 @@ def test_step_states_are_sent_once_for_views_that_share_them(stepper):
     assert frames["backprop"]["svg"] != frames["forward"]["svg"]  # only the states are shared
 
 
+def test_search_entries_are_sent_once_for_views_that_share_them():
+    """A summarised graph draws no value in its bands: the backprop view's search entries
+    are the forward view's, sent once ("findOf"); resolved, each view has its own again."""
+    from vizad.view.render import Layout
+    from vizad.view.widget.data import frame_data, resolved, walkthrough_data
+
+    rng = np.random.default_rng(1)
+    xs = [vz.Variable(f"x{k}") for k in range(20)]
+    nodes = list(xs)
+    for _ in range(1200):
+        a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    trace = vz.trace_reverse(vz.ops.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
+    layouts = {v: Layout(trace, v, in_browser=True) for v in trace.views}
+    frames = walkthrough_data(trace, layouts=layouts)["frames"]
+    assert frames["backprop"].get("findOf") == "forward" and "find" not in frames["backprop"]
+    for view, frame in resolved(frames).items():
+        assert frame["find"] == frame_data(layouts[view], trace, 3)["find"], view
+    lecture = vz.examples.lecture()  # values drawn: each view's own entries
+    assert "findOf" not in walkthrough_data(lecture)["frames"]["backprop"]
+
+
 def test_the_component_is_real_files():
     from vizad.view.assets import STATIC, component_module
     from vizad.view.render.picture import Picture

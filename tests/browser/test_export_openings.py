@@ -72,11 +72,11 @@ def test_the_page_carries_openings_and_other_views_as_dot(exported):
     installed), every collapsed box of each view opened as DOT, the other views as DOT."""
     trace, _, data = exported
     shown = data["view"]
-    assert data["frames"][shown]["opens"]["ids"], "no box carried opened"
+    assert data["opens"]["ids"][shown], "no box carried opened"
     for view, frame in data["frames"].items():
         assert ("dot" in frame) == (view != shown or "svg" not in frame), view
         assert frame["collapsed"], view
-        assert set(frame["opens"]["ids"]) <= set(frame["collapsed"]), view
+        assert set(data["opens"]["ids"][view]) <= set(frame["collapsed"]), view
 
 
 def test_a_box_opens_in_the_exported_page_as_python_draws_it(browser, exported, page_errors):
@@ -92,7 +92,7 @@ def test_a_box_opens_in_the_exported_page_as_python_draws_it(browser, exported, 
     band = page.evaluate(
         f"() => document.querySelector('{ROOT} .vz-stage g.node.vz-s-current')?.id ?? null"
     )
-    assert band in data["frames"][shown]["opens"]["ids"], band
+    assert band in data["opens"]["ids"][shown], band
     page.locator(f"{ROOT} g.node#{band}").click()
     _wait(page, "r.dataset.opened && r.dataset.layout === 'done'")
     root = page.locator(ROOT)
@@ -133,7 +133,7 @@ def test_another_view_is_laid_out_when_first_shown(browser, exported, page_error
     page.locator(f"{ROOT} .vz-view[data-view='{other}']").click()
     _wait(page, "r.dataset.layout === 'done' && r.querySelector('.vz-stage g.node') !== null")
     assert _node_ids(page) == {i.id for i in layout.scene.items}
-    box = data["frames"][other]["opens"]["ids"][0]
+    box = data["opens"]["ids"][other][0]
     page.locator(f"{ROOT} g.node#{box}").dispatch_event("click")
     _wait(page, "r.dataset.opened && r.dataset.layout === 'done'")
     assert _node_ids(page) == {i.id for i in layout.opened([box], in_browser=True).scene.items}

@@ -33,7 +33,7 @@ WALKTHROUGH = "application/vnd.vizad.walkthrough+json"
 def needs_graphviz(data: dict) -> bool:
     """Whether a walkthrough's data leaves a view (or an opened box) for the browser to lay
     out."""
-    return any("dot" in frame or "opens" in frame for frame in data["frames"].values())
+    return "opens" in data or any("dot" in frame for frame in data["frames"].values())
 
 
 def data_script(data, element_id: str, hidden: bool = False, packed: bool = False) -> str:

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a3edaa0249c64c13aa9d9d89e8ae02c860948e83038f121df442bce43c2fc7c
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 401e3242ac16eae4f2f5ee43e2800f42bf4cb4cfef383b448c78136109eab00f
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1998,16 +1998,23 @@ function applyPatch(base, patch) {
 var decorated = /* @__PURE__ */ new WeakSet();
 var unpacked = /* @__PURE__ */ new WeakMap();
 function unpackOpens(packed) {
-  if (!unpacked.has(packed)) {
-    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
-      for (const patch of Object.values(patches)) {
-        if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
-        delete patch.dotLines;
-      }
-      return patches;
-    }));
-  }
+  if (!unpacked.has(packed)) unpacked.set(packed, inflateJson(packed.gz).then(resolveOpens));
   return unpacked.get(packed);
+}
+function resolveOpens({ lines, patches }) {
+  for (const boxes of Object.values(patches)) {
+    for (const [id, patch] of Object.entries(boxes)) {
+      for (const [field, other] of Object.entries(patch.same || {})) patch[field] = patches[other][id][field];
+      delete patch.same;
+    }
+  }
+  for (const boxes of Object.values(patches)) {
+    for (const patch of Object.values(boxes)) {
+      if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
+      delete patch.dotLines;
+    }
+  }
+  return patches;
 }
 var Opener = class {
   // `model`: the widget's (with a kernel it has `send`); `data`: the walkthrough
@@ -2035,13 +2042,13 @@ var Opener = class {
   canOpen(v, id) {
     const frame = this.frame(v);
     if (!frame || !frame.collapsed || !frame.collapsed.includes(id)) return false;
-    return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
+    return this.kernel || Boolean(this.data.opens?.ids?.[v]?.includes(id));
   }
   // the boxes of view `v` that this page opens itself (no kernel: the openings it carries),
   // the one holding step `i` (0-based) first, at most `most`
   carriedBoxes(v, i, most) {
     const base = this.data.frames[v];
-    const ids = this.kernel ? [] : (base?.opens?.ids || []).filter((id) => base.collapsed?.includes(id));
+    const ids = this.kernel ? [] : (this.data.opens?.ids?.[v] || []).filter((id) => base.collapsed?.includes(id));
     const holding = base?.steps?.[i]?.current ?? null;
     return [...ids.filter((id) => id === holding), ...ids.filter((id) => id !== holding)].slice(0, most);
   }
@@ -2085,7 +2092,7 @@ var Opener = class {
     const key = `${v} ${id}`;
     if (!this.frames.has(key)) {
       const base = this.data.frames[v];
-      const patch = (await unpackOpens(base.opens))[id];
+      const patch = (await unpackOpens(this.data.opens))[v][id];
       if (!this.frames.has(key)) this.frames.set(key, applyPatch(base, patch));
     }
     return this.frames.get(key);
@@ -2571,7 +2578,10 @@ var Stepper = class {
     this.model = model;
     this.data = data;
     const n = this.n = data.n;
-    for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+    for (const f of Object.values(data.frames)) {
+      if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+      if (f.findOf) f.find = data.frames[f.findOf].find;
+    }
     this.view = model.get("view") || data.view;
     const root = this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" });
     const showStep = () => this.showStep();

@@ -36,8 +36,12 @@ class Stepper {
     this.model = model;
     this.data = data;
     const n = (this.n = data.n);
-    // a view whose step states are those of another view is sent without them ("stepsOf")
-    for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+    // a view whose step states (search entries) are those of another view is sent without
+    // them ("stepsOf", "findOf": vizad/view/widget/data.py's shared_steps)
+    for (const f of Object.values(data.frames)) {
+      if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+      if (f.findOf) f.find = data.frames[f.findOf].find;
+    }
     this.view = model.get("view") || data.view;
     const root = (this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" }));
     const showStep = () => this.showStep();
