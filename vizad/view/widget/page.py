@@ -38,9 +38,9 @@ def needs_graphviz(data: dict) -> bool:
 
 def data_script(data, element_id: str, hidden: bool = False, packed: bool = False) -> str:
     """The walkthrough's data as a JSON script element (vizad.view.assets.json_element: no "<",
-    no lone surrogate). ``packed`` (an exported page): gzip-compressed in base64
-    (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which ``mount``
-    inflates."""
+    no lone surrogate). ``packed`` (an exported page, a notebook output): gzip-compressed in
+    base64 (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which
+    ``mount`` inflates; :func:`page_data` reads it back."""
     if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
         data = {"hidden": conceal(json.dumps(data, ensure_ascii=False), 0)}
     elif packed:
@@ -85,7 +85,7 @@ def fragment(
         '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
         + (f"<style>{style()}</style>" if component else "")
         + f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
-        + data_script(data, uid + "-data", hidden=hidden)
+        + data_script(data, uid + "-data", hidden=hidden, packed=True)
         + (graphviz_script("vizad-graphviz") if graphviz else "")
         + boot_elements(options, component)
         + "</div>"

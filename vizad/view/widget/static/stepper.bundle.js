@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 401e3242ac16eae4f2f5ee43e2800f42bf4cb4cfef383b448c78136109eab00f
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: e9a33bc52ca95e62e638be14c4f5a13e629daa78371d4242fcc67256d25fb74e
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2993,22 +2993,34 @@ function render({ model, el }) {
   if (model.get("connected") === false && !model.inPage) model = localModel(hostState(model));
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
-  const data = model.get("data");
+  if (model.get("data") === void 0 && typeof model.get("_data") === "string") {
+    return inflateJson(model.get("_data")).then((data) => show(model, el, data));
+  }
+  return show(model, el, model.get("data"));
+}
+function show(model, el, data) {
   if (!data || !data.n) {
     el.textContent = "vizad: this walkthrough has no steps";
     return;
   }
   let stepper = new Stepper({ model, el, data });
   if (model.get("connected") !== false && typeof model.send === "function") model.send({ kind: "shown" });
-  const redraw = () => {
+  let latest = 0;
+  const redraw = async () => {
+    const asked = ++latest;
+    const packed = model.get("_data");
+    const next = model.get("data") ?? (packed ? await inflateJson(packed) : null);
+    if (asked !== latest || !next?.n) return;
     stepper.close();
     el.replaceChildren();
-    stepper = new Stepper({ model, el, data: model.get("data") });
+    stepper = new Stepper({ model, el, data: next });
   };
   model.on("change:data", redraw);
+  model.on("change:_data", redraw);
   const stopRefusals = showRefusals(model, el);
   return () => {
     model.off("change:data", redraw);
+    model.off("change:_data", redraw);
     stepper.close();
     stopRefusals();
   };
@@ -3033,7 +3045,7 @@ function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" }
   renderPicture({ model: localModel({ picture, _graphviz: graphviz }), el: root });
 }
 var mount_default = { render };
-globalThis.vizadComponent ??= { mount, mountPicture };
+globalThis.vizadComponent ??= { mount, mountPicture, render };
 export {
   mount_default as default,
   localModel,

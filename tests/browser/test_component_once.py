@@ -1,0 +1,89 @@
+"""The component once per kernel process (issue 50 item 3), live in JupyterLab: the first
+stepper's widget model carries the component's module and CSS, the others' a shim
+(static/shim.js) that renders with the component loaded in the page. Each stepper shows and
+steps on its own; with the carrier closed and the page reloaded, the shims get the component
+from the kernel (and its CSS), and step again."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from conftest import kernel_connected, write_notebook
+
+ROOT = ".vizad-stepper"
+CELLS = [
+    "import vizad as vz\nfirst = vz.step(vz.examples.lecture())  # the carrier, not shown",
+    "second = vz.step(vz.examples.lecture())\nsecond",
+    "third = vz.step(vz.examples.lecture(), step=3)\nthird",
+    "assert first._esm != second._esm == third._esm\nfirst.close()",
+]
+
+
+def _delete_sessions(url: str) -> None:
+    for s in json.load(urllib.request.urlopen(f"{url}/api/sessions")):
+        req = urllib.request.Request(f"{url}/api/sessions/{s['id']}", method="DELETE")
+        urllib.request.urlopen(req)
+
+
+def _run_all(page, url: str) -> None:
+    for attempt in range(3):  # a click before the kernel is connected can be lost
+        kernel_connected(url)
+        page.locator(".lm-MenuBar-item", has_text="Run").click()
+        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+        try:
+            _two_steppers(page)
+            return
+        except Exception:
+            if attempt == 2:
+                raise
+
+
+def _two_steppers(page, timeout: float = 30_000) -> None:
+    page.wait_for_function(
+        f"() => document.querySelectorAll('{ROOT} .vz-stage svg').length === 2", timeout=timeout
+    )
+
+
+def _steps(page, at: int) -> None:
+    """Each stepper at its own step (the second at ``at``), and each steps by its own
+    buttons."""
+    counters = page.locator(f"{ROOT} .vz-counter")
+    assert counters.nth(0).inner_text().startswith("Step 1 of 7")
+    assert counters.nth(1).inner_text().startswith(f"Step {at} of 7")
+    page.locator(ROOT).nth(1).locator(".vz-next").click()
+    page.wait_for_function(
+        f"() => document.querySelectorAll('{ROOT} .vz-counter')[1]"
+        f".textContent.startsWith('Step {at + 1} of 7')"
+    )
+    assert counters.nth(0).inner_text().startswith("Step 1 of 7")
+    # styled: the component's CSS is in the page (the carrier's, or the kernel's answer)
+    assert page.evaluate(
+        f"() => getComputedStyle(document.querySelector('{ROOT}')).display"
+    ) not in ("", "inline")
+
+
+def test_later_steppers_use_the_component_sent_once(browser, jupyterlab, page_errors):
+    url, root = jupyterlab
+    write_notebook(root / "component-once.ipynb", CELLS)
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/lab/tree/component-once.ipynb?reset")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    _run_all(page, url)
+    _steps(page, 3)
+    # the carrier was closed (the last cell): reloaded, the page has no copy of the
+    # component but the kernel's answer to the shims
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-InputArea-prompt')]"
+        ".every((p) => !p.textContent.includes('*'))"
+    )
+    page.reload()
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    kernel_connected(url)
+    _two_steppers(page, timeout=60_000)
+    assert page.evaluate("() => document.getElementById('vizad-stepper-style') !== null")
+    _steps(page, 4)
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
