@@ -249,7 +249,8 @@ def js_markup(source: str) -> list[tuple[int, str]]:
 def _js_sources() -> list[Path]:
     labextension = sorted(LABEXTENSION.glob("*.js"))
     assert labextension, f"no JavaScript in {LABEXTENSION}"
-    return [*sorted((STATIC / "stepper").glob("*.js")), STATIC / "boot.js", *labextension]
+    js = [*sorted((STATIC / "stepper").glob("*.js")), STATIC / "boot.js", STATIC / "shim.js"]
+    return [*js, *labextension]
 
 
 def test_js_check_sees_markup_and_html_sinks():
