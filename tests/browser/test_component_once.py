@@ -1,15 +1,16 @@
 """The component once per kernel process (issue 50 item 3), live in JupyterLab: the first
 stepper's widget model carries the component's module and CSS, the others' a shim
 (static/shim.js) that renders with the component loaded in the page. Each stepper shows and
-steps on its own; with the carrier closed and the page reloaded, the shims get the component
-from the kernel (and its CSS), and step again."""
+steps on its own; with the carrier closed and the page reloaded, the shims get what the page
+lacks from the kernel (the CSS; the component, unless an output's HTML loaded it), and step
+again, styled."""
 
 from __future__ import annotations
 
 import json
 import urllib.request
 
-from conftest import kernel_connected, write_notebook
+from conftest import kernel_connected, wait_until, write_notebook
 
 ROOT = ".vizad-stepper"
 CELLS = [
@@ -57,10 +58,12 @@ def _steps(page, at: int) -> None:
         f".textContent.startsWith('Step {at + 1} of 7')"
     )
     assert counters.nth(0).inner_text().startswith("Step 1 of 7")
-    # styled: the component's CSS is in the page (the carrier's, or the kernel's answer)
-    assert page.evaluate(
-        f"() => getComputedStyle(document.querySelector('{ROOT}')).display"
-    ) not in ("", "inline")
+    # styled: the component's CSS (static/stepper.css) is in the page, for each stepper
+    accents = page.evaluate(
+        f"() => [...document.querySelectorAll('{ROOT}')]"
+        ".map((e) => getComputedStyle(e).getPropertyValue('--vz-accent').trim())"
+    )
+    assert accents == ["#0072b2", "#0072b2"], accents
 
 
 def test_later_steppers_use_the_component_sent_once(browser, jupyterlab, page_errors):
@@ -79,10 +82,21 @@ def test_later_steppers_use_the_component_sent_once(browser, jupyterlab, page_er
         "() => [...document.querySelectorAll('.jp-InputArea-prompt')]"
         ".every((p) => !p.textContent.includes('*'))"
     )
+    page.keyboard.press("Control+s")  # the outputs saved, the kernel kept
+    notebook = root / "component-once.ipynb"
+    cells = lambda: json.loads(notebook.read_text())["cells"]  # noqa: E731
+    wait_until(lambda: sum(bool(c.get("outputs")) for c in cells()) >= 2, what="saved")
     page.reload()
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     kernel_connected(url)
-    _two_steppers(page, timeout=60_000)
+    # the outputs' HTML first, then the kernel's widgets once the manager restores them
+    # (frontend/labextension), the shims with the component and the kernel's copy of the CSS
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.vizad-walkthrough[data-shown=live] {ROOT} "
+        ".vz-stage svg').length === 2",
+        timeout=90_000,
+    )
+    assert page.locator(f"{ROOT} .vz-offline").count() == 0
     assert page.evaluate("() => document.getElementById('vizad-stepper-style') !== null")
     _steps(page, 4)
     context.close()

@@ -74,9 +74,10 @@ def walkthrough_data(
     first opened, see :class:`~vizad.view.widget.Stepper`), every step's panel and
     running-table row; with ``quiz``
     (or the ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their
-    answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), each
-    collapsed box also comes opened, as DOT that the page lays out when the box is clicked
-    (see :func:`opening_data`), and when the page carries Graphviz for that, the views but
+    answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), the
+    collapsed boxes of PAGE_OPENINGS nodes in all also come opened (``"opens"``, every view's
+    in one packed text: :func:`page_openings`, :func:`pack_opens`), as DOT that the page lays
+    out when the box is clicked, and when the page carries Graphviz for that, the views but
     the one shown first come as DOT too (:func:`_carries_graphviz`)."""
     if quiz and questions is None:
         questions = quiz_questions(trace)
@@ -197,8 +198,8 @@ def page_openings(
         boxes, left = carried(layout, left)
         if not boxes:
             continue
-        twin = "forward" if v == trace.laid_view else None
-        opened[v] = layout.openings(boxes, in_browser=True, twins=opened.get(twin))
+        twins = opened.get("forward") if v == trace.laid_view else None
+        opened[v] = layout.openings(boxes, in_browser=True, twins=twins)
         out[v] = opening_data(layout, trace, decimals, frames[v], opened[v])
     return out
 

@@ -4,9 +4,10 @@
 // stores every model's state). This module renders with the component already loaded in the
 // page: globalThis.vizadComponent, set by the module of the widget that carries it (anywidget
 // loads a model's module when the model is made, shown or not) or by a notebook output that
-// carries it (static/boot.js). Not there after a moment (that widget was closed, or a page shows
-// this model alone), it asks the kernel for the component and its CSS; without a kernel it says
-// what to do, and goes on waiting.
+// carries it (static/boot.js), with its CSS (the carrier's, kept by anywidget in the page's
+// head). Either not there after a moment (that widget was closed, or a page shows this model
+// alone), it asks the kernel for the component and its CSS; without a kernel it says what to
+// do, and goes on waiting.
 
 const ASK_AFTER_MS = 1500; // then the kernel is asked for the component
 const SAY_AFTER_MS = 8000; // then a widget still waiting says what it waits for
@@ -15,7 +16,16 @@ const STYLE_ID = "vizad-stepper-style"; // the CSS the kernel sent, once per pag
 
 const loaded = () => (globalThis.vizadComponent?.render ? globalThis.vizadComponent : null);
 
-// The component, once loaded (by another widget, an output, or from the kernel's answer).
+// whether the component's CSS is in the page: the carrier model's (anywidget keeps a model's
+// `_css` in a style element whose id is the widget class's, `_anywidget_id`) or the kernel's
+function styled(model) {
+  if (document.getElementById(STYLE_ID)) return true;
+  const id = model.get("_anywidget_id");
+  return Boolean(id && [...document.querySelectorAll("style")].some((e) => e.id === id && e.textContent));
+}
+
+// The component, once loaded and styled (by the carrier widget, an output, or from the kernel's
+// answer).
 function component(model, el) {
   return new Promise((resolve) => {
     let asked = false;
@@ -24,18 +34,19 @@ function component(model, el) {
     const onMessage = (msg) => {
       if (!msg || msg.kind !== "component" || typeof msg.module !== "string") return;
       model.off?.("msg:custom", onMessage);
-      if (!document.getElementById(STYLE_ID) && typeof msg.css === "string") {
+      if (!styled(model) && typeof msg.css === "string") {
         const style = document.createElement("style");
         style.id = STYLE_ID;
         style.textContent = msg.css;
         document.head.append(style);
       }
+      if (loaded()) return;
       const url = URL.createObjectURL(new Blob([msg.module], { type: "text/javascript" }));
       import(/* webpackIgnore: true */ url).finally(() => URL.revokeObjectURL(url)); // sets vizadComponent
     };
     const timer = setInterval(() => {
       const found = loaded();
-      if (found) {
+      if (found && styled(model)) {
         clearInterval(timer);
         model.off?.("msg:custom", onMessage);
         note?.remove();
@@ -70,7 +81,7 @@ function component(model, el) {
 }
 
 async function render({ model, el }) {
-  const found = loaded() || (await component(model, el));
+  const found = loaded() && styled(model) ? loaded() : await component(model, el);
   return found.render({ model, el });
 }
 
