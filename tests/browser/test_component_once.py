@@ -101,3 +101,35 @@ def test_later_steppers_use_the_component_sent_once(browser, jupyterlab, page_er
     _steps(page, 4)
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_a_saved_notebook_reopened_without_its_kernel_steps_its_widgets(
+    browser, jupyterlab, page_errors
+):
+    """Saved with its widget state (the fixture's JupyterLab saves it) and reopened with the
+    kernel gone: the models restored from the notebook, the carrier's among them, give the
+    shims the component and its CSS; both steppers show and step."""
+    url, root = jupyterlab
+    write_notebook(root / "reopen-once.ipynb", CELLS[:3])
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/lab/tree/reopen-once.ipynb?reset")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    _run_all(page, url)
+    page.keyboard.press("Control+s")
+    notebook = root / "reopen-once.ipynb"
+    saved = lambda: json.loads(notebook.read_text())  # noqa: E731
+    wait_until(lambda: sum(bool(c.get("outputs")) for c in saved()["cells"]) >= 2, what="saved")
+    state = saved()["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    modules = sorted(len(m["state"]["_esm"]) for m in state.values() if "_esm" in m["state"])
+    assert len(modules) == 3 and modules[1] == modules[0] < 5000 < modules[2]  # one carrier
+    _delete_sessions(url)  # the kernel is gone
+    page.close()
+    page = page_errors(context.new_page())
+    page.goto(f"{url}/lab/tree/reopen-once.ipynb")
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    _two_steppers(page, timeout=60_000)
+    _steps(page, 3)
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
