@@ -338,3 +338,19 @@ def test_a_fold_of_repeated_blocks_opens_in_place():
     full = build_scene(trace, "forward")
     inside = [n for n, box in layout.scene.ids.items() if box == fold]
     assert inside and all(opened.scene.ids[n] == full.ids[n] != fold for n in inside)
+
+
+def test_packed_json_is_utf8_and_reads_back_a_lone_surrogate():
+    """Packed data is UTF-8 JSON (v₂ as its three bytes, not a six-character escape: smaller,
+    and what inflateJson's TextDecoder reads); a text holding a lone surrogate, which UTF-8
+    cannot encode, is packed with JSON's escapes and reads back the same."""
+    from vizad.view.widget.data import packed_json
+
+    def unpacked(packed: str) -> bytes:
+        return gzip.decompress(base64.b64decode(packed))
+
+    text = unpacked(packed_json({"label": "v₂ = x₁"}))
+    assert "v₂".encode() in text and b"\\u2082" not in text
+    assert json.loads(text) == {"label": "v₂ = x₁"}
+    hostile = {"label": "v\ud800₂"}
+    assert json.loads(unpacked(packed_json(hostile))) == hostile

@@ -16,13 +16,13 @@ from conftest import artifact
 ROOT = ".vizad-stepper"
 
 
-def _random_trace(ops: int = 800, seed: int = 1):
+def _random_trace(ops: int = 800, seed: int = 1, inputs: int = 20):
     """A random scalar graph (bench/render.py's kind): its adjoint view summarised into bands
     by default, its forward view drawn with collapsed boxes."""
     import vizad as vz
 
     rng = np.random.default_rng(seed)
-    xs = [vz.Variable(f"x{k}") for k in range(20)]
+    xs = [vz.Variable(f"x{k}") for k in range(inputs)]
     nodes = list(xs)
     for _ in range(ops):
         a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
@@ -139,5 +139,34 @@ def test_another_view_is_laid_out_when_first_shown(browser, exported, page_error
     assert _node_ids(page) == {i.id for i in layout.opened([box], in_browser=True).scene.items}
     page.locator(ROOT).locator(".vz-viewport").scroll_into_view_if_needed()
     page.screenshot(path=artifact("export-opening-other-view.png"))
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_a_box_the_page_does_not_carry_says_it_needs_python(browser, tmp_path, page_errors):
+    """A page carries boxes opened for PAGE_OPENINGS nodes in all (the view it opens at
+    first): a larger walkthrough's other boxes are sealed, and a click on one says that
+    opening it needs Python (bench/render.py's graph(40, 1700, seed=1), 1,018 steps: its
+    backprop view carries none)."""
+    import vizad as vz
+    from vizad.view.widget.page import page_data
+
+    trace = _random_trace(1700, inputs=40)
+    path = vz.export_html(trace, tmp_path / "large.html")
+    data = page_data(path.read_text(encoding="utf-8"))
+    assert "backprop" not in data["opens"]["ids"] and data["frames"]["backprop"]["collapsed"]
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, offline=True)
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    _wait(page, "r?.dataset.layout === 'done'")
+    page.locator(f"{ROOT} .vz-view[data-view='backprop']").click()
+    _wait(page, "r.dataset.layout === 'done' && r.querySelector('.vz-stage g.node.vz-sealed')")
+    assert page.locator(f"{ROOT} .vz-stage g.node.vz-collapsible").count() == 0
+    page.locator(f"{ROOT} .vz-stage g.node.vz-sealed").first.dispatch_event("click")
+    note = page.locator(f"{ROOT} .vz-sealed-note")
+    note.wait_for()
+    assert note.inner_text() == (
+        "this page does not carry the boxes inside this block: opening it needs Python (vz.step)"
+    )
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)

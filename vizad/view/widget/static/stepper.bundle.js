@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: e9a33bc52ca95e62e638be14c4f5a13e629daa78371d4242fcc67256d25fb74e
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 11d6e5db697b8ba29eb525bc91487b67bdb3f3c8782ac9e28d7e4f17e6d7f922
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2878,7 +2878,7 @@ var Stepper = class {
     this.viewport.element.append(h("div", {
       class: "vz-busy vz-sealed-note",
       role: "status",
-      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block"
+      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block: opening it needs Python (vz.step)"
     }));
   }
   closeBoxes() {

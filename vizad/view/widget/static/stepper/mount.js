@@ -320,7 +320,8 @@ class Stepper {
   saySealed() {
     this.viewport.element.querySelector(".vz-sealed-note")?.remove();
     this.viewport.element.append(h("div", { class: "vz-busy vz-sealed-note", role: "status",
-      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block" }));
+      text: this.offline ? "opening this block needs Python: run the cell"
+        : "this page does not carry the boxes inside this block: opening it needs Python (vz.step)" }));
   }
 
   closeBoxes() {
