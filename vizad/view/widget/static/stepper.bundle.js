@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 11d6e5db697b8ba29eb525bc91487b67bdb3f3c8782ac9e28d7e4f17e6d7f922
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 38732c85ba5811e5fc20174a4b02e811015749fc491c6d5942f2c35f3a6541ed
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2993,7 +2993,7 @@ function render({ model, el }) {
   if (model.get("connected") === false && !model.inPage) model = localModel(hostState(model));
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
-  if (model.get("data") === void 0 && typeof model.get("_data") === "string") {
+  if (model.get("data") === void 0 && model.get("_data")) {
     return inflateJson(model.get("_data")).then((data) => show(model, el, data));
   }
   return show(model, el, model.get("data"));

@@ -455,7 +455,7 @@ function render({ model, el }) {
   if (model.get("picture")) return renderPicture({ model, el });
   // a live widget's walkthrough comes packed (`_data`, vizad/view/widget/stepper.py: gzip-
   // compressed JSON in base64), inflated here; a page's model holds it as `data`
-  if (model.get("data") === undefined && typeof model.get("_data") === "string") {
+  if (model.get("data") === undefined && model.get("_data")) {
     return inflateJson(model.get("_data")).then((data) => show(model, el, data));
   }
   return show(model, el, model.get("data"));
