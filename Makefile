@@ -115,7 +115,7 @@ PRETTIER = frontend/node_modules/.bin/prettier --config frontend/.prettierrc.jso
 # Prettier checks the build script and the unit tests; the component's modules keep their
 # own layout (compact one-line ifs Prettier would split: ~1,000 lines) until `make format`
 lint-js: frontend/node_modules/.installed
-	$(ESLINT) vizad/view/widget/static/stepper vizad/view/widget/static/boot.js frontend/labextension/src frontend/deck frontend/*.mjs frontend/tests
+	$(ESLINT) vizad/view/widget/static/stepper vizad/view/widget/static/boot.js vizad/view/widget/static/shim.js frontend/labextension/src frontend/deck frontend/*.mjs frontend/tests
 	$(PRETTIER) --check frontend/*.mjs frontend/deck frontend/tests
 
 ## make format: ruff format, and Prettier on all the JavaScript (the component's modules too)

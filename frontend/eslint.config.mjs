@@ -15,6 +15,7 @@ export default [
     files: [
       "vizad/view/widget/static/stepper/*.js",
       "vizad/view/widget/static/boot.js",
+      "vizad/view/widget/static/shim.js",
       "frontend/labextension/src/*.js",
       "frontend/deck/*.mjs",
     ],

@@ -1,6 +1,8 @@
 """Each view laid out when first shown, and collapsed boxes opened on request (issue 25): the
 Stepper's side, without a browser (the browser's side: tests/browser/test_dense.py)."""
 
+import base64
+import gzip
 import json
 
 import numpy as np
@@ -159,11 +161,71 @@ def test_the_exported_page_carries_each_box_opened(tmp_path):
     trace = vz.examples.rnn(100)  # the weight-shared chain of issue 25, folded (issue 36)
     data = walkthrough_data(trace, views=["forward"], openings=True)
     frame = data["frames"]["forward"]
-    opens = unpack_opens(frame["opens"])
-    assert set(opens) == set(frame["opens"]["ids"]) == set(frame["collapsed"]) == {"fold_v11"}
+    opens = unpack_opens(data["opens"])["forward"]
+    ids = data["opens"]["ids"]["forward"]
+    assert set(opens) == set(ids) == set(frame["collapsed"]) == {"fold_v11"}
     assert all("dot" in p and "svg" not in p for p in opens.values())
     page = vz.export_html(trace, tmp_path / "chain.html").read_text()
-    assert 'id="vz-graphviz"' in page and "opens" in page_data(page)["frames"]["forward"]
+    assert 'id="vz-graphviz"' in page and "forward" in page_data(page)["opens"]["ids"]
+
+
+def _scalar_graph(ops: int):
+    """bench/render.py's graph(40, ops, seed=1), traced in reverse mode at 0.3."""
+    rng = np.random.default_rng(1)
+    xs = [vz.Variable(f"x{k}") for k in range(40)]
+    nodes = list(xs)
+    for _ in range(ops):
+        a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    return vz.trace_reverse(vz.ops.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
+
+
+def test_openings_packed_once_for_every_view_are_the_patches_made():
+    """A page's openings, every view's in one text (a line of DOT once, a field alike in two
+    views' patches of a box once), unpack to the very patches of each view (made by
+    opening_data, as the page's were one view at a time before)."""
+    from vizad.view.widget.data import opening_data, pack_opens
+
+    from vizad.view.widget.data import carried_order
+
+    trace = _scalar_graph(1700)
+    layouts = {v: Layout(trace, v, in_browser=True) for v in trace.views}
+    made = {}
+    for view, layout in layouts.items():
+        frame = frame_data(layout, trace, 3)
+        boxes = [(b,) for b in carried_order(layout)[:3]]
+        made[view] = opening_data(layout, trace, 3, frame, layout.openings(boxes))
+    assert all(made.values())
+    packed = pack_opens(made)
+    assert packed["ids"] == {view: list(boxes) for view, boxes in made.items()}
+    assert unpack_opens(packed) == made
+    whole = json.loads(gzip.decompress(base64.b64decode(packed["gz"])))
+    same = [p["same"] for boxes in whole["patches"].values() for p in boxes.values() if "same" in p]
+    assert any({"tips", "owner", "clicks"} <= set(s) for s in same)  # forward's, in backprop's
+    alone = {view: pack_opens({view: boxes})["gz"] for view, boxes in made.items()}
+    assert len(packed["gz"]) < 0.9 * sum(len(gz) for gz in alone.values())
+
+
+def test_a_page_carries_openings_within_one_budget_the_view_shown_first():
+    """PAGE_OPENINGS nodes in all over the page's views: the view shown first's boxes first
+    (those the walkthrough reaches first), then the other views'; a box the page does not
+    carry is sealed (it says so when clicked: tests/browser/test_export_openings.py)."""
+    from collections import Counter
+
+    from vizad.view.widget.data import PAGE_OPENINGS, carried_order
+
+    trace = _scalar_graph(1700)  # 1,018 steps
+    data = walkthrough_data(trace, openings=True)
+    ids = data["opens"]["ids"]
+    assert list(ids)[0] == data["view"] == "adjoint"
+    total = 0
+    for view, boxes in ids.items():
+        layout = Layout(trace, view, in_browser=True)
+        size = Counter(layout.scene.ids.values())
+        assert boxes == carried_order(layout)[: len(boxes)], view
+        total += sum(size[b] for b in boxes)
+    assert PAGE_OPENINGS - 250 < total <= PAGE_OPENINGS
+    assert set(ids) < set(trace.views)  # the budget spent before the last view
 
 
 def test_search_entries_name_every_node_and_its_step():
@@ -201,7 +263,7 @@ def test_search_entries_carry_the_values_as_drawn_and_the_steps_of_adjoints():
 
 def test_what_a_page_carries_opened_is_bounded():
     """A box standing for more than OPEN_LIMIT nodes is not opened whole; a page carries boxes
-    opened for at most PAGE_OPENINGS nodes per view (the first ones the walkthrough
+    opened for at most PAGE_OPENINGS nodes (the first ones the walkthrough
     reaches), the rest found by search and stepped through as they are."""
     from collections import Counter
 
@@ -276,3 +338,19 @@ def test_a_fold_of_repeated_blocks_opens_in_place():
     full = build_scene(trace, "forward")
     inside = [n for n, box in layout.scene.ids.items() if box == fold]
     assert inside and all(opened.scene.ids[n] == full.ids[n] != fold for n in inside)
+
+
+def test_packed_json_is_utf8_and_reads_back_a_lone_surrogate():
+    """Packed data is UTF-8 JSON (v₂ as its three bytes, not a six-character escape: smaller,
+    and what inflateJson's TextDecoder reads); a text holding a lone surrogate, which UTF-8
+    cannot encode, is packed with JSON's escapes and reads back the same."""
+    from vizad.view.widget.data import packed_json
+
+    def unpacked(packed: str) -> bytes:
+        return gzip.decompress(base64.b64decode(packed))
+
+    text = unpacked(packed_json({"label": "v₂ = x₁"}))
+    assert "v₂".encode() in text and b"\\u2082" not in text
+    assert json.loads(text) == {"label": "v₂ = x₁"}
+    hostile = {"label": "v\ud800₂"}
+    assert json.loads(unpacked(packed_json(hostile))) == hostile

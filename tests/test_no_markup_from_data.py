@@ -257,7 +257,8 @@ def _js_sources() -> list[Path]:
     assert labextension, f"no JavaScript in {LABEXTENSION}"
     deck = sorted(DECK_SOURCES.glob("*.mjs"))
     assert deck, f"no JavaScript in {DECK_SOURCES}"
-    return [*sorted((STATIC / "stepper").glob("*.js")), STATIC / "boot.js", *labextension, *deck]
+    js = [*sorted((STATIC / "stepper").glob("*.js")), STATIC / "boot.js", STATIC / "shim.js"]
+    return [*js, *labextension, *deck]
 
 
 def test_js_check_sees_markup_and_html_sinks():

@@ -1,6 +1,7 @@
 """The stepper without a browser: clicks, the step, the panels, errors shown in the widget."""
 
 import base64
+import gzip
 import json
 import math
 import re
@@ -108,6 +109,28 @@ def test_step_states_are_sent_once_for_views_that_share_them(stepper):
     assert frames["backprop"]["svg"] != frames["forward"]["svg"]  # only the states are shared
 
 
+def test_search_entries_are_sent_once_for_views_that_share_them():
+    """A summarised graph draws no value in its bands: the backprop view's search entries
+    are the forward view's, sent once ("findOf"); resolved, each view has its own again."""
+    from vizad.view.render import Layout
+    from vizad.view.widget.data import frame_data, resolved, walkthrough_data
+
+    rng = np.random.default_rng(1)
+    xs = [vz.Variable(f"x{k}") for k in range(20)]
+    nodes = list(xs)
+    for _ in range(1200):
+        a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
+        nodes.append(nodes[a] * nodes[b] if rng.random() < 0.5 else vz.tanh(nodes[a]))
+    trace = vz.trace_reverse(vz.ops.add_n(*nodes[-5:]), xs, {x: 0.3 for x in xs})
+    layouts = {v: Layout(trace, v, in_browser=True) for v in trace.views}
+    frames = walkthrough_data(trace, layouts=layouts)["frames"]
+    assert frames["backprop"].get("findOf") == "forward" and "find" not in frames["backprop"]
+    for view, frame in resolved(frames).items():
+        assert frame["find"] == frame_data(layouts[view], trace, 3)["find"], view
+    lecture = vz.examples.lecture()  # values drawn: each view's own entries
+    assert "findOf" not in walkthrough_data(lecture)["frames"]["backprop"]
+
+
 def test_the_component_is_real_files():
     from vizad.view.assets import STATIC, component_module
     from vizad.view.render.picture import Picture
@@ -117,6 +140,57 @@ def test_the_component_is_real_files():
     assert str(Stepper._css) == (STATIC / "stepper.css").read_text()
     source = component_module()
     assert "var mount_default = { render };" in source and "function localModel(" in source
+
+
+def test_the_component_is_carried_by_one_widget_model_per_process(monkeypatch):
+    """The first stepper's model carries the component (module and CSS); the next ones' a
+    few lines that use it (static/shim.js), so that a notebook's widget state holds it once;
+    once that stepper is closed, the next one made carries it. Where each output is a page
+    of its own (display "widget": Colab), every model carries it."""
+    import vizad.view.widget.stepper as module
+    from vizad.view.assets import STATIC, component_module, style, widget_shim
+
+    monkeypatch.setattr(module, "_carrier", None)
+    lecture = vz.examples.lecture()
+    first, second = vz.Stepper(lecture), vz.Stepper(lecture)
+    assert (first._esm, first._css) == (component_module(), style())
+    assert (second._esm, second._css) == (widget_shim(), "")
+    assert widget_shim() == (STATIC / "shim.js").read_text() and len(widget_shim()) < 5000
+    assert second.get_state()["_esm"] == widget_shim()  # what the page (and nbclient) gets
+    first.close()
+    third, fourth = vz.Stepper(lecture), vz.Stepper(lecture)
+    assert third._esm == component_module() and fourth._esm == widget_shim()
+    monkeypatch.setattr(vz.config, "display", "widget")
+    assert vz.Stepper(lecture)._esm == component_module()
+
+
+def test_the_walkthrough_is_synced_packed(stepper):
+    """The browser gets ``data`` as ``_data``: its JSON gzip-compressed in base64 (so is it
+    stored in a notebook's widget state), which unpacks to the data Python holds; sent again
+    when the data changes (a walkthrough traced again), emptied when the stepper closes."""
+    state = stepper.get_state()
+    assert "data" not in state and isinstance(stepper.data, dict)
+    unpacked = json.loads(gzip.decompress(base64.b64decode(state["_data"])))
+    assert unpacked == json.loads(json.dumps(stepper.data)) and unpacked["n"] == 7
+    assert len(state["_data"]) < len(json.dumps(stepper.data)) / 3
+    stepper.inputs = {**stepper.inputs, "x1": 3.0}  # what-if: traced again, data sent anew
+    again = json.loads(gzip.decompress(base64.b64decode(stepper._data)))
+    assert again == json.loads(json.dumps(stepper.data)) and again != unpacked
+    stepper.set_state({"_data": ""})  # the page cannot set it
+    assert stepper._data
+    stepper.close()
+    assert stepper._data == ""
+
+
+def test_a_widget_without_the_component_gets_it_from_the_kernel(stepper, monkeypatch):
+    """A model without the component (its shim found none in the page) asks for it: the
+    answer carries the component's module and CSS."""
+    from vizad.view.assets import component_module, style
+
+    sent = []
+    monkeypatch.setattr(stepper, "send", lambda content, buffers=None: sent.append(content))
+    stepper._message(stepper, {"kind": "component"}, [])
+    assert sent == [{"kind": "component", "module": component_module(), "css": style()}]
 
 
 def test_failing_steps_are_marked(tmp_path, monkeypatch):
@@ -274,7 +348,7 @@ def test_output_bundle_survives_without_the_kernel(stepper):
     assert metadata[WALKTHROUGH] == {"model_id": stepper.model_id}
     html = data["text/html"]
     assert html.count('data-vizad-step="6"') == 1 and "Step 6 of 7" in html
-    stored = json.loads(re.search(r'-data">(.*?)</script>', html).group(1))
+    stored = _stored(html)
     widget = json.loads(json.dumps(stepper.data))
     # the data once, as the widget's, with every view (a small walkthrough: reopened without
     # its kernel, the page switches views too)
@@ -283,6 +357,23 @@ def test_output_bundle_survives_without_the_kernel(stepper):
     }
     assert set(stored["frames"]) == set(stepper.trace.views) != set(widget["frames"])
     assert stored["frames"][stepper.view] == widget["frames"][stepper.view]
+
+
+def _stored(html: str) -> dict:
+    """The walkthrough's data an output's HTML carries (packed: read as the component reads
+    it)."""
+    return page_data(html, re.search(r'id="([^"]+-data)"', html).group(1))
+
+
+def test_an_output_carries_its_data_packed(stepper):
+    """The output's data script is the walkthrough's JSON gzip-compressed (about a tenth of
+    it), which the component inflates; unpacked, it is the data."""
+    html = stepper._repr_mimebundle_()[0]["text/html"]
+    script = json.loads(re.search(r'-data">(.*?)</script>', html).group(1))
+    assert set(script) == {"gz"}
+    data = _stored(html)
+    assert data["n"] == 7 and data["steps"] == json.loads(json.dumps(stepper.data["steps"]))
+    assert len(script["gz"]) < len(json.dumps(data, ensure_ascii=False).encode()) / 3
 
 
 def test_a_big_walkthrough_saves_the_views_laid_out(stepper, monkeypatch):
@@ -294,7 +385,7 @@ def test_a_big_walkthrough_saves_the_views_laid_out(stepper, monkeypatch):
 
     def saved_views():
         html = stepper._repr_mimebundle_()[0]["text/html"]
-        return set(json.loads(re.search(r'-data">(.*?)</script>', html).group(1))["frames"])
+        return set(_stored(html)["frames"])
 
     first = stepper.view
     assert saved_views() == {first} and stepper.laid_out == (first,)

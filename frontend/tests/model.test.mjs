@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 const { localModel } = await import("../../vizad/view/widget/static/stepper/mount.js");
-const { applyPatch } = await import("../../vizad/view/widget/static/stepper/expand.js");
+const { applyPatch, resolveOpens } = await import("../../vizad/view/widget/static/stepper/expand.js");
 
 test("localModel: set tells the listeners of a change, off lets one go", () => {
   const model = localModel({ step: 1 });
@@ -69,4 +69,17 @@ test("applyPatch: the patch's entries over the base's, the base untouched", () =
     ["a", "a", 0],
     ["c1", "c1", 1],
   ]);
+});
+
+test("resolveOpens: every view's patches from one text, DOT lines and fields alike given once", () => {
+  const packed = {
+    lines: ["digraph {", "a", "b", "}", "b2"],
+    patches: {
+      forward: { c: { dotLines: [0, 1, 2, 3], tips: { a: { head: "a" } }, owner: { a: 0 } } },
+      backprop: { c: { dotLines: [0, 1, 4, 3], same: { tips: "forward", owner: "forward" } } },
+    },
+  };
+  const opens = resolveOpens(packed);
+  assert.deepEqual(opens.forward.c, { dot: "digraph {\na\nb\n}", tips: { a: { head: "a" } }, owner: { a: 0 } });
+  assert.deepEqual(opens.backprop.c, { dot: "digraph {\na\nb2\n}", tips: { a: { head: "a" } }, owner: { a: 0 } });
 });

@@ -16,13 +16,13 @@ from conftest import artifact
 ROOT = ".vizad-stepper"
 
 
-def _random_trace(ops: int = 800, seed: int = 1):
+def _random_trace(ops: int = 800, seed: int = 1, inputs: int = 20):
     """A random scalar graph (bench/render.py's kind): its adjoint view summarised into bands
     by default, its forward view drawn with collapsed boxes."""
     import vizad as vz
 
     rng = np.random.default_rng(seed)
-    xs = [vz.Variable(f"x{k}") for k in range(20)]
+    xs = [vz.Variable(f"x{k}") for k in range(inputs)]
     nodes = list(xs)
     for _ in range(ops):
         a, b = rng.integers(max(0, len(nodes) - 30), len(nodes), 2)
@@ -72,11 +72,11 @@ def test_the_page_carries_openings_and_other_views_as_dot(exported):
     installed), every collapsed box of each view opened as DOT, the other views as DOT."""
     trace, _, data = exported
     shown = data["view"]
-    assert data["frames"][shown]["opens"]["ids"], "no box carried opened"
+    assert data["opens"]["ids"][shown], "no box carried opened"
     for view, frame in data["frames"].items():
         assert ("dot" in frame) == (view != shown or "svg" not in frame), view
         assert frame["collapsed"], view
-        assert set(frame["opens"]["ids"]) <= set(frame["collapsed"]), view
+        assert set(data["opens"]["ids"][view]) <= set(frame["collapsed"]), view
 
 
 def test_a_box_opens_in_the_exported_page_as_python_draws_it(browser, exported, page_errors):
@@ -92,7 +92,7 @@ def test_a_box_opens_in_the_exported_page_as_python_draws_it(browser, exported, 
     band = page.evaluate(
         f"() => document.querySelector('{ROOT} .vz-stage g.node.vz-s-current')?.id ?? null"
     )
-    assert band in data["frames"][shown]["opens"]["ids"], band
+    assert band in data["opens"]["ids"][shown], band
     page.locator(f"{ROOT} g.node#{band}").click()
     _wait(page, "r.dataset.opened && r.dataset.layout === 'done'")
     root = page.locator(ROOT)
@@ -133,11 +133,40 @@ def test_another_view_is_laid_out_when_first_shown(browser, exported, page_error
     page.locator(f"{ROOT} .vz-view[data-view='{other}']").click()
     _wait(page, "r.dataset.layout === 'done' && r.querySelector('.vz-stage g.node') !== null")
     assert _node_ids(page) == {i.id for i in layout.scene.items}
-    box = data["frames"][other]["opens"]["ids"][0]
+    box = data["opens"]["ids"][other][0]
     page.locator(f"{ROOT} g.node#{box}").dispatch_event("click")
     _wait(page, "r.dataset.opened && r.dataset.layout === 'done'")
     assert _node_ids(page) == {i.id for i in layout.opened([box], in_browser=True).scene.items}
     page.locator(ROOT).locator(".vz-viewport").scroll_into_view_if_needed()
     page.screenshot(path=artifact("export-opening-other-view.png"))
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_a_box_the_page_does_not_carry_says_it_needs_python(browser, tmp_path, page_errors):
+    """A page carries boxes opened for PAGE_OPENINGS nodes in all (the view it opens at
+    first): a larger walkthrough's other boxes are sealed, and a click on one says that
+    opening it needs Python (bench/render.py's graph(40, 1700, seed=1), 1,018 steps: its
+    backprop view carries none)."""
+    import vizad as vz
+    from vizad.view.widget.page import page_data
+
+    trace = _random_trace(1700, inputs=40)
+    path = vz.export_html(trace, tmp_path / "large.html")
+    data = page_data(path.read_text(encoding="utf-8"))
+    assert "backprop" not in data["opens"]["ids"] and data["frames"]["backprop"]["collapsed"]
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, offline=True)
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    _wait(page, "r?.dataset.layout === 'done'")
+    page.locator(f"{ROOT} .vz-view[data-view='backprop']").click()
+    _wait(page, "r.dataset.layout === 'done' && r.querySelector('.vz-stage g.node.vz-sealed')")
+    assert page.locator(f"{ROOT} .vz-stage g.node.vz-collapsible").count() == 0
+    page.locator(f"{ROOT} .vz-stage g.node.vz-sealed").first.dispatch_event("click")
+    note = page.locator(f"{ROOT} .vz-sealed-note")
+    note.wait_for()
+    assert note.inner_text() == (
+        "this page does not carry the boxes inside this block: opening it needs Python (vz.step)"
+    )
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)

@@ -265,19 +265,22 @@ def exported(tmp_path_factory) -> Path:
 def test_export_carries_the_widget(exported):
     """The export holds vizad's module and its data in marimo's model messages, at the step the
     notebook ran to: nothing of vizad's is fetched from a network."""
+    import base64
+    import gzip
     import json
 
     text = exported.read_text(encoding="utf-8")
     mark = "modelNotifications: Object.freeze("
     start = text.index(mark) + len(mark)
     notifications, _ = json.JSONDecoder().raw_decode(text[start:])
-    ours = [n["message"] for n in notifications if "data" in n["message"].get("state", {})]
+    ours = [n["message"] for n in notifications if "_data" in n["message"].get("state", {})]
     assert len(ours) == 1, [n["message"].get("state", {}).keys() for n in notifications]
     opened = ours[0]
     assert opened["method"] == "open"
     assert opened["esm_spec"]["url"].startswith("data:text/javascript;base64,")
     state = opened["state"]
-    assert state["view"] == "adjoint" and state["data"]["n"] == 7
+    data = json.loads(gzip.decompress(base64.b64decode(state["_data"])))  # packed
+    assert state["view"] == "adjoint" and data["n"] == 7
     steps = [n["message"]["state"]["step"] for n in notifications
              if n["message"].get("state", {}).get("step") is not None]  # fmt: skip
     assert steps and steps[-1] == 6, steps

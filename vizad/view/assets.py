@@ -26,6 +26,7 @@ __all__ = [
     "STATIC",
     "COMPONENT_BUNDLE",
     "component_module",
+    "widget_shim",
     "style",
     "graphviz_module",
     "boot_script",
@@ -59,6 +60,14 @@ def component_module() -> str:
     """The text of the browser component: one ES module (``stepper.bundle.js``, bundled from
     the modules of ``static/stepper/``) for anywidget and the pages."""
     return COMPONENT_BUNDLE.read_text(encoding="utf-8")
+
+
+@functools.cache
+def widget_shim() -> str:
+    """The text of the module of a Stepper widget whose model does not carry the component
+    (``static/shim.js``): it renders with the component loaded in the page, or asks the
+    kernel for it."""
+    return (STATIC / "shim.js").read_text(encoding="utf-8")
 
 
 @functools.cache

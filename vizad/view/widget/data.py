@@ -74,9 +74,10 @@ def walkthrough_data(
     first opened, see :class:`~vizad.view.widget.Stepper`), every step's panel and
     running-table row; with ``quiz``
     (or the ``questions`` of :func:`vizad.trace.quiz.questions`), each step's questions, their
-    answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), each
-    collapsed box also comes opened, as DOT that the page lays out when the box is clicked
-    (see :func:`opening_data`), and when the page carries Graphviz for that, the views but
+    answers encoded (see :func:`quiz_data`). With ``openings`` (a page without a kernel), the
+    collapsed boxes of PAGE_OPENINGS nodes in all also come opened (``"opens"``, every view's
+    in one packed text: :func:`page_openings`, :func:`pack_opens`), as DOT that the page lays
+    out when the box is clicked, and when the page carries Graphviz for that, the views but
     the one shown first come as DOT too (:func:`_carries_graphviz`)."""
     if quiz and questions is None:
         questions = quiz_questions(trace)
@@ -98,16 +99,11 @@ def walkthrough_data(
             in_browser=True if openings and _carries_graphviz(layouts.get(shown)) else None,
             twin=_twin(trace, v, layouts),
         )
+    made = {v: frame_data(layouts[v], trace, d) for v in listed}
+    opens = page_openings(trace, layouts, made, shown, d) if openings else {}
     frames: dict[str, dict] = {}
-    opened: dict[str, dict] = {}  # view → its boxes opened (the laid view's take their states)
     for v in listed:
-        layout = layouts[v]
-        frame = frame_data(layout, trace, d)
-        if openings and layout.collapsed:
-            twin = "forward" if v == trace.laid_view else None
-            opened[v] = layout.openings(carried(layout), in_browser=True, twins=opened.get(twin))
-            frame["opens"] = pack_opens(opening_data(layout, trace, d, frame, opened[v]))
-        frames[v] = shared_steps(frame, frames)
+        frames[v] = shared_steps(made[v], frames)
     return {
         "mode": trace.mode,
         # the drawing options' heading: a title of the reader's own, or none (False)
@@ -143,12 +139,14 @@ def walkthrough_data(
         "legend": legend_words(trace.mode)
         + (list(map(list, NONFINITE_WORDS)) if trace.first_nonfinite() is not None else []),
         **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
+        **({"opens": pack_opens(opens)} if opens else {}),
     }
 
 
-#: A page carries its view's collapsed boxes opened for at most this many nodes in all (the
-#: first boxes drawn): about 1 kB each, so that a page of a large walkthrough stays within a
-#: couple of MB of its size without them.
+#: A page carries collapsed boxes opened for at most this many nodes in all, over its views
+#: (the view shown first's first, then the others', each view's the first boxes the
+#: walkthrough reaches): about 1 kB each before compression, so that a page of a large
+#: walkthrough stays within about 2 MiB (the other boxes say that opening them needs Python).
 PAGE_OPENINGS = 2000
 
 
@@ -171,17 +169,38 @@ def _twin(trace, view: str, layouts: Mapping[str, Layout]) -> Layout | None:
     return layouts.get("forward") if view == trace.laid_view and view != "forward" else None
 
 
-def carried(layout: Layout) -> list[tuple[str]]:
+def carried(layout: Layout, budget: int = PAGE_OPENINGS) -> tuple[list[tuple[str]], int]:
     """The collapsed boxes of ``layout`` that a page carries opened (each as a 1-tuple, as
     :meth:`~vizad.view.render.Layout.openings` takes them): the first that the walkthrough reaches
-    (:func:`carried_order`), those of PAGE_OPENINGS nodes in all."""
+    (:func:`carried_order`), those of ``budget`` nodes in all; and the budget left."""
     size = Counter(layout.scene.ids.values())
-    out, total = [], 0
+    out = []
     for box in carried_order(layout):  # up to the page's budget
-        total += size[box]
-        if total > PAGE_OPENINGS:
+        if size[box] > budget:
             break
+        budget -= size[box]
         out.append((box,))
+    return out, budget
+
+
+def page_openings(
+    trace, layouts: Mapping[str, Layout], frames: Mapping[str, dict], shown: str, decimals: int
+) -> dict[str, dict[str, dict]]:
+    """View → box id → the patch of that view's data (``frames``) with the box opened, for
+    the boxes a page without a kernel opens itself (:func:`opening_data`): PAGE_OPENINGS
+    nodes in all, the view ``shown`` first, then the others in the trace's order."""
+    left, out = PAGE_OPENINGS, {}
+    opened: dict[str, dict] = {}  # view → its boxes opened (the laid view's take their states)
+    for v in sorted(frames, key=lambda v: (v != shown, trace.views.index(v))):
+        layout = layouts[v]
+        if not layout.collapsed:
+            continue
+        boxes, left = carried(layout, left)
+        if not boxes:
+            continue
+        twins = opened.get("forward") if v == trace.laid_view else None
+        opened[v] = layout.openings(boxes, in_browser=True, twins=twins)
+        out[v] = opening_data(layout, trace, decimals, frames[v], opened[v])
     return out
 
 
@@ -193,7 +212,7 @@ def opening_data(
     out: a page without a kernel opens any one box itself (:func:`carried`). ``opened``: those
     layouts, when they are made already."""
     if opened is None:
-        opened = layout.openings(carried(layout), in_browser=True)
+        opened = layout.openings(carried(layout)[0], in_browser=True)
     patches = Openings(layout, frame, trace, decimals)
     return {box[0]: patches.patch(lay) for box, lay in opened.items()}
 
@@ -207,59 +226,103 @@ def carried_order(layout: Layout) -> list[str]:
     return sorted(layout.collapsed, key=lambda box: owner.get(box, last))
 
 
-def pack_opens(opens: Mapping[str, dict]) -> dict:
-    """The boxes a page opens itself (:func:`opening_data`), as the page carries them: their
-    ids, and their patches as one gzip-compressed JSON text (base64), which the page inflates
-    the first time a box is opened (``unpackOpens`` in static/stepper/expand.js). The patches'
-    pictures repeat most of the view's DOT each: each line of DOT is kept once, a picture
-    being the numbers of its lines, and a page that nobody opens a box in never parses them.
-    Deterministic (no gzip time)."""
+def pack_opens(opens: Mapping[str, Mapping[str, dict]]) -> dict:
+    """The boxes a page opens itself (view → box id → patch, :func:`page_openings`), as the
+    page carries them: the ids per view, and the patches of every view as one gzip-compressed
+    JSON text (base64), which the page inflates the first time a box is opened
+    (``unpackOpens`` in static/stepper/expand.js). The patches' pictures repeat most of their
+    view's DOT each: each line of DOT is kept once, a picture being the numbers of its lines;
+    a box opened in two views (the forward view and the laid one) has most of its patch alike
+    in both: a field equal to an earlier view's is given as that view's name (``"same"``).
+    One text, so that gzip sees what the views share; a page that nobody opens a box in never
+    parses it. Deterministic (no gzip time)."""
     lines: dict[str, int] = {}  # each line of DOT once: the patches' pictures share most
-    patches = {}
-    for box, patch in opens.items():
-        patch = dict(patch)
-        if "dot" in patch:
-            dot = patch.pop("dot").split("\n")
-            patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
-        patches[box] = patch
-    return {"ids": list(opens), "gz": packed_json({"lines": list(lines), "patches": patches})}
+    patches: dict[str, dict] = {}
+    for view, boxes in opens.items():
+        packed = patches[view] = {}
+        for box, patch in boxes.items():
+            patch = dict(patch)
+            if "dot" in patch:
+                dot = patch.pop("dot").split("\n")
+                patch["dotLines"] = [lines.setdefault(line, len(lines)) for line in dot]
+            same = {}
+            for field, value in patch.items():
+                for other, earlier in patches.items():
+                    if other != view and box in earlier and earlier[box].get(field, _NONE) == value:
+                        same[field] = other
+                        break
+            packed[box] = {k: x for k, x in patch.items() if k not in same}
+            if same:
+                packed[box]["same"] = same
+    ids = {view: list(boxes) for view, boxes in opens.items()}
+    return {"ids": ids, "gz": packed_json({"lines": list(lines), "patches": patches})}
 
 
-#: gzip's level for packed data: 4 is about a third of level 6's time for 5–10 % more bytes (on
-#: a 1,018-step page's openings, 0.03 s instead of 0.10 s for 0.76 MiB instead of 0.70).
-PACK_LEVEL = 4
+_NONE = object()  # no such field
+
+
+#: gzip's level for packed data: 6 is about 8 % fewer bytes than 4 on a 5,160-step page's data
+#: (0.95 MiB instead of 1.02 in base64), for about 0.05 s more on a 1,018-step one.
+PACK_LEVEL = 6
 
 
 def packed_json(data) -> str:
-    """``data`` as compact JSON, gzip-compressed (no time in the header: deterministic) and
-    base64-encoded: what ``inflateJson`` (static/stepper/helpers.js) reads back. JSON of
-    panels and DOT compresses about tenfold."""
-    text = json.dumps(data, separators=(",", ":")).encode()  # ASCII: lone surrogates escaped
+    """``data`` as compact JSON in UTF-8, gzip-compressed (no time in the header:
+    deterministic) and base64-encoded: what ``inflateJson`` (static/stepper/helpers.js) reads
+    back. JSON of panels and DOT compresses about tenfold. A text holding a lone surrogate
+    (which UTF-8 cannot encode) is written with ASCII escapes."""
+    try:
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError:  # a lone surrogate: JSON's escapes read it back
+        text = json.dumps(data, separators=(",", ":")).encode()
     return base64.b64encode(gzip.compress(text, compresslevel=PACK_LEVEL, mtime=0)).decode("ascii")
 
 
-def unpack_opens(packed: Mapping) -> dict[str, dict]:
-    """What :func:`pack_opens` packed: box id → its patch."""
+def unpack_opens(packed: Mapping) -> dict[str, dict[str, dict]]:
+    """What :func:`pack_opens` packed: view → box id → its patch."""
     whole = json.loads(gzip.decompress(base64.b64decode(packed["gz"])))
-    lines = whole["lines"]
-    out = {}
-    for box, patch in whole["patches"].items():
-        if "dotLines" in patch:
-            patch["dot"] = "\n".join(lines[i] for i in patch.pop("dotLines"))
-        out[box] = patch
-    return out
+    lines, patches = whole["lines"], whole["patches"]
+    for boxes in patches.values():
+        for box, patch in boxes.items():
+            for field, other in patch.pop("same", {}).items():
+                patch[field] = patches[other][box][field]
+    for boxes in patches.values():
+        for patch in boxes.values():
+            if "dotLines" in patch:
+                patch["dot"] = "\n".join(lines[i] for i in patch.pop("dotLines"))
+    return patches
+
+
+#: The fields of a view's data sent once for views that have them alike (the laid view and
+#: the forward view share their boxes: their step states, and their search entries when no
+#: value is drawn differently), as ``"<field>Of": view``.
+SHARED = ("steps", "find")
 
 
 def shared_steps(frame: dict, earlier: Mapping[str, dict]) -> dict:
-    """``frame`` with its per-step states given as ``"stepsOf": view`` when an earlier view
-    has the very same ones (a laid view and the forward view share their boxes): each step's
-    states are sent once, not once per view."""
-    for view, other in earlier.items():
-        if "steps" in other and other["steps"] == frame["steps"]:
-            frame = {k: x for k, x in frame.items() if k != "steps"}
-            frame["stepsOf"] = view
-            break
+    """``frame`` with its per-step states (and its search entries) given as ``"stepsOf":
+    view`` (``"findOf"``) when an earlier view has the very same ones (:data:`SHARED`): sent
+    once, not once per view. :func:`resolved` gives them back."""
+    for field in SHARED:
+        for view, other in earlier.items():
+            if field in other and other[field] == frame[field]:
+                frame = {k: x for k, x in frame.items() if k != field}
+                frame[field + "Of"] = view
+                break
     return frame
+
+
+def resolved(frames: Mapping[str, dict]) -> dict[str, dict]:
+    """The views' data with the fields sent once (:func:`shared_steps`) in each view again,
+    as the component has them (``static/stepper/mount.js``)."""
+    out = {}
+    for view, frame in frames.items():
+        frame = dict(frame)
+        for field in SHARED:
+            if field + "Of" in frame:
+                frame[field] = frames[frame.pop(field + "Of")][field]
+        out[view] = frame
+    return out
 
 
 def quiz_data(questions) -> list[list[dict]]:

@@ -4,8 +4,10 @@
 "view": v, "boxes": [ids], "key": k}: the view with those collapsed boxes opened. Each is
 answered by a message with the same kind and view (and key), carrying ``frame`` or ``patch``,
 or ``error`` saying what failed. {"kind": "shown"}: a view of this stepper runs in a front end
-(not answered); {"kind": "frame", …}: the size of the graph's frame in the browser (answered
-only when refused). A malformed request is answered too, never dropped.
+(not answered); {"kind": "component"}: the component's module and CSS, for a widget model that
+does not carry them (``static/shim.js``), answered with ``module`` and ``css``; {"kind":
+"frame", …}: the size of the graph's frame in the browser (answered only when refused). A
+malformed request is answered too, never dropped.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable
 import traitlets
 
 from vizad.errors import ArgumentError, VizadError
+from vizad.view.assets import component_module, style
 from vizad.view.widget.checks import CLOSED, StepperValueError, plain, reported_frame, short
 
 if TYPE_CHECKING:
@@ -41,6 +44,10 @@ def answer(stepper: Stepper, content: Any) -> None:
     if content.get("kind") == "shown":  # a front end's view runs: it shows each step
         if stepper.trace is not None:
             stepper._seen = True
+        return
+    if content.get("kind") == "component":  # a model without it (static/shim.js) asks
+        if stepper.comm is not None:
+            stepper.send({"kind": "component", "module": component_module(), "css": style()})
         return
     if content.get("kind") == "frame":  # the size of the graph's frame in the browser
         try:

@@ -33,14 +33,14 @@ WALKTHROUGH = "application/vnd.vizad.walkthrough+json"
 def needs_graphviz(data: dict) -> bool:
     """Whether a walkthrough's data leaves a view (or an opened box) for the browser to lay
     out."""
-    return any("dot" in frame or "opens" in frame for frame in data["frames"].values())
+    return "opens" in data or any("dot" in frame for frame in data["frames"].values())
 
 
 def data_script(data, element_id: str, hidden: bool = False, packed: bool = False) -> str:
     """The walkthrough's data as a JSON script element (vizad.view.assets.json_element: no "<",
-    no lone surrogate). ``packed`` (an exported page): gzip-compressed in base64
-    (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which ``mount``
-    inflates."""
+    no lone surrogate). ``packed`` (an exported page, a notebook output): gzip-compressed in
+    base64 (:func:`~vizad.view.widget.data.packed_json`, about a tenth of the size), which
+    ``mount`` inflates; :func:`page_data` reads it back."""
     if hidden:  # a quiz: no answer (panels, rows, pictures) readable in the page's source
         data = {"hidden": conceal(json.dumps(data, ensure_ascii=False), 0)}
     elif packed:
@@ -85,7 +85,7 @@ def fragment(
         '<div class="vizad-static tex2jax_ignore mathjax_ignore">'
         + (f"<style>{style()}</style>" if component else "")
         + f'<div id="{uid}" data-vizad-step="{int(step)}">{snapshot}</div>'
-        + data_script(data, uid + "-data", hidden=hidden)
+        + data_script(data, uid + "-data", hidden=hidden, packed=True)
         + (graphviz_script("vizad-graphviz") if graphviz else "")
         + boot_elements(options, component)
         + "</div>"

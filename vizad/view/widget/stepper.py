@@ -16,6 +16,8 @@ stepper (``entry.py``).
 from __future__ import annotations
 
 import inspect
+import sys
+import weakref
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -27,7 +29,7 @@ from vizad.errors import ClosedError, NotPicklableError
 from vizad.trace import Trace
 from vizad.trace.check import differences_report
 from vizad.trace.quiz import Question, Verdict
-from vizad.view.assets import component_module, style
+from vizad.view.assets import component_module, style, widget_shim
 from vizad.view.render import Layout
 from vizad.view.render.legibility import DEFAULT_FRAME
 from vizad.view.render.options import (
@@ -38,8 +40,10 @@ from vizad.view.render.options import (
     draw_options,
     takes_draw_options,
 )
+from vizad.view import frontends
 from vizad.view.widget import checks, messages, output, quizzing
 from vizad.view.widget.checks import CLOSED, StepNumber, StepperValueError
+from vizad.view.widget.data import packed_json
 
 # the names the stepper's users import from here
 from vizad.view.widget.checks import FRAME_STEP as FRAME_STEP
@@ -48,7 +52,31 @@ from vizad.view.widget.output import WIDGET_VIEW as WIDGET_VIEW
 from vizad.view.widget.whatif import retraceable, traced_again
 from vizad.view.widget.views import Views, prepare
 
-__all__ = ["Stepper"]
+__all__ = ["Stepper", "carries_component"]
+
+
+#: The stepper whose widget model carries the component's module and CSS (a weak reference):
+#: one per kernel process (see carries_component).
+_carrier: weakref.ref | None = None
+
+
+def carries_component(stepper: Stepper) -> bool:
+    """Whether ``stepper``'s widget model carries the component (its module, ~130 kB, and its
+    CSS), and if so, remember it: the first stepper of the kernel process does, and the first
+    one made after that one was closed; the others' models carry a few lines
+    (``static/shim.js``) that render with the component loaded in the page (anywidget loads a
+    model's module when the model is made, shown or not) or ask the kernel for it. Then a
+    notebook's widget state (nbclient stores every model's) holds the component once, not
+    once per walkthrough. Where each output is a page of its own (``vz.config.display ==
+    "widget"``: Colab) or a widget's CSS stays inside it (marimo), every model carries it."""
+    global _carrier
+    carrier = _carrier() if _carrier is not None else None
+    if frontends.display() == "widget" or "marimo" in sys.modules:
+        return True
+    if carrier is not None and carrier.trace is not None:
+        return False
+    _carrier = weakref.ref(stepper)
+    return True
 
 
 class Stepper(anywidget.AnyWidget):
@@ -90,7 +118,12 @@ class Stepper(anywidget.AnyWidget):
     step = StepNumber(1).tag(sync=True)
     view = traitlets.Unicode("").tag(sync=True)
     scale = traitlets.Float(1.0).tag(sync=True)
-    data = traitlets.Dict().tag(sync=True)
+    #: The walkthrough's data (vizad.view.widget.data), sent to the browser packed: ``_data``.
+    data = traitlets.Dict()
+    #: ``data`` as the browser gets it: its JSON gzip-compressed, in base64 (about a tenth of
+    #: it; vizad.view.widget.data.packed_json), which the component inflates; so is it stored
+    #: in a notebook's widget state.
+    _data = traitlets.Unicode("").tag(sync=True)
     #: The Graphviz module's text when a view is laid out in the browser (no ``dot``), else "".
     _graphviz = traitlets.Unicode("").tag(sync=True)
     #: In a quiz: {"right": questions answered right (first or second try), "asked":
@@ -156,6 +189,8 @@ class Stepper(anywidget.AnyWidget):
         #: The shared code its output carries for the page (vizad.view.sharing): once
         #: carried, always (the same output, updated).
         self._carries: set[str] = set()
+        if not carries_component(self):  # the component is the carrier's (static/shim.js)
+            kwargs = {"_esm": widget_shim(), "_css": "", **kwargs}
         super().__init__(
             data=data, view=view, scale=float(scale), step=1, _graphviz=module, **kwargs
         )
@@ -283,6 +318,10 @@ class Stepper(anywidget.AnyWidget):
         # each view is laid out when it is first shown: the browser asks for its data then
         if change["new"] and self.trace is not None:
             self.layout_of(change["new"])
+
+    @traitlets.observe("data")
+    def _data_changed(self, change: dict[str, Any]) -> None:
+        self._data = packed_json(change["new"]) if change["new"] else ""
 
     @traitlets.observe("difference_request")
     def _difference_requested(self, change: dict[str, Any]) -> None:

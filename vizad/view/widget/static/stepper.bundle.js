@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a3edaa0249c64c13aa9d9d89e8ae02c860948e83038f121df442bce43c2fc7c
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 38732c85ba5811e5fc20174a4b02e811015749fc491c6d5942f2c35f3a6541ed
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1998,16 +1998,23 @@ function applyPatch(base, patch) {
 var decorated = /* @__PURE__ */ new WeakSet();
 var unpacked = /* @__PURE__ */ new WeakMap();
 function unpackOpens(packed) {
-  if (!unpacked.has(packed)) {
-    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
-      for (const patch of Object.values(patches)) {
-        if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
-        delete patch.dotLines;
-      }
-      return patches;
-    }));
-  }
+  if (!unpacked.has(packed)) unpacked.set(packed, inflateJson(packed.gz).then(resolveOpens));
   return unpacked.get(packed);
+}
+function resolveOpens({ lines, patches }) {
+  for (const boxes of Object.values(patches)) {
+    for (const [id, patch] of Object.entries(boxes)) {
+      for (const [field, other] of Object.entries(patch.same || {})) patch[field] = patches[other][id][field];
+      delete patch.same;
+    }
+  }
+  for (const boxes of Object.values(patches)) {
+    for (const patch of Object.values(boxes)) {
+      if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
+      delete patch.dotLines;
+    }
+  }
+  return patches;
 }
 var Opener = class {
   // `model`: the widget's (with a kernel it has `send`); `data`: the walkthrough
@@ -2035,13 +2042,13 @@ var Opener = class {
   canOpen(v, id) {
     const frame = this.frame(v);
     if (!frame || !frame.collapsed || !frame.collapsed.includes(id)) return false;
-    return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
+    return this.kernel || Boolean(this.data.opens?.ids?.[v]?.includes(id));
   }
   // the boxes of view `v` that this page opens itself (no kernel: the openings it carries),
   // the one holding step `i` (0-based) first, at most `most`
   carriedBoxes(v, i, most) {
     const base = this.data.frames[v];
-    const ids = this.kernel ? [] : (base?.opens?.ids || []).filter((id) => base.collapsed?.includes(id));
+    const ids = this.kernel ? [] : (this.data.opens?.ids?.[v] || []).filter((id) => base.collapsed?.includes(id));
     const holding = base?.steps?.[i]?.current ?? null;
     return [...ids.filter((id) => id === holding), ...ids.filter((id) => id !== holding)].slice(0, most);
   }
@@ -2085,7 +2092,7 @@ var Opener = class {
     const key = `${v} ${id}`;
     if (!this.frames.has(key)) {
       const base = this.data.frames[v];
-      const patch = (await unpackOpens(base.opens))[id];
+      const patch = (await unpackOpens(this.data.opens))[v][id];
       if (!this.frames.has(key)) this.frames.set(key, applyPatch(base, patch));
     }
     return this.frames.get(key);
@@ -2571,7 +2578,10 @@ var Stepper = class {
     this.model = model;
     this.data = data;
     const n = this.n = data.n;
-    for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+    for (const f of Object.values(data.frames)) {
+      if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+      if (f.findOf) f.find = data.frames[f.findOf].find;
+    }
     this.view = model.get("view") || data.view;
     const root = this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" });
     const showStep = () => this.showStep();
@@ -2868,7 +2878,7 @@ var Stepper = class {
     this.viewport.element.append(h("div", {
       class: "vz-busy vz-sealed-note",
       role: "status",
-      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block"
+      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block: opening it needs Python (vz.step)"
     }));
   }
   closeBoxes() {
@@ -2983,22 +2993,34 @@ function render({ model, el }) {
   if (model.get("connected") === false && !model.inPage) model = localModel(hostState(model));
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
-  const data = model.get("data");
+  if (model.get("data") === void 0 && model.get("_data")) {
+    return inflateJson(model.get("_data")).then((data) => show(model, el, data));
+  }
+  return show(model, el, model.get("data"));
+}
+function show(model, el, data) {
   if (!data || !data.n) {
     el.textContent = "vizad: this walkthrough has no steps";
     return;
   }
   let stepper = new Stepper({ model, el, data });
   if (model.get("connected") !== false && typeof model.send === "function") model.send({ kind: "shown" });
-  const redraw = () => {
+  let latest = 0;
+  const redraw = async () => {
+    const asked = ++latest;
+    const packed = model.get("_data");
+    const next = model.get("data") ?? (packed ? await inflateJson(packed) : null);
+    if (asked !== latest || !next?.n) return;
     stepper.close();
     el.replaceChildren();
-    stepper = new Stepper({ model, el, data: model.get("data") });
+    stepper = new Stepper({ model, el, data: next });
   };
   model.on("change:data", redraw);
+  model.on("change:_data", redraw);
   const stopRefusals = showRefusals(model, el);
   return () => {
     model.off("change:data", redraw);
+    model.off("change:_data", redraw);
     stepper.close();
     stopRefusals();
   };
@@ -3023,7 +3045,7 @@ function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" }
   renderPicture({ model: localModel({ picture, _graphviz: graphviz }), el: root });
 }
 var mount_default = { render };
-globalThis.vizadComponent ??= { mount, mountPicture };
+globalThis.vizadComponent ??= { mount, mountPicture, render };
 export {
   mount_default as default,
   localModel,

@@ -3,8 +3,9 @@
 // chain or band of a summary, a fold of repeated blocks: any box that stands for others) opens
 // in place on a click. What an opened view shows comes as a patch of the view's data (made by
 // vizad/view/widget/data.py's frame_patch): from the kernel, which can open several boxes at once,
-// or, in a page without a kernel, from the data itself (`frame.opens`, one box at a time, as
-// DOT that the page lays out in a worker; packed with gzip, inflated when first needed). A click on an opened box's title closes it.
+// or, in a page without a kernel, from the data itself (`data.opens`, every view's, one box at a
+// time, as DOT that the page lays out in a worker; packed with gzip, inflated when first needed).
+// A click on an opened box's title closes it.
 
 import { inflateJson } from "./helpers.js";
 
@@ -26,22 +27,32 @@ export function applyPatch(base, patch) {
 }
 
 const decorated = new WeakSet(); // views' data whose collapsed boxes' tooltips say "click"
-const unpacked = new WeakMap(); // a view's packed openings -> the promise of them inflated
+const unpacked = new WeakMap(); // a page's packed openings -> the promise of them inflated
 
-// The boxes a page opens itself, as vizad/view/widget/data.py's pack_opens packed them (ids, and
-// their patches as gzip-compressed JSON in base64, each DOT line once): box id -> patch,
-// inflated on first use
-function unpackOpens(packed) {
-  if (!unpacked.has(packed)) {
-    unpacked.set(packed, inflateJson(packed.gz).then(({ lines, patches }) => {
-      for (const patch of Object.values(patches)) {
-        if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
-        delete patch.dotLines;
-      }
-      return patches;
-    }));
-  }
+// The boxes a page opens itself, as vizad/view/widget/data.py's pack_opens packed them (the ids
+// per view, and every view's patches as one gzip-compressed JSON text in base64, each DOT line
+// once, a field alike in an earlier view's patch of the same box given as that view's name,
+// "same"): view -> box id -> patch, inflated on first use
+export function unpackOpens(packed) {
+  if (!unpacked.has(packed)) unpacked.set(packed, inflateJson(packed.gz).then(resolveOpens));
   return unpacked.get(packed);
+}
+
+// pack_opens's text, parsed, as view -> box id -> patch
+export function resolveOpens({ lines, patches }) {
+  for (const boxes of Object.values(patches)) {
+    for (const [id, patch] of Object.entries(boxes)) {
+      for (const [field, other] of Object.entries(patch.same || {})) patch[field] = patches[other][id][field];
+      delete patch.same;
+    }
+  }
+  for (const boxes of Object.values(patches)) {
+    for (const patch of Object.values(boxes)) {
+      if (patch.dotLines) patch.dot = patch.dotLines.map((i) => lines[i]).join("\n");
+      delete patch.dotLines;
+    }
+  }
+  return patches;
 }
 
 export class Opener {
@@ -73,14 +84,14 @@ export class Opener {
   canOpen(v, id) {
     const frame = this.frame(v);
     if (!frame || !frame.collapsed || !frame.collapsed.includes(id)) return false;
-    return this.kernel || Boolean(this.data.frames[v].opens?.ids?.includes(id));
+    return this.kernel || Boolean(this.data.opens?.ids?.[v]?.includes(id));
   }
 
   // the boxes of view `v` that this page opens itself (no kernel: the openings it carries),
   // the one holding step `i` (0-based) first, at most `most`
   carriedBoxes(v, i, most) {
     const base = this.data.frames[v];
-    const ids = this.kernel ? [] : (base?.opens?.ids || []).filter((id) => base.collapsed?.includes(id));
+    const ids = this.kernel ? [] : (this.data.opens?.ids?.[v] || []).filter((id) => base.collapsed?.includes(id));
     const holding = base?.steps?.[i]?.current ?? null;
     return [...ids.filter((id) => id === holding), ...ids.filter((id) => id !== holding)].slice(0, most);
   }
@@ -128,7 +139,7 @@ export class Opener {
     const key = `${v} ${id}`;
     if (!this.frames.has(key)) {
       const base = this.data.frames[v];
-      const patch = (await unpackOpens(base.opens))[id];
+      const patch = (await unpackOpens(this.data.opens))[v][id];
       if (!this.frames.has(key)) this.frames.set(key, applyPatch(base, patch));
     }
     return this.frames.get(key);

@@ -36,8 +36,12 @@ class Stepper {
     this.model = model;
     this.data = data;
     const n = (this.n = data.n);
-    // a view whose step states are those of another view is sent without them ("stepsOf")
-    for (const f of Object.values(data.frames)) if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+    // a view whose step states (search entries) are those of another view is sent without
+    // them ("stepsOf", "findOf": vizad/view/widget/data.py's shared_steps)
+    for (const f of Object.values(data.frames)) {
+      if (f.stepsOf) f.steps = data.frames[f.stepsOf].steps;
+      if (f.findOf) f.find = data.frames[f.findOf].find;
+    }
     this.view = model.get("view") || data.view;
     const root = (this.root = h("div", { class: "vizad-stepper mathjax_ignore tex2jax_ignore", tabindex: "0" }));
     const showStep = () => this.showStep();
@@ -316,7 +320,8 @@ class Stepper {
   saySealed() {
     this.viewport.element.querySelector(".vz-sealed-note")?.remove();
     this.viewport.element.append(h("div", { class: "vz-busy vz-sealed-note", role: "status",
-      text: this.offline ? "opening this block needs Python: run the cell" : "this page does not carry the boxes inside this block" }));
+      text: this.offline ? "opening this block needs Python: run the cell"
+        : "this page does not carry the boxes inside this block: opening it needs Python (vz.step)" }));
   }
 
   closeBoxes() {
@@ -448,7 +453,16 @@ function render({ model, el }) {
   // the Graphviz module a live widget was sent serves the page's outputs that wait for it
   if (model.get("_graphviz")) globalThis.vizadGraphviz ??= model.get("_graphviz");
   if (model.get("picture")) return renderPicture({ model, el });
-  const data = model.get("data");
+  // a live widget's walkthrough comes packed (`_data`, vizad/view/widget/stepper.py: gzip-
+  // compressed JSON in base64), inflated here; a page's model holds it as `data`
+  if (model.get("data") === undefined && model.get("_data")) {
+    return inflateJson(model.get("_data")).then((data) => show(model, el, data));
+  }
+  return show(model, el, model.get("data"));
+}
+
+// the stepper of walkthrough `data` in `el`, drawn anew when Python sends another
+function show(model, el, data) {
   if (!data || !data.n) {
     el.textContent = "vizad: this walkthrough has no steps";
     return;
@@ -457,14 +471,25 @@ function render({ model, el }) {
   // a front end shows this widget: Python stops updating its saved output (headless builds)
   if (model.get("connected") !== false && typeof model.send === "function") model.send({ kind: "shown" });
   // the walkthrough traced again (an input edited, what-if): drawn anew, at the same step
-  const redraw = () => {
+  let latest = 0; // the walkthrough sent last is the one drawn, whichever inflates first
+  const redraw = async () => {
+    const asked = ++latest;
+    const packed = model.get("_data");
+    const next = model.get("data") ?? (packed ? await inflateJson(packed) : null);
+    if (asked !== latest || !next?.n) return;
     stepper.close();
     el.replaceChildren();
-    stepper = new Stepper({ model, el, data: model.get("data") });
+    stepper = new Stepper({ model, el, data: next });
   };
   model.on("change:data", redraw);
+  model.on("change:_data", redraw);
   const stopRefusals = showRefusals(model, el);
-  return () => { model.off("change:data", redraw); stepper.close(); stopRefusals(); };
+  return () => {
+    model.off("change:data", redraw);
+    model.off("change:_data", redraw);
+    stepper.close();
+    stopRefusals();
+  };
 }
 
 // Run the component without a kernel on element `rootId`, from the JSON in element `dataId`
@@ -500,6 +525,7 @@ function mountPicture(rootId, dataId, { graphvizId = null, graphviz: text = "" }
 
 export default { render };
 
-// The component for the notebook outputs that do not carry it (static/boot.js): the first copy
-// loaded in the page, by an output that carries it or by the live widget.
-globalThis.vizadComponent ??= { mount, mountPicture };
+// The component for the notebook outputs that do not carry it (static/boot.js) and the widgets
+// whose models do not (static/shim.js): the first copy loaded in the page, by an output that
+// carries it or by the live widget.
+globalThis.vizadComponent ??= { mount, mountPicture, render };
