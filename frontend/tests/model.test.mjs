@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 const { localModel } = await import("../../vizad/view/widget/static/stepper/mount.js");
-const { applyPatch, resolveOpens } = await import("../../vizad/view/widget/static/stepper/expand.js");
+const { applyPatch, resolveOpens } =
+  await import("../../vizad/view/widget/static/stepper/expand.js");
 
 test("localModel: set tells the listeners of a change, off lets one go", () => {
   const model = localModel({ step: 1 });
@@ -80,6 +81,14 @@ test("resolveOpens: every view's patches from one text, DOT lines and fields ali
     },
   };
   const opens = resolveOpens(packed);
-  assert.deepEqual(opens.forward.c, { dot: "digraph {\na\nb\n}", tips: { a: { head: "a" } }, owner: { a: 0 } });
-  assert.deepEqual(opens.backprop.c, { dot: "digraph {\na\nb2\n}", tips: { a: { head: "a" } }, owner: { a: 0 } });
+  assert.deepEqual(opens.forward.c, {
+    dot: "digraph {\na\nb\n}",
+    tips: { a: { head: "a" } },
+    owner: { a: 0 },
+  });
+  assert.deepEqual(opens.backprop.c, {
+    dot: "digraph {\na\nb2\n}",
+    tips: { a: { head: "a" } },
+    owner: { a: 0 },
+  });
 });

@@ -32,7 +32,12 @@ function fakeModel() {
 test("with the component and its CSS in the page, the shim renders with it at once", async () => {
   globalThis.document = fakeDocument([{ id: CLASS, textContent: ".vizad-stepper{}" }]);
   const calls = [];
-  globalThis.vizadComponent = { render: (args) => { calls.push(args); return "cleanup"; } };
+  globalThis.vizadComponent = {
+    render: (args) => {
+      calls.push(args);
+      return "cleanup";
+    },
+  };
   const model = fakeModel();
   const el = { isConnected: true, append() {} };
   assert.equal(await shim.render({ model, el }), "cleanup");
