@@ -69,6 +69,9 @@ def step_panel(
     """The panel of step ``k`` (0-based) of ``trace`` (see the module's docstring); a step
     in ``failures`` (0-based index → message of the rule that fails trace.check()) says
     so. ``colour`` fills a heatmap's cells (vizad.view.render.palette.diverging)."""
+    own = getattr(trace, "panel", None)  # a walkthrough with panels of its own (an element's)
+    if own is not None:
+        return own(k, failures, decimals=decimals, colour=colour)
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
 
@@ -128,6 +131,9 @@ def running_row(
 ) -> dict:
     """One row of the running table: what step ``k`` computed (v̄ᵢ or v̇ᵢ, its value, and ✗
     when its rule fails trace.check(), else ⚠ when the result is NaN or infinite)."""
+    own = getattr(trace, "row", None)  # a walkthrough with rows of its own (an element's)
+    if own is not None:
+        return own(k, failures, decimals=decimals, colour=colour)
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
     bad = bool(failures) and k in failures
