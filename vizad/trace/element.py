@@ -42,6 +42,8 @@ import numpy as np
 from vizad.engine.elements import Apply, Dot, Pick, Reduce, element_rule
 from vizad.engine.node import Node
 from vizad.engine.op import CONSTANT, VARIABLE
+from vizad.engine.ops.structure import _MAKE_TUPLE as MAKE_TUPLE
+from vizad.engine.ops.structure import _TUPLE_GET as TUPLE_GET
 from vizad.engine.tree import is_tuple
 from vizad.errors import ElementIndexError, RuleNotDefinedError
 from vizad.trace.names import Name
@@ -86,6 +88,10 @@ class Term:
     #: The forward node and index whose adjoint element the term reads (None: it reads none,
     #: a sum of one partial adjoint read as it is).
     opens: tuple[Node, Index] | None
+    #: "element" (an element of an evaluated array, read), "product" (a matmul's product of
+    #: two elements, which no array holds: computed), "formula" (an elementwise formula of
+    #: elements, its value read) or "negated" (a term subtracted).
+    kind: str = "element"
     _trace: Any = field(default=None, repr=False, compare=False)  # the reverse trace
 
     def open(self) -> Any:
@@ -188,10 +194,11 @@ class _Expander:
             node in self.forward or node in self.adjoint_of or node.op in (VARIABLE, CONSTANT)
         )
 
-    def expand(self, root: Node, index: Index, flow: set[Node]) -> _Expr:
+    def expand(self, root: Node, index: Index, flow: set[Node], where: str) -> _Expr:
         """The element ``index`` of ``root`` (a partial adjoint node) as its rules make it;
         ``flow``: the nodes of the rule that carry v̄ⱼ (one without an element rule is
-        refused: its element cannot be followed)."""
+        refused: its element cannot be followed; ``where`` says which element and partial
+        adjoint, for that error)."""
 
         @functools.cache
         def go(node: Node, at: Index, depth: int, top: bool) -> _Expr:
@@ -199,11 +206,18 @@ class _Expander:
             # sub is itself a sum whose inputs are terms (inside a formula it is a formula)
             if self.is_leaf(node, root) or depth > MAX_DEPTH:
                 return self.leaf(node, at)
+            if node.op is TUPLE_GET:  # one value of a tuple: where the tuple was made
+                x = node.inputs[0]
+                if x.op is MAKE_TUPLE and not self.is_leaf(x, root):
+                    return go(x.inputs[node.attrs["index"]], at, depth + 1, top)
+                if x in flow and not self.is_leaf(x, root):
+                    raise _not_available(x, where)  # (a framework's vjp: one opaque tuple)
+                return self.leaf(node, at)
             inputs = [self.values[x] for x in node.inputs]
             rule = element_rule(node, at, inputs) if not is_tuple(self.values[node]) else None
             if rule is None:
                 if node in flow:
-                    raise _not_available(node)
+                    raise _not_available(node, where)
                 return self.leaf(node, at)
             value = np.asarray(self.values[node])[at]
             if isinstance(rule, Pick):
@@ -299,12 +313,34 @@ def _summed(e: _Expr) -> tuple[Any, str]:
         return np.zeros_like(e.value), "no terms"
     total = functools.reduce(lambda a, b: a + b, values)
     if e.how == "sum" and not same_bits(total, e.value):
-        # numpy adds a sum along the axis its loop runs over in 8 running sums, pairwise:
-        # the same terms in that order are the engine's bits
-        paired = _pairwise(values)
-        if same_bits(paired, e.value):
-            return paired, "numpy's pairwise order (8 running sums)"
+        # numpy's loop adds the run of terms along the axis it runs over pairwise (8 running
+        # sums), and the runs one after the other: the same terms in that order are the
+        # engine's bits (vizad tries the orders numpy's loop can take; the bits tell)
+        for order, made in _numpy_orders(values, e.slots):
+            if same_bits(made, e.value):
+                return made, order
     return total, "one after the other"
+
+
+def _numpy_orders(values: list, slots: tuple) -> list[tuple[str, Any]]:
+    """The sums of ``values`` in the orders numpy's reduction loop can take (``slots``: the
+    position of each term in the reduced input, in index order): all pairwise, as one run;
+    or in runs along the last summed axis (positions differing only there), each pairwise,
+    the runs added one after the other."""
+    out = [("numpy's pairwise order (8 running sums)", _pairwise(values))]
+    positions = [m for _, m in slots]
+    if len(positions) > 1:
+        varying = [k for k in range(len(positions[0])) if len({m[k] for m in positions}) > 1]
+        if len(varying) > 1:
+            last = varying[-1]
+            runs: dict[tuple, list] = {}
+            for m, v in zip(positions, values):
+                runs.setdefault(m[:last] + m[last + 1 :], []).append(v)
+            total = np.zeros_like(values[0])
+            for run in runs.values():
+                total = total + _pairwise(run)
+            out.append(("numpy's order: runs along the last summed axis, each pairwise", total))
+    return out
 
 
 def _pairwise(values: list) -> Any:
@@ -359,12 +395,12 @@ def _replayed(e: _Expr, values) -> Any:
     return np.asarray(node.op.bind(node)(*inputs))[e.index]
 
 
-def _not_available(node: Node) -> RuleNotDefinedError:
+def _not_available(node: Node, where: str) -> RuleNotDefinedError:
     return RuleNotDefinedError(
-        f"an element walkthrough is not available for op {node.op.name!r} at "
-        f"{node.describe()}: vizad has no element rule for it (it cannot say which elements "
-        "of its inputs make one element of its output), and it computes a partial adjoint "
-        "of the element asked for; trace.adjoint(node) gives the whole tensor"
+        f"trace.element: the walkthrough of {where} is not available for op "
+        f"{node.op.name!r} ({node.describe()}): vizad has no element rule for that op (which "
+        "elements of its inputs make one element of its output), and it computes that "
+        "partial adjoint; trace.adjoint(node) gives the whole tensor"
     )
 
 
@@ -441,7 +477,12 @@ def element_parts(trace: Any, node: Node, index: Any) -> tuple[Index, list[Eleme
     for p in record.partials(node):
         source = record.adjoint(p.consumer)
         flow = _flow(p.node, source, lambda n, root=p.node: stops(n, root))
-        expr = expander.expand(p.node, at, flow)
+        where = (
+            f"{names.bar(node).text}{index_text(at)} ({node.describe()}) through "
+            f"{names.partial(node, p.consumer, p.index).text}, from consumer "
+            f"{names.label(p.consumer)} = op {p.consumer.op.name!r}"
+        )
+        expr = expander.expand(p.node, at, flow, where)
         terms = tuple(_term(e, p.consumer, expander, trace) for e in _terms(expr))
         how = {"sum": "sum", "products": "products", "sum of inputs": "sum"}.get(
             expr.how if expr.kind == "sum" else "", "one term"
@@ -488,7 +529,10 @@ def _term(e: _Expr, consumer: Node, expander: _Expander, trace: Any) -> Term:
             opens = (of, index)
             break
     latex = e.latex
-    return Term(printable(latex_to_text(latex)), latex, e.value, consumer, e.reads, opens, trace)
+    kind = {"leaf": "element", "apply": "formula", "neg": "negated"}.get(e.kind, e.kind)
+    return Term(
+        printable(latex_to_text(latex)), latex, e.value, consumer, e.reads, opens, kind, trace
+    )
 
 
 def summed_in(parts: Sequence[ElementPart], order: Sequence[int], which: str, like: Any) -> Any:

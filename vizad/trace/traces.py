@@ -854,7 +854,7 @@ class ElementTrace(ReverseTrace):
         )
 
     def _why(self) -> str:
-        if any(p.how == "products" for p in self.parts):
+        if any(t.kind == "product" for t in self.terms):
             return "a matmul runs in BLAS, which adds the products with fused multiply-adds"
         return "numpy added these in an order vizad does not reproduce"
 
