@@ -585,3 +585,50 @@ def test_tuple_values_are_followed_to_where_the_tuple_was_made():
     assert float(trace.element(b, 1).value) == 4.0
     with pytest.raises(ElementIndexError, match="tuple value"):
         trace.element(t, 0)
+
+
+# -- phase 3: the tutorial's section, its quiz and its exercise ---------------------------------
+def _tutorial_namespace(replace=None):
+    """The tensors tutorial's code cells run in one namespace (drawings and steppers left
+    out), ``replace`` applied to their sources; the skipped cells (a student's answer)
+    returned as sources, to run in that namespace."""
+    import nbformat
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "07_tensors.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    namespace: dict = {}
+    skipped = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        source = cell.source
+        for old, new in (replace or {}).items():
+            source = source.replace(old, new)
+        if "skip-execution" in cell.metadata.get("tags", []):
+            skipped.append(source)
+        elif "vz.draw(" not in source and "vz.step(" not in source:
+            exec(compile(source, str(path), "exec"), namespace)
+    return namespace, skipped
+
+
+def _outcomes(source: str, namespace: dict) -> list:
+    """Run a check cell's source in ``namespace``; what its checks gave."""
+    call = "vz.exercises.Checks().run("
+    exec(compile(source.replace(call, "outcomes = " + call), "cell", "exec"), namespace)
+    return [o.ok for o in namespace["outcomes"]]
+
+
+def test_the_tutorials_quiz_and_exercise_check_what_they_say():
+    namespace, skipped = _tutorial_namespace()
+    quiz = next(s for s in skipped if "b̄₁[5]" in s)
+    exercise = next(s for s in skipped if "fixed = " in s)
+    right = float(namespace["mlp"].element(namespace["b1"], 5).value)
+    for answer, ok in ((None, False), (round(right, 4), True), (round(right, 4) + 0.5, False)):
+        typed = quiz.replace("answer = None", f"answer = {answer!r}")
+        assert _outcomes(typed, namespace) == [ok]
+    # the exercise as given (the student's axis): its checks fail; with axis 1 they pass
+    assert _outcomes(exercise, namespace) == [False, False, False]
+    solved = exercise.replace("axis=0), (4, 1))]  # fix this rule", "axis=1), (4, 1))]")
+    assert solved != exercise
+    assert _outcomes(solved, namespace) == [True, True, True]

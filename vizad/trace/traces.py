@@ -830,9 +830,17 @@ class ElementTrace(ReverseTrace):
         lines = [self.line_text(d)]
         for part in self.parts:
             rule = f"{part.name.text}{index_text(self.element_index)}"
+            n = len(part.terms)
+            how = (
+                "one term"
+                if part.how == "one term"
+                else f"a sum of {n} product{'s' * (n != 1)}"
+                if part.how == "products"
+                else f"a sum of {n} term{'s' * (n != 1)}"
+            )
             lines.append(
-                f"  {rule} = {part.how} of {len(part.terms)} term(s) from consumer "
-                f"{self.parent.label(part.consumer)} = {format_value(part.value, d)}"
+                f"  {rule}, from consumer {self.parent.label(part.consumer)}: {how} = "
+                f"{format_value(part.value, d)}"
             )
         lines.append(self.exactness())
         return "\n".join(lines)
@@ -843,7 +851,7 @@ class ElementTrace(ReverseTrace):
             return "the seed: ∂y/∂y"
         if self.exact_in_order:
             orders = sorted({p.order for p in self.parts if p.order != "one term"})
-            how = f" ({'; '.join(orders)})" if orders else ""
+            how = f", {'; '.join(orders)}," if orders else ""
             return f"the terms added in order{how} give the engine's value bit for bit"
         diff = float(
             np.asarray(self.value, dtype=np.float64) - np.asarray(self.in_order, dtype=np.float64)
