@@ -632,3 +632,39 @@ def test_the_tutorials_quiz_and_exercise_check_what_they_say():
     solved = exercise.replace("axis=0), (4, 1))]  # fix this rule", "axis=1), (4, 1))]")
     assert solved != exercise
     assert _outcomes(solved, namespace) == [True, True, True]
+
+
+# -- phase 4: a click on a heatmap cell of v̄ᵢ shows its element walkthrough ---------------------
+def test_the_panels_heatmap_cells_carry_their_element_walkthroughs():
+    from vizad.trace.panel import ELEMENT_BUDGET, ELEMENT_TERMS, step_panel
+
+    trace = vz.examples.mlp()
+    b1 = next(w for w in trace.wrt if w.name == "b1")
+    k = trace.step_of(b1).index
+    panel = step_panel(trace, k)
+    cells = panel["elements"]
+    assert len(cells) == len(panel["total"]["heat"]["cells"]) == 16
+    element = trace.element(b1, 2)
+    assert cells[2]["line"] == element.line_text(trace.decimals)
+    assert [label for label, _ in cells[2]["terms"]] == [t.label for t in element.terms]
+    assert cells[2]["more"] == 0 and "bit for bit" in cells[2]["note"]
+    assert step_panel(trace, k) == panel  # the same however often it is made
+    # a matmul's element of W̄₁ (4×16): 8 products, all listed
+    w1 = next(w for w in trace.wrt if w.name == "W1")
+    assert len(step_panel(trace, trace.step_of(w1).index)["elements"][0]["terms"]) == 8
+    # what the budget gives: one cell per element, at most ELEMENT_BUDGET in all
+    given = [len(step_panel(trace, j).get("elements") or ()) for j in range(len(trace.steps))]
+    assert 0 < sum(given) <= ELEMENT_BUDGET and ELEMENT_TERMS == 8
+
+
+def test_cells_past_the_budget_or_without_rules_carry_none():
+    from vizad.trace.panel import step_panel
+
+    x = vz.Variable("x", shape=(12, 24))
+    y = vz.sum(vz.tanh(x))
+    trace = vz.trace_reverse(y, [x], {x: np.ones((12, 24))})
+    assert "elements" not in step_panel(trace, trace.step_of(x).index)  # 288 cells: too many
+    torch = pytest.importorskip("torch")
+    w = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    recorded = vz.torch_backward((torch.randn(2, 3, dtype=torch.float64) @ w).tanh().sum())
+    assert all("elements" not in step_panel(recorded, j) for j in range(len(recorded.steps)))

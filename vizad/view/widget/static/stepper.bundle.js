@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 4a3edaa0249c64c13aa9d9d89e8ae02c860948e83038f121df442bce43c2fc7c
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 77f7a75e8649790bbdee5ad658cbe87da684fbc69abf93e56c6195f0ae5586b9
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1914,12 +1914,45 @@ function panelElement(p, head) {
       h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell))))))
     ]));
   }
-  box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
+  const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
+  box.append(sum);
+  if (p.elements) elementCells(sum, p.elements);
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
+}
+function elementCells(sum, elements) {
+  const grid = sum.querySelector(".vz-heat");
+  if (!grid) return;
+  const cells = [...grid.children];
+  const shownBox = h("div", { class: "vz-element" });
+  const open = (k) => {
+    const e = elements[k];
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    shownBox.replaceChildren(
+      h("div", { class: "vz-math", text: e.line }),
+      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      ...e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : [],
+      h("div", { class: "vz-muted", text: e.note })
+    );
+  };
+  cells.forEach((cell, k) => {
+    if (!elements[k]) return;
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("role", "button");
+    cell.classList.add("vz-cell-click");
+    cell.addEventListener("click", () => open(k));
+    cell.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      event.stopPropagation();
+      open(k);
+    });
+  });
+  sum.after(shownBox);
 }
 function rowElement(row, now) {
   const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
