@@ -1,6 +1,7 @@
 """A click on a cell of a step's heatmap of v̄ᵢ shows that element's walkthrough (issue 48):
 in an exported page of the 2-layer MLP, at the step of b̄₁, cell 2 shows b̄₁[2] = Σᵢ v̄₇[i, 2]
-with its 8 terms, the cell is marked, and nothing goes to the console."""
+with its 8 terms, the cell is marked; Enter opens a focused cell and the arrows move between
+cells (not steps); nothing goes to the console."""
 
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ def test_a_click_on_a_cell_of_b_bar_shows_its_terms(browser, tmp_path):
     cells[5].focus()
     page.keyboard.press("Enter")  # the keyboard opens a cell too, and the step stays
     assert trace.element(b1, 5).line_text(trace.decimals) in page.inner_text(".vz-element")
+    page.keyboard.press("ArrowRight")  # the next cell, not the next step
+    assert trace.element(b1, 6).line_text(trace.decimals) in page.inner_text(".vz-element")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert trace.element(b1, 4).line_text(trace.decimals) in page.inner_text(".vz-element")
     assert page.inner_text(".vz-step-panel .vz-head").startswith(f"Step {k} ")
     assert errors == []
     page.close()

@@ -33,6 +33,7 @@ holds, are the products of the two elements it reads. How the terms add up to th
 from __future__ import annotations
 
 import functools
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from collections.abc import Callable, Sequence
@@ -504,11 +505,16 @@ def element_parts(trace: Any, node: Node, index: Any) -> tuple[Index, list[Eleme
 
 
 def _expander(trace: Any) -> _Expander:
-    made = getattr(trace, "_element_expander", None)
+    """The expander of ``trace``'s elements, made once per trace (its lookups and the
+    elements it has followed are kept)."""
+    made = _EXPANDERS.get(trace)
     if made is None:
-        made = _Expander(trace)
-        trace._element_expander = made  # type: ignore[attr-defined]  # (one per trace)
+        made = _EXPANDERS[trace] = _Expander(trace)
     return made
+
+
+#: trace → its expander (see :func:`_expander`).
+_EXPANDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _add_order(total: Node, partial_nodes: list[Node]) -> list[int]:

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 77f7a75e8649790bbdee5ad658cbe87da684fbc69abf93e56c6195f0ae5586b9
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c76d9900ef2b8fc15e6e5a329869b19d9dd8f19467c0536b690590936c310446
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1450,6 +1450,7 @@ var Player = class {
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
     if (typing && !(presenting && e.key === "Escape") || e.altKey || e.ctrlKey || e.metaKey) return;
     if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
+    if ((BOX_KEYS.has(e.key) || e.key === " ") && t instanceof Element && t.matches(".vz-cell-click")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       e.stopPropagation();
       return;
@@ -1946,10 +1947,18 @@ function elementCells(sum, elements) {
     cell.classList.add("vz-cell-click");
     cell.addEventListener("click", () => open(k));
     cell.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" && event.key !== " ") return;
+      const columns = Number(grid.style.gridTemplateColumns.match(/\d+/)?.[0]) || 1;
+      const by = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+      if (event.key !== "Enter" && event.key !== " " && !by) return;
       event.preventDefault();
       event.stopPropagation();
-      open(k);
+      let j = k;
+      if (by) do
+        j += by;
+      while (j >= 0 && j < cells.length && !elements[j]);
+      if (j < 0 || j >= cells.length) return;
+      cells[j].focus();
+      open(j);
     });
   });
   sum.after(shownBox);

@@ -84,10 +84,18 @@ function elementCells(sum, elements) {
     cell.classList.add("vz-cell-click");
     cell.addEventListener("click", () => open(k));
     cell.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" && event.key !== " ") return;
+      // Enter or Space opens the cell; the arrows move to the next cell that opens (not the
+      // stepper's step: its keys listen on the window, after the cell)
+      const columns = Number(grid.style.gridTemplateColumns.match(/\d+/)?.[0]) || 1;
+      const by = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+      if (event.key !== "Enter" && event.key !== " " && !by) return;
       event.preventDefault();
-      event.stopPropagation(); // (not the stepper's keys)
-      open(k);
+      event.stopPropagation();
+      let j = k;
+      if (by) do j += by; while (j >= 0 && j < cells.length && !elements[j]);
+      if (j < 0 || j >= cells.length) return;
+      cells[j].focus();
+      open(j);
     });
   });
   sum.after(shownBox);
