@@ -237,15 +237,17 @@ class _Expander:
                 return _sum(node, at, value, kids, "products", rule.at)
             assert isinstance(rule, Apply)
             inner = top and rule.signs is not None
-            kids = tuple(
+            operands: tuple[_Expr | None, ...] = tuple(
                 go(x, i, depth + 1, inner) if i is not None else None
                 for x, i in zip(node.inputs, rule.at)
             )
             if inner:
                 signs = rule.signs or ()
-                signed = tuple(k if s > 0 else _negated(k) for k, s in zip(kids, signs) if k)
+                signed = tuple(
+                    k if s > 0 else _negated(k) for k, s in zip(operands, signs) if k is not None
+                )
                 return _sum(node, at, value, signed, "sum of inputs", ())
-            return self.apply(node, at, value, kids)
+            return self.apply(node, at, value, operands)
 
         return go(root, index, 0, True)
 
@@ -258,7 +260,8 @@ class _Expander:
         ]
         latex = node.op.latex(args, node.attrs)
         reads = tuple(r for k in kids if k is not None for r in k.reads)
-        return _Expr("apply", value, latex, node, at, tuple(k for k in kids if k), reads=reads)
+        children = tuple(k for k in kids if k is not None)
+        return _Expr("apply", value, latex, node, at, children, reads=reads)
 
 
 def _wrapped(latex: str) -> str:
@@ -405,6 +408,11 @@ def _not_available(node: Node, where: str) -> RuleNotDefinedError:
     )
 
 
+def _stops_at(stops: Callable[[Node, Node], bool], root: Node, node: Node) -> bool:
+    """Whether ``node`` ends the rule of partial adjoint ``root`` (a leaf of its expansion)."""
+    return stops(node, root)
+
+
 def _flow(root: Node, source: Node | None, stops: Callable[[Node], bool]) -> set[Node]:
     """The nodes of ``root``'s rule that depend on ``source`` (v̄ⱼ): walked down from
     ``root`` to the nodes ``stops`` says end the rule (iteratively)."""
@@ -477,7 +485,7 @@ def element_parts(trace: Any, node: Node, index: Any) -> tuple[Index, list[Eleme
     stops = expander.is_leaf
     for p in record.partials(node):
         source = record.adjoint(p.consumer)
-        flow = _flow(p.node, source, lambda n, root=p.node: stops(n, root))
+        flow = _flow(p.node, source, functools.partial(_stops_at, stops, p.node))
         where = (
             f"{names.bar(node).text}{index_text(at)} ({node.describe()}) through "
             f"{names.partial(node, p.consumer, p.index).text}, from consumer "

@@ -740,7 +740,7 @@ class ElementTrace(ReverseTrace):
             )
         return steps
 
-    def involved(self, step: ElementStep) -> list[Node]:
+    def involved(self, step: Any) -> list[Node]:
         nodes = [step.adjoint_node]
         if step.partial_node is not step.adjoint_node:
             nodes.append(step.partial_node)
@@ -748,7 +748,7 @@ class ElementTrace(ReverseTrace):
             nodes += [n for n, _ in step.term.reads if n.origin is not None]
         return list(dict.fromkeys(nodes))
 
-    def neighbours(self, step: ElementStep) -> list[Node]:
+    def neighbours(self, step: Any) -> list[Node]:
         if step.term is None:
             return []
         forward = set(self.graph)
@@ -774,7 +774,7 @@ class ElementTrace(ReverseTrace):
     def _header(self) -> list[str]:
         return ["step", "term", "consumer vⱼ", "value", "sum so far"]
 
-    def _row(self, step: ElementStep, d: int) -> list[str]:
+    def _row(self, step: Any, d: int) -> list[str]:
         if step.term is None:
             return [
                 str(step.index + 1),
@@ -794,7 +794,7 @@ class ElementTrace(ReverseTrace):
     def _latex_header(self) -> list[str]:
         return ["step", "term", "consumer $v_j$", "value", "sum so far"]
 
-    def _latex_row(self, step: ElementStep, d: int) -> list[str]:
+    def _latex_row(self, step: Any, d: int) -> list[str]:
         if step.term is None:
             return [str(step.index + 1), "seed", "", f"${latex_value(step.adjoint, d)}$", ""]
         return [
@@ -805,7 +805,7 @@ class ElementTrace(ReverseTrace):
             f"${latex_value(step.adjoint, d)}$",
         ]
 
-    def _line(self, step: ElementStep, d: int) -> str:
+    def _line(self, step: Any, d: int) -> str:
         """v̄ᵢ[index] = t₁ + t₂ + … (the terms up to the step) = the sum so far."""
         head = self.name.latex
         if step.term is None:
@@ -877,7 +877,7 @@ class ElementTrace(ReverseTrace):
         """Step ``k``'s panel (vizad.trace.panel's format): the term added, the terms so far
         with their consumers and the running sum."""
         d = self.decimals if decimals is None else decimals
-        step = self.steps[k]
+        step: Any = self.steps[k]
 
         def shown(value: Any) -> Any:
             return value_data(value, d, colour)
@@ -924,9 +924,9 @@ class ElementTrace(ReverseTrace):
     ) -> dict:
         """Step ``k``'s row of the running table: the term added and the sum so far."""
         d = self.decimals if decimals is None else decimals
-        step = self.steps[k]
+        step: Any = self.steps[k]
         label = step.term.label if step.term is not None else "seed"
-        bad = bool(failures) and k in failures
+        bad = failures is not None and k in failures
         return {
             "cells": [
                 [printable(label)],
@@ -950,7 +950,7 @@ class ElementTrace(ReverseTrace):
                 f"{self.name.text} is the sum of its {len(self.terms)} terms")  # fmt: skip
 
     # -- checks ------------------------------------------------------------------------
-    def _checked(self, eps, rtol, atol, rng) -> list:
+    def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
         """The element's own check: its terms, put back where the rule says and summed by
         the engine's own ops, give the engine's value bit for bit (else a failure at the
         last step, naming the two numbers)."""
