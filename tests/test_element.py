@@ -668,3 +668,17 @@ def test_cells_past_the_budget_or_without_rules_carry_none():
     w = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
     recorded = vz.torch_backward((torch.randn(2, 3, dtype=torch.float64) @ w).tanh().sum())
     assert all("elements" not in step_panel(recorded, j) for j in range(len(recorded.steps)))
+
+
+def test_a_step_whose_cells_have_too_many_terms_carries_none():
+    # b̄ sums 600 rows for each of its 16 cells: 9,600 terms, past ELEMENT_STEP_TERMS
+    from vizad.trace.panel import ELEMENT_STEP_TERMS, step_panel
+
+    rng = np.random.default_rng(16)
+    X, b = vz.Variable("X", shape=(600, 16)), vz.Variable("b", shape=(16,))
+    trace = vz.trace_reverse(
+        vz.sum(vz.tanh(X + b)), [b], {X: rng.standard_normal((600, 16)), b: np.zeros(16)}
+    )
+    assert 600 * 16 > ELEMENT_STEP_TERMS
+    assert "elements" not in step_panel(trace, trace.step_of(b).index)
+    assert len(trace.element(b, 3).terms) == 600  # (the walkthrough itself, asked for, has them)
