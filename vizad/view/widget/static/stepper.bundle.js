@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c76d9900ef2b8fc15e6e5a329869b19d9dd8f19467c0536b690590936c310446
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: eab1661b874953454892f12bf0252f5dc054024a41a6517748d148039a47dab8
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1928,7 +1928,8 @@ function elementCells(sum, elements) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
-  const shownBox = h("div", { class: "vz-element" });
+  grid.setAttribute("role", "group");
+  const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
   const open = (k) => {
     const e = elements[k];
     cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
@@ -1944,6 +1945,7 @@ function elementCells(sum, elements) {
     if (!elements[k]) return;
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", `${cell.title}: show its terms`);
     cell.classList.add("vz-cell-click");
     cell.addEventListener("click", () => open(k));
     cell.addEventListener("keydown", (event) => {

@@ -65,7 +65,8 @@ function elementCells(sum, elements) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
-  const shownBox = h("div", { class: "vz-element" });
+  grid.setAttribute("role", "group"); // (an image holds no buttons: a group of them)
+  const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
   const open = (k) => {
     const e = elements[k];
     cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
@@ -81,6 +82,7 @@ function elementCells(sum, elements) {
     if (!elements[k]) return;
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", `${cell.title}: show its terms`);
     cell.classList.add("vz-cell-click");
     cell.addEventListener("click", () => open(k));
     cell.addEventListener("keydown", (event) => {
