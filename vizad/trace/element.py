@@ -16,18 +16,23 @@ holds, are the products of the two elements it reads. How the terms add up to th
 
 - ``in_order``: the terms added in the order listed, as the engine adds them: consumer by
   consumer in the order the engine adds the partial adjoints (add_n's), within one partial
-  adjoint one after the other, or, for a sum numpy runs along the axis of its inner loop,
-  in numpy's pairwise order (8 running sums added pairwise; each part's ``order`` says which).
-  That is the value bit for bit for every sum of numpy's (sum_to_shape, sum, add_n, add).
+  adjoint one after the other, or, for a sum whose terms numpy's loop runs along, in numpy's
+  pairwise order (8 running sums added pairwise; runs along the last summed axis each so);
+  which of the orders numpy's reduction loop can take is told by the bits, and each part's
+  ``order`` says it. That is the value bit for bit for every sum of numpy's the tests try
+  (sum_to_shape, sum, mean's, add_n, add; shapes with size-1 and broadcast axes, up to 1,000
+  terms); one in an order vizad does not reproduce is said, not hidden.
   A matmul is different: BLAS adds its products with fused multiply-adds (a product is not
-  rounded before it is added) in its own blocked order, so no order of adding the rounded
-  products need give its bits (with two terms a·b + c·d, in either order, it differs in the
-  last bit about a third of the time): ``in_order`` adds them one after the other, the
-  walkthrough says by how much that differs from the value, and the value is BLAS's.
+  rounded before it is added) in an order that depends on its kernel, so no order of adding
+  the rounded products need give its bits (with two terms, a·b + c·d in either order differs
+  from BLAS's fma(c, d, a·b) in the last bit about a quarter of the time): ``in_order`` adds
+  them one after the other, the walkthrough says by how much that differs from the value,
+  and the value is BLAS's.
 - ``replayed``: the engine's own op run again on exactly the terms listed, at the positions
-  the rule gives (every other element −0.0, which adds nothing), and the partial adjoints
-  added as the engine adds them: the value bit for bit, which proves the terms are exactly the
-  numbers the engine added (``check()`` reports any element where it is not).
+  the rule gives (every other element −0.0, which adds nothing; a matmul's BLAS on the row and
+  column its products read), and the partial adjoints added as the engine adds them: the
+  value bit for bit, which shows the terms are exactly the numbers the engine added
+  (``check()`` reports an element where it is not).
 """
 
 from __future__ import annotations
