@@ -20,7 +20,7 @@ holds, are the products of the two elements it reads. How the terms add up to th
   pairwise order (8 running sums added pairwise; runs along the last summed axis each so);
   which of the orders numpy's reduction loop can take is told by the bits, and each part's
   ``order`` says it. That is the value bit for bit for every sum of numpy's the tests try
-  (sum_to_shape, sum, mean's, add_n, add; shapes with size-1 and broadcast axes, up to 1,000
+  (sum_to_shape, sum, add_n, add; shapes with size-1 and broadcast axes, up to 1,000
   terms); one in an order vizad does not reproduce is said, not hidden.
   A matmul is different: BLAS adds its products with fused multiply-adds (a product is not
   rounded before it is added) in an order that depends on its kernel, so no order of adding
