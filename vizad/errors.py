@@ -24,6 +24,7 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "StepNotFoundError",
+    "ElementIndexError",
     "ReadOnlyError",
     "RuleNotDefinedError",
     "RenderError",
@@ -189,6 +190,20 @@ class StepNotFoundError(VizadError, LookupError):
         Traceback (most recent call last):
             ...
         vizad.errors.StepNotFoundError: node ...
+    """
+
+
+class ElementIndexError(VizadError, IndexError):
+    """``trace.element(node, index)`` was given an index that is not an element of the
+    adjoint of ``node`` (the message names the node, the adjoint's shape and the index).
+
+    Examples:
+        >>> x = vz.Variable("x", shape=(2, 3))
+        >>> trace = vz.trace_reverse(vz.sum(x), [x], {x: np.ones((2, 3))})
+        >>> trace.element(x, (2, 0))
+        Traceback (most recent call last):
+            ...
+        vizad.errors.ElementIndexError: trace.element: index (2, 0) is not an element of ...
     """
 
 

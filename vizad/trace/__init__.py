@@ -2,9 +2,17 @@
 
 from vizad.trace.build import trace_forward, trace_reverse
 from vizad.trace.derivation import Derivation
-from vizad.trace.records import CheckFailure, Contribution, ForwardStep, ReverseStep, TangentTerm
+from vizad.trace.element import ElementPart, Term
+from vizad.trace.records import (
+    CheckFailure,
+    Contribution,
+    ElementStep,
+    ForwardStep,
+    ReverseStep,
+    TangentTerm,
+)
 from vizad.trace.names import Name, Names
-from vizad.trace.traces import ForwardTrace, ReverseTrace, Trace
+from vizad.trace.traces import ElementTrace, ForwardTrace, ReverseTrace, Trace
 
 __all__ = [
     "trace_forward",
@@ -14,6 +22,10 @@ __all__ = [
     "Name",
     "ReverseTrace",
     "ForwardTrace",
+    "ElementTrace",
+    "ElementStep",
+    "ElementPart",
+    "Term",
     "ReverseStep",
     "ForwardStep",
     "Contribution",

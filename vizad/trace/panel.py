@@ -25,14 +25,17 @@ and a row of the running table ``{"cells": [parts, parts, parts], "bad": bool}``
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from vizad.trace.text import latex_to_text, printable
+import numpy as np
+
+from vizad.trace.text import format_value, latex_to_text, printable
 from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
 from vizad.trace.nonfinite import marks_of, result_mark
-from vizad.trace.values import Colour, value_data, value_text
+from vizad.trace.values import HEAT_COLS, HEAT_ROWS, SMALL_VECTOR, Colour, value_data, value_text
 
 __all__ = [
     "CONTRIBUTIONS_HEAD",
@@ -69,6 +72,9 @@ def step_panel(
     """The panel of step ``k`` (0-based) of ``trace`` (see the module's docstring); a step
     in ``failures`` (0-based index → message of the rule that fails trace.check()) says
     so. ``colour`` fills a heatmap's cells (vizad.view.render.palette.diverging)."""
+    own = getattr(trace, "panel", None)  # a walkthrough with panels of its own (an element's)
+    if own is not None:
+        return own(k, failures, decimals=decimals, colour=colour)
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
 
@@ -95,6 +101,10 @@ def step_panel(
         how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
     panel["sum"] = printable(f"{result} = {how} = ")
     panel["total"] = shown(trace.result(step))
+    if trace.mode == "reverse":
+        elements = element_cells(trace, step, panel["total"], d)
+        if elements:
+            panel["elements"] = elements
     panel["line"] = printable(latex_to_text(trace.line(step, d)))
     if step.node.source:  # the user's line of code it was imported or recorded from
         panel["source"] = printable(step.node.source)
@@ -104,6 +114,101 @@ def step_panel(
     if failures and k in failures:
         panel["fail"] = printable(f"✗ {failures[k]}")
     return panel
+
+
+#: A panel's heatmap of v̄ᵢ carries the element walkthroughs of at most this many cells (a
+#: click on a cell shows its terms), a walkthrough at most ELEMENT_BUDGET in all (the first
+#: steps'): the page stays small; the other cells are not clickable.
+ELEMENT_CELLS, ELEMENT_BUDGET = 128, 1024
+#: Terms listed per cell (the first ones; "… n more" after).
+ELEMENT_TERMS = 8
+#: A step's cells carry their walkthroughs when their terms number at most this many in all
+#: (estimated from its first cell's: a sum over a batch of 5,000 rows, 16 cells, is 80,000
+#: terms, seconds of work for a page nobody may click): the panel is made within a fraction
+#: of a second.
+ELEMENT_STEP_TERMS = 4096
+
+
+def element_cells(trace, step, total: Any, decimals: int) -> list | None:
+    """Per cell of the heatmap ``total`` shows of v̄ᵢ (one cell per element: a heatmap whose
+    blocks are not averaged), what a click on it shows: {"line": "v̄₃[2] = -0.079 + … =
+    -0.736", "terms": [[label, value], …], "more": terms not listed, "note": how they add up},
+    or None for a cell whose element walkthrough is not available; None for the whole
+    heatmap of a step past the budgets (:func:`_element_steps`)."""
+    from vizad.errors import VizadError
+
+    if not isinstance(total, dict) or "heat" not in total or not hasattr(trace, "element"):
+        return None
+    if step.index not in _element_steps(trace):
+        return None
+    adjoint = np.asarray(trace.result(step))
+    cells = len(total["heat"]["cells"])
+    out: list = []
+    first = _first_element(trace, step.node, adjoint.shape)
+    if first is not None and len(first.terms) * cells > ELEMENT_STEP_TERMS:
+        return None
+    for k in range(cells):
+        index = tuple(int(i) for i in np.unravel_index(k, adjoint.shape))
+        try:
+            element = first if k == 0 and first is not None else trace.element(step.node, index)
+        except VizadError:  # no element rule for an op on the way: not clickable
+            out.append(None)
+            continue
+        terms = element.terms[:ELEMENT_TERMS]
+        out.append({
+            "line": printable(element.line_text(decimals)),
+            "terms": [[printable(t.label), printable(format_value(t.value, decimals))]
+                      for t in terms],
+            "more": len(element.terms) - len(terms),
+            "note": printable(element.exactness()),
+        })  # fmt: skip
+    return out if any(out) else None
+
+
+def _first_element(trace, node, shape: tuple) -> Any:
+    """The element walkthrough of the first element of v̄ of ``node`` (None when there is
+    none): how many terms each cell has, about."""
+    from vizad.errors import VizadError
+
+    try:
+        return trace.element(node, (0,) * len(shape))
+    except VizadError:
+        return None
+
+
+def _element_steps(trace) -> frozenset[int]:
+    """The steps whose heatmap of v̄ᵢ carries its cells' element walkthroughs: those whose
+    heatmap has one cell per element and at most ELEMENT_CELLS, in order while the
+    walkthrough's ELEMENT_BUDGET lasts (made once per trace: the same steps however often a
+    panel is made)."""
+    made = _ELEMENT_STEPS.get(trace)
+    if made is None:
+        chosen, spent = [], 0
+        for step in trace.steps:
+            result = trace.result(step)
+            if isinstance(result, tuple):
+                continue
+            size = int(np.size(result))
+            if _one_cell_each(np.shape(result)) and size <= ELEMENT_CELLS:
+                if spent + size > ELEMENT_BUDGET:
+                    break
+                chosen.append(step.index)
+                spent += size
+        made = _ELEMENT_STEPS[trace] = frozenset(chosen)
+    return made
+
+
+def _one_cell_each(shape: tuple) -> bool:
+    """Whether a value of ``shape`` is shown as a heatmap of one cell per element
+    (vizad.trace.values: a tensor past SMALL_VECTOR, blocks not averaged)."""
+    size = int(np.prod(shape)) if shape else 1
+    if not shape or size == 0 or (len(shape) == 1 and size <= SMALL_VECTOR):
+        return False
+    return shape[-1] <= HEAT_COLS and size // shape[-1] <= HEAT_ROWS
+
+
+#: trace → the steps that carry element walkthroughs (see _element_steps).
+_ELEMENT_STEPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _contribution(trace, step, c, shown) -> list[list]:
@@ -128,6 +233,9 @@ def running_row(
 ) -> dict:
     """One row of the running table: what step ``k`` computed (v̄ᵢ or v̇ᵢ, its value, and ✗
     when its rule fails trace.check(), else ⚠ when the result is NaN or infinite)."""
+    own = getattr(trace, "row", None)  # a walkthrough with rows of its own (an element's)
+    if own is not None:
+        return own(k, failures, decimals=decimals, colour=colour)
     d = trace.decimals if decimals is None else decimals
     step = trace.steps[k]
     bad = bool(failures) and k in failures

@@ -113,7 +113,10 @@ def questions(trace) -> list[list[Question]]:
                 shown = _shown(value)
             asked.append(Question(key, k, prompt, kind, value, shown, hint))
 
-        if trace.mode == "reverse":
+        own = getattr(trace, "_questions", None)  # a walkthrough that asks its own (an element)
+        if own is not None:
+            own(step, add)
+        elif trace.mode == "reverse":
             _reverse_questions(trace, step, add)
         else:
             _forward_questions(trace, step, add)

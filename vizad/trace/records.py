@@ -23,7 +23,14 @@ from vizad.trace.text import latex_shape
 if TYPE_CHECKING:  # pragma: no cover
     from vizad.trace.names import Names
 
-__all__ = ["Contribution", "ReverseStep", "TangentTerm", "ForwardStep", "CheckFailure"]
+__all__ = [
+    "Contribution",
+    "ReverseStep",
+    "ElementStep",
+    "TangentTerm",
+    "ForwardStep",
+    "CheckFailure",
+]
 
 
 _LATER = object()  # a label or LaTeX field made from the walkthrough's names when first read
@@ -275,6 +282,42 @@ class ReverseStep(NamedTuple):
     @property
     def is_output(self) -> bool:
         return not self.contributions
+
+
+class ElementStep(NamedTuple):
+    """One step of an element walkthrough: one term added.
+
+    Examples:
+        >>> x, b = vz.Variable("x", shape=(3, 2)), vz.Variable("b", shape=(2,))
+        >>> trace = vz.trace_reverse(vz.sum(x + b), [x, b], {x: np.ones((3, 2)), b: np.ones(2)})
+        >>> step = trace.element(b, 0).steps[1]
+        >>> step.label, step.term.label, step.adjoint
+        ('v̄₂[0], term 2 of 3', 'v̄₃[1, 0]', array(2.))
+    """
+
+    #: Position in ``trace.steps`` (0-based; its number, as shown, is ``index + 1``).
+    index: int  # type: ignore[assignment]  # (hides tuple.index: a public field's name)
+    node: Node
+    #: "v̄₃[1], term 2 of 4"
+    label: str
+    symbol: str
+    definition: str
+    #: The forward value of the node, and its shape.
+    value: Any
+    shape: Any
+    #: The term this step adds, and the sum of the terms so far (the element's value at the
+    #: last step: the engine's).
+    term: Any
+    adjoint: Any
+    adjoint_node: Node
+    #: The partial adjoint node the term is part of.
+    partial_node: Node
+    #: (reverse steps' table of contributions: an element walkthrough's are its terms)
+    contributions: tuple = ()
+
+    @property
+    def is_output(self) -> bool:
+        return False
 
 
 class TangentTerm(NamedTuple):

@@ -5,22 +5,33 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from typing import Any
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from vizad.errors import ArgumentError, ArgumentTypeError, StepNotFoundError
 from vizad.engine.node import Node
 from vizad.engine.extension import AdjointRole
-from vizad.trace.text import format_value, latex_to_text, latex_value
+from vizad.trace.text import format_value, latex_to_text, latex_value, printable
 from vizad.engine.tree import Unrecorded, leaves
 from vizad.trace.derivation import Derivation, forward_line, reverse_line
 from vizad.trace.lazy import Once, Steps
 from vizad.trace.display import ValuesTable, html_table, text_table
 from vizad.trace.names import Name, Names
-from vizad.trace.records import ForwardStep, ReverseStep
+from vizad.trace.element import (
+    LINE_TERMS,
+    PANEL_ROWS,
+    ElementPart,
+    Term,
+    element_parts,
+    index_text,
+    same_bits,
+    summed_in,
+)
+from vizad.trace.records import CheckFailure, ElementStep, ForwardStep, ReverseStep
+from vizad.trace.values import value_data
 
-__all__ = ["Trace", "ReverseTrace", "ForwardTrace"]
+__all__ = ["Trace", "ReverseTrace", "ForwardTrace", "ElementTrace"]
 
 
 class Trace(ABC):
@@ -405,6 +416,25 @@ class ReverseTrace(Trace):
         """v̄ of forward node ``node`` (its value)."""
         return self.step_of(node).adjoint
 
+    def element(self, node: Node, index: Any) -> Any:
+        """The walkthrough of one element of v̄ of ``node``, ``trace.adjoint(node)[index]``
+        (numpy's index: an int or a tuple of ints): the terms added to make it, each with
+        its label, its value and the element walkthrough it opens, stepped one term at a
+        time (``vz.step(trace.element(node, index))``). See :mod:`vizad.trace.element`.
+
+        Examples:
+            >>> x = vz.Variable("x", shape=(3, 2))
+            >>> b = vz.Variable("b", shape=(2,))
+            >>> trace = vz.trace_reverse(vz.sum(vz.tanh(x + b)), [x, b],
+            ...                          {x: np.zeros((3, 2)), b: np.zeros(2)})
+            >>> element = trace.element(b, 1)
+            >>> [t.label for t in element.terms], element.value
+            (['v̄₃[0, 1]', 'v̄₃[1, 1]', 'v̄₃[2, 1]'], np.float64(3.0))
+        """
+        parent = self.parent if isinstance(self, ElementTrace) else self
+        index, parts, order = element_parts(parent, node, index)
+        return ElementTrace(parent, node, index, parts, order)
+
     @property
     def gradients(self) -> list[Any]:
         """The gradient values, one per node of ``wrt``."""
@@ -584,6 +614,364 @@ class ForwardTrace(Trace):
 
     def _line(self, step: ForwardStep, d: int) -> str:
         return forward_line(step, self.names, d)
+
+
+class ElementTrace(ReverseTrace):
+    """The walkthrough of one element of an adjoint, ``trace.element(node, index)``: one step
+    per term added (see :mod:`vizad.trace.element`). It is drawn on its trace's graphs and
+    steps like any walkthrough (``vz.step(element)``, exports).
+
+    Examples:
+        >>> X, W = vz.Variable("X", shape=(2, 3)), vz.Variable("W", shape=(3, 2))
+        >>> y = vz.sum(vz.matmul(X, W))
+        >>> trace = vz.trace_reverse(y, [X, W], {X: np.ones((2, 3)), W: np.ones((3, 2))})
+        >>> element = trace.element(X, (1, 2))
+        >>> bool(element.value == trace.adjoint(X)[1, 2]), [t.label for t in element.terms]
+        (True, ['v̄₃[1, 0] · v₂[2, 0]', 'v̄₃[1, 1] · v₂[2, 1]'])
+    """
+
+    kind = "element"
+
+    def __init__(
+        self,
+        parent: ReverseTrace,
+        node: Node,
+        index: tuple[int, ...],
+        parts: list[ElementPart],
+        order: list[int],
+    ) -> None:
+        #: The walkthrough this element is of, the forward node and the index.
+        self.parent, self.node, self.element_index = parent, node, index
+        #: The partial adjoints' elements v̄ᵢ→ⱼ[index], one per consumer, as listed; the
+        #: engine adds them in ``add_order``.
+        self.parts = tuple(parts)
+        self.add_order = tuple(order)
+        self.terms: tuple[Term, ...] = tuple(t for p in self.parts for t in p.terms)
+        #: The element's value: the engine's, bit for bit trace.adjoint(node)[index].
+        self.value = np.asarray(parent.adjoint(node))[index]
+        name = parent.names.bar(node)
+        self.name = Name(name.text + index_text(index), name.latex + index_text(index))
+        steps = self._make_steps()
+        super().__init__(
+            parent.output,
+            parent.wrt,
+            parent.feed,
+            steps,
+            parent.record,
+            parent.values,
+            parent.names,
+            parent.graph,
+            parent.extension,
+            parent.decimals,
+        )
+
+    # -- the sums ----------------------------------------------------------------------
+    @property
+    def in_order(self) -> Any:
+        """The terms added as listed, partial adjoint by partial adjoint, in the engine's
+        order (each part's ``order`` says how; a matmul's one after the other), then the
+        parts added in the engine's order of the partial adjoints."""
+        return summed_in(self.parts, self.add_order, "in_order", self.value)
+
+    @property
+    def replayed(self) -> Any:
+        """The engine's own ops run again on exactly the terms listed (see the module's
+        docstring): the value bit for bit when the terms are the engine's numbers."""
+        return summed_in(self.parts, self.add_order, "replayed", self.value)
+
+    @property
+    def exact_in_order(self) -> bool:
+        """Whether the terms added in order give the value bit for bit (always, but where a
+        matmul's BLAS adds its products with fused multiply-adds)."""
+        return same_bits(self.in_order, self.value)
+
+    @property
+    def is_seed(self) -> bool:
+        """Whether the element is the seed's (the output's: no terms)."""
+        return not self.parts
+
+    def open(self, term: int) -> ElementTrace:
+        """The walkthrough of the adjoint element that term ``term`` (1 … n, as the steps
+        number them) reads: one level deeper."""
+        return self.terms[self.index(term)].open()
+
+    # -- steps -------------------------------------------------------------------------
+    def _make_steps(self) -> list[ElementStep]:
+        parent, node = self.parent, self.node
+        names = parent.names
+        steps: list[ElementStep] = []
+        running = None
+        n = len(self.terms)
+        by_part = [(p, t) for p in self.parts for t in p.terms]
+        for k, (part, term) in enumerate(by_part):
+            running = term.value if running is None else running + term.value
+            shown = self.value if k == n - 1 else running
+            steps.append(
+                ElementStep(
+                    index=k,
+                    node=node,
+                    label=f"{self.name.text}, term {k + 1} of {n}",
+                    symbol=names.symbol(node),
+                    definition=names.definition(node),
+                    value=parent.values[node],
+                    shape=np.shape(self.value),
+                    term=term,
+                    adjoint=np.asarray(shown),
+                    adjoint_node=parent.record.adjoint(node),
+                    partial_node=part.node,
+                )
+            )
+        if not steps:  # the seed: one step, no term
+            seed = parent.record.adjoint(node)
+            steps.append(
+                ElementStep(
+                    0,
+                    node,
+                    f"{self.name.text}, the seed",
+                    names.symbol(node),
+                    names.definition(node),
+                    parent.values[node],
+                    (),
+                    None,
+                    np.asarray(self.value),
+                    seed,
+                    seed,
+                )
+            )
+        return steps
+
+    def involved(self, step: Any) -> list[Node]:
+        nodes = [step.adjoint_node]
+        if step.partial_node is not step.adjoint_node:
+            nodes.append(step.partial_node)
+        if step.term is not None:
+            nodes += [n for n, _ in step.term.reads if n.origin is not None]
+        return list(dict.fromkeys(nodes))
+
+    def neighbours(self, step: Any) -> list[Node]:
+        if step.term is None:
+            return []
+        forward = set(self.graph)
+        reads = [n for n, _ in step.term.reads if n in forward and n.origin is None]
+        return list(dict.fromkeys([step.term.consumer, *reads]))
+
+    def result_name(self, node: Node) -> Name:
+        return self.name
+
+    # -- displays ----------------------------------------------------------------------
+    contributions_head = ("term", "consumer vⱼ", "value", "sum so far")
+
+    def describe(self) -> str:
+        return self._title()
+
+    def _title(self) -> str:
+        n = len(self.terms)
+        return (
+            f"Element {self.name.text} of {self.parent.label(self.parent.output)}'s reverse "
+            f"trace: {n} term{'s' if n != 1 else ''}" + ("" if n else " (the seed)")
+        )
+
+    def _header(self) -> list[str]:
+        return ["step", "term", "consumer vⱼ", "value", "sum so far"]
+
+    def _row(self, step: Any, d: int) -> list[str]:
+        if step.term is None:
+            return [
+                str(step.index + 1),
+                "seed",
+                "",
+                format_value(step.adjoint, d),
+                format_value(step.adjoint, d),
+            ]
+        return [
+            str(step.index + 1),
+            step.term.label,
+            self.parent.label(step.term.consumer),
+            format_value(step.term.value, d),
+            format_value(step.adjoint, d),
+        ]
+
+    def _latex_header(self) -> list[str]:
+        return ["step", "term", "consumer $v_j$", "value", "sum so far"]
+
+    def _latex_row(self, step: Any, d: int) -> list[str]:
+        if step.term is None:
+            return [str(step.index + 1), "seed", "", f"${latex_value(step.adjoint, d)}$", ""]
+        return [
+            str(step.index + 1),
+            f"${step.term.latex}$",
+            f"${self.parent.names.symbol(step.term.consumer)}$",
+            f"${latex_value(step.term.value, d)}$",
+            f"${latex_value(step.adjoint, d)}$",
+        ]
+
+    def _line(self, step: Any, d: int) -> str:
+        """v̄ᵢ[index] = t₁ + t₂ + … (the terms up to the step) = the sum so far."""
+        head = self.name.latex
+        if step.term is None:
+            return rf"{head} = \text{{seed}} = {latex_value(step.adjoint, d)}"
+        upto = self.terms[: step.index + 1]
+        shown = [t.latex for t in upto]
+        if len(shown) > LINE_TERMS:
+            shown = shown[: LINE_TERMS // 2] + [r"\ldots"] + shown[-(LINE_TERMS // 2) :]
+        return rf"{head} = {' + '.join(shown)} = {latex_value(step.adjoint, d)}"
+
+    def line_text(self, decimals: int | None = None) -> str:
+        """The whole sum as text: "v̄₃[1] = v̄₅[0, 1] + … = 0.83" (every term's value)."""
+        d = self.decimals if decimals is None else decimals
+        values = [format_value(t.value, d) for t in self.terms] or ["seed"]
+        if len(values) > LINE_TERMS:
+            values = values[: LINE_TERMS // 2] + ["…"] + values[-(LINE_TERMS // 2) :]
+        return f"{self.name.text} = {' + '.join(values)} = {format_value(self.value, d)}"
+
+    def summary(self) -> str:
+        """What made the element, consumer by consumer, and how its terms add up."""
+        d = self.decimals
+        lines = [self.line_text(d)]
+        for part in self.parts:
+            rule = f"{part.name.text}{index_text(self.element_index)}"
+            n = len(part.terms)
+            how = (
+                "one term"
+                if part.how == "one term"
+                else f"a sum of {n} product{'s' * (n != 1)}"
+                if part.how == "products"
+                else f"a sum of {n} term{'s' * (n != 1)}"
+            )
+            lines.append(
+                f"  {rule}, from consumer {self.parent.label(part.consumer)}: {how} = "
+                f"{format_value(part.value, d)}"
+            )
+        lines.append(self.exactness())
+        return "\n".join(lines)
+
+    def exactness(self) -> str:
+        """How the terms added in order compare with the engine's value, in words."""
+        if self.is_seed:
+            return "the seed: ∂y/∂y"
+        if self.exact_in_order:
+            orders = sorted({p.order for p in self.parts if p.order != "one term"})
+            how = f", {'; '.join(orders)}," if orders else ""
+            return f"the terms added in order{how} give the engine's value bit for bit"
+        diff = float(
+            np.asarray(self.value, dtype=np.float64) - np.asarray(self.in_order, dtype=np.float64)
+        )
+        return (
+            f"the terms added in order give {float(self.in_order)!r}, the engine "
+            f"{float(self.value)!r} ({diff:+.3g}: {self._why()})"
+        )
+
+    def _why(self) -> str:
+        if any(t.kind == "product" for t in self.terms):
+            return "a matmul runs in BLAS, which adds the products with fused multiply-adds"
+        return "numpy added these in an order vizad does not reproduce"
+
+    def panel(
+        self,
+        k: int,
+        failures: Mapping[int, str] | None = None,
+        *,
+        decimals: int | None = None,
+        colour: Any = None,
+    ) -> dict:
+        """Step ``k``'s panel (vizad.trace.panel's format): the term added, the terms so far
+        with their consumers and the running sum."""
+        d = self.decimals if decimals is None else decimals
+        step: Any = self.steps[k]
+
+        def shown(value: Any) -> Any:
+            return value_data(value, d, colour)
+
+        n = len(self.steps)
+        panel: dict[str, Any] = {
+            "head": printable(f"Step {k + 1} of {n}: {step.label}"),
+            "about": [
+                printable(
+                    f"an element of v̄ of {self.parent.label(self.node)} "
+                    f"(shape {tuple(np.shape(self.parent.adjoint(self.node)))}) · value "
+                ),
+                shown(self.value),
+            ],
+        }
+        if step.term is None:
+            panel["note"] = "the output: its adjoint is the seed ∂y/∂y"
+        else:
+            first = max(0, k + 1 - PANEL_ROWS)
+            rows, running = [], None
+            for j, t in enumerate(self.terms[: k + 1]):
+                running = t.value if running is None else running + t.value
+                if j >= first:
+                    rows.append([[printable(t.label)], [printable(self.parent.label(t.consumer))],
+                                 [shown(t.value)], [shown(running)]])  # fmt: skip
+            panel["rows"] = rows
+            if k == n - 1:
+                panel["note"] = printable(self.exactness())
+        last = k == n - 1
+        panel["sum"] = printable(f"{self.name.text} {'=' if last else 'so far ='} ")
+        panel["total"] = shown(step.adjoint)
+        panel["line"] = printable(latex_to_text(self._line(step, d)))
+        if failures and k in failures:
+            panel["fail"] = printable(f"✗ {failures[k]}")
+        return panel
+
+    def row(
+        self,
+        k: int,
+        failures: Mapping[int, str] | None = None,
+        *,
+        decimals: int | None = None,
+        colour: Any = None,
+    ) -> dict:
+        """Step ``k``'s row of the running table: the term added and the sum so far."""
+        d = self.decimals if decimals is None else decimals
+        step: Any = self.steps[k]
+        label = step.term.label if step.term is not None else "seed"
+        bad = failures is not None and k in failures
+        return {
+            "cells": [
+                [printable(label)],
+                [value_data(step.adjoint, d, colour)],
+                ["✗"] if bad else [],
+            ],
+            "bad": bad,
+        }
+
+    def _questions(self, step: ElementStep, add: Callable) -> None:
+        """The quiz of a step: the term's value (for the last step, the element's)."""
+        if step.term is None:
+            return
+        last = step.index == len(self.steps) - 1
+        if len(step.term.reads) > 1:  # a product or a formula: worked out from what it reads
+            add(step.term.label, float(step.term.value),
+                f"the term {step.term.label} of {self.name.text}: work it out from the "
+                "elements it reads")  # fmt: skip
+        if last:
+            add(self.name.text, float(self.value),
+                f"{self.name.text} is the sum of its {len(self.terms)} terms")  # fmt: skip
+
+    # -- checks ------------------------------------------------------------------------
+    def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
+        """The element's own check: its terms, put back where the rule says and summed by
+        the engine's own ops, give the engine's value bit for bit (else a failure at the
+        last step, naming the two numbers)."""
+        if self.is_seed or same_bits(self.replayed, self.value):
+            return []
+        last = self.steps[-1]
+        return [
+            CheckFailure(
+                step=len(self.steps),
+                node=self.node,
+                label=last.label,
+                op="sum",
+                rule="sum",
+                error=float(abs(np.float64(self.replayed) - np.float64(self.value))),
+                message=f"{self.name.text}: the terms listed, summed by the engine's own ops, "
+                f"give {float(self.replayed)!r}, but the engine's value is {float(self.value)!r}",
+            )
+        ]
+
+    def not_checked(self) -> list:
+        return []
 
 
 def _finite(value: Any) -> bool:

@@ -16,10 +16,13 @@ modified; the same foreign node always gives the same vizad node.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from vizad.engine import adapters
+from vizad.engine.elements import Apply, Dot, Rule, broadcast_index, matmul_pairs, register_rule
 from vizad.errors import GraphError, NodeTypeError
 from vizad.engine.node import Node
 from vizad.engine.op import Op, Variable
@@ -145,3 +148,23 @@ def _adopt(root: Any, given: dict[int, Node]) -> Node:
 
 
 adapters.register_adapter(is_foreign, adopt)
+
+
+@register_rule(ForeignOp)
+def _element_rule(node: Node, index: tuple[int, ...], inputs: Sequence[Any]) -> Rule | None:
+    """Which elements of its inputs make one element of a 599W op's output (trace.element):
+    MatMulOp's with its trans_A and trans_B flags, AddOp's, MulOp's and the by-constant ops';
+    None for the others (zeros_like, ones_like: read as they are)."""
+    kind = type(node.op.foreign).__name__
+    at = tuple(broadcast_index(index, tuple(np.shape(v))) for v in inputs)
+    if kind == "MatMulOp":
+        foreign = node.attrs["foreign"]
+        ta = bool(getattr(foreign, "matmul_attr_trans_A", False))
+        tb = bool(getattr(foreign, "matmul_attr_trans_B", False))
+        a, b = (tuple(np.shape(v)) for v in inputs)
+        return Dot(matmul_pairs(index, a, b, ta, tb))
+    if kind == "AddOp":
+        return Apply(at, (1, 1))
+    if kind in ("MulOp", "AddByConstOp", "MulByConstOp"):
+        return Apply(at)
+    return None

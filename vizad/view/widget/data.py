@@ -132,7 +132,7 @@ def walkthrough_data(
         # the scalar inputs; a live stepper makes them editable (what-if)
         "inputs": inputs_data(trace, editable=False),
         # the head of every panel's table of contributions, sent once
-        "contributionsHead": list(CONTRIBUTIONS_HEAD),
+        "contributionsHead": list(getattr(trace, "contributions_head", CONTRIBUTIONS_HEAD)),
         "css": state_css(".vizad-stepper"),
         # the legend of the step states, shown by the component as text (never clipped), and
         # of the marks of NaN or infinite values when the walkthrough has any

@@ -54,7 +54,9 @@ def output_bundle(stepper: Stepper, bundle: Any) -> tuple[dict, dict]:
     if not stepper.quiz:
         k = stepper.step - 1
         panel = step_panel(trace, k, stepper.failures, decimals=stepper.decimals, colour=diverging)
-    snapshot = snapshot_html(trace.describe(), svg, panel, CONTRIBUTIONS_HEAD)
+    snapshot = snapshot_html(
+        trace.describe(), svg, panel, getattr(trace, "contributions_head", CONTRIBUTIONS_HEAD)
+    )
     saved = saved_data(stepper)
     needed = {sharing.COMPONENT} | ({sharing.GRAPHVIZ} if needs_graphviz(saved) else set())
     carries = stepper._carries

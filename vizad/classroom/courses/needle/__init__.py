@@ -18,6 +18,7 @@ chain of EWiseAdd nodes.
 """
 
 from vizad.classroom.courses.needle import autograd, init, ops
+from vizad.classroom.courses.needle import elements as _elements  # noqa: F401  (trace.element's rules)
 from vizad.classroom.courses.needle.autograd import Tensor, all_devices, cpu
 from vizad.classroom.courses.needle.init import ones, ones_like, zeros, zeros_like
 from vizad.classroom.courses.needle.ops import *  # noqa: F403  (needle exports its op functions at the top level)

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 38732c85ba5811e5fc20174a4b02e811015749fc491c6d5942f2c35f3a6541ed
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 167cabc609b1e688a6de93e03cc6e2952e483223d666903dd485d8750ccb2cd9
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1450,6 +1450,7 @@ var Player = class {
     const typing = t !== this.slider && t instanceof Element && t.closest("input, select, textarea");
     if (typing && !(presenting && e.key === "Escape") || e.altKey || e.ctrlKey || e.metaKey) return;
     if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
+    if ((BOX_KEYS.has(e.key) || e.key === " ") && t instanceof Element && t.matches(".vz-cell-click")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       e.stopPropagation();
       return;
@@ -1914,12 +1915,55 @@ function panelElement(p, head) {
       h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell))))))
     ]));
   }
-  box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
+  const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
+  box.append(sum);
+  if (p.elements) elementCells(sum, p.elements);
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
+}
+function elementCells(sum, elements) {
+  const grid = sum.querySelector(".vz-heat");
+  if (!grid) return;
+  const cells = [...grid.children];
+  grid.setAttribute("role", "group");
+  const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
+  const open = (k) => {
+    const e = elements[k];
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    shownBox.replaceChildren(
+      h("div", { class: "vz-math", text: e.line }),
+      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      ...e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : [],
+      h("div", { class: "vz-muted", text: e.note })
+    );
+  };
+  cells.forEach((cell, k) => {
+    if (!elements[k]) return;
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", `${cell.title}: show its terms`);
+    cell.classList.add("vz-cell-click");
+    cell.addEventListener("click", () => open(k));
+    cell.addEventListener("keydown", (event) => {
+      const columns = Number(grid.style.gridTemplateColumns.match(/\d+/)?.[0]) || 1;
+      const by = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+      if (event.key !== "Enter" && event.key !== " " && !by) return;
+      event.preventDefault();
+      event.stopPropagation();
+      let j = k;
+      if (by) do
+        j += by;
+      while (j >= 0 && j < cells.length && !elements[j]);
+      if (j < 0 || j >= cells.length) return;
+      cells[j].focus();
+      open(j);
+    });
+  });
+  sum.after(shownBox);
 }
 function rowElement(row, now) {
   const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));

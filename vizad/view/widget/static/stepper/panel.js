@@ -48,12 +48,59 @@ export function panelElement(p, head) {
       h("tbody", {}, p.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, parts(cell)))))),
     ]));
   }
-  box.append(h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]));
+  const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
+  box.append(sum);
+  if (p.elements) elementCells(sum, p.elements);
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== undefined) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== undefined) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== undefined) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
+}
+
+// the heatmap of v̄ᵢ in `sum`: a click (or Enter) on a cell shows that element's walkthrough
+// below it, its terms and their sum (`elements`: vizad/trace/panel.py's element_cells, one per
+// cell, null where the element has none)
+function elementCells(sum, elements) {
+  const grid = sum.querySelector(".vz-heat");
+  if (!grid) return;
+  const cells = [...grid.children];
+  grid.setAttribute("role", "group"); // (an image holds no buttons: a group of them)
+  const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
+  const open = (k) => {
+    const e = elements[k];
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    shownBox.replaceChildren(
+      h("div", { class: "vz-math", text: e.line }),
+      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      ...(e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : []),
+      h("div", { class: "vz-muted", text: e.note }),
+    );
+  };
+  cells.forEach((cell, k) => {
+    if (!elements[k]) return;
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", `${cell.title}: show its terms`);
+    cell.classList.add("vz-cell-click");
+    cell.addEventListener("click", () => open(k));
+    cell.addEventListener("keydown", (event) => {
+      // Enter or Space opens the cell; the arrows move to the next cell that opens (not the
+      // stepper's step: its keys listen on the window, after the cell)
+      const columns = Number(grid.style.gridTemplateColumns.match(/\d+/)?.[0]) || 1;
+      const by = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+      if (event.key !== "Enter" && event.key !== " " && !by) return;
+      event.preventDefault();
+      event.stopPropagation();
+      let j = k;
+      if (by) do j += by; while (j >= 0 && j < cells.length && !elements[j]);
+      if (j < 0 || j >= cells.length) return;
+      cells[j].focus();
+      open(j);
+    });
+  });
+  sum.after(shownBox);
 }
 
 // a row of the running table (vizad/trace/panel.py's running_row); `now`: the current step's

@@ -109,6 +109,9 @@ export class Player {
     if ((typing && !(presenting && e.key === "Escape")) || e.altKey || e.ctrlKey || e.metaKey) return;
     // on a box of the graph, the arrows move among the boxes (access.js)
     if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
+    // on a heatmap cell that opens its element, the arrows, Enter and Space are the cell's
+    // (panel.js's elementCells)
+    if ((BOX_KEYS.has(e.key) || e.key === " ") && t instanceof Element && t.matches(".vz-cell-click")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       // the browser presses the focused button on its own (on key up): not the notebook
       e.stopPropagation();
