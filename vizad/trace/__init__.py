@@ -3,6 +3,7 @@
 from vizad.trace.build import trace_forward, trace_reverse
 from vizad.trace.derivation import Derivation
 from vizad.trace.records import CheckFailure, Contribution, ForwardStep, ReverseStep, TangentTerm
+from vizad.trace.memory import Held, Memory, MemoryStep
 from vizad.trace.names import Name, Names
 from vizad.trace.traces import ForwardTrace, ReverseTrace, Trace
 
@@ -20,4 +21,7 @@ __all__ = [
     "TangentTerm",
     "CheckFailure",
     "Derivation",
+    "Memory",
+    "MemoryStep",
+    "Held",
 ]
