@@ -516,7 +516,7 @@ def _run(trace, plans, lives_of, record) -> list[Any]:
         for life in free_at.get(t, ()):
             del held[life]
     by_key = {life.key: life for life in lives if life.held.role == ADJOINT}
-    out = []
+    out: list[Any] = []
     for g in record.gradients:
         life = by_key.get(g)
         if life is not None:
