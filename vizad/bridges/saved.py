@@ -73,8 +73,9 @@ class SavedComparison:
         >>> report = vz.bridges.saved.compare_saved(lambda x: jnp.sin(x).sum(), jnp.ones(3))
         >>> report.ok, len(report.matches)
         (True, 0)
-        >>> print(report.differences[0].text.replace("; ", ";\n"))
-        JAX saves cos v₁ (∂v₂/∂v₁ = cos v₁), computed in the forward pass (JAX's output of cos);
+        >>> for part in report.differences[0].text.split("; "):
+        ...     print(part)
+        JAX saves cos v₁ (∂v₂/∂v₁ = cos v₁), computed in the forward pass (JAX's output of cos)
         vizad computes it in the step of v̄₁ from v₁
     """
 
