@@ -118,11 +118,10 @@ class MemoryStep(NamedTuple):
 class _Life:
     """One value's stay in memory: made at step ``made``, held to step ``end``."""
 
-    __slots__ = ("held", "made", "end", "key", "value", "nbytes")
+    __slots__ = ("held", "made", "end", "key", "nbytes")
 
     def __init__(self, held: Held, made: int, key: Node) -> None:
         self.held, self.made, self.end, self.key = held, made, made, key
-        self.value: Any = None
         self.nbytes = 0
 
 
@@ -505,22 +504,25 @@ def _run(trace, plans, lives_of, record) -> list[Any]:
     for life in lives:
         free_at.setdefault(life.end, []).append(life)
     held: dict[_Life, Any] = {}
+    results: dict[Node, Any] = {}  # the gradients, as the run computes them
+    wanted = {g for g in record.gradients if g is not None}
     feed = trace.feed
     for t, plan in enumerate(plans):
         known = {life.key: held[life] for life in reads[t]}
         for node in plan.computes:
             known[node] = _compute(node, known, trace, feed)
         for life in made[t]:
-            life.value = held[life] = known[life.key]
-            life.nbytes = _nbytes(life.value)
+            value = held[life] = known[life.key]
+            life.nbytes = _nbytes(value)
+            if life.held.role == ADJOINT and life.key in wanted:
+                results[life.key] = value
         for life in free_at.get(t, ()):
             del held[life]
-    by_key = {life.key: life for life in lives if life.held.role == ADJOINT}
     out: list[Any] = []
     for g in record.gradients:
-        life = by_key.get(g)
-        if life is not None:
-            out.append(np.asarray(life.value) if not isinstance(life.value, tuple) else life.value)
+        if g in results:
+            value = results[g]
+            out.append(value if isinstance(value, tuple) else np.asarray(value))
         else:  # no path from w to the output: zeros of its shape, as the walkthrough has
             out.append(trace.values[g] if g is not None else None)
     return out
