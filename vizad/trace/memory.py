@@ -62,7 +62,7 @@ from vizad.trace.display import html_table, text_table
 if TYPE_CHECKING:  # pragma: no cover
     from vizad.trace.traces import ReverseTrace
 
-__all__ = ["Memory", "MemoryStep", "Held", "memory"]
+__all__ = ["Memory", "MemoryStep", "Held", "memory", "memory_plan"]
 
 #: The phases of a memory timeline's steps.
 FORWARD, RECOMPUTE, REVERSE = "forward", "recompute", "reverse"
@@ -305,34 +305,16 @@ def memory(trace: ReverseTrace, keep: Node | Iterable[Node] | None = None) -> Me
     forward value the walkthrough reads; ``keep`` (nodes of the forward graph) keeps those as
     checkpoints and recomputes the others when the walkthrough needs them. See the module's
     docstring for what is alive when."""
-    forward = [n for n in trace.graph if n.op is not CONSTANT]
-    position = {n: k for k, n in enumerate(forward)}
+    forward, position, reverse, owner, adjoint_of = _structure(trace)
     kept = _checked_keep(trace, keep, position)
-    order = list(trace.steps.nodes) if hasattr(trace.steps, "nodes") else [s.node for s in trace]
     record = trace.record
 
-    # the walkthrough's steps: the extension nodes each computes, and what each reads
-    owner: dict[Node, int] = {}  # extension node → the walkthrough step computing it
-    adjoint_of: dict[Node, Node] = {}  # extension node → the forward node it is v̄ of
-    for node in order:
-        adjoint_of.setdefault(record.adjoint(node), node)
-    reverse: list[_Plan] = []
-    for j, node in enumerate(order):
-        roots: list[Node] = [record.adjoint(node)]
-        for p in record.partials(node):
-            roots += [n for n in (p.unreduced, p.local, p.node) if isinstance(n, Node)]
-        computes, reads = _walk(j, roots, position, owner)
-        reverse.append(_Plan(REVERSE, node, j + 1, computes, reads))
-
     # the forward steps, then the walkthrough's with the recomputations it needs
-    plans = [
-        _Plan(FORWARD, n, None, (n,), () if n.op.shape_only else _values_read(n, position))
-        for n in forward
-    ]
+    plans = [_Plan(FORWARD, n, None, (n,), _values_read(n, position)) for n in forward]
     dropped = (
         frozenset()
         if kept is None
-        else frozenset(n for n in forward if n.inputs and n not in kept and n.op is not VARIABLE)
+        else frozenset(n for n in forward if not _leaf(n) and n not in kept)
     )
     recomputed: list[Node] = []
     again: set[Node] = set()
@@ -348,6 +330,99 @@ def memory(trace: ReverseTrace, keep: Node | Iterable[Node] | None = None) -> Me
     gradients = _run(trace, plans, timeline, record)
     steps = _steps(trace, plans, timeline)
     return Memory(trace, kept, steps, timeline[0], tuple(recomputed), gradients)
+
+
+def memory_plan(trace: ReverseTrace) -> dict[str, Any]:
+    """What a memory timeline is made from, as JSON-ready data, so that a page without a
+    kernel can make the timeline of any set of checkpoints (the stepper's checkpoint editor,
+    ``static/stepper/memory.js``, follows :func:`memory` step for step). Values are numbered:
+    ``forward`` lists the forward values in the forward order (``label``, the positions of the
+    values its op reads as ``inputs``, ``bytes``, ``leaf`` for an input); ``values`` the values
+    the walkthrough's steps make (``label``, ``bytes``, ``result`` for a gradient); ``reverse``
+    the walkthrough's steps (``label``, ``node``: the position of vᵢ, ``reads``: forward
+    positions, ``takes``: values made by earlier steps, ``makes``: its own values).
+
+    Examples:
+        >>> from vizad.trace.memory import memory_plan
+        >>> plan = memory_plan(vz.examples.lecture())
+        >>> plan["forward"][3]["label"], plan["forward"][3]["inputs"]
+        ('v₄', [0, 1])
+        >>> plan["reverse"][5]["label"], plan["reverse"][5]["reads"]
+        ('v̄₂', [0, 1])
+    """
+    forward, position, reverse, owner, adjoint_of = _structure(trace)
+    names, values = trace.names, trace.values
+    read_later = {n for plan in reverse for n in plan.reads if n in owner}
+    results = {g for g in trace.record.gradients if g is not None}
+    number: dict[Node, int] = {}
+    made_values: list[dict[str, Any]] = []
+    steps = []
+    for plan in reverse:
+        takes = [number[n] for n in plan.reads if n in owner]
+        makes = []
+        for node in plan.computes:
+            if node not in adjoint_of and node not in read_later:
+                continue
+            number[node] = len(made_values)
+            makes.append(number[node])
+            made_values.append(
+                {
+                    "label": names.bar(adjoint_of[node]).text
+                    if node in adjoint_of
+                    else names.label(node),
+                    "bytes": _nbytes(values[node]),
+                    "result": node in adjoint_of and node in results,
+                }
+            )
+        steps.append(
+            {
+                "label": names.bar(plan.node).text,
+                "node": position.get(plan.node),
+                "reads": [position[n] for n in plan.reads if n in position],
+                "takes": takes,
+                "makes": makes,
+            }
+        )
+    return {
+        "forward": [
+            {
+                "label": names.label(n),
+                "inputs": [position[x] for x in _values_read(n, position)],
+                "bytes": _nbytes(values[n]),
+                "leaf": _leaf(n),
+            }
+            for n in forward
+        ],
+        "values": made_values,
+        "reverse": steps,
+    }
+
+
+def _structure(trace):
+    """The forward values in the forward order (constants left out) with their positions,
+    the walkthrough's steps as plans (the extension nodes each computes, what each reads),
+    which step computes each extension node, and which forward node each adjoint is of."""
+    forward = [n for n in trace.graph if n.op is not CONSTANT]
+    position = {n: k for k, n in enumerate(forward)}
+    order = list(trace.steps.nodes) if hasattr(trace.steps, "nodes") else [s.node for s in trace]
+    record = trace.record
+    owner: dict[Node, int] = {}  # extension node → the walkthrough step computing it
+    adjoint_of: dict[Node, Node] = {}  # extension node → the forward node it is v̄ of
+    for node in order:
+        adjoint_of.setdefault(record.adjoint(node), node)
+    reverse: list[_Plan] = []
+    for j, node in enumerate(order):
+        roots: list[Node] = [record.adjoint(node)]
+        for p in record.partials(node):
+            roots += [n for n in (p.unreduced, p.local, p.node) if isinstance(n, Node)]
+        computes, reads = _walk(j, roots, position, owner)
+        reverse.append(_Plan(REVERSE, node, j + 1, computes, reads))
+    return forward, position, reverse, owner, adjoint_of
+
+
+def _leaf(node: Node) -> bool:
+    """An input: a value nothing can compute again (a Variable, an eager leaf)."""
+    return not node.inputs or node.op is VARIABLE
 
 
 def _checked_keep(trace, keep, position: dict[Node, int]) -> frozenset[Node] | None:
@@ -385,7 +460,10 @@ def _checked_keep(trace, keep, position: dict[Node, int]) -> frozenset[Node] | N
 
 
 def _values_read(node: Node, position: dict[Node, int]) -> tuple[Node, ...]:
-    """The forward values ``node``'s op reads (its inputs but constants), once each."""
+    """The forward values ``node``'s op reads (its inputs but constants, once each; none for
+    an op that reads shapes only)."""
+    if node.op.shape_only:
+        return ()
     return tuple(dict.fromkeys(x for x in node.inputs if x in position))
 
 
@@ -489,7 +567,7 @@ def _lives(trace, plans, owner, adjoint_of, kept, dropped):
         elif (
             kept is not None
             and life.held.role == VALUE
-            and (node in kept or not node.inputs)
+            and (node in kept or _leaf(node))
             and plans[life.made].phase == FORWARD
         ):
             life.end = max(life.end, step_of.get(node, life.end))
