@@ -133,3 +133,36 @@ def test_the_plan_is_plain_json_with_the_walkthroughs_names():
     assert [f["leaf"] for f in plan["forward"]] == [True, True] + [False] * 5
     assert [r["label"] for r in plan["reverse"]] == [f"v̄{c}" for c in "₇₆₅₄₃₂₁"]
     assert [v["result"] for v in plan["values"]][-2:] == [True, True]  # v̄₂, v̄₁: the gradients
+
+
+def test_a_stepper_with_memory_carries_the_plan_and_each_views_boxes():
+    trace = vz.examples.lecture()
+    stepper = vz.Stepper(trace, "forward", memory=True)
+    assert stepper.memory is True
+    assert stepper.data["memory"] == {"plan": memory_plan(trace)}
+    boxes = [f"v{k}" for k in range(1, 8)]
+    assert stepper.data["frames"]["forward"]["memoryBoxes"] == boxes
+    assert stepper._views.frame("adjoint")["memoryBoxes"] == boxes  # a view laid out later
+    plain = vz.Stepper(trace, "forward")
+    assert "memory" not in plain.data and "memoryBoxes" not in plain.data["frames"]["forward"]
+    assert "memoryBoxes" not in plain._views.frame("adjoint")
+
+
+def test_memory_is_for_reverse_walkthroughs():
+    x = vz.Variable("x")
+    forward = vz.trace_forward(vz.tanh(x), x, {x: 0.5})
+    with pytest.raises(vz.errors.ArgumentError, match="memory=True shows what reverse mode keeps"):
+        vz.step(forward, memory=True)
+
+
+def test_an_exported_page_carries_the_timeline_when_asked(tmp_path):
+    from vizad.view.export import _walkthrough
+
+    trace = vz.examples.lecture()
+    data = _walkthrough(trace, None, None, False, 1.0, None, "export_html", True)[2]
+    assert data["memory"]["plan"] == memory_plan(trace)
+    assert all("memoryBoxes" in frame for frame in data["frames"].values())
+    plain = _walkthrough(trace, None, None, False, 1.0, None, "export_html")[2]
+    assert "memory" not in plain  # a trace's own .memory (a method) is no request
+    stepper = vz.Stepper(trace, memory=True)
+    assert "memory" in _walkthrough(stepper, None, None, None, 1.0, None, "export_html")[2]

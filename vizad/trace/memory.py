@@ -62,7 +62,7 @@ from vizad.trace.display import html_table, text_table
 if TYPE_CHECKING:  # pragma: no cover
     from vizad.trace.traces import ReverseTrace
 
-__all__ = ["Memory", "MemoryStep", "Held", "memory", "memory_plan"]
+__all__ = ["Memory", "MemoryStep", "Held", "memory", "memory_plan", "forward_values"]
 
 #: The phases of a memory timeline's steps.
 FORWARD, RECOMPUTE, REVERSE = "forward", "recompute", "reverse"
@@ -402,7 +402,7 @@ def _structure(trace):
     """The forward values in the forward order (constants left out) with their positions,
     the walkthrough's steps as plans (the extension nodes each computes, what each reads),
     which step computes each extension node, and which forward node each adjoint is of."""
-    forward = [n for n in trace.graph if n.op is not CONSTANT]
+    forward = forward_values(trace)
     position = {n: k for k, n in enumerate(forward)}
     order = list(trace.steps.nodes) if hasattr(trace.steps, "nodes") else [s.node for s in trace]
     record = trace.record
@@ -418,6 +418,19 @@ def _structure(trace):
         computes, reads = _walk(j, roots, position, owner)
         reverse.append(_Plan(REVERSE, node, j + 1, computes, reads))
     return forward, position, reverse, owner, adjoint_of
+
+
+def forward_values(trace: ReverseTrace) -> list[Node]:
+    """The forward values of a timeline, in the forward order (v₁ … vₙ: the trace's graph
+    without its constants): the order of :func:`memory_plan`'s ``forward``.
+
+    Examples:
+        >>> from vizad.trace.memory import forward_values
+        >>> trace = vz.examples.lecture()
+        >>> [trace.label(n) for n in forward_values(trace)]
+        ['v₁', 'v₂', 'v₃', 'v₄', 'v₅', 'v₆', 'v₇']
+    """
+    return [n for n in trace.graph if n.op is not CONSTANT]
 
 
 def _leaf(node: Node) -> bool:
