@@ -156,3 +156,25 @@ def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, pag
     page.screenshot(path=artifact("memory-timeline-jupyterlab-1024x768.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_in_the_timeline(browser, chain, page_errors, scheme):
+    """WCAG 2.1 AA (axe-core) on the component with its timeline, editing checkpoints."""
+    from axe import axe, serious, summary
+
+    _, _, path = chain
+    context = browser.new_context(
+        viewport={"width": 1024, "height": 768}, offline=True, color_scheme=scheme
+    )
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        f"() => document.querySelector('{ROOT}')?.dataset.layout === 'done'", timeout=60_000
+    )
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    page.locator(f"{ROOT} g.node#v5").dispatch_event("click")
+    settled(page)
+    bad = serious(axe(page, ROOT))
+    context.close()
+    assert not bad, summary(bad)
