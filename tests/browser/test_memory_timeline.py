@@ -98,6 +98,19 @@ def test_the_timeline_steps_and_its_checkpoints_are_edited_offline(browser, chai
     settled(page)
     assert _memory(page, "peak") == str(stored.peak_values)
     assert page.locator(f"{MEMORY} .vz-memory-curve").get_attribute("points") == curve
+
+    # by the keyboard: Enter on a box that has the focus keeps it (and stays at the step)
+    page.locator(f"{ROOT} g.node#v5").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert _memory(page, "kept") == "4"  # v₅: forward position 4
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 2 of")
+    # a click on the curve's end goes to the walkthrough's last step
+    chart = page.locator(f"{MEMORY} .vz-memory-chart").bounding_box()
+    page.mouse.click(chart["x"] + chart["width"] - 1, chart["y"] + chart["height"] / 2)
+    page.wait_for_function(
+        f"() => document.querySelector('{ROOT} .vz-counter').textContent.startsWith('Step 14 of')"
+    )
     assert page_errors.errors == []
     context.close()
 

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: ac7eeb20d9dcd423ce2264b59592e5d11ad89c2135872b84bdb815d2e1b3f805
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5774c12ae8505161d7bd342c9a9e1757a89c898bca9e85da1fd8312a24507cdc
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2702,12 +2702,13 @@ function summary(timeline, kept) {
 var MemoryTimeline = class {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
-  // each forward value; `step()`: the walkthrough's step (1-based)
-  constructor({ memory, stage, frame, step }) {
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
+  constructor({ memory, stage, frame, step, go }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
+    this.go = go;
     this.keep = null;
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
@@ -2739,7 +2740,8 @@ var MemoryTimeline = class {
     this.element.append(this.chart);
     this.onClick = (e) => {
       if (!this.editing) return;
-      const g = e.target.closest("g.node");
+      if (e.type === "keydown" && e.key !== "Enter" && e.key !== " ") return;
+      const g = e.target instanceof Element && this.stage.contains(e.target) ? e.target.closest("g.node") : null;
       const shown2 = g ? this.boxes().map((box, i2) => box === g.id ? i2 : -1).filter((i2) => i2 >= 0) : [];
       if (shown2.length !== 1) return;
       const i = shown2[0];
@@ -2748,6 +2750,15 @@ var MemoryTimeline = class {
       if (!this.plan.forward[i].leaf) this.toggle(i);
     };
     stage.addEventListener("click", this.onClick, true);
+    window.addEventListener("keydown", this.onClick, true);
+    this.chart.addEventListener("click", (e) => {
+      const r = this.chart.getBoundingClientRect();
+      const n = this.timeline.steps.length;
+      if (!r.width || !n) return;
+      const at = Math.round(((e.clientX - r.left) / r.width * WIDTH - PAD) / (WIDTH - 2 * PAD) * (n - 1));
+      const next = this.timeline.steps.slice(Math.max(0, at)).find((s) => s.walkthrough != null);
+      if (next) this.go(next.walkthrough);
+    });
     this.update();
   }
   // the box of each forward value in the view shown (none before a view is drawn)
@@ -2830,6 +2841,7 @@ var MemoryTimeline = class {
   }
   close() {
     this.stage.removeEventListener("click", this.onClick, true);
+    window.removeEventListener("keydown", this.onClick, true);
   }
 };
 
@@ -2880,7 +2892,8 @@ var Stepper = class {
       memory: data.memory,
       stage: this.viewport.stage,
       frame: () => this.drawing.frame,
-      step: () => this.player.step()
+      step: () => this.player.step(),
+      go: (k) => this.player.go(k)
     }) : null;
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });

@@ -41,12 +41,13 @@ export function summary(timeline, kept) {
 export class MemoryTimeline {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
-  // each forward value; `step()`: the walkthrough's step (1-based)
-  constructor({ memory, stage, frame, step }) {
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
+  constructor({ memory, stage, frame, step, go }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
+    this.go = go;
     this.keep = null; // forward positions kept as checkpoints; null: every value stored
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
@@ -60,10 +61,12 @@ export class MemoryTimeline {
     this.element = h("div", { class: "vz-memory", role: "group", "aria-label": "memory timeline" },
       [h("div", { class: "vz-memory-head" }, [this.words, this.edit, this.reset])]);
     this.element.append(this.chart);
-    // the editor's clicks come before a box's own (open it, go to its step)
+    // the editor's clicks (and Enter or Space on a box that has the keys) come before the
+    // box's own (open it, go to its step)
     this.onClick = (e) => {
       if (!this.editing) return;
-      const g = e.target.closest("g.node");
+      if (e.type === "keydown" && e.key !== "Enter" && e.key !== " ") return;
+      const g = e.target instanceof Element && this.stage.contains(e.target) ? e.target.closest("g.node") : null;
       const shown = g ? this.boxes().map((box, i) => (box === g.id ? i : -1)).filter((i) => i >= 0) : [];
       if (shown.length !== 1) return; // a folded block's box opens as usual
       const i = shown[0];
@@ -72,6 +75,17 @@ export class MemoryTimeline {
       if (!this.plan.forward[i].leaf) this.toggle(i); // an input is always a checkpoint
     };
     stage.addEventListener("click", this.onClick, true);
+    // the keys on the window, in the capture phase, before access.js's (Enter: go to the step)
+    window.addEventListener("keydown", this.onClick, true);
+    // a click on the curve goes to the walkthrough's step there (or the next one)
+    this.chart.addEventListener("click", (e) => {
+      const r = this.chart.getBoundingClientRect();
+      const n = this.timeline.steps.length;
+      if (!r.width || !n) return;
+      const at = Math.round(((e.clientX - r.left) / r.width * WIDTH - PAD) / (WIDTH - 2 * PAD) * (n - 1));
+      const next = this.timeline.steps.slice(Math.max(0, at)).find((s) => s.walkthrough != null);
+      if (next) this.go(next.walkthrough);
+    });
     this.update();
   }
 
@@ -164,5 +178,6 @@ export class MemoryTimeline {
 
   close() {
     this.stage.removeEventListener("click", this.onClick, true);
+    window.removeEventListener("keydown", this.onClick, true);
   }
 }
