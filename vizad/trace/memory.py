@@ -37,9 +37,10 @@ segment's input until that segment's backward pass has run.
 
 On a chain of L ``tanh`` layers (y = tanh(… tanh(x))), storing everything holds the L values
 tanh(…) plus 2 — the seed v̄ and the adjoint it is passed to — at the peak (x is freed: tanh's
-rule reads its output). With a checkpoint every k layers (``keep`` the input of each segment:
-x, v_k, v_2k, …), the peak is L/k + k + 2: the L/k checkpoints, the k values of the last
-segment recomputed, and the same two adjoints; smallest at k = √L.
+rule reads its output). With a checkpoint every k layers (``keep`` the input of each segment
+of k layers: x, the output of layer k, of layer 2k, …), the peak is L/k + k + 2: the L/k
+checkpoints, the k values of the last segment recomputed, and the same two adjoints; smallest
+at k = √L. Each dropped value is computed again once.
 
 Every value is computed by running the ops on the values held (a read of a freed value would
 fail), so the gradients it gives are those of the walkthrough, bit for bit.
