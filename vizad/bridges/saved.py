@@ -116,12 +116,20 @@ class SavedComparison:
         return all(d.explained for d in self.differences)
 
     def summary(self) -> str:
+        """One line: how many each keeps, how many are the same, how many differ."""
         unexplained = sum(not d.explained for d in self.differences)
+        differ = len(self.differences)
         return (
-            f"{self.framework} saves {len(self.residuals)} values, vizad keeps "
+            f"{self.framework} saves {_count(len(self.residuals), 'value')}, vizad keeps "
             f"{len(self.memory.saved)}: {len(self.matches)} the same, "
-            f"{len(self.differences)} differences"
-            + (f", {unexplained} unexplained" if unexplained else ", each explained")
+            f"{_count(differ, 'difference')}"
+            + (
+                f", {unexplained} unexplained"
+                if unexplained
+                else ", each explained"
+                if differ
+                else ""
+            )
         )
 
     def lines(self) -> list[str]:
@@ -303,7 +311,7 @@ def compare_saved(
         >>> import torch
         >>> from vizad.bridges.saved import compare_saved
         >>> compare_saved(lambda x: torch.tanh(torch.tanh(x)).sum(), torch.ones(3))
-        PyTorch saves 2 values, vizad keeps 2: 2 the same, 0 differences, each explained
+        PyTorch saves 2 values, vizad keeps 2: 2 the same, 0 differences
           = v₂ (tanh): PyTorch's TanhBackward0 result
           = v₃ (tanh): PyTorch's TanhBackward0 result
     """
@@ -542,6 +550,10 @@ def _wrapping(r: Residual, forward: list[Node]) -> Node | None:
         if isinstance(node.op, FrameworkOp) and node.op.name.replace("_", "").lower() in savers:
             return node
     return None
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _labels(trace: ReverseTrace, nodes: Iterable[Node]) -> str:
