@@ -18,6 +18,7 @@ MODULES = {
     "vizad.view.render": "drawings and layouts",
     "vizad.view.widget": "the stepper",
     "vizad.bridges.imported": "what vz.from_torch and vz.from_jax return: a function as a graph",
+    "vizad.bridges.saved": "what PyTorch and JAX save for the backward pass, and what vizad keeps",
     "vizad.classroom.diagnosis": "diagnoses of a student's engine",
     "vizad.classroom.grading": "grading a student's engine with a course's cases",
     "vizad.trace.examples": "the example graphs of the tutorials",

@@ -115,6 +115,9 @@ class Op:
     _arrays_only: bool = False
     #: True for the constant op alone: an op on constants only is computed at once.
     _folds: bool = False
+    #: Whether ``compute`` reads only its inputs' shapes, not their numbers (ones_like,
+    #: zeros_like, size): a memory timeline (vizad.trace.memory) keeps no value alive for it.
+    shape_only: bool = False
     #: vizad's own ops whose output has the shape of inputs of one shape (elementwise ops):
     #: such inputs need no shape inference (set by
     #:class:`vizad.engine.ops.elementwise.ElementwiseOp`).

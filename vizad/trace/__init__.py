@@ -11,6 +11,7 @@ from vizad.trace.records import (
     ReverseStep,
     TangentTerm,
 )
+from vizad.trace.memory import Held, Memory, MemoryStep
 from vizad.trace.names import Name, Names
 from vizad.trace.traces import ElementTrace, ForwardTrace, ReverseTrace, Trace
 
@@ -32,4 +33,7 @@ __all__ = [
     "TangentTerm",
     "CheckFailure",
     "Derivation",
+    "Memory",
+    "MemoryStep",
+    "Held",
 ]

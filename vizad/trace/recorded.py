@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from vizad.engine._gc import gc_paused
-from vizad.errors import RuleNotDefinedError
+from vizad.errors import ArgumentError, RuleNotDefinedError
 from vizad.engine.graph import ranked_order
 from vizad.engine.node import Node, scope, source_line
 from vizad.engine.op import VARIABLE, Op, Variable
@@ -324,6 +324,16 @@ class RecordedReverseTrace(ReverseTrace):
         """The engine's own backward program as it prints it (JAX's transposed linearized
         jaxpr), when it has one (made when first read); "" otherwise."""
         return self._program.get()
+
+    def memory(self, keep: Any = None) -> Any:
+        """Refused: vizad cannot run a recorded engine's ops again, and the engine's own
+        memory is its own (import the function with vz.from_torch or vz.from_jax, then
+        ``vz.trace_reverse(...).memory()``; see vizad.bridges for the saved values)."""
+        raise ArgumentError(
+            f"memory: this walkthrough was recorded from {self.engine}'s backward pass, whose "
+            f"ops vizad cannot run again; import the function (vz.from_torch or vz.from_jax) "
+            "and take vz.trace_reverse(...).memory() of the graph vizad evaluates"
+        )
 
     def _checked(
         self, eps: float, rtol: float | None, atol: float | None, rng: int

@@ -4,7 +4,7 @@ checks, for reverse and forward mode."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -30,6 +30,9 @@ from vizad.trace.element import (
 )
 from vizad.trace.records import CheckFailure, ElementStep, ForwardStep, ReverseStep
 from vizad.trace.values import value_data
+
+if TYPE_CHECKING:  # pragma: no cover
+    from vizad.trace.memory import Memory
 
 __all__ = ["Trace", "ReverseTrace", "ForwardTrace", "ElementTrace"]
 
@@ -468,6 +471,24 @@ class ReverseTrace(Trace):
             if c.local_node is not None:
                 nodes.append(c.local_node)
         return nodes
+
+    def memory(self, keep: Node | Iterable[Node] | None = None) -> Memory:
+        """What reverse mode keeps: the values alive (nodes, bytes) at every step of the
+        forward pass and of this walkthrough, each freed after its last reader; the peak and
+        its step. ``keep``: the forward nodes kept as checkpoints; the other forward values
+        are dropped after the forward pass and computed again from the nearest values held
+        when the walkthrough needs them (those steps appear in place, and in
+        ``.recomputed``). See :mod:`vizad.trace.memory` for what counts as alive.
+
+        Examples:
+            >>> trace = vz.examples.lecture()
+            >>> memory = trace.memory()
+            >>> memory.peak_values, memory.peak_step, [trace.label(n) for n in memory.saved]
+            (6, 6, ['v₁', 'v₂'])
+        """
+        from vizad.trace.memory import memory
+
+        return memory(self, keep)
 
     def roles(self) -> dict[Node, tuple[AdjointRole, ...]]:
         """The extended-graph view: what each adjoint node computes (seed, sum, partial,

@@ -67,6 +67,7 @@ def export_html(
     check: bool | None = None,
     scale: float = SCALE,
     options: DrawOptions | None = None,
+    memory: bool | None = None,
     **drawing: Any,
 ) -> Path:
     """Write ``target`` (a trace or a Stepper) as one self-contained HTML page with every
@@ -87,6 +88,8 @@ def export_html(
     them. ``scale`` is the page's presentation scale
     (graph and panel enlarged together, as ``vz.step(..., scale=)``; the page's "scale" menu
     changes it); a Stepper's page opens at the Stepper's scale unless another is given.
+    ``memory=True`` (the default for a Stepper made with it) carries the memory timeline and
+    the checkpoint editor, which work in the page without Python.
 
     Examples:
         >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
@@ -100,7 +103,14 @@ def export_html(
     check_output(path, "export_html")  # before the work: a path that cannot be written
     how = draw_options(options, drawing, "export_html")
     page = page_html(
-        target, title=title, view=view, quiz=quiz, check=check, scale=scale, options=how
+        target,
+        title=title,
+        view=view,
+        quiz=quiz,
+        check=check,
+        scale=scale,
+        options=how,
+        memory=memory,
     )
     return write_output(path, page, "export_html")
 
@@ -114,10 +124,11 @@ def page_html(
     check: bool | None = None,
     scale: float = SCALE,
     options: DrawOptions | None = None,
+    memory: bool | None = None,
 ) -> str:
     """The self-contained HTML page of :func:`export_html`, as a string."""
     trace, view, data, scale, quiz = _walkthrough(
-        target, view, quiz, check, scale, options, "export_html"
+        target, view, quiz, check, scale, options, "export_html", memory
     )
     n = len(trace.steps)
     what = trace.label(trace.output)
@@ -215,6 +226,7 @@ def _walkthrough(
     scale: float,
     options: DrawOptions | None,
     who: str,
+    memory: bool | None = None,
 ) -> tuple[Trace, str, dict, float, bool]:
     """What a page without a kernel shows of ``target``: its trace, view, the component's
     data (every view, each collapsed box opened too), scale and whether it is a quiz; ``who``
@@ -253,6 +265,8 @@ def _walkthrough(
         )
     if quiz is None:
         quiz = bool(getattr(target, "quiz", False))
+    if memory is None:  # a Stepper's own (a trace's .memory is its method)
+        memory = bool(target.memory) if _is_stepper(target) else False
     # each collapsed box comes opened too, for the page to lay out when it is clicked
     data = walkthrough_data(
         trace,
@@ -262,6 +276,7 @@ def _walkthrough(
         quiz=quiz,
         openings=True,
         options=options,
+        memory=memory,
     )
     return trace, view, data, scale, quiz
 

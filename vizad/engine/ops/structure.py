@@ -25,6 +25,7 @@ __all__ = ["ones_like", "zeros_like", "make_tuple", "tuple_get", "stop_gradient"
 class _Like(Op):
     arity = 1
     _takes_tuples = True
+    shape_only = True  # the input's shape, not its numbers
     fill: int
 
     def compute(self, a: Value) -> Value:

@@ -560,6 +560,7 @@ class Size(Op):
     (float64 for integer inputs); no gradient."""
 
     arity = 1
+    shape_only = True  # the input's shape (and float type), not its numbers
 
     def compute(self, a: ArrayValue, axis: tuple[int, ...] | None = None) -> ArrayValue:
         shape = np.shape(a)

@@ -29,6 +29,8 @@ from vizad.view.render import Layout
 from vizad.view.render.options import DrawOptions
 from vizad.view.render.legibility import DEFAULT_FRAME
 from vizad.view.render.palette import diverging, legend_words, state_css
+from vizad.errors import ArgumentError
+from vizad.trace.memory import forward_values, memory_plan
 from vizad.trace.text import check_decimals
 from vizad.trace.panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 from vizad.trace.quiz import RULE as QUIZ_RULE
@@ -67,6 +69,7 @@ def walkthrough_data(
     questions: list | None = None,
     views=None,
     openings: bool = False,
+    memory: bool = False,
 ) -> dict:
     """The data of the component for ``trace``, its views drawn with ``options`` (a
     :class:`~vizad.view.render.DrawOptions`; default its defaults): every view laid out
@@ -78,7 +81,9 @@ def walkthrough_data(
     collapsed boxes of PAGE_OPENINGS nodes in all also come opened (``"opens"``, every view's
     in one packed text: :func:`page_openings`, :func:`pack_opens`), as DOT that the page lays
     out when the box is clicked, and when the page carries Graphviz for that, the views but
-    the one shown first come as DOT too (:func:`_carries_graphviz`)."""
+    the one shown first come as DOT too (:func:`_carries_graphviz`). With ``memory`` (a
+    reverse walkthrough), the memory timeline's plan and the boxes of the forward values
+    (:func:`memory_data`): the page draws the timeline and edits checkpoints without Python."""
     if quiz and questions is None:
         questions = quiz_questions(trace)
     failures = dict(failures or {})
@@ -103,6 +108,8 @@ def walkthrough_data(
     opens = page_openings(trace, layouts, made, shown, d) if openings else {}
     frames: dict[str, dict] = {}
     for v in listed:
+        if memory:
+            made[v]["memoryBoxes"] = memory_boxes(layouts[v], trace)
         frames[v] = shared_steps(made[v], frames)
     return {
         "mode": trace.mode,
@@ -140,7 +147,28 @@ def walkthrough_data(
         + (list(map(list, NONFINITE_WORDS)) if trace.first_nonfinite() is not None else []),
         **({"quiz": quiz_data(questions), "rule": QUIZ_RULE} if questions is not None else {}),
         **({"opens": pack_opens(opens)} if opens else {}),
+        **({"memory": memory_data(trace)} if memory else {}),
     }
+
+
+def memory_data(trace) -> dict:
+    """What the stepper's memory timeline and checkpoint editor need
+    (``static/stepper/timeline.js``): the plan that the page makes any timeline from
+    (vizad.trace.memory.memory_plan); each view's data carries its boxes
+    (:func:`memory_boxes`)."""
+    if trace.mode != "reverse":
+        raise ArgumentError(
+            f"memory=True shows what reverse mode keeps; this is a {trace.mode} walkthrough: "
+            "trace it with vz.trace_reverse (or leave memory out)"
+        )
+    return {"plan": memory_plan(trace)}
+
+
+def memory_boxes(layout: Layout, trace) -> list[str | None]:
+    """Per forward value of the memory plan (its order), the box of ``layout`` that shows
+    it (a folded block's box for a value inside one), or None."""
+    ids = layout.scene.ids
+    return [ids.get(n) for n in forward_values(trace)]
 
 
 #: A page carries collapsed boxes opened for at most this many nodes in all, over its views

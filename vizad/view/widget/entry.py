@@ -28,6 +28,7 @@ def step(
     quiz: bool = False,
     step: int = 1,
     options: DrawOptions | None = None,
+    memory: bool = False,
     **drawing: Any,
 ) -> Stepper:
     """Trace ``y`` at ``feed`` and open the stepper: reverse mode w.r.t. ``wrt`` (default
@@ -40,7 +41,8 @@ def step(
     The drawing options (the fields of :class:`~vizad.view.render.DrawOptions`, by keyword or
     as ``options=``) draw the views as vz.draw does; ``budget``: the seconds each view's
     layout may take (None: in full, however long). ``step``: the step it opens at (a notebook
-    executed headless saves its output there).
+    executed headless saves its output there). ``memory=True``: the memory timeline under the
+    graph, with the checkpoint editor (see :class:`~vizad.view.widget.Stepper`).
 
     Examples:
         >>> x1, x2 = vz.Variable("x1"), vz.Variable("x2")
@@ -59,7 +61,7 @@ def step(
                 "step: a trace is opened as it is; wrt, feed, mode and tangents are for a node "
                 "(trace it again with vz.trace_reverse or vz.trace_forward to change them)"
             )
-        return Stepper(y, view, scale=scale, quiz=quiz, step=step, options=how)
+        return Stepper(y, view, scale=scale, quiz=quiz, step=step, options=how, memory=memory)
     decimals = how.decimals_for(y)  # a node has none of its own: DECIMALS unless given
     if isinstance(wrt, Mapping):  # the feed given in wrt's place: said as this call
         as_node_list(wrt, "step: wrt")
@@ -77,4 +79,4 @@ def step(
         trace = trace_forward(y, feed=feed, tangents=tangents, decimals=decimals)
     else:
         raise ArgumentError(f"mode must be 'reverse' or 'forward', got {mode!r}; give one")
-    return Stepper(trace, view, scale=scale, quiz=quiz, step=step, options=how)
+    return Stepper(trace, view, scale=scale, quiz=quiz, step=step, options=how, memory=memory)

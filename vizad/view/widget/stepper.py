@@ -90,7 +90,11 @@ class Stepper(anywidget.AnyWidget):
     presentation mode (the whole screen); click a box to go to its step; ctrl+wheel or pinch
     to zoom, drag to pan, "fit" and "1:1". With a kernel, the scalar inputs are editable
     (``inputs``): the walkthrough is traced again at the new values, at the same step.
-    ``step``: the step it opens at. ``quiz=True``: see :meth:`answer`. The drawing options
+    ``step``: the step it opens at. ``quiz=True``: see :meth:`answer`. ``memory=True`` (a
+    reverse walkthrough): a timeline under the graph of the values alive at each step
+    (``trace.memory()``), the current step and the peak marked, the values alive at the step
+    outlined in the graph, and a checkpoint editor (click boxes to keep them; the timeline,
+    the peak and the forward ops run again follow, in the page). The drawing options
     (the fields of :class:`~vizad.view.render.DrawOptions`, by keyword or as ``options=``)
     draw the views as vz.draw does; each view is laid out within ``budget`` seconds (the
     layout budget, vizad.view.render.budget; None lays every view out in full), its picture
@@ -162,6 +166,7 @@ class Stepper(anywidget.AnyWidget):
         quiz: bool = False,
         step: int = 1,
         options: DrawOptions | None = None,
+        memory: bool = False,
         **kwargs: Any,
     ) -> None:
         drawing = {k: kwargs.pop(k) for k in DRAW_OPTIONS if k in kwargs}
@@ -174,6 +179,8 @@ class Stepper(anywidget.AnyWidget):
         self._check = check
         #: Whether the student types each step's results before they are shown.
         self.quiz = quiz
+        #: Whether the memory timeline and the checkpoint editor are shown (reverse mode).
+        self.memory = bool(memory)
         #: The graph's frame (width, height in CSS px at scale 1) that the picture is chosen
         #: for (vizad.view.render.legibility): JupyterLab's at 1024×768 until the browser reports
         #: its own (a live widget, once shown and when resized).

@@ -16,7 +16,7 @@ from vizad.view.assets import graphviz_module
 from vizad.view.render import DrawOptions, Layout
 from vizad.view.render.summary import scene_for
 from vizad.view.widget.data import CHECK_LIMIT, check_failures, inputs_data
-from vizad.view.widget.data import frame_data, shared_steps, walkthrough_data
+from vizad.view.widget.data import frame_data, memory_boxes, shared_steps, walkthrough_data
 from vizad.view.widget.frames import Openings
 from vizad.view.widget.page import needs_graphviz
 from vizad.view.widget.whatif import retraceable
@@ -36,8 +36,11 @@ def prepare(stepper: Stepper, trace: Trace, view: str) -> tuple[dict, str]:
     stepper.failures = check_failures(trace) if check else {}
     views = Views(trace, stepper.options, stepper.failures, stepper.reader_frame, stepper._choices)
     stepper._views = views
+    views.memory = stepper.memory  # each view's data carries its boxes for the timeline
     stepper.questions = questions(trace) if stepper.quiz else []
-    data = views.walkthrough(view, stepper.failures, stepper.questions if stepper.quiz else None)
+    data = views.walkthrough(
+        view, stepper.failures, stepper.questions if stepper.quiz else None, stepper.memory
+    )
     data["inputs"] = inputs_data(trace, editable=retraceable(trace))  # what-if
     return data, graphviz_module() if needs_graphviz(data) else ""
 
@@ -70,8 +73,16 @@ class Views:
         self._opened: dict[tuple, dict] = {}  # (view, boxes) → that view's patch, opened
         self._openings: dict[str, Openings] = {}  # view → what makes its patches
         self._choices = choices
+        #: Whether each view's data carries the boxes of the memory timeline's values.
+        self.memory = False
 
-    def walkthrough(self, view: str, failures: Mapping[int, str], questions: list | None) -> dict:
+    def walkthrough(
+        self,
+        view: str,
+        failures: Mapping[int, str],
+        questions: list | None,
+        memory: bool = False,
+    ) -> dict:
         """The component's data with ``view`` laid out (the others when first shown)."""
         layout = self.layout_of(view)
         data = walkthrough_data(
@@ -82,6 +93,7 @@ class Views:
             layouts={view: layout},
             questions=questions,
             views=[view],
+            memory=memory,
         )
         self.frames[view] = data["frames"][view]
         return data
@@ -95,7 +107,10 @@ class Views:
     def frame(self, view: str) -> dict:
         """The browser's data of ``view`` (its layout made first if need be)."""
         if view not in self.frames:
-            self.frames[view] = frame_data(self.layout_of(view), self.trace, self.decimals)
+            layout = self.layout_of(view)
+            self.frames[view] = frame_data(layout, self.trace, self.decimals)
+            if self.memory:
+                self.frames[view]["memoryBoxes"] = memory_boxes(layout, self.trace)
         return self.frames[view]
 
     def opened(self, view: str, boxes: Iterable[str]) -> dict:

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 167cabc609b1e688a6de93e03cc6e2952e483223d666903dd485d8750ccb2cd9
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 12784daaa00b3003140f6589d8bd87c4bceb47e8b03b9e42144874dcbb7f9565
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -144,7 +144,7 @@ var Room = class {
     root.classList.toggle("vz-wide", wide);
     const top = root.getBoundingClientRect().top;
     const above = this.viewport.element.getBoundingClientRect().top - top;
-    const below = this.player.element.offsetHeight + 16;
+    const below = [...this.graph.children].reduce((sum, c) => sum + (c === this.viewport.element ? 0 : c.offsetHeight), 0) + 16;
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
     const want = Math.max(rest * (1 - GRAPH_SHARE), this.need);
@@ -181,11 +181,11 @@ async function layOut(text, source) {
   await graphviz.version();
   await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
   const start = performance.now();
-  const svg = await graphviz.layout(source);
-  return { svg: svg.slice(svg.indexOf("<svg")), ms: performance.now() - start };
+  const svg2 = await graphviz.layout(source);
+  return { svg: svg2.slice(svg2.indexOf("<svg")), ms: performance.now() - start };
 }
-function centreLines(svg) {
-  for (const g of svg.querySelectorAll("g.node")) {
+function centreLines(svg2) {
+  for (const g of svg2.querySelectorAll("g.node")) {
     if (g.id === "vz_legend") continue;
     const lines = /* @__PURE__ */ new Map();
     for (const t of g.querySelectorAll(":scope > text")) {
@@ -222,9 +222,9 @@ function sharedCentre(texts) {
   const slope = m.reduce((p, q, j) => p + (q - mm) * (x[j] - mx), 0) / v;
   return -slope > 0.3 && -slope < 0.7 ? mx - slope * mm : null;
 }
-function cropToContent(svg) {
-  const g = svg.querySelector("g.graph");
-  const vb = svg.viewBox.baseVal;
+function cropToContent(svg2) {
+  const g = svg2.querySelector("g.graph");
+  const vb = svg2.viewBox.baseVal;
   const m = /^\s*scale\(1 1\) rotate\(0\) translate\(([-\d.]+) ([-\d.]+)\)\s*$/.exec(g?.getAttribute("transform") || "");
   if (!m || !vb || !vb.width) return null;
   const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
@@ -248,19 +248,19 @@ function cropToContent(svg) {
   const texts = (sel) => [...g.querySelectorAll(sel)];
   for (const t of texts(":scope > text")) t.setAttribute("x", (box.x0 + 4).toFixed(2));
   for (const t of texts(":scope > text, g.edge > text, g.cluster > text")) {
-    const size = parseFloat(t.getAttribute("font-size")) || 14;
-    const w = t.textContent.length * size * 0.62;
+    const size2 = parseFloat(t.getAttribute("font-size")) || 14;
+    const w = t.textContent.length * size2 * 0.62;
     const x = +t.getAttribute("x"), y = +t.getAttribute("y");
     const anchor = t.getAttribute("text-anchor");
     const left = anchor === "middle" ? x - w / 2 : anchor === "end" ? x - w : x;
-    add(left, y - size);
-    add(left + w, y + size * 0.3);
+    add(left, y - size2);
+    add(left + w, y + size2 * 0.3);
   }
   const pad = 4;
   const [tx, ty] = [+m[1], +m[2]];
   const crop = { x: box.x0 + tx - pad, y: box.y0 + ty - pad, w: box.x1 - box.x0 + 2 * pad, h: box.y1 - box.y0 + 2 * pad };
   if (crop.w >= vb.width && crop.h >= vb.height) return null;
-  svg.setAttribute("viewBox", `${crop.x.toFixed(2)} ${crop.y.toFixed(2)} ${crop.w.toFixed(2)} ${crop.h.toFixed(2)}`);
+  svg2.setAttribute("viewBox", `${crop.x.toFixed(2)} ${crop.y.toFixed(2)} ${crop.w.toFixed(2)} ${crop.h.toFixed(2)}`);
   return crop;
 }
 
@@ -407,8 +407,8 @@ function renderPicture({ model, el }) {
     [busy("laying out the graph…")]
   );
   el.append(root);
-  layOutOffThread(model.get("_graphviz"), dot).promise.then(({ svg, ms }) => {
-    root.replaceChildren(safeSvg(svg));
+  layOutOffThread(model.get("_graphviz"), dot).promise.then(({ svg: svg2, ms }) => {
+    root.replaceChildren(safeSvg(svg2));
     for (const t of root.querySelectorAll("g.node > title, g.edge > title")) {
       const id = t.parentNode.id;
       if (Object.hasOwn(titles, id)) t.textContent = titles[id];
@@ -459,20 +459,20 @@ function placeMarks(marks, frame, avoid = []) {
   }
   return placed.map(({ left, top }) => ({ left, top }));
 }
-function clampIn(x, size, room) {
-  return Math.max(GAP, Math.min(x, room - size - GAP));
+function clampIn(x, size2, room) {
+  return Math.max(GAP, Math.min(x, room - size2 - GAP));
 }
 function* spots(m, frame) {
   const along = m.side === "top" || m.side === "bottom";
-  const room = along ? frame.w : frame.h, size = along ? m.w : m.h;
-  const want = clampIn(along ? m.left : m.top, size, room);
+  const room = along ? frame.w : frame.h, size2 = along ? m.w : m.h;
+  const want = clampIn(along ? m.left : m.top, size2, room);
   const across = along ? m.h : m.w, depth = along ? frame.h : frame.w;
   const base = clampIn(along ? m.top : m.left, across, depth);
   const inward = m.side === "top" || m.side === "left" ? 1 : -1;
   for (let far = 0; far < 4; far++) {
     const rowAt = base + inward * far * (across + GAP);
     if (rowAt < GAP - 0.5 || rowAt + across > depth - GAP + 0.5) break;
-    const lo = GAP, hi = room - size - GAP;
+    const lo = GAP, hi = room - size2 - GAP;
     for (let d = 0; d <= room; d += STEP) {
       for (const at of d ? [want - d, want + d] : [want]) {
         if (at < lo - 0.5 || at > hi + 0.5) continue;
@@ -551,23 +551,23 @@ var Viewport = class {
   show(svgText, key = null) {
     this.remember();
     this.stage.replaceChildren(safeSvg(svgText));
-    const svg = this.stage.querySelector("svg");
-    svg.removeAttribute("style");
-    this.natural = { w: svg.width.baseVal.value || 1, h: svg.height.baseVal.value || 1 };
-    svg.setAttribute("width", `${this.natural.w}`);
-    svg.setAttribute("height", `${this.natural.h}`);
+    const svg2 = this.stage.querySelector("svg");
+    svg2.removeAttribute("style");
+    this.natural = { w: svg2.width.baseVal.value || 1, h: svg2.height.baseVal.value || 1 };
+    svg2.setAttribute("width", `${this.natural.w}`);
+    svg2.setAttribute("height", `${this.natural.h}`);
     for (const g of this.stage.querySelectorAll("g.node title, g.edge title")) g.remove();
-    centreLines(svg);
-    if (this.takeLegend(svg)) {
-      const unit = this.natural.w / svg.viewBox.baseVal.width;
-      const crop = cropToContent(svg);
+    centreLines(svg2);
+    if (this.takeLegend(svg2)) {
+      const unit = this.natural.w / svg2.viewBox.baseVal.width;
+      const crop = cropToContent(svg2);
       if (crop) {
         this.natural = { w: crop.w * unit, h: crop.h * unit };
-        svg.setAttribute("width", `${this.natural.w}`);
-        svg.setAttribute("height", `${this.natural.h}`);
+        svg2.setAttribute("width", `${this.natural.w}`);
+        svg2.setAttribute("height", `${this.natural.h}`);
       }
     }
-    this.least = leastText(svg, this.natural.w);
+    this.least = leastText(svg2, this.natural.w);
     this.key = key;
     this.fitted = false;
   }
@@ -593,8 +593,8 @@ var Viewport = class {
   // the drawing's legend (a node of the SVG) leaves the drawing; the component shows the
   // step states as text with a swatch each, which wraps instead of being clipped. Whether
   // the drawing had one.
-  takeLegend(svg) {
-    const g = svg.querySelector("#vz_legend");
+  takeLegend(svg2) {
+    const g = svg2.querySelector("#vz_legend");
     this.legend.replaceChildren();
     if (!g) return false;
     g.remove();
@@ -670,16 +670,16 @@ var Viewport = class {
   // every box of the drawing that is in view, in frame px (`left`, `top`: the frame's corner
   // on screen); measured once per drawing, in its own units, then moved by the zoom
   boxesInView(f, left, top) {
-    const svg = this.stage.querySelector("svg");
-    if (!svg) return [];
+    const svg2 = this.stage.querySelector("svg");
+    if (!svg2) return [];
     const z = this.zoom;
-    if (this.boxCache?.svg !== svg) {
+    if (this.boxCache?.svg !== svg2) {
       const list = [];
-      for (const g of svg.querySelectorAll("g.node")) {
+      for (const g of svg2.querySelectorAll("g.node")) {
         const r = g.getBoundingClientRect();
         if (r.width) list.push({ x: (r.left - left - z.x) / z.s, y: (r.top - top - z.y) / z.s, w: r.width / z.s, h: r.height / z.s });
       }
-      this.boxCache = { svg, list };
+      this.boxCache = { svg: svg2, list };
     }
     return this.boxCache.list.map((b) => ({ left: z.x + b.x * z.s, top: z.y + b.y * z.s, w: b.w * z.s, h: b.h * z.s })).filter((b) => b.left < f.w && b.left + b.w > 0 && b.top < f.h && b.top + b.h > 0);
   }
@@ -704,10 +704,10 @@ var Viewport = class {
     const f = this.frame();
     const b = g.getBoundingClientRect();
     const i = inner?.getBoundingClientRect();
-    const centre = (lo, hi, ilo, ihi, size) => {
-      if (hi - lo <= size - 2 * MARGIN) return (lo + hi) / 2;
+    const centre = (lo, hi, ilo, ihi, size2) => {
+      if (hi - lo <= size2 - 2 * MARGIN) return (lo + hi) / 2;
       const c = i ? (ilo + ihi) / 2 : lo;
-      return clamp(c, lo + size / 2 - MARGIN, hi - size / 2 + MARGIN);
+      return clamp(c, lo + size2 / 2 - MARGIN, hi - size2 / 2 + MARGIN);
     };
     const cx = centre(b.left - left, b.right - left, i?.left - left, i?.right - left, f.w);
     const cy = centre(b.top - top, b.bottom - top, i?.top - top, i?.bottom - top, f.h);
@@ -813,7 +813,7 @@ var Viewport = class {
     const inside = b.left >= MARGIN - 0.5 && b.right <= f.w - MARGIN + 0.5 && b.top >= MARGIN - 0.5 && b.bottom <= f.h - MARGIN + 0.5;
     if (inside && !force) return this.apply();
     const z = this.zoom;
-    const span = (pan, move, size, room) => size <= room - 2 * MARGIN ? (room - size) / 2 : clamp(pan + move, room - MARGIN - size, MARGIN);
+    const span = (pan, move, size2, room) => size2 <= room - 2 * MARGIN ? (room - size2) / 2 : clamp(pan + move, room - MARGIN - size2, MARGIN);
     z.x = span(z.x, f.w / 2 - (b.left + b.right) / 2, this.natural.w * z.s, f.w);
     z.y = span(z.y, f.h / 2 - (b.top + b.bottom) / 2, this.natural.h * z.s, f.h);
     this.apply();
@@ -938,12 +938,12 @@ function reportFrame(model, element, paused = () => false) {
     clearTimeout(timer);
   };
 }
-function leastText(svg, width) {
-  const unit = width / (svg.viewBox.baseVal?.width || width);
+function leastText(svg2, width) {
+  const unit = width / (svg2.viewBox.baseVal?.width || width);
   let least = Infinity;
-  for (const t of svg.querySelectorAll("text")) {
-    const size = parseFloat(t.getAttribute("font-size"));
-    if (size > 0) least = Math.min(least, size * unit);
+  for (const t of svg2.querySelectorAll("text")) {
+    const size2 = parseFloat(t.getAttribute("font-size"));
+    if (size2 > 0) least = Math.min(least, size2 * unit);
   }
   return Number.isFinite(least) ? least : 16;
 }
@@ -1204,12 +1204,12 @@ var Access = class {
   // (the current step's box first, from step()'s restyle); `keep`: a box had focus before the
   // drawing was replaced (a box opened), which the current step's box takes over
   index(keep = false) {
-    const svg = this.viewport.stage.querySelector("svg");
-    if (!svg) return;
-    svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", `${this.data.title}: the graph of the ${this.view()} view, its boxes reached with Tab and the arrow keys, Enter going to a box's step; the step panel gives the step's derivation and its table`);
-    svg.setAttribute("aria-describedby", this.panel.id);
-    for (const t of svg.querySelectorAll(":scope > title, :scope > g.graph > title")) t.remove();
+    const svg2 = this.viewport.stage.querySelector("svg");
+    if (!svg2) return;
+    svg2.setAttribute("role", "group");
+    svg2.setAttribute("aria-label", `${this.data.title}: the graph of the ${this.view()} view, its boxes reached with Tab and the arrow keys, Enter going to a box's step; the step panel gives the step's derivation and its table`);
+    svg2.setAttribute("aria-describedby", this.panel.id);
+    for (const t of svg2.querySelectorAll(":scope > title, :scope > g.graph > title")) t.remove();
     for (const g of this.drawing.boxes.values()) {
       g.setAttribute("tabindex", "-1");
       g.setAttribute("role", "button");
@@ -2488,10 +2488,10 @@ var Minimap = class {
     this.element.addEventListener("pointercancel", end);
   }
   // the drawing now in the stage (its <svg>), or null (none)
-  show(svg) {
-    this.svg = svg;
+  show(svg2) {
+    this.svg = svg2;
     this.drawn = false;
-    if (!svg) {
+    if (!svg2) {
       this.element.hidden = true;
       return;
     }
@@ -2603,6 +2603,292 @@ function showRefusals(model, el) {
   return () => model.off?.("msg:custom", onMessage);
 }
 
+// vizad/view/widget/static/stepper/memory.js
+function memoryTimeline(plan, keep) {
+  const forward = plan.forward;
+  const kept = keep == null ? null : new Set(keep);
+  const dropped = /* @__PURE__ */ new Set();
+  if (kept) forward.forEach((f, i) => !f.leaf && !kept.has(i) && dropped.add(i));
+  const steps = forward.map((f, i) => ({
+    phase: "forward",
+    label: f.label,
+    walkthrough: null,
+    node: i,
+    reads: f.inputs,
+    takes: [],
+    makes: []
+  }));
+  const recomputed = [];
+  const again = /* @__PURE__ */ new Set();
+  plan.reverse.forEach((r, j) => {
+    const needed = /* @__PURE__ */ new Set();
+    const stack = r.reads.filter((i) => dropped.has(i) && !again.has(i));
+    while (stack.length) {
+      const i = stack.pop();
+      if (needed.has(i) || again.has(i)) continue;
+      needed.add(i);
+      for (const x of forward[i].inputs) if (dropped.has(x)) stack.push(x);
+    }
+    for (const i of [...needed].sort((a, b) => a - b)) {
+      steps.push({
+        phase: "recompute",
+        label: forward[i].label,
+        walkthrough: null,
+        node: i,
+        reads: forward[i].inputs,
+        takes: [],
+        makes: []
+      });
+      recomputed.push(i);
+      again.add(i);
+    }
+    steps.push({
+      phase: "reverse",
+      label: r.label,
+      walkthrough: j + 1,
+      node: r.node,
+      reads: r.reads,
+      takes: r.takes,
+      makes: r.makes
+    });
+  });
+  const lives = [];
+  const current = /* @__PURE__ */ new Map();
+  const made = /* @__PURE__ */ new Map();
+  const backward = steps.findIndex((s) => s.phase !== "forward");
+  steps.forEach((s, t) => {
+    if (t === backward) for (const i of dropped) current.delete(i);
+    for (const i of s.reads) {
+      const life = current.get(i);
+      life.end = Math.max(life.end, t);
+    }
+    for (const v of s.takes) {
+      const life = made.get(v);
+      life.end = Math.max(life.end, t);
+    }
+    if (s.phase !== "reverse") {
+      const life = { made: t, end: t, bytes: forward[s.node].bytes, node: s.node, value: null };
+      current.set(s.node, life);
+      lives.push(life);
+    } else {
+      for (const v of s.makes) {
+        const life = { made: t, end: t, bytes: plan.values[v].bytes, node: null, value: v };
+        made.set(v, life);
+        lives.push(life);
+      }
+    }
+  });
+  const last = steps.length - 1;
+  const stepOf = /* @__PURE__ */ new Map();
+  steps.forEach((s, t) => s.phase === "reverse" && s.node != null && stepOf.set(s.node, t));
+  for (const life of lives) {
+    if (life.value != null && plan.values[life.value].result) life.end = last;
+    else if (kept && life.node != null && steps[life.made].phase === "forward" && (kept.has(life.node) || forward[life.node].leaf) && stepOf.has(life.node))
+      life.end = Math.max(life.end, stepOf.get(life.node));
+  }
+  const count = new Array(steps.length + 1).fill(0);
+  const size2 = new Array(steps.length + 1).fill(0);
+  for (const life of lives) {
+    count[life.made] += 1;
+    count[life.end + 1] -= 1;
+    size2[life.made] += life.bytes;
+    size2[life.end + 1] -= life.bytes;
+  }
+  let values = 0;
+  let bytes = 0;
+  let peakValues = 0;
+  let peakBytes = 0;
+  let peakStep = 0;
+  const out = steps.map((s, t) => {
+    values += count[t];
+    bytes += size2[t];
+    if (values > peakValues) [peakValues, peakStep] = [values, t + 1];
+    peakBytes = Math.max(peakBytes, bytes);
+    return { phase: s.phase, label: s.label, walkthrough: s.walkthrough, values, bytes };
+  });
+  return { steps: out, peakValues, peakBytes, peakStep, recomputed, lives };
+}
+function aliveAt(timeline, number) {
+  const t = number - 1;
+  const alive = { forward: [], values: [] };
+  for (const life of timeline.lives) {
+    if (life.made <= t && t <= life.end) {
+      if (life.node != null) alive.forward.push(life.node);
+      else alive.values.push(life.value);
+    }
+  }
+  return alive;
+}
+
+// vizad/view/widget/static/stepper/timeline.js
+var SVG = "http://www.w3.org/2000/svg";
+var WIDTH = 600;
+var HEIGHT = 64;
+var PAD = 4;
+function svg(tag, attrs = {}) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+function size(n) {
+  for (const [unit, scale] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]]) {
+    if (n >= scale) return `${(n / scale).toFixed(1)} ${unit}`;
+  }
+  return `${n} B`;
+}
+function summary(timeline, kept) {
+  const peak = timeline.steps[timeline.peakStep - 1];
+  const where = peak ? ` at step ${timeline.peakStep} (${peak.phase} ${peak.label})` : "";
+  const policy = kept == null ? "every value stored" : `${kept.length} checkpoint${kept.length === 1 ? "" : "s"}`;
+  const again = timeline.recomputed.length;
+  return `memory: peak ${timeline.peakValues} values, ${size(timeline.peakBytes)}${where}; ${policy}; ${again} forward op${again === 1 ? "" : "s"} run again`;
+}
+var MemoryTimeline = class {
+  // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
+  // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
+  constructor({ memory, stage, frame, step, go }) {
+    this.plan = memory.plan;
+    this.stage = stage;
+    this.frame = frame;
+    this.step = step;
+    this.go = go;
+    this.keep = null;
+    this.editing = false;
+    this.words = h("span", { class: "vz-memory-words", role: "status" });
+    this.edit = h("button", {
+      class: "vz-memory-edit",
+      "aria-pressed": "false",
+      text: "edit checkpoints",
+      title: "then click boxes of the graph: a box kept is a checkpoint, the other values are computed again when needed",
+      onclick: () => this.setEditing(!this.editing)
+    });
+    this.reset = h("button", {
+      class: "vz-memory-reset",
+      text: "store all",
+      title: "no checkpoints: every value stored",
+      onclick: () => this.setKeep(null)
+    });
+    this.chart = svg("svg", {
+      class: "vz-memory-chart",
+      viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+      preserveAspectRatio: "none",
+      role: "img",
+      "aria-label": "values alive at each step"
+    });
+    this.element = h(
+      "div",
+      { class: "vz-memory", role: "group", "aria-label": "memory timeline" },
+      [h("div", { class: "vz-memory-head" }, [this.words, this.edit, this.reset])]
+    );
+    this.element.append(this.chart);
+    this.onClick = (e) => {
+      if (!this.editing) return;
+      if (e.type === "keydown" && e.key !== "Enter" && e.key !== " ") return;
+      const g = e.target instanceof Element && this.stage.contains(e.target) ? e.target.closest("g.node") : null;
+      const shown2 = g ? this.boxes().map((box, i2) => box === g.id ? i2 : -1).filter((i2) => i2 >= 0) : [];
+      if (shown2.length !== 1) return;
+      const i = shown2[0];
+      e.stopImmediatePropagation();
+      e.preventDefault();
+      if (!this.plan.forward[i].leaf) this.toggle(i);
+    };
+    stage.addEventListener("click", this.onClick, true);
+    window.addEventListener("keydown", this.onClick, true);
+    this.chart.addEventListener("click", (e) => {
+      const r = this.chart.getBoundingClientRect();
+      const n = this.timeline.steps.length;
+      if (!r.width || !n) return;
+      const at = Math.round(((e.clientX - r.left) / r.width * WIDTH - PAD) / (WIDTH - 2 * PAD) * (n - 1));
+      const next = this.timeline.steps.slice(Math.max(0, at)).find((s) => s.walkthrough != null);
+      if (next) this.go(next.walkthrough);
+    });
+    this.update();
+  }
+  // the box of each forward value in the view shown (none before a view is drawn)
+  boxes() {
+    return this.frame()?.memoryBoxes ?? [];
+  }
+  setEditing(on) {
+    this.editing = on;
+    this.edit.setAttribute("aria-pressed", String(on));
+    this.element.classList.toggle("vz-editing", on);
+    this.stage.classList.toggle("vz-editing-checkpoints", on);
+  }
+  setKeep(keep) {
+    this.keep = keep;
+    this.update();
+  }
+  // a box clicked: kept, or dropped (from storing everything, the first box kept is the one
+  // checkpoint, every other value computed again when needed)
+  toggle(i) {
+    const kept = new Set(this.keep ?? []);
+    if (kept.has(i)) kept.delete(i);
+    else kept.add(i);
+    this.setKeep([...kept].sort((a, b) => a - b));
+  }
+  update() {
+    this.timeline = memoryTimeline(this.plan, this.keep);
+    const t = this.timeline;
+    this.words.textContent = summary(t, this.keep);
+    this.element.dataset.peak = String(t.peakValues);
+    this.element.dataset.peakStep = String(t.peakStep);
+    this.element.dataset.recomputed = String(t.recomputed.length);
+    this.element.dataset.kept = (this.keep ?? []).join(" ");
+    this.draw();
+    this.show();
+  }
+  x(t) {
+    const n = this.timeline.steps.length;
+    return PAD + (n > 1 ? t / (n - 1) * (WIDTH - 2 * PAD) : 0);
+  }
+  y(values) {
+    return HEIGHT - PAD - values / Math.max(1, this.timeline.peakValues) * (HEIGHT - 2 * PAD);
+  }
+  draw() {
+    const { steps, peakStep, peakValues } = this.timeline;
+    this.chart.replaceChildren();
+    const forward = steps.filter((s) => s.phase === "forward").length;
+    this.chart.append(svg("rect", { class: "vz-memory-forward", x: 0, y: 0, width: this.x(forward - 0.5), height: HEIGHT }));
+    steps.forEach((s, t) => {
+      if (s.phase === "recompute") {
+        this.chart.append(svg("line", { class: "vz-memory-again", x1: this.x(t), x2: this.x(t), y1: HEIGHT - PAD, y2: HEIGHT }));
+      }
+    });
+    const points = steps.map((s, t) => `${this.x(t).toFixed(1)},${this.y(s.values).toFixed(1)}`).join(" ");
+    this.chart.append(svg("polyline", { class: "vz-memory-curve", points }));
+    if (peakStep) {
+      const peak = svg("circle", { class: "vz-memory-peak", cx: this.x(peakStep - 1), cy: this.y(peakValues), r: 3 });
+      const title = svg("title");
+      title.textContent = `the peak: ${peakValues} values at step ${peakStep}`;
+      peak.append(title);
+      this.chart.append(peak);
+    }
+    this.cursor = svg("line", { class: "vz-memory-cursor", x1: 0, x2: 0, y1: 0, y2: HEIGHT });
+    this.chart.append(this.cursor);
+  }
+  // the current walkthrough step: the cursor on its place in the timeline, and the boxes of
+  // the values alive there outlined (the checkpoints marked)
+  show() {
+    const k = this.step();
+    const steps = this.timeline.steps;
+    const t = steps.findIndex((s) => s.walkthrough === k);
+    if (t < 0) return;
+    this.cursor.setAttribute("x1", this.x(t));
+    this.cursor.setAttribute("x2", this.x(t));
+    this.element.dataset.values = String(steps[t].values);
+    for (const g of this.stage.querySelectorAll("g.node.vz-alive, g.node.vz-kept")) g.classList.remove("vz-alive", "vz-kept");
+    const boxes = this.boxes();
+    const box = (i) => boxes[i] ? this.stage.querySelector(`g.node[id="${CSS.escape(boxes[i])}"]`) : null;
+    for (const i of aliveAt(this.timeline, t + 1).forward) box(i)?.classList.add("vz-alive");
+    for (const i of this.keep ?? []) box(i)?.classList.add("vz-kept");
+  }
+  close() {
+    this.stage.removeEventListener("click", this.onClick, true);
+    window.removeEventListener("keydown", this.onClick, true);
+  }
+};
+
 // vizad/view/widget/static/stepper/mount.js
 var SNAPSHOT_STYLE = [
   ["fill", ""],
@@ -2646,6 +2932,13 @@ var Stepper = class {
       secret: (i) => this.quiz.asks(i)
       // a quiz step's values stay out of the tooltips
     });
+    this.memory = data.memory ? new MemoryTimeline({
+      memory: data.memory,
+      stage: this.viewport.stage,
+      frame: () => this.drawing.frame,
+      step: () => this.player.step(),
+      go: (k) => this.player.go(k)
+    }) : null;
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
     this.opener = new Opener({ model, data });
@@ -2756,6 +3049,7 @@ var Stepper = class {
       this.drawing.tip,
       this.access.announcer
     );
+    if (this.memory) this.room.graph.append(this.memory.element);
     el.append(root);
     this.listeners = [
       ["change:step", showStep],
@@ -2860,8 +3154,8 @@ var Stepper = class {
     this.showStep();
     if (this.listening.has(job)) return;
     this.listening.add(job);
-    job.promise.then(({ svg, ms, thread }) => {
-      frame.svg = svg;
+    job.promise.then(({ svg: svg2, ms, thread }) => {
+      frame.svg = svg2;
       frame.laidOut = { ms, thread };
       if (this.drawing.frame !== frame) return;
       this.showFrame(frame, what);
@@ -2890,8 +3184,8 @@ var Stepper = class {
         if (frame.svg !== void 0 || layoutJobs.has(frame)) return layoutJobs.get(frame)?.promise;
         const job = layOutOffThread(graphviz, frame.dot);
         layoutJobs.set(frame, job);
-        return job.promise.then(({ svg, ms, thread }) => {
-          if (frame.svg === void 0) Object.assign(frame, { svg, laidOut: { ms, thread } });
+        return job.promise.then(({ svg: svg2, ms, thread }) => {
+          if (frame.svg === void 0) Object.assign(frame, { svg: svg2, laidOut: { ms, thread } });
           this.root.dataset.prepared = `${this.root.dataset.prepared ?? ""} ${id}`.trim();
         }, () => {
           if (layoutJobs.get(frame) === job) layoutJobs.delete(frame);
@@ -2955,6 +3249,7 @@ var Stepper = class {
     this.viewport.settle();
     this.minimap.update();
     this.access.showStep();
+    this.memory?.show();
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
   }
@@ -2962,10 +3257,10 @@ var Stepper = class {
   // shows): the drawing as SVG text with its computed styles written in (an image keeps no
   // page CSS) on the page's background, and the step's panel. null while a quiz asks.
   snapshot() {
-    const svg = this.viewport.stage.querySelector("svg");
-    if (!svg || this.quiz.asks(this.player.step() - 1)) return null;
-    const copy = svg.cloneNode(true);
-    const from = svg.querySelectorAll(SNAPSHOT_SHAPES);
+    const svg2 = this.viewport.stage.querySelector("svg");
+    if (!svg2 || this.quiz.asks(this.player.step() - 1)) return null;
+    const copy = svg2.cloneNode(true);
+    const from = svg2.querySelectorAll(SNAPSHOT_SHAPES);
     const to = copy.querySelectorAll(SNAPSHOT_SHAPES);
     for (let j = 0; j < from.length; j++) {
       const s = getComputedStyle(from[j]);
@@ -3004,6 +3299,7 @@ var Stepper = class {
     this.minimap.close();
     this.opener.dispose();
     this.room.close();
+    this.memory?.close();
   }
 };
 function localModel(values) {

@@ -17,6 +17,7 @@ import { Finder } from "./search.js";
 import { Minimap } from "./minimap.js";
 import { showRefusals } from "./refused.js";
 import { Access } from "./access.js";
+import { MemoryTimeline } from "./timeline.js";
 
 // what a step's restyling changes in the drawing, written into the snapshot's SVG where it
 // differs from the plain value: the properties, and the elements that show them
@@ -61,6 +62,9 @@ class Stepper {
       go: (k) => this.player.go(k),
       secret: (i) => this.quiz.asks(i), // a quiz step's values stay out of the tooltips
     });
+    // issue 49: the memory timeline and the checkpoint editor (its clicks before the boxes')
+    this.memory = data.memory ? new MemoryTimeline({ memory: data.memory, stage: this.viewport.stage,
+      frame: () => this.drawing.frame, step: () => this.player.step(), go: (k) => this.player.go(k) }) : null;
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     // what-if inputs and a check by finite differences (quiz.js)
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
@@ -145,6 +149,7 @@ class Stepper {
       this.drawing.tip,
       this.access.announcer,
     );
+    if (this.memory) this.room.graph.append(this.memory.element); // under the graph
     el.append(root);
     // the model's events this stepper listens to, let go when it closes (a what-if redraw)
     this.listeners = [
@@ -358,6 +363,7 @@ class Stepper {
     this.viewport.settle();
     this.minimap.update();
     this.access.showStep();
+    this.memory?.show();
     // for the page around it: vizad's JupyterLab extension writes the step into the notebook
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
@@ -409,6 +415,7 @@ class Stepper {
     this.minimap.close();
     this.opener.dispose();
     this.room.close();
+    this.memory?.close();
   }
 }
 

@@ -137,7 +137,8 @@ export class Room {
     root.classList.toggle("vz-wide", wide);
     const top = root.getBoundingClientRect().top;
     const above = this.viewport.element.getBoundingClientRect().top - top; // title, views, legend
-    const below = this.player.element.offsetHeight + 16; // the player and the gaps
+    // the player (and what goes under the graph: the memory timeline) and the gaps
+    const below = [...this.graph.children].reduce((sum, c) => sum + (c === this.viewport.element ? 0 : c.offsetHeight), 0) + 16;
     const pad = this.presenting() ? 24 : 12;
     const rest = this.visibleHeight() - above - below - pad;
     // stacked, graph and panel fit together: the panel gets its share, or what it needs (its

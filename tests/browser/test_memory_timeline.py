@@ -1,0 +1,193 @@
+"""The memory timeline and the checkpoint editor in an exported page, offline (issue 49 item 2):
+the timeline under the graph says trace.memory()'s peak; stepping moves its cursor and
+outlines the values alive at the step; with "edit checkpoints" on, clicking boxes keeps them
+as checkpoints and the peak, the forward ops run again and the curve change to trace.memory's
+for those checkpoints; "store all" brings the first timeline back. No console errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import artifact, settled
+
+import vizad as vz
+
+ROOT = ".vizad-stepper"
+MEMORY = f"{ROOT} .vz-memory"
+LAYERS = 12
+
+
+@pytest.fixture(scope="module")
+def chain(tmp_path_factory):
+    x = vz.Variable("x")
+    layers = [x]
+    for _ in range(LAYERS):
+        layers.append(vz.tanh(layers[-1]))
+    trace = vz.trace_reverse(vz.sum(layers[-1]), x, {x: np.linspace(-1, 1, 3)})
+    page = vz.export_html(
+        trace, tmp_path_factory.mktemp("memory") / "chain.html", view="forward", memory=True
+    )
+    return trace, layers, page
+
+
+def _open(browser, path, page_errors):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, offline=True)
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        f"() => document.querySelector('{ROOT}')?.dataset.layout === 'done'", timeout=60_000
+    )
+    return context, page
+
+
+def _memory(page, key: str) -> str:
+    return page.locator(MEMORY).get_attribute(f"data-{key}")
+
+
+def _alive(page) -> list[str]:
+    return sorted(
+        page.evaluate(
+            f"() => [...document.querySelectorAll('{ROOT} g.node.vz-alive')].map(g => g.id)"
+        )
+    )
+
+
+def test_the_timeline_steps_and_its_checkpoints_are_edited_offline(browser, chain, page_errors):
+    trace, layers, path = chain
+    stored = trace.memory()
+    context, page = _open(browser, path, page_errors)
+    assert page.locator(MEMORY).is_visible()
+    assert _memory(page, "peak") == str(stored.peak_values) == str(LAYERS + 2)
+    assert _memory(page, "recomputed") == "0"
+    words = page.locator(f"{MEMORY} .vz-memory-words").text_content()
+    assert words.startswith(f"memory: peak {LAYERS + 2} values, 336 B at step")
+    assert "every value stored" in words
+
+    # step 2 of the walkthrough (v̄ of the last tanh): the values alive there, outlined
+    page.locator(f"{ROOT} .vz-next").click()
+    settled(page)
+    at = next(s for s in stored if s.walkthrough == 2)
+    alive = stored.alive(at.index + 1)
+    assert _alive(page) == sorted(
+        f"v{trace.names.number(h.node)}" for h in alive if h.role == "value"
+    )
+    assert _memory(page, "values") == str(at.values)
+    curve = page.locator(f"{MEMORY} .vz-memory-curve").get_attribute("points")
+
+    # a checkpoint every 3 layers: the inputs of the segments (x is one of its own)
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    kept = layers[3:LAYERS:3]
+    for node in kept:
+        page.locator(f"{ROOT} g.node#v{trace.names.number(node)}").dispatch_event("click")
+        settled(page)
+    checkpointed = trace.memory(keep=layers[0:LAYERS:3])
+    assert _memory(page, "peak") == str(checkpointed.peak_values) == str(LAYERS // 3 + 3 + 2)
+    assert _memory(page, "recomputed") == str(len(checkpointed.recomputed))
+    assert _memory(page, "peak-step") == str(checkpointed.peak_step)
+    assert page.locator(f"{MEMORY} .vz-memory-curve").get_attribute("points") != curve
+    assert page.locator(f"{ROOT} g.node.vz-kept").count() == len(kept)
+    assert "3 checkpoints" in page.locator(f"{MEMORY} .vz-memory-words").text_content()
+    # the clicks edited: the walkthrough stayed at its step
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 2 of")
+
+    # one dropped again, then every value stored again
+    page.locator(f"{ROOT} g.node#v{trace.names.number(kept[0])}").dispatch_event("click")
+    settled(page)
+    assert _memory(page, "peak") == str(trace.memory(keep=[layers[0], *kept[1:]]).peak_values)
+    page.locator(f"{MEMORY} .vz-memory-reset").click()
+    settled(page)
+    assert _memory(page, "peak") == str(stored.peak_values)
+    assert page.locator(f"{MEMORY} .vz-memory-curve").get_attribute("points") == curve
+
+    # by the keyboard: Enter on a box that has the focus keeps it (and stays at the step)
+    page.locator(f"{ROOT} g.node#v5").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert _memory(page, "kept") == "4"  # v₅: forward position 4
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 2 of")
+    # a click on the curve's end goes to the walkthrough's last step
+    chart = page.locator(f"{MEMORY} .vz-memory-chart").bounding_box()
+    page.mouse.click(chart["x"] + chart["width"] - 1, chart["y"] + chart["height"] / 2)
+    page.wait_for_function(
+        f"() => document.querySelector('{ROOT} .vz-counter').textContent.startsWith('Step 14 of')"
+    )
+    assert page_errors.errors == []
+    context.close()
+
+
+def test_a_page_without_memory_has_no_timeline(browser, chain, page_errors, tmp_path):
+    trace, _, _ = chain
+    path = vz.export_html(trace, tmp_path / "plain.html", view="forward")
+    context, page = _open(browser, path, page_errors)
+    assert page.locator(MEMORY).count() == 0
+    assert page_errors.errors == []
+    context.close()
+
+
+CELLS = [
+    "import numpy as np\nimport vizad as vz\n"
+    "x = vz.Variable('x')\nlayers = [x]\n"
+    f"for _ in range({LAYERS}):\n    layers.append(vz.tanh(layers[-1]))\n"
+    "trace = vz.trace_reverse(vz.sum(layers[-1]), x, {x: np.linspace(-1, 1, 3)})\n"
+    "stepper = vz.step(trace, view='forward', memory=True)\nstepper",
+]
+
+
+def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, page_errors, chain):
+    """The live widget in JupyterLab 4 at 1024×768: the timeline under the graph, a step taken
+    there moves its cursor, and checkpoints clicked change its peak."""
+    from conftest import write_notebook
+    from test_jupyterlab import _delete_sessions
+    from test_room import _open as open_lab
+
+    trace, layers, _ = chain
+    url, root = jupyterlab
+    write_notebook(root / "memory.ipynb", CELLS)
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    open_lab(page, url, "memory.ipynb")
+    page.wait_for_selector(MEMORY, timeout=60_000)
+    assert _memory(page, "peak") == str(LAYERS + 2)
+    before = _memory(page, "values")
+    page.locator(f"{ROOT} .vz-next").click()
+    page.wait_for_function(
+        f"() => document.querySelector('{ROOT} .vz-counter').textContent.startsWith('Step 2 of')"
+    )
+    settled(page)
+    at = next(s for s in trace.memory() if s.walkthrough == 2)
+    assert _memory(page, "values") == str(at.values) != before
+    alive = trace.memory().alive(at.index + 1)
+    assert _alive(page) == sorted(
+        f"v{trace.names.number(h.node)}" for h in alive if h.role == "value"
+    )
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    for node in layers[3:LAYERS:3]:
+        page.locator(f"{ROOT} g.node#v{trace.names.number(node)}").dispatch_event("click")
+        settled(page)
+    assert _memory(page, "peak") == str(trace.memory(keep=layers[0:LAYERS:3]).peak_values)
+    page.screenshot(path=artifact("memory-timeline-jupyterlab-1024x768.png"))
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_in_the_timeline(browser, chain, page_errors, scheme):
+    """WCAG 2.1 AA (axe-core) on the component with its timeline, editing checkpoints."""
+    from axe import axe, serious, summary
+
+    _, _, path = chain
+    context = browser.new_context(
+        viewport={"width": 1024, "height": 768}, offline=True, color_scheme=scheme
+    )
+    page = page_errors(context.new_page())
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        f"() => document.querySelector('{ROOT}')?.dataset.layout === 'done'", timeout=60_000
+    )
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    page.locator(f"{ROOT} g.node#v5").dispatch_event("click")
+    settled(page)
+    bad = serious(axe(page, ROOT))
+    context.close()
+    assert not bad, summary(bad)
