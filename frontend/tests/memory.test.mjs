@@ -8,7 +8,8 @@ import { test } from "node:test";
 import { installFakeDom } from "./fake-dom.mjs";
 
 installFakeDom();
-const { memoryTimeline, aliveAt } = await import("../../vizad/view/widget/static/stepper/memory.js");
+const { memoryTimeline, aliveAt } =
+  await import("../../vizad/view/widget/static/stepper/memory.js");
 const { summary, size } = await import("../../vizad/view/widget/static/stepper/timeline.js");
 
 // v₁ = x, v₂ … v₄ = tanh, v₅ = Σ v₄; the walkthrough v̄₅ … v̄₁; tanh's rule reads its output
@@ -38,22 +39,36 @@ const plan = {
 
 test("storing everything: the three tanh values and two adjoints at the peak", () => {
   const t = memoryTimeline(plan, null);
-  assert.deepEqual(t.steps.map((s) => s.values), [1, 2, 2, 3, 4, 4, 5, 5, 4, 3]);
+  assert.deepEqual(
+    t.steps.map((s) => s.values),
+    [1, 2, 2, 3, 4, 4, 5, 5, 4, 3],
+  );
   assert.equal(t.peakValues, 5);
   assert.equal(t.peakStep, 7);
   assert.deepEqual(t.recomputed, []);
   assert.deepEqual(aliveAt(t, 7).forward, [1, 2, 3]);
-  assert.equal(summary(t, null), "memory: peak 5 values, 120 B at step 7 (reverse v̄₄); every value stored; 0 forward ops run again");
+  assert.equal(
+    summary(t, null),
+    "memory: peak 5 values, 120 B at step 7 (reverse v̄₄); every value stored; 0 forward ops run again",
+  );
 });
 
 test("no checkpoint but the input: the three values computed again from x, where first read", () => {
   const t = memoryTimeline(plan, []);
   assert.deepEqual(t.steps.map((s) => `${s.phase} ${s.label}`).slice(5, 11), [
-    "reverse v̄₅", "reverse v̄₄", "recompute v₂", "recompute v₃", "recompute v₄", "reverse v̄₃",
+    "reverse v̄₅",
+    "reverse v̄₄",
+    "recompute v₂",
+    "recompute v₃",
+    "recompute v₄",
+    "reverse v̄₃",
   ]);
   assert.deepEqual(t.recomputed, [1, 2, 3]);
   assert.equal(t.peakValues, 6); // x, the three again, two adjoints
-  assert.equal(summary(t, []), "memory: peak 6 values, 144 B at step 11 (reverse v̄₃); 0 checkpoints; 3 forward ops run again");
+  assert.equal(
+    summary(t, []),
+    "memory: peak 6 values, 144 B at step 11 (reverse v̄₃); 0 checkpoints; 3 forward ops run again",
+  );
 });
 
 test("sizes read as a person reads them", () => {
