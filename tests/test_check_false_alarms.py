@@ -329,3 +329,61 @@ def test_a_float32_rule_one_percent_off_is_still_caught():
         vz.sum(_Float32Square()(x)), [x], {x: np.linspace(1, 300, 5, dtype=np.float32)}
     )
     assert [f.op for f in trace.check()] == ["square32"]
+
+
+def _cancelling(adjoint):
+    """x read by three consumers whose partial adjoints 0.1 + 0.2 - 0.3 cancel; the engine
+    summed them to ``adjoint``."""
+    from vizad.trace.recorded import RecordedNode, Recording
+
+    x = np.array(1.0)
+    nodes = (
+        RecordedNode(op=None, name="x", value=x, adjoint=np.array(adjoint)),
+        RecordedNode(
+            op="triple",
+            inputs=((0, 0), (0, 0), (0, 0)),
+            value=np.array(0.0),
+            adjoint=np.array(1.0),
+            partials=(np.array(0.1), np.array(0.2), np.array(-0.3)),
+            backward="TripleBack",
+        ),
+    )
+    return Recording("Engine", nodes, (1, 0), output=1, seed=np.array(1.0))
+
+
+@pytest.mark.parametrize("adjoint", [0.0, 1e-3])
+def test_a_cancelling_sum_is_judged_against_its_terms(adjoint):
+    """Before: 0.1 + 0.2 - 0.3 summed to 0 was 'off by 5.55e-17' (judged against |0|); a sum
+    that is really off (1e-3) is still a failure."""
+    from vizad.trace.recorded import recorded_trace
+
+    failures = recorded_trace(_cancelling(adjoint)).check()
+    assert [f.rule for f in failures] == ([] if adjoint == 0.0 else ["sum"])
+
+
+def test_a_hooked_tensor_is_named_not_failed():
+    """Before: 'step 5, v₂: PyTorch summed the partial adjoints to …, but … (off by 2.27)',
+    a failure naming no hook. A hook on an intermediate tensor and one on a leaf are named
+    with their lines; without a hook, a changed sum is still a failure."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    h = x * 2
+
+    def halve(g):
+        return g * 0.5
+
+    h.register_hook(halve)
+    x.register_hook(lambda g: g * 3)
+    trace = vz.torch_backward((h.sin() + h**2).sum() + (x * x).sum())
+    assert trace.check() == []
+    inner, leaf = sorted(trace.not_checked(), key=lambda s: s.node.op.name)
+    assert (inner.op, leaf.op) == ("mul", "variable")
+    assert f"a hook on the tensor {inner.label}, halve (test_check_false_alarms.py:" in inner.reason
+    assert "before the backward of mul" in inner.reason
+    assert f"the tensor {leaf.label}, <lambda> (test_check_false_alarms.py:" in leaf.reason
+    assert "before it reached .grad" in leaf.reason
+    # the same pass with the recorded sum tampered, no hook: a failure
+    from vizad.trace.recorded import recorded_trace
+
+    assert recorded_trace(_cancelling(0.5)).check()[0].rule == "sum"
