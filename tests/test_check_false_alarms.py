@@ -387,3 +387,71 @@ def test_a_hooked_tensor_is_named_not_failed():
     from vizad.trace.recorded import recorded_trace
 
     assert recorded_trace(_cancelling(0.5)).check()[0].rule == "sum"
+
+
+def _compared(torch, f, *args, form):
+    imported = vz.from_torch(f, *args)
+    ours = _trace(imported)
+    tensors = [a.clone().requires_grad_(True) for a in args]
+    if form == "loss":
+        theirs = vz.torch_backward(f(*tensors))
+    else:
+        theirs = vz.torch_backward(lambda: f(*tensors))
+    return vz.compare(theirs, ours)
+
+
+@pytest.mark.parametrize("form", ["loss", "function"])
+def test_compare_pairs_masked_fill_and_in_place_code_by_structure(form):
+    """Before (given the loss tensor): masked_fill paired with vizad's power and pow with its
+    where ('differs by 4'); in-place code: copy_slices of h[1] = … paired with the
+    broadcast_to of the row written ('differs by 20.4')."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    x, w = torch.randn(3, 4, dtype=torch.float64), torch.randn(4, 3, dtype=torch.float64)
+
+    def masked(x, w):
+        s = x @ w
+        mask = torch.triu(torch.ones(3, 3, dtype=torch.bool), 1)
+        return (s.masked_fill(mask, 0.0) * 5).sum() + s.pow(2).sum()
+
+    def in_place(x, w):
+        h = x @ w
+        h.mul_(2)
+        h.add_(x[:, :3])
+        h[1] = h[1] * 3
+        h.sub_(h.mean())
+        return (h * h).sum()
+
+    for f, pair in (
+        (masked, ("masked_fill", "where.self")),
+        (in_place, ("copy_slices", "where.self")),
+    ):
+        comparison = _compared(torch, f, x, w, form=form)
+        assert comparison.ok and comparison.differ == []
+        assert (pair[0], pair[1]) in {(m.a.op.name, m.b.op.name) for m in comparison.matches}
+
+
+def test_compare_still_finds_a_wrong_gradient_after_a_masked_fill():
+    """A wrong rule (vizad's where passing 2× its adjoint) is still found, at its place."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    x, w = torch.randn(3, 4, dtype=torch.float64), torch.randn(4, 3, dtype=torch.float64)
+
+    def masked(x, w):
+        s = x @ w
+        mask = torch.triu(torch.ones(3, 3, dtype=torch.bool), 1)
+        return (s.masked_fill(mask, 0.0) * 5).sum() + s.pow(2).sum()
+
+    tensors = [t.clone().requires_grad_(True) for t in (x, w)]
+    loss = masked(*tensors)
+    theirs = vz.torch_backward(loss)
+    other = [t.clone().requires_grad_(True) for t in (x, w)]
+
+    def wrong(x, w):  # the same function with the masked entries' factor 5 → 7
+        s = x @ w
+        mask = torch.triu(torch.ones(3, 3, dtype=torch.bool), 1)
+        return (s.masked_fill(mask, 0.0) * 7).sum() + s.pow(2).sum()
+
+    comparison = vz.compare(theirs, _trace(vz.from_torch(wrong, *other)))
+    assert not comparison.ok
+    assert "power" not in {m.b.op.name for m in comparison.differ}
