@@ -455,3 +455,22 @@ def test_compare_still_finds_a_wrong_gradient_after_a_masked_fill():
     comparison = vz.compare(theirs, _trace(vz.from_torch(wrong, *other)))
     assert not comparison.ok
     assert "power" not in {m.b.op.name for m in comparison.differ}
+
+
+@pytest.mark.parametrize("form", ["loss", "function"])
+def test_compare_tells_two_same_valued_unsqueezes_apart(form):
+    """Before: the two x.unsqueeze(0) were paired crosswise ('differs by 17.3', and pow with
+    a matmul after them); they are told apart by their lines, or, given the loss tensor
+    (no lines, no values), by the ops that read them."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+
+    def f(x, w):
+        a = x.unsqueeze(0)
+        b = x.unsqueeze(0)
+        return (((b @ w).tanh() @ w).sin()).sum() + (a * 2).pow(2).sum()
+
+    x, w = torch.randn(3, dtype=torch.float64), torch.randn(3, 3, dtype=torch.float64)
+    comparison = _compared(torch, f, x, w, form=form)
+    assert comparison.ok and comparison.differ == []
+    assert sum(m.a.op.name == "unsqueeze" for m in comparison.matches) == 2

@@ -390,6 +390,7 @@ def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
         by_shape.setdefault(_kind(b, n)[0], []).append(n)
     known = {**anchors, **pairs}  # what a's nodes are known to be in b
     matched_b = set(known.values())
+    uses = _uses(order_a, order_b)
     for x in order_a:
         if x in pairs or x not in stepped_a or x.op is VARIABLE:
             continue
@@ -409,7 +410,7 @@ def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
             and y not in images
             and not _values_disagree(a, x, b, y)
         ]
-        y = _closest(x, candidates, set(images), matched_b) if candidates else None
+        y = _closest(x, candidates, set(images), matched_b, uses) if candidates else None
         if y is not None:
             matched_b.add(y)
             pairs[x] = known[x] = y
@@ -418,25 +419,32 @@ def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
 
 
 def _closest(
-    x: Node, candidates: list[Node], images: set[Node], matched_b: set[Node]
+    x: Node,
+    candidates: list[Node],
+    images: set[Node],
+    matched_b: set[Node],
+    uses: dict[Node, tuple[str, ...]],
 ) -> Node | None:
     """The candidate of ``b`` that stands where ``x`` stands in ``a``: computed straight from
     the images of ``x``'s nearest matched inputs (not through another image: PyTorch's
     ``copy_slices`` of ``h[1] = …`` is vizad's ``where`` that reads ``h``, not the
     ``broadcast_to`` of the row it writes), then of the same op (``masked_fill`` is a
-    ``where``, ``pow`` a ``power``), then from the same line of the user's code; ties in
-    ``b``'s topological order."""
-    op, line = _op_kind(x), getattr(x, "source", None)
+    ``where``, ``pow`` a ``power``), then from the same line of the user's code, then read
+    by the same ops (two ``x.unsqueeze(0)``, one multiplied, one a matmul's input: told
+    apart by their consumers, when neither trace knows their lines); ties in ``b``'s
+    topological order."""
+    op, line, used = _op_kind(x), getattr(x, "source", None), uses.get(x, ())
 
-    def rank(y: Node) -> tuple[bool, bool, bool]:
+    def rank(y: Node) -> tuple[bool, bool, bool, bool]:
         return (
             set(_matched_ancestors(y, matched_b)) != images,
             _op_kind(y) != op,
             line is None or getattr(y, "source", None) != line,
+            uses.get(y, ()) != used,
         )
 
     best, top = None, None
-    perfect = (False, False, line is None)
+    perfect = (False, False, line is None, False)
     for y in candidates:  # the first of the best
         r = rank(y)
         if r == perfect:
@@ -444,6 +452,16 @@ def _closest(
         if top is None or r < top:
             best, top = y, r
     return best
+
+
+def _uses(*orders: list[Node]) -> dict[Node, tuple[str, ...]]:
+    """For each node of the graphs, the ops that read it (:func:`_op_kind`, sorted)."""
+    found: dict[Node, list[str]] = {}
+    for order in orders:
+        for n in order:
+            for i in n.inputs:
+                found.setdefault(i, []).append(_op_kind(n))
+    return {n: tuple(sorted(kinds)) for n, kinds in found.items()}
 
 
 def _matched_ancestors(x: Node, pairs: dict[Node, Node] | set[Node]) -> list[Node]:
