@@ -57,7 +57,7 @@ def _quiet(trace):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("how", ["masked_fill", "sdpa", "multihead"])
+@pytest.mark.parametrize("how", ["masked_fill", "sdpa", "multihead", "padding"])
 def test_minus_inf_attention_masks_in_pytorch_are_checked_and_pass(dtype, how):
     """Before: the softmax and the masking steps were "not checked: non-finite values"; the
     infinite entries are now held, the finite ones moved, and the whole step checked."""
@@ -81,6 +81,15 @@ def test_minus_inf_attention_masks_in_pytorch_are_checked_and_pass(dtype, how):
             return functional.scaled_dot_product_attention(q, k, v, is_causal=True).pow(2).sum()
 
         imported = vz.from_torch(f, q, q + 0.1, q - 0.2)
+    elif how == "padding":
+        pad = torch.tensor([[False, False, False, True], [False, False, True, True]])
+
+        def f(x, w):
+            s = (x @ w) @ x.transpose(1, 2)
+            s = s.masked_fill(pad[:, None, :], float("-inf"))
+            return (torch.softmax(s, -1) @ x).pow(2).sum()
+
+        imported = vz.from_torch(f, x.reshape(2, 4, 4), torch.randn(4, 4, dtype=dt) * 0.3)
     else:
         attention = torch.nn.MultiheadAttention(8, 2, batch_first=True).to(dt)
         mask = torch.triu(torch.full((4, 4), float("-inf"), dtype=dt), 1)
