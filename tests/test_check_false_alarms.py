@@ -115,6 +115,8 @@ def test_minus_inf_mask_in_jax_is_checked_and_passes(dtype):
     rng = np.random.default_rng(0)
     x, w = rng.standard_normal((4, 6)).astype(dtype), rng.standard_normal((6, 6)).astype(dtype)
     assert _quiet(_trace(vz.from_jax(f, x, 0.3 * w))) == []
+    with jax.enable_x64(True):  # a float32 function while 64-bit mode is on (another test's)
+        assert _quiet(_trace(vz.from_jax(f, x, 0.3 * w))) == []
 
 
 class _Softmax(vz.Op):

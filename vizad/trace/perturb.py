@@ -76,7 +76,7 @@ class _Within(Op):
             return x.astype(dtype)
         if kind == "hold":
             mask, kept = rest
-            return np.where(mask, x, kept)
+            return np.where(mask, x, kept).astype(x.dtype)  # a float32 value stays float32
         if kind == "sym":
             return (x + np.swapaxes(x, -1, -2)) / 2
         return np.tril(x) if kind == "tril" else np.triu(x)
@@ -85,8 +85,10 @@ class _Within(Op):
         return shapes[0]
 
     def _linear(self, node: Node, g: Node | None) -> Node | None:
-        if g is None or node.attrs["kind"] == "cast":
-            return g
+        if g is None:
+            return None
+        if node.attrs["kind"] == "cast":  # tangents and adjoints in the recorded type too
+            return self(g, kind="cast", dtype=node.attrs["dtype"])
         if node.attrs["kind"] == "hold":
             mask = node.inputs[1]
             return self(g, mask, constant(np.zeros(())), kind="hold")
