@@ -386,7 +386,9 @@ def check_op(
     a person reads it (:func:`vizad.engine.text.format_difference`: "round-off" when it is
     within round-off of the values compared, else the number). The inputs
     at the positions ``fixed`` are held fixed (not checked); ``used``, for an op giving a
-    tuple, the elements that are read (the others take a zero cotangent)."""
+    tuple, the elements that are read (the others take a zero cotangent). A rule that cannot
+    be checked here (the framework has none, NaN values, a custom_linear_solve over several
+    nodes) comes with the shown error :data:`NOT_CHECKED`: no failure, a reason."""
     rng = random_generator(seed, "check")
     name = _base_name(node.op.name)
     if name in TIED and len(set(node.inputs[:-1])) > 1:
