@@ -17,6 +17,8 @@ alone, as PyTorch runs it, and ``trace.grads`` is what it gave each, in their st
 from __future__ import annotations
 
 import functools
+import gc
+import os
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -166,7 +168,9 @@ def torch_backward(
     )
     output = graph.index[loss.grad_fn]
     order = tuple(watch.ran)
+    fns = list(graph.order)
     if wrt is not None:  # only the nodes PyTorch ran for the inputs
+        fns = [fns[k] for k in sorted(set(order))]
         nodes, order, output = _ran(nodes, order, output)
     recording = Recording(
         engine="PyTorch",
@@ -175,6 +179,7 @@ def torch_backward(
         output=output,
         seed=nodes[output].adjoint,
         ones=cotangent is None,
+        hooks=_tensor_hooks(fns),
     )
     trace = recorded_trace(recording, decimals)
     if wrt is not None:
@@ -256,6 +261,46 @@ def _values_mode(loss: Any, values: str | None) -> str:
             "(vz.torch_backward(lambda: model(x).sum(), model)), not the loss tensor"
         )
     return values
+
+
+def _tensor_hooks(fns: list) -> Callable[[int], tuple[str, ...]]:
+    """The names of the hooks (``register_hook``) on the tensor that ``fns[k]`` computed
+    (on a leaf's ``AccumulateGrad``: the leaf's), for a check that finds PyTorch's sum
+    changed. A ``grad_fn`` does not show its tensor's hooks: the tensors alive are searched
+    once, when first asked (it holds ``fns``, not the tensors)."""
+    found: dict[int, tuple[str, ...]] | None = None
+
+    def hooks(k: int) -> tuple[str, ...]:
+        nonlocal found
+        if found is None:
+            at = {id(fn): j for j, fn in enumerate(fns)}
+            found = {}
+            for j, fn in enumerate(fns):
+                if _is_leaf(fn) and getattr(fn, "variable", None) is not None:
+                    found[j] = _hook_names(fn.variable)
+            for obj in gc.get_objects():
+                if (
+                    isinstance(obj, torch.Tensor)
+                    and obj._backward_hooks
+                    and obj.grad_fn is not None
+                ):
+                    j = at.get(id(obj.grad_fn))
+                    if j is not None:
+                        found[j] = found.get(j, ()) + _hook_names(obj)
+        return found.get(k, ())
+
+    return hooks
+
+
+def _hook_names(tensor: Any) -> tuple[str, ...]:
+    """Each hook of ``tensor`` as a person finds it: its name and the user's line."""
+    names = []
+    for hook in (tensor._backward_hooks or {}).values():
+        name = getattr(hook, "__name__", None) or type(hook).__name__
+        code = getattr(hook, "__code__", None)
+        where = f" ({os.path.basename(code.co_filename)}:{code.co_firstlineno})" if code else ""
+        names.append(f"{name}{where}")
+    return tuple(names)
 
 
 def _forward(fn: Callable[[], Any], keep: bool) -> tuple[Any, dict]:

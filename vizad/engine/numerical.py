@@ -21,7 +21,10 @@ differences that adapt to the point:
   step only shrinks the step.
 
 Inputs are perturbed in float64 whatever their type, so a float32 graph is checked against
-accurate differences, with float32 tolerances (rtol 2e-3) for its float32 gradient.
+accurate differences, with float32 tolerances (rtol 2e-3) for its float32 gradient. A
+function that computes in float32 all the same (a JAX function outside 64-bit mode) has its
+rounding judged at float32's epsilon, so that steps below its resolution are not taken for
+a derivative of 0.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ __all__ = [
     "central_derivative",
     "value_node",
     "default_tolerances",
+    "rounding_epsilon",
     "not_finite",
     "random_generator",
     "check_eps",
@@ -99,6 +103,24 @@ def default_tolerances(*values: Any) -> tuple[float, float]:
     return 1e-5, 1e-8
 
 
+def rounding_epsilon(value: Any) -> float:
+    """The machine epsilon of the least precise float type among ``value``'s leaves (a
+    function computed in float32 rounds its values to float32, whatever its inputs were);
+    float64's when none is a float.
+
+    Examples:
+        >>> from vizad.engine import numerical
+        >>> numerical.rounding_epsilon(np.float32(1.0)) == float(np.finfo(np.float32).eps)
+        True
+    """
+    found = [
+        float(np.finfo(np.asarray(leaf).dtype).eps)
+        for leaf in leaves(value)
+        if np.asarray(leaf).dtype.kind in "fc"
+    ]
+    return max(found, default=_EPS)
+
+
 @dataclass(frozen=True)
 class NumericDerivative:
     """g'(0) by central differences: the estimate, an estimate of its error, and whether g is
@@ -124,10 +146,14 @@ def central_derivative(
     atol: float = 1e-8,
     first_step: float = _FIRST_STEP,
     magnitude: float = 0.0,
+    epsilon: float = _EPS,
 ) -> NumericDerivative:
     """g'(0) by Richardson-extrapolated central differences with an error estimate, shrinking
     the step until the estimate is stable (see the module's docstring). ``magnitude`` is the
-    size of the terms g sums (Σ|wᵢyᵢ| for g = ⟨w, y⟩): its rounding error when they cancel.
+    size of the terms g sums (Σ|wᵢyᵢ| for g = ⟨w, y⟩): its rounding error when they cancel;
+    ``epsilon`` the relative rounding of g's values (:func:`rounding_epsilon`: float32's
+    for a function computed in float32, whose differences at a step below its resolution
+    are 0, not a derivative).
 
     Examples:
         >>> from vizad.engine import numerical
@@ -143,7 +169,7 @@ def central_derivative(
         if not all(map(math.isfinite, (fp, fm, fp2, fm2))):
             continue  # outside the domain: a smaller step
         d1, d2 = (fp - fm) / (2 * h), (fp2 - fm2) / (4 * h)
-        rounding = 4 * _EPS * max(abs(fp), abs(fm), abs(fp2), abs(fm2), abs(g0), magnitude) / h
+        rounding = 4 * epsilon * max(abs(fp), abs(fm), abs(fp2), abs(fm2), abs(g0), magnitude) / h
         truncation = abs(d2 - d1) / 3
         # one-sided slopes: their difference is h·g'' for a smooth g, a constant jump at a kink
         jump1 = (fp - 2 * g0 + fm) / h
@@ -204,6 +230,12 @@ class _Objective:
         if self.cotangent is None:
             return float(sum(np.sum(leaf, dtype=np.float64) for leaf in leaves(out)))
         return inner(self.cotangent, out)
+
+    @cached_property
+    def epsilon(self) -> float:
+        """The relative rounding of the function's values (:func:`rounding_epsilon`)."""
+        with np.errstate(all="ignore"):
+            return rounding_epsilon(self.fn(self.point))
 
     @cached_property
     def magnitude(self) -> float:
@@ -383,7 +415,9 @@ def _entry_by_entry(f: _Objective, eps: float) -> NumericVJP:
     result = [np.zeros_like(p) for p in f.point]
     not_settled = []
     for k, index, direction, scale in f.entries():
-        numeric = central_derivative(f.along(direction), first_step=eps, magnitude=f.magnitude)
+        numeric = central_derivative(
+            f.along(direction), first_step=eps, magnitude=f.magnitude, epsilon=f.epsilon
+        )
         result[k][index] = numeric.value / scale
         if numeric.status != "ok":
             not_settled.append((k, index, numeric.status))
@@ -573,7 +607,12 @@ def gradcheck(
         norm = math.sqrt(sum(float(np.sum(d * d)) for d in delta)) or 1.0
         direction = [d / norm * s for d, s in zip(delta, f.scale)]
         numeric = central_derivative(
-            f.along(direction), rtol=rtol, atol=atol, first_step=eps, magnitude=f.magnitude
+            f.along(direction),
+            rtol=rtol,
+            atol=atol,
+            first_step=eps,
+            magnitude=f.magnitude,
+            epsilon=f.epsilon,
         )
         terms = [g * d for g, d in zip(analytic, direction)]
         exact = float(sum(np.sum(t) for t in terms))
@@ -597,7 +636,12 @@ def gradcheck(
         largest = [float(np.max(np.abs(g), initial=0.0)) for g in analytic]
         for k, index, direction, scale in f.entries():
             numeric = central_derivative(
-                f.along(direction), rtol=rtol, atol=atol, first_step=eps, magnitude=f.magnitude
+                f.along(direction),
+                rtol=rtol,
+                atol=atol,
+                first_step=eps,
+                magnitude=f.magnitude,
+                epsilon=f.epsilon,
             )
             if numeric.status != "ok":
                 skipped.append((wrt[k], index, numeric.status))

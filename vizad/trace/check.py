@@ -2,7 +2,9 @@
 recorded, against central differences. A custom op with a wrong vjp is found at its node.
 
 The vjp is checked by :func:`vizad.gradcheck` on the op alone (seeded with a random cotangent);
-the jvp, when the op has one, against central differences along a random tangent.
+the jvp, when the op has one, against central differences along a random tangent. The inputs
+are moved only where correct code is answerable (:mod:`vizad.trace.perturb`: infinite entries
+held, structured matrices within their structure, a framework's op in its own float type).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from vizad.errors import RuleNotDefinedError, StepNotFoundError
 from vizad.engine.executor import Executor
 from vizad.engine.forward import jvp
+from vizad.engine.reverse import gradients
 from vizad.engine.numerical import (
     central_derivative,
     default_tolerances,
@@ -24,6 +27,7 @@ from vizad.engine.numerical import (
     not_finite,
     numerical_gradient,
     random_generator,
+    rounding_epsilon,
     value_node,
 )
 from vizad.engine.node import Node
@@ -41,6 +45,15 @@ from vizad.engine.tree import (
     tree_map,
 )
 from vizad.trace.nonfinite import finite, nonfinite_words, value_mark
+from vizad.trace.perturb import (
+    TIED,
+    finite_part,
+    held,
+    recorded_type,
+    structure_of,
+    value_structure,
+    within,
+)
 from vizad.trace.records import CheckFailure
 
 __all__ = [
@@ -102,6 +115,7 @@ def check_trace(
     if skipped is not None:
         skipped.extend(skips)
     passed = {s.node for s in skips} | {fault.node for fault in faults}
+    ran: list[CheckSkip] = []  # the rules found not checkable when run
     for step in trace.steps:
         node = step.node
         if not node.inputs or node in passed:
@@ -113,6 +127,10 @@ def check_trace(
         used = consumers.get(node) if isinstance(trace.values.get(node), tuple) else None
         found = check_op(node, inputs, eps, rtol, atol, seed, indices=True, fixed=fixed, used=used)
         for rule, error, detail, k, shown in found:
+            if shown == NOT_CHECKED:  # no failure: said by not_checked()
+                reason = f"its {rule}: {detail}"
+                ran.append(CheckSkip(step.index + 1, node, step.label, node.op.name, reason))
+                continue
             args = ", ".join(trace.label(i) for i in node.inputs)
             where, label = step, step.label
             wrong = ""
@@ -145,6 +163,9 @@ def check_trace(
                     + wrong,
                 )
             )
+    trace._ran_not_checked = ran
+    if skipped is not None:
+        skipped.extend(ran)
     return failures
 
 
@@ -214,6 +235,14 @@ def not_checked(trace, consumers: dict[Node, set[int]] | None = None) -> list[Ch
             reason = f"{node.op.name} passes no gradient by definition (a stop-gradient op)"
             out.append(CheckSkip(step.index + 1, node, step.label, node.op.name, reason))
             continue
+        complex_ = _complex_point(trace, node)
+        if complex_:
+            reason = (
+                f"complex values ({complex_}): central differences here move real numbers, "
+                "and frameworks differ in what the adjoint of a complex value is"
+            )
+            out.append(CheckSkip(step.index + 1, node, step.label, node.op.name, reason))
+            continue
         bad = _nonfinite_point(trace, node, consumers)
         if bad:
             reason = (
@@ -224,23 +253,38 @@ def not_checked(trace, consumers: dict[Node, set[int]] | None = None) -> list[Ch
     return out
 
 
+def _complex_point(trace, node: Node) -> str:
+    """The first complex input or value of ``node`` ("input v₂ is complex128"), or ""."""
+    for x in (*dict.fromkeys(node.inputs), node):
+        value = trace.values.get(x)
+        if value is None:
+            continue
+        kinds = [np.asarray(v).dtype for v in leaves(value) if np.iscomplexobj(v)]
+        if kinds:
+            what = "its value" if x is node else f"input {trace.label(x)}"
+            return f"{what} is {kinds[0]}"
+    return ""
+
+
 def _nonfinite_point(trace, node: Node, consumers: dict[Node, set[int]]) -> list[str]:
     """What is not finite at the point where ``node``'s rule would be checked: its inputs
     that are (but a constant held fixed, :func:`_nonfinite_constant`) and its value (the
     elements of a tuple that are read), each as where it comes from (``[]``: all finite)."""
-    said = []
+    said, held_only = [], True
     for x in dict.fromkeys(node.inputs):
         value = trace.values.get(x)
         if value is None or finite(value) or _nonfinite_constant(trace, x, value):
             continue
+        held_only &= _infinite_only(value)  # infinite entries are held by the check
         said.append(f"input {trace.label(x)} = {nonfinite_words(value)}")
     value = trace.values.get(node)
     used = consumers.get(node) if isinstance(value, tuple) else None
     if value is not None and not finite(_used_part(value, used)):
+        held_only &= _infinite_only(value)  # and take no cotangent
         mark = value_mark(trace, node)
         if mark is not None:
             said.append(str(mark))
-    return said
+    return [] if held_only else said
 
 
 def _nonfinite_constant(trace, x: Node, value: Any) -> bool:
@@ -342,24 +386,45 @@ def check_op(
     a person reads it (:func:`vizad.engine.text.format_difference`: "round-off" when it is
     within round-off of the values compared, else the number). The inputs
     at the positions ``fixed`` are held fixed (not checked); ``used``, for an op giving a
-    tuple, the elements that are read (the others take a zero cotangent)."""
+    tuple, the elements that are read (the others take a zero cotangent). A rule that cannot
+    be checked here (the framework has none, NaN values, a custom_linear_solve over several
+    nodes) comes with the shown error :data:`NOT_CHECKED`: no failure, a reason."""
     rng = random_generator(seed, "check")
+    name = _base_name(node.op.name)
+    if name in TIED and len(set(node.inputs[:-1])) > 1:
+        return [("vjp and jvp", math.nan, _UNTIED, None, NOT_CHECKED)]
     xs: list[Node] = []  # the Variables perturbed: one per array, tuple elements too
-    args = [
-        constant(np.asarray(value)) if k in fixed else _variables(value, f"input{k}", xs)
-        for k, value in enumerate(inputs)
-    ]
-    point = [
-        np.asarray(v)
-        for k, value in enumerate(inputs)
-        if k not in fixed
-        for v in leaves(value)
-        if np.asarray(v).dtype.kind in "fc"
-    ]
+    point: list[np.ndarray] = []  # their values: finite (infinite entries are held)
+    args: list[Node] = []
+    first: dict[Node, int] = {}  # for an op of TIED: each input node's first position
+    for k, value in enumerate(inputs):
+        same = node.inputs[k] if k < len(node.inputs) else None
+        if k in fixed:
+            args.append(constant(np.asarray(value)))
+        elif name in TIED and same in first:
+            args.append(args[first[same]])
+        else:
+            first.setdefault(same, k)  # type: ignore[arg-type]
+            kind = structure_of(name, value)
+            args.append(_movable(value, f"input{k}", xs, point, kind, not node.op._builtin))
     if not point:  # nothing floating to differentiate
         return []
+    held_any = any(
+        np.isinf(leaf).any()
+        for k, value in enumerate(inputs)
+        if k not in fixed
+        for leaf in leaves(value)
+        if np.asarray(leaf).dtype.kind == "f"
+    )
     local = node.op(*args, **dict(node.attrs))
+    shaped = value_structure(name, node.attrs)
+    if shaped:
+        local = within(local, shaped)
     feed = dict(zip(xs, point))
+    output = Executor([local]).run(feed)[0]
+    infinite = output if _infinite_only(output) else None
+    if infinite is not None:  # infinite entries of the value take no cotangent
+        local = finite_part(local, output)
     run = Executor([local])
     output = run.run(feed)[0]
     default_rtol, default_atol = default_tolerances(output, *point)
@@ -370,9 +435,9 @@ def check_op(
         w = tuple(v if j in used else zeros_like_value(v) for j, v in enumerate(w))
     problems = []
     context = (local, xs, feed, point, w, run, eps, rtol, atol, seed, rng)
-    # NaN or infinite inputs or value: no rule can be compared with anything here
+    # NaN inputs or value (infinite ones in a tuple): no rule can be compared with anything
     blocked = not_finite(
-        [(f"input {k} is", v) for k, v in enumerate(inputs) if k not in fixed]
+        [(f"input {k} is", v) for k, v in enumerate(point)]
         + [("its value is", _used_part(output, used))]
     )
     for rule, check in (("vjp", _check_vjp), ("jvp", _check_jvp)):
@@ -381,10 +446,18 @@ def check_op(
         except RuleNotDefinedError:  # the op has no such rule: nothing to check
             continue
         except Exception as exc:  # the rule itself fails: report it at this step
-            problems.append((rule, math.nan, f"it raised {type(exc).__name__}: {exc}", None, "nan"))
+            missing = _missing_rule(exc)
+            if missing:  # the framework has no such rule: not checked, not a failure
+                problems.append((rule, math.nan, missing, None, NOT_CHECKED))
+            else:
+                detail = f"it raised {type(exc).__name__}: {exc}"
+                problems.append((rule, math.nan, detail, None, "nan"))
             continue
         if blocked and found:
-            found = [(rule, math.nan, f"cannot be checked here: {'; '.join(blocked)}", None, "nan")]
+            reason = f"cannot be checked here: {'; '.join(blocked)}"
+            found = [(rule, math.nan, reason, None, NOT_CHECKED)]
+        elif rule == "vjp" and not found and held_any:
+            found = _flat_at_infinity(node, inputs, fixed, w, infinite, atol)
         problems += found
     return problems if indices else [p[:3] for p in problems]
 
@@ -394,6 +467,109 @@ def _used_part(value: Any, used: set[int] | None) -> Any:
     if used is None or not isinstance(value, tuple):
         return value
     return tuple(v for j, v in enumerate(value) if j in used)
+
+
+#: Why JAX's custom_linear_solve over several nodes is not checked alone.
+_UNTIED = (
+    "they hold only while the solve it is given inverts its matvec, and their "
+    "arguments are different nodes here (jnp.linalg.inv's LU factors of the matrix): moved "
+    "apart, they no longer do; the steps that computed them are checked"
+)
+
+#: The shown error of a rule that :func:`check_op` could not check (no failure): the
+#: framework has no such rule, or the values there are not finite.
+NOT_CHECKED = "not checked"
+
+
+def _movable(
+    value: Any, name: str, xs: list[Node], point: list, kind: str | None, typed: bool
+) -> Node:
+    """:func:`_variables` of ``value`` (their values appended to ``point``), each moved
+    only within ``kind`` (:func:`vizad.trace.perturb.structure_of`), its infinite entries
+    held (:func:`vizad.trace.perturb.held`), and, if ``typed``, given to the op in its own
+    float type (:func:`vizad.trace.perturb.recorded_type`; vizad's own ops take the float64
+    of the check, which keeps its differences accurate)."""
+    if isinstance(value, tuple):
+        return make_tuple(
+            *(_movable(v, f"{name}.{j}", xs, point, None, typed) for j, v in enumerate(value))
+        )
+    a = np.asarray(value)
+    if a.dtype.kind not in "fc":  # integers are not differentiated
+        return constant(a)
+    x = Variable(name, shape=a.shape)
+    xs.append(x)
+    moved: Node = x
+    if a.dtype.kind == "f" and np.isinf(a).any() and not np.isnan(a).any():
+        moved, a = held(x, a)
+    point.append(a)
+    if typed and a.dtype != np.float64:
+        moved = recorded_type(moved, a.dtype)
+    return within(moved, kind) if kind else moved
+
+
+def _infinite_only(value: Any) -> bool:
+    """Whether an array value holds infinite entries and no NaN."""
+    if isinstance(value, tuple):
+        return False
+    a = np.asarray(value)
+    return a.dtype.kind == "f" and bool(np.isinf(a).any()) and not np.isnan(a).any()
+
+
+def _missing_rule(exc: BaseException) -> str:
+    """Why a rule that raised ``exc`` is missing from its framework ("": it is not; it
+    failed): PyTorch's ops without forward-mode AD (grid_sample) raise NotImplementedError
+    or say they do not support it."""
+    cause: BaseException | None = exc
+    said = ""
+    while cause is not None:  # the innermost cause that says so: the framework's words
+        text = " ".join(str(cause).split())
+        if isinstance(cause, NotImplementedError) or "does not support it" in text:
+            said = re.sub(r".*(?:RuntimeError|NotImplementedError): ", "", text)
+        cause = cause.__cause__
+    if len(said) > _QUOTED:
+        said = said[: _QUOTED - 1] + "…"
+    return f"the framework has no such rule for this op ({said})" if said else ""
+
+
+def _flat_at_infinity(
+    node: Node, inputs: list[Any], fixed: frozenset[int], w: Any, output: Any, atol: float
+) -> list[tuple]:
+    """The vjp at the infinite entries of ``node``'s inputs (held by the check), with the
+    cotangent ``w`` (zero where ``output``, when given, is infinite): a function that stays
+    finite as an input goes to ±∞ is flat there, so its rule must give 0 (what central
+    differences say too: −inf + h is −inf). Returns the problem, or []."""
+    if output is not None:
+        w = np.where(np.isfinite(output), w, 0)
+    xs: list[Node] = []
+    args = [
+        constant(np.asarray(value)) if k in fixed else _variables(value, f"input{k}", xs)
+        for k, value in enumerate(inputs)
+    ]
+    local = node.op(*args, **dict(node.attrs))
+    feed = {x: _leaf_value(x, inputs) for x in xs}
+    with np.errstate(all="ignore"):
+        got = Executor(gradients(local, xs, cotangent=value_node(w))).run(feed)
+    for x, g in zip(xs, got):
+        at = np.isinf(feed[x])
+        if not at.any():
+            continue
+        g = np.asarray(g, dtype=np.float64)
+        worst = float(np.max(np.abs(np.where(at, g, 0.0)), initial=0.0))
+        if math.isnan(worst) or worst > atol * (1 + float(np.max(np.abs(g), initial=0.0))):
+            k = _input_of(x)
+            index = [int(i) for i in np.argwhere(at & ~(np.abs(g) <= 0))[0]]
+            return [
+                (
+                    "vjp",
+                    worst,
+                    f"gives {float(g[tuple(index)]):.6g} at entry {index} of input {k}, which "
+                    f"is {float(feed[x][tuple(index)])}: where the op's value stays finite, "
+                    "it is flat as that input goes to ±∞ and central differences give 0",
+                    k,
+                    f"{worst:.3g}",
+                )
+            ]
+    return []
 
 
 def zeros_like_value(value: Any) -> Any:
@@ -461,8 +637,15 @@ def _check_jvp(local, xs, feed, point, w, run, eps, rtol, atol, seed, rng):
         with np.errstate(all="ignore"):  # probes outside the domain: a smaller step
             return inner(w, run.run(dict(zip(xs, (p + t * d for p, d in zip(wide, v)))))[0])
 
-    magnitude = inner_abs(w, run.run(feed)[0])
-    numeric = central_derivative(along_v, rtol=rtol, atol=atol, first_step=eps, magnitude=magnitude)
+    value = run.run(feed)[0]
+    numeric = central_derivative(
+        along_v,
+        rtol=rtol,
+        atol=atol,
+        first_step=eps,
+        magnitude=inner_abs(w, value),
+        epsilon=rounding_epsilon(value),
+    )
     if not (math.isfinite(exact) and math.isfinite(numeric.value)):
         # NaN or infinite values: nothing can be compared, which is not a pass
         which = "it" if not math.isfinite(exact) else "central differences"

@@ -301,19 +301,25 @@ class Trace(ABC):
         differences at the recorded input values, as :func:`vizad.gradcheck` does (a random
         cotangent, tolerances from the values' float type, kinks reported rather than failed).
         Returns the failures, each naming the node, the op and the error; an empty list when
-        all pass or were not checked: a step at NaN or infinite values cannot be checked
-        (central differences there are not finite) and is in :meth:`not_checked`, not a
-        failure. ``rng`` is the random seed of the cotangents (``seed=`` is its old,
+        all pass or were not checked: a step at NaN values cannot be checked (central
+        differences there are not finite) and is in :meth:`not_checked`, not a failure.
+        Infinite entries (a ``-inf`` attention mask) are held while the finite ones are
+        moved, and the rule must give them 0; symmetric and triangular matrices given to
+        linear algebra are moved within their structure (:mod:`vizad.trace.perturb`).
+        ``rng`` is the random seed of the cotangents (``seed=`` is its old,
         deprecated name). A recorded trace checks what its recording can show instead."""
         return self._checked(eps, rtol, atol, rng)
 
     def not_checked(self) -> list:
         """The steps that :meth:`check` skips, each with the reason (a stop-gradient op's
-        vjp is zero by definition: central differences of its value cannot check it; NaN or
-        infinite values at the step, said as produced there or received from its inputs)."""
+        vjp is zero by definition: central differences of its value cannot check it; NaN
+        values at the step, said as produced there or received from its inputs; complex
+        values), and, once :meth:`check` has run, the rules it found it could not check (a
+        framework op with no forward-mode rule)."""
         from vizad.trace.check import not_checked
 
-        return not_checked(self)
+        found = not_checked(self) + list(getattr(self, "_ran_not_checked", ()))
+        return sorted(found, key=lambda s: s.step)
 
     def _checked(self, eps: float, rtol: float | None, atol: float | None, rng: int) -> list:
         """:meth:`check`, its arguments read."""

@@ -7,9 +7,11 @@ different ops (PyTorch's ``addmm`` is vizad's ``add`` of a ``matmul``). Nodes ar
 from the inputs up: inputs by name (then by value; an input of ``a`` that is a constant of
 ``b``, such as the weights of a module that an imported function closes over, by value, as an
 anchor for what is computed from it), the outputs to each other, and every other node of
-``a`` to the first unmatched node of ``b`` (in topological order) of the same shape that is
-computed from the images of all of its matched inputs and, where both traces know the forward
-values, has the same value. What is left is listed as found in one trace only.
+``a`` to an unmatched node of ``b`` of the same shape that is computed from the images of
+all of its matched inputs and, where both traces know the forward values, has the same value:
+by structure first (computed straight from those images, not through another of them), then
+the same op, then the same line of the user's code, then the first in topological order.
+What is left is listed as found in one trace only.
 """
 
 from __future__ import annotations
@@ -387,6 +389,8 @@ def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
     for n in stepped_b:
         by_shape.setdefault(_kind(b, n)[0], []).append(n)
     known = {**anchors, **pairs}  # what a's nodes are known to be in b
+    matched_b = set(known.values())
+    uses = _uses(order_a, order_b)
     for x in order_a:
         if x in pairs or x not in stepped_a or x.op is VARIABLE:
             continue
@@ -406,17 +410,61 @@ def _match(a: ReverseTrace, b: ReverseTrace) -> dict[Node, Node]:
             and y not in images
             and not _values_disagree(a, x, b, y)
         ]
-        op = _op_kind(x)
-        y = next((c for c in candidates if _op_kind(c) == op), None)
-        if y is None and candidates:
-            y = candidates[0]
+        y = _closest(x, candidates, set(images), matched_b, uses) if candidates else None
         if y is not None:
+            matched_b.add(y)
             pairs[x] = known[x] = y
             taken.add(y)
     return {x: pairs[x] for x in order_a if x in pairs}
 
 
-def _matched_ancestors(x: Node, pairs: dict[Node, Node]) -> list[Node]:
+def _closest(
+    x: Node,
+    candidates: list[Node],
+    images: set[Node],
+    matched_b: set[Node],
+    uses: dict[Node, tuple[str, ...]],
+) -> Node | None:
+    """The candidate of ``b`` that stands where ``x`` stands in ``a``: computed straight from
+    the images of ``x``'s nearest matched inputs (not through another image: PyTorch's
+    ``copy_slices`` of ``h[1] = …`` is vizad's ``where`` that reads ``h``, not the
+    ``broadcast_to`` of the row it writes), then of the same op (``masked_fill`` is a
+    ``where``, ``pow`` a ``power``), then from the same line of the user's code, then read
+    by the same ops (two ``x.unsqueeze(0)``, one multiplied, one a matmul's input: told
+    apart by their consumers, when neither trace knows their lines); ties in ``b``'s
+    topological order."""
+    op, line, used = _op_kind(x), getattr(x, "source", None), uses.get(x, ())
+
+    def rank(y: Node) -> tuple[bool, bool, bool, bool]:
+        return (
+            set(_matched_ancestors(y, matched_b)) != images,
+            _op_kind(y) != op,
+            line is None or getattr(y, "source", None) != line,
+            uses.get(y, ()) != used,
+        )
+
+    best, top = None, None
+    perfect = (False, False, line is None, False)
+    for y in candidates:  # the first of the best
+        r = rank(y)
+        if r == perfect:
+            return y
+        if top is None or r < top:
+            best, top = y, r
+    return best
+
+
+def _uses(*orders: list[Node]) -> dict[Node, tuple[str, ...]]:
+    """For each node of the graphs, the ops that read it (:func:`_op_kind`, sorted)."""
+    found: dict[Node, list[str]] = {}
+    for order in orders:
+        for n in order:
+            for i in n.inputs:
+                found.setdefault(i, []).append(_op_kind(n))
+    return {n: tuple(sorted(kinds)) for n, kinds in found.items()}
+
+
+def _matched_ancestors(x: Node, pairs: dict[Node, Node] | set[Node]) -> list[Node]:
     """The nearest matched nodes that ``x`` is computed from (through unmatched ones)."""
     found, seen, stack = [], set(), list(x.inputs)
     while stack:
@@ -463,7 +511,12 @@ def _op_kind(node: Node) -> str:
     name = node.op.name.split(" ", 1)[0].lower()
     parts = [p for p in name.split(".") if p not in ("aten", "default", "tensor", "scalar")]
     name = parts[0] if parts else name
-    return re.sub(r"backward\d*$", "", name).rstrip("_")
+    name = re.sub(r"backward\d*$", "", name).rstrip("_")
+    return _SAME_OP.get(name, name)
+
+
+#: Ops that engines name differently: PyTorch's backward names and aten ops, vizad's.
+_SAME_OP = {"pow": "power", "masked_fill": "where", "mm": "matmul", "bmm": "matmul"}
 
 
 def _known(trace: ReverseTrace, node: Node) -> Any:
