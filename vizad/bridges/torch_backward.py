@@ -16,7 +16,6 @@ alone, as PyTorch runs it, and ``trace.grads`` is what it gave each, in their st
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import re
@@ -284,9 +283,9 @@ def _tensor_hooks(fns: list) -> Callable[[int], tuple[str, ...]]:
                     and obj._backward_hooks
                     and obj.grad_fn is not None
                 ):
-                    j = at.get(id(obj.grad_fn))
-                    if j is not None:
-                        found[j] = found.get(j, ()) + _hook_names(obj)
+                    place = at.get(id(obj.grad_fn))
+                    if place is not None:
+                        found[place] = found.get(place, ()) + _hook_names(obj)
         return found.get(k, ())
 
     return hooks
@@ -467,12 +466,18 @@ def _saved_values(graph: _Graph) -> tuple[dict[int, np.ndarray], dict[int, tuple
     return values, reads
 
 
-@functools.lru_cache(maxsize=1024)
+#: grad_fn class → its ``_saved_*`` attributes (:func:`_saved_names`)
+_SAVED_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _saved_names(kind: type) -> tuple[str, ...]:
     """The attributes through which a ``grad_fn`` class shows what it saved (``_saved_self``,
     ``_saved_other`` …): PyTorch generates them per class (read once, not a ``dir()`` a
     node)."""
-    return tuple(a for a in dir(kind) if a.startswith("_saved_"))
+    names = _SAVED_NAMES.get(kind)
+    if names is None:
+        names = _SAVED_NAMES[kind] = tuple(a for a in dir(kind) if a.startswith("_saved_"))
+    return names
 
 
 def _outputs(fn: torch.autograd.graph.Node) -> int:
