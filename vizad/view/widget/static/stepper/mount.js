@@ -364,6 +364,8 @@ class Stepper {
     this.minimap.update();
     this.access.showStep();
     this.memory?.show();
+    // a step taken here (the component has the keys): its graph and controls seen whole
+    if (this.root.contains(this.root.getRootNode().activeElement)) this.room.bringIntoView();
     // for the page around it: vizad's JupyterLab extension writes the step into the notebook
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
