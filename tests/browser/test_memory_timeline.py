@@ -191,3 +191,54 @@ def test_axe_finds_nothing_serious_in_the_timeline(browser, chain, page_errors, 
     bad = serious(axe(page, ROOT))
     context.close()
     assert not bad, summary(bad)
+
+
+#: the boxes of stepper 0 whose ids are given: whether each lies inside the graph's frame
+IN_FRAME = """(ids) => {
+  const vp = document.querySelector('.vizad-stepper .vz-viewport');
+  const v = vp.getBoundingClientRect();
+  return ids.map((id) => {
+    const r = document.querySelector(`.vizad-stepper g.node#${id}`).getBoundingClientRect();
+    return r.left >= v.left - 0.5 && r.right <= v.right + 0.5
+        && r.top >= v.top - 0.5 && r.bottom <= v.bottom + 0.5;
+  });
+}"""
+
+
+def test_checkpoints_out_of_view_are_marked_at_the_edge(browser, chain, page_errors):
+    """Zoomed on the current step, checkpoints kept far from it are out of view: while the
+    checkpoints are edited each is marked at the frame's edge ("← v₄ kept"), and a click on
+    the mark pans to its box; editing off, the marks go."""
+    trace, layers, path = chain
+    context, page = _open(browser, path, page_errors)
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    kept = [f"v{trace.names.number(node)}" for node in layers[2:6:3]]  # v₃ and v₆
+    for box in kept:
+        page.locator(f"{ROOT} g.node#{box}").dispatch_event("click")
+        settled(page)
+    assert _memory(page, "kept") == "2 5"
+    # the walkthrough's first step (the chain's end), zoomed on
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 1 of")
+    assert page.evaluate(IN_FRAME, kept) == [False, False]  # zoomed on the step, far from them
+    marks = page.locator(f"{ROOT} .vz-edge-mark.vz-edge-kept")
+    assert sorted(marks.all_text_contents()) == ["← v₃ kept", "← v₆ kept"]
+    for k in range(2):
+        assert page.evaluate(
+            """(m) => { const f = m.closest('.vz-viewport').getBoundingClientRect();
+                        const r = m.getBoundingClientRect();
+                        return r.left >= f.left && r.right <= f.right
+                            && r.top >= f.top && r.bottom <= f.bottom; }""",
+            marks.nth(k).element_handle(),
+        )
+    page.screenshot(path=artifact("memory-kept-marks-1024x768.png"))
+    page.locator(f"{ROOT} .vz-edge-kept", has_text="v₃").click()
+    settled(page)
+    assert page.evaluate(IN_FRAME, kept[:1]) == [True]
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 1 of")
+    # editing off: the checkpoints stay outlined, unmarked at the edge
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    settled(page)
+    assert marks.count() == 0
+    assert page.locator(f"{ROOT} g.node.vz-kept").count() == 2
+    assert page_errors.errors == []
+    context.close()

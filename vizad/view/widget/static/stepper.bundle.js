@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 395af80ad5c6bc7bebf1a205375f9914ca27300ab737c4c696571d9b59415b09
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6fa8b83fb6d275720d11a338404b67099466b56a0a5da3f7c74875d1ee32bb50
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -533,6 +533,7 @@ var FLOOR = 0.6;
 var READABLE_PX = 9;
 var MARGIN = 16;
 var EDGE_MARKS = 6;
+var KEPT_MARKS = 4;
 var Viewport = class {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
   // `target()`: every box of the current step (its node, consumers, partial adjoints and
@@ -567,6 +568,7 @@ var Viewport = class {
     this.stage = h("div", { class: "vz-stage" });
     this.marks = h("div", { class: "vz-edge-marks" });
     this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage, this.marks]);
+    this.also = null;
     this.listen();
     this.size = { w: 0, h: 0 };
     this.resize = new ResizeObserver(() => this.resized());
@@ -658,18 +660,26 @@ var Viewport = class {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
+    const kept = [];
+    for (const g of new Set(this.fitted && this.ready() ? this.also?.() ?? [] : [])) {
+      if (target?.includes(g)) continue;
+      const r = g.getBoundingClientRect();
+      if (!r.width || this.inFrame(r, left, top, f)) continue;
+      kept.push({ g, x: (r.left + r.right) / 2 - left, y: (r.top + r.bottom) / 2 - top });
+    }
     this.marks.replaceChildren();
     const cx = f.w / 2, cy = f.h / 2;
-    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
+    const some = (list, most, checkpoint) => list.slice(0, most).map((o, k) => ({ ...o, checkpoint, more: k === most - 1 && list.length > most ? list.length - most : 0 }));
+    const wanted = [...some(out, EDGE_MARKS, false), ...some(kept, KEPT_MARKS, true)].map(({ g, x, y, checkpoint, more: extra }) => {
       const dx = x - cx, dy = y - cy;
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
       const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "right" : "left" : dy > 0 ? "bottom" : "top";
       const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
-      const name = markWords(g);
-      const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
+      const name = checkpoint ? `${markWords(g, false)} kept` : markWords(g);
+      const more = extra ? ` (+${extra} more)` : "";
       const mark = h("button", {
-        class: "vz-edge-mark",
-        title: `${name}: out of view (click to show it)`,
+        class: checkpoint ? "vz-edge-mark vz-edge-kept" : "vz-edge-mark",
+        title: `${name}${checkpoint ? " as a checkpoint" : ""}: out of view (click to show it)`,
         text: arrow === "←" || arrow === "↑" ? `${arrow} ${name}${more}` : `${name}${more} ${arrow}`
       });
       mark.addEventListener("pointerdown", (e) => e.stopPropagation());
@@ -973,9 +983,10 @@ function leastText(svg2, width) {
   }
   return Number.isFinite(least) ? least : 16;
 }
-function markWords(g) {
+function markWords(g, withValue = true) {
   const texts = [...g.querySelectorAll(":scope > text")];
   const name = (texts[0]?.textContent || g.id || "").trim();
+  if (!withValue) return name;
   const last = texts.length > 1 ? texts[texts.length - 1] : null;
   const value = last && !last.classList.contains("vz-hidden") && last.getAttribute("y") !== texts[0].getAttribute("y") ? last.textContent.trim() : "";
   if (!value) return name;
@@ -2772,13 +2783,16 @@ function summary(timeline, kept) {
 var MemoryTimeline = class {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
-  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
-  constructor({ memory, stage, frame, step, go }) {
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k;
+  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them)
+  constructor({ memory, stage, frame, step, go, changed = () => {
+  } }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
     this.go = go;
+    this.changed = changed;
     this.keep = null;
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
@@ -2840,6 +2854,17 @@ var MemoryTimeline = class {
     this.edit.setAttribute("aria-pressed", String(on));
     this.element.classList.toggle("vz-editing", on);
     this.stage.classList.toggle("vz-editing-checkpoints", on);
+    this.changed();
+  }
+  // the box of forward value i in the graph shown, or null (not drawn)
+  box(i) {
+    const id = this.boxes()[i];
+    return id ? this.stage.querySelector(`g.node[id="${CSS.escape(id)}"]`) : null;
+  }
+  // while editing, the boxes of the checkpoints (the viewport marks those out of view at the
+  // frame's edge: a checkpoint clicked stays in sight when the step is zoomed on)
+  keptBoxes() {
+    return this.editing ? (this.keep ?? []).map((i) => this.box(i)).filter(Boolean) : [];
   }
   setKeep(keep) {
     this.keep = keep;
@@ -2863,6 +2888,7 @@ var MemoryTimeline = class {
     this.element.dataset.kept = (this.keep ?? []).join(" ");
     this.draw();
     this.show();
+    this.changed();
   }
   x(t) {
     const n = this.timeline.steps.length;
@@ -2904,10 +2930,8 @@ var MemoryTimeline = class {
     this.cursor.setAttribute("x2", this.x(t));
     this.element.dataset.values = String(steps[t].values);
     for (const g of this.stage.querySelectorAll("g.node.vz-alive, g.node.vz-kept")) g.classList.remove("vz-alive", "vz-kept");
-    const boxes = this.boxes();
-    const box = (i) => boxes[i] ? this.stage.querySelector(`g.node[id="${CSS.escape(boxes[i])}"]`) : null;
-    for (const i of aliveAt(this.timeline, t + 1).forward) box(i)?.classList.add("vz-alive");
-    for (const i of this.keep ?? []) box(i)?.classList.add("vz-kept");
+    for (const i of aliveAt(this.timeline, t + 1).forward) this.box(i)?.classList.add("vz-alive");
+    for (const i of this.keep ?? []) this.box(i)?.classList.add("vz-kept");
   }
   close() {
     this.stage.removeEventListener("click", this.onClick, true);
@@ -2963,8 +2987,10 @@ var Stepper = class {
       stage: this.viewport.stage,
       frame: () => this.drawing.frame,
       step: () => this.player.step(),
-      go: (k) => this.player.go(k)
+      go: (k) => this.player.go(k),
+      changed: () => this.viewport.markEdges()
     }) : null;
+    this.viewport.also = () => this.memory?.keptBoxes() ?? [];
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
     this.opener = new Opener({ model, data });

@@ -41,13 +41,15 @@ export function summary(timeline, kept) {
 export class MemoryTimeline {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
-  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
-  constructor({ memory, stage, frame, step, go }) {
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k;
+  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them)
+  constructor({ memory, stage, frame, step, go, changed = () => {} }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
     this.go = go;
+    this.changed = changed;
     this.keep = null; // forward positions kept as checkpoints; null: every value stored
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
@@ -99,6 +101,19 @@ export class MemoryTimeline {
     this.edit.setAttribute("aria-pressed", String(on));
     this.element.classList.toggle("vz-editing", on);
     this.stage.classList.toggle("vz-editing-checkpoints", on);
+    this.changed();
+  }
+
+  // the box of forward value i in the graph shown, or null (not drawn)
+  box(i) {
+    const id = this.boxes()[i];
+    return id ? this.stage.querySelector(`g.node[id="${CSS.escape(id)}"]`) : null;
+  }
+
+  // while editing, the boxes of the checkpoints (the viewport marks those out of view at the
+  // frame's edge: a checkpoint clicked stays in sight when the step is zoomed on)
+  keptBoxes() {
+    return this.editing ? (this.keep ?? []).map((i) => this.box(i)).filter(Boolean) : [];
   }
 
   setKeep(keep) {
@@ -125,6 +140,7 @@ export class MemoryTimeline {
     this.element.dataset.kept = (this.keep ?? []).join(" ");
     this.draw();
     this.show();
+    this.changed();
   }
 
   x(t) {
@@ -170,10 +186,8 @@ export class MemoryTimeline {
     this.cursor.setAttribute("x2", this.x(t));
     this.element.dataset.values = String(steps[t].values);
     for (const g of this.stage.querySelectorAll("g.node.vz-alive, g.node.vz-kept")) g.classList.remove("vz-alive", "vz-kept");
-    const boxes = this.boxes();
-    const box = (i) => (boxes[i] ? this.stage.querySelector(`g.node[id="${CSS.escape(boxes[i])}"]`) : null);
-    for (const i of aliveAt(this.timeline, t + 1).forward) box(i)?.classList.add("vz-alive");
-    for (const i of this.keep ?? []) box(i)?.classList.add("vz-kept");
+    for (const i of aliveAt(this.timeline, t + 1).forward) this.box(i)?.classList.add("vz-alive");
+    for (const i of this.keep ?? []) this.box(i)?.classList.add("vz-kept");
   }
 
   close() {
