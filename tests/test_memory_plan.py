@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.trace.memory import memory_plan
+from vizad.trace.memory import forward_values, memory_plan
 
 MODULE = (
     Path(__file__).resolve().parents[1] / "vizad/view/widget/static/stepper/memory.js"
@@ -146,6 +146,25 @@ def test_a_stepper_with_memory_carries_the_plan_and_each_views_boxes():
     plain = vz.Stepper(trace, "forward")
     assert "memory" not in plain.data and "memoryBoxes" not in plain.data["frames"]["forward"]
     assert "memoryBoxes" not in plain._views.frame("adjoint")
+
+
+def test_a_box_opened_in_a_folded_view_gives_its_values_their_boxes():
+    """rnn(20)'s adjoint view folds the 20 repeated steps into one box (each value inside it
+    shown by that box); opened (the live widget asks Python), the patch gives each its own
+    box, so that the stepper outlines the values alive inside it."""
+    trace = vz.examples.rnn(20)
+    stepper = vz.Stepper(trace, memory=True)
+    base = stepper.data["frames"][stepper.view]["memoryBoxes"]
+    fold = next(
+        b for b in stepper._views.layout_of(stepper.view).collapsed if b.startswith("fold_v")
+    )
+    inside = [k for k, box in enumerate(base) if box == fold]
+    assert len(inside) == 60  # the 20 steps' three ops each
+    patch = stepper.opened(stepper.view, [fold])["memoryBoxes"]
+    values = forward_values(trace)
+    assert patch == {str(k): f"v{trace.names.number(values[k])}" for k in inside}
+    plain = vz.Stepper(trace)
+    assert "memoryBoxes" not in plain.opened(plain.view, [fold])
 
 
 def test_memory_is_for_reverse_walkthroughs():

@@ -242,3 +242,42 @@ def test_checkpoints_out_of_view_are_marked_at_the_edge(browser, chain, page_err
     assert page.locator(f"{ROOT} g.node.vz-kept").count() == 2
     assert page_errors.errors == []
     context.close()
+
+
+def test_boxes_opened_in_a_folded_view_are_outlined_when_alive(browser, page_errors, tmp_path):
+    """rnn(20)'s adjoint view folds its 20 repeated steps into one box: the values alive
+    inside it outline that box; opened (a page opens it offline), each value alive has its own
+    box outlined, as trace.memory() says, at each step."""
+    trace = vz.examples.rnn(20)
+    path = vz.export_html(trace, tmp_path / "rnn20.html", memory=True)
+    context, page = _open(browser, path, page_errors)
+    fold = page.evaluate(
+        f"() => document.querySelector('{ROOT} g.node.vz-collapsible[id^=fold_v]').id"
+    )
+    assert fold in _alive(page)
+    page.locator(f"{ROOT} g.node#{fold}").dispatch_event("click")
+    page.wait_for_function(
+        "(id) => { const r = document.querySelector('.vizad-stepper');"
+        " return r.dataset.opened === id && r.dataset.layout === 'done'; }",
+        arg=fold,
+        timeout=60_000,
+    )
+    settled(page)
+    timeline = trace.memory()
+    for k in (1, 2, 3):
+        if k > 1:
+            page.locator(f"{ROOT} .vz-next").click()
+            settled(page)
+        assert page.locator(f"{ROOT} .vz-counter").text_content().startswith(f"Step {k} of")
+        at = next(s for s in timeline if s.walkthrough == k)
+        expected = sorted(
+            f"v{trace.names.number(h.node)}"
+            for h in timeline.alive(at.index + 1)
+            if h.role == "value"
+        )
+        assert len(expected) > 20  # the values inside the fold among them
+        assert _alive(page) == expected, k
+        if k == 1:  # the box just opened, framed
+            page.screenshot(path=artifact("memory-rnn20-opened-fold-1024x768.png"))
+    assert page_errors.errors == []
+    context.close()

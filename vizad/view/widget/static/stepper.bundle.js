@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 6fa8b83fb6d275720d11a338404b67099466b56a0a5da3f7c74875d1ee32bb50
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 0f5c6ffb307aa9e3abc5df8f58cfe87a36562b02d1059bdce3cfa6c3b903ae74
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2074,6 +2074,7 @@ function applyPatch(base, patch) {
   for (const k of ["owner", "hides", "tips", "edgeTips", "clicks", "links"]) frame[k] = { ...base[k], ...patch[k] };
   frame.steps = base.steps.map((s, i) => patch.steps[i] ?? s);
   frame.find = base.find.map((e, i) => patch.find[i] ?? e);
+  if (patch.memoryBoxes && base.memoryBoxes) frame.memoryBoxes = base.memoryBoxes.map((b, i) => i in patch.memoryBoxes ? patch.memoryBoxes[i] : b);
   return frame;
 }
 var decorated = /* @__PURE__ */ new WeakSet();
