@@ -137,7 +137,7 @@ def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, pag
     """The live widget in JupyterLab 4 at 1024×768: the timeline under the graph, a step taken
     there moves its cursor, and checkpoints clicked change its peak."""
     from conftest import write_notebook
-    from test_jupyterlab import _delete_sessions
+    from test_jupyterlab import _delete_sessions, _run_in_new_cell
     from test_room import _open as open_lab
 
     trace, layers, _ = chain
@@ -167,6 +167,27 @@ def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, pag
         settled(page)
     assert _memory(page, "peak") == str(trace.memory(keep=layers[0:LAYERS:3]).peak_values)
     page.screenshot(path=artifact("memory-timeline-jupyterlab-1024x768.png"))
+
+    # the checkpoints clicked are Python's: stepper.memory_keep reads them, and sets others
+    _run_in_new_cell(page, "print('kept', stepper.memory_keep)")
+    page.wait_for_selector("text=kept ['v₄', 'v₇', 'v₁₀']", timeout=20_000)
+    _run_in_new_cell(page, "stepper.memory_keep = ['v6', 'v9']")
+    page.wait_for_function(
+        f"() => document.querySelector('{MEMORY}').dataset.kept === '5 8'", timeout=20_000
+    )
+    keep = [layers[5], layers[8]]
+    assert _memory(page, "peak") == str(trace.memory(keep=keep).peak_values)
+    assert _memory(page, "recomputed") == str(len(trace.memory(keep=keep).recomputed))
+    assert page.locator(f"{ROOT} g.node.vz-kept").count() == 2
+    # a name that is no forward value: refused, said in the cell, the checkpoints unchanged
+    _run_in_new_cell(page, "stepper.memory_keep = ['v6', 'v99']")
+    page.wait_for_selector("text='v99' is not a value of the forward pass", timeout=20_000)
+    assert _memory(page, "kept") == "5 8"
+    _run_in_new_cell(page, "stepper.memory_keep = None")
+    page.wait_for_function(
+        f"() => document.querySelector('{MEMORY}').dataset.kept === ''", timeout=20_000
+    )
+    assert _memory(page, "peak") == str(LAYERS + 2)
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 0f5c6ffb307aa9e3abc5df8f58cfe87a36562b02d1059bdce3cfa6c3b903ae74
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 807654bb5d7e6bc48006eb52c81be8c4acac97a91941a6cb2c39dfaf3aeb30c9
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -2785,16 +2785,24 @@ var MemoryTimeline = class {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
   // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k;
-  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them)
+  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them);
+  // `model`: its `memory_keep` holds the checkpoints by name, Python's and the editor's
   constructor({ memory, stage, frame, step, go, changed = () => {
-  } }) {
+  }, model = null }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
     this.go = go;
     this.changed = changed;
-    this.keep = null;
+    this.model = model;
+    this.keep = this.positions(model?.get("memory_keep"));
+    this.onModel = () => {
+      const keep = this.positions(model.get("memory_keep"));
+      const key = (k) => k === null ? "all" : k.join(" ");
+      if (key(keep) !== key(this.keep)) this.setKeep(keep, false);
+    };
+    model?.on("change:memory_keep", this.onModel);
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
     this.edit = h("button", {
@@ -2867,9 +2875,20 @@ var MemoryTimeline = class {
   keptBoxes() {
     return this.editing ? (this.keep ?? []).map((i) => this.box(i)).filter(Boolean) : [];
   }
-  setKeep(keep) {
+  // the checkpoints `keep` (forward positions, or null); `tell`: the model (Python) told
+  setKeep(keep, tell = true) {
     this.keep = keep;
     this.update();
+    if (!tell || !this.model) return;
+    this.model.set("memory_keep", keep === null ? null : keep.map((i) => this.plan.forward[i].label));
+    this.model.save_changes();
+  }
+  // the forward positions of the values named (the walkthrough's names, "v₄"), in order;
+  // null for null (every value stored); a name that is none is left out
+  positions(names) {
+    if (!Array.isArray(names)) return null;
+    const named = new Set(names);
+    return this.plan.forward.flatMap((v, i) => named.has(v.label) ? [i] : []);
   }
   // a box clicked: kept, or dropped (from storing everything, the first box kept is the one
   // checkpoint, every other value computed again when needed)
@@ -2935,6 +2954,7 @@ var MemoryTimeline = class {
     for (const i of this.keep ?? []) this.box(i)?.classList.add("vz-kept");
   }
   close() {
+    this.model?.off("change:memory_keep", this.onModel);
     this.stage.removeEventListener("click", this.onClick, true);
     window.removeEventListener("keydown", this.onClick, true);
   }
@@ -2989,7 +3009,8 @@ var Stepper = class {
       frame: () => this.drawing.frame,
       step: () => this.player.step(),
       go: (k) => this.player.go(k),
-      changed: () => this.viewport.markEdges()
+      changed: () => this.viewport.markEdges(),
+      model
     }) : null;
     this.viewport.also = () => this.memory?.keptBoxes() ?? [];
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });

@@ -65,7 +65,7 @@ class Stepper {
     // issue 49: the memory timeline and the checkpoint editor (its clicks before the boxes')
     this.memory = data.memory ? new MemoryTimeline({ memory: data.memory, stage: this.viewport.stage,
       frame: () => this.drawing.frame, step: () => this.player.step(), go: (k) => this.player.go(k),
-      changed: () => this.viewport.markEdges() }) : null;
+      changed: () => this.viewport.markEdges(), model }) : null;
     // while the checkpoints are edited, those out of view are marked at the frame's edge
     this.viewport.also = () => this.memory?.keptBoxes() ?? [];
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });

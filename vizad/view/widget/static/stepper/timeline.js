@@ -42,15 +42,25 @@ export class MemoryTimeline {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
   // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k;
-  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them)
-  constructor({ memory, stage, frame, step, go, changed = () => {} }) {
+  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them);
+  // `model`: its `memory_keep` holds the checkpoints by name, Python's and the editor's
+  constructor({ memory, stage, frame, step, go, changed = () => {}, model = null }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
     this.go = go;
     this.changed = changed;
-    this.keep = null; // forward positions kept as checkpoints; null: every value stored
+    this.model = model;
+    // forward positions kept as checkpoints; null: every value stored
+    this.keep = this.positions(model?.get("memory_keep"));
+    // checkpoints set from Python (stepper.memory_keep = ["v₄"])
+    this.onModel = () => {
+      const keep = this.positions(model.get("memory_keep"));
+      const key = (k) => (k === null ? "all" : k.join(" "));
+      if (key(keep) !== key(this.keep)) this.setKeep(keep, false);
+    };
+    model?.on("change:memory_keep", this.onModel);
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
     this.edit = h("button", { class: "vz-memory-edit", "aria-pressed": "false", text: "edit checkpoints",
@@ -116,9 +126,21 @@ export class MemoryTimeline {
     return this.editing ? (this.keep ?? []).map((i) => this.box(i)).filter(Boolean) : [];
   }
 
-  setKeep(keep) {
+  // the checkpoints `keep` (forward positions, or null); `tell`: the model (Python) told
+  setKeep(keep, tell = true) {
     this.keep = keep;
     this.update();
+    if (!tell || !this.model) return;
+    this.model.set("memory_keep", keep === null ? null : keep.map((i) => this.plan.forward[i].label));
+    this.model.save_changes();
+  }
+
+  // the forward positions of the values named (the walkthrough's names, "v₄"), in order;
+  // null for null (every value stored); a name that is none is left out
+  positions(names) {
+    if (!Array.isArray(names)) return null;
+    const named = new Set(names);
+    return this.plan.forward.flatMap((v, i) => (named.has(v.label) ? [i] : []));
   }
 
   // a box clicked: kept, or dropped (from storing everything, the first box kept is the one
@@ -191,6 +213,7 @@ export class MemoryTimeline {
   }
 
   close() {
+    this.model?.off("change:memory_keep", this.onModel);
     this.stage.removeEventListener("click", this.onClick, true);
     window.removeEventListener("keydown", this.onClick, true);
   }
