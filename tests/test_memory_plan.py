@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import vizad as vz
-from vizad.trace.memory import memory_plan
+from vizad.trace.memory import forward_values, memory_plan
 
 MODULE = (
     Path(__file__).resolve().parents[1] / "vizad/view/widget/static/stepper/memory.js"
@@ -148,6 +148,25 @@ def test_a_stepper_with_memory_carries_the_plan_and_each_views_boxes():
     assert "memoryBoxes" not in plain._views.frame("adjoint")
 
 
+def test_a_box_opened_in_a_folded_view_gives_its_values_their_boxes():
+    """rnn(20)'s adjoint view folds the 20 repeated steps into one box (each value inside it
+    shown by that box); opened (the live widget asks Python), the patch gives each its own
+    box, so that the stepper outlines the values alive inside it."""
+    trace = vz.examples.rnn(20)
+    stepper = vz.Stepper(trace, memory=True)
+    base = stepper.data["frames"][stepper.view]["memoryBoxes"]
+    fold = next(
+        b for b in stepper._views.layout_of(stepper.view).collapsed if b.startswith("fold_v")
+    )
+    inside = [k for k, box in enumerate(base) if box == fold]
+    assert len(inside) == 60  # the 20 steps' three ops each
+    patch = stepper.opened(stepper.view, [fold])["memoryBoxes"]
+    values = forward_values(trace)
+    assert patch == {str(k): f"v{trace.names.number(values[k])}" for k in inside}
+    plain = vz.Stepper(trace)
+    assert "memoryBoxes" not in plain.opened(plain.view, [fold])
+
+
 def test_memory_is_for_reverse_walkthroughs():
     x = vz.Variable("x")
     forward = vz.trace_forward(vz.tanh(x), x, {x: 0.5})
@@ -166,3 +185,51 @@ def test_an_exported_page_carries_the_timeline_when_asked(tmp_path):
     assert "memory" not in plain  # a trace's own .memory (a method) is no request
     stepper = vz.Stepper(trace, memory=True)
     assert "memory" in _walkthrough(stepper, None, None, None, 1.0, None, "export_html")[2]
+
+
+def _chain(layers: int = 12):
+    x = vz.Variable("x")
+    nodes = [x]
+    for _ in range(layers):
+        nodes.append(vz.tanh(nodes[-1]))
+    return vz.trace_reverse(vz.sum(nodes[-1]), x, {x: np.linspace(-1, 1, 3)}), nodes
+
+
+def test_memory_keep_names_the_checkpoints_python_and_the_editor_share():
+    """stepper.memory_keep: the checkpoints by name (the editor's, synced), set from Python
+    too: the walkthrough's names in the forward order, each once, an input left out (always
+    kept); "v4" taken for "v₄"; None: every value stored."""
+    import traitlets
+
+    from vizad.view.widget.checks import StepperValueError
+
+    trace, nodes = _chain()
+    stepper = vz.Stepper(trace, memory=True)
+    assert stepper.memory_keep is None
+    stepper.memory_keep = ["v10", "v₄", "v7", "v4", "v1"]  # v₁: x, the input
+    assert stepper.memory_keep == ["v₄", "v₇", "v₁₀"]
+    assert [trace.label(n) for n in nodes[3:12:3]] == stepper.memory_keep
+    # an unknown name: refused, named, and the checkpoints stay
+    with pytest.raises(StepperValueError, match=r"'v99' is not a value of the forward pass"):
+        stepper.memory_keep = ["v4", "v99"]
+    with pytest.raises(StepperValueError, match=r"'v̄₄' is not a value"):
+        stepper.memory_keep = ["v̄₄"]  # an adjoint is not a forward value
+    with pytest.raises(traitlets.TraitError, match="list"):
+        stepper.memory_keep = 4
+    with pytest.raises(StepperValueError, match="3 is not a value"):
+        stepper.memory_keep = ["v4", 3]
+    assert stepper.memory_keep == ["v₄", "v₇", "v₁₀"]
+    stepper.memory_keep = "v5"  # a name alone (traitlets makes it a list of one)
+    assert stepper.memory_keep == ["v₅"]
+    # from the page (the editor's clicks): applied when valid, rolled back when not
+    stepper.set_state({"memory_keep": ["v₆"]})
+    assert stepper.memory_keep == ["v₆"]
+    stepper.set_state({"memory_keep": ["nowhere"]})
+    assert stepper.memory_keep == ["v₆"]
+    stepper.memory_keep = None
+    assert stepper.memory_keep is None
+    # a stepper without the timeline has no checkpoints to choose
+    plain = vz.Stepper(trace)
+    with pytest.raises(StepperValueError, match="memory=True"):
+        plain.memory_keep = ["v4"]
+    assert plain.memory_keep is None

@@ -14,7 +14,7 @@ from vizad.view.render import Layout
 from vizad.view.render.opening import BoxOpener
 from vizad.view.render.scene_builder import build_scene
 from vizad.view.render.summary import merge_edges
-from vizad.view.widget.frames import Openings, frame_data, frame_patch
+from vizad.view.widget.frames import Openings, frame_data, frame_patch, memory_boxes
 
 
 def _random_trace(seed: int, size: int = 400):
@@ -79,25 +79,39 @@ def test_an_opening_is_what_opening_the_whole_scene_gives(case):
     assert opened
 
 
+def _frame(layout, trace, memory: bool) -> dict:
+    """A view's data, with the memory timeline's boxes (vz.step(..., memory=True)) or not."""
+    frame = frame_data(layout, trace, 3)
+    if memory:
+        frame["memoryBoxes"] = memory_boxes(layout, trace)
+    return frame
+
+
+@pytest.mark.parametrize("memory", [False, True], ids=["plain", "memory"])
 @pytest.mark.parametrize("case", list(CASES))
-def test_an_openings_patch_is_the_diff_of_the_two_views(case):
+def test_an_openings_patch_is_the_diff_of_the_two_views(case, memory):
     make, options = CASES[case]
     trace = make()
-    patched = 0
+    patched = moved = 0
     for view in trace.views:
         layout = Layout(trace, view, in_browser=True, **options)
         if not layout.collapsed:
             continue
-        frame = frame_data(layout, trace, 3)
+        frame = _frame(layout, trace, memory)
         patches = Openings(layout, frame, trace, 3)
         for boxes, lay in layout.openings(_sets(layout.collapsed)).items():
             patch = patches.patch(lay)
-            diff = frame_patch(frame, frame_data(lay, trace, 3))
+            diff = frame_patch(frame, _frame(lay, trace, memory))
+            # with the memory timeline, the forward values inside a box opened get their own
+            # boxes (issue 49: the stepper outlines those alive at the step)
+            assert ("memoryBoxes" in patch) == memory
+            moved += len(patch.get("memoryBoxes", ()))
             assert patch == diff, boxes
             assert list(patch) == list(diff)  # the same text once written as JSON
             assert all(list(patch[k]) == list(diff[k]) for k in patch if isinstance(diff[k], dict))
             patched += 1
     assert patched
+    assert bool(moved) == memory
 
 
 def test_a_layout_shown_in_the_browser_carries_its_boxes_titles_unescaped(monkeypatch):

@@ -137,7 +137,7 @@ def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, pag
     """The live widget in JupyterLab 4 at 1024×768: the timeline under the graph, a step taken
     there moves its cursor, and checkpoints clicked change its peak."""
     from conftest import write_notebook
-    from test_jupyterlab import _delete_sessions
+    from test_jupyterlab import _delete_sessions, _run_in_new_cell
     from test_room import _open as open_lab
 
     trace, layers, _ = chain
@@ -167,6 +167,27 @@ def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, pag
         settled(page)
     assert _memory(page, "peak") == str(trace.memory(keep=layers[0:LAYERS:3]).peak_values)
     page.screenshot(path=artifact("memory-timeline-jupyterlab-1024x768.png"))
+
+    # the checkpoints clicked are Python's: stepper.memory_keep reads them, and sets others
+    _run_in_new_cell(page, "print('kept', stepper.memory_keep)")
+    page.wait_for_selector("text=kept ['v₄', 'v₇', 'v₁₀']", timeout=20_000)
+    _run_in_new_cell(page, "stepper.memory_keep = ['v6', 'v9']")
+    page.wait_for_function(
+        f"() => document.querySelector('{MEMORY}').dataset.kept === '5 8'", timeout=20_000
+    )
+    keep = [layers[5], layers[8]]
+    assert _memory(page, "peak") == str(trace.memory(keep=keep).peak_values)
+    assert _memory(page, "recomputed") == str(len(trace.memory(keep=keep).recomputed))
+    assert page.locator(f"{ROOT} g.node.vz-kept").count() == 2
+    # a name that is no forward value: refused, said in the cell, the checkpoints unchanged
+    _run_in_new_cell(page, "stepper.memory_keep = ['v6', 'v99']")
+    page.wait_for_selector("text='v99' is not a value of the forward pass", timeout=20_000)
+    assert _memory(page, "kept") == "5 8"
+    _run_in_new_cell(page, "stepper.memory_keep = None")
+    page.wait_for_function(
+        f"() => document.querySelector('{MEMORY}').dataset.kept === ''", timeout=20_000
+    )
+    assert _memory(page, "peak") == str(LAYERS + 2)
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
 
@@ -191,3 +212,93 @@ def test_axe_finds_nothing_serious_in_the_timeline(browser, chain, page_errors, 
     bad = serious(axe(page, ROOT))
     context.close()
     assert not bad, summary(bad)
+
+
+#: the boxes of stepper 0 whose ids are given: whether each lies inside the graph's frame
+IN_FRAME = """(ids) => {
+  const vp = document.querySelector('.vizad-stepper .vz-viewport');
+  const v = vp.getBoundingClientRect();
+  return ids.map((id) => {
+    const r = document.querySelector(`.vizad-stepper g.node#${id}`).getBoundingClientRect();
+    return r.left >= v.left - 0.5 && r.right <= v.right + 0.5
+        && r.top >= v.top - 0.5 && r.bottom <= v.bottom + 0.5;
+  });
+}"""
+
+
+def test_checkpoints_out_of_view_are_marked_at_the_edge(browser, chain, page_errors):
+    """Zoomed on the current step, checkpoints kept far from it are out of view: while the
+    checkpoints are edited each is marked at the frame's edge ("← v₄ kept"), and a click on
+    the mark pans to its box; editing off, the marks go."""
+    trace, layers, path = chain
+    context, page = _open(browser, path, page_errors)
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    kept = [f"v{trace.names.number(node)}" for node in layers[2:6:3]]  # v₃ and v₆
+    for box in kept:
+        page.locator(f"{ROOT} g.node#{box}").dispatch_event("click")
+        settled(page)
+    assert _memory(page, "kept") == "2 5"
+    # the walkthrough's first step (the chain's end), zoomed on
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 1 of")
+    assert page.evaluate(IN_FRAME, kept) == [False, False]  # zoomed on the step, far from them
+    marks = page.locator(f"{ROOT} .vz-edge-mark.vz-edge-kept")
+    assert sorted(marks.all_text_contents()) == ["← v₃ kept", "← v₆ kept"]
+    for k in range(2):
+        assert page.evaluate(
+            """(m) => { const f = m.closest('.vz-viewport').getBoundingClientRect();
+                        const r = m.getBoundingClientRect();
+                        return r.left >= f.left && r.right <= f.right
+                            && r.top >= f.top && r.bottom <= f.bottom; }""",
+            marks.nth(k).element_handle(),
+        )
+    page.screenshot(path=artifact("memory-kept-marks-1024x768.png"))
+    page.locator(f"{ROOT} .vz-edge-kept", has_text="v₃").click()
+    settled(page)
+    assert page.evaluate(IN_FRAME, kept[:1]) == [True]
+    assert page.locator(f"{ROOT} .vz-counter").text_content().startswith("Step 1 of")
+    # editing off: the checkpoints stay outlined, unmarked at the edge
+    page.locator(f"{MEMORY} .vz-memory-edit").click()
+    settled(page)
+    assert marks.count() == 0
+    assert page.locator(f"{ROOT} g.node.vz-kept").count() == 2
+    assert page_errors.errors == []
+    context.close()
+
+
+def test_boxes_opened_in_a_folded_view_are_outlined_when_alive(browser, page_errors, tmp_path):
+    """rnn(20)'s adjoint view folds its 20 repeated steps into one box: the values alive
+    inside it outline that box; opened (a page opens it offline), each value alive has its own
+    box outlined, as trace.memory() says, at each step."""
+    trace = vz.examples.rnn(20)
+    path = vz.export_html(trace, tmp_path / "rnn20.html", memory=True)
+    context, page = _open(browser, path, page_errors)
+    fold = page.evaluate(
+        f"() => document.querySelector('{ROOT} g.node.vz-collapsible[id^=fold_v]').id"
+    )
+    assert fold in _alive(page)
+    page.locator(f"{ROOT} g.node#{fold}").dispatch_event("click")
+    page.wait_for_function(
+        "(id) => { const r = document.querySelector('.vizad-stepper');"
+        " return r.dataset.opened === id && r.dataset.layout === 'done'; }",
+        arg=fold,
+        timeout=60_000,
+    )
+    settled(page)
+    timeline = trace.memory()
+    for k in (1, 2, 3):
+        if k > 1:
+            page.locator(f"{ROOT} .vz-next").click()
+            settled(page)
+        assert page.locator(f"{ROOT} .vz-counter").text_content().startswith(f"Step {k} of")
+        at = next(s for s in timeline if s.walkthrough == k)
+        expected = sorted(
+            f"v{trace.names.number(h.node)}"
+            for h in timeline.alive(at.index + 1)
+            if h.role == "value"
+        )
+        assert len(expected) > 20  # the values inside the fold among them
+        assert _alive(page) == expected, k
+        if k == 1:  # the box just opened, framed
+            page.screenshot(path=artifact("memory-rnn20-opened-fold-1024x768.png"))
+    assert page_errors.errors == []
+    context.close()

@@ -63,7 +63,7 @@ from vizad.trace.display import html_table, text_table
 if TYPE_CHECKING:  # pragma: no cover
     from vizad.trace.traces import ReverseTrace
 
-__all__ = ["Memory", "MemoryStep", "Held", "memory", "memory_plan", "forward_values"]
+__all__ = ["Memory", "MemoryStep", "Held", "memory", "memory_plan", "forward_values", "is_input"]
 
 #: The phases of a memory timeline's steps.
 FORWARD, RECOMPUTE, REVERSE = "forward", "recompute", "reverse"
@@ -437,6 +437,18 @@ def forward_values(trace: ReverseTrace) -> list[Node]:
 def _leaf(node: Node) -> bool:
     """An input: a value nothing can compute again (a Variable, an eager leaf)."""
     return not node.inputs or node.op is VARIABLE
+
+
+def is_input(node: Node) -> bool:
+    """Whether forward value ``node`` is an input of the walkthrough: always held (nothing
+    computes it again), a checkpoint whatever ``keep`` says.
+
+    Examples:
+        >>> from vizad.trace.memory import forward_values, is_input
+        >>> [is_input(n) for n in forward_values(vz.examples.lecture())][:3]
+        [True, True, False]
+    """
+    return _leaf(node)
 
 
 def _checked_keep(trace, keep, position: dict[Node, int]) -> frozenset[Node] | None:

@@ -12,6 +12,7 @@ import traitlets
 
 from vizad.errors import ArgumentError, ArgumentTypeError, VizadError
 from vizad.trace import Trace
+from vizad.trace.memory import forward_values, is_input
 from vizad.view.render.options import SCALES
 from vizad.view.widget.whatif import retraceable
 
@@ -30,6 +31,7 @@ __all__ = [
     "checked_scale",
     "checked_inputs",
     "checked_difference_request",
+    "checked_memory_keep",
     "reported_frame",
     "short",
     "plain",
@@ -79,7 +81,43 @@ def checked(stepper: Stepper, name: str, value: Any) -> Any:
         return checked_view(stepper.trace, value)
     if name == "scale":
         return checked_scale(value)
+    if name == "memory_keep":
+        return checked_memory_keep(stepper, value)
     return checked_difference_request(value)
+
+
+#: a name's subscript digits as digits ("v₁₂" → "v12"): either is a name of the value
+_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def checked_memory_keep(stepper: Stepper, value: Any) -> list[str] | None:
+    """``value`` set to ``stepper.memory_keep`` (a list, or None: its trait's) as the stepper
+    keeps it: None (every value stored), or the names of the forward values kept as
+    checkpoints ("v₄", or "v4") as the walkthrough writes them, in the forward order, each
+    once, without the inputs (always kept); a StepperValueError naming a name that is no
+    forward value, or when the stepper shows no memory timeline."""
+    if value is None:
+        return None
+    if not stepper.memory:
+        raise StepperValueError(
+            "stepper.memory_keep: this stepper shows no memory timeline; make it with "
+            "memory=True (vz.step(trace, memory=True)) to choose checkpoints"
+        )
+    trace = stepper.trace
+    values = forward_values(trace)
+    place = {trace.label(n).translate(_DIGITS): k for k, n in enumerate(values)}
+    kept = set()
+    for name in value:
+        k = place.get(name.translate(_DIGITS)) if isinstance(name, str) else None
+        if k is None:
+            first, last = trace.label(values[0]), trace.label(values[-1])
+            raise StepperValueError(
+                f"stepper.memory_keep: {name!r:.40} is not a value of the forward pass: "
+                f"give names of its values, {first} … {last}"
+            )
+        if not is_input(values[k]):  # an input is always kept
+            kept.add(k)
+    return [trace.label(values[k]) for k in sorted(kept)]
 
 
 def checked_trace(trace: Any, view: str | None) -> str:

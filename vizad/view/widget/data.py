@@ -30,12 +30,12 @@ from vizad.view.render.options import DrawOptions
 from vizad.view.render.legibility import DEFAULT_FRAME
 from vizad.view.render.palette import diverging, legend_words, state_css
 from vizad.errors import ArgumentError
-from vizad.trace.memory import forward_values, memory_plan
+from vizad.trace.memory import memory_plan
 from vizad.trace.text import check_decimals
 from vizad.trace.panel import CONTRIBUTIONS_HEAD, running_row, step_panel
 from vizad.trace.quiz import RULE as QUIZ_RULE
 from vizad.trace.quiz import questions as quiz_questions
-from vizad.view.widget.frames import Openings, frame_data, frame_patch
+from vizad.view.widget.frames import Openings, frame_data, frame_patch, memory_boxes
 
 __all__ = ["walkthrough_data", "frame_data", "frame_patch", "check_failures"]
 
@@ -105,11 +105,12 @@ def walkthrough_data(
             twin=_twin(trace, v, layouts),
         )
     made = {v: frame_data(layouts[v], trace, d) for v in listed}
+    if memory:  # (before the openings: their patches carry the boxes opened)
+        for v in listed:
+            made[v]["memoryBoxes"] = memory_boxes(layouts[v], trace)
     opens = page_openings(trace, layouts, made, shown, d) if openings else {}
     frames: dict[str, dict] = {}
     for v in listed:
-        if memory:
-            made[v]["memoryBoxes"] = memory_boxes(layouts[v], trace)
         frames[v] = shared_steps(made[v], frames)
     return {
         "mode": trace.mode,
@@ -162,13 +163,6 @@ def memory_data(trace) -> dict:
             "trace it with vz.trace_reverse (or leave memory out)"
         )
     return {"plan": memory_plan(trace)}
-
-
-def memory_boxes(layout: Layout, trace) -> list[str | None]:
-    """Per forward value of the memory plan (its order), the box of ``layout`` that shows
-    it (a folded block's box for a value inside one), or None."""
-    ids = layout.scene.ids
-    return [ids.get(n) for n in forward_values(trace)]
 
 
 #: A page carries collapsed boxes opened for at most this many nodes in all, over its views

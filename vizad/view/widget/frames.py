@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from vizad.view.render import Layout
 from vizad.view.render.folding import expanded
 from vizad.view.render.scene import preview, value_parts
+from vizad.trace.memory import forward_values
 from vizad.trace.nonfinite import result_mark, value_mark
 from vizad.trace.text import subscript
 
@@ -252,6 +253,13 @@ def values_drawn(item, trace, step_of_node: Mapping, decimals: int) -> list[str]
 _WRITTEN = re.compile(r"^(\S+ )?= ")
 
 
+def memory_boxes(layout: Layout, trace) -> list[str | None]:
+    """Per forward value of the memory plan (its order), the box of ``layout`` that shows
+    it (a folded block's box for a value inside one), or None."""
+    ids = layout.scene.ids
+    return [ids.get(n) for n in forward_values(trace)]
+
+
 def frame_patch(base: dict, frame: dict) -> dict:
     """``frame`` as what differs from ``base`` (two frames of one view, ``frame`` with boxes
     opened): its picture and note whole, and of the per-box tables and per-step states only
@@ -268,6 +276,12 @@ def frame_patch(base: dict, frame: dict) -> dict:
     patch["find"] = {
         str(k): e for k, (e, b) in enumerate(zip(frame["find"], base["find"])) if e != b
     }
+    if "memoryBoxes" in base and "memoryBoxes" in frame:
+        patch["memoryBoxes"] = {
+            str(k): x
+            for k, (x, b) in enumerate(zip(frame["memoryBoxes"], base["memoryBoxes"]))
+            if x != b
+        }
     return patch
 
 
@@ -286,6 +300,10 @@ class Openings:
         self._items = {i.id: i for i in scene.items}
         self._edges = {e.id: e for e in scene.edges if e.kind != "anchor"}
         self._names = layout.box_names
+        # a view drawn with the memory timeline (its data has memoryBoxes): forward value →
+        # its place among them, the boxes that show them patched too
+        self._values = forward_values(trace) if "memoryBoxes" in frame else None
+        self._forward = None if self._values is None else {n: i for i, n in enumerate(self._values)}
         self._step_of_node = steps_of_nodes(trace)
         self._laid = scene.view == trace.laid_view
         # node → the place of its entry in frame["find"] (the nodes of boxes drawn, in order)
@@ -343,7 +361,18 @@ class Openings:
         redone = itertools.compress(itertools.count(), map(operator.is_not, steps, base))
         patch["steps"] = {str(k): steps[k] for k in redone if steps[k] != base[k]}
         patch["find"] = self._find(scene, new)
+        if self._forward is not None:
+            patch["memoryBoxes"] = self._memory_boxes(scene)
         return patch
+
+    def _memory_boxes(self, scene) -> dict[str, str | None]:
+        """The forward values drawn in another box than in the view (a value inside the
+        box opened: its own box now), by their place in ``memoryBoxes`` (a value no longer
+        drawn: None); :func:`memory_boxes` of the opened layout, as a patch."""
+        ids, old, forward = scene.ids, self._ids, self._forward
+        moved = {n for n, _ in ids.items() - old.items()} | (old.keys() - ids.keys())
+        places = sorted(forward[n] for n in moved if n in forward)
+        return {str(i): ids.get(self._values[i]) for i in places}
 
     def _find(self, scene, new: set[str]) -> dict[str, list]:
         """The search entries that differ (by place) from the view's: those of the nodes drawn

@@ -32,7 +32,7 @@ REFUSED = "refused"
 #: The synced values the page may change; the others (its data, the Graphviz module, the
 #: answers to its requests) are Python's: a page's update of them is refused.
 FROM_PAGE = frozenset(
-    {"step", "view", "scale", "progress", "score", "inputs", "difference_request"}
+    {"step", "view", "scale", "progress", "score", "inputs", "difference_request", "memory_keep"}
 )
 
 

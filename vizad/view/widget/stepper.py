@@ -149,6 +149,11 @@ class Stepper(anywidget.AnyWidget):
     #: each ask a new ``{"step": k, "ask": n}``) and reads the answer in ``differences``.
     difference_request = traitlets.Dict({}).tag(sync=True)
     differences = traitlets.Dict({}).tag(sync=True)
+    #: With ``memory=True``: the values kept as checkpoints, by name (``["v₄", "v₈"]``; "v4"
+    #: is taken too, and a name alone), the checkpoint editor's and Python's alike, in the
+    #: forward order without the inputs (always kept); None: every value stored. The timeline
+    #: is ``trace.memory(keep=...)``'s for those values.
+    memory_keep = traitlets.List(default_value=None, allow_none=True).tag(sync=True)
     #: 0-based step index → the message of the rule that fails trace.check() there.
     failures: dict[int, str]
     #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
@@ -284,7 +289,9 @@ class Stepper(anywidget.AnyWidget):
     _accepted_inputs: dict = {}
     _restarting = False  # the progress emptied by Python, for a walkthrough traced again
 
-    @traitlets.validate("step", "view", "scale", "progress", "inputs", "difference_request")
+    @traitlets.validate(
+        "step", "view", "scale", "progress", "inputs", "difference_request", "memory_keep"
+    )
     def _valid(self, proposal: dict[str, Any]) -> Any:
         """Each value the page (or Python) sets, checked (vizad.view.widget.checks): one that
         is refused is rolled back, and the page told why."""

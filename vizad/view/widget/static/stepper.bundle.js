@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 12784daaa00b3003140f6589d8bd87c4bceb47e8b03b9e42144874dcbb7f9565
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 807654bb5d7e6bc48006eb52c81be8c4acac97a91941a6cb2c39dfaf3aeb30c9
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -117,21 +117,29 @@ var Room = class {
     if (on) this.root.focus({ preventScroll: true });
     else this.release();
   }
-  // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
-  visibleHeight() {
-    if (this.presenting()) return window.innerHeight;
-    const h2 = window.innerHeight;
+  // the area the component scrolls in: a notebook's scrolled area (JupyterLab 4 and Notebook
+  // 7, JupyterLab 3, the classic notebook), else the nearest area that scrolls (an output area
+  // grows with its content); null: the window
+  scroller() {
     const known = this.root.closest(".jp-WindowedPanel-outer, .jp-Notebook, #site");
     if (known && known !== this.area) {
       this.area = known;
       this.resize.observe(known);
     }
-    if (known?.clientHeight) return Math.min(h2, known.clientHeight);
+    if (known?.clientHeight) return known;
     for (let a = this.root.parentElement; a && a !== document.body; a = a.parentElement) {
       const o = getComputedStyle(a).overflowY;
       const scrolls = (o === "auto" || o === "scroll") && a.scrollHeight > a.clientHeight + 1;
-      if (scrolls && a.clientHeight) return Math.min(h2, a.clientHeight);
+      if (scrolls && a.clientHeight) return a;
     }
+    return null;
+  }
+  // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
+  visibleHeight() {
+    if (this.presenting()) return window.innerHeight;
+    const h2 = window.innerHeight;
+    const area = this.scroller();
+    if (area) return Math.min(h2, area.clientHeight);
     const top = this.root.getBoundingClientRect().top + window.scrollY;
     return top < h2 / 4 ? h2 - top : h2;
   }
@@ -152,6 +160,24 @@ var Room = class {
     const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
+  }
+  // A step taken in the component (it has the keys): the graph's frame, the player, what is
+  // under the graph (the memory timeline) and, stacked, the step panel's head brought into view
+  // when the area cuts them at its bottom (a component just under its code cell: the room is
+  // sized for the component scrolled to its top). The area scrolls the least that shows them,
+  // never taking the frame's top out of view.
+  bringIntoView() {
+    if (this.presenting()) return;
+    const area = this.scroller();
+    const seen = area ? area.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+    const top = Math.max(seen.top, 0), bottom = Math.min(seen.bottom, window.innerHeight);
+    const head = this.root.classList.contains("vz-wide") ? null : this.side.querySelector(".vz-head");
+    const want = Math.max(this.graph.getBoundingClientRect().bottom, head?.getBoundingClientRect().bottom ?? 0);
+    const frame = this.viewport.element.getBoundingClientRect().top;
+    const by = Math.min(want - bottom, frame - top);
+    if (by < 1) return;
+    if (area) area.scrollTop += by;
+    else window.scrollBy(0, by);
   }
   set(name, value) {
     if (this.root.style.getPropertyValue(name) !== value) this.root.style.setProperty(name, value);
@@ -507,6 +533,7 @@ var FLOOR = 0.6;
 var READABLE_PX = 9;
 var MARGIN = 16;
 var EDGE_MARKS = 6;
+var KEPT_MARKS = 4;
 var Viewport = class {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
   // `target()`: every box of the current step (its node, consumers, partial adjoints and
@@ -541,6 +568,7 @@ var Viewport = class {
     this.stage = h("div", { class: "vz-stage" });
     this.marks = h("div", { class: "vz-edge-marks" });
     this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage, this.marks]);
+    this.also = null;
     this.listen();
     this.size = { w: 0, h: 0 };
     this.resize = new ResizeObserver(() => this.resized());
@@ -632,18 +660,26 @@ var Viewport = class {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
+    const kept = [];
+    for (const g of new Set(this.fitted && this.ready() ? this.also?.() ?? [] : [])) {
+      if (target?.includes(g)) continue;
+      const r = g.getBoundingClientRect();
+      if (!r.width || this.inFrame(r, left, top, f)) continue;
+      kept.push({ g, x: (r.left + r.right) / 2 - left, y: (r.top + r.bottom) / 2 - top });
+    }
     this.marks.replaceChildren();
     const cx = f.w / 2, cy = f.h / 2;
-    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
+    const some = (list, most, checkpoint) => list.slice(0, most).map((o, k) => ({ ...o, checkpoint, more: k === most - 1 && list.length > most ? list.length - most : 0 }));
+    const wanted = [...some(out, EDGE_MARKS, false), ...some(kept, KEPT_MARKS, true)].map(({ g, x, y, checkpoint, more: extra }) => {
       const dx = x - cx, dy = y - cy;
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
       const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w ? dx > 0 ? "right" : "left" : dy > 0 ? "bottom" : "top";
       const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
-      const name = markWords(g);
-      const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
+      const name = checkpoint ? `${markWords(g, false)} kept` : markWords(g);
+      const more = extra ? ` (+${extra} more)` : "";
       const mark = h("button", {
-        class: "vz-edge-mark",
-        title: `${name}: out of view (click to show it)`,
+        class: checkpoint ? "vz-edge-mark vz-edge-kept" : "vz-edge-mark",
+        title: `${name}${checkpoint ? " as a checkpoint" : ""}: out of view (click to show it)`,
         text: arrow === "←" || arrow === "↑" ? `${arrow} ${name}${more}` : `${name}${more} ${arrow}`
       });
       mark.addEventListener("pointerdown", (e) => e.stopPropagation());
@@ -947,9 +983,10 @@ function leastText(svg2, width) {
   }
   return Number.isFinite(least) ? least : 16;
 }
-function markWords(g) {
+function markWords(g, withValue = true) {
   const texts = [...g.querySelectorAll(":scope > text")];
   const name = (texts[0]?.textContent || g.id || "").trim();
+  if (!withValue) return name;
   const last = texts.length > 1 ? texts[texts.length - 1] : null;
   const value = last && !last.classList.contains("vz-hidden") && last.getAttribute("y") !== texts[0].getAttribute("y") ? last.textContent.trim() : "";
   if (!value) return name;
@@ -2037,6 +2074,7 @@ function applyPatch(base, patch) {
   for (const k of ["owner", "hides", "tips", "edgeTips", "clicks", "links"]) frame[k] = { ...base[k], ...patch[k] };
   frame.steps = base.steps.map((s, i) => patch.steps[i] ?? s);
   frame.find = base.find.map((e, i) => patch.find[i] ?? e);
+  if (patch.memoryBoxes && base.memoryBoxes) frame.memoryBoxes = base.memoryBoxes.map((b, i) => i in patch.memoryBoxes ? patch.memoryBoxes[i] : b);
   return frame;
 }
 var decorated = /* @__PURE__ */ new WeakSet();
@@ -2746,14 +2784,25 @@ function summary(timeline, kept) {
 var MemoryTimeline = class {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
-  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
-  constructor({ memory, stage, frame, step, go }) {
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k;
+  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them);
+  // `model`: its `memory_keep` holds the checkpoints by name, Python's and the editor's
+  constructor({ memory, stage, frame, step, go, changed = () => {
+  }, model = null }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
     this.go = go;
-    this.keep = null;
+    this.changed = changed;
+    this.model = model;
+    this.keep = this.positions(model?.get("memory_keep"));
+    this.onModel = () => {
+      const keep = this.positions(model.get("memory_keep"));
+      const key = (k) => k === null ? "all" : k.join(" ");
+      if (key(keep) !== key(this.keep)) this.setKeep(keep, false);
+    };
+    model?.on("change:memory_keep", this.onModel);
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
     this.edit = h("button", {
@@ -2814,10 +2863,32 @@ var MemoryTimeline = class {
     this.edit.setAttribute("aria-pressed", String(on));
     this.element.classList.toggle("vz-editing", on);
     this.stage.classList.toggle("vz-editing-checkpoints", on);
+    this.changed();
   }
-  setKeep(keep) {
+  // the box of forward value i in the graph shown, or null (not drawn)
+  box(i) {
+    const id = this.boxes()[i];
+    return id ? this.stage.querySelector(`g.node[id="${CSS.escape(id)}"]`) : null;
+  }
+  // while editing, the boxes of the checkpoints (the viewport marks those out of view at the
+  // frame's edge: a checkpoint clicked stays in sight when the step is zoomed on)
+  keptBoxes() {
+    return this.editing ? (this.keep ?? []).map((i) => this.box(i)).filter(Boolean) : [];
+  }
+  // the checkpoints `keep` (forward positions, or null); `tell`: the model (Python) told
+  setKeep(keep, tell = true) {
     this.keep = keep;
     this.update();
+    if (!tell || !this.model) return;
+    this.model.set("memory_keep", keep === null ? null : keep.map((i) => this.plan.forward[i].label));
+    this.model.save_changes();
+  }
+  // the forward positions of the values named (the walkthrough's names, "v₄"), in order;
+  // null for null (every value stored); a name that is none is left out
+  positions(names) {
+    if (!Array.isArray(names)) return null;
+    const named = new Set(names);
+    return this.plan.forward.flatMap((v, i) => named.has(v.label) ? [i] : []);
   }
   // a box clicked: kept, or dropped (from storing everything, the first box kept is the one
   // checkpoint, every other value computed again when needed)
@@ -2837,6 +2908,7 @@ var MemoryTimeline = class {
     this.element.dataset.kept = (this.keep ?? []).join(" ");
     this.draw();
     this.show();
+    this.changed();
   }
   x(t) {
     const n = this.timeline.steps.length;
@@ -2878,12 +2950,11 @@ var MemoryTimeline = class {
     this.cursor.setAttribute("x2", this.x(t));
     this.element.dataset.values = String(steps[t].values);
     for (const g of this.stage.querySelectorAll("g.node.vz-alive, g.node.vz-kept")) g.classList.remove("vz-alive", "vz-kept");
-    const boxes = this.boxes();
-    const box = (i) => boxes[i] ? this.stage.querySelector(`g.node[id="${CSS.escape(boxes[i])}"]`) : null;
-    for (const i of aliveAt(this.timeline, t + 1).forward) box(i)?.classList.add("vz-alive");
-    for (const i of this.keep ?? []) box(i)?.classList.add("vz-kept");
+    for (const i of aliveAt(this.timeline, t + 1).forward) this.box(i)?.classList.add("vz-alive");
+    for (const i of this.keep ?? []) this.box(i)?.classList.add("vz-kept");
   }
   close() {
+    this.model?.off("change:memory_keep", this.onModel);
     this.stage.removeEventListener("click", this.onClick, true);
     window.removeEventListener("keydown", this.onClick, true);
   }
@@ -2937,8 +3008,11 @@ var Stepper = class {
       stage: this.viewport.stage,
       frame: () => this.drawing.frame,
       step: () => this.player.step(),
-      go: (k) => this.player.go(k)
+      go: (k) => this.player.go(k),
+      changed: () => this.viewport.markEdges(),
+      model
     }) : null;
+    this.viewport.also = () => this.memory?.keptBoxes() ?? [];
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
     this.opener = new Opener({ model, data });
@@ -3250,6 +3324,7 @@ var Stepper = class {
     this.minimap.update();
     this.access.showStep();
     this.memory?.show();
+    if (this.root.contains(this.root.getRootNode().activeElement)) this.room.bringIntoView();
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));
   }

@@ -23,6 +23,8 @@ export function applyPatch(base, patch) {
   for (const k of ["owner", "hides", "tips", "edgeTips", "clicks", "links"]) frame[k] = { ...base[k], ...patch[k] };
   frame.steps = base.steps.map((s, i) => patch.steps[i] ?? s);
   frame.find = base.find.map((e, i) => patch.find[i] ?? e);
+  // the memory timeline's: the box of each forward value (those inside the box opened moved)
+  if (patch.memoryBoxes && base.memoryBoxes) frame.memoryBoxes = base.memoryBoxes.map((b, i) => (i in patch.memoryBoxes ? patch.memoryBoxes[i] : b));
   return frame;
 }
 

@@ -64,7 +64,10 @@ class Stepper {
     });
     // issue 49: the memory timeline and the checkpoint editor (its clicks before the boxes')
     this.memory = data.memory ? new MemoryTimeline({ memory: data.memory, stage: this.viewport.stage,
-      frame: () => this.drawing.frame, step: () => this.player.step(), go: (k) => this.player.go(k) }) : null;
+      frame: () => this.drawing.frame, step: () => this.player.step(), go: (k) => this.player.go(k),
+      changed: () => this.viewport.markEdges(), model }) : null;
+    // while the checkpoints are edited, those out of view are marked at the frame's edge
+    this.viewport.also = () => this.memory?.keptBoxes() ?? [];
     this.quiz = new Quiz({ model, questions: data.quiz || null, rule: data.rule, root, changed: showStep });
     // what-if inputs and a check by finite differences (quiz.js)
     this.inputs = new Inputs({ model, inputs: data.inputs, step: () => this.player.step(), secret: (i) => this.quiz.asks(i) });
@@ -364,6 +367,8 @@ class Stepper {
     this.minimap.update();
     this.access.showStep();
     this.memory?.show();
+    // a step taken here (the component has the keys): its graph and controls seen whole
+    if (this.root.contains(this.root.getRootNode().activeElement)) this.room.bringIntoView();
     // for the page around it: vizad's JupyterLab extension writes the step into the notebook
     const detail = { step: k, snapshot: () => this.snapshot() };
     this.root.dispatchEvent(new CustomEvent("vizad-step", { bubbles: true, detail }));

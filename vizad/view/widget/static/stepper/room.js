@@ -105,23 +105,30 @@ export class Room {
     else this.release();
   }
 
-  // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
-  visibleHeight() {
-    if (this.presenting()) return window.innerHeight;
-    const h = window.innerHeight;
-    // a notebook's scrolled area (JupyterLab 4 and Notebook 7, JupyterLab 3, the classic
-    // notebook), else the nearest area that scrolls (an output area grows with its content)
+  // the area the component scrolls in: a notebook's scrolled area (JupyterLab 4 and Notebook
+  // 7, JupyterLab 3, the classic notebook), else the nearest area that scrolls (an output area
+  // grows with its content); null: the window
+  scroller() {
     const known = this.root.closest(".jp-WindowedPanel-outer, .jp-Notebook, #site");
     if (known && known !== this.area) {
       this.area = known; // its height changes with the panels around the notebook: sized again
       this.resize.observe(known);
     }
-    if (known?.clientHeight) return Math.min(h, known.clientHeight);
+    if (known?.clientHeight) return known;
     for (let a = this.root.parentElement; a && a !== document.body; a = a.parentElement) {
       const o = getComputedStyle(a).overflowY;
       const scrolls = (o === "auto" || o === "scroll") && a.scrollHeight > a.clientHeight + 1;
-      if (scrolls && a.clientHeight) return Math.min(h, a.clientHeight);
+      if (scrolls && a.clientHeight) return a;
     }
+    return null;
+  }
+
+  // the height that shows at once: the window's, or the nearest scrolled area's (a notebook)
+  visibleHeight() {
+    if (this.presenting()) return window.innerHeight;
+    const h = window.innerHeight;
+    const area = this.scroller();
+    if (area) return Math.min(h, area.clientHeight);
     // the window scrolls: a component near the top of its page (an exported page) is seen
     // whole with what is above it
     const top = this.root.getBoundingClientRect().top + window.scrollY;
@@ -150,6 +157,25 @@ export class Room {
     const panel = Math.round(wide ? frame + below - 8 : Math.max(PANEL_MIN, rest - frame));
     this.set("--vz-frame-h", `${frame}px`);
     this.set("--vz-panel-h", `${panel}px`);
+  }
+
+  // A step taken in the component (it has the keys): the graph's frame, the player, what is
+  // under the graph (the memory timeline) and, stacked, the step panel's head brought into view
+  // when the area cuts them at its bottom (a component just under its code cell: the room is
+  // sized for the component scrolled to its top). The area scrolls the least that shows them,
+  // never taking the frame's top out of view.
+  bringIntoView() {
+    if (this.presenting()) return;
+    const area = this.scroller();
+    const seen = area ? area.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+    const top = Math.max(seen.top, 0), bottom = Math.min(seen.bottom, window.innerHeight);
+    const head = this.root.classList.contains("vz-wide") ? null : this.side.querySelector(".vz-head");
+    const want = Math.max(this.graph.getBoundingClientRect().bottom, head?.getBoundingClientRect().bottom ?? 0);
+    const frame = this.viewport.element.getBoundingClientRect().top;
+    const by = Math.min(want - bottom, frame - top);
+    if (by < 1) return;
+    if (area) area.scrollTop += by;
+    else window.scrollBy(0, by);
   }
 
   set(name, value) {

@@ -41,14 +41,26 @@ export function summary(timeline, kept) {
 export class MemoryTimeline {
   // `memory`: the data's memory ({plan}); `stage`: the graph's stage (its boxes are outlined,
   // and clicked in the editor); `frame()`: the view shown, whose `memoryBoxes` give the box of
-  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k
-  constructor({ memory, stage, frame, step, go }) {
+  // each forward value; `step()`: the walkthrough's step (1-based); `go(k)`: go to step k;
+  // `changed()`: the checkpoints (or the editing) changed (the frame's edge marks them);
+  // `model`: its `memory_keep` holds the checkpoints by name, Python's and the editor's
+  constructor({ memory, stage, frame, step, go, changed = () => {}, model = null }) {
     this.plan = memory.plan;
     this.stage = stage;
     this.frame = frame;
     this.step = step;
     this.go = go;
-    this.keep = null; // forward positions kept as checkpoints; null: every value stored
+    this.changed = changed;
+    this.model = model;
+    // forward positions kept as checkpoints; null: every value stored
+    this.keep = this.positions(model?.get("memory_keep"));
+    // checkpoints set from Python (stepper.memory_keep = ["v₄"])
+    this.onModel = () => {
+      const keep = this.positions(model.get("memory_keep"));
+      const key = (k) => (k === null ? "all" : k.join(" "));
+      if (key(keep) !== key(this.keep)) this.setKeep(keep, false);
+    };
+    model?.on("change:memory_keep", this.onModel);
     this.editing = false;
     this.words = h("span", { class: "vz-memory-words", role: "status" });
     this.edit = h("button", { class: "vz-memory-edit", "aria-pressed": "false", text: "edit checkpoints",
@@ -99,11 +111,36 @@ export class MemoryTimeline {
     this.edit.setAttribute("aria-pressed", String(on));
     this.element.classList.toggle("vz-editing", on);
     this.stage.classList.toggle("vz-editing-checkpoints", on);
+    this.changed();
   }
 
-  setKeep(keep) {
+  // the box of forward value i in the graph shown, or null (not drawn)
+  box(i) {
+    const id = this.boxes()[i];
+    return id ? this.stage.querySelector(`g.node[id="${CSS.escape(id)}"]`) : null;
+  }
+
+  // while editing, the boxes of the checkpoints (the viewport marks those out of view at the
+  // frame's edge: a checkpoint clicked stays in sight when the step is zoomed on)
+  keptBoxes() {
+    return this.editing ? (this.keep ?? []).map((i) => this.box(i)).filter(Boolean) : [];
+  }
+
+  // the checkpoints `keep` (forward positions, or null); `tell`: the model (Python) told
+  setKeep(keep, tell = true) {
     this.keep = keep;
     this.update();
+    if (!tell || !this.model) return;
+    this.model.set("memory_keep", keep === null ? null : keep.map((i) => this.plan.forward[i].label));
+    this.model.save_changes();
+  }
+
+  // the forward positions of the values named (the walkthrough's names, "v₄"), in order;
+  // null for null (every value stored); a name that is none is left out
+  positions(names) {
+    if (!Array.isArray(names)) return null;
+    const named = new Set(names);
+    return this.plan.forward.flatMap((v, i) => (named.has(v.label) ? [i] : []));
   }
 
   // a box clicked: kept, or dropped (from storing everything, the first box kept is the one
@@ -125,6 +162,7 @@ export class MemoryTimeline {
     this.element.dataset.kept = (this.keep ?? []).join(" ");
     this.draw();
     this.show();
+    this.changed();
   }
 
   x(t) {
@@ -170,13 +208,12 @@ export class MemoryTimeline {
     this.cursor.setAttribute("x2", this.x(t));
     this.element.dataset.values = String(steps[t].values);
     for (const g of this.stage.querySelectorAll("g.node.vz-alive, g.node.vz-kept")) g.classList.remove("vz-alive", "vz-kept");
-    const boxes = this.boxes();
-    const box = (i) => (boxes[i] ? this.stage.querySelector(`g.node[id="${CSS.escape(boxes[i])}"]`) : null);
-    for (const i of aliveAt(this.timeline, t + 1).forward) box(i)?.classList.add("vz-alive");
-    for (const i of this.keep ?? []) box(i)?.classList.add("vz-kept");
+    for (const i of aliveAt(this.timeline, t + 1).forward) this.box(i)?.classList.add("vz-alive");
+    for (const i of this.keep ?? []) this.box(i)?.classList.add("vz-kept");
   }
 
   close() {
+    this.model?.off("change:memory_keep", this.onModel);
     this.stage.removeEventListener("click", this.onClick, true);
     window.removeEventListener("keydown", this.onClick, true);
   }

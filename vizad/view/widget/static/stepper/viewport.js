@@ -13,7 +13,7 @@
 // comes first: the result, then the terms being added, then its node and the boxes it reads
 // are kept in view as far as they fit together (marks.js's keepInView), and the others are
 // marked at the frame's edge: an arrow towards each, with its name and value, that pans to
-// it when clicked. A zoom at which the smallest text is under 9 px ("fit" of a large graph,
+// it when clicked (and, while the checkpoints are edited, the boxes kept out of view: "v₄ kept"). A zoom at which the smallest text is under 9 px ("fit" of a large graph,
 // "−") is said beside the zoom buttons.
 
 import { h, clamp, busy } from "./helpers.js";
@@ -27,6 +27,7 @@ const FLOOR = 0.6; // following never zooms out below this (12 pt text → 9.6 p
 export const READABLE_PX = 9; // px: the least size of a drawn text a person reads (nor below)
 const MARGIN = 16; // px between the frame and the boxes kept in view
 const EDGE_MARKS = 6; // boxes out of view marked at the edge, at most (the last says how many more)
+const KEPT_MARKS = 4; // and checkpoints out of view, while they are edited (timeline.js)
 
 export class Viewport {
   // `root`: the component (its data-zoom tells the zoom); `scale()`: the presentation scale;
@@ -63,6 +64,7 @@ export class Viewport {
     this.stage = h("div", { class: "vz-stage" });
     this.marks = h("div", { class: "vz-edge-marks" }); // the step's boxes out of view
     this.element = h("div", { class: "vz-viewport", tabindex: "-1" }, [this.stage, this.marks]);
+    this.also = null; // () => more boxes marked when out of view (the checkpoints edited)
     this.listen();
     // the component may be drawn before it is on screen (a notebook output being attached):
     // zoom once the viewport has a size, and keep the current boxes in view when it changes
@@ -168,19 +170,32 @@ export class Viewport {
         seen.push({ left: r.left - left, top: r.top - top, w: r.width, h: r.height });
       } else out.push({ g, x, y });
     }
+    // then the boxes kept as checkpoints out of view, while the checkpoints are edited
+    // (timeline.js): each box once, none of the step's
+    const kept = [];
+    for (const g of new Set(this.fitted && this.ready() ? this.also?.() ?? [] : [])) {
+      if (target?.includes(g)) continue;
+      const r = g.getBoundingClientRect();
+      if (!r.width || this.inFrame(r, left, top, f)) continue;
+      kept.push({ g, x: (r.left + r.right) / 2 - left, y: (r.top + r.bottom) / 2 - top });
+    }
     this.marks.replaceChildren();
     const cx = f.w / 2, cy = f.h / 2;
-    const wanted = out.slice(0, EDGE_MARKS).map(({ g, x, y }, k) => {
+    const some = (list, most, checkpoint) => list.slice(0, most).map((o, k) =>
+      ({ ...o, checkpoint, more: k === most - 1 && list.length > most ? list.length - most : 0 }));
+    const wanted = [...some(out, EDGE_MARKS, false), ...some(kept, KEPT_MARKS, true)].map(({ g, x, y, checkpoint, more: extra }) => {
       const dx = x - cx, dy = y - cy;
       // where the line from the frame's centre to the box leaves the frame (inset)
       const t = Math.min((f.w / 2 - 8) / Math.max(Math.abs(dx), 1e-6), (f.h / 2 - 12) / Math.max(Math.abs(dy), 1e-6));
       const side = Math.abs(dx) * f.h > Math.abs(dy) * f.w
         ? (dx > 0 ? "right" : "left") : (dy > 0 ? "bottom" : "top");
       const arrow = { right: "→", left: "←", bottom: "↓", top: "↑" }[side];
-      const name = markWords(g);
-      const more = k === EDGE_MARKS - 1 && out.length > EDGE_MARKS ? ` (+${out.length - EDGE_MARKS} more)` : "";
+      // a checkpoint: its name and "kept" (its value is not what the editor is about)
+      const name = checkpoint ? `${markWords(g, false)} kept` : markWords(g);
+      const more = extra ? ` (+${extra} more)` : "";
       const mark = h("button", {
-        class: "vz-edge-mark", title: `${name}: out of view (click to show it)`,
+        class: checkpoint ? "vz-edge-mark vz-edge-kept" : "vz-edge-mark",
+        title: `${name}${checkpoint ? " as a checkpoint" : ""}: out of view (click to show it)`,
         text: arrow === "←" || arrow === "↑" ? `${arrow} ${name}${more}` : `${name}${more} ${arrow}`,
       });
       mark.addEventListener("pointerdown", (e) => e.stopPropagation()); // a click, not a pan
@@ -528,9 +543,10 @@ function leastText(svg, width) {
 
 // a marker's words for box `g`: its name (its first line) and its value (its last line,
 // "= 1.716", a heatmap's "±3.85") unless that line is hidden
-function markWords(g) {
+function markWords(g, withValue = true) {
   const texts = [...g.querySelectorAll(":scope > text")];
   const name = (texts[0]?.textContent || g.id || "").trim();
+  if (!withValue) return name;
   const last = texts.length > 1 ? texts[texts.length - 1] : null;
   const value = last && !last.classList.contains("vz-hidden") &&
     last.getAttribute("y") !== texts[0].getAttribute("y") ? last.textContent.trim() : "";
