@@ -5,6 +5,9 @@ cells (not steps); nothing goes to the console."""
 
 from __future__ import annotations
 
+from axe import axe, serious, summary
+from conftest import artifact
+
 
 def test_a_click_on_a_cell_of_b_bar_shows_its_terms(browser, tmp_path):
     import vizad as vz
@@ -47,3 +50,60 @@ def test_a_click_on_a_cell_of_b_bar_shows_its_terms(browser, tmp_path):
     assert page.inner_text(".vz-step-panel .vz-head").startswith(f"Step {k} ")
     assert errors == []
     page.close()
+
+
+def test_the_cells_an_element_reads_are_lit(browser, tmp_path, page_errors):
+    """At the step of v̄₈ = v̄₉ W₂ᵀ (the MLP's hidden layer), cell [0, 13] of v̄₈ reads row 0 of
+    v̄₉ (8×3, one cell each) and row 13 of W₂ (16×3, drawn as 12×3 blocks: row 13 is in block
+    row 10, rows 13 … 13 of 16 averaged there): those cells are outlined in the boxes of the
+    adjoint view and in v̄₉'s row of the running table; another cell lights others, another
+    step none."""
+    from test_element_cells_jupyterlab import LIT_BOXES, LIT_ROWS
+
+    import vizad as vz
+
+    trace = vz.examples.mlp()
+    v8 = next(n for n in trace.graph if n.op.name == "tanh")
+    k = trace.step_of(v8).index + 1
+    element = trace.element(v8, (0, 13))
+    reads = {
+        (trace.label(n) if n in trace.graph else "v̄", i) for t in element.terms for n, i in t.reads
+    }
+    assert reads == {("v₄", (13, j)) for j in range(3)} | {("v̄", (0, j)) for j in range(3)}
+    edges = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16]  # 16 rows in 12 blocks (np.linspace)
+    block = next(b for b in range(12) if edges[b] <= 13 < edges[b + 1])
+    assert block == 10
+    path = vz.export_html(trace, tmp_path / "mlp.html")
+    page = page_errors(browser.new_page(viewport={"width": 1024, "height": 768}))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".vz-step-panel .vz-head", timeout=60_000)
+    for _ in range(k - 1):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "k => document.querySelector('.vz-step-panel .vz-head')?.textContent"
+        ".startsWith(`Step ${k} `)",
+        arg=k,
+    )
+    cells = page.query_selector_all(".vz-step-panel .vz-sum .vz-heat > span")
+    assert len(cells) == 128
+    assert page.evaluate(LIT_BOXES) == []
+    cells[13].click()
+    assert element.line_text(trace.decimals) in page.inner_text(".vz-step-panel .vz-element")
+    lit = {name.split(" ")[0]: cells for _, name, cells in page.evaluate(LIT_BOXES)}
+    assert lit == {"v₄": [3 * block + j for j in range(3)], "v̄₉": [0, 1, 2]}
+    assert page.evaluate(LIT_ROWS) == [["v̄₉", [0, 1, 2]]]
+    page.screenshot(path=artifact("element-cells-blocks-1024x768.png"))
+    bad = serious(axe(page))  # an element open, cells lit: nothing serious for axe
+    assert not bad, summary(bad)
+    cells[16 * 7 + 1].click()  # v̄₈[7, 1]: row 7 of v̄₉, row 1 of W₂ (a block of its own)
+    lit = {name.split(" ")[0]: cells for _, name, cells in page.evaluate(LIT_BOXES)}
+    assert lit == {"v₄": [3, 4, 5], "v̄₉": [21, 22, 23]}
+    page.click(".vizad-stepper .vz-prev")  # the step before: nothing lit
+    page.wait_for_function(
+        "k => document.querySelector('.vz-step-panel .vz-head')?.textContent"
+        ".startsWith(`Step ${k} `)",
+        arg=k - 1,
+    )
+    assert page.evaluate(LIT_BOXES) == [] and page.evaluate(LIT_ROWS) == []
+    page.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)

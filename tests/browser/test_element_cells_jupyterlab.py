@@ -2,7 +2,9 @@
 live stepper of the 2-layer MLP, at the step of b̄₁, a click on a cell of its heatmap shows
 that element's walkthrough, b̄₁[j] = Σᵢ v̄₇[i, j], with the terms trace.element(b1, j) gives
 (computed here, in the test's process: the labels and the values as the panel writes them);
-the keyboard opens a cell and the arrows move from cell to cell without leaving the step.
+the keyboard opens a cell and the arrows move from cell to cell without leaving the step; the
+cells its terms read (column j of v̄₇'s 8×16 heatmap) are outlined in the graph's box of v̄₇
+(the backprop view: under v₇'s value in its box) and in the running table's row of v̄₇.
 Screenshots go to artifacts/element-cells-jupyterlab-*.png."""
 
 from __future__ import annotations
@@ -37,6 +39,32 @@ def _open(page, url: str, name: str) -> None:
 
 def _shown(page) -> str:
     return page.inner_text(f"{PANEL} .vz-element")
+
+
+#: The boxes of the drawing with cells lit: [box id, its first line, the lit cells' places
+#: among the box's heatmap cells].
+LIT_BOXES = """() => [...document.querySelectorAll('.vizad-stepper .vz-stage g.node')]
+  .filter((g) => g.querySelector('.vz-lit'))
+  .map((g) => [g.id, g.querySelector('text').textContent,
+    [...g.querySelectorAll(':scope > polygon[stroke="transparent"],'
+                           + ':scope > polygon[stroke="none"]')]
+      .flatMap((p, k) => (p.classList.contains('vz-lit') ? [k] : []))])"""
+#: The running table's heatmaps with cells lit: [the row's name, the lit cells].
+LIT_ROWS = """() => [...document.querySelectorAll('.vizad-stepper .vz-table tr')]
+  .filter((tr) => tr.querySelector('.vz-heat > .vz-lit'))
+  .map((tr) => [tr.cells[0].textContent, [...tr.querySelector('.vz-heat').children]
+    .flatMap((c, k) => (c.classList.contains('vz-lit') ? [k] : []))])"""
+
+
+def _read_cells(trace, element) -> list[int]:
+    """The cells of v̄₇'s 8×16 heatmap (row by row, one per element) the terms of
+    ``element`` read: worked out here from the terms' reads, not from the page's data."""
+    out = set()
+    for term in element.terms:
+        for node, (i, j) in term.reads:
+            assert trace.values[node].shape == (8, 16)
+            out.add(i * 16 + j)
+    return sorted(out)
 
 
 def _says(page, element, decimals: int) -> None:
@@ -82,6 +110,12 @@ def test_a_cell_of_b_bar_in_the_jupyterlab_widget(browser, jupyterlab, page_erro
     assert len(trace.element(b1, 2).terms) == 8  # b̄₁[2]: one term per row of the batch
     assert "vz-cell-open" in (cells.nth(2).get_attribute("class") or "")
     settled(page)
+    # the cells its terms read: column 2 of v̄₇, in v̄₇'s box and in its row of the table
+    read = _read_cells(trace, trace.element(b1, 2))
+    assert read == [i * 16 + 2 for i in range(8)]
+    boxes = page.evaluate(LIT_BOXES)
+    assert [(name.split(" ")[0], lit) for _, name, lit in boxes] == [("v̄₇", read)]
+    assert page.evaluate(LIT_ROWS) == [["v̄₇", read]]
     # the element right under the sum whose cell was clicked, and in view
     sum_box = page.locator(f"{PANEL} .vz-sum").bounding_box()
     shown_box = page.locator(f"{PANEL} .vz-element").bounding_box()
@@ -102,6 +136,9 @@ def test_a_cell_of_b_bar_in_the_jupyterlab_widget(browser, jupyterlab, page_erro
     _says(page, trace.element(b1, 4), d)
     page.keyboard.press(" ")
     _says(page, trace.element(b1, 4), d)
+    read = _read_cells(trace, trace.element(b1, 4))
+    assert [lit for *_, lit in page.evaluate(LIT_BOXES)] == [read]
+    assert page.evaluate(LIT_ROWS) == [["v̄₇", read]]
     assert page.locator(f"{ROOT} .vz-counter").inner_text().startswith(f"Step {k} of {n}")
     opened = page.eval_on_selector_all(
         f"{PANEL} .vz-sum .vz-heat > span",
@@ -110,6 +147,19 @@ def test_a_cell_of_b_bar_in_the_jupyterlab_widget(browser, jupyterlab, page_erro
     assert opened == [4]
     settled(page)
     page.screenshot(path=artifact("element-cells-jupyterlab-keys-1024x768.png"))
+    # another view (laid out by the kernel when first asked): the element stays open, its
+    # cells lit in v₇'s box, under v₇'s own 128 cells
+    page.locator(f"{ROOT} button", has_text="backprop").click()
+    page.wait_for_function(
+        "() => document.querySelector('.vizad-stepper').dataset.layout === 'done'"
+        " && document.querySelector('.vizad-stepper .vz-stage g.node .vz-lit')",
+        timeout=60_000,
+    )
+    _says(page, trace.element(b1, 4), d)
+    boxes = page.evaluate(LIT_BOXES)
+    assert [(name, lit) for _, name, lit in boxes] == [("v₇", [128 + c for c in read])]
+    settled(page)
+    page.screenshot(path=artifact("element-cells-jupyterlab-backprop-1024x768.png"))
     # a step away: that step's panel has no element open
     page.locator(f"{ROOT} .vz-counter").click()
     page.keyboard.press("ArrowLeft")

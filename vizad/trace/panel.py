@@ -35,12 +35,21 @@ from vizad.trace.text import format_value, latex_to_text, printable
 from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
 from vizad.trace.nonfinite import marks_of, result_mark
-from vizad.trace.values import HEAT_COLS, HEAT_ROWS, SMALL_VECTOR, Colour, value_data, value_text
+from vizad.trace.values import (
+    HEAT_COLS,
+    HEAT_ROWS,
+    SMALL_VECTOR,
+    Colour,
+    heat_cell,
+    value_data,
+    value_text,
+)
 
 __all__ = [
     "CONTRIBUTIONS_HEAD",
     "step_panel",
     "running_row",
+    "heat_keys",
     "shape_words",
     "panel_text",
 ]
@@ -161,8 +170,58 @@ def element_cells(trace, step, total: Any, decimals: int) -> list | None:
                       for t in terms],
             "more": len(element.terms) - len(terms),
             "note": printable(element.exactness()),
+            "lit": element_lit(trace, element),
         })  # fmt: skip
     return out if any(out) else None
+
+
+def element_lit(trace, element) -> list[list]:
+    """The heatmap cells the terms of ``element`` read, as ``[key, cell]`` pairs (in the order
+    first read): ``key`` names the tensor (:func:`heat_keys`), ``cell`` the cell of its
+    heatmap (:func:`~vizad.trace.values.heat_cell`: the block holding the element where blocks
+    are averaged). Reads of a value shown as numbers, not a heatmap, are left out."""
+    keys = heat_keys(trace)
+    out: dict[tuple, None] = {}
+    for term in element.terms:
+        for node, index in term.reads:
+            key = keys.get(node)
+            if key is None:
+                continue
+            shape = np.shape(trace.values[node])
+            if _heatmap(shape):
+                out.setdefault((key, heat_cell(shape, index)), None)
+    return [list(k) for k in out]
+
+
+def heat_keys(trace) -> dict:
+    """Node → the key of the tensor it holds, as the stepper's heatmaps are named by it: a
+    forward value vₙ "vN", the adjoint v̄ₙ of a forward node (its total) "gN". Made once per
+    trace."""
+    made = _HEAT_KEYS.get(trace)
+    if made is None:
+        made = {}
+        number = trace.names.number
+        record = trace.record
+        for node in trace.graph:
+            n = number(node)
+            if n is None:
+                continue
+            made[node] = f"v{n}"
+            total = record.adjoint(node) if trace.mode == "reverse" else None
+            if total is not None:
+                made.setdefault(total, f"g{n}")
+        _HEAT_KEYS[trace] = made
+    return made
+
+
+def _heatmap(shape: tuple) -> bool:
+    """Whether a value of ``shape`` is shown as a heatmap (vizad.trace.values.value_data)."""
+    size = int(np.prod(shape)) if shape else 1
+    return bool(shape) and size > 0 and not (len(shape) == 1 and size <= SMALL_VECTOR)
+
+
+#: trace → its heat_keys.
+_HEAT_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _first_element(trace, node, shape: tuple) -> Any:
@@ -242,7 +301,11 @@ def running_row(
     name = printable(trace.result_name(step.node).text)
     shown = value_data(trace.result(step), d, colour)
     mark = ["✗"] if bad else ["⚠"] if result_mark(trace, step) is not None else []
-    return {"cells": [[name], [shown], mark], "bad": bad}
+    row = {"cells": [[name], [shown], mark], "bad": bad}
+    key = heat_keys(trace).get(trace.record.adjoint(step.node)) if trace.mode == "reverse" else None
+    if key is not None and isinstance(shown, dict) and "heat" in shown:
+        row["key"] = key  # its heatmap lights the cells an element reads (panel.js)
+    return row
 
 
 def panel_text(panel: Mapping) -> str:

@@ -32,6 +32,7 @@ __all__ = [
     "HEAT_ROWS",
     "HEAT_COLS",
     "heat_grid",
+    "heat_cell",
     "heat_scale",
     "value_data",
     "value_text",
@@ -62,6 +63,28 @@ def _shrink(a: np.ndarray, most: int, axis: int) -> np.ndarray:
     edges = np.linspace(0, n, most + 1).astype(int)
     sizes = np.diff(edges).reshape((-1, 1) if axis == 0 else (1, -1))
     return np.add.reduceat(a, edges[:-1], axis=axis) / sizes
+
+
+def heat_cell(shape: tuple, index: tuple) -> int:
+    """The cell of :func:`heat_grid`'s grid of an array of ``shape`` (row by row) that shows
+    its element ``index``: the block holding it where blocks are averaged."""
+    shape = tuple(int(n) for n in shape)
+    if len(shape) <= 1:
+        rows, cols = 1, (shape[0] if shape else 1)
+        row, col = 0, (int(index[0]) if shape else 0)
+    else:
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        row, col = int(np.ravel_multi_index(index[:-1], shape[:-1])), int(index[-1])
+    r, width = _block(row, rows, HEAT_ROWS), min(cols, HEAT_COLS)
+    return r * width + _block(col, cols, HEAT_COLS)
+
+
+def _block(i: int, n: int, most: int) -> int:
+    """The block of _shrink's ``most`` blocks of ``n`` holding position ``i``."""
+    if n <= most:
+        return i
+    edges = np.linspace(0, n, most + 1).astype(int)
+    return int(np.searchsorted(edges, i, side="right")) - 1
 
 
 def heat_scale(grid: np.ndarray) -> float:

@@ -1,0 +1,78 @@
+"""The cells an element's terms read, as the stepper lights them (issue 48 item 3): each
+element cell of a step's heatmap carries the heatmap cells its terms read (``lit``: [tensor
+key, cell]); each view says which box draws each tensor's heatmap (``heats``); the running
+table's rows name theirs (``key``). A block-averaged heatmap lights the block holding the
+element (vizad.trace.values.heat_cell, checked against heat_grid itself)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import vizad as vz
+from vizad.trace.panel import running_row, step_panel
+from vizad.trace.values import heat_cell, heat_grid
+from vizad.view.widget.data import walkthrough_data
+
+
+@pytest.mark.parametrize(
+    "shape", [(5,), (9,), (30,), (8, 16), (13, 25), (40, 3), (2, 3, 30), (1, 1), (100, 70)]
+)
+def test_heat_cell_is_the_cell_heat_grid_draws_the_element_in(shape):
+    n = int(np.prod(shape))
+    for index in itertools.islice(np.ndindex(*shape), 0, None, max(1, n // 60)):
+        one = np.zeros(shape)
+        one[index] = 1.0
+        assert np.flatnonzero(heat_grid(one).ravel()).tolist() == [heat_cell(shape, index)]
+
+
+@pytest.fixture(scope="module")
+def mlp():
+    trace = vz.examples.mlp()
+    named = {w.name: w for w in trace.wrt}
+    return trace, named
+
+
+def test_b_bar_reads_a_column_of_z_bar_and_w_bar_a_column_of_x_and_of_z_bar(mlp):
+    trace, named = mlp
+    b1, w1 = named["b1"], named["W1"]
+    tanh_in = next(n for n in trace.graph if n.op.name == "tanh").inputs[0]  # Z = XW + b
+    z_key = f"g{trace.names.number(tanh_in)}"
+    x = next(n for n in trace.graph if n.op.name == "matmul").inputs[0]
+    panel = step_panel(trace, trace.step_of(b1).index, {})
+    assert panel["elements"][2]["lit"] == [[z_key, i * 16 + 2] for i in range(8)]
+    panel = step_panel(trace, trace.step_of(w1).index, {})
+    matmul = next(n for n in trace.graph if n.op.name == "matmul")
+    zw_key = f"g{trace.names.number(matmul)}"  # v̄ of XW, a copy of Z̄
+    lit = panel["elements"][1 * 16 + 2]["lit"]
+    x_key = f"v{trace.names.number(x)}"
+    assert sorted(map(tuple, lit)) == sorted(
+        [(x_key, i * 4 + 1) for i in range(8)] + [(zw_key, i * 16 + 2) for i in range(8)]
+    )
+
+
+def test_each_view_says_which_box_draws_each_tensor(mlp):
+    trace, named = mlp
+    data = walkthrough_data(trace)
+    record = trace.record
+    tanh_in = next(n for n in trace.graph if n.op.name == "tanh").inputs[0]
+    n = trace.names.number(tanh_in)
+    frames = data["frames"]
+    # the adjoint view: v̄ₙ's own box (its adjoint node), one heatmap of 8×16
+    box, first, cells = frames["adjoint"]["heats"][f"g{n}"]
+    assert box.startswith("a") and first == 0 and cells == 128
+    assert frames["adjoint"]["heats"][f"v{n}"] == [f"v{n}", 0, 128]
+    # the backprop view: under vₙ's value in vₙ's box
+    assert frames["backprop"]["heats"][f"g{n}"] == [f"v{n}", 128, 256]
+    # the forward view draws no adjoint
+    assert f"g{n}" not in frames["forward"]["heats"]
+    # W₂ (16×3) is drawn in 12×3 blocks: 36 cells
+    w2 = trace.names.number(named["W2"])
+    assert frames["adjoint"]["heats"][f"v{w2}"] == [f"v{w2}", 0, 36]
+    assert record.adjoint(tanh_in) is not None
+    # the running table's rows name the tensor their heatmap shows
+    k = trace.step_of(tanh_in).index
+    assert running_row(trace, k)["key"] == f"g{n}"
+    assert "key" not in running_row(trace, 0)  # the seed: a number, no heatmap
