@@ -76,3 +76,43 @@ def test_each_view_says_which_box_draws_each_tensor(mlp):
     k = trace.step_of(tanh_in).index
     assert running_row(trace, k)["key"] == f"g{n}"
     assert "key" not in running_row(trace, 0)  # the seed: a number, no heatmap
+
+
+def _wide(rows: int, cols: int):
+    """sum(tanh(x @ w)) for x of rows × 3 and w of 3 × cols: v̄ of x @ w is rows × cols."""
+    rng = np.random.default_rng(0)
+    x, w = vz.Variable("x", shape=(rows, 3)), vz.Variable("w", shape=(3, cols))
+    product = x @ w
+    trace = vz.trace_reverse(
+        vz.sum(vz.tanh(product)),
+        [x, w],
+        {x: rng.normal(size=(rows, 3)), w: rng.normal(size=(3, cols))},
+    )
+    return trace, product
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "cells", "columns"),
+    [(40, 30, 1200, 30), (64, 64, 4096, 64), (70, 10, 640, 10), (5, 100, 5 * 64, 64)],
+)
+def test_the_panel_shows_its_result_cell_by_cell_up_to_64_by_64(rows, cols, cells, columns):
+    trace, product = _wide(rows, cols)
+    k = trace.step_of(product).index
+    heat = step_panel(trace, k, {})["total"]["heat"]
+    assert (len(heat["cells"]), heat["columns"]) == (cells, columns)
+    exact = rows <= 64 and cols <= 64
+    assert heat["cells"][-1][1].startswith(f"[{rows - 1}, {cols - 1}] =" if exact else "block")
+    # the running table's row and the drawings' boxes keep their 12 × 24 cells at most
+    row = running_row(trace, k)["cells"][1][0]["heat"]
+    assert len(row["cells"]) == min(rows, 12) * min(cols, 24)
+    assert heat_grid(trace.result(trace.step_of(product))).shape == (min(rows, 12), min(cols, 24))
+
+
+def test_a_result_of_20_rows_is_clickable_cell_by_cell():
+    """20 × 5 (100 cells): once averaged into 12 rows of blocks, now one cell per element,
+    each carrying its walkthrough (within the budget of 128 cells a step)."""
+    trace, product = _wide(20, 5)
+    panel = step_panel(trace, trace.step_of(product).index, {})
+    assert len(panel["elements"]) == 100
+    element = trace.element(product, (13, 4))
+    assert panel["elements"][13 * 5 + 4]["line"] == element.line_text(trace.decimals)

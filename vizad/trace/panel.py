@@ -36,8 +36,8 @@ from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
 from vizad.trace.nonfinite import marks_of, result_mark
 from vizad.trace.values import (
-    HEAT_COLS,
-    HEAT_ROWS,
+    PANEL_COLS,
+    PANEL_ROWS,
     SMALL_VECTOR,
     Colour,
     heat_cell,
@@ -109,7 +109,8 @@ def step_panel(
     else:
         how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
     panel["sum"] = printable(f"{result} = {how} = ")
-    panel["total"] = shown(trace.result(step))
+    # the step's result cell by cell up to PANEL_ROWS × PANEL_COLS (its elements clickable)
+    panel["total"] = value_data(trace.result(step), d, colour, (PANEL_ROWS, PANEL_COLS))
     if trace.mode == "reverse":
         elements = element_cells(trace, step, panel["total"], d)
         if elements:
@@ -152,6 +153,8 @@ def element_cells(trace, step, total: Any, decimals: int) -> list | None:
         return None
     adjoint = np.asarray(trace.result(step))
     cells = len(total["heat"]["cells"])
+    if cells != adjoint.size:  # blocks averaged: no cell is one element
+        return None
     out: list = []
     first = _first_element(trace, step.node, adjoint.shape)
     if first is not None and len(first.terms) * cells > ELEMENT_STEP_TERMS:
@@ -258,12 +261,12 @@ def _element_steps(trace) -> frozenset[int]:
 
 
 def _one_cell_each(shape: tuple) -> bool:
-    """Whether a value of ``shape`` is shown as a heatmap of one cell per element
-    (vizad.trace.values: a tensor past SMALL_VECTOR, blocks not averaged)."""
+    """Whether a value of ``shape`` is shown in its step's panel as a heatmap of one cell per
+    element (vizad.trace.values: a tensor past SMALL_VECTOR, blocks not averaged)."""
     size = int(np.prod(shape)) if shape else 1
     if not shape or size == 0 or (len(shape) == 1 and size <= SMALL_VECTOR):
         return False
-    return shape[-1] <= HEAT_COLS and size // shape[-1] <= HEAT_ROWS
+    return shape[-1] <= PANEL_COLS and size // shape[-1] <= PANEL_ROWS
 
 
 #: trace → the steps that carry element walkthroughs (see _element_steps).

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: d93749a61b2035bcb8cef11d4b6b6fe5c0560bdf9583a2e5b0d61336394c9e43
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 3957a8f6d89fa38f06741267d91548f3c3de30cc6e0fbfe827701bc21851d4a7
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1911,13 +1911,16 @@ var Inputs = class {
 var TABLE_ROWS = 40;
 var KEEP_ROWS = 6;
 var FILL = /^#[0-9a-f]{6}$/i;
+var FINE_COLUMNS = 24;
+var FINE_CELLS = 12 * 24;
 function shown(v) {
   if (typeof v === "string") return [v];
   if (v.muted !== void 0) return [h("span", { class: "vz-muted", text: v.muted })];
   if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => j ? [", ", ...shown(x)] : shown(x)), ")"];
   if (!v.heat) return [];
   const { columns, cells, label, caption } = v.heat;
-  const grid = h("span", { class: "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
+  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS;
+  const grid = h("span", { class: fine ? "vz-heat vz-heat-fine" : "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
     const cell = h("span", { title: tip });
     if (FILL.test(fill)) cell.style.backgroundColor = fill;
     return cell;

@@ -9,6 +9,10 @@ import { h } from "./helpers.js";
 const TABLE_ROWS = 40; // rows of the running table shown at once
 const KEEP_ROWS = 6; // rows of the table of partial adjoints kept in view, stacked
 const FILL = /^#[0-9a-f]{6}$/i; // a heatmap cell's colour, from Python's palette
+// a heatmap of more columns or cells than the drawings' (the step's result in its panel, up
+// to 64 × 64 cells) draws smaller cells (vz-heat-fine; snapshot.py's FINE_COLUMNS, FINE_CELLS)
+const FINE_COLUMNS = 24;
+const FINE_CELLS = 12 * 24;
 
 // a shown value (vizad/trace/values.py): its text, a muted note, a tuple's values, or a
 // tensor's heatmap (its cells' colours Python's, their numbers on hover), as nodes and text
@@ -18,7 +22,8 @@ export function shown(v) {
   if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => (j ? [", ", ...shown(x)] : shown(x))), ")"];
   if (!v.heat) return [];
   const { columns, cells, label, caption } = v.heat;
-  const grid = h("span", { class: "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
+  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS;
+  const grid = h("span", { class: fine ? "vz-heat vz-heat-fine" : "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
     const cell = h("span", { title: tip });
     if (FILL.test(fill)) cell.style.backgroundColor = fill;
     return cell;
