@@ -43,6 +43,8 @@ def test_b_bar_reads_a_column_of_z_bar_and_w_bar_a_column_of_x_and_of_z_bar(mlp)
     x = next(n for n in trace.graph if n.op.name == "matmul").inputs[0]
     panel = step_panel(trace, trace.step_of(b1).index, {})
     assert panel["elements"][2]["lit"] == [[z_key, i * 16 + 2] for i in range(8)]
+    z_bar = trace.names.bar(tanh_in).text
+    assert panel["elements"][2]["read"] == f"its terms read the outlined cells: 8 of {z_bar}"
     panel = step_panel(trace, trace.step_of(w1).index, {})
     matmul = next(n for n in trace.graph if n.op.name == "matmul")
     zw_key = f"g{trace.names.number(matmul)}"  # v̄ of XW, a copy of Z̄

@@ -116,6 +116,7 @@ def test_a_cell_of_b_bar_in_the_jupyterlab_widget(browser, jupyterlab, page_erro
     boxes = page.evaluate(LIT_BOXES)
     assert [(name.split(" ")[0], lit) for _, name, lit in boxes] == [("v̄₇", read)]
     assert page.evaluate(LIT_ROWS) == [["v̄₇", read]]
+    assert "its terms read the outlined cells: 8 of v̄₇" in _shown(page)
     # the element right under the sum whose cell was clicked, and in view
     sum_box = page.locator(f"{PANEL} .vz-sum").bounding_box()
     shown_box = page.locator(f"{PANEL} .vz-element").bounding_box()

@@ -173,7 +173,8 @@ def element_cells(trace, step, total: Any, decimals: int) -> list | None:
                       for t in terms],
             "more": len(element.terms) - len(terms),
             "note": printable(element.exactness()),
-            "lit": element_lit(trace, element),
+            "lit": (lit := element_lit(trace, element)),
+            **({"read": lit_words(trace, lit)} if lit else {}),
         })  # fmt: skip
     return out if any(out) else None
 
@@ -194,6 +195,30 @@ def element_lit(trace, element) -> list[list]:
             if _heatmap(shape):
                 out.setdefault((key, heat_cell(shape, index)), None)
     return [list(k) for k in out]
+
+
+def lit_words(trace, lit: list[list]) -> str:
+    """What ``lit`` (:func:`element_lit`) outlines, in words: "its terms read the outlined
+    cells: 8 of v̄₇" (a block-averaged heatmap's blocks counted as cells)."""
+    counts: dict[str, int] = {}
+    for key, _ in lit:
+        counts[key] = counts.get(key, 0) + 1
+    names = _key_names(trace)
+    said = [f"{n} of {names.get(key, key)}" for key, n in counts.items()]
+    return printable("its terms read the outlined cells: " + ", ".join(said))
+
+
+def _key_names(trace) -> dict[str, str]:
+    """Key (:func:`heat_keys`) → the tensor's name: v₇, v̄₇."""
+    names = trace.names
+    out = {}
+    for node in trace.graph:
+        n = names.number(node)
+        if n is not None:
+            out[f"v{n}"] = names.label(node)
+            if trace.mode == "reverse":
+                out[f"g{n}"] = names.bar(node).text
+    return out
 
 
 def heat_keys(trace) -> dict:

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 3957a8f6d89fa38f06741267d91548f3c3de30cc6e0fbfe827701bc21851d4a7
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 8c53a0d1c735d5f0234752518eee9b448cfa0416b20cb4869e838af120f12a5a
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1969,6 +1969,7 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {
       h("div", { class: "vz-math", text: e.line }),
       h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
       ...e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : [],
+      ...e.read ? [h("div", { class: "vz-muted", text: e.read })] : [],
       h("div", { class: "vz-muted", text: e.note })
     );
     onOpen(k, e.lit || []);

@@ -82,6 +82,7 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) 
       h("div", { class: "vz-math", text: e.line }),
       h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
       ...(e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : []),
+      ...(e.read ? [h("div", { class: "vz-muted", text: e.read })] : []),
       h("div", { class: "vz-muted", text: e.note }),
     );
     onOpen(k, e.lit || []);
