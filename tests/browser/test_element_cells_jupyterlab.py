@@ -72,8 +72,8 @@ def _says(page, element, decimals: int) -> None:
     shown = _shown(page)
     assert element.line_text(decimals) in shown
     rows = page.eval_on_selector_all(
-        f"{PANEL} .vz-element-terms tr",
-        "trs => trs.map(tr => [...tr.cells].map(td => td.textContent))",
+        f"{PANEL} .vz-element-terms li",
+        "lis => lis.map(li => [...li.children].map(span => span.textContent))",
     )
     assert rows == [[t.label, format_value(t.value, decimals)] for t in element.terms]
     assert "bit for bit" in shown

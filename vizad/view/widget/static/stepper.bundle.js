@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 8c53a0d1c735d5f0234752518eee9b448cfa0416b20cb4869e838af120f12a5a
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 33efec7923fe65bd00df70c06e28f13f5d41dc148e5b6ecf5568175476041f1e
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1964,10 +1964,14 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {
   const open = (k) => {
     const e = elements[k];
     cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
-    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    const terms = e.terms.map(([label, value]) => h("li", {}, [
+      h("span", { class: "vz-term-label", text: label }),
+      " ",
+      h("span", { class: "vz-term-value", text: value })
+    ]));
     shownBox.replaceChildren(
       h("div", { class: "vz-math", text: e.line }),
-      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      h("ul", { class: "vz-element-terms", "aria-label": "its terms" }, terms),
       ...e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : [],
       ...e.read ? [h("div", { class: "vz-muted", text: e.read })] : [],
       h("div", { class: "vz-muted", text: e.note })

@@ -77,10 +77,12 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) 
   const open = (k) => {
     const e = elements[k];
     cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
-    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    // the terms as a list in columns (stepper.css): eight of them take two or three lines
+    const terms = e.terms.map(([label, value]) => h("li", {}, [
+      h("span", { class: "vz-term-label", text: label }), " ", h("span", { class: "vz-term-value", text: value })]));
     shownBox.replaceChildren(
       h("div", { class: "vz-math", text: e.line }),
-      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      h("ul", { class: "vz-element-terms", "aria-label": "its terms" }, terms),
       ...(e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : []),
       ...(e.read ? [h("div", { class: "vz-muted", text: e.read })] : []),
       h("div", { class: "vz-muted", text: e.note }),
