@@ -118,3 +118,18 @@ def test_a_result_of_20_rows_is_clickable_cell_by_cell():
     assert len(panel["elements"]) == 100
     element = trace.element(product, (13, 4))
     assert panel["elements"][13 * 5 + 4]["line"] == element.line_text(trace.decimals)
+
+
+def test_results_drawn_finer_than_the_boxes_within_a_budget(monkeypatch):
+    """Past FINE_BUDGET cells in all, a step's result is averaged in 12 × 24 blocks as in
+    the drawings (the page stays small): the first steps' are drawn cell by cell."""
+    from vizad.trace import panel as panels
+
+    monkeypatch.setattr(panels, "FINE_BUDGET", 4096 + 100)
+    trace, product = _wide(64, 64)
+    tanh = next(n for n in trace.graph if n.op.name == "tanh")
+    first = step_panel(trace, trace.step_of(tanh).index, {})["total"]["heat"]
+    second = step_panel(trace, trace.step_of(product).index, {})["total"]["heat"]
+    assert trace.step_of(tanh).index < trace.step_of(product).index
+    assert (len(first["cells"]), len(second["cells"])) == (4096, 12 * 24)
+    assert second["cells"][0][1].startswith("block mean")

@@ -36,6 +36,8 @@ from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
 from vizad.trace.nonfinite import marks_of, result_mark
 from vizad.trace.values import (
+    HEAT_COLS,
+    HEAT_ROWS,
     PANEL_COLS,
     PANEL_ROWS,
     SMALL_VECTOR,
@@ -109,8 +111,10 @@ def step_panel(
     else:
         how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
     panel["sum"] = printable(f"{result} = {how} = ")
-    # the step's result cell by cell up to PANEL_ROWS × PANEL_COLS (its elements clickable)
-    panel["total"] = value_data(trace.result(step), d, colour, (PANEL_ROWS, PANEL_COLS))
+    # the step's result cell by cell up to PANEL_ROWS × PANEL_COLS (its elements clickable),
+    # within the walkthrough's budget of such cells (_fine_steps)
+    fine = (PANEL_ROWS, PANEL_COLS) if step.index in _fine_steps(trace) else None
+    panel["total"] = value_data(trace.result(step), d, colour, fine)
     if trace.mode == "reverse":
         elements = element_cells(trace, step, panel["total"], d)
         if elements:
@@ -252,6 +256,49 @@ def _heatmap(shape: tuple) -> bool:
 _HEAT_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+#: The panels of a walkthrough draw their step's result with more cells than the drawings'
+#: 12 × 24 (up to PANEL_ROWS × PANEL_COLS) for at most this many cells in all, the first
+#: steps' (four results of 64 × 64): fifteen 64 × 64 layers' walkthrough (46 steps) made a
+#: page of 3.7 MB instead of 1.8 MB without a budget; the other steps' results are averaged
+#: in blocks as in the drawings.
+FINE_BUDGET = 16384
+
+
+def _fine_steps(trace) -> frozenset[int]:
+    """The steps whose panel draws its result in up to PANEL_ROWS × PANEL_COLS cells: those
+    it adds cells to (over the drawings' grid), in order while FINE_BUDGET lasts, and every
+    step whose result the drawings' grid already shows whole. Made once per trace."""
+    made = _FINE_STEPS.get(trace)
+    if made is None:
+        chosen, spent = [], 0
+        for step in trace.steps:
+            result = trace.result(step)
+            if isinstance(result, tuple):
+                continue
+            shape = np.shape(result)
+            fine = _grid_cells(shape, PANEL_ROWS, PANEL_COLS)
+            if fine > _grid_cells(shape, HEAT_ROWS, HEAT_COLS):
+                if spent + fine > FINE_BUDGET:
+                    continue
+                spent += fine
+            chosen.append(step.index)
+        made = _FINE_STEPS[trace] = frozenset(chosen)
+    return made
+
+
+def _grid_cells(shape: tuple, rows: int, cols: int) -> int:
+    """How many cells a heatmap of at most ``rows`` × ``cols`` draws of a value of ``shape``
+    (vizad.trace.values.heat_grid)."""
+    size = int(np.prod(shape)) if shape else 1
+    across = shape[-1] if len(shape) > 1 else size
+    down = size // across if across else 0
+    return min(down, rows) * min(across, cols)
+
+
+#: trace → its _fine_steps.
+_FINE_STEPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _first_element(trace, node, shape: tuple) -> Any:
     """The element walkthrough of the first element of v̄ of ``node`` (None when there is
     none): how many terms each cell has, about."""
@@ -271,12 +318,14 @@ def _element_steps(trace) -> frozenset[int]:
     made = _ELEMENT_STEPS.get(trace)
     if made is None:
         chosen, spent = [], 0
+        fine = _fine_steps(trace)
         for step in trace.steps:
             result = trace.result(step)
             if isinstance(result, tuple):
                 continue
             size = int(np.size(result))
-            if _one_cell_each(np.shape(result)) and size <= ELEMENT_CELLS:
+            most = (PANEL_ROWS, PANEL_COLS) if step.index in fine else (HEAT_ROWS, HEAT_COLS)
+            if _one_cell_each(np.shape(result), *most) and size <= ELEMENT_CELLS:
                 if spent + size > ELEMENT_BUDGET:
                     break
                 chosen.append(step.index)
@@ -285,13 +334,14 @@ def _element_steps(trace) -> frozenset[int]:
     return made
 
 
-def _one_cell_each(shape: tuple) -> bool:
-    """Whether a value of ``shape`` is shown in its step's panel as a heatmap of one cell per
-    element (vizad.trace.values: a tensor past SMALL_VECTOR, blocks not averaged)."""
+def _one_cell_each(shape: tuple, rows: int, cols: int) -> bool:
+    """Whether a value of ``shape`` is shown as a heatmap of at most ``rows`` × ``cols``
+    cells with one cell per element (vizad.trace.values: a tensor past SMALL_VECTOR, blocks
+    not averaged)."""
     size = int(np.prod(shape)) if shape else 1
     if not shape or size == 0 or (len(shape) == 1 and size <= SMALL_VECTOR):
         return False
-    return shape[-1] <= PANEL_COLS and size // shape[-1] <= PANEL_ROWS
+    return shape[-1] <= cols and size // shape[-1] <= rows
 
 
 #: trace → the steps that carry element walkthroughs (see _element_steps).
