@@ -18,10 +18,15 @@ from hostile_names import FLAG  # noqa: E402
 
 #: The panel's elements as Chromium has them: per element (itself first), its tag, classes,
 #: own text, title, aria-label, and a heatmap cell's computed colour.
-ELEMENTS = """(panel) => [panel, ...panel.querySelectorAll('*')].map((e) => [
-  e.tagName, e.className,
+#: What only the component adds, for its clicks (a step's element cells, issue 48: the cells'
+#: class and label, the box their terms are shown in), is left out: the picture is still.
+ELEMENTS = """(panel) => [panel, ...panel.querySelectorAll('*')]
+ .filter((e) => !e.closest('.vz-element'))
+ .map((e) => [
+  e.tagName, e.className.replace(/ ?vz-cell-click/, ''),
   [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(''),
-  e.getAttribute('title'), e.getAttribute('aria-label'),
+  e.getAttribute('title'),
+  e.classList.contains('vz-cell-click') ? null : e.getAttribute('aria-label'),
   e.parentElement && e.parentElement.classList.contains('vz-heat')
     ? getComputedStyle(e).backgroundColor : null,
 ])"""

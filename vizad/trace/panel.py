@@ -35,12 +35,23 @@ from vizad.trace.text import format_value, latex_to_text, printable
 from vizad.engine.tree import TupleShape
 from vizad.trace.derivation import MANY_TERMS
 from vizad.trace.nonfinite import marks_of, result_mark
-from vizad.trace.values import HEAT_COLS, HEAT_ROWS, SMALL_VECTOR, Colour, value_data, value_text
+from vizad.trace.values import (
+    HEAT_COLS,
+    HEAT_ROWS,
+    PANEL_COLS,
+    PANEL_ROWS,
+    SMALL_VECTOR,
+    Colour,
+    heat_cell,
+    value_data,
+    value_text,
+)
 
 __all__ = [
     "CONTRIBUTIONS_HEAD",
     "step_panel",
     "running_row",
+    "heat_keys",
     "shape_words",
     "panel_text",
 ]
@@ -100,7 +111,10 @@ def step_panel(
     else:
         how = "seed" if step.seeded else "Σ v̇ₖ ∂vᵢ/∂vₖ"
     panel["sum"] = printable(f"{result} = {how} = ")
-    panel["total"] = shown(trace.result(step))
+    # the step's result cell by cell up to PANEL_ROWS × PANEL_COLS (its elements clickable),
+    # within the walkthrough's budget of such cells (_fine_steps)
+    fine = (PANEL_ROWS, PANEL_COLS) if step.index in _fine_steps(trace) else None
+    panel["total"] = value_data(trace.result(step), d, colour, fine)
     if trace.mode == "reverse":
         elements = element_cells(trace, step, panel["total"], d)
         if elements:
@@ -143,6 +157,8 @@ def element_cells(trace, step, total: Any, decimals: int) -> list | None:
         return None
     adjoint = np.asarray(trace.result(step))
     cells = len(total["heat"]["cells"])
+    if cells != adjoint.size:  # blocks averaged: no cell is one element
+        return None
     out: list = []
     first = _first_element(trace, step.node, adjoint.shape)
     if first is not None and len(first.terms) * cells > ELEMENT_STEP_TERMS:
@@ -161,8 +177,126 @@ def element_cells(trace, step, total: Any, decimals: int) -> list | None:
                       for t in terms],
             "more": len(element.terms) - len(terms),
             "note": printable(element.exactness()),
+            "lit": (lit := element_lit(trace, element)),
+            **({"read": lit_words(trace, lit)} if lit else {}),
         })  # fmt: skip
     return out if any(out) else None
+
+
+def element_lit(trace, element) -> list[list]:
+    """The heatmap cells the terms of ``element`` read, as ``[key, cell]`` pairs (in the order
+    first read): ``key`` names the tensor (:func:`heat_keys`), ``cell`` the cell of its
+    heatmap (:func:`~vizad.trace.values.heat_cell`: the block holding the element where blocks
+    are averaged). Reads of a value shown as numbers, not a heatmap, are left out."""
+    keys = heat_keys(trace)
+    out: dict[tuple, None] = {}
+    for term in element.terms:
+        for node, index in term.reads:
+            key = keys.get(node)
+            if key is None:
+                continue
+            shape = np.shape(trace.values[node])
+            if _heatmap(shape):
+                out.setdefault((key, heat_cell(shape, index)), None)
+    return [list(k) for k in out]
+
+
+def lit_words(trace, lit: list[list]) -> str:
+    """What ``lit`` (:func:`element_lit`) outlines, in words: "its terms read the outlined
+    cells: 8 of v̄₇" (a block-averaged heatmap's blocks counted as cells)."""
+    counts: dict[str, int] = {}
+    for key, _ in lit:
+        counts[key] = counts.get(key, 0) + 1
+    names = _key_names(trace)
+    said = [f"{n} of {names.get(key, key)}" for key, n in counts.items()]
+    return printable("its terms read the outlined cells: " + ", ".join(said))
+
+
+def _key_names(trace) -> dict[str, str]:
+    """Key (:func:`heat_keys`) → the tensor's name: v₇, v̄₇."""
+    names = trace.names
+    out = {}
+    for node in trace.graph:
+        n = names.number(node)
+        if n is not None:
+            out[f"v{n}"] = names.label(node)
+            if trace.mode == "reverse":
+                out[f"g{n}"] = names.bar(node).text
+    return out
+
+
+def heat_keys(trace) -> dict:
+    """Node → the key of the tensor it holds, as the stepper's heatmaps are named by it: a
+    forward value vₙ "vN", the adjoint v̄ₙ of a forward node (its total) "gN". Made once per
+    trace."""
+    made = _HEAT_KEYS.get(trace)
+    if made is None:
+        made = {}
+        number = trace.names.number
+        record = trace.record
+        for node in trace.graph:
+            n = number(node)
+            if n is None:
+                continue
+            made[node] = f"v{n}"
+            total = record.adjoint(node) if trace.mode == "reverse" else None
+            if total is not None:
+                made.setdefault(total, f"g{n}")
+        _HEAT_KEYS[trace] = made
+    return made
+
+
+def _heatmap(shape: tuple) -> bool:
+    """Whether a value of ``shape`` is shown as a heatmap (vizad.trace.values.value_data)."""
+    size = int(np.prod(shape)) if shape else 1
+    return bool(shape) and size > 0 and not (len(shape) == 1 and size <= SMALL_VECTOR)
+
+
+#: trace → its heat_keys.
+_HEAT_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+#: The panels of a walkthrough draw their step's result with more cells than the drawings'
+#: 12 × 24 (up to PANEL_ROWS × PANEL_COLS) for at most this many cells in all, the first
+#: steps' (four results of 64 × 64): fifteen 64 × 64 layers' walkthrough (46 steps) made a
+#: page of 3.7 MB instead of 1.8 MB without a budget; the other steps' results are averaged
+#: in blocks as in the drawings.
+FINE_BUDGET = 16384
+
+
+def _fine_steps(trace) -> frozenset[int]:
+    """The steps whose panel draws its result in up to PANEL_ROWS × PANEL_COLS cells: those
+    it adds cells to (over the drawings' grid), in order while FINE_BUDGET lasts, and every
+    step whose result the drawings' grid already shows whole. Made once per trace."""
+    made = _FINE_STEPS.get(trace)
+    if made is None:
+        chosen, spent = [], 0
+        for step in trace.steps:
+            result = trace.result(step)
+            if isinstance(result, tuple):
+                continue
+            shape = np.shape(result)
+            fine = _grid_cells(shape, PANEL_ROWS, PANEL_COLS)
+            if fine > _grid_cells(shape, HEAT_ROWS, HEAT_COLS):
+                if spent + fine > FINE_BUDGET:
+                    continue
+                spent += fine
+            chosen.append(step.index)
+        made = _FINE_STEPS[trace] = frozenset(chosen)
+    return made
+
+
+def _grid_cells(shape: tuple, rows: int, cols: int) -> int:
+    """How many cells a heatmap of at most ``rows`` × ``cols`` draws of a value of ``shape``
+    (vizad.trace.values.heat_grid)."""
+    size = int(np.prod(shape)) if shape else 1
+    across = shape[-1] if len(shape) > 1 else size
+    down = size // across if across else 0
+    return min(down, rows) * min(across, cols)
+
+
+#: trace → its _fine_steps.
+_FINE_STEPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _first_element(trace, node, shape: tuple) -> Any:
@@ -184,12 +318,14 @@ def _element_steps(trace) -> frozenset[int]:
     made = _ELEMENT_STEPS.get(trace)
     if made is None:
         chosen, spent = [], 0
+        fine = _fine_steps(trace)
         for step in trace.steps:
             result = trace.result(step)
             if isinstance(result, tuple):
                 continue
             size = int(np.size(result))
-            if _one_cell_each(np.shape(result)) and size <= ELEMENT_CELLS:
+            most = (PANEL_ROWS, PANEL_COLS) if step.index in fine else (HEAT_ROWS, HEAT_COLS)
+            if _one_cell_each(np.shape(result), *most) and size <= ELEMENT_CELLS:
                 if spent + size > ELEMENT_BUDGET:
                     break
                 chosen.append(step.index)
@@ -198,13 +334,14 @@ def _element_steps(trace) -> frozenset[int]:
     return made
 
 
-def _one_cell_each(shape: tuple) -> bool:
-    """Whether a value of ``shape`` is shown as a heatmap of one cell per element
-    (vizad.trace.values: a tensor past SMALL_VECTOR, blocks not averaged)."""
+def _one_cell_each(shape: tuple, rows: int, cols: int) -> bool:
+    """Whether a value of ``shape`` is shown as a heatmap of at most ``rows`` × ``cols``
+    cells with one cell per element (vizad.trace.values: a tensor past SMALL_VECTOR, blocks
+    not averaged)."""
     size = int(np.prod(shape)) if shape else 1
     if not shape or size == 0 or (len(shape) == 1 and size <= SMALL_VECTOR):
         return False
-    return shape[-1] <= HEAT_COLS and size // shape[-1] <= HEAT_ROWS
+    return shape[-1] <= cols and size // shape[-1] <= rows
 
 
 #: trace → the steps that carry element walkthroughs (see _element_steps).
@@ -242,7 +379,11 @@ def running_row(
     name = printable(trace.result_name(step.node).text)
     shown = value_data(trace.result(step), d, colour)
     mark = ["✗"] if bad else ["⚠"] if result_mark(trace, step) is not None else []
-    return {"cells": [[name], [shown], mark], "bad": bad}
+    row = {"cells": [[name], [shown], mark], "bad": bad}
+    key = heat_keys(trace).get(trace.record.adjoint(step.node)) if trace.mode == "reverse" else None
+    if key is not None and isinstance(shown, dict) and "heat" in shown:
+        row["key"] = key  # its heatmap lights the cells an element reads (panel.js)
+    return row
 
 
 def panel_text(panel: Mapping) -> str:

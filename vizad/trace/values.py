@@ -31,7 +31,10 @@ __all__ = [
     "SMALL_VECTOR",
     "HEAT_ROWS",
     "HEAT_COLS",
+    "PANEL_ROWS",
+    "PANEL_COLS",
     "heat_grid",
+    "heat_cell",
     "heat_scale",
     "value_data",
     "value_text",
@@ -43,16 +46,20 @@ SMALL_VECTOR = 8
 #: A heatmap shows at most this many rows and columns of cells (blocks are averaged).
 HEAT_ROWS, HEAT_COLS = 12, 24
 
+#: The step panel's heatmap of the step's result shows up to this many rows and columns cell
+#: by cell (a click on a cell opens its element: vizad.trace.panel); larger, blocks averaged.
+PANEL_ROWS, PANEL_COLS = 64, 64
+
 #: The colour of a cell from its value over the scale, in [-1, 1].
 Colour = Callable[[float], str]
 
 
-def heat_grid(array) -> np.ndarray:
+def heat_grid(array, rows: int = HEAT_ROWS, cols: int = HEAT_COLS) -> np.ndarray:
     """The 2-D grid a heatmap shows: rows are every axis but the last, columns the last; at
-    most HEAT_ROWS × HEAT_COLS cells, by averaging blocks."""
+    most ``rows`` × ``cols`` cells (HEAT_ROWS × HEAT_COLS), by averaging blocks."""
     a = np.asarray(array, dtype=np.float64)
     a = a.reshape(1, -1) if a.ndim <= 1 else a.reshape(-1, a.shape[-1])
-    return _shrink(_shrink(a, HEAT_ROWS, 0), HEAT_COLS, 1)
+    return _shrink(_shrink(a, rows, 0), cols, 1)
 
 
 def _shrink(a: np.ndarray, most: int, axis: int) -> np.ndarray:
@@ -64,24 +71,50 @@ def _shrink(a: np.ndarray, most: int, axis: int) -> np.ndarray:
     return np.add.reduceat(a, edges[:-1], axis=axis) / sizes
 
 
+def heat_cell(shape: tuple, index: tuple) -> int:
+    """The cell of :func:`heat_grid`'s grid of an array of ``shape`` (row by row) that shows
+    its element ``index``: the block holding it where blocks are averaged."""
+    shape = tuple(int(n) for n in shape)
+    if len(shape) <= 1:
+        rows, cols = 1, (shape[0] if shape else 1)
+        row, col = 0, (int(index[0]) if shape else 0)
+    else:
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        row, col = int(np.ravel_multi_index(index[:-1], shape[:-1])), int(index[-1])
+    r, width = _block(row, rows, HEAT_ROWS), min(cols, HEAT_COLS)
+    return r * width + _block(col, cols, HEAT_COLS)
+
+
+def _block(i: int, n: int, most: int) -> int:
+    """The block of _shrink's ``most`` blocks of ``n`` holding position ``i``."""
+    if n <= most:
+        return i
+    edges = np.linspace(0, n, most + 1).astype(int)
+    return int(np.searchsorted(edges, i, side="right")) - 1
+
+
 def heat_scale(grid: np.ndarray) -> float:
     """The largest finite magnitude in ``grid`` (0 when there is none): the colour scale."""
     finite = np.abs(grid[np.isfinite(grid)])
     return float(finite.max()) if finite.size else 0.0
 
 
-def value_data(value: Any, decimals: int = 3, colour: Colour | None = None) -> Any:
+def value_data(
+    value: Any, decimals: int = 3, colour: Colour | None = None, most: tuple[int, int] | None = None
+) -> Any:
     """``value`` as the panel shows it (see the module's docstring): its text, or for a
-    tensor of more than SMALL_VECTOR numbers, a heatmap whose cells ``colour`` fills."""
+    tensor of more than SMALL_VECTOR numbers, a heatmap whose cells ``colour`` fills, at most
+    ``most`` = (rows, columns) cells (default HEAT_ROWS × HEAT_COLS, as the drawings' boxes;
+    the step's result in its panel: PANEL_ROWS × PANEL_COLS)."""
     if isinstance(value, tuple):
-        return {"tuple": [value_data(v, decimals, colour) for v in value]}
+        return {"tuple": [value_data(v, decimals, colour, most) for v in value]}
     if isinstance(value, Unrecorded):
         return {"muted": printable(value.reason)}
     array = np.asarray(value)
     small = array.ndim == 0 or (array.ndim == 1 and array.size <= SMALL_VECTOR)
     if small or array.size == 0 or not np.issubdtype(array.dtype, np.number):
         return printable(format_value(array, decimals, SMALL_VECTOR))
-    grid = heat_grid(array)
+    grid = heat_grid(array, *(most or (HEAT_ROWS, HEAT_COLS)))
     top = heat_scale(grid)
     exact = grid.size == array.size
     width = array.shape[-1]

@@ -11,16 +11,21 @@ import operator
 import weakref
 from collections.abc import Mapping
 
+import numpy as np
+
 from vizad.view.render import Layout
 from vizad.view.render.folding import expanded
 from vizad.view.render.scene import preview, value_parts
 from vizad.trace.memory import forward_values
 from vizad.trace.nonfinite import result_mark, value_mark
+from vizad.trace.panel import heat_keys
 from vizad.trace.text import subscript
+from vizad.trace.values import heat_grid
 
 __all__ = [
     "frame_data",
     "frame_patch",
+    "heat_boxes",
     "Openings",
     "steps_of_nodes",
     "box_tip",
@@ -68,7 +73,43 @@ def frame_data(layout: Layout, trace, decimals: int) -> dict:
         # the decimals values are shown with: a number searched for matches as it would show
         "decimals": decimals,
         **({"folds": fold_data(scene)} if scene.folds else {}),
+        # where each tensor's heatmap is drawn: what an element's terms read is lit there
+        **({"heats": heats} if (heats := heat_boxes(scene, trace)) else {}),
     }
+
+
+def heat_boxes(scene, trace) -> dict[str, list]:
+    """Key of a tensor (vizad.trace.panel.heat_keys: "v7" the value v₇, "g7" its adjoint v̄₇)
+    → ``[box id, first cell, cells]``: the box whose label draws its heatmap, where its cells
+    begin among the box's heatmap cells (drawn one heatmap after the other), and how many
+    cells the box draws in all (the page checks its drawing has them). A forward box draws its
+    value (in the laid view, its step's v̄ under it, captioned), an adjoint box its own (or
+    that of a copy drawn as it)."""
+    if trace.mode != "reverse":
+        return {}
+    keys = heat_keys(trace)
+    node_of = {key: node for node, key in keys.items()}
+    values = trace.values
+    items = {i.id: i for i in scene.items}
+    out: dict[str, list] = {}
+    for node, box in scene.ids.items():
+        key = keys.get(node)
+        item = items.get(box)
+        if key is None or item is None:
+            continue
+        if key.startswith("v") and item.node is node and item.kind in ("forward", "variable"):
+            # its value, and the laid view's v̄ captioned under it
+            wanted = [key if caption == "" else "g" + key[1:] for caption, _ in item.heatmaps]
+        elif key.startswith("g") and item.kind == "adjoint":
+            wanted = [key if caption == "" else None for caption, _ in item.heatmaps]
+        else:
+            continue
+        sizes = [heat_grid(array).size for _, array in item.heatmaps]
+        for k, ((_, array), want) in enumerate(zip(item.heatmaps, wanted)):
+            of = node_of.get(want) if want is not None else None
+            if of is not None and of in values and np.shape(array) == np.shape(values[of]):
+                out.setdefault(want, [box, sum(sizes[:k]), sum(sizes)])
+    return out
 
 
 #: trace → {node: the 0-based index of the step computing it}, made once per trace

@@ -68,6 +68,12 @@ def _append(parent: ET.Element, *items: ET.Element | str) -> ET.Element:
     return parent
 
 
+#: A heatmap of more columns, or more cells, than the drawings' (24, 12 × 24: the step's
+#: result in its panel, up to 64 × 64) draws smaller cells (stepper.css's vz-heat-fine), as
+#: panel.js's ``shown`` does.
+FINE_COLUMNS, FINE_CELLS = 24, 12 * 24
+
+
 def _shown(value: Any) -> list[ET.Element | str]:
     """A shown value (vizad.trace.values.value_data) as elements and text."""
     if isinstance(value, str):
@@ -80,7 +86,8 @@ def _shown(value: Any) -> list[ET.Element | str]:
             out += ([", "] if j else []) + _shown(item)
         return [*out, ")"]
     heat = value["heat"]
-    grid = _element("span", "vz-heat", role="img")
+    fine = int(heat["columns"]) > FINE_COLUMNS or len(heat["cells"]) > FINE_CELLS
+    grid = _element("span", "vz-heat vz-heat-fine" if fine else "vz-heat", role="img")
     grid.set("aria-label", heat["label"])
     grid.set("style", f"grid-template-columns:repeat({int(heat['columns'])},auto)")
     for fill, tip in heat["cells"]:

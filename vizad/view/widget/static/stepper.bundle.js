@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 807654bb5d7e6bc48006eb52c81be8c4acac97a91941a6cb2c39dfaf3aeb30c9
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5b79894dfe2d19d0d0d8e47e03454ebe0abd6e4640d832511b0e6fc0ba53f2a9
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1011,6 +1011,7 @@ var Drawing = class {
     this.edges = /* @__PURE__ */ new Map();
     this.styled = [];
     this.retold = [];
+    this.lit = [];
     this.tip = h("div", { class: "vz-tip", role: "tooltip" });
     this.listen();
   }
@@ -1021,6 +1022,7 @@ var Drawing = class {
     this.edges = /* @__PURE__ */ new Map();
     this.styled = [];
     this.retold = [];
+    this.lit = [];
     this.nonfinite = Object.entries(frame?.tips || {}).filter(([, t]) => t.nf || t.nfResult);
   }
   // the boxes and edges of the SVG now in the stage
@@ -1127,6 +1129,28 @@ var Drawing = class {
       }
     }
   }
+  // the heatmap cells an open element's terms read, outlined in the boxes that draw them
+  // (`lit`: [tensor key, cell]; the view's `heats`: key -> [box, its first cell, the box's
+  // cells], vizad/view/widget/frames.py's heat_boxes); those lit before no longer
+  light(lit) {
+    for (const c of this.lit) c.classList.remove("vz-lit");
+    this.lit = [];
+    const heats = this.frame?.heats || {};
+    const cells = /* @__PURE__ */ new Map();
+    for (const [key, cell] of lit || []) {
+      const at = heats[key];
+      const g = at && this.boxes.get(at[0]);
+      if (!g) continue;
+      if (!cells.has(g)) cells.set(g, heatCells(g));
+      const polys = cells.get(g);
+      if (polys.length !== at[2]) continue;
+      const c = polys[at[1] + cell];
+      if (c) {
+        c.classList.add("vz-lit");
+        this.lit.push(c);
+      }
+    }
+  }
   // step i's own boxes keep their values hidden (a quiz step not answered yet)
   hideOwn(i) {
     const frame = this.frame;
@@ -1141,7 +1165,7 @@ var Drawing = class {
     const texts = g.querySelectorAll(":scope > text");
     if (texts.length > 1) texts[texts.length - 1].classList.add("vz-hidden");
     if (cells) {
-      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
+      const polys = heatCells(g);
       for (let c = Math.max(0, polys.length - cells); c < polys.length; c++) polys[c].classList.add("vz-hidden");
     }
   }
@@ -1190,6 +1214,9 @@ ${t.source}`;
     return text;
   }
 };
+function heatCells(g) {
+  return g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
+}
 
 // vizad/view/widget/static/stepper/access.js
 var DIRECTIONS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
@@ -1921,13 +1948,16 @@ var Inputs = class {
 var TABLE_ROWS = 40;
 var KEEP_ROWS = 6;
 var FILL = /^#[0-9a-f]{6}$/i;
+var FINE_COLUMNS = 24;
+var FINE_CELLS = 12 * 24;
 function shown(v) {
   if (typeof v === "string") return [v];
   if (v.muted !== void 0) return [h("span", { class: "vz-muted", text: v.muted })];
   if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => j ? [", ", ...shown(x)] : shown(x)), ")"];
   if (!v.heat) return [];
   const { columns, cells, label, caption } = v.heat;
-  const grid = h("span", { class: "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
+  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS;
+  const grid = h("span", { class: fine ? "vz-heat vz-heat-fine" : "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
     const cell = h("span", { title: tip });
     if (FILL.test(fill)) cell.style.backgroundColor = fill;
     return cell;
@@ -1940,7 +1970,7 @@ var words = (text) => text.split(" ").flatMap((w, k) => [
   ...k ? [" "] : [],
   ...w.split(/(?<=\/)(?=.)/).map((part) => h("span", { class: "vz-word", text: part }))
 ]);
-function panelElement(p, head) {
+function panelElement(p, head, cells = {}) {
   const box = h("div", { class: "vz-panel" }, [
     h("div", { class: "vz-head", text: p.head }),
     h("div", { class: "vz-muted" }, parts(p.about))
@@ -1954,14 +1984,15 @@ function panelElement(p, head) {
   }
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
-  if (p.elements) elementCells(sum, p.elements);
+  if (p.elements) elementCells(sum, p.elements, cells);
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
 }
-function elementCells(sum, elements) {
+function elementCells(sum, elements, { opened = null, onOpen = () => {
+} } = {}) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
@@ -1970,13 +2001,19 @@ function elementCells(sum, elements) {
   const open = (k) => {
     const e = elements[k];
     cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
-    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    const terms = e.terms.map(([label, value]) => h("li", {}, [
+      h("span", { class: "vz-term-label", text: label }),
+      " ",
+      h("span", { class: "vz-term-value", text: value })
+    ]));
     shownBox.replaceChildren(
       h("div", { class: "vz-math", text: e.line }),
-      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      h("ul", { class: "vz-element-terms", "aria-label": "its terms" }, terms),
       ...e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : [],
+      ...e.read ? [h("div", { class: "vz-muted", text: e.read })] : [],
       h("div", { class: "vz-muted", text: e.note })
     );
+    onOpen(k, e.lit || []);
   };
   cells.forEach((cell, k) => {
     if (!elements[k]) return;
@@ -2001,10 +2038,12 @@ function elementCells(sum, elements) {
     });
   });
   sum.after(shownBox);
+  if (opened !== null && elements[opened]) open(opened);
 }
 function rowElement(row, now) {
   const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
   if (now) tr.setAttribute("data-now", "true");
+  if (row.key) tr.querySelector(".vz-heat")?.setAttribute("data-key", row.key);
   return tr;
 }
 var Panel = class {
@@ -2015,6 +2054,25 @@ var Panel = class {
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
+    this.opened = null;
+    this.lit = [];
+    this.litCells = [];
+    this.onLight = null;
+  }
+  // the cells the open element's terms read, outlined in the running table's heatmaps and
+  // (onLight) in the drawing's boxes; the earlier ones no longer
+  light() {
+    for (const c of this.litCells) c.classList.remove("vz-lit");
+    this.litCells = [];
+    const grids = new Map([...this.table.querySelectorAll(".vz-heat[data-key]")].map((g) => [g.dataset.key, g]));
+    for (const [key, cell] of this.lit) {
+      const c = grids.get(key)?.children[cell];
+      if (c) {
+        c.classList.add("vz-lit");
+        this.litCells.push(c);
+      }
+    }
+    this.onLight?.(this.lit);
   }
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
   // KEEP_ROWS rows, or all when fewer: the terms the derivation line adds stay in view. The
@@ -2044,7 +2102,20 @@ var Panel = class {
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
     else {
-      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || []));
+      if (this.opened?.step !== i) this.opened = null;
+      this.lit = [];
+      let building = true;
+      const onOpen = (cell, lit) => {
+        this.opened = { step: i, cell };
+        this.lit = lit;
+        if (!building) this.light();
+      };
+      panel.replaceChildren(panelElement(
+        data.steps[i].panel,
+        data.contributionsHead || [],
+        { opened: this.opened?.cell ?? null, onOpen }
+      ));
+      building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
     }
@@ -2059,6 +2130,8 @@ var Panel = class {
       h("table", {}, [h("tbody", {}, rows)]),
       ...earlier ? [h("div", { class: "vz-muted", text: `… and ${earlier} earlier` })] : []
     );
+    if (asking) this.lit = [];
+    this.light();
   }
 };
 
@@ -3056,6 +3129,7 @@ var Stepper = class {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
     });
     this.panel = new Panel({ data, quiz: this.quiz });
+    this.panel.onLight = (lit) => this.drawing.light(lit);
     this.room = new Room({
       root,
       viewport: this.viewport,

@@ -22,6 +22,7 @@ export class Drawing {
     this.edges = new Map();
     this.styled = []; // elements restyled by the last step
     this.retold = []; // [<text>, its words] of the folded boxes the last step wrote in
+    this.lit = []; // heatmap cells outlined for an open element's terms (light)
     this.tip = h("div", { class: "vz-tip", role: "tooltip" });
     this.listen();
   }
@@ -33,6 +34,7 @@ export class Drawing {
     this.edges = new Map();
     this.styled = [];
     this.retold = [];
+    this.lit = [];
     // the boxes holding NaN or infinite numbers: their value (`nf`), or their result once its
     // step is reached (`nfResult`), "here" (produced by this node) or "received"
     this.nonfinite = Object.entries(frame?.tips || {}).filter(([, t]) => t.nf || t.nfResult);
@@ -144,6 +146,29 @@ export class Drawing {
     }
   }
 
+  // the heatmap cells an open element's terms read, outlined in the boxes that draw them
+  // (`lit`: [tensor key, cell]; the view's `heats`: key -> [box, its first cell, the box's
+  // cells], vizad/view/widget/frames.py's heat_boxes); those lit before no longer
+  light(lit) {
+    for (const c of this.lit) c.classList.remove("vz-lit");
+    this.lit = [];
+    const heats = this.frame?.heats || {};
+    const cells = new Map();
+    for (const [key, cell] of lit || []) {
+      const at = heats[key];
+      const g = at && this.boxes.get(at[0]);
+      if (!g) continue;
+      if (!cells.has(g)) cells.set(g, heatCells(g));
+      const polys = cells.get(g);
+      if (polys.length !== at[2]) continue; // not the drawing the data describes (opened boxes)
+      const c = polys[at[1] + cell];
+      if (c) {
+        c.classList.add("vz-lit");
+        this.lit.push(c);
+      }
+    }
+  }
+
   // step i's own boxes keep their values hidden (a quiz step not answered yet)
   hideOwn(i) {
     const frame = this.frame;
@@ -159,8 +184,7 @@ export class Drawing {
     const texts = g.querySelectorAll(":scope > text");
     if (texts.length > 1) texts[texts.length - 1].classList.add("vz-hidden");
     if (cells) {
-      // heatmap cells: no stroke ("transparent" from Graphviz 2, "none" from later versions)
-      const polys = g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
+      const polys = heatCells(g);
       for (let c = Math.max(0, polys.length - cells); c < polys.length; c++) polys[c].classList.add("vz-hidden");
     }
   }
@@ -207,4 +231,10 @@ export class Drawing {
     if (t.source) text += `\n${t.source}`;
     return text;
   }
+}
+
+// a box's heatmap cells, in drawing order: the polygons without a stroke ("transparent" from
+// Graphviz 2, "none" from later versions)
+function heatCells(g) {
+  return g.querySelectorAll(':scope > polygon[stroke="transparent"], :scope > polygon[stroke="none"]');
 }

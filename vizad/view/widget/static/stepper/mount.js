@@ -108,6 +108,7 @@ class Stepper {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation(); // a click, not a pan
     });
     this.panel = new Panel({ data, quiz: this.quiz });
+    this.panel.onLight = (lit) => this.drawing.light(lit); // an element's cells, in the boxes
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel,
       release: () => this.quiz.release() });
     this.counter = h("div", { class: "vz-counter" }); // access.js's live region says the step

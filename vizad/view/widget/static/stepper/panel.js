@@ -9,6 +9,10 @@ import { h } from "./helpers.js";
 const TABLE_ROWS = 40; // rows of the running table shown at once
 const KEEP_ROWS = 6; // rows of the table of partial adjoints kept in view, stacked
 const FILL = /^#[0-9a-f]{6}$/i; // a heatmap cell's colour, from Python's palette
+// a heatmap of more columns or cells than the drawings' (the step's result in its panel, up
+// to 64 × 64 cells) draws smaller cells (vz-heat-fine; snapshot.py's FINE_COLUMNS, FINE_CELLS)
+const FINE_COLUMNS = 24;
+const FINE_CELLS = 12 * 24;
 
 // a shown value (vizad/trace/values.py): its text, a muted note, a tuple's values, or a
 // tensor's heatmap (its cells' colours Python's, their numbers on hover), as nodes and text
@@ -18,7 +22,8 @@ export function shown(v) {
   if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => (j ? [", ", ...shown(x)] : shown(x))), ")"];
   if (!v.heat) return [];
   const { columns, cells, label, caption } = v.heat;
-  const grid = h("span", { class: "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
+  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS;
+  const grid = h("span", { class: fine ? "vz-heat vz-heat-fine" : "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
     const cell = h("span", { title: tip });
     if (FILL.test(fill)) cell.style.backgroundColor = fill;
     return cell;
@@ -35,8 +40,9 @@ export const parts = (list) => list.flatMap(shown);
 const words = (text) => text.split(" ").flatMap((w, k) => [...(k ? [" "] : []),
   ...w.split(/(?<=\/)(?=.)/).map((part) => h("span", { class: "vz-word", text: part }))]);
 
-// step `p`'s panel (vizad/trace/panel.py's step_panel); `head`: its table's head, sent once
-export function panelElement(p, head) {
+// step `p`'s panel (vizad/trace/panel.py's step_panel); `head`: its table's head, sent once;
+// `cells`: the element cell open at first (`opened`) and what opening one calls (`onOpen`)
+export function panelElement(p, head, cells = {}) {
   const box = h("div", { class: "vz-panel" }, [
     h("div", { class: "vz-head", text: p.head }),
     h("div", { class: "vz-muted" }, parts(p.about)),
@@ -50,7 +56,7 @@ export function panelElement(p, head) {
   }
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
-  if (p.elements) elementCells(sum, p.elements);
+  if (p.elements) elementCells(sum, p.elements, cells);
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== undefined) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== undefined) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
@@ -60,8 +66,9 @@ export function panelElement(p, head) {
 
 // the heatmap of v̄ᵢ in `sum`: a click (or Enter) on a cell shows that element's walkthrough
 // below it, its terms and their sum (`elements`: vizad/trace/panel.py's element_cells, one per
-// cell, null where the element has none)
-function elementCells(sum, elements) {
+// cell, null where the element has none); `onOpen(k, lit)` is told the cell opened and the
+// cells its terms read ([tensor key, cell]: Panel lights them); `opened`: the cell open at first
+function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
@@ -70,13 +77,17 @@ function elementCells(sum, elements) {
   const open = (k) => {
     const e = elements[k];
     cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
-    const rows = e.terms.map(([label, value]) => h("tr", {}, [h("td", { text: label }), h("td", { text: value })]));
+    // the terms as a list in columns (stepper.css): eight of them take two or three lines
+    const terms = e.terms.map(([label, value]) => h("li", {}, [
+      h("span", { class: "vz-term-label", text: label }), " ", h("span", { class: "vz-term-value", text: value })]));
     shownBox.replaceChildren(
       h("div", { class: "vz-math", text: e.line }),
-      h("table", { class: "vz-element-terms" }, [h("tbody", {}, rows)]),
+      h("ul", { class: "vz-element-terms", "aria-label": "its terms" }, terms),
       ...(e.more ? [h("div", { class: "vz-muted", text: `… and ${e.more} more terms` })] : []),
+      ...(e.read ? [h("div", { class: "vz-muted", text: e.read })] : []),
       h("div", { class: "vz-muted", text: e.note }),
     );
+    onOpen(k, e.lit || []);
   };
   cells.forEach((cell, k) => {
     if (!elements[k]) return;
@@ -101,12 +112,15 @@ function elementCells(sum, elements) {
     });
   });
   sum.after(shownBox);
+  if (opened !== null && elements[opened]) open(opened);
 }
 
 // a row of the running table (vizad/trace/panel.py's running_row); `now`: the current step's
 export function rowElement(row, now) {
   const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
   if (now) tr.setAttribute("data-now", "true");
+  // the tensor its heatmap shows, by key: an open element lights the cells it reads there
+  if (row.key) tr.querySelector(".vz-heat")?.setAttribute("data-key", row.key);
   return tr;
 }
 
@@ -118,6 +132,26 @@ export class Panel {
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
+    this.opened = null; // the element cell open: { step, cell }, kept while its step is shown
+    this.lit = []; // [tensor key, cell] its terms read
+    this.litCells = []; // the cells of the running table lit for them
+    this.onLight = null; // onLight(lit): the drawing lights them in its boxes (mount.js)
+  }
+
+  // the cells the open element's terms read, outlined in the running table's heatmaps and
+  // (onLight) in the drawing's boxes; the earlier ones no longer
+  light() {
+    for (const c of this.litCells) c.classList.remove("vz-lit");
+    this.litCells = [];
+    const grids = new Map([...this.table.querySelectorAll(".vz-heat[data-key]")].map((g) => [g.dataset.key, g]));
+    for (const [key, cell] of this.lit) {
+      const c = grids.get(key)?.children[cell];
+      if (c) {
+        c.classList.add("vz-lit");
+        this.litCells.push(c);
+      }
+    }
+    this.onLight?.(this.lit);
   }
 
   // the table of partial adjoints shrinks (stacked, stepper.css) no lower than its head and
@@ -151,7 +185,17 @@ export class Panel {
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
     else {
-      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || []));
+      if (this.opened?.step !== i) this.opened = null;
+      this.lit = [];
+      let building = true; // the cell reopened while the table is made: lit after it
+      const onOpen = (cell, lit) => {
+        this.opened = { step: i, cell };
+        this.lit = lit;
+        if (!building) this.light();
+      };
+      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || [],
+        { opened: this.opened?.cell ?? null, onOpen }));
+      building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
     }
@@ -167,5 +211,7 @@ export class Panel {
       h("table", {}, [h("tbody", {}, rows)]),
       ...(earlier ? [h("div", { class: "vz-muted", text: `… and ${earlier} earlier` })] : []),
     );
+    if (asking) this.lit = [];
+    this.light();
   }
 }
