@@ -153,7 +153,9 @@ class Stepper(anywidget.AnyWidget):
     #: is taken too, and a name alone), the checkpoint editor's and Python's alike, in the
     #: forward order without the inputs (always kept); None: every value stored. The timeline
     #: is ``trace.memory(keep=...)``'s for those values.
-    memory_keep = traitlets.List(default_value=None, allow_none=True).tag(sync=True)
+    memory_keep: traitlets.List[str] = traitlets.List(default_value=None, allow_none=True).tag(
+        sync=True
+    )
     #: 0-based step index → the message of the rule that fails trace.check() there.
     failures: dict[int, str]
     #: Per step, the quiz's questions (see vizad.trace.quiz), with their answers.
