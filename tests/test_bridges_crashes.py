@@ -91,13 +91,15 @@ def _ways(key):
 @pytest.mark.parametrize("kind", list(KEYS))
 @pytest.mark.parametrize("dtype, tol", JAX_DTYPES, ids=["float64", "float32"])
 def test_jax_dropout_is_imported_with_its_key_a_constant(kind, way, dtype, tol):
-    key = KEYS[kind]()
-    w, x = _jax_example(dtype)
-    fn, rest, options = _ways(key)[way]
-    imported = vz.from_jax(fn, w, x, *rest, **options)  # EvaluationError at random_wrap before
-    assert [n.name for n in imported.inputs] == ["w", "x"]  # the key is no input
+    # JAX's 32-bit mode for float32 whatever the global setting (tests/differential.py sets
+    # x64 on): the dropout's uniform draws are float64 in x64, so the mask follows the mode
     with jax.enable_x64(dtype == np.float64):
+        key = KEYS[kind]()
+        w, x = _jax_example(dtype)
+        fn, rest, options = _ways(key)[way]
+        imported = vz.from_jax(fn, w, x, *rest, **options)  # EvaluationError at random_wrap before
         want = jax.grad(dropout_loss, argnums=(0, 1))(w, x, key)
+    assert [n.name for n in imported.inputs] == ["w", "x"]  # the key is no input
     got = _gradients(imported)
     assert got[0].dtype == dtype
     h = np.tanh(x @ w)  # a real mask: some of h dropped, not all
@@ -114,13 +116,13 @@ def test_jax_dropout_is_imported_with_its_key_a_constant(kind, way, dtype, tol):
 @pytest.mark.parametrize("kind", list(KEYS))
 @pytest.mark.parametrize("dtype, tol", JAX_DTYPES, ids=["float64", "float32"])
 def test_jax_backward_steps_dropout(kind, way, dtype, tol):
-    key = KEYS[kind]()
-    w, x = _jax_example(dtype)
-    fn, rest, options = _ways(key)[way]
-    trace = vz.jax_backward(fn, w, x, *rest, **options)  # TypeError 'key<fry>' before
-    assert [s.node.op.name for s in trace.steps if s.node.op].count("select_n") == 1  # stepped
-    with jax.enable_x64(dtype == np.float64):
+    with jax.enable_x64(dtype == np.float64):  # the mode's own draws, as above
+        key = KEYS[kind]()
+        w, x = _jax_example(dtype)
+        fn, rest, options = _ways(key)[way]
+        trace = vz.jax_backward(fn, w, x, *rest, **options)  # TypeError 'key<fry>' before
         want = jax.grad(dropout_loss, argnums=(0, 1))(w, x, key)
+    assert [s.node.op.name for s in trace.steps if s.node.op].count("select_n") == 1  # stepped
     for g, wnt in zip(trace.grads, want):
         np.testing.assert_allclose(g, wnt, rtol=tol, atol=tol)
     assert trace.check() == []
@@ -182,13 +184,13 @@ def jitted_dropout(w, xs, key):
 def test_keys_used_in_a_scan_or_a_nested_jit_are_run_inline(fn, dtype, tol):
     rng = np.random.default_rng(0)
     w, xs = rng.normal(size=(3, 3)).astype(dtype), rng.normal(size=(4, 3)).astype(dtype)
-    key = jax.random.key(5)
-    with jax.enable_x64(dtype == np.float64):
+    with jax.enable_x64(dtype == np.float64):  # the mode's own draws, as above
+        key = jax.random.key(5)
         want = jax.grad(fn, argnums=(0, 1))(w, xs, key)
-    imported = vz.from_jax(fn, w, xs, key)  # refused: a key in a loop or a nested jit
+        imported = vz.from_jax(fn, w, xs, key)  # refused: a key in a loop or a nested jit
+        trace = vz.jax_backward(fn, w, xs, key)
     for g, wnt in zip(_gradients(imported), want):
         np.testing.assert_allclose(g, wnt, rtol=tol, atol=tol)
-    trace = vz.jax_backward(fn, w, xs, key)
     for g, wnt in zip(trace.grads, want):
         np.testing.assert_allclose(g, wnt, rtol=tol, atol=tol)
 
@@ -438,3 +440,24 @@ def test_a_compiled_function_or_a_call_of_a_compiled_module_is_refused_naming_it
     assert "_orig_mod" in str(caught.value) and _line(-5) in str(caught.value)
     with pytest.raises(BridgeError, match="before compiling"):
         vz.from_torch(torch.compile(lambda x: torch.sin(x).sum()), x)
+
+
+def test_an_import_keeps_its_float_mode_when_the_global_mode_changes():
+    """A float32 function imported in JAX's 32-bit mode and run after x64 is turned on runs in
+    32-bit mode still (it mixed float64 constants into float32 ops: lax.select failed); one
+    imported with x64 on keeps JAX's float64 draws."""
+    w, x = _jax_example(np.float32)
+    key = jax.random.key(7)
+    before = bool(jax.config.jax_enable_x64)
+    try:
+        for mode in (False, True):
+            jax.config.update("jax_enable_x64", mode)
+            imported = vz.from_jax(dropout_loss, w, x, key)
+            want = jax.grad(dropout_loss, argnums=(0, 1))(w, x, key)
+            jax.config.update("jax_enable_x64", not mode)
+            got = _gradients(imported)
+            for g, wnt in zip(got, want):
+                assert g.dtype == np.float32
+                np.testing.assert_allclose(g, wnt, rtol=1e-5, atol=1e-5)
+    finally:
+        jax.config.update("jax_enable_x64", before)

@@ -146,11 +146,15 @@ def test_the_component_is_carried_by_one_widget_model_per_process(monkeypatch):
     """The first stepper's model carries the component (module and CSS); the next ones' a
     few lines that use it (static/shim.js), so that a notebook's widget state holds it once;
     once that stepper is closed, the next one made carries it. Where each output is a page
-    of its own (display "widget": Colab), every model carries it."""
+    of its own (display "widget": Colab) or marimo is running, every model carries it."""
+    import sys
+    import types
+
     import vizad.view.widget.stepper as module
     from vizad.view.assets import STATIC, component_module, style, widget_shim
 
     monkeypatch.setattr(module, "_carrier", None)
+    monkeypatch.delitem(sys.modules, "marimo", raising=False)  # a test before imported it
     lecture = vz.examples.lecture()
     first, second = vz.Stepper(lecture), vz.Stepper(lecture)
     assert (first._esm, first._css) == (component_module(), style())
@@ -160,6 +164,10 @@ def test_the_component_is_carried_by_one_widget_model_per_process(monkeypatch):
     first.close()
     third, fourth = vz.Stepper(lecture), vz.Stepper(lecture)
     assert third._esm == component_module() and fourth._esm == widget_shim()
+    monkeypatch.setitem(sys.modules, "marimo", types.ModuleType("marimo"))
+    assert vz.Stepper(lecture)._esm == component_module()
+    monkeypatch.delitem(sys.modules, "marimo")
+    assert vz.Stepper(lecture)._esm == widget_shim()
     monkeypatch.setattr(vz.config, "display", "widget")
     assert vz.Stepper(lecture)._esm == component_module()
 

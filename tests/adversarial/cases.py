@@ -502,9 +502,10 @@ def _mutation_cases() -> list[Case]:
     def eager_write(what):
         def run():
             a = vz.tensor([1.0, 2.0], name="a")
-            y = vz.sum(a * a)
+            h = a * a  # a scalar's value is a numpy scalar: there is nothing to write into
+            y = vz.sum(h)
             y.backward()
-            target = {"value": a.value, "numpy()": a.numpy(), "result value": y.value,
+            target = {"value": a.value, "numpy()": a.numpy(), "result value": h.value,
                       "grad value": a.grad.value}[what]  # fmt: skip
             target[...] = 0.0
 

@@ -49,7 +49,10 @@ __all__ = ["from_jax", "Jax", "bind_params", "closed_jaxpr", "eqn_source", "trac
 
 class Jax(Framework):
     """JAX as a fallback op's framework: primitives bound on arrays, ``jax.vjp`` and
-    ``jax.jvp`` rules, in 64-bit mode when the function was imported with float64 values."""
+    ``jax.jvp`` rules, in the float mode the function was imported in (64-bit with float64
+    values or JAX's 64-bit mode on then; 32-bit otherwise), whatever the mode is when the
+    imported graph is run later: a float32 function imported with x64 off and evaluated with
+    it on would otherwise mix float64 constants into its float32 ops."""
 
     name = "JAX"
 
@@ -58,7 +61,7 @@ class Jax(Framework):
 
     def mode(self) -> AbstractContextManager:
         """The context that gives the imported function its float type."""
-        return jax.enable_x64(True) if self.x64 else nullcontext()
+        return jax.enable_x64(self.x64)
 
     def call(self, fn: Callable, values: Sequence[Any]) -> Any:
         with self.mode():
@@ -174,7 +177,7 @@ def traced(
     if not callable(fn):
         raise ArgumentTypeError(f"{what}: fn must be callable, got {type(fn).__name__}")
     arguments = Arguments(fn, args, kwargs, static_argnums, static_argnames, what)
-    framework = Jax(x64=arguments.x64)
+    framework = Jax(x64=arguments.x64 or bool(jax.config.jax_enable_x64))
     closed = _jaxpr(arguments, framework, what)
     if framework.x64 and not jax.config.jax_enable_x64 and _narrow(closed):
         # float64 data (numpy's) given to a function of float32 weights, outside JAX's

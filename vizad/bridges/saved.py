@@ -51,7 +51,7 @@ class Residual(NamedTuple):
     Examples:
         >>> import jax.numpy as jnp
         >>> from vizad.bridges.saved import saved_by_jax
-        >>> (cos,) = saved_by_jax(lambda x: jnp.sin(x).sum(), jnp.zeros(2))
+        >>> (cos,) = saved_by_jax(lambda x: jnp.sin(x).sum(), jnp.zeros(2, jnp.float32))
         >>> cos.description, cos.value
         ('output of cos', array([1., 1.], dtype=float32))
     """

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import artifact, settled
+from conftest import artifact, settled, write_notebook
 
 import vizad as vz
 
@@ -136,7 +136,6 @@ CELLS = [
 def test_the_checkpoint_editor_in_the_jupyterlab_widget(browser, jupyterlab, page_errors, chain):
     """The live widget in JupyterLab 4 at 1024×768: the timeline under the graph, a step taken
     there moves its cursor, and checkpoints clicked change its peak."""
-    from conftest import write_notebook
     from test_jupyterlab import _delete_sessions, _run_in_new_cell
     from test_room import _open as open_lab
 
