@@ -71,7 +71,7 @@ def _append(parent: ET.Element, *items: ET.Element | str) -> ET.Element:
 #: A heatmap of more columns, or more cells, than the drawings' (24, 12 × 24: the step's
 #: result in its panel, up to 64 × 64) draws smaller cells (stepper.css's vz-heat-fine), as
 #: panel.js's ``shown`` does.
-FINE_COLUMNS, FINE_CELLS = 24, 12 * 24
+FINE_ROWS, FINE_COLUMNS, FINE_CELLS = 12, 24, 12 * 24
 
 
 def _shown(value: Any) -> list[ET.Element | str]:
@@ -86,7 +86,8 @@ def _shown(value: Any) -> list[ET.Element | str]:
             out += ([", "] if j else []) + _shown(item)
         return [*out, ")"]
     heat = value["heat"]
-    fine = int(heat["columns"]) > FINE_COLUMNS or len(heat["cells"]) > FINE_CELLS
+    columns, cells = int(heat["columns"]), len(heat["cells"])
+    fine = columns > FINE_COLUMNS or cells > FINE_CELLS or cells > FINE_ROWS * columns
     grid = _element("span", "vz-heat vz-heat-fine" if fine else "vz-heat", role="img")
     grid.set("aria-label", heat["label"])
     grid.set("style", f"grid-template-columns:repeat({int(heat['columns'])},auto)")

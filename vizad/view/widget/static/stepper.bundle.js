@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5b79894dfe2d19d0d0d8e47e03454ebe0abd6e4640d832511b0e6fc0ba53f2a9
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b5f1a9fa41f23f2aad01c6f212f1aee9bb7ad5088c64e9a126d3016bcbefbab2
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1948,6 +1948,7 @@ var Inputs = class {
 var TABLE_ROWS = 40;
 var KEEP_ROWS = 6;
 var FILL = /^#[0-9a-f]{6}$/i;
+var FINE_ROWS = 12;
 var FINE_COLUMNS = 24;
 var FINE_CELLS = 12 * 24;
 function shown(v) {
@@ -1956,7 +1957,7 @@ function shown(v) {
   if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => j ? [", ", ...shown(x)] : shown(x)), ")"];
   if (!v.heat) return [];
   const { columns, cells, label, caption } = v.heat;
-  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS;
+  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS || cells.length > FINE_ROWS * Number(columns);
   const grid = h("span", { class: fine ? "vz-heat vz-heat-fine" : "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
     const cell = h("span", { title: tip });
     if (FILL.test(fill)) cell.style.backgroundColor = fill;

@@ -9,8 +9,10 @@ import { h } from "./helpers.js";
 const TABLE_ROWS = 40; // rows of the running table shown at once
 const KEEP_ROWS = 6; // rows of the table of partial adjoints kept in view, stacked
 const FILL = /^#[0-9a-f]{6}$/i; // a heatmap cell's colour, from Python's palette
-// a heatmap of more columns or cells than the drawings' (the step's result in its panel, up
-// to 64 × 64 cells) draws smaller cells (vz-heat-fine; snapshot.py's FINE_COLUMNS, FINE_CELLS)
+// a heatmap of more rows, columns or cells than the drawings' (the step's result in its panel,
+// up to 64 × 64 cells) draws smaller cells (vz-heat-fine; snapshot.py's FINE_ROWS, …): a tall
+// one (an LSTM's 16×3 weight) leaves the table of partial adjoints room in a stacked panel
+const FINE_ROWS = 12;
 const FINE_COLUMNS = 24;
 const FINE_CELLS = 12 * 24;
 
@@ -22,7 +24,8 @@ export function shown(v) {
   if (v.tuple) return ["(", ...v.tuple.flatMap((x, j) => (j ? [", ", ...shown(x)] : shown(x))), ")"];
   if (!v.heat) return [];
   const { columns, cells, label, caption } = v.heat;
-  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS;
+  const fine = Number(columns) > FINE_COLUMNS || cells.length > FINE_CELLS
+    || cells.length > FINE_ROWS * Number(columns);
   const grid = h("span", { class: fine ? "vz-heat vz-heat-fine" : "vz-heat", role: "img", "aria-label": label }, cells.map(([fill, tip]) => {
     const cell = h("span", { title: tip });
     if (FILL.test(fill)) cell.style.backgroundColor = fill;
