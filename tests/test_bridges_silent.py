@@ -311,38 +311,40 @@ def _overflowing():
 @pytest.mark.filterwarnings("ignore:overflow encountered in exp:RuntimeWarning")
 def test_float64_data_given_to_a_float32_jax_function_runs_in_float32():
     jax = pytest.importorskip("jax")
-    if jax.config.jax_enable_x64:
-        pytest.skip("JAX's 64-bit mode is on: the user's own run is float64")
-    w, f, g, x = _overflowing()
-    assert np.isinf(f(w, x)) and np.isinf(g(x))  # the user's own run
-    for fn, args in ((f, (w, x)), (g, (x,))):
-        imported = vz.from_jax(fn, *args)
-        # 1.22e39 before: run in 64-bit mode, the overflow vanished
-        assert np.isinf(vz.evaluate(imported.output, imported.feed))
-        assert {imported.feed[v].dtype for v in imported.inputs} == {np.dtype(np.float32)}
-        trace = vz.jax_backward(fn, *args)
-        found = trace.first_nonfinite()
-        assert found is not None and np.isinf(found.value).any()  # a forward value: exp's
-        assert trace.values[found.node].dtype == np.float32
+    # JAX's 64-bit mode off, as by default (tests/differential.py turns it on for the
+    # process when collected): the user's run in the mode the test is about
+    with jax.enable_x64(False):
+        w, f, g, x = _overflowing()
+        assert np.isinf(f(w, x)) and np.isinf(g(x))  # the user's own run
+        for fn, args in ((f, (w, x)), (g, (x,))):
+            imported = vz.from_jax(fn, *args)
+            # 1.22e39 before: run in 64-bit mode, the overflow vanished
+            assert np.isinf(vz.evaluate(imported.output, imported.feed))
+            assert {imported.feed[v].dtype for v in imported.inputs} == {np.dtype(np.float32)}
+            trace = vz.jax_backward(fn, *args)
+            found = trace.first_nonfinite()
+            assert found is not None and np.isinf(found.value).any()  # a forward value: exp's
+            assert trace.values[found.node].dtype == np.float32
 
 
 def test_float32_weights_and_float64_data_give_jaxs_float32_gradients():
     jax = pytest.importorskip("jax")
     jnp = pytest.importorskip("jax.numpy")
-    if jax.config.jax_enable_x64:
-        pytest.skip("JAX's 64-bit mode is on: the user's own run is float64")
-    w = jnp.array([0.3, -1.2, 0.7])
-    x = np.array([1.0, 2.0, 3.0]) / 3
+    # JAX's 64-bit mode off, as by default (tests/differential.py turns it on for the
+    # process when collected): the user's run in the mode the test is about
+    with jax.enable_x64(False):
+        w = jnp.array([0.3, -1.2, 0.7])
+        x = np.array([1.0, 2.0, 3.0]) / 3
 
-    def f(w, x):
-        return jnp.sum(jnp.tanh(x * w) ** 2) * 1e-3 + jnp.float32(1.0) / 3
+        def f(w, x):
+            return jnp.sum(jnp.tanh(x * w) ** 2) * 1e-3 + jnp.float32(1.0) / 3
 
-    imported = vz.from_jax(f, w, x)
-    got = vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
-    want = jax.grad(f, argnums=(0, 1))(w, x)
-    for g, ww in zip(got, want):
-        assert g.dtype == np.float32  # float64 before, in 64-bit mode
-        np.testing.assert_allclose(g, np.asarray(ww), rtol=1e-6)  # float32 round-off
+        imported = vz.from_jax(f, w, x)
+        got = vz.evaluate(vz.gradients(imported.output, imported.inputs), imported.feed)
+        want = jax.grad(f, argnums=(0, 1))(w, x)
+        for g, ww in zip(got, want):
+            assert g.dtype == np.float32  # float64 before, in 64-bit mode
+            np.testing.assert_allclose(g, np.asarray(ww), rtol=1e-6)  # float32 round-off
 
 
 def test_float64_values_alone_still_run_in_64_bit_mode():
