@@ -153,22 +153,15 @@ fuzz: setup-test
 adversarial: setup-test graphviz
 	$(PY) tests/adversarial/run.py
 
-## make bench: run the benchmarks in bench/ (figures go to docs/benchmarks.md by hand)
+## make bench: every benchmark of bench/ in a row, each in a process of its own, and its output
+## written into docs/benchmarks.md under its command, the commit and the load (bench/report.py;
+## --only NAME... again runs some: `$(PY) bench/report.py --only eager tape`). About 30 minutes;
+## run it on an idle machine. valgrind (bench/imports.py's instruction counts) and chromium
+## (the JupyterLab and page timings) are installed when missing.
 bench: setup-test graphviz bubblewrap
-	$(PY) bench/engine.py
-	$(PY) bench/trace.py
-	$(PY) bench/render.py
-	$(PY) bench/folding.py
-	$(PY) bench/widget.py
-	$(PY) bench/stepper_ready.py
-	$(PY) bench/export.py
-	$(PY) bench/eager.py
-	$(PY) bench/scalar_mlp.py
-	$(PY) bench/memory.py
-	$(PY) bench/imports.py
-	$(PY) bench/browser_layout.py
-	$(PY) bench/bridges.py
-	$(PY) bench/grading.py
+	@sh tools/ensure-system-package valgrind valgrind || echo "(instruction counts will be skipped)"
+	@sh tools/ensure-system-package chromium chromium || echo "(browser timings will fail)"
+	$(PY) bench/report.py
 
 ## make notebooks: re-execute every tutorial and store its outputs (review the diff). Widget
 ## state is not stored: a stepper's output carries an HTML rendering of its component, which
