@@ -174,9 +174,10 @@ def _rnn(params, xs):
 
 #: Rounds of later calls (``--repeat N``; each round runs every function once, in turns).
 _REPEAT = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
-#: The baseline, ``--before REV``: by default the first commit of the wings (6b6d90e; an older
-#: commit's modules live elsewhere, vizad._gc for vizad.engine._gc, and do not load here).
-BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else "6b6d90e"
+#: An earlier jax_backward to compare with besides jax.grad, ``--before REV`` (e.g. 6b6d90e,
+#: the first commit of the wings); none by default: an old commit's modules import names
+#: today's vizad no longer has (6b6d90e's trace/recorded.py wants engine.text.check_decimals).
+BEFORE = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else None
 
 
 def _cases() -> list[tuple[str, object, tuple]]:
@@ -277,7 +278,7 @@ def _first_in_child(which: str, case: int, repeat: int = 3) -> float:
     times = []
     for _ in range(repeat):
         done = subprocess.run(
-            [sys.executable, __file__, "--first", which, str(case), "--before", BEFORE],
+            [sys.executable, __file__, "--first", which, str(case), "--before", str(BEFORE)],
             capture_output=True,
             text=True,
             check=True,
@@ -298,15 +299,28 @@ def jax_backward_cost() -> int:
     from vizad.bridges.jax_import import traced
 
     print(machine(), "·", load())
-    print(f"jax {jax.__version__}; before = commit {BEFORE}\n")
-    before = _before(BEFORE)
+    before = None
+    if BEFORE:
+        try:
+            before = _before(BEFORE)
+        except ImportError as exc:  # the commit's modules no longer fit today's vizad
+            print(f"before = commit {BEFORE} does not load here ({exc}): left out")
+    print(f"jax {jax.__version__}; before = {f'commit {BEFORE}' if before else 'none'}\n")
     _started()
-    print(
-        "| function | equations (walked after) | first call: before | after "
-        "| later calls (median): before | after | after ÷ before | per equation: before | after "
-        "| jax.grad jitted: first call (compile) | later | jax.grad op by op |"
-    )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    if before:
+        print(
+            "| function | equations (walked after) | first call: before | after "
+            "| later calls (median): before | after | after ÷ before | per equation: before "
+            "| after | jax.grad jitted: first call (compile) | later | jax.grad op by op |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    else:
+        print(
+            "| function | equations | first call | later calls (median) | per equation "
+            "| jax.grad jitted: first call (compile) | later | jax.grad op by op "
+            "| ÷ op by op |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for case, (name, fn, args) in enumerate(_cases()):
         arguments, framework, closed = traced(fn, args, {}, (), (), "bench")
         with framework.mode():  # the equations of the function (as the walk before saw them)
@@ -328,17 +342,24 @@ def jax_backward_cost() -> int:
             if before:
                 fns["before"] = lambda: before.jax_backward(fn, *args)
             times = paired_medians(fns, repeat=_REPEAT)
-        b = times.get("before", float("nan"))
         a = times["after"]
-        print(
-            f"| {name} | {equations} ({walked}) "
-            f"| {first.get('before', float('nan')) * 1e3:,.0f} ms "
-            f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.2f} ms | {a * 1e3:.2f} ms "
-            f"| {a / b:.2f} "
-            f"| {b / equations * 1e3:.3f} ms | {a / equations * 1e3:.3f} ms "
+        jax_part = (
             f"| {compiled * 1e3:,.0f} ms | {times['jit'] * 1e3:.3f} ms "
             f"| {times['op by op'] * 1e3:.1f} ms |"
         )
+        if before:
+            b = times["before"]
+            print(
+                f"| {name} | {equations} ({walked}) | {first['before'] * 1e3:,.0f} ms "
+                f"| {first['after'] * 1e3:,.0f} ms | {b * 1e3:.2f} ms | {a * 1e3:.2f} ms "
+                f"| {a / b:.2f} | {b / equations * 1e3:.3f} ms | {a / equations * 1e3:.3f} ms "
+                + jax_part
+            )
+        else:
+            print(
+                f"| {name} | {walked} | {first['after'] * 1e3:,.0f} ms | {a * 1e3:.2f} ms "
+                f"| {a / walked * 1e3:.3f} ms " + jax_part + f" {a / times['op by op']:.2f} |"
+            )
     print("\nFirst calls: medians of 3 fresh processes each (JAX's backend started first).")
     print("Per equation: later calls over the function's equations as the walk before saw")
     print("them (after, a scan's xs[t] is a dynamic index: its index arithmetic is walked too).")
