@@ -167,6 +167,23 @@ def test_scaled_dot_product_attention_masks(how, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=["float64", "float32"])
+def test_an_extended_attention_mask_of_the_lowest_float(dtype):
+    """Hugging Face's BERT masks padding with (1 - mask) * torch.finfo(dtype).min. Before,
+    in float64, check() said the add was off ("vjp gives -3.22872e+307, central differences
+    nan"): the scores sit at -1.8e308, where a step is lost and a sum overflows. They are
+    held as -inf entries are."""
+    keep = (~_padding("bool", dtype)).long()
+    q, k, v = (_randn(s, 2, 2, 5, 4, dtype=dtype) for s in (8, 9, 10))
+
+    def loss(q, k, v):
+        extended = (1.0 - keep[:, None, None, :].to(dtype)) * torch.finfo(dtype).min
+        scores = q @ k.transpose(-1, -2) / 2.0 + extended
+        return (torch.softmax(scores, -1) @ v).pow(2).sum()
+
+    _compare(loss, (q, k, v), {}, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=["float64", "float32"])
 @pytest.mark.parametrize("mask_type", ["float", "bool"])
 def test_masked_mean_pooling(mask_type, dtype):
     torch.manual_seed(0)
