@@ -45,6 +45,7 @@ eager_transforms = require("torch._functorch.eager_transforms", "torch")
 __all__ = [
     "Capture",
     "OutsideWrite",
+    "module_line",
     "WritesInPlace",
     "CALL",
     "MARK",
@@ -489,12 +490,50 @@ class _Outside(dispatch.TorchDispatchMode):
                     and isinstance(value, torch.Tensor)
                     and not isinstance(value, functional.FunctionalTensor)
                 ):
-                    raise OutsideWrite(str(func))
-        return func(*args, **kwargs)
+                    raise OutsideWrite(func, value)
+        out = func(*args, **kwargs)
+        if any(r.alias_info is not None for r in func._schema.returns):
+            return out
+        # a new tensor made from constants alone (MultiheadAttention's float mask:
+        # zeros_like(the closed-over bool mask)) is the function's own: functionalization
+        # leaves it plain, and its in-place fill (masked_fill_) would count as a write
+        # outside. Wrapped, its writes are functionalized like any other.
+        return pytree.tree_map_only(torch.Tensor, _own, out)
+
+
+def _own(x: torch.Tensor) -> torch.Tensor:
+    """A tensor the traced function made, as a FunctionalTensor (unchanged if it is one)."""
+    if isinstance(x, functional.FunctionalTensor) or torch._is_functional_tensor(x):
+        return x
+    return functional.FunctionalTensor.to_functional(x)
 
 
 class OutsideWrite(Exception):
-    """The traced function writes to a tensor that is not one of its arguments."""
+    """The traced function writes to a tensor that is not one of its arguments: ``op``'s
+    name, and what the tensor is (dtype and shape)."""
+
+    def __init__(self, func: torch._ops.OpOverload, tensor: torch.Tensor) -> None:
+        self.op = func.name()  # aten::add_.Tensor
+        self.tensor = _described(tensor)
+        if tensor._base is not None:
+            self.tensor += f", a view of {_described(tensor._base)}"
+        super().__init__(f"{self.op} writes to {self.tensor}")
+
+
+def _described(t: torch.Tensor) -> str:
+    dtype = str(t.dtype).removeprefix("torch.")
+    return f"{'an' if dtype[0] in 'aeiou' else 'a'} {dtype} tensor of shape {tuple(t.shape)}"
+
+
+def module_line(tb: TracebackType | None) -> str | None:
+    """The innermost line of torch.nn's own code (a module's forward) in a traceback."""
+    found, nn = None, os.path.join(_TORCH_DIR, "nn") + os.sep
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith(nn):
+            found = f"{_line_of(name, tb.tb_lineno)} (in {tb.tb_frame.f_code.co_name})"
+        tb = tb.tb_next
+    return found
 
 
 class WritesInPlace(Exception):

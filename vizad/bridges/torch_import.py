@@ -34,6 +34,7 @@ from vizad.bridges.torch_capture import (
     OutsideWrite,
     WritesInPlace,
     is_user_file,
+    module_line,
     traceback_line,
     user_line,
 )
@@ -310,12 +311,32 @@ def _trace(flat: Callable, tensors: list, name: str) -> torch.fx.GraphModule:
         raise
     except Exception as exc:
         if isinstance(exc, OutsideWrite) or "mutating a non-functional tensor" in str(exc):
+            what = (
+                f" ({exc.op} writes to {exc.tensor} that the function closes over)"
+                if isinstance(exc, OutsideWrite)
+                else ""
+            )
+            inside = module_line(exc.__traceback__)
+            module = (
+                "give the module itself to from_torch (vz.from_torch(model, x)), or call "
+                "model.eval(); importing never changes a module's state"
+            )
+            if inside is not None:  # torch.nn's code writes: a buffer of a closed-over module
+                hint = (
+                    "a module's buffer (running statistics or a counter in train mode), "
+                    f"written by PyTorch at {inside}, in a module the function closes "
+                    f"over: {module}"
+                )
+            elif isinstance(exc, OutsideWrite):
+                hint = (
+                    "pass the tensor as an argument, or write to a copy of it (t.clone()); "
+                    "importing never changes a tensor outside the function"
+                )
+            else:
+                hint = f"a module's buffer, in a module the function closes over? {module}"
             raise BridgeError(
                 f"from_torch: {name!r} writes in place to a tensor that is not one of its "
-                f"arguments, at {traceback_line(exc.__traceback__)} (a BatchNorm's running "
-                "statistics in train mode, in a module the function closes over?): give the "
-                "module itself to from_torch (vz.from_torch(model, x)), or call model.eval(); "
-                "importing never changes a module's state"
+                f"arguments, at {traceback_line(exc.__traceback__)}{what}: {hint}"
             ) from None
         line = traceback_line(exc.__traceback__) or "an unknown line"
         if "dynamo-optimized" in str(exc):

@@ -49,6 +49,7 @@ from vizad.trace.perturb import (
     TIED,
     finite_part,
     held,
+    unmovable,
     recorded_type,
     structure_of,
     value_structure,
@@ -410,7 +411,7 @@ def check_op(
     if not point:  # nothing floating to differentiate
         return []
     held_any = any(
-        np.isinf(leaf).any()
+        unmovable(leaf).any()
         for k, value in enumerate(inputs)
         if k not in fixed
         for leaf in leaves(value)
@@ -499,7 +500,7 @@ def _movable(
     x = Variable(name, shape=a.shape)
     xs.append(x)
     moved: Node = x
-    if a.dtype.kind == "f" and np.isinf(a).any() and not np.isnan(a).any():
+    if a.dtype.kind == "f" and unmovable(a).any() and not np.isnan(a).any():
         moved, a = held(x, a)
     point.append(a)
     if typed and a.dtype != np.float64:
@@ -512,7 +513,7 @@ def _infinite_only(value: Any) -> bool:
     if isinstance(value, tuple):
         return False
     a = np.asarray(value)
-    return a.dtype.kind == "f" and bool(np.isinf(a).any()) and not np.isnan(a).any()
+    return a.dtype.kind == "f" and bool(unmovable(a).any()) and not np.isnan(a).any()
 
 
 def _missing_rule(exc: BaseException) -> str:
@@ -539,7 +540,7 @@ def _flat_at_infinity(
     finite as an input goes to ±∞ is flat there, so its rule must give 0 (what central
     differences say too: −inf + h is −inf). Returns the problem, or []."""
     if output is not None:
-        w = np.where(np.isfinite(output), w, 0)
+        w = np.where(unmovable(output), 0, w)
     xs: list[Node] = []
     args = [
         constant(np.asarray(value)) if k in fixed else _variables(value, f"input{k}", xs)
@@ -550,7 +551,7 @@ def _flat_at_infinity(
     with np.errstate(all="ignore"):
         got = Executor(gradients(local, xs, cotangent=value_node(w))).run(feed)
     for x, g in zip(xs, got):
-        at = np.isinf(feed[x])
+        at = unmovable(feed[x])
         if not at.any():
             continue
         g = np.asarray(g, dtype=np.float64)

@@ -3,7 +3,9 @@ correct code:
 
 - an infinite entry (a ``-inf`` attention mask) cannot be moved (−inf + h is −inf): it is
   held, the finite entries around it are moved, and an infinite entry of the value, which
-  nothing can compare, takes no cotangent;
+  nothing can compare, takes no cotangent. So is an entry within 2³² of the float type's
+  largest number (Hugging Face's ``torch.finfo(dtype).min`` mask): a step there is lost to
+  rounding, and a sum of a few overflows;
 - a symmetric or triangular matrix given to an op that reads it as one (cholesky and eigh
   read one triangle of a symmetric matrix, cholesky_solve a triangular factor) is moved
   within its structure, as PyTorch's gradcheck is asked to do: a move that leaves the
@@ -27,6 +29,7 @@ from vizad.engine.node import Node
 from vizad.engine.op import Op, constant
 
 __all__ = [
+    "unmovable",
     "within",
     "held",
     "finite_part",
@@ -109,10 +112,25 @@ def within(x: Node, kind: str) -> Node:
     return _WITHIN(x, kind=kind)
 
 
+#: How far below its float type's largest number an entry counts as infinite.
+_SENTINEL = 2.0**-32
+
+
+def unmovable(value: Any) -> np.ndarray:
+    """Where a float array is infinite, or as good as infinite for central differences: a
+    sentinel within 2³² of the largest number (``torch.finfo(dtype).min`` as a mask, and
+    what adding to it gives), which a step cannot move and a sum of a few overflows."""
+    a = np.asarray(value)
+    if a.dtype.kind != "f":
+        return np.zeros(a.shape, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        return np.abs(a) > float(np.finfo(a.dtype).max) * _SENTINEL
+
+
 def held(x: Node, value: np.ndarray) -> tuple[Node, np.ndarray]:
-    """(``x`` with the infinite entries of ``value`` held, the value to feed ``x``: finite,
-    zeros where held)."""
-    keep = np.isfinite(value)
+    """(``x`` with the infinite entries of ``value`` held (:func:`unmovable`), the value to
+    feed ``x``: finite, zeros where held)."""
+    keep = ~unmovable(value)
     node = _WITHIN(x, constant(keep), constant(np.where(keep, 0, value)), kind="hold")
     return node, np.where(keep, value, 0).astype(value.dtype)
 
@@ -126,9 +144,9 @@ def recorded_type(x: Node, dtype: np.dtype) -> Node:
 
 
 def finite_part(y: Node, value: np.ndarray) -> Node:
-    """``y`` with zeros where ``value`` (its value) is not finite: those entries take no
-    cotangent, and the rest can be compared."""
-    return _WITHIN(y, constant(np.isfinite(value)), constant(np.zeros(())), kind="hold")
+    """``y`` with zeros where ``value`` (its value) is :func:`unmovable`: those entries take
+    no cotangent, and the rest can be compared."""
+    return _WITHIN(y, constant(~unmovable(value)), constant(np.zeros(())), kind="hold")
 
 
 def value_structure(op: str, attrs: Mapping[str, Any]) -> str | None:
