@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b5f1a9fa41f23f2aad01c6f212f1aee9bb7ad5088c64e9a126d3016bcbefbab2
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c7fc99be1d39b5eea09740a522ff654d54e65ca28145dfbc02c4020a06055e71
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1986,6 +1986,8 @@ function panelElement(p, head, cells = {}) {
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
   if (p.elements) elementCells(sum, p.elements, cells);
+  else if (p.cells?.ask && cells.ask) elementCells(sum, p.asked ??= [], cells);
+  else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
@@ -1993,15 +1995,15 @@ function panelElement(p, head, cells = {}) {
   return box;
 }
 function elementCells(sum, elements, { opened = null, onOpen = () => {
-} } = {}) {
+}, ask = null } = {}) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
   grid.setAttribute("role", "group");
   const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
-  const open = (k) => {
-    const e = elements[k];
-    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+  const opens = (k) => ask ? elements[k] !== null : Boolean(elements[k]);
+  let asking = null;
+  const show2 = (k, e) => {
     const terms = e.terms.map(([label, value]) => h("li", {}, [
       h("span", { class: "vz-term-label", text: label }),
       " ",
@@ -2016,8 +2018,28 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {
     );
     onOpen(k, e.lit || []);
   };
+  const say = (text) => shownBox.replaceChildren(h("div", { class: "vz-muted", text }));
+  const open = (k) => {
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    asking = null;
+    if (elements[k]) return show2(k, elements[k]);
+    asking = k;
+    say(`asking Python for element ${cells[k].title.split(" =")[0]}…`);
+    onOpen(k, []);
+    ask(k).then((entry) => {
+      elements[k] = entry ?? null;
+      if (asking !== k || !shownBox.isConnected) return;
+      asking = null;
+      if (entry) return show2(k, entry);
+      say("no element walkthrough for this cell: an op on its way has no element rule");
+      cells[k].classList.remove("vz-cell-click");
+    }, (err) => {
+      if (asking === k) say(`Python could not make this cell's walkthrough: ${err.message || err}`);
+      if (asking === k) asking = null;
+    });
+  };
   cells.forEach((cell, k) => {
-    if (!elements[k]) return;
+    if (!opens(k)) return;
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
     cell.setAttribute("aria-label", `${cell.title}: show its terms`);
@@ -2032,15 +2054,56 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {
       let j = k;
       if (by) do
         j += by;
-      while (j >= 0 && j < cells.length && !elements[j]);
+      while (j >= 0 && j < cells.length && !opens(j));
       if (j < 0 || j >= cells.length) return;
       cells[j].focus();
       open(j);
     });
   });
   sum.after(shownBox);
-  if (opened !== null && elements[opened]) open(opened);
+  if (opened !== null && opens(opened)) open(opened);
 }
+var KERNEL_WAIT_MS = 12e4;
+var CellAsker = class {
+  constructor(model) {
+    this.model = model;
+    this.kernel = model.get("connected") !== false && typeof model.send === "function";
+    this.waiting = /* @__PURE__ */ new Map();
+    this.onMessage = (msg) => this.received(msg);
+    if (this.kernel) model.on("msg:custom", this.onMessage);
+  }
+  // step i's (0-based) cell k: a promise of its entry (null: it has none)
+  ask(i, k) {
+    const id = `${i} ${k}`;
+    if (!this.waiting.has(id)) {
+      const w = {};
+      w.promise = new Promise((resolve, reject) => {
+        w.resolve = resolve;
+        w.reject = reject;
+      });
+      this.waiting.set(id, w);
+      this.model.send({ kind: "element", step: i, cell: k });
+      setTimeout(() => {
+        if (this.waiting.get(id) !== w) return;
+        this.waiting.delete(id);
+        w.reject(new Error("the kernel did not answer: run the cell again"));
+      }, KERNEL_WAIT_MS);
+    }
+    return this.waiting.get(id).promise;
+  }
+  received(msg) {
+    if (!msg || msg.kind !== "element") return;
+    const id = `${msg.step} ${msg.cell}`;
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (msg.error) w.reject(new Error(msg.error));
+    else w.resolve(msg.entry ?? null);
+  }
+  close() {
+    if (this.kernel) this.model.off?.("msg:custom", this.onMessage);
+  }
+};
 function rowElement(row, now) {
   const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
   if (now) tr.setAttribute("data-now", "true");
@@ -2049,9 +2112,11 @@ function rowElement(row, now) {
 }
 var Panel = class {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
-  constructor({ data, quiz }) {
+  // `asker`: a live widget's CellAsker (the cells the page does not carry, made by Python)
+  constructor({ data, quiz, asker = null }) {
     this.data = data;
     this.quiz = quiz;
+    this.asker = asker?.kernel ? asker : null;
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
@@ -2114,7 +2179,7 @@ var Panel = class {
       panel.replaceChildren(panelElement(
         data.steps[i].panel,
         data.contributionsHead || [],
-        { opened: this.opened?.cell ?? null, onOpen }
+        { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)) }
       ));
       building = false;
       if (feedback) panel.prepend(feedback);
@@ -2134,11 +2199,14 @@ var Panel = class {
     if (asking) this.lit = [];
     this.light();
   }
+  close() {
+    this.asker?.close();
+  }
 };
 
 // vizad/view/widget/static/stepper/expand.js
 var OPEN_PREFIX = "cluster_open_";
-var KERNEL_WAIT_MS = 12e4;
+var KERNEL_WAIT_MS2 = 12e4;
 function applyPatch(base, patch) {
   const frame = { ...base };
   delete frame.svg;
@@ -2271,7 +2339,7 @@ var Opener = class {
         if (this.waiting.get(id) !== w) return;
         this.waiting.delete(id);
         w.reject(new Error("the kernel did not answer: run the cell again to see this"));
-      }, KERNEL_WAIT_MS);
+      }, KERNEL_WAIT_MS2);
     }
     return this.waiting.get(id).promise;
   }
@@ -3129,7 +3197,7 @@ var Stepper = class {
     this.viewport.stage.addEventListener("pointerdown", (e) => {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
     });
-    this.panel = new Panel({ data, quiz: this.quiz });
+    this.panel = new Panel({ data, quiz: this.quiz, asker: new CellAsker(model) });
     this.panel.onLight = (lit) => this.drawing.light(lit);
     this.room = new Room({
       root,
@@ -3450,6 +3518,7 @@ var Stepper = class {
     this.opener.dispose();
     this.room.close();
     this.memory?.close();
+    this.panel.close();
   }
 };
 function localModel(values) {

@@ -60,6 +60,10 @@ export function panelElement(p, head, cells = {}) {
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
   if (p.elements) elementCells(sum, p.elements, cells);
+  else if (p.cells?.ask && cells.ask) elementCells(sum, (p.asked ??= []), cells); // asked of Python
+  // why its cells do not open here (no kernel to make them: past the page's budgets; or each
+  // cell the mean of a block), in a muted line under the heatmap
+  else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== undefined) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== undefined) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
@@ -70,16 +74,18 @@ export function panelElement(p, head, cells = {}) {
 // the heatmap of v̄ᵢ in `sum`: a click (or Enter) on a cell shows that element's walkthrough
 // below it, its terms and their sum (`elements`: vizad/trace/panel.py's element_cells, one per
 // cell, null where the element has none); `onOpen(k, lit)` is told the cell opened and the
-// cells its terms read ([tensor key, cell]: Panel lights them); `opened`: the cell open at first
-function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) {
+// cells its terms read ([tensor key, cell]: Panel lights them); `opened`: the cell open at first;
+// `ask(k)`: a live widget's promise of cell k's entry made by Python (element_entry), for the
+// cells the page does not carry (`elements[k]` undefined until it answers, kept there)
+function elementCells(sum, elements, { opened = null, onOpen = () => {}, ask = null } = {}) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
   grid.setAttribute("role", "group"); // (an image holds no buttons: a group of them)
   const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
-  const open = (k) => {
-    const e = elements[k];
-    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+  const opens = (k) => (ask ? elements[k] !== null : Boolean(elements[k]));
+  let asking = null; // the cell whose entry Python is making
+  const show = (k, e) => {
     // the terms as a list in columns (stepper.css): eight of them take two or three lines
     const terms = e.terms.map(([label, value]) => h("li", {}, [
       h("span", { class: "vz-term-label", text: label }), " ", h("span", { class: "vz-term-value", text: value })]));
@@ -92,8 +98,28 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) 
     );
     onOpen(k, e.lit || []);
   };
+  const say = (text) => shownBox.replaceChildren(h("div", { class: "vz-muted", text }));
+  const open = (k) => {
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    asking = null;
+    if (elements[k]) return show(k, elements[k]);
+    asking = k;
+    say(`asking Python for element ${cells[k].title.split(" =")[0]}…`);
+    onOpen(k, []);
+    ask(k).then((entry) => {
+      elements[k] = entry ?? null;
+      if (asking !== k || !shownBox.isConnected) return; // another cell, or step, since
+      asking = null;
+      if (entry) return show(k, entry);
+      say("no element walkthrough for this cell: an op on its way has no element rule");
+      cells[k].classList.remove("vz-cell-click");
+    }, (err) => {
+      if (asking === k) say(`Python could not make this cell's walkthrough: ${err.message || err}`);
+      if (asking === k) asking = null;
+    });
+  };
   cells.forEach((cell, k) => {
-    if (!elements[k]) return;
+    if (!opens(k)) return;
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
     cell.setAttribute("aria-label", `${cell.title}: show its terms`);
@@ -108,14 +134,59 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) 
       event.preventDefault();
       event.stopPropagation();
       let j = k;
-      if (by) do j += by; while (j >= 0 && j < cells.length && !elements[j]);
+      if (by) do j += by; while (j >= 0 && j < cells.length && !opens(j));
       if (j < 0 || j >= cells.length) return;
       cells[j].focus();
       open(j);
     });
   });
   sum.after(shownBox);
-  if (opened !== null && elements[opened]) open(opened);
+  if (opened !== null && opens(opened)) open(opened);
+}
+
+// A live widget's requests for the entries of cells its page does not carry (vizad/view/
+// widget/messages.py's element): one per cell asked, answered by Python's element_entry
+const KERNEL_WAIT_MS = 120_000; // an answer not come by then has failed
+export class CellAsker {
+  constructor(model) {
+    this.model = model;
+    // a kernel answers: a live widget's model (a page's model has no send)
+    this.kernel = model.get("connected") !== false && typeof model.send === "function";
+    this.waiting = new Map(); // "step cell" -> { promise, resolve, reject }
+    this.onMessage = (msg) => this.received(msg);
+    if (this.kernel) model.on("msg:custom", this.onMessage);
+  }
+
+  // step i's (0-based) cell k: a promise of its entry (null: it has none)
+  ask(i, k) {
+    const id = `${i} ${k}`;
+    if (!this.waiting.has(id)) {
+      const w = {};
+      w.promise = new Promise((resolve, reject) => { w.resolve = resolve; w.reject = reject; });
+      this.waiting.set(id, w);
+      this.model.send({ kind: "element", step: i, cell: k });
+      setTimeout(() => {
+        if (this.waiting.get(id) !== w) return;
+        this.waiting.delete(id);
+        w.reject(new Error("the kernel did not answer: run the cell again"));
+      }, KERNEL_WAIT_MS);
+    }
+    return this.waiting.get(id).promise;
+  }
+
+  received(msg) {
+    if (!msg || msg.kind !== "element") return;
+    const id = `${msg.step} ${msg.cell}`;
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (msg.error) w.reject(new Error(msg.error));
+    else w.resolve(msg.entry ?? null);
+  }
+
+  close() {
+    if (this.kernel) this.model.off?.("msg:custom", this.onMessage);
+  }
 }
 
 // a row of the running table (vizad/trace/panel.py's running_row); `now`: the current step's
@@ -129,9 +200,11 @@ export function rowElement(row, now) {
 
 export class Panel {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
-  constructor({ data, quiz }) {
+  // `asker`: a live widget's CellAsker (the cells the page does not carry, made by Python)
+  constructor({ data, quiz, asker = null }) {
     this.data = data;
     this.quiz = quiz;
+    this.asker = asker?.kernel ? asker : null;
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
@@ -197,7 +270,7 @@ export class Panel {
         if (!building) this.light();
       };
       panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || [],
-        { opened: this.opened?.cell ?? null, onOpen }));
+        { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)) }));
       building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
@@ -216,5 +289,9 @@ export class Panel {
     );
     if (asking) this.lit = [];
     this.light();
+  }
+
+  close() {
+    this.asker?.close();
   }
 }
