@@ -124,3 +124,117 @@ def test_an_exported_page_says_why_its_cells_do_not_open(
     page.screenshot(path=artifact("element-cells-asked-exported-1024x768.png"))
     page.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+ZOOM_CELLS = [
+    "import numpy as np\nimport vizad as vz\n"
+    "x = vz.Variable('x', shape=(64, 64))\n"
+    "rng = np.random.default_rng(0)\n"
+    "trace = vz.trace_reverse(vz.sum(vz.tanh(x) * x), [x], {x: rng.standard_normal((64, 64))})\n"
+    "vz.step(trace)"
+]
+BOX = f"{PANEL} .vz-sum .vz-heat-box"
+
+
+def _geometry(page) -> dict:
+    return page.evaluate(
+        """() => {
+      const box = document.querySelector('.vizad-stepper .vz-step-panel .vz-sum .vz-heat-box');
+      const cell = box.querySelector('.vz-heat > span').getBoundingClientRect();
+      const side = document.querySelector('.vizad-stepper .vz-side').getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      return {cell: cell.width, zoom: box.dataset.zoom, left: box.scrollLeft, top: box.scrollTop,
+        scrollW: box.scrollWidth, clientW: box.clientWidth, width: b.width, height: b.height,
+        right: b.right, sideRight: side.right, tab: box.getAttribute('tabindex')};
+    }"""
+    )
+
+
+def _below(page) -> float:
+    """How far under the panel's head its table of partial adjoints starts."""
+    head = page.locator(f"{PANEL} .vz-head").bounding_box()
+    return page.locator(f"{PANEL} .vz-contributions").bounding_box()["y"] - head["y"]
+
+
+def test_the_panels_fine_heatmap_zooms_and_pans(browser, jupyterlab, page_errors):
+    url, root = jupyterlab
+    write_notebook(root / "heatmap_zoom.ipynb", ZOOM_CELLS)
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    _open(page, url, "heatmap_zoom.ipynb")
+    assert page.locator(".jp-FileBrowser").is_visible()
+    _go(page, 4, 4)  # x̄: 64 × 64, cell by cell
+    assert page.locator(f"{PANEL} .vz-sum .vz-heat > span").count() == 64 * 64
+    assert page.locator(f"{ROOT}.vz-wide").count() == 0  # stacked
+    less = page.get_by_role("button", name="smaller heatmap cells")
+    more = page.get_by_role("button", name="larger heatmap cells")
+    settled(page)
+    page.screenshot(path=artifact("element-cells-zoom-before-jupyterlab-1024x768.png"))
+    before = _geometry(page)
+    assert before["cell"] == 5 and before["zoom"] == "5" and before["tab"] is None
+    assert before["scrollW"] <= before["clientW"] + 1  # all of it shown: nothing to pan
+    assert less.is_disabled() and more.is_enabled()
+    rows_before = _below(page)
+    more.click()
+    zoomed = _geometry(page)
+    assert zoomed["cell"] == 10 and zoomed["zoom"] == "10"
+    # the box keeps its size, within the panel; its cells now scroll in it
+    assert abs(zoomed["height"] - before["height"]) <= 16, (before, zoomed)
+    assert zoomed["right"] <= zoomed["sideRight"] + 1
+    assert zoomed["scrollW"] > zoomed["clientW"] + 40 and zoomed["tab"] == "0"
+    # the panel's layout holds: its table of partial adjoints as far under its head
+    assert abs(_below(page) - rows_before) <= 16, (rows_before, _below(page))
+    settled(page)
+    page.locator(BOX).scroll_into_view_if_needed()
+    settled(page)
+    page.screenshot(path=artifact("element-cells-zoom-jupyterlab-1024x768.png"))
+    # a drag pans, and opens no cell
+    b = page.locator(BOX).bounding_box()
+    x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    left = _geometry(page)["left"]
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 40, y - 30, steps=5)
+    page.mouse.move(x - 80, y - 60, steps=5)
+    page.mouse.up()
+    panned = _geometry(page)
+    assert panned["left"] >= left + 60 and panned["top"] > 0, (left, panned)
+    assert page.locator(f"{PANEL} .vz-element-terms").count() == 0
+    assert page.locator(f"{PANEL} .vz-cell-open").count() == 0
+    # the keyboard: "+" pressed by Enter, the arrows on the focused box scroll it, the step stays
+    more.focus()
+    page.keyboard.press("Enter")
+    assert _geometry(page)["cell"] == 15
+    page.locator(BOX).focus()
+    top = _geometry(page)["top"]
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function(
+        "t => document.querySelector('.vizad-stepper .vz-step-panel .vz-heat-box').scrollTop > t",
+        arg=top,
+    )
+    assert page.locator(f"{ROOT} .vz-counter").inner_text().startswith("Step 4 of 4")
+    # a cell of the zoomed heatmap still opens (x̄'s 4,096 cells: made by Python)
+    cell = page.locator(f"{PANEL} .vz-sum .vz-heat > span").nth(64 * 10 + 20)
+    cell.scroll_into_view_if_needed()
+    cell.click()
+    page.wait_for_selector(f"{PANEL} .vz-element-terms li", timeout=30_000)
+    namespace: dict = {}
+    exec(ZOOM_CELLS[0].replace("vz.step(trace)", ""), namespace)  # the same trace, here
+    zoomed_trace = namespace["trace"]
+    x = zoomed_trace.wrt[0]
+    line = zoomed_trace.element(x, (10, 20)).line_text(zoomed_trace.decimals)
+    assert page.inner_text(f"{PANEL} .vz-element .vz-math") == line
+    # the zoom is kept from step to step; "−" back to 5 px
+    page.locator(f"{ROOT} .vz-counter").click()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        "() => document.querySelector('.vizad-stepper .vz-counter').textContent"
+        ".startsWith('Step 3 of 4')"
+    )
+    assert _geometry(page)["cell"] == 15
+    less.click()
+    less.click()
+    assert _geometry(page)["cell"] == 5 and less.is_disabled()
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: c7fc99be1d39b5eea09740a522ff654d54e65ca28145dfbc02c4020a06055e71
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5259d5ae62c918fc07d04b4f4f361cfce6b5de8b3f0d925f6b690e143918d59e
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1515,6 +1515,7 @@ var Player = class {
     if (typing && !(presenting && e.key === "Escape") || e.altKey || e.ctrlKey || e.metaKey) return;
     if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
     if ((BOX_KEYS.has(e.key) || e.key === " ") && t instanceof Element && t.matches(".vz-cell-click")) return;
+    if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-heat-box")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       e.stopPropagation();
       return;
@@ -1985,6 +1986,8 @@ function panelElement(p, head, cells = {}) {
   }
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
+  const fine = sum.querySelector(":scope > b > .vz-heat-fine");
+  if (fine) zoomable(fine, cells);
   if (p.elements) elementCells(sum, p.elements, cells);
   else if (p.cells?.ask && cells.ask) elementCells(sum, p.asked ??= [], cells);
   else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
@@ -1993,6 +1996,93 @@ function panelElement(p, head, cells = {}) {
   if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
+}
+var CELL_PX = [5, 10, 15, 20];
+var PAN_PX = 4;
+var PAN_KEY_PX = 40;
+function zoomable(grid, { zoom = 0, onZoom = () => {
+} } = {}) {
+  let level = Math.max(0, Math.min(CELL_PX.length - 1, zoom));
+  const box = h("span", { class: "vz-heat-box" });
+  grid.replaceWith(box);
+  box.append(grid);
+  const button = (text, label, by) => h("button", {
+    type: "button",
+    class: "vz-zoom-cells",
+    text,
+    title: label,
+    "aria-label": label,
+    onclick: () => set(level + by)
+  });
+  const less = button("−", "smaller heatmap cells", -1);
+  const more = button("+", "larger heatmap cells", 1);
+  box.after(h("span", { class: "vz-heat-zoom", role: "group", "aria-label": "heatmap zoom" }, [less, more]));
+  const apply = () => {
+    grid.style.setProperty("--vz-cell", `${CELL_PX[level]}px`);
+    box.dataset.zoom = String(CELL_PX[level]);
+    less.disabled = level === 0;
+    more.disabled = level === CELL_PX.length - 1;
+  };
+  const set = (next) => {
+    next = Math.max(0, Math.min(CELL_PX.length - 1, next));
+    if (next === level) return;
+    const by = CELL_PX[next] / CELL_PX[level];
+    const x = box.scrollLeft + box.clientWidth / 2, y = box.scrollTop + box.clientHeight / 2;
+    level = next;
+    apply();
+    box.scrollLeft = x * by - box.clientWidth / 2;
+    box.scrollTop = y * by - box.clientHeight / 2;
+    scrolls();
+    onZoom(level);
+  };
+  const scrolls = () => {
+    const over = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    if (over) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", "the heatmap, zoomed: scroll or drag to pan");
+    } else for (const a of ["tabindex", "role", "aria-label"]) box.removeAttribute(a);
+  };
+  box.addEventListener("keydown", (e) => {
+    const by = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+    if (e.target !== box || !by || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    e.stopPropagation();
+    box.scrollBy(by[0] * PAN_KEY_PX, by[1] * PAN_KEY_PX);
+  });
+  let press = null;
+  box.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    press = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, id: e.pointerId, moved: false };
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!press || e.pointerId !== press.id) return;
+    const dx = e.clientX - press.x, dy = e.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < PAN_PX) return;
+    if (!press.moved) {
+      press.moved = true;
+      box.setPointerCapture?.(e.pointerId);
+      box.classList.add("vz-panning");
+    }
+    box.scrollLeft = press.left - dx;
+    box.scrollTop = press.top - dy;
+  });
+  const release = () => {
+    box.classList.remove("vz-panning");
+    if (press?.moved) {
+      const swallow = (e) => {
+        e.stopPropagation();
+        e.preventDefault();
+      };
+      box.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => box.removeEventListener("click", swallow, { capture: true }), 0);
+    }
+    press = null;
+  };
+  box.addEventListener("pointerup", release);
+  box.addEventListener("pointercancel", release);
+  apply();
+  if (level) requestAnimationFrame(scrolls);
 }
 function elementCells(sum, elements, { opened = null, onOpen = () => {
 }, ask = null } = {}) {
@@ -2117,6 +2207,7 @@ var Panel = class {
     this.data = data;
     this.quiz = quiz;
     this.asker = asker?.kernel ? asker : null;
+    this.zoom = 0;
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
@@ -2179,7 +2270,15 @@ var Panel = class {
       panel.replaceChildren(panelElement(
         data.steps[i].panel,
         data.contributionsHead || [],
-        { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)) }
+        {
+          opened: this.opened?.cell ?? null,
+          onOpen,
+          ask: this.asker && ((k) => this.asker.ask(i, k)),
+          zoom: this.zoom,
+          onZoom: (level) => {
+            this.zoom = level;
+          }
+        }
       ));
       building = false;
       if (feedback) panel.prepend(feedback);

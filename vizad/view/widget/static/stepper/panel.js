@@ -59,6 +59,8 @@ export function panelElement(p, head, cells = {}) {
   }
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
+  const fine = sum.querySelector(":scope > b > .vz-heat-fine"); // up to 64 × 64 cells
+  if (fine) zoomable(fine, cells);
   if (p.elements) elementCells(sum, p.elements, cells);
   else if (p.cells?.ask && cells.ask) elementCells(sum, (p.asked ??= []), cells); // asked of Python
   // why its cells do not open here (no kernel to make them: past the page's budgets; or each
@@ -69,6 +71,96 @@ export function panelElement(p, head, cells = {}) {
   if (p.nonfinite !== undefined) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== undefined) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
+}
+
+// a fine heatmap's cell, in CSS px, at each zoom (stepper.css's --vz-cell): 64 cells of 5 px
+// are 320 px, the box it scrolls in at most that (so a zoom never changes the panel's height)
+export const CELL_PX = [5, 10, 15, 20];
+const PAN_PX = 4; // a press that moves this far pans the box (not a click on a cell)
+const PAN_KEY_PX = 40; // an arrow key on the box scrolls it this far
+
+// The fine heatmap `grid` (the step's result, up to 64 × 64) in a box that scrolls, with a
+// control beside it, "−" and "+", that scales its cells (CELL_PX); the box pans by scrolling, by
+// dragging, and by the arrows when it has the focus. `zoom`: the zoom it opens at (an index of
+// CELL_PX), `onZoom(level)` told each change (Panel keeps it from step to step).
+function zoomable(grid, { zoom = 0, onZoom = () => {} } = {}) {
+  let level = Math.max(0, Math.min(CELL_PX.length - 1, zoom));
+  const box = h("span", { class: "vz-heat-box" });
+  grid.replaceWith(box);
+  box.append(grid);
+  const button = (text, label, by) => h("button", { type: "button", class: "vz-zoom-cells", text, title: label,
+    "aria-label": label, onclick: () => set(level + by) });
+  const less = button("−", "smaller heatmap cells", -1);
+  const more = button("+", "larger heatmap cells", 1);
+  box.after(h("span", { class: "vz-heat-zoom", role: "group", "aria-label": "heatmap zoom" }, [less, more]));
+  const apply = () => {
+    grid.style.setProperty("--vz-cell", `${CELL_PX[level]}px`);
+    box.dataset.zoom = String(CELL_PX[level]);
+    less.disabled = level === 0;
+    more.disabled = level === CELL_PX.length - 1;
+  };
+  // the box keeps the point at its middle in the middle (the cells grow around it)
+  const set = (next) => {
+    next = Math.max(0, Math.min(CELL_PX.length - 1, next));
+    if (next === level) return;
+    const by = CELL_PX[next] / CELL_PX[level];
+    const x = box.scrollLeft + box.clientWidth / 2, y = box.scrollTop + box.clientHeight / 2;
+    level = next;
+    apply();
+    box.scrollLeft = x * by - box.clientWidth / 2;
+    box.scrollTop = y * by - box.clientHeight / 2;
+    scrolls();
+    onZoom(level);
+  };
+  // a box that scrolls is reached by Tab (its arrows scroll it: player.js leaves them to it)
+  const scrolls = () => {
+    const over = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    if (over) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", "the heatmap, zoomed: scroll or drag to pan");
+    } else for (const a of ["tabindex", "role", "aria-label"]) box.removeAttribute(a);
+  };
+  // the arrows on the focused box scroll it (here: the notebook's own keys would take them)
+  box.addEventListener("keydown", (e) => {
+    const by = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+    if (e.target !== box || !by || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    e.stopPropagation();
+    box.scrollBy(by[0] * PAN_KEY_PX, by[1] * PAN_KEY_PX);
+  });
+  // drag to pan: a press that moves pans, and is no click on a cell
+  let press = null;
+  box.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    press = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, id: e.pointerId, moved: false };
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!press || e.pointerId !== press.id) return;
+    const dx = e.clientX - press.x, dy = e.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < PAN_PX) return;
+    if (!press.moved) {
+      press.moved = true;
+      box.setPointerCapture?.(e.pointerId);
+      box.classList.add("vz-panning");
+    }
+    box.scrollLeft = press.left - dx;
+    box.scrollTop = press.top - dy;
+  });
+  const release = () => {
+    box.classList.remove("vz-panning");
+    if (press?.moved) {
+      // the click that ends a drag opens no cell
+      const swallow = (e) => { e.stopPropagation(); e.preventDefault(); };
+      box.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => box.removeEventListener("click", swallow, { capture: true }), 0);
+    }
+    press = null;
+  };
+  box.addEventListener("pointerup", release);
+  box.addEventListener("pointercancel", release);
+  apply();
+  if (level) requestAnimationFrame(scrolls);
 }
 
 // the heatmap of v̄ᵢ in `sum`: a click (or Enter) on a cell shows that element's walkthrough
@@ -205,6 +297,7 @@ export class Panel {
     this.data = data;
     this.quiz = quiz;
     this.asker = asker?.kernel ? asker : null;
+    this.zoom = 0; // the zoom of the step's fine heatmap (CELL_PX), kept from step to step
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
@@ -270,7 +363,8 @@ export class Panel {
         if (!building) this.light();
       };
       panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || [],
-        { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)) }));
+        { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)),
+          zoom: this.zoom, onZoom: (level) => { this.zoom = level; } }));
       building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
