@@ -154,3 +154,43 @@ def test_the_static_picture_says_why_the_cells_do_not_open():
     b1 = next(w for w in mlp.wrt if w.name == "b1")
     carried = step_panel(mlp, mlp.step_of(b1).index)
     assert "vz-cells-note" not in snapshot.snapshot_html("t", None, carried, ())
+
+
+def test_a_step_past_the_fine_budget_is_drawn_cell_by_cell_on_request(monkeypatch):
+    from vizad.trace.values import value_data
+    from vizad.view.render.palette import diverging
+
+    monkeypatch.setattr(panels, "FINE_BUDGET", 4096)  # one 64 × 64 result cell by cell
+    x = vz.Variable("x", shape=(64, 64))
+    rng = np.random.default_rng(0)
+    feed = {x: rng.standard_normal((64, 64))}
+    trace = vz.trace_reverse(vz.sum(vz.tanh(x) * x), [x], feed)
+    k = trace.step_of(x).index
+    panel = step_panel(trace, k)
+    assert len(panel["total"]["heat"]["cells"]) == 12 * 24  # averaged in blocks in the page
+    assert panel["cells"] == {
+        "why": "each cell is the mean of a block of elements: no cell opens (this walkthrough "
+        "draws its first steps' results cell by cell, 4,096 cells in all)",
+        "fine": True,
+    }
+    stepper = vz.Stepper(trace)
+    sent = _listening(stepper)
+    _custom(stepper, {"kind": "fine", "step": k})
+    (reply,) = sent
+    assert reply["kind"] == "fine" and reply["step"] == k and "error" not in reply
+    d = stepper.decimals
+    assert reply["total"] == value_data(trace.adjoint(x), d, diverging, (64, 64))
+    assert len(reply["total"]["heat"]["cells"]) == 64 * 64
+    assert reply["cells"]["ask"] is True  # its cells, in turn, made by Python
+    _custom(stepper, {"kind": "element", "step": k, "cell": 64 * 10 + 20})
+    entry = sent[-1]["entry"]
+    assert entry["line"] == trace.element(x, (10, 20)).line_text(d)
+    # a result past 64 × 64 has no cell per element, even asked
+    big = vz.Variable("big", shape=(65, 3))
+    averaged = vz.trace_reverse(vz.sum(vz.tanh(big)), [big], {big: np.ones((65, 3))})
+    stepper = vz.Stepper(averaged)
+    sent = _listening(stepper)
+    j = averaged.step_of(big).index
+    assert "fine" not in step_panel(averaged, j)["cells"]
+    _custom(stepper, {"kind": "fine", "step": j})
+    assert "no cell per element" in sent[-1]["error"] and "total" not in sent[-1]

@@ -4,8 +4,11 @@ stepper of the 2-layer MLP, its page's budget lowered to 20 cells in the kernel 
 of its heatmaps carries its cells): a click on a cell of b̄₁ asks Python, which makes that
 cell's walkthrough (vizad/view/widget/messages.py's element), shown and lit as a carried one;
 the arrows move to the next cell, asked in turn. In an exported page of the same walkthrough
-(no kernel), that heatmap says why its cells do not open and none does. Screenshots go to
-artifacts/element-cells-asked-*.png."""
+(no kernel), that heatmap says why its cells do not open and none does. A 64 × 64 result in
+the panel zooms ("−" "+": 5 → 10 → 15 px cells in a box of the same size) and pans (drag,
+arrows); one past the walkthrough's budget of cells drawn one by one (averaged in blocks in the
+page) is drawn cell by cell by Python in the live widget. Screenshots go to
+artifacts/element-cells-{asked,zoom,fine-on-demand}-*.png."""
 
 from __future__ import annotations
 
@@ -236,5 +239,42 @@ def test_the_panels_fine_heatmap_zooms_and_pans(browser, jupyterlab, page_errors
     less.click()
     less.click()
     assert _geometry(page)["cell"] == 5 and less.is_disabled()
+    context.close()
+    assert not page_errors.errors, "\n".join(page_errors.errors)
+
+
+def test_a_step_past_the_fine_budget_is_drawn_cell_by_cell_live(browser, jupyterlab, page_errors):
+    """The walkthrough's budget of cells drawn one by one lowered to one 64 × 64 result: the
+    page averages x̄ in 12 × 24 blocks, the live widget asks Python for it cell by cell, and
+    its cells open (made by Python too)."""
+    cells = ["import vizad.trace.panel as panels\npanels.FINE_BUDGET = 4096\n" + ZOOM_CELLS[0]]
+    url, root = jupyterlab
+    write_notebook(root / "fine_on_demand.ipynb", cells)
+    _delete_sessions(url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = page_errors(context.new_page())
+    _open(page, url, "fine_on_demand.ipynb")
+    _go(page, 4, 4)  # x̄: past the budget
+    heat = f"{PANEL} .vz-sum .vz-heat > span"
+    page.wait_for_function(
+        "s => document.querySelectorAll(s).length === 4096", arg=heat, timeout=30_000
+    )
+    assert page.locator(f"{PANEL} .vz-cells-note").count() == 0
+    namespace: dict = {}
+    exec(ZOOM_CELLS[0].replace("vz.step(trace)", ""), namespace)  # the same trace, here
+    trace = namespace["trace"]
+    x = trace.wrt[0]
+    titles = page.eval_on_selector_all(heat, "cells => cells.map((c) => c.title)")
+    d = trace.decimals
+    assert titles[64 * 3 + 7].startswith("[3, 7] =")
+    cell = page.locator(heat).nth(64 * 3 + 7)
+    cell.scroll_into_view_if_needed()
+    cell.click()
+    page.wait_for_selector(f"{PANEL} .vz-element-terms li", timeout=30_000)
+    line = trace.element(x, (3, 7)).line_text(d)
+    assert page.inner_text(f"{PANEL} .vz-element .vz-math") == line
+    page.locator(f"{PANEL} .vz-element").scroll_into_view_if_needed()
+    settled(page)
+    page.screenshot(path=artifact("element-cells-fine-on-demand-jupyterlab-1024x768.png"))
     context.close()
     assert not page_errors.errors, "\n".join(page_errors.errors)

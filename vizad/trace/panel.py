@@ -52,6 +52,7 @@ __all__ = [
     "step_panel",
     "element_entry",
     "one_cell_each",
+    "fine_total",
     "running_row",
     "heat_keys",
     "shape_words",
@@ -200,19 +201,26 @@ def element_entry(trace, step, cell: int, decimals: int, element: Any = None) ->
 #: a click: an exported page, a saved notebook; and the static picture, vizad.view.widget.
 #: snapshot), by why: past the walkthrough's budget of cells, too many cells, too many terms.
 LIVE_ONLY = "cells open in a live notebook: "
+#: (marks, in _cells_carried, a heatmap averaged for FINE_BUDGET only: a kernel draws it
+#: cell by cell, fine_total)
+FINE_ONLY = "\0fine\0"
 
 
 def cells_kept(trace, step, total: Any) -> dict | None:
     """Why the heatmap ``total`` of v̄ᵢ of ``step`` does not carry its cells' walkthroughs,
     as the panel says it: {"why": "cells open in a live notebook: this page carries …",
     "ask": True} when a kernel can make each cell's (one element per cell:
-    :func:`element_entry`), {"why": "each cell averages …"} when no cell is one element;
-    None when its cells are carried or it is no heatmap of v̄ᵢ."""
+    :func:`element_entry`), {"why": "each cell is the mean …"} when no cell is one element,
+    with "fine": True when a kernel can draw it cell by cell (:func:`fine_total`: averaged for
+    the walkthrough's FINE_BUDGET only); None when its cells are carried or it is no heatmap
+    of v̄ᵢ."""
     why, _ = _cells_carried(trace, step, total)
     if why is None or why == "":
         return None
     if why.startswith(LIVE_ONLY):
         return {"why": why, "ask": True}
+    if why.startswith(FINE_ONLY):  # past FINE_BUDGET: a kernel draws it cell by cell
+        return {"why": why[len(FINE_ONLY) :], "fine": True}
     return {"why": why}
 
 
@@ -227,12 +235,12 @@ def _cells_carried(trace, step, total: Any) -> tuple[str | None, Any]:
     adjoint = np.asarray(trace.result(step))
     cells = len(total["heat"]["cells"])
     if cells != adjoint.size:  # blocks averaged: no cell is one element
-        if step.index in _fine_steps(trace):  # past PANEL_ROWS × PANEL_COLS
+        if not _one_cell_each(adjoint.shape, PANEL_ROWS, PANEL_COLS):  # too big for a panel
             return (
                 "each cell is the mean of a block of elements (one cell per element up to "
                 f"{PANEL_ROWS} × {PANEL_COLS}): no cell opens"
             ), None
-        return (
+        return FINE_ONLY + (
             "each cell is the mean of a block of elements: no cell opens (this walkthrough "
             f"draws its first steps' results cell by cell, {FINE_BUDGET:,} cells in all)"
         ), None
@@ -406,14 +414,23 @@ def _element_steps(trace) -> frozenset[int]:
 
 
 def one_cell_each(trace, step) -> bool:
-    """Whether the panel of ``step`` draws its result as a heatmap with one cell per element
-    (its cells can open: :func:`element_entry`)."""
+    """Whether a panel draws the result of ``step`` as a heatmap with one cell per element
+    (:func:`fine_total` draws it so when the walkthrough's budget did not): its cells can
+    open (:func:`element_entry`)."""
     result = trace.result(step)
     if isinstance(result, tuple):
         return False
-    fine = step.index in _fine_steps(trace)
-    most = (PANEL_ROWS, PANEL_COLS) if fine else (HEAT_ROWS, HEAT_COLS)
-    return _one_cell_each(np.shape(result), *most)
+    return _one_cell_each(np.shape(result), PANEL_ROWS, PANEL_COLS)
+
+
+def fine_total(trace, step, decimals: int, colour: Colour | None = None) -> dict:
+    """The result of ``step`` drawn cell by cell up to PANEL_ROWS × PANEL_COLS, as a step
+    past the walkthrough's FINE_BUDGET is not in its panel (its blocks averaged): {"total":
+    the shown value, "cells": why its cells are not carried (:func:`cells_kept`; a kernel
+    makes each one)}. What a live stepper answers when its page asks for it
+    (vizad.view.widget.messages)."""
+    total = value_data(trace.result(step), decimals, colour, (PANEL_ROWS, PANEL_COLS))
+    return {"total": total, "cells": cells_kept(trace, step, total)}
 
 
 def _one_cell_each(shape: tuple, rows: int, cols: int) -> bool:

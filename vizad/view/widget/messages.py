@@ -10,7 +10,10 @@ does not carry them (``static/shim.js``), answered with ``module`` and ``css``; 
 {"kind": "element", "step": i, "cell": k}: what a click on cell k of step i's (0-based) heatmap
 of v̄ᵢ shows when the page does not carry it (past the page's budgets), answered with the same
 kind, step and cell and ``entry`` (vizad.trace.panel.element_entry; None: no element rule on
-the way) or ``error``. A malformed request is answered too, never dropped.
+the way) or ``error``; {"kind": "fine", "step": i}: step i's result cell by cell, past the
+walkthrough's budget of such cells (its blocks averaged in the page), answered with ``total``
+and ``cells`` (vizad.trace.panel.fine_total) or ``error``. A malformed request is answered too,
+never dropped.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import numpy as np
 import traitlets
 
 from vizad.errors import ArgumentError, VizadError
-from vizad.trace.panel import element_entry, one_cell_each
+from vizad.trace.panel import element_entry, fine_total, one_cell_each
+from vizad.view.render.palette import diverging
 from vizad.view.assets import component_module, style
 from vizad.view.widget.checks import CLOSED, StepperValueError, plain, reported_frame, short
 
@@ -70,7 +74,7 @@ def answer(stepper: Stepper, content: Any) -> None:
         except VizadError as err:
             refuse(stepper, str(err), {})
         return
-    if content.get("kind") == "element":  # a cell the page does not carry
+    if content.get("kind") in ("element", "fine"):  # a cell, or cells, the page does not carry
         if stepper.comm is not None:
             stepper.send(element(stepper, content))
         return
@@ -156,11 +160,15 @@ def differences(stepper: Stepper) -> dict:
 
 def element(stepper: Stepper, content: dict) -> dict:
     """The answer to the page's request for the walkthrough of cell ``content["cell"]`` (row
-    by row) of step ``content["step"]``'s (0-based) heatmap of v̄ᵢ: {"kind": "element",
+    by row) of step ``content["step"]``'s (0-based) heatmap of v̄ᵢ (kind "element"): {"kind",
     "step", "cell", "entry"} with the entry the panel would carry for it
-    (vizad.trace.panel.element_entry: the same maker), or ``error`` saying why not."""
-    step, cell = content.get("step"), content.get("cell")
-    reply: dict[str, Any] = {"kind": "element", "step": plain(step), "cell": plain(cell)}
+    (vizad.trace.panel.element_entry: the same maker); or for kind "fine", that heatmap cell
+    by cell: {"kind", "step", "total", "cells"} (vizad.trace.panel.fine_total); or ``error``
+    saying why not."""
+    kind, step, cell = content.get("kind"), content.get("step"), content.get("cell")
+    reply: dict[str, Any] = {"kind": kind, "step": plain(step)}
+    if kind == "element":
+        reply["cell"] = plain(cell)
     try:
         stepper._live()
         trace = stepper.trace
@@ -168,12 +176,13 @@ def element(stepper: Stepper, content: dict) -> dict:
             raise ArgumentError("this walkthrough has no element walkthroughs")
         n = len(trace.steps)
         if type(step) is not int or not 0 <= step < n:
-            raise ArgumentError(
-                f"element: step must be an int from 0 to {n - 1}, got {short(step)}"
-            )
+            raise ArgumentError(f"{kind}: step must be an int from 0 to {n - 1}, got {short(step)}")
         record = trace.steps[step]
         if not one_cell_each(trace, record):
-            raise ArgumentError(f"element: step {step + 1}'s heatmap has no cell per element")
+            raise ArgumentError(f"{kind}: step {step + 1}'s heatmap has no cell per element")
+        if kind == "fine":
+            reply.update(fine_total(trace, record, stepper.decimals, diverging))
+            return reply
         size = int(np.size(trace.result(record)))
         if type(cell) is not int or not 0 <= cell < size:
             raise ArgumentError(

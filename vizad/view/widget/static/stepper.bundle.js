@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 5259d5ae62c918fc07d04b4f4f361cfce6b5de8b3f0d925f6b690e143918d59e
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 54370dc21fbed88372dcc08e16f084a694f8925bbe3b329d8d77badc222591e6
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1990,6 +1990,7 @@ function panelElement(p, head, cells = {}) {
   if (fine) zoomable(fine, cells);
   if (p.elements) elementCells(sum, p.elements, cells);
   else if (p.cells?.ask && cells.ask) elementCells(sum, p.asked ??= [], cells);
+  else if (p.cells?.fine && cells.fine) box.append(h("div", { class: "vz-muted vz-cells-note", text: "drawing it cell by cell…" }));
   else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
@@ -2164,7 +2165,14 @@ var CellAsker = class {
   }
   // step i's (0-based) cell k: a promise of its entry (null: it has none)
   ask(i, k) {
-    const id = `${i} ${k}`;
+    return this.request({ kind: "element", step: i, cell: k }).then((msg) => msg.entry ?? null);
+  }
+  // step i's result cell by cell: a promise of { total, cells } (vizad/trace/panel.py's fine_total)
+  fine(i) {
+    return this.request({ kind: "fine", step: i });
+  }
+  request(content) {
+    const id = `${content.kind} ${content.step} ${content.cell ?? ""}`;
     if (!this.waiting.has(id)) {
       const w = {};
       w.promise = new Promise((resolve, reject) => {
@@ -2172,7 +2180,7 @@ var CellAsker = class {
         w.reject = reject;
       });
       this.waiting.set(id, w);
-      this.model.send({ kind: "element", step: i, cell: k });
+      this.model.send(content);
       setTimeout(() => {
         if (this.waiting.get(id) !== w) return;
         this.waiting.delete(id);
@@ -2182,13 +2190,13 @@ var CellAsker = class {
     return this.waiting.get(id).promise;
   }
   received(msg) {
-    if (!msg || msg.kind !== "element") return;
-    const id = `${msg.step} ${msg.cell}`;
+    if (!msg || msg.kind !== "element" && msg.kind !== "fine") return;
+    const id = `${msg.kind} ${msg.step} ${msg.cell ?? ""}`;
     const w = this.waiting.get(id);
     if (!w) return;
     this.waiting.delete(id);
     if (msg.error) w.reject(new Error(msg.error));
-    else w.resolve(msg.entry ?? null);
+    else w.resolve(msg);
   }
   close() {
     if (this.kernel) this.model.off?.("msg:custom", this.onMessage);
@@ -2255,6 +2263,7 @@ var Panel = class {
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
     const { data, quiz, panel } = this;
+    this.shown = i;
     const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
@@ -2267,8 +2276,9 @@ var Panel = class {
         this.lit = lit;
         if (!building) this.light();
       };
+      const p = data.steps[i].panel;
       panel.replaceChildren(panelElement(
-        data.steps[i].panel,
+        p,
         data.contributionsHead || [],
         {
           opened: this.opened?.cell ?? null,
@@ -2277,9 +2287,11 @@ var Panel = class {
           zoom: this.zoom,
           onZoom: (level) => {
             this.zoom = level;
-          }
+          },
+          fine: Boolean(this.asker)
         }
       ));
+      if (p.cells?.fine && this.asker) this.drawFine(i, p);
       building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
@@ -2297,6 +2309,24 @@ var Panel = class {
     );
     if (asking) this.lit = [];
     this.light();
+  }
+  // a live widget: step i's result, averaged in blocks for the walkthrough's budget of cells
+  // drawn one by one, drawn so by Python (no block averaging unless a page must carry it), its
+  // cells opening as any it does not carry; the step shown again if it still is
+  drawFine(i, p) {
+    this.asker.fine(i).then(({ total, cells }) => {
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, total };
+      if (cells) step.panel.cells = cells;
+      else delete step.panel.cells;
+      if (this.shown === i) this.show(i);
+    }, (err) => {
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, cells: { why: `${p.cells.why} (Python could not draw it cell by cell: ${err.message || err})` } };
+      if (this.shown === i) this.show(i);
+    });
   }
   close() {
     this.asker?.close();

@@ -63,6 +63,9 @@ export function panelElement(p, head, cells = {}) {
   if (fine) zoomable(fine, cells);
   if (p.elements) elementCells(sum, p.elements, cells);
   else if (p.cells?.ask && cells.ask) elementCells(sum, (p.asked ??= []), cells); // asked of Python
+  // a live widget draws a heatmap averaged for the walkthrough's budget cell by cell (Panel
+  // asks Python, then shows the step again): said meanwhile
+  else if (p.cells?.fine && cells.fine) box.append(h("div", { class: "vz-muted vz-cells-note", text: "drawing it cell by cell…" }));
   // why its cells do not open here (no kernel to make them: past the page's budgets; or each
   // cell the mean of a block), in a muted line under the heatmap
   else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
@@ -236,27 +239,37 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {}, ask = n
   if (opened !== null && opens(opened)) open(opened);
 }
 
-// A live widget's requests for the entries of cells its page does not carry (vizad/view/
-// widget/messages.py's element): one per cell asked, answered by Python's element_entry
+// A live widget's requests for what its page does not carry (vizad/view/widget/messages.py's
+// element): a cell's entry (Python's element_entry), and a step's result cell by cell past the
+// walkthrough's budget of such cells (fine_total); each asked once
 const KERNEL_WAIT_MS = 120_000; // an answer not come by then has failed
 export class CellAsker {
   constructor(model) {
     this.model = model;
     // a kernel answers: a live widget's model (a page's model has no send)
     this.kernel = model.get("connected") !== false && typeof model.send === "function";
-    this.waiting = new Map(); // "step cell" -> { promise, resolve, reject }
+    this.waiting = new Map(); // "kind step cell" -> { promise, resolve, reject }
     this.onMessage = (msg) => this.received(msg);
     if (this.kernel) model.on("msg:custom", this.onMessage);
   }
 
   // step i's (0-based) cell k: a promise of its entry (null: it has none)
   ask(i, k) {
-    const id = `${i} ${k}`;
+    return this.request({ kind: "element", step: i, cell: k }).then((msg) => msg.entry ?? null);
+  }
+
+  // step i's result cell by cell: a promise of { total, cells } (vizad/trace/panel.py's fine_total)
+  fine(i) {
+    return this.request({ kind: "fine", step: i });
+  }
+
+  request(content) {
+    const id = `${content.kind} ${content.step} ${content.cell ?? ""}`;
     if (!this.waiting.has(id)) {
       const w = {};
       w.promise = new Promise((resolve, reject) => { w.resolve = resolve; w.reject = reject; });
       this.waiting.set(id, w);
-      this.model.send({ kind: "element", step: i, cell: k });
+      this.model.send(content);
       setTimeout(() => {
         if (this.waiting.get(id) !== w) return;
         this.waiting.delete(id);
@@ -267,13 +280,13 @@ export class CellAsker {
   }
 
   received(msg) {
-    if (!msg || msg.kind !== "element") return;
-    const id = `${msg.step} ${msg.cell}`;
+    if (!msg || (msg.kind !== "element" && msg.kind !== "fine")) return;
+    const id = `${msg.kind} ${msg.step} ${msg.cell ?? ""}`;
     const w = this.waiting.get(id);
     if (!w) return;
     this.waiting.delete(id);
     if (msg.error) w.reject(new Error(msg.error));
-    else w.resolve(msg.entry ?? null);
+    else w.resolve(msg);
   }
 
   close() {
@@ -350,6 +363,7 @@ export class Panel {
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
     const { data, quiz, panel } = this;
+    this.shown = i;
     const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
@@ -362,9 +376,11 @@ export class Panel {
         this.lit = lit;
         if (!building) this.light();
       };
-      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || [],
+      const p = data.steps[i].panel;
+      panel.replaceChildren(panelElement(p, data.contributionsHead || [],
         { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)),
-          zoom: this.zoom, onZoom: (level) => { this.zoom = level; } }));
+          zoom: this.zoom, onZoom: (level) => { this.zoom = level; }, fine: Boolean(this.asker) }));
+      if (p.cells?.fine && this.asker) this.drawFine(i, p);
       building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
@@ -383,6 +399,25 @@ export class Panel {
     );
     if (asking) this.lit = [];
     this.light();
+  }
+
+  // a live widget: step i's result, averaged in blocks for the walkthrough's budget of cells
+  // drawn one by one, drawn so by Python (no block averaging unless a page must carry it), its
+  // cells opening as any it does not carry; the step shown again if it still is
+  drawFine(i, p) {
+    this.asker.fine(i).then(({ total, cells }) => {
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, total };
+      if (cells) step.panel.cells = cells;
+      else delete step.panel.cells;
+      if (this.shown === i) this.show(i);
+    }, (err) => { // said under the heatmap, not asked again
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, cells: { why: `${p.cells.why} (Python could not draw it cell by cell: ${err.message || err})` } };
+      if (this.shown === i) this.show(i);
+    });
   }
 
   close() {
