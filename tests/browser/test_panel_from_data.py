@@ -19,9 +19,10 @@ from hostile_names import FLAG  # noqa: E402
 #: The panel's elements as Chromium has them: per element (itself first), its tag, classes,
 #: own text, title, aria-label, and a heatmap cell's computed colour.
 #: What only the component adds, for its clicks (a step's element cells, issue 48: the cells'
-#: class and label, the box their terms are shown in), is left out: the picture is still.
+#: class and label, the box their terms are shown in; the zoom of a fine heatmap, its box
+#: that scrolls and its buttons), is left out: the picture is still.
 ELEMENTS = """(panel) => [panel, ...panel.querySelectorAll('*')]
- .filter((e) => !e.closest('.vz-element'))
+ .filter((e) => !e.closest('.vz-element, .vz-heat-zoom') && !e.classList.contains('vz-heat-box'))
  .map((e) => [
   e.tagName, e.className.replace(/ ?vz-cell-click/, ''),
   [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(''),

@@ -50,6 +50,9 @@ from vizad.trace.values import (
 __all__ = [
     "CONTRIBUTIONS_HEAD",
     "step_panel",
+    "element_entry",
+    "one_cell_each",
+    "fine_total",
     "running_row",
     "heat_keys",
     "shape_words",
@@ -119,6 +122,10 @@ def step_panel(
         elements = element_cells(trace, step, panel["total"], d)
         if elements:
             panel["elements"] = elements
+        else:  # why its cells do not open in a page without a kernel, and whether one can
+            kept = cells_kept(trace, step, panel["total"])
+            if kept is not None:
+                panel["cells"] = kept
     panel["line"] = printable(latex_to_text(trace.line(step, d)))
     if step.node.source:  # the user's line of code it was imported or recorded from
         panel["source"] = printable(step.node.source)
@@ -145,42 +152,114 @@ ELEMENT_STEP_TERMS = 4096
 
 def element_cells(trace, step, total: Any, decimals: int) -> list | None:
     """Per cell of the heatmap ``total`` shows of v̄ᵢ (one cell per element: a heatmap whose
-    blocks are not averaged), what a click on it shows: {"line": "v̄₃[2] = -0.079 + … =
-    -0.736", "terms": [[label, value], …], "more": terms not listed, "note": how they add up},
-    or None for a cell whose element walkthrough is not available; None for the whole
-    heatmap of a step past the budgets (:func:`_element_steps`)."""
+    blocks are not averaged), what a click on it shows (:func:`element_entry`), or None for a
+    cell whose element walkthrough is not available; None for the whole heatmap of a step
+    past the budgets (:func:`cells_kept`)."""
+    why, first = _cells_carried(trace, step, total)
+    if why is not None:
+        return None
+    adjoint = np.asarray(trace.result(step))
+    out = [
+        element_entry(trace, step, k, decimals, first if k == 0 else None)
+        for k in range(adjoint.size)
+    ]
+    return out if any(out) else None
+
+
+def element_entry(trace, step, cell: int, decimals: int, element: Any = None) -> dict | None:
+    """What a click on cell ``cell`` (row by row) of the heatmap of v̄ᵢ of ``step`` shows,
+    one element per cell: {"line": "v̄₃[2] = -0.079 + … = -0.736", "terms": [[label, value],
+    …] (the first ELEMENT_TERMS), "more": terms not listed, "note": how they add up, "lit":
+    the cells its terms read (:func:`element_lit`), "read": those in words}; None when its
+    element walkthrough is not available (no element rule for an op on the way). The one
+    maker of a cell's entry: the panel's carried cells (:func:`element_cells`) and a live
+    stepper's answer to a click on another (vizad.view.widget.messages) alike. ``element``:
+    the cell's walkthrough when made already."""
     from vizad.errors import VizadError
 
-    if not isinstance(total, dict) or "heat" not in total or not hasattr(trace, "element"):
+    if element is None:
+        shape = np.shape(trace.result(step))
+        index = tuple(int(i) for i in np.unravel_index(cell, shape))
+        try:
+            element = trace.element(step.node, index)
+        except VizadError:  # no element rule for an op on the way: not clickable
+            return None
+    terms = element.terms[:ELEMENT_TERMS]
+    lit = element_lit(trace, element)
+    return {
+        "line": printable(element.line_text(decimals)),
+        "terms": [[printable(t.label), printable(format_value(t.value, decimals))]
+                  for t in terms],
+        "more": len(element.terms) - len(terms),
+        "note": printable(element.exactness()),
+        "lit": lit,
+        **({"read": lit_words(trace, lit)} if lit else {}),
+    }  # fmt: skip
+
+
+#: What a heatmap whose cells are not carried says (panel.js shows it where no kernel answers
+#: a click: an exported page, a saved notebook; and the static picture, vizad.view.widget.
+#: snapshot), by why: past the walkthrough's budget of cells, too many cells, too many terms.
+LIVE_ONLY = "cells open in a live notebook: "
+#: (marks, in _cells_carried, a heatmap averaged for FINE_BUDGET only: a kernel draws it
+#: cell by cell, fine_total)
+FINE_ONLY = "\0fine\0"
+
+
+def cells_kept(trace, step, total: Any) -> dict | None:
+    """Why the heatmap ``total`` of v̄ᵢ of ``step`` does not carry its cells' walkthroughs,
+    as the panel says it: {"why": "cells open in a live notebook: this page carries …",
+    "ask": True} when a kernel can make each cell's (one element per cell:
+    :func:`element_entry`), {"why": "each cell is the mean …"} when no cell is one element,
+    with "fine": True when a kernel can draw it cell by cell (:func:`fine_total`: averaged for
+    the walkthrough's FINE_BUDGET only); None when its cells are carried or it is no heatmap
+    of v̄ᵢ."""
+    why, _ = _cells_carried(trace, step, total)
+    if why is None or why == "":
         return None
-    if step.index not in _element_steps(trace):
-        return None
+    if why.startswith(LIVE_ONLY):
+        return {"why": why, "ask": True}
+    if why.startswith(FINE_ONLY):  # past FINE_BUDGET: a kernel draws it cell by cell
+        return {"why": why[len(FINE_ONLY) :], "fine": True}
+    return {"why": why}
+
+
+def _cells_carried(trace, step, total: Any) -> tuple[str | None, Any]:
+    """(None, the first cell's element walkthrough or None) when the heatmap ``total`` of
+    v̄ᵢ of ``step`` carries its cells' walkthroughs, else (why not, None): "" when there is
+    nothing to say (no heatmap, a walkthrough without elements)."""
+    if trace.mode != "reverse" or not isinstance(total, dict) or "heat" not in total:
+        return "", None
+    if not hasattr(trace, "element"):
+        return "", None
     adjoint = np.asarray(trace.result(step))
     cells = len(total["heat"]["cells"])
     if cells != adjoint.size:  # blocks averaged: no cell is one element
-        return None
-    out: list = []
+        if not _one_cell_each(adjoint.shape, PANEL_ROWS, PANEL_COLS):  # too big for a panel
+            return (
+                "each cell is the mean of a block of elements (one cell per element up to "
+                f"{PANEL_ROWS} × {PANEL_COLS}): no cell opens"
+            ), None
+        return FINE_ONLY + (
+            "each cell is the mean of a block of elements: no cell opens (this walkthrough "
+            f"draws its first steps' results cell by cell, {FINE_BUDGET:,} cells in all)"
+        ), None
+    if step.index not in _element_steps(trace):
+        if cells > ELEMENT_CELLS:
+            return LIVE_ONLY + (
+                f"this page carries the derivations of heatmaps of at most {ELEMENT_CELLS} "
+                f"cells (this one has {cells:,})"
+            ), None
+        return LIVE_ONLY + (
+            f"this page carries the first {ELEMENT_BUDGET:,} cells' derivations (the first steps')"
+        ), None
     first = _first_element(trace, step.node, adjoint.shape)
     if first is not None and len(first.terms) * cells > ELEMENT_STEP_TERMS:
-        return None
-    for k in range(cells):
-        index = tuple(int(i) for i in np.unravel_index(k, adjoint.shape))
-        try:
-            element = first if k == 0 and first is not None else trace.element(step.node, index)
-        except VizadError:  # no element rule for an op on the way: not clickable
-            out.append(None)
-            continue
-        terms = element.terms[:ELEMENT_TERMS]
-        out.append({
-            "line": printable(element.line_text(decimals)),
-            "terms": [[printable(t.label), printable(format_value(t.value, decimals))]
-                      for t in terms],
-            "more": len(element.terms) - len(terms),
-            "note": printable(element.exactness()),
-            "lit": (lit := element_lit(trace, element)),
-            **({"read": lit_words(trace, lit)} if lit else {}),
-        })  # fmt: skip
-    return out if any(out) else None
+        return LIVE_ONLY + (
+            f"their {len(first.terms) * cells:,} terms are too many for this page (it "
+            f"carries at most {ELEMENT_STEP_TERMS:,} a heatmap)"
+        ), None
+    return None, first
 
 
 def element_lit(trace, element) -> list[list]:
@@ -332,6 +411,26 @@ def _element_steps(trace) -> frozenset[int]:
                 spent += size
         made = _ELEMENT_STEPS[trace] = frozenset(chosen)
     return made
+
+
+def one_cell_each(trace, step) -> bool:
+    """Whether a panel draws the result of ``step`` as a heatmap with one cell per element
+    (:func:`fine_total` draws it so when the walkthrough's budget did not): its cells can
+    open (:func:`element_entry`)."""
+    result = trace.result(step)
+    if isinstance(result, tuple):
+        return False
+    return _one_cell_each(np.shape(result), PANEL_ROWS, PANEL_COLS)
+
+
+def fine_total(trace, step, decimals: int, colour: Colour | None = None) -> dict:
+    """The result of ``step`` drawn cell by cell up to PANEL_ROWS × PANEL_COLS, as a step
+    past the walkthrough's FINE_BUDGET is not in its panel (its blocks averaged): {"total":
+    the shown value, "cells": why its cells are not carried (:func:`cells_kept`; a kernel
+    makes each one)}. What a live stepper answers when its page asks for it
+    (vizad.view.widget.messages)."""
+    total = value_data(trace.result(step), decimals, colour, (PANEL_ROWS, PANEL_COLS))
+    return {"total": total, "cells": cells_kept(trace, step, total)}
 
 
 def _one_cell_each(shape: tuple, rows: int, cols: int) -> bool:

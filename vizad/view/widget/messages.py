@@ -6,8 +6,14 @@ answered by a message with the same kind and view (and key), carrying ``frame`` 
 or ``error`` saying what failed. {"kind": "shown"}: a view of this stepper runs in a front end
 (not answered); {"kind": "component"}: the component's module and CSS, for a widget model that
 does not carry them (``static/shim.js``), answered with ``module`` and ``css``; {"kind":
-"frame", …}: the size of the graph's frame in the browser (answered only when refused). A
-malformed request is answered too, never dropped.
+"frame", …}: the size of the graph's frame in the browser (answered only when refused);
+{"kind": "element", "step": i, "cell": k}: what a click on cell k of step i's (0-based) heatmap
+of v̄ᵢ shows when the page does not carry it (past the page's budgets), answered with the same
+kind, step and cell and ``entry`` (vizad.trace.panel.element_entry; None: no element rule on
+the way) or ``error``; {"kind": "fine", "step": i}: step i's result cell by cell, past the
+walkthrough's budget of such cells (its blocks averaged in the page), answered with ``total``
+and ``cells`` (vizad.trace.panel.fine_total) or ``error``. A malformed request is answered too,
+never dropped.
 """
 
 from __future__ import annotations
@@ -16,16 +22,28 @@ from typing import TYPE_CHECKING, Any
 
 from collections.abc import Callable
 
+import numpy as np
 import traitlets
 
 from vizad.errors import ArgumentError, VizadError
+from vizad.trace.panel import element_entry, fine_total, one_cell_each
+from vizad.view.render.palette import diverging
 from vizad.view.assets import component_module, style
 from vizad.view.widget.checks import CLOSED, StepperValueError, plain, reported_frame, short
 
 if TYPE_CHECKING:
     from vizad.view.widget.stepper import Stepper
 
-__all__ = ["REFUSED", "FROM_PAGE", "answer", "update", "refuse", "framed", "differences"]
+__all__ = [
+    "REFUSED",
+    "FROM_PAGE",
+    "answer",
+    "update",
+    "refuse",
+    "framed",
+    "differences",
+    "element",
+]
 
 #: The kernel message that the page's request was refused carries this kind (and ``error``).
 REFUSED = "refused"
@@ -55,6 +73,10 @@ def answer(stepper: Stepper, content: Any) -> None:
             framed(stepper, content)
         except VizadError as err:
             refuse(stepper, str(err), {})
+        return
+    if content.get("kind") in ("element", "fine"):  # a cell, or cells, the page does not carry
+        if stepper.comm is not None:
+            stepper.send(element(stepper, content))
         return
     kind, view, key = content.get("kind"), content.get("view"), content.get("key")
     reply = {"kind": plain(kind), "view": plain(view), "key": plain(key)}
@@ -134,3 +156,39 @@ def differences(stepper: Stepper) -> dict:
         return stepper.check_by_differences()
     except (VizadError, ArithmeticError, ValueError) as exc:  # every request answered
         return {"step": stepper.step, "text": f"no check here: {exc}"}
+
+
+def element(stepper: Stepper, content: dict) -> dict:
+    """The answer to the page's request for the walkthrough of cell ``content["cell"]`` (row
+    by row) of step ``content["step"]``'s (0-based) heatmap of v̄ᵢ (kind "element"): {"kind",
+    "step", "cell", "entry"} with the entry the panel would carry for it
+    (vizad.trace.panel.element_entry: the same maker); or for kind "fine", that heatmap cell
+    by cell: {"kind", "step", "total", "cells"} (vizad.trace.panel.fine_total); or ``error``
+    saying why not."""
+    kind, step, cell = content.get("kind"), content.get("step"), content.get("cell")
+    reply: dict[str, Any] = {"kind": kind, "step": plain(step)}
+    if kind == "element":
+        reply["cell"] = plain(cell)
+    try:
+        stepper._live()
+        trace = stepper.trace
+        if trace.mode != "reverse" or not hasattr(trace, "element"):
+            raise ArgumentError("this walkthrough has no element walkthroughs")
+        n = len(trace.steps)
+        if type(step) is not int or not 0 <= step < n:
+            raise ArgumentError(f"{kind}: step must be an int from 0 to {n - 1}, got {short(step)}")
+        record = trace.steps[step]
+        if not one_cell_each(trace, record):
+            raise ArgumentError(f"{kind}: step {step + 1}'s heatmap has no cell per element")
+        if kind == "fine":
+            reply.update(fine_total(trace, record, stepper.decimals, diverging))
+            return reply
+        size = int(np.size(trace.result(record)))
+        if type(cell) is not int or not 0 <= cell < size:
+            raise ArgumentError(
+                f"element: cell must be an int from 0 to {size - 1}, got {short(cell)}"
+            )
+        reply["entry"] = element_entry(trace, record, cell, stepper.decimals)
+    except VizadError as err:
+        reply["error"] = str(err)
+    return reply

@@ -134,6 +134,8 @@ def panel_element(panel: Mapping, head: Sequence[str]) -> ET.Element:
                 _parts(ET.SubElement(line, "td"), cell)
     total = _append(_element("b"), *_shown(panel["total"]))
     box.append(_append(_element("div", "vz-sum", panel["sum"]), total))
+    if "cells" in panel:  # why its cells do not open (here no cell opens: as a page without Python)
+        box.append(_element("div", "vz-muted vz-cells-note", panel["cells"]["why"]))
     box.append(_element("div", "vz-math", panel["line"]))
     if "source" in panel:
         box.append(_element("div", "vz-muted vz-source", panel["source"]))

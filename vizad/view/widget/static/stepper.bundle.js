@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: b5f1a9fa41f23f2aad01c6f212f1aee9bb7ad5088c64e9a126d3016bcbefbab2
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 54370dc21fbed88372dcc08e16f084a694f8925bbe3b329d8d77badc222591e6
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -1515,6 +1515,7 @@ var Player = class {
     if (typing && !(presenting && e.key === "Escape") || e.altKey || e.ctrlKey || e.metaKey) return;
     if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-stage g.node")) return;
     if ((BOX_KEYS.has(e.key) || e.key === " ") && t instanceof Element && t.matches(".vz-cell-click")) return;
+    if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-heat-box")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       e.stopPropagation();
       return;
@@ -1985,23 +1986,115 @@ function panelElement(p, head, cells = {}) {
   }
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
+  const fine = sum.querySelector(":scope > b > .vz-heat-fine");
+  if (fine) zoomable(fine, cells);
   if (p.elements) elementCells(sum, p.elements, cells);
+  else if (p.cells?.ask && cells.ask) elementCells(sum, p.asked ??= [], cells);
+  else if (p.cells?.fine && cells.fine) box.append(h("div", { class: "vz-muted vz-cells-note", text: "drawing it cell by cell…" }));
+  else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== void 0) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== void 0) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
   if (p.fail !== void 0) box.append(h("div", { class: "vz-fail", text: p.fail }));
   return box;
 }
-function elementCells(sum, elements, { opened = null, onOpen = () => {
+var CELL_PX = [5, 10, 15, 20];
+var PAN_PX = 4;
+var PAN_KEY_PX = 40;
+function zoomable(grid, { zoom = 0, onZoom = () => {
 } } = {}) {
+  let level = Math.max(0, Math.min(CELL_PX.length - 1, zoom));
+  const box = h("span", { class: "vz-heat-box" });
+  grid.replaceWith(box);
+  box.append(grid);
+  const button = (text, label, by) => h("button", {
+    type: "button",
+    class: "vz-zoom-cells",
+    text,
+    title: label,
+    "aria-label": label,
+    onclick: () => set(level + by)
+  });
+  const less = button("−", "smaller heatmap cells", -1);
+  const more = button("+", "larger heatmap cells", 1);
+  box.after(h("span", { class: "vz-heat-zoom", role: "group", "aria-label": "heatmap zoom" }, [less, more]));
+  const apply = () => {
+    grid.style.setProperty("--vz-cell", `${CELL_PX[level]}px`);
+    box.dataset.zoom = String(CELL_PX[level]);
+    less.disabled = level === 0;
+    more.disabled = level === CELL_PX.length - 1;
+  };
+  const set = (next) => {
+    next = Math.max(0, Math.min(CELL_PX.length - 1, next));
+    if (next === level) return;
+    const by = CELL_PX[next] / CELL_PX[level];
+    const x = box.scrollLeft + box.clientWidth / 2, y = box.scrollTop + box.clientHeight / 2;
+    level = next;
+    apply();
+    box.scrollLeft = x * by - box.clientWidth / 2;
+    box.scrollTop = y * by - box.clientHeight / 2;
+    scrolls();
+    onZoom(level);
+  };
+  const scrolls = () => {
+    const over = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    if (over) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", "the heatmap, zoomed: scroll or drag to pan");
+    } else for (const a of ["tabindex", "role", "aria-label"]) box.removeAttribute(a);
+  };
+  box.addEventListener("keydown", (e) => {
+    const by = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+    if (e.target !== box || !by || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    e.stopPropagation();
+    box.scrollBy(by[0] * PAN_KEY_PX, by[1] * PAN_KEY_PX);
+  });
+  let press = null;
+  box.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    press = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, id: e.pointerId, moved: false };
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!press || e.pointerId !== press.id) return;
+    const dx = e.clientX - press.x, dy = e.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < PAN_PX) return;
+    if (!press.moved) {
+      press.moved = true;
+      box.setPointerCapture?.(e.pointerId);
+      box.classList.add("vz-panning");
+    }
+    box.scrollLeft = press.left - dx;
+    box.scrollTop = press.top - dy;
+  });
+  const release = () => {
+    box.classList.remove("vz-panning");
+    if (press?.moved) {
+      const swallow = (e) => {
+        e.stopPropagation();
+        e.preventDefault();
+      };
+      box.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => box.removeEventListener("click", swallow, { capture: true }), 0);
+    }
+    press = null;
+  };
+  box.addEventListener("pointerup", release);
+  box.addEventListener("pointercancel", release);
+  apply();
+  if (level) requestAnimationFrame(scrolls);
+}
+function elementCells(sum, elements, { opened = null, onOpen = () => {
+}, ask = null } = {}) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
   grid.setAttribute("role", "group");
   const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
-  const open = (k) => {
-    const e = elements[k];
-    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+  const opens = (k) => ask ? elements[k] !== null : Boolean(elements[k]);
+  let asking = null;
+  const show2 = (k, e) => {
     const terms = e.terms.map(([label, value]) => h("li", {}, [
       h("span", { class: "vz-term-label", text: label }),
       " ",
@@ -2016,8 +2109,28 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {
     );
     onOpen(k, e.lit || []);
   };
+  const say = (text) => shownBox.replaceChildren(h("div", { class: "vz-muted", text }));
+  const open = (k) => {
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    asking = null;
+    if (elements[k]) return show2(k, elements[k]);
+    asking = k;
+    say(`asking Python for element ${cells[k].title.split(" =")[0]}…`);
+    onOpen(k, []);
+    ask(k).then((entry) => {
+      elements[k] = entry ?? null;
+      if (asking !== k || !shownBox.isConnected) return;
+      asking = null;
+      if (entry) return show2(k, entry);
+      say("no element walkthrough for this cell: an op on its way has no element rule");
+      cells[k].classList.remove("vz-cell-click");
+    }, (err) => {
+      if (asking === k) say(`Python could not make this cell's walkthrough: ${err.message || err}`);
+      if (asking === k) asking = null;
+    });
+  };
   cells.forEach((cell, k) => {
-    if (!elements[k]) return;
+    if (!opens(k)) return;
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
     cell.setAttribute("aria-label", `${cell.title}: show its terms`);
@@ -2032,15 +2145,63 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {
       let j = k;
       if (by) do
         j += by;
-      while (j >= 0 && j < cells.length && !elements[j]);
+      while (j >= 0 && j < cells.length && !opens(j));
       if (j < 0 || j >= cells.length) return;
       cells[j].focus();
       open(j);
     });
   });
   sum.after(shownBox);
-  if (opened !== null && elements[opened]) open(opened);
+  if (opened !== null && opens(opened)) open(opened);
 }
+var KERNEL_WAIT_MS = 12e4;
+var CellAsker = class {
+  constructor(model) {
+    this.model = model;
+    this.kernel = model.get("connected") !== false && typeof model.send === "function";
+    this.waiting = /* @__PURE__ */ new Map();
+    this.onMessage = (msg) => this.received(msg);
+    if (this.kernel) model.on("msg:custom", this.onMessage);
+  }
+  // step i's (0-based) cell k: a promise of its entry (null: it has none)
+  ask(i, k) {
+    return this.request({ kind: "element", step: i, cell: k }).then((msg) => msg.entry ?? null);
+  }
+  // step i's result cell by cell: a promise of { total, cells } (vizad/trace/panel.py's fine_total)
+  fine(i) {
+    return this.request({ kind: "fine", step: i });
+  }
+  request(content) {
+    const id = `${content.kind} ${content.step} ${content.cell ?? ""}`;
+    if (!this.waiting.has(id)) {
+      const w = {};
+      w.promise = new Promise((resolve, reject) => {
+        w.resolve = resolve;
+        w.reject = reject;
+      });
+      this.waiting.set(id, w);
+      this.model.send(content);
+      setTimeout(() => {
+        if (this.waiting.get(id) !== w) return;
+        this.waiting.delete(id);
+        w.reject(new Error("the kernel did not answer: run the cell again"));
+      }, KERNEL_WAIT_MS);
+    }
+    return this.waiting.get(id).promise;
+  }
+  received(msg) {
+    if (!msg || msg.kind !== "element" && msg.kind !== "fine") return;
+    const id = `${msg.kind} ${msg.step} ${msg.cell ?? ""}`;
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (msg.error) w.reject(new Error(msg.error));
+    else w.resolve(msg);
+  }
+  close() {
+    if (this.kernel) this.model.off?.("msg:custom", this.onMessage);
+  }
+};
 function rowElement(row, now) {
   const tr = h("tr", row.bad ? { class: "vz-bad" } : {}, row.cells.map((cell) => h("td", {}, parts(cell))));
   if (now) tr.setAttribute("data-now", "true");
@@ -2049,9 +2210,12 @@ function rowElement(row, now) {
 }
 var Panel = class {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
-  constructor({ data, quiz }) {
+  // `asker`: a live widget's CellAsker (the cells the page does not carry, made by Python)
+  constructor({ data, quiz, asker = null }) {
     this.data = data;
     this.quiz = quiz;
+    this.asker = asker?.kernel ? asker : null;
+    this.zoom = 0;
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
@@ -2099,6 +2263,7 @@ var Panel = class {
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
     const { data, quiz, panel } = this;
+    this.shown = i;
     const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
@@ -2111,11 +2276,22 @@ var Panel = class {
         this.lit = lit;
         if (!building) this.light();
       };
+      const p = data.steps[i].panel;
       panel.replaceChildren(panelElement(
-        data.steps[i].panel,
+        p,
         data.contributionsHead || [],
-        { opened: this.opened?.cell ?? null, onOpen }
+        {
+          opened: this.opened?.cell ?? null,
+          onOpen,
+          ask: this.asker && ((k) => this.asker.ask(i, k)),
+          zoom: this.zoom,
+          onZoom: (level) => {
+            this.zoom = level;
+          },
+          fine: Boolean(this.asker)
+        }
       ));
+      if (p.cells?.fine && this.asker) this.drawFine(i, p);
       building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
@@ -2134,11 +2310,32 @@ var Panel = class {
     if (asking) this.lit = [];
     this.light();
   }
+  // a live widget: step i's result, averaged in blocks for the walkthrough's budget of cells
+  // drawn one by one, drawn so by Python (no block averaging unless a page must carry it), its
+  // cells opening as any it does not carry; the step shown again if it still is
+  drawFine(i, p) {
+    this.asker.fine(i).then(({ total, cells }) => {
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, total };
+      if (cells) step.panel.cells = cells;
+      else delete step.panel.cells;
+      if (this.shown === i) this.show(i);
+    }, (err) => {
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, cells: { why: `${p.cells.why} (Python could not draw it cell by cell: ${err.message || err})` } };
+      if (this.shown === i) this.show(i);
+    });
+  }
+  close() {
+    this.asker?.close();
+  }
 };
 
 // vizad/view/widget/static/stepper/expand.js
 var OPEN_PREFIX = "cluster_open_";
-var KERNEL_WAIT_MS = 12e4;
+var KERNEL_WAIT_MS2 = 12e4;
 function applyPatch(base, patch) {
   const frame = { ...base };
   delete frame.svg;
@@ -2271,7 +2468,7 @@ var Opener = class {
         if (this.waiting.get(id) !== w) return;
         this.waiting.delete(id);
         w.reject(new Error("the kernel did not answer: run the cell again to see this"));
-      }, KERNEL_WAIT_MS);
+      }, KERNEL_WAIT_MS2);
     }
     return this.waiting.get(id).promise;
   }
@@ -3129,7 +3326,7 @@ var Stepper = class {
     this.viewport.stage.addEventListener("pointerdown", (e) => {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation();
     });
-    this.panel = new Panel({ data, quiz: this.quiz });
+    this.panel = new Panel({ data, quiz: this.quiz, asker: new CellAsker(model) });
     this.panel.onLight = (lit) => this.drawing.light(lit);
     this.room = new Room({
       root,
@@ -3450,6 +3647,7 @@ var Stepper = class {
     this.opener.dispose();
     this.room.close();
     this.memory?.close();
+    this.panel.close();
   }
 };
 function localModel(values) {

@@ -11,7 +11,7 @@ import { Viewport, reportFrame } from "./viewport.js";
 import { Drawing } from "./drawing.js";
 import { Player } from "./player.js";
 import { Quiz, Inputs } from "./quiz.js";
-import { Panel } from "./panel.js";
+import { Panel, CellAsker } from "./panel.js";
 import { Opener, openedFrames } from "./expand.js";
 import { Finder } from "./search.js";
 import { Minimap } from "./minimap.js";
@@ -107,7 +107,7 @@ class Stepper {
     this.viewport.stage.addEventListener("pointerdown", (e) => {
       if (e.target.closest("g.cluster.vz-opened-frame")) e.stopPropagation(); // a click, not a pan
     });
-    this.panel = new Panel({ data, quiz: this.quiz });
+    this.panel = new Panel({ data, quiz: this.quiz, asker: new CellAsker(model) });
     this.panel.onLight = (lit) => this.drawing.light(lit); // an element's cells, in the boxes
     this.room = new Room({ root, viewport: this.viewport, player: this.player, panel: this.panel,
       release: () => this.quiz.release() });
@@ -422,6 +422,7 @@ class Stepper {
     this.opener.dispose();
     this.room.close();
     this.memory?.close();
+    this.panel.close();
   }
 }
 

@@ -59,7 +59,16 @@ export function panelElement(p, head, cells = {}) {
   }
   const sum = h("div", { class: "vz-sum" }, [p.sum, h("b", {}, shown(p.total))]);
   box.append(sum);
+  const fine = sum.querySelector(":scope > b > .vz-heat-fine"); // up to 64 × 64 cells
+  if (fine) zoomable(fine, cells);
   if (p.elements) elementCells(sum, p.elements, cells);
+  else if (p.cells?.ask && cells.ask) elementCells(sum, (p.asked ??= []), cells); // asked of Python
+  // a live widget draws a heatmap averaged for the walkthrough's budget cell by cell (Panel
+  // asks Python, then shows the step again): said meanwhile
+  else if (p.cells?.fine && cells.fine) box.append(h("div", { class: "vz-muted vz-cells-note", text: "drawing it cell by cell…" }));
+  // why its cells do not open here (no kernel to make them: past the page's budgets; or each
+  // cell the mean of a block), in a muted line under the heatmap
+  else if (p.cells) box.append(h("div", { class: "vz-muted vz-cells-note", text: p.cells.why }));
   box.append(h("div", { class: "vz-math", text: p.line }));
   if (p.source !== undefined) box.append(h("div", { class: "vz-muted vz-source", text: p.source }));
   if (p.nonfinite !== undefined) box.append(h("div", { class: "vz-nan-note", text: p.nonfinite }));
@@ -67,19 +76,111 @@ export function panelElement(p, head, cells = {}) {
   return box;
 }
 
+// a fine heatmap's cell, in CSS px, at each zoom (stepper.css's --vz-cell): 64 cells of 5 px
+// are 320 px, the box it scrolls in at most that (so a zoom never changes the panel's height)
+export const CELL_PX = [5, 10, 15, 20];
+const PAN_PX = 4; // a press that moves this far pans the box (not a click on a cell)
+const PAN_KEY_PX = 40; // an arrow key on the box scrolls it this far
+
+// The fine heatmap `grid` (the step's result, up to 64 × 64) in a box that scrolls, with a
+// control beside it, "−" and "+", that scales its cells (CELL_PX); the box pans by scrolling, by
+// dragging, and by the arrows when it has the focus. `zoom`: the zoom it opens at (an index of
+// CELL_PX), `onZoom(level)` told each change (Panel keeps it from step to step).
+function zoomable(grid, { zoom = 0, onZoom = () => {} } = {}) {
+  let level = Math.max(0, Math.min(CELL_PX.length - 1, zoom));
+  const box = h("span", { class: "vz-heat-box" });
+  grid.replaceWith(box);
+  box.append(grid);
+  const button = (text, label, by) => h("button", { type: "button", class: "vz-zoom-cells", text, title: label,
+    "aria-label": label, onclick: () => set(level + by) });
+  const less = button("−", "smaller heatmap cells", -1);
+  const more = button("+", "larger heatmap cells", 1);
+  box.after(h("span", { class: "vz-heat-zoom", role: "group", "aria-label": "heatmap zoom" }, [less, more]));
+  const apply = () => {
+    grid.style.setProperty("--vz-cell", `${CELL_PX[level]}px`);
+    box.dataset.zoom = String(CELL_PX[level]);
+    less.disabled = level === 0;
+    more.disabled = level === CELL_PX.length - 1;
+  };
+  // the box keeps the point at its middle in the middle (the cells grow around it)
+  const set = (next) => {
+    next = Math.max(0, Math.min(CELL_PX.length - 1, next));
+    if (next === level) return;
+    const by = CELL_PX[next] / CELL_PX[level];
+    const x = box.scrollLeft + box.clientWidth / 2, y = box.scrollTop + box.clientHeight / 2;
+    level = next;
+    apply();
+    box.scrollLeft = x * by - box.clientWidth / 2;
+    box.scrollTop = y * by - box.clientHeight / 2;
+    scrolls();
+    onZoom(level);
+  };
+  // a box that scrolls is reached by Tab (its arrows scroll it: player.js leaves them to it)
+  const scrolls = () => {
+    const over = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    if (over) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", "the heatmap, zoomed: scroll or drag to pan");
+    } else for (const a of ["tabindex", "role", "aria-label"]) box.removeAttribute(a);
+  };
+  // the arrows on the focused box scroll it (here: the notebook's own keys would take them)
+  box.addEventListener("keydown", (e) => {
+    const by = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[e.key];
+    if (e.target !== box || !by || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    e.stopPropagation();
+    box.scrollBy(by[0] * PAN_KEY_PX, by[1] * PAN_KEY_PX);
+  });
+  // drag to pan: a press that moves pans, and is no click on a cell
+  let press = null;
+  box.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    press = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, id: e.pointerId, moved: false };
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!press || e.pointerId !== press.id) return;
+    const dx = e.clientX - press.x, dy = e.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < PAN_PX) return;
+    if (!press.moved) {
+      press.moved = true;
+      box.setPointerCapture?.(e.pointerId);
+      box.classList.add("vz-panning");
+    }
+    box.scrollLeft = press.left - dx;
+    box.scrollTop = press.top - dy;
+  });
+  const release = () => {
+    box.classList.remove("vz-panning");
+    if (press?.moved) {
+      // the click that ends a drag opens no cell
+      const swallow = (e) => { e.stopPropagation(); e.preventDefault(); };
+      box.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => box.removeEventListener("click", swallow, { capture: true }), 0);
+    }
+    press = null;
+  };
+  box.addEventListener("pointerup", release);
+  box.addEventListener("pointercancel", release);
+  apply();
+  if (level) requestAnimationFrame(scrolls);
+}
+
 // the heatmap of v̄ᵢ in `sum`: a click (or Enter) on a cell shows that element's walkthrough
 // below it, its terms and their sum (`elements`: vizad/trace/panel.py's element_cells, one per
 // cell, null where the element has none); `onOpen(k, lit)` is told the cell opened and the
-// cells its terms read ([tensor key, cell]: Panel lights them); `opened`: the cell open at first
-function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) {
+// cells its terms read ([tensor key, cell]: Panel lights them); `opened`: the cell open at first;
+// `ask(k)`: a live widget's promise of cell k's entry made by Python (element_entry), for the
+// cells the page does not carry (`elements[k]` undefined until it answers, kept there)
+function elementCells(sum, elements, { opened = null, onOpen = () => {}, ask = null } = {}) {
   const grid = sum.querySelector(".vz-heat");
   if (!grid) return;
   const cells = [...grid.children];
   grid.setAttribute("role", "group"); // (an image holds no buttons: a group of them)
   const shownBox = h("div", { class: "vz-element", "aria-live": "polite" });
-  const open = (k) => {
-    const e = elements[k];
-    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+  const opens = (k) => (ask ? elements[k] !== null : Boolean(elements[k]));
+  let asking = null; // the cell whose entry Python is making
+  const show = (k, e) => {
     // the terms as a list in columns (stepper.css): eight of them take two or three lines
     const terms = e.terms.map(([label, value]) => h("li", {}, [
       h("span", { class: "vz-term-label", text: label }), " ", h("span", { class: "vz-term-value", text: value })]));
@@ -92,8 +193,28 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) 
     );
     onOpen(k, e.lit || []);
   };
+  const say = (text) => shownBox.replaceChildren(h("div", { class: "vz-muted", text }));
+  const open = (k) => {
+    cells.forEach((cell, j) => cell.classList.toggle("vz-cell-open", j === k));
+    asking = null;
+    if (elements[k]) return show(k, elements[k]);
+    asking = k;
+    say(`asking Python for element ${cells[k].title.split(" =")[0]}…`);
+    onOpen(k, []);
+    ask(k).then((entry) => {
+      elements[k] = entry ?? null;
+      if (asking !== k || !shownBox.isConnected) return; // another cell, or step, since
+      asking = null;
+      if (entry) return show(k, entry);
+      say("no element walkthrough for this cell: an op on its way has no element rule");
+      cells[k].classList.remove("vz-cell-click");
+    }, (err) => {
+      if (asking === k) say(`Python could not make this cell's walkthrough: ${err.message || err}`);
+      if (asking === k) asking = null;
+    });
+  };
   cells.forEach((cell, k) => {
-    if (!elements[k]) return;
+    if (!opens(k)) return;
     cell.setAttribute("tabindex", "0");
     cell.setAttribute("role", "button");
     cell.setAttribute("aria-label", `${cell.title}: show its terms`);
@@ -108,14 +229,69 @@ function elementCells(sum, elements, { opened = null, onOpen = () => {} } = {}) 
       event.preventDefault();
       event.stopPropagation();
       let j = k;
-      if (by) do j += by; while (j >= 0 && j < cells.length && !elements[j]);
+      if (by) do j += by; while (j >= 0 && j < cells.length && !opens(j));
       if (j < 0 || j >= cells.length) return;
       cells[j].focus();
       open(j);
     });
   });
   sum.after(shownBox);
-  if (opened !== null && elements[opened]) open(opened);
+  if (opened !== null && opens(opened)) open(opened);
+}
+
+// A live widget's requests for what its page does not carry (vizad/view/widget/messages.py's
+// element): a cell's entry (Python's element_entry), and a step's result cell by cell past the
+// walkthrough's budget of such cells (fine_total); each asked once
+const KERNEL_WAIT_MS = 120_000; // an answer not come by then has failed
+export class CellAsker {
+  constructor(model) {
+    this.model = model;
+    // a kernel answers: a live widget's model (a page's model has no send)
+    this.kernel = model.get("connected") !== false && typeof model.send === "function";
+    this.waiting = new Map(); // "kind step cell" -> { promise, resolve, reject }
+    this.onMessage = (msg) => this.received(msg);
+    if (this.kernel) model.on("msg:custom", this.onMessage);
+  }
+
+  // step i's (0-based) cell k: a promise of its entry (null: it has none)
+  ask(i, k) {
+    return this.request({ kind: "element", step: i, cell: k }).then((msg) => msg.entry ?? null);
+  }
+
+  // step i's result cell by cell: a promise of { total, cells } (vizad/trace/panel.py's fine_total)
+  fine(i) {
+    return this.request({ kind: "fine", step: i });
+  }
+
+  request(content) {
+    const id = `${content.kind} ${content.step} ${content.cell ?? ""}`;
+    if (!this.waiting.has(id)) {
+      const w = {};
+      w.promise = new Promise((resolve, reject) => { w.resolve = resolve; w.reject = reject; });
+      this.waiting.set(id, w);
+      this.model.send(content);
+      setTimeout(() => {
+        if (this.waiting.get(id) !== w) return;
+        this.waiting.delete(id);
+        w.reject(new Error("the kernel did not answer: run the cell again"));
+      }, KERNEL_WAIT_MS);
+    }
+    return this.waiting.get(id).promise;
+  }
+
+  received(msg) {
+    if (!msg || (msg.kind !== "element" && msg.kind !== "fine")) return;
+    const id = `${msg.kind} ${msg.step} ${msg.cell ?? ""}`;
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (msg.error) w.reject(new Error(msg.error));
+    else w.resolve(msg);
+  }
+
+  close() {
+    if (this.kernel) this.model.off?.("msg:custom", this.onMessage);
+  }
 }
 
 // a row of the running table (vizad/trace/panel.py's running_row); `now`: the current step's
@@ -129,9 +305,12 @@ export function rowElement(row, now) {
 
 export class Panel {
   // `data`: the walkthrough (its steps' panels and table rows); `quiz`: which steps ask
-  constructor({ data, quiz }) {
+  // `asker`: a live widget's CellAsker (the cells the page does not carry, made by Python)
+  constructor({ data, quiz, asker = null }) {
     this.data = data;
     this.quiz = quiz;
+    this.asker = asker?.kernel ? asker : null;
+    this.zoom = 0; // the zoom of the step's fine heatmap (CELL_PX), kept from step to step
     this.panel = h("div", { class: "vz-step-panel" });
     this.table = h("div", { class: "vz-table" });
     this.element = h("div", { class: "vz-below" }, [this.panel, this.table]);
@@ -184,6 +363,7 @@ export class Panel {
   // step i (0-based): its panel, or its question, and the table's rows up to it
   show(i) {
     const { data, quiz, panel } = this;
+    this.shown = i;
     const feedback = quiz.takeFeedback(i);
     const asking = quiz.asks(i);
     if (asking) quiz.ask(i, panel);
@@ -196,8 +376,11 @@ export class Panel {
         this.lit = lit;
         if (!building) this.light();
       };
-      panel.replaceChildren(panelElement(data.steps[i].panel, data.contributionsHead || [],
-        { opened: this.opened?.cell ?? null, onOpen }));
+      const p = data.steps[i].panel;
+      panel.replaceChildren(panelElement(p, data.contributionsHead || [],
+        { opened: this.opened?.cell ?? null, onOpen, ask: this.asker && ((k) => this.asker.ask(i, k)),
+          zoom: this.zoom, onZoom: (level) => { this.zoom = level; }, fine: Boolean(this.asker) }));
+      if (p.cells?.fine && this.asker) this.drawFine(i, p);
       building = false;
       if (feedback) panel.prepend(feedback);
       this.keepRows();
@@ -216,5 +399,28 @@ export class Panel {
     );
     if (asking) this.lit = [];
     this.light();
+  }
+
+  // a live widget: step i's result, averaged in blocks for the walkthrough's budget of cells
+  // drawn one by one, drawn so by Python (no block averaging unless a page must carry it), its
+  // cells opening as any it does not carry; the step shown again if it still is
+  drawFine(i, p) {
+    this.asker.fine(i).then(({ total, cells }) => {
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, total };
+      if (cells) step.panel.cells = cells;
+      else delete step.panel.cells;
+      if (this.shown === i) this.show(i);
+    }, (err) => { // said under the heatmap, not asked again
+      const step = this.data.steps[i];
+      if (step.panel !== p) return;
+      step.panel = { ...p, cells: { why: `${p.cells.why} (Python could not draw it cell by cell: ${err.message || err})` } };
+      if (this.shown === i) this.show(i);
+    });
+  }
+
+  close() {
+    this.asker?.close();
   }
 }

@@ -112,6 +112,8 @@ export class Player {
     // on a heatmap cell that opens its element, the arrows, Enter and Space are the cell's
     // (panel.js's elementCells)
     if ((BOX_KEYS.has(e.key) || e.key === " ") && t instanceof Element && t.matches(".vz-cell-click")) return;
+    // on a zoomed heatmap's box (panel.js's zoomable), the arrows scroll it
+    if (BOX_KEYS.has(e.key) && t instanceof Element && t.matches(".vz-heat-box")) return;
     if (e.key === " " && t instanceof Element && t.closest("button")) {
       // the browser presses the focused button on its own (on key up): not the notebook
       e.stopPropagation();
