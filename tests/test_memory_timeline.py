@@ -226,6 +226,12 @@ def test_steps_are_numbered_from_one_and_shown_escaped():
         m[1.5]
     text = repr(m)
     assert text.startswith("Memory of the reverse walkthrough of v₃ (0 checkpoints kept): peak")
+    # the timeline's step counts the forward pass; the walkthrough's own step (the stepper's
+    # "Step k of n") is said beside it
+    peak = m.peak
+    assert f"at step {m.peak_step} of {len(m)} ({peak.phase} {peak.label}" in text
+    if peak.walkthrough is not None:
+        assert f", the walkthrough's step {peak.walkthrough})" in text
     assert "◀ peak" in text and "recompute" in text
     html = m._repr_html_()  # the trace tables' one escaping table maker
     assert html.startswith('<div class="vizad-trace') and "<b>" not in html

@@ -49,7 +49,7 @@ test("storing everything: the three tanh values and two adjoints at the peak", (
   assert.deepEqual(aliveAt(t, 7).forward, [1, 2, 3]);
   assert.equal(
     summary(t, null),
-    "memory: peak 5 values, 120 B at step 7 (reverse v̄₄); every value stored; 0 forward ops run again",
+    "memory: peak 5 values, 120 B at step 7 of 10 (reverse v̄₄, the walkthrough's step 2); every value stored; 0 forward ops run again",
   );
 });
 
@@ -67,7 +67,7 @@ test("no checkpoint but the input: the three values computed again from x, where
   assert.equal(t.peakValues, 6); // x, the three again, two adjoints
   assert.equal(
     summary(t, []),
-    "memory: peak 6 values, 144 B at step 11 (reverse v̄₃); 0 checkpoints; 3 forward ops run again",
+    "memory: peak 6 values, 144 B at step 11 of 13 (reverse v̄₃, the walkthrough's step 3); 0 checkpoints; 3 forward ops run again",
   );
 });
 

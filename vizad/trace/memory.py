@@ -244,7 +244,15 @@ class Memory:
             else f"{len(self.keep)} checkpoint{'s' if len(self.keep) != 1 else ''} kept"
         )
         peak = self.peak
-        where = f"step {peak.index + 1} ({peak.phase} {peak.label})" if self.steps else "no step"
+        # the timeline's steps count the forward pass too: the walkthrough's own step beside
+        walk = ""
+        if peak.walkthrough is not None:
+            walk = f", the walkthrough's step {peak.walkthrough}"
+        where = (
+            f"step {peak.index + 1} of {len(self.steps)} ({peak.phase} {peak.label}{walk})"
+            if self.steps
+            else "no step"
+        )
         return (
             f"Memory of the reverse walkthrough of {self.trace.label(self.trace.output)} "
             f"({policy}): peak {self.peak_values} values, {_size(self.peak_bytes)}, at "

@@ -1,4 +1,4 @@
-// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: 54370dc21fbed88372dcc08e16f084a694f8925bbe3b329d8d77badc222591e6
+// vizad's browser component: built by `make component` from vizad/view/widget/static/stepper/ (entry mount.js) with esbuild; do not edit. sources sha256: eac628f3cb35e471d8fae27598fca8a3754eac3249b82388b1ef5afcfc4fa416
 
 // vizad/view/widget/static/stepper/helpers.js
 function inflateJson(b64) {
@@ -3047,7 +3047,8 @@ function size(n) {
 }
 function summary(timeline, kept) {
   const peak = timeline.steps[timeline.peakStep - 1];
-  const where = peak ? ` at step ${timeline.peakStep} (${peak.phase} ${peak.label})` : "";
+  const walk = peak?.walkthrough != null ? `, the walkthrough's step ${peak.walkthrough}` : "";
+  const where = peak ? ` at step ${timeline.peakStep} of ${timeline.steps.length} (${peak.phase} ${peak.label}${walk})` : "";
   const policy = kept == null ? "every value stored" : `${kept.length} checkpoint${kept.length === 1 ? "" : "s"}`;
   const again = timeline.recomputed.length;
   return `memory: peak ${timeline.peakValues} values, ${size(timeline.peakBytes)}${where}; ${policy}; ${again} forward op${again === 1 ? "" : "s"} run again`;

@@ -31,7 +31,9 @@ export function size(n) {
 // The one line that says a timeline: its peak, where, and the price in forward ops.
 export function summary(timeline, kept) {
   const peak = timeline.steps[timeline.peakStep - 1];
-  const where = peak ? ` at step ${timeline.peakStep} (${peak.phase} ${peak.label})` : "";
+  // the timeline's steps count the forward pass too: the walkthrough's own step said beside
+  const walk = peak?.walkthrough != null ? `, the walkthrough's step ${peak.walkthrough}` : "";
+  const where = peak ? ` at step ${timeline.peakStep} of ${timeline.steps.length} (${peak.phase} ${peak.label}${walk})` : "";
   const policy = kept == null ? "every value stored" : `${kept.length} checkpoint${kept.length === 1 ? "" : "s"}`;
   const again = timeline.recomputed.length;
   return `memory: peak ${timeline.peakValues} values, ${size(timeline.peakBytes)}${where}; ` +
