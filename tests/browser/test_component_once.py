@@ -49,15 +49,18 @@ def _two_steppers(page, timeout: float = 30_000) -> None:
 def _steps(page, at: int) -> None:
     """Each stepper at its own step (the second at ``at``), and each steps by its own
     buttons."""
+    # text_content, not inner_text: the state, not the rendering (in one full run the first
+    # counter's innerText was '' after the second stepper stepped: its output not rendered at
+    # that moment, presumably scrolled out of JupyterLab's windowed notebook)
     counters = page.locator(f"{ROOT} .vz-counter")
-    assert counters.nth(0).inner_text().startswith("Step 1 of 7")
-    assert counters.nth(1).inner_text().startswith(f"Step {at} of 7")
+    assert counters.nth(0).text_content().startswith("Step 1 of 7")
+    assert counters.nth(1).text_content().startswith(f"Step {at} of 7")
     page.locator(ROOT).nth(1).locator(".vz-next").click()
     page.wait_for_function(
         f"() => document.querySelectorAll('{ROOT} .vz-counter')[1]"
         f".textContent.startsWith('Step {at + 1} of 7')"
     )
-    assert counters.nth(0).inner_text().startswith("Step 1 of 7")
+    assert counters.nth(0).text_content().startswith("Step 1 of 7")
     # styled: the component's CSS (static/stepper.css) is in the page, for each stepper
     accents = page.evaluate(
         f"() => [...document.querySelectorAll('{ROOT}')]"
